@@ -1,0 +1,96 @@
+import { betterAuth } from "better-auth";
+import { getMigrations } from "better-auth/db/migration";
+import { customSession, genericOAuth } from "better-auth/plugins";
+import type pg from "pg";
+import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
+import { isAdminEmail } from "../../shared/session";
+
+/** The header the app sets, from the socket or a trusted proxy, so Better Auth can key rate limits. */
+export const CLIENT_IP_HEADER = "x-atelier-client-ip";
+
+export type GoogleConfig = {
+	clientId: string;
+	clientSecret: string;
+	discoveryUrl: string;
+};
+
+export type AuthConfig = {
+	pool: pg.Pool;
+	baseUrl: string;
+	secret: string;
+	adminEmail: string | undefined;
+	trustedOrigins: string[];
+	google: GoogleConfig | undefined;
+	isRateLimitEnabled: boolean;
+};
+
+/** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
+export function createAuth(config: AuthConfig) {
+	return betterAuth({
+		appName: "Atelier",
+		baseURL: config.baseUrl,
+		basePath: "/api/auth",
+		secret: config.secret,
+		database: config.pool,
+		trustedOrigins: [config.baseUrl, ...config.trustedOrigins],
+		telemetry: { enabled: false },
+		emailAndPassword: {
+			enabled: true,
+			minPasswordLength: MIN_PASSWORD_LENGTH,
+			maxPasswordLength: 128,
+			autoSignIn: true,
+		},
+		session: {
+			expiresIn: 60 * 60 * 24 * 30,
+			updateAge: 60 * 60 * 24,
+		},
+		account: {
+			accountLinking: { enabled: true, trustedProviders: ["google"] },
+		},
+		rateLimit: {
+			enabled: config.isRateLimitEnabled,
+			storage: "database",
+			window: 60,
+			max: 120,
+			customRules: {
+				"/sign-in/email": { window: 60, max: 10 },
+				"/sign-up/email": { window: 60, max: 10 },
+				"/sign-in/oauth2": { window: 60, max: 20 },
+			},
+		},
+		advanced: {
+			cookiePrefix: "atelier",
+			useSecureCookies: config.baseUrl.startsWith("https://"),
+			defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
+			ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+		},
+		plugins: [
+			customSession(async ({ user, session }) => ({
+				user: { ...user, isAdmin: isAdminEmail(user.email, config.adminEmail) },
+				session,
+			})),
+			genericOAuth({
+				config: config.google
+					? [
+							{
+								providerId: "google",
+								clientId: config.google.clientId,
+								clientSecret: config.google.clientSecret,
+								discoveryUrl: config.google.discoveryUrl,
+								scopes: ["openid", "email", "profile"],
+								pkce: true,
+							},
+						]
+					: [],
+			}),
+		],
+	});
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** Creates or updates Better Auth's tables (the CLI for this needs Node 22, so we do it from code). */
+export async function migrateAuthTables(auth: Auth): Promise<void> {
+	const { runMigrations } = await getMigrations(auth.options);
+	await runMigrations();
+}

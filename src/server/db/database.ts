@@ -1,0 +1,151 @@
+import { PGlite } from "@electric-sql/pglite";
+import { createPgConfig } from "@electric-sql/pglite/node-postgres";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Logger } from "../logger";
+import type { DatabaseSchema } from "./schema";
+
+export type NotificationHandler = (payload: string) => void;
+
+/**
+ * One database, embedded or server: a `pg.Pool` for every query (ours, Better Auth's, pg-boss's),
+ * Kysely over it, and LISTEN for job changes.
+ */
+export type Database = {
+	readonly kind: "pglite" | "postgres";
+	readonly pool: pg.Pool;
+	readonly db: Kysely<DatabaseSchema>;
+	listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+	close(): Promise<void>;
+};
+
+function createKysely(pool: pg.Pool): Kysely<DatabaseSchema> {
+	return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Wraps a PGlite instance. PGlite is a single session, so the pool holds exactly one connection:
+ * a transaction then owns the session until it ends and nothing interleaves with it.
+ */
+export function openPgliteDatabase(pglite: PGlite, options: { ownsPglite: boolean }): Database {
+	const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+	const db = createKysely(pool);
+	return {
+		kind: "pglite",
+		pool,
+		db,
+		async listen(channel, handler) {
+			const unsubscribe = await pglite.listen(channel, handler);
+			return async () => {
+				await unsubscribe();
+			};
+		},
+		async close() {
+			await db.destroy();
+			if (options.ownsPglite) await pglite.close();
+		},
+	};
+}
+
+/** Opens (creating if needed) the embedded database in `directory`. */
+export async function openEmbeddedDatabase(directory: string): Promise<Database> {
+	const pglite = await PGlite.create(directory);
+	return openPgliteDatabase(pglite, { ownsPglite: true });
+}
+
+/** Connects to a PostgreSQL server. LISTEN uses a dedicated client that reconnects on its own. */
+export function openPostgresDatabase(
+	connectionString: string,
+	logger: Logger,
+	options: { max?: number } = {},
+): Database {
+	const pool = new pg.Pool({
+		connectionString,
+		max: options.max ?? 10,
+		connectionTimeoutMillis: 5_000,
+		idleTimeoutMillis: 30_000,
+	});
+	// An idle client that loses its server must not crash the process; the next query reconnects.
+	pool.on("error", (error) => logger.warn("database connection lost", { error }));
+	const db = createKysely(pool);
+	const handlers = new Map<string, Set<NotificationHandler>>();
+	let listener: pg.Client | undefined;
+	let connecting: Promise<pg.Client> | undefined;
+	let closed = false;
+
+	const connectListener = async (): Promise<pg.Client> => {
+		const client = new pg.Client({ connectionString });
+		client.on("notification", (message) => {
+			for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? "");
+		});
+		client.on("error", (error) => {
+			logger.warn("notification connection lost; reconnecting", { error });
+			if (listener === client) listener = undefined;
+			client.end().catch(() => {});
+			scheduleReconnect();
+		});
+		await client.connect();
+		for (const channel of handlers.keys()) {
+			await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+		}
+		listener = client;
+		return client;
+	};
+
+	const ensureListener = () => {
+		if (listener) return Promise.resolve(listener);
+		connecting ??= connectListener().finally(() => {
+			connecting = undefined;
+		});
+		return connecting;
+	};
+
+	const scheduleReconnect = () => {
+		if (closed || handlers.size === 0) return;
+		setTimeout(() => {
+			ensureListener().catch(() => scheduleReconnect());
+		}, 1_000).unref();
+	};
+
+	return {
+		kind: "postgres",
+		pool,
+		db,
+		async listen(channel, handler) {
+			const isNewChannel = !handlers.has(channel);
+			const channelHandlers = handlers.get(channel) ?? new Set();
+			channelHandlers.add(handler);
+			handlers.set(channel, channelHandlers);
+			const client = await ensureListener();
+			if (isNewChannel) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+			return async () => {
+				channelHandlers.delete(handler);
+				if (channelHandlers.size === 0) {
+					handlers.delete(channel);
+					await listener?.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => {});
+				}
+			};
+		},
+		async close() {
+			closed = true;
+			handlers.clear();
+			await listener?.end().catch(() => {});
+			await db.destroy();
+		},
+	};
+}
+
+/** True for errors that mean the database cannot be reached, as opposed to a bad query. */
+export function isDatabaseUnavailableError(error: unknown): boolean {
+	if (!(error instanceof Error)) return false;
+	const code = (error as { code?: unknown }).code;
+	if (typeof code === "string") {
+		// Connection exceptions (08xxx), shutdown (57P0x), too many connections (53300).
+		if (code.startsWith("08") || code.startsWith("57P0") || code === "53300") return true;
+		if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"].includes(code))
+			return true;
+	}
+	return /Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|timeout exceeded when trying to connect/i.test(
+		error.message,
+	);
+}

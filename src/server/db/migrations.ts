@@ -1,0 +1,61 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
+import type { DatabaseSchema } from "./schema";
+
+/** Our tables' migrations, in code so they ship inside the server bundle. Never edit a shipped one. */
+const MIGRATIONS: Record<string, Migration> = {
+	"0001_generations": {
+		async up(db: Kysely<unknown>) {
+			await db.schema
+				.createTable("generations")
+				.addColumn("id", "uuid", (column) => column.primaryKey())
+				.addColumn("user_id", "text", (column) =>
+					column.notNull().references("user.id").onDelete("cascade"),
+				)
+				.addColumn("prompt", "text", (column) => column.notNull())
+				.addColumn("aspect_ratio", "text", (column) => column.notNull())
+				.addColumn("status", "text", (column) =>
+					column.notNull().check(sql`status in ('queued', 'running', 'completed', 'failed')`),
+				)
+				.addColumn("provider", "text", (column) => column.notNull())
+				.addColumn("api_id", "text")
+				.addColumn("polling_url", "text")
+				.addColumn("images", "jsonb", (column) => column.notNull().defaultTo(sql`'[]'::jsonb`))
+				.addColumn("error", "text")
+				.addColumn("attempts", "integer", (column) => column.notNull().defaultTo(0))
+				.addColumn("created_at", "timestamptz", (column) => column.notNull().defaultTo(sql`now()`))
+				.addColumn("started_at", "timestamptz")
+				.addColumn("completed_at", "timestamptz")
+				.addColumn("updated_at", "timestamptz", (column) => column.notNull().defaultTo(sql`now()`))
+				.execute();
+			// The history query: one person's newest first, paged by (created_at, id).
+			await sql`create index generations_user_history on generations (user_id, created_at desc, id desc)`.execute(
+				db,
+			);
+			// The admin's history: everyone's newest first.
+			await sql`create index generations_history on generations (created_at desc, id desc)`.execute(
+				db,
+			);
+			// The quota check and the restart sweep look only at unfinished generations.
+			await sql`create index generations_active on generations (user_id) where status in ('queued', 'running')`.execute(
+				db,
+			);
+		},
+	},
+};
+
+const provider: MigrationProvider = {
+	getMigrations: async () => MIGRATIONS,
+};
+
+/** Brings our tables up to date; throws (and the server does not start) if a migration fails. */
+export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
+	const migrator = new Migrator({ db, provider, migrationTableName: "app_migrations" });
+	const { error, results } = await migrator.migrateToLatest();
+	const failed = results?.find((result) => result.status === "Error");
+	if (error || failed) {
+		throw new Error(
+			`Database migration ${failed?.migrationName ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`,
+			{ cause: error },
+		);
+	}
+}

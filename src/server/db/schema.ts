@@ -1,0 +1,55 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+export type GenerationStatus = "queued" | "running" | "completed" | "failed";
+
+/** One stored image of a generation: storage keys, never provider URLs. */
+export type StoredImage = {
+	key: string;
+	contentType: string;
+	width: number;
+	height: number;
+	thumbnailKey: string;
+	thumbnailWidth: number;
+	thumbnailHeight: number;
+};
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<
+	Date | null,
+	Date | string | null | undefined,
+	Date | string | null
+>;
+
+export type GenerationsTable = {
+	id: string;
+	user_id: string;
+	prompt: string;
+	aspect_ratio: string;
+	status: GenerationStatus;
+	provider: string;
+	api_id: string | null;
+	polling_url: string | null;
+	images: ColumnType<StoredImage[], string | undefined, string>;
+	error: string | null;
+	attempts: Generated<number>;
+	created_at: Timestamp;
+	started_at: NullableTimestamp;
+	completed_at: NullableTimestamp;
+	updated_at: Timestamp;
+};
+
+/** The part of Better Auth's user table our queries read. */
+export type UserTable = {
+	id: string;
+	email: string;
+	name: string;
+};
+
+export type DatabaseSchema = {
+	generations: GenerationsTable;
+	user: UserTable;
+};
+
+export type GenerationRow = Selectable<GenerationsTable>;
+export type NewGenerationRow = Insertable<GenerationsTable>;
+export type GenerationUpdate = Updateable<GenerationsTable>;

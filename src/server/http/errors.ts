@@ -1,0 +1,57 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ERRORS, type ErrorCode, type ErrorEnvelope, errorBody } from "../../shared/errors";
+import { isDatabaseUnavailableError } from "../db/database";
+import type { Logger } from "../logger";
+
+/** An error with a catalogue code; `app.onError` renders it as the one error envelope. */
+export class AppError extends Error {
+	readonly code: ErrorCode;
+	readonly status: ContentfulStatusCode;
+
+	constructor(code: ErrorCode, message?: string, options?: { cause?: unknown }) {
+		super(message ?? ERRORS[code].message, options);
+		this.name = "AppError";
+		this.code = code;
+		this.status = ERRORS[code].status as ContentfulStatusCode;
+	}
+}
+
+export function errorResponse(context: Context, code: ErrorCode, message?: string): Response {
+	const body: ErrorEnvelope = { error: errorBody(code, message) };
+	return context.json(body, ERRORS[code].status as ContentfulStatusCode);
+}
+
+function codeForHttpStatus(status: number): ErrorCode {
+	if (status === 401 || status === 403) return "AUTH_ERROR";
+	if (status === 404) return "NOT_FOUND";
+	if (status === 413) return "PAYLOAD_TOO_LARGE";
+	if (status === 429) return "RATE_LIMITED";
+	if (status === 503) return "SERVICE_UNAVAILABLE";
+	if (status >= 400 && status < 500) return "VALIDATION_ERROR";
+	return "UNKNOWN_ERROR";
+}
+
+/** Renders any thrown error as `{ error: { code, message } }`; unknown errors are logged, never leaked. */
+export function handleError(error: unknown, context: Context, logger: Logger): Response {
+	if (error instanceof AppError) {
+		return context.json({ error: errorBody(error.code, error.message) }, error.status);
+	}
+	if (error instanceof HTTPException) {
+		const code = codeForHttpStatus(error.status);
+		return errorResponse(context, code);
+	}
+	const requestId = context.get("requestId");
+	if (isDatabaseUnavailableError(error)) {
+		logger.error("database unavailable", { requestId, error });
+		return errorResponse(context, "SERVICE_UNAVAILABLE");
+	}
+	logger.error("unhandled error", {
+		requestId,
+		method: context.req.method,
+		path: context.req.path,
+		error,
+	});
+	return errorResponse(context, "UNKNOWN_ERROR");
+}

@@ -1,0 +1,122 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import { createApp } from "./app";
+import { createAuth, migrateAuthTables } from "./auth/auth";
+import { DataDirLockedError, lockDataDir } from "./db/data-dir-lock";
+import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/database";
+import { migrateToLatest } from "./db/migrations";
+import { parseEnv, resolveBaseUrl } from "./env";
+import { loadStaticSite } from "./http/static-site";
+import { createLogger } from "./logger";
+import { readOrCreateSecret } from "./secret-file";
+
+function fail(message: string): never {
+	process.stderr.write(`${message}\n`);
+	process.exit(1);
+}
+
+async function main() {
+	const parsed = parseEnv(process.env);
+	if (!parsed.ok) {
+		fail(
+			`Atelier cannot start. Fix these environment variables (see .env.example):\n${parsed.problems
+				.map((problem) => `  - ${problem}`)
+				.join("\n")}`,
+		);
+	}
+	const env = parsed.env;
+	const logger = createLogger(env.LOG_LEVEL);
+	const baseUrl = resolveBaseUrl(env);
+	const dataDir = path.resolve(env.DATA_DIR);
+
+	let releaseLock: (() => Promise<void>) | undefined;
+	let database: Database;
+	if (env.DATABASE_URL) {
+		database = openPostgresDatabase(env.DATABASE_URL, logger);
+	} else {
+		try {
+			releaseLock = (await lockDataDir(dataDir)).release;
+		} catch (error) {
+			if (error instanceof DataDirLockedError) fail(error.message);
+			throw error;
+		}
+		database = await openEmbeddedDatabase(path.join(dataDir, "db"));
+	}
+
+	const secret = env.BETTER_AUTH_SECRET ?? (await readOrCreateSecret(dataDir));
+	const google =
+		env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+			? {
+					clientId: env.GOOGLE_CLIENT_ID,
+					clientSecret: env.GOOGLE_CLIENT_SECRET,
+					discoveryUrl: env.GOOGLE_DISCOVERY_URL,
+				}
+			: undefined;
+	const auth = createAuth({
+		pool: database.pool,
+		baseUrl,
+		secret,
+		adminEmail: env.ADMIN_EMAIL,
+		trustedOrigins: env.TRUSTED_ORIGINS?.split(",").map((origin) => origin.trim()) ?? [],
+		google,
+		isRateLimitEnabled: env.AUTH_RATE_LIMIT_ENABLED,
+	});
+	await migrateAuthTables(auth);
+	await migrateToLatest(database.db);
+
+	const webRoot = fileURLToPath(new URL("../web", import.meta.url));
+	const site = await loadStaticSite(webRoot);
+	const app = createApp({
+		database,
+		auth,
+		logger,
+		site,
+		config: {
+			baseUrl,
+			isGoogleEnabled: google !== undefined,
+			imageProvider: "local",
+			trustProxy: env.TRUST_PROXY,
+		},
+	});
+
+	const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+		logger.info("Atelier is listening", {
+			url: baseUrl,
+			address: `${info.address}:${info.port}`,
+			database: database.kind,
+			dataDir: env.DATABASE_URL ? undefined : dataDir,
+		});
+	});
+
+	let isShuttingDown = false;
+	const shutdown = async (signal: string) => {
+		if (isShuttingDown) return;
+		isShuttingDown = true;
+		logger.info("shutting down", { signal });
+		const forceTimer = setTimeout(() => {
+			logger.warn("in-flight requests did not finish in time; closing them");
+			if ("closeAllConnections" in server) server.closeAllConnections();
+		}, env.SHUTDOWN_TIMEOUT_MS);
+		forceTimer.unref();
+		// Stop accepting, let in-flight requests finish, then close the database.
+		await new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			if ("closeIdleConnections" in server) server.closeIdleConnections();
+		});
+		clearTimeout(forceTimer);
+		await database.close().catch((error) => logger.error("closing the database failed", { error }));
+		await releaseLock?.();
+		logger.info("stopped");
+		process.exit(0);
+	};
+	process.once("SIGINT", () => void shutdown("SIGINT"));
+	process.once("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(
+		`Atelier failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
+	process.exit(1);
+});

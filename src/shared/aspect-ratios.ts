@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+/** The six aspect-ratio options of SPEC.md section 3, in menu order. */
+export const ASPECT_RATIOS = [
+	{ label: "Square", value: "--ar 1:1", width: 1, height: 1 },
+	{ label: "Landscape (classic photo)", value: "--ar 3:2", width: 3, height: 2 },
+	{ label: "Landscape (widescreen)", value: "--ar 16:9", width: 16, height: 9 },
+	{ label: "Landscape (ultrawide)", value: "--ar 21:9", width: 21, height: 9 },
+	{ label: "Portrait (classic photo)", value: "--ar 2:3", width: 2, height: 3 },
+	{ label: "Portrait (vertical)", value: "--ar 9:16", width: 9, height: 16 },
+] as const;
+
+export type AspectRatioOption = (typeof ASPECT_RATIOS)[number];
+
+const ASPECT_RATIO_VALUES = ASPECT_RATIOS.map((option) => option.value) as [
+	AspectRatioOption["value"],
+	...AspectRatioOption["value"][],
+];
+
+export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, {
+	error:
+		"Aspect ratio must be one of --ar 1:1, --ar 3:2, --ar 16:9, --ar 21:9, --ar 2:3, --ar 9:16",
+});
+export type AspectRatio = z.infer<typeof AspectRatioSchema>;
+
+export const DEFAULT_ASPECT_RATIO: AspectRatio = "--ar 1:1";
+
+export function findAspectRatio(value: AspectRatio): AspectRatioOption {
+	const option = ASPECT_RATIOS.find((candidate) => candidate.value === value);
+	if (!option) throw new Error(`Unknown aspect ratio ${value}`);
+	return option;
+}
+
+/** Pixel size of an image in this ratio whose long side is `longSide` pixels. */
+export function sizeForAspectRatio(
+	value: AspectRatio,
+	longSide: number,
+): { width: number; height: number } {
+	const { width, height } = findAspectRatio(value);
+	if (width >= height) {
+		return { width: longSide, height: Math.round((longSide * height) / width) };
+	}
+	return { width: Math.round((longSide * width) / height), height: longSide };
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/**
+ * One error model end to end: each code has its HTTP status and the user message of the error
+ * catalogue (SPEC.md section 8) where the catalogue gives one.
+ */
+export const ERRORS = {
+	NETWORK_ERROR: {
+		status: 503,
+		message: "Network connection failed. Please check your internet connection and try again.",
+	},
+	API_ERROR: { status: 502, message: "API request failed. Please try again later." },
+	VALIDATION_ERROR: {
+		status: 400,
+		message: "Invalid input. Please check your data and try again.",
+	},
+	AUTH_ERROR: { status: 401, message: "Authentication failed. Please log in again." },
+	UNKNOWN_ERROR: { status: 500, message: "An unexpected error occurred. Please try again." },
+	SIGN_IN_REQUIRED: { status: 401, message: "Please sign in to generate images." },
+	NOT_FOUND: { status: 404, message: "Not found." },
+	PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is too large." },
+	QUOTA_EXCEEDED: {
+		status: 429,
+		message: "You have reached the limit of generations. Please try again later.",
+	},
+	RATE_LIMITED: { status: 429, message: "Too many requests. Please try again later." },
+	SERVICE_UNAVAILABLE: {
+		status: 503,
+		message: "The service is temporarily unavailable. Please try again in a moment.",
+	},
+	GOOGLE_NOT_CONFIGURED: {
+		status: 400,
+		message: "Google sign-in is not configured on this server.",
+	},
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const CANCELLED_MESSAGE = "Request was cancelled";
+
+export const ErrorBodySchema = z.object({
+	code: z.string(),
+	message: z.string(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export const ErrorEnvelopeSchema = z.object({ error: ErrorBodySchema });
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+export function errorBody(code: ErrorCode, message?: string): ErrorBody {
+	return { code, message: message ?? ERRORS[code].message };
+}

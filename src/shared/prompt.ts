@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { MAX_PROMPT_LENGTH } from "./constants";
+
+export const PROMPT_MESSAGES = {
+	required: "Prompt is required",
+	empty: "Prompt cannot be empty",
+	tooLong: `Prompt must be ${MAX_PROMPT_LENGTH} characters or less`,
+	invalidContent: "Prompt contains invalid content",
+} as const;
+
+const FORBIDDEN_PATTERNS: readonly RegExp[] = [
+	/<\s*\/?\s*script\b/i,
+	/javascript\s*:/i,
+	/\bon[a-z]+\s*=/i,
+	/data\s*:\s*text\/html/i,
+];
+
+/** Strips angle brackets and cuts the text to the maximum prompt length (SPEC.md section 5). */
+export function sanitizePrompt(input: string): string {
+	return input.replace(/[<>]/g, "").slice(0, MAX_PROMPT_LENGTH);
+}
+
+export type PromptCheck = { ok: true; prompt: string } | { ok: false; message: string };
+
+/** Applies the prompt rules of SPEC.md section 5 in their order; the browser and the server share it. */
+export function validatePrompt(input: unknown): PromptCheck {
+	if (typeof input !== "string") return { ok: false, message: PROMPT_MESSAGES.required };
+	const trimmed = input.trim();
+	if (trimmed.length === 0) return { ok: false, message: PROMPT_MESSAGES.empty };
+	if (input.length > MAX_PROMPT_LENGTH) return { ok: false, message: PROMPT_MESSAGES.tooLong };
+	if (FORBIDDEN_PATTERNS.some((pattern) => pattern.test(input))) {
+		return { ok: false, message: PROMPT_MESSAGES.invalidContent };
+	}
+	return { ok: true, prompt: trimmed };
+}
+
+export function isValidPrompt(input: unknown): boolean {
+	return validatePrompt(input).ok;
+}
+
+/** A zod schema that applies `validatePrompt` and yields the trimmed prompt. */
+export const PromptSchema = z.unknown().transform((value, context) => {
+	const check = validatePrompt(value);
+	if (!check.ok) {
+		context.addIssue({ code: "custom", message: check.message });
+		return z.NEVER;
+	}
+	return check.prompt;
+});

@@ -1,0 +1,21 @@
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const apiTarget = process.env.API_ORIGIN ?? "http://127.0.0.1:3000";
+
+export default defineConfig({
+	root: "src/web",
+	publicDir: "public",
+	plugins: [react(), tailwindcss()],
+	build: {
+		outDir: "../../dist/web",
+		emptyOutDir: true,
+		sourcemap: true,
+		target: "es2022",
+	},
+	server: {
+		port: 5173,
+		proxy: { "/api": { target: apiTarget, changeOrigin: false } },
+	},
+});
