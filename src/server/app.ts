@@ -103,14 +103,14 @@ export function createApp(deps: AppDeps) {
 		return context.json(body);
 	});
 
-	api.post("/auth/sign-in/oauth2", async (context, next) => {
-		if (config.isGoogleEnabled) return next();
+	api.use("/auth/sign-in/social", async (context, next) => {
+		if (config.isGoogleEnabled || context.req.method !== "POST") return next();
 		// Without this, Better Auth answers with a provider-lookup error the person cannot act on.
 		const body = (await context.req.raw
 			.clone()
 			.json()
-			.catch(() => ({}))) as { providerId?: unknown };
-		if (body.providerId === "google") return errorResponse(context, "GOOGLE_NOT_CONFIGURED");
+			.catch(() => ({}))) as { provider?: unknown };
+		if (body.provider === "google") return errorResponse(context, "GOOGLE_NOT_CONFIGURED");
 		return next();
 	});
 

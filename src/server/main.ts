@@ -1,15 +1,13 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import { createApp } from "./app";
-import { createAuth, migrateAuthTables } from "./auth/auth";
 import { DataDirLockedError, lockDataDir } from "./db/data-dir-lock";
 import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/database";
-import { migrateToLatest } from "./db/migrations";
 import { parseEnv, resolveBaseUrl } from "./env";
 import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logger";
 import { readOrCreateSecret } from "./secret-file";
+import { assembleServer } from "./server";
 
 function fail(message: string): never {
 	process.stderr.write(`${message}\n`);
@@ -53,30 +51,21 @@ async function main() {
 					discoveryUrl: env.GOOGLE_DISCOVERY_URL,
 				}
 			: undefined;
-	const auth = createAuth({
-		pool: database.pool,
-		baseUrl,
-		secret,
-		adminEmail: env.ADMIN_EMAIL,
-		trustedOrigins: env.TRUSTED_ORIGINS?.split(",").map((origin) => origin.trim()) ?? [],
-		google,
-		isRateLimitEnabled: env.AUTH_RATE_LIMIT_ENABLED,
-	});
-	await migrateAuthTables(auth);
-	await migrateToLatest(database.db);
-
 	const webRoot = fileURLToPath(new URL("../web", import.meta.url));
 	const site = await loadStaticSite(webRoot);
-	const app = createApp({
+	const { app, stop } = await assembleServer({
 		database,
-		auth,
 		logger,
 		site,
-		config: {
+		settings: {
 			baseUrl,
-			isGoogleEnabled: google !== undefined,
-			imageProvider: "local",
+			secret,
+			adminEmail: env.ADMIN_EMAIL,
+			trustedOrigins: env.TRUSTED_ORIGINS?.split(",").map((origin) => origin.trim()) ?? [],
+			google,
+			isRateLimitEnabled: env.AUTH_RATE_LIMIT_ENABLED,
 			trustProxy: env.TRUST_PROXY,
+			imageProvider: "local",
 		},
 	});
 
@@ -105,6 +94,7 @@ async function main() {
 			if ("closeIdleConnections" in server) server.closeIdleConnections();
 		});
 		clearTimeout(forceTimer);
+		await stop().catch((error) => logger.error("stopping background work failed", { error }));
 		await database.close().catch((error) => logger.error("closing the database failed", { error }));
 		await releaseLock?.();
 		logger.info("stopped");

@@ -55,11 +55,13 @@ export function createAuth(config: AuthConfig) {
 			customRules: {
 				"/sign-in/email": { window: 60, max: 10 },
 				"/sign-up/email": { window: 60, max: 10 },
-				"/sign-in/oauth2": { window: 60, max: 20 },
+				"/sign-in/social": { window: 60, max: 20 },
 			},
 		},
 		advanced: {
 			cookiePrefix: "atelier",
+			// Explicit, because Better Auth turns the check off by itself when NODE_ENV is "test".
+			disableOriginCheck: false,
 			useSecureCookies: config.baseUrl.startsWith("https://"),
 			defaultCookieAttributes: { httpOnly: true, sameSite: "lax" },
 			ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },

@@ -27,6 +27,34 @@ export function mixLch(from: Color, to: Color, amount: number): Color {
 	return oklch(from.l + (to.l - from.l) * amount, from.c + (to.c - from.c) * amount, hue);
 }
 
+/**
+ * Blends for skies: along the hue wheel, but never through green unless an end is green. A blue
+ * sky over a gold horizon then passes through violet and rose, as a sunset does, not through lime.
+ */
+export function mixSky(from: Color, to: Color, amount: number): Color {
+	if (from.c < 0.01 || to.c < 0.01) return mixLch(from, to, amount);
+	let delta = normalizeHue(to.h - from.h);
+	if (delta > 180) delta -= 360;
+	if (!isGreen(from.h) && !isGreen(to.h) && crossesGreen(from.h, delta)) {
+		const longWay = delta > 0 ? delta - 360 : delta + 360;
+		if (Math.abs(longWay) <= 240) delta = longWay;
+	}
+	const share = clamp(amount, 0, 1);
+	return oklch(from.l + (to.l - from.l) * share, from.c + (to.c - from.c) * share, from.h + delta * share);
+}
+
+function isGreen(hue: number): boolean {
+	const normal = normalizeHue(hue);
+	return normal >= 115 && normal <= 175;
+}
+
+function crossesGreen(start: number, delta: number): boolean {
+	for (let step = 1; step < 20; step++) {
+		if (isGreen(start + (delta * step) / 20)) return true;
+	}
+	return false;
+}
+
 /** Blends in OKLab (a straight line): right for haze and shadows, which desaturate on the way. */
 export function mixLab(from: Color, to: Color, amount: number): Color {
 	const a = toLab(from);

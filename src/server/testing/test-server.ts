@@ -1,0 +1,86 @@
+import { createSilentLogger } from "../logger";
+import { assembleServer, type Server, type ServerSettings } from "../server";
+import { createTestDatabase, type DatabaseKind } from "./test-database";
+import { createTestSettings, TEST_BASE_URL } from "./test-settings";
+
+export type TestServer = Server & {
+	database: Awaited<ReturnType<typeof createTestDatabase>>;
+	close(): Promise<void>;
+};
+
+export async function createTestServer(
+	kind: DatabaseKind,
+	overrides: Partial<ServerSettings> = {},
+): Promise<TestServer> {
+	const database = await createTestDatabase(kind);
+	const server = await assembleServer({
+		database,
+		logger: createSilentLogger(),
+		settings: createTestSettings(overrides),
+	});
+	return {
+		...server,
+		database,
+		async close() {
+			await server.stop();
+			await database.close();
+		},
+	};
+}
+
+/** A caller with a cookie jar, like a browser: it sends the Origin header Better Auth requires. */
+export class TestClient {
+	private readonly cookies = new Map<string, string>();
+
+	constructor(
+		private readonly server: Pick<Server, "app">,
+		private readonly clientIp = "203.0.113.10",
+	) {}
+
+	get cookieHeader(): string {
+		return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+	}
+
+	async request(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+		const headers = new Headers(init.headers);
+		if (!headers.has("origin")) headers.set("origin", TEST_BASE_URL);
+		headers.set("x-forwarded-for", this.clientIp);
+		if (this.cookies.size > 0) headers.set("cookie", this.cookieHeader);
+		let body = init.body;
+		if (init.json !== undefined) {
+			headers.set("content-type", "application/json");
+			body = JSON.stringify(init.json);
+		}
+		const response = await this.server.app.request(path, { ...init, headers, body });
+		for (const cookie of response.headers.getSetCookie()) {
+			const [pair] = cookie.split(";");
+			const separator = pair?.indexOf("=") ?? -1;
+			if (!pair || separator < 0) continue;
+			const name = pair.slice(0, separator);
+			const value = pair.slice(separator + 1);
+			if (/max-age=0/i.test(cookie) || value === "") this.cookies.delete(name);
+			else this.cookies.set(name, value);
+		}
+		return response;
+	}
+}
+
+let userCounter = 0;
+
+/** Registers a person through the real sign-up endpoint and returns a client signed in as them. */
+export async function createTestUser(
+	server: Pick<Server, "app">,
+	overrides: { email?: string; password?: string } = {},
+) {
+	userCounter += 1;
+	const email = overrides.email ?? `person${userCounter}-${Date.now()}@example.com`;
+	const password = overrides.password ?? "correct horse battery";
+	const client = new TestClient(server);
+	const response = await client.request("/api/auth/sign-up/email", {
+		method: "POST",
+		json: { email, password, name: email.split("@")[0] },
+	});
+	if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+	const body = (await response.json()) as { user: { id: string } };
+	return { client, email, password, userId: body.user.id };
+}
