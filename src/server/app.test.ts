@@ -45,7 +45,10 @@ describe.each(availableDatabaseKinds())("the HTTP app on %s", (kind) => {
 	it("answers an unknown API path with the error envelope", async () => {
 		const response = await server.app.request("/api/nothing-here");
 		expect(response.status).toBe(404);
-		expect(await response.json()).toEqual({ error: { code: "NOT_FOUND", message: "Not found." } });
+		expect(await response.json()).toEqual({
+			success: false,
+			error: { code: "NOT_FOUND", message: "Not found." },
+		});
 	});
 
 	it("refuses an oversized body with 413 and the error envelope", async () => {
@@ -69,6 +72,7 @@ describe("when the database goes away", () => {
 		const response = await server.app.request("/api/health");
 		expect(response.status).toBe(503);
 		expect(await response.json()).toEqual({
+			success: false,
 			error: {
 				code: "SERVICE_UNAVAILABLE",
 				message: "The service is temporarily unavailable. Please try again in a moment.",

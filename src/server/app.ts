@@ -8,6 +8,8 @@ import { sql } from "kysely";
 import type { PublicConfig } from "../shared/session";
 import { type Auth, CLIENT_IP_HEADER } from "./auth/auth";
 import type { Database } from "./db/database";
+import { createGenerationRoutes } from "./generations/generation-routes";
+import type { GenerationDeps } from "./generations/generation-service";
 import { errorResponse, handleError } from "./http/errors";
 import type { StaticSite } from "./http/static-site";
 import type { Logger } from "./logger";
@@ -28,6 +30,7 @@ export type AppDeps = {
 	logger: Logger;
 	config: AppConfig;
 	site?: StaticSite;
+	generations?: GenerationDeps;
 };
 
 export type AppEnv = {
@@ -125,6 +128,13 @@ export function createApp(deps: AppDeps) {
 		headers.set(CLIENT_IP_HEADER, resolveClientIp(context.req.raw, incoming, config.trustProxy));
 		return auth.handler(new Request(context.req.raw, { headers }));
 	});
+
+	if (deps.generations) {
+		api.route(
+			"/",
+			createGenerationRoutes({ auth, deps: deps.generations, storage: deps.generations.storage }),
+		);
+	}
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

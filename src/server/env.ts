@@ -43,6 +43,15 @@ export const EnvSchema = z
 			.optional()
 			.transform((value) => value === undefined || value === "true" || value === "1"),
 		TRUST_PROXY: booleanFlag,
+		IMAGE_PROVIDER: z.enum(["local", "http"]).optional().default("local"),
+		LOCAL_ENGINE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional().default(3000),
+		IMAGE_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+		IMAGE_API_KEY: optionalString,
+		MAX_ACTIVE_GENERATIONS_PER_USER: positiveInt(3),
+		DAILY_GENERATIONS_PER_USER: z.coerce.number().int().min(0).optional().default(0),
+		GENERATION_CONCURRENCY: positiveInt(4),
+		GENERATION_TIMEOUT_MS: positiveInt(300_000),
+		IMAGE_DOWNLOAD_MAX_BYTES: positiveInt(25 * 1024 * 1024),
 		LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).optional().default("info"),
 		SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
 	})
@@ -52,6 +61,13 @@ export const EnvSchema = z
 				code: "custom",
 				path: ["BETTER_AUTH_SECRET"],
 				message: "is required when DATABASE_URL is set (production)",
+			});
+		}
+		if (env.IMAGE_PROVIDER === "http" && !env.IMAGE_API_URL) {
+			context.addIssue({
+				code: "custom",
+				path: ["IMAGE_API_URL"],
+				message: "is required when IMAGE_PROVIDER is http",
 			});
 		}
 		if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {

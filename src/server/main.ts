@@ -6,8 +6,10 @@ import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/
 import { parseEnv, resolveBaseUrl } from "./env";
 import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logger";
+import { createProviderFromEnv } from "./providers/create-provider";
 import { readOrCreateSecret } from "./secret-file";
-import { assembleServer } from "./server";
+import { assembleServer, DEFAULT_RUN_SETTINGS } from "./server";
+import { createLocalStorage } from "./storage/local-storage";
 
 function fail(message: string): never {
 	process.stderr.write(`${message}\n`);
@@ -52,11 +54,15 @@ async function main() {
 				}
 			: undefined;
 	const webRoot = fileURLToPath(new URL("../web", import.meta.url));
-	const site = await loadStaticSite(webRoot);
+	// In development Vite serves the web app and proxies /api here.
+	const site = env.NODE_ENV === "development" ? undefined : await loadStaticSite(webRoot);
+	const provider = createProviderFromEnv(env);
 	const { app, stop } = await assembleServer({
 		database,
 		logger,
-		site,
+		provider,
+		storage: createLocalStorage(path.join(dataDir, "images")),
+		...(site ? { site } : {}),
 		settings: {
 			baseUrl,
 			secret,
@@ -65,7 +71,18 @@ async function main() {
 			google,
 			isRateLimitEnabled: env.AUTH_RATE_LIMIT_ENABLED,
 			trustProxy: env.TRUST_PROXY,
-			imageProvider: "local",
+			limits: {
+				maxActivePerUser: env.MAX_ACTIVE_GENERATIONS_PER_USER,
+				dailyLimitPerUser: env.DAILY_GENERATIONS_PER_USER,
+			},
+			concurrency: env.GENERATION_CONCURRENCY,
+			run: {
+				...DEFAULT_RUN_SETTINGS,
+				timeoutMs: env.GENERATION_TIMEOUT_MS,
+				downloadMaxBytes: env.IMAGE_DOWNLOAD_MAX_BYTES,
+				// The local engine answers at once; a hosted API is asked about once a second.
+				providerPollMs: provider.name === "local" ? 100 : DEFAULT_RUN_SETTINGS.providerPollMs,
+			},
 		},
 	});
 
@@ -74,6 +91,7 @@ async function main() {
 			url: baseUrl,
 			address: `${info.address}:${info.port}`,
 			database: database.kind,
+			imageProvider: provider.name,
 			dataDir: env.DATABASE_URL ? undefined : dataDir,
 		});
 	});

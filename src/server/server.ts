@@ -1,9 +1,23 @@
+import { randomUUID } from "node:crypto";
+import {
+	GENERATION_TIMEOUT_MS,
+	IMAGES_PER_GENERATION,
+	MAX_RETRIES,
+	RETRY_DELAY_MS,
+} from "../shared/constants";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
 import type { Database } from "./db/database";
 import { migrateToLatest } from "./db/migrations";
+import { listenForGenerationChanges } from "./generations/generation-events";
+import type { GenerationLimits } from "./generations/generation-service";
 import type { StaticSite } from "./http/static-site";
+import { downloadImage } from "./images/download-image";
+import { startGenerationQueue } from "./jobs/generation-queue";
+import { type GenerationRunSettings, runGeneration } from "./jobs/run-generation";
 import type { Logger } from "./logger";
+import type { ImageProvider } from "./providers/types";
+import type { Storage } from "./storage/storage";
 
 export type ServerSettings = {
 	baseUrl: string;
@@ -13,7 +27,21 @@ export type ServerSettings = {
 	google: GoogleConfig | undefined;
 	isRateLimitEnabled: boolean;
 	trustProxy: boolean;
-	imageProvider: string;
+	limits: GenerationLimits;
+	/** How many generations this process runs at once. */
+	concurrency: number;
+	run: GenerationRunSettings;
+};
+
+export const DEFAULT_RUN_SETTINGS: GenerationRunSettings = {
+	timeoutMs: GENERATION_TIMEOUT_MS,
+	maxRetries: MAX_RETRIES,
+	retryDelayMs: RETRY_DELAY_MS,
+	providerPollMs: 1_000,
+	leaseMs: 15_000,
+	imagesPerGeneration: IMAGES_PER_GENERATION,
+	downloadMaxBytes: 25 * 1024 * 1024,
+	downloadTimeoutMs: 60_000,
 };
 
 export type Server = {
@@ -24,16 +52,21 @@ export type Server = {
 };
 
 /**
- * Assembles the server on an open database: migrations, auth and the HTTP app. `main.ts` and the
- * tests both build the server this way, so tests run the code that production runs.
+ * Assembles the server on an open database: migrations, auth, the generation queue and its
+ * workers, and the HTTP app. `main.ts` and the tests both build the server this way, so tests run
+ * the code that production runs.
  */
 export async function assembleServer(options: {
 	database: Database;
 	logger: Logger;
 	settings: ServerSettings;
+	storage: Storage;
+	provider: ImageProvider;
 	site?: StaticSite;
+	/** False for tooling that only needs the schema and the app (no workers). */
+	isWorkerEnabled?: boolean;
 }): Promise<Server> {
-	const { database, logger, settings, site } = options;
+	const { database, logger, settings, site, storage, provider } = options;
 	const auth = createAuth({
 		pool: database.pool,
 		baseUrl: settings.baseUrl,
@@ -46,21 +79,68 @@ export async function assembleServer(options: {
 	// Better Auth's tables first: ours reference its user table.
 	await migrateAuthTables(auth);
 	await migrateToLatest(database.db);
+
+	const events = await listenForGenerationChanges(database, logger);
+	const workerId = `worker_${randomUUID()}`;
+	const queue = await startGenerationQueue({
+		database,
+		logger,
+		concurrency: options.isWorkerEnabled === false ? 0 : settings.concurrency,
+		leaseMs: settings.run.leaseMs,
+		timeoutMs: settings.run.timeoutMs,
+		isSoleProcess: database.kind === "pglite",
+		run: (generationId) =>
+			runGeneration(
+				{
+					db: database.db,
+					provider,
+					storage,
+					downloadImage,
+					logger,
+					settings: settings.run,
+					workerId,
+				},
+				generationId,
+			),
+	});
+
 	const app = createApp({
 		database,
 		auth,
 		logger,
 		...(site ? { site } : {}),
+		generations: {
+			database,
+			storage,
+			queue,
+			events,
+			providerName: provider.name,
+			limits: settings.limits,
+			async cancelProviderJob(row) {
+				if (!row.api_id || !provider.cancel) return;
+				await provider.cancel({
+					jobId: row.api_id,
+					input: {
+						prompt: row.prompt,
+						aspectRatio: row.aspect_ratio as Parameters<ImageProvider["start"]>[0]["aspectRatio"],
+						count: settings.run.imagesPerGeneration,
+					},
+				});
+			},
+		},
 		config: {
 			baseUrl: settings.baseUrl,
 			isGoogleEnabled: settings.google !== undefined,
-			imageProvider: settings.imageProvider,
+			imageProvider: provider.name,
 			trustProxy: settings.trustProxy,
 		},
 	});
 	return {
 		app,
 		auth,
-		async stop() {},
+		async stop() {
+			await queue.stop();
+			await events.close();
+		},
 	};
 }

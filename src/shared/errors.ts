@@ -44,7 +44,8 @@ export const ErrorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-export const ErrorEnvelopeSchema = z.object({ error: ErrorBodySchema });
+/** Every error the API answers: `success: false` keeps the start call's shape (SPEC.md section 7). */
+export const ErrorEnvelopeSchema = z.object({ success: z.literal(false), error: ErrorBodySchema });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 export function errorBody(code: ErrorCode, message?: string): ErrorBody {

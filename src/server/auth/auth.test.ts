@@ -117,6 +117,7 @@ describe.each(availableDatabaseKinds())("accounts on %s", (kind) => {
 		});
 		expect(response.status).toBe(400);
 		expect(await response.json()).toEqual({
+			success: false,
 			error: {
 				code: "GOOGLE_NOT_CONFIGURED",
 				message: "Google sign-in is not configured on this server.",
@@ -133,10 +134,14 @@ describe.each(availableDatabaseKinds())("sign-in rate limiting on %s", (kind) =>
 			const { assembleServer } = await import("../server");
 			const { createSilentLogger } = await import("../logger");
 			const { createTestSettings } = await import("../testing/test-settings");
+			const { createLocalProvider } = await import("../providers/local/local-provider");
 			const second = await assembleServer({
 				database: first.database,
 				logger: createSilentLogger(),
 				settings: createTestSettings({ isRateLimitEnabled: true }),
+				storage: first.storage,
+				provider: createLocalProvider({ delayMs: 0 }),
+				isWorkerEnabled: false,
 			});
 			const attackerOnFirst = new TestClient(first, "198.51.100.7");
 			const attackerOnSecond = new TestClient(second, "198.51.100.7");
@@ -158,6 +163,7 @@ describe.each(availableDatabaseKinds())("sign-in rate limiting on %s", (kind) =>
 				json: { email: "nobody@example.com", password: "wrong password" },
 			});
 			expect(other.status).toBe(401);
+			await second.stop();
 		} finally {
 			await first.close();
 		}

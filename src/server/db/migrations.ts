@@ -22,6 +22,10 @@ const MIGRATIONS: Record<string, Migration> = {
 				.addColumn("images", "jsonb", (column) => column.notNull().defaultTo(sql`'[]'::jsonb`))
 				.addColumn("error", "text")
 				.addColumn("attempts", "integer", (column) => column.notNull().defaultTo(0))
+				// The worker that runs the generation holds a lease it renews; an expired lease means
+				// that worker died and another may take the generation over.
+				.addColumn("lease_owner", "text")
+				.addColumn("lease_until", "timestamptz")
 				.addColumn("created_at", "timestamptz", (column) => column.notNull().defaultTo(sql`now()`))
 				.addColumn("started_at", "timestamptz")
 				.addColumn("completed_at", "timestamptz")

@@ -32,6 +32,8 @@ export type GenerationsTable = {
 	images: ColumnType<StoredImage[], string | undefined, string>;
 	error: string | null;
 	attempts: Generated<number>;
+	lease_owner: string | null;
+	lease_until: NullableTimestamp;
 	created_at: Timestamp;
 	started_at: NullableTimestamp;
 	completed_at: NullableTimestamp;

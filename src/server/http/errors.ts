@@ -19,7 +19,7 @@ export class AppError extends Error {
 }
 
 export function errorResponse(context: Context, code: ErrorCode, message?: string): Response {
-	const body: ErrorEnvelope = { error: errorBody(code, message) };
+	const body: ErrorEnvelope = { success: false, error: errorBody(code, message) };
 	return context.json(body, ERRORS[code].status as ContentfulStatusCode);
 }
 
@@ -33,10 +33,11 @@ function codeForHttpStatus(status: number): ErrorCode {
 	return "UNKNOWN_ERROR";
 }
 
-/** Renders any thrown error as `{ error: { code, message } }`; unknown errors are logged, never leaked. */
+/** Renders any thrown error as `{ success: false, error: { code, message } }`; unknown errors are logged, never leaked. */
 export function handleError(error: unknown, context: Context, logger: Logger): Response {
 	if (error instanceof AppError) {
-		return context.json({ error: errorBody(error.code, error.message) }, error.status);
+		const body: ErrorEnvelope = { success: false, error: errorBody(error.code, error.message) };
+		return context.json(body, error.status);
 	}
 	if (error instanceof HTTPException) {
 		const code = codeForHttpStatus(error.status);

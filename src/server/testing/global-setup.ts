@@ -6,7 +6,9 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openPgliteDatabase, openPostgresDatabase } from "../db/database";
 import { createSilentLogger } from "../logger";
+import { createLocalProvider } from "../providers/local/local-provider";
 import { assembleServer } from "../server";
+import { createLocalStorage } from "../storage/local-storage";
 import { startPostgresCluster } from "./postgres-cluster";
 import { createTestSettings } from "./test-settings";
 
@@ -26,6 +28,9 @@ async function migrate(database: Parameters<typeof assembleServer>[0]["database"
 		database,
 		logger: createSilentLogger(),
 		settings: createTestSettings(),
+		storage: createLocalStorage(tmpdir()),
+		provider: createLocalProvider({ delayMs: 0 }),
+		isWorkerEnabled: false,
 	});
 	await server.stop();
 }

@@ -1,29 +1,53 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createSilentLogger } from "../logger";
+import { createLocalProvider } from "../providers/local/local-provider";
+import type { ImageProvider } from "../providers/types";
 import { assembleServer, type Server, type ServerSettings } from "../server";
+import { createLocalStorage } from "../storage/local-storage";
+import type { Storage } from "../storage/storage";
 import { createTestDatabase, type DatabaseKind } from "./test-database";
 import { createTestSettings, TEST_BASE_URL } from "./test-settings";
 
 export type TestServer = Server & {
 	database: Awaited<ReturnType<typeof createTestDatabase>>;
+	storage: Storage;
+	storageDir: string;
 	close(): Promise<void>;
 };
 
+export type TestServerOptions = Partial<ServerSettings> & {
+	provider?: ImageProvider;
+	isWorkerEnabled?: boolean;
+};
+
+/** A real server on a private database and image folder; the local engine renders at once by default. */
 export async function createTestServer(
 	kind: DatabaseKind,
-	overrides: Partial<ServerSettings> = {},
+	options: TestServerOptions = {},
 ): Promise<TestServer> {
+	const { provider, isWorkerEnabled, ...overrides } = options;
 	const database = await createTestDatabase(kind);
+	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-images-"));
+	const storage = createLocalStorage(storageDir);
 	const server = await assembleServer({
 		database,
 		logger: createSilentLogger(),
 		settings: createTestSettings(overrides),
+		storage,
+		provider: provider ?? createLocalProvider({ delayMs: 0 }),
+		...(isWorkerEnabled === undefined ? {} : { isWorkerEnabled }),
 	});
 	return {
 		...server,
 		database,
+		storage,
+		storageDir,
 		async close() {
 			await server.stop();
 			await database.close();
+			await rm(storageDir, { recursive: true, force: true });
 		},
 	};
 }

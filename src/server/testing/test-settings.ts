@@ -1,4 +1,4 @@
-import type { ServerSettings } from "../server";
+import { DEFAULT_RUN_SETTINGS, type ServerSettings } from "../server";
 
 export const TEST_BASE_URL = "http://localhost:3000";
 export const TEST_ADMIN_EMAIL = "admin@example.com";
@@ -12,7 +12,9 @@ export function createTestSettings(overrides: Partial<ServerSettings> = {}): Ser
 		google: undefined,
 		isRateLimitEnabled: false,
 		trustProxy: true,
-		imageProvider: "local",
+		limits: { maxActivePerUser: 3, dailyLimitPerUser: 0 },
+		concurrency: 2,
 		...overrides,
+		run: { ...DEFAULT_RUN_SETTINGS, providerPollMs: 20, retryDelayMs: 50, ...overrides.run },
 	};
 }

@@ -40,7 +40,11 @@ export function mixSky(from: Color, to: Color, amount: number): Color {
 		if (Math.abs(longWay) <= 240) delta = longWay;
 	}
 	const share = clamp(amount, 0, 1);
-	return oklch(from.l + (to.l - from.l) * share, from.c + (to.c - from.c) * share, from.h + delta * share);
+	return oklch(
+		from.l + (to.l - from.l) * share,
+		from.c + (to.c - from.c) * share,
+		from.h + delta * share,
+	);
 }
 
 function isGreen(hue: number): boolean {

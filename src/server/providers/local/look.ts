@@ -74,16 +74,20 @@ function mixHue(from: number, to: number, amount: number): number {
 export function createLook(theme: PromptTheme, lighting: Lighting, random: Random): Look {
 	const profile = PROFILES[lighting];
 	const shift = random.range(-14, 14);
-	// Night pulls hues towards moonlit blue: a warm palette at night otherwise turns to mud.
+	// Night pulls the sky and land towards moonlit blue: a warm palette at night turns to mud.
 	const night = lighting === "night" ? 1 : 0;
 	const skyHue = mixHue(theme.skyHue, NIGHT_HUE, 0.5 * night) + shift;
-	const glowHue = mixHue(theme.glowHue, NIGHT_HUE, 0.35 * night) + shift * 0.6;
+	const glowHue = theme.glowHue + shift * 0.6;
 	const landHue = mixHue(theme.landHue, NIGHT_HUE, 0.3 * night) + shift * 0.8;
 	const role = (values: readonly [number, number], hue: number, lightnessWeight = 1): Color =>
 		oklch(values[0] + theme.lightness * lightnessWeight, values[1] * theme.chroma, hue);
 
 	const skyTop = role(profile.top, skyHue);
-	const horizon = role(profile.horizon, glowHue, 0.5);
+	// A night horizon in the glow's own hue reads as a dim olive or brown band; half sky is calmer.
+	const horizonHue = night
+		? mixSky(oklch(0.5, 0.1, skyHue), oklch(0.5, 0.1, glowHue), 0.5).h
+		: glowHue;
+	const horizon = role(profile.horizon, horizonHue, 0.5);
 	const skyMiddle = mixSky(skyTop, horizon, 0.5);
 	const middle = oklch(
 		profile.middle[0] + theme.lightness,

@@ -295,10 +295,11 @@ function drawOcean(canvas: Canvas): void {
 			? lightHeight(canvas, horizonY)
 			: horizonY - unit * random.range(0.02, 0.14);
 	drawBackdrop(canvas, horizonY, lightX, lightY);
+	// Water takes its hue half from the sky it mirrors, half from its own colour.
 	const seaColor = oklch(
 		look.landNear.l + 0.05,
 		Math.max(0.05, look.landNear.c * 1.2),
-		look.landNear.h,
+		mixLch(look.landNear, look.skyTop, 0.5).h,
 	);
 	if (random.chance(0.6)) {
 		// A far headland on the horizon gives the eye a sense of scale.
@@ -317,8 +318,8 @@ function drawOcean(canvas: Canvas): void {
 	const sea = addLinearGradient(
 		canvas,
 		[
-			{ offset: 0, color: mixLab(look.horizon, seaColor, 0.45) },
-			{ offset: 0.3, color: mixLab(look.haze, seaColor, 0.7) },
+			{ offset: 0, color: adjust(mixLab(look.horizon, look.skyMiddle, 0.35), { l: -0.08 }) },
+			{ offset: 0.3, color: mixLab(look.skyMiddle, seaColor, 0.6) },
 			{ offset: 1, color: adjust(seaColor, { l: -0.08 }) },
 		],
 		{ x: 0, y: horizonY },
@@ -357,7 +358,7 @@ function drawOcean(canvas: Canvas): void {
 			);
 		};
 		const points = ridgePoints(width, lineY, 50);
-		const color = mixLab(seaColor, look.skyTop, 0.15 * (1 - depth));
+		const color = mixLab(seaColor, look.skyMiddle, 0.35 * (1 - depth) + 0.1);
 		const fill = addLinearGradient(
 			canvas,
 			[
@@ -707,7 +708,8 @@ function drawSpace(canvas: Canvas): void {
 		: { x: width * random.range(0.22, 0.78), y: height * random.range(0.28, 0.68) };
 	const lightAngle = isGiant ? random.range(-2.4, -0.7) : random.range(0, Math.PI * 2);
 	const lit = { x: Math.cos(lightAngle), y: Math.sin(lightAngle) };
-	const planetHue = random.pick(hues);
+	// Sometimes a complementary planet, which stands out against a one-hue nebula.
+	const planetHue = random.pick(hues) + random.pick([0, 0, 0, 160, 190]);
 	const hasRings = !isGiant && random.chance(0.55);
 	const tilt = random.range(-28, 28);
 	const ringWidths = [1.35, 1.5, 1.62, 1.8, 1.95].filter(() => random.chance(0.85));

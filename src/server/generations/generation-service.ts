@@ -1,0 +1,223 @@
+import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
+import type { AspectRatio } from "../../shared/aspect-ratios";
+import type { Generation, GenerationPage, PollResponse } from "../../shared/generations";
+import type { Database } from "../db/database";
+import type { GenerationRow } from "../db/schema";
+import { AppError } from "../http/errors";
+import { createTransactionExecutor, type GenerationQueue } from "../jobs/generation-queue";
+import type { Storage } from "../storage/storage";
+import type { GenerationEvents } from "./generation-events";
+import {
+	countActiveGenerations,
+	countGenerationsSince,
+	countHistory,
+	deleteGenerationRow,
+	findGenerationById,
+	type GenerationWithOwner,
+	type HistoryCursor,
+	insertGeneration,
+	notifyGenerationChanged,
+	selectGenerationPage,
+} from "./generation-repository";
+import { generationFolder } from "./store-images";
+
+export type Viewer = { id: string; email: string; isAdmin: boolean };
+
+export type GenerationLimits = {
+	maxActivePerUser: number;
+	/** 0 turns the daily limit off. */
+	dailyLimitPerUser: number;
+};
+
+export type GenerationDeps = {
+	database: Database;
+	storage: Storage;
+	queue: GenerationQueue;
+	events: GenerationEvents;
+	providerName: string;
+	limits: GenerationLimits;
+	/** Cancels the provider's job when a running generation is deleted, where the provider can. */
+	cancelProviderJob(row: GenerationRow): Promise<void>;
+};
+
+export function pollingUrlFor(id: string): string {
+	return `/api/generations/${id}/status`;
+}
+
+function imageUrl(key: string): string {
+	return `/api/images/${key}`;
+}
+
+export function presentGeneration(row: GenerationWithOwner): Generation {
+	return {
+		id: row.id,
+		prompt: row.prompt,
+		aspect_ratio: row.aspect_ratio as AspectRatio,
+		status: row.status,
+		error: row.error,
+		images: row.images.map((image) => ({
+			url: imageUrl(image.key),
+			width: image.width,
+			height: image.height,
+			thumbnailUrl: imageUrl(image.thumbnailKey),
+			thumbnailWidth: image.thumbnailWidth,
+			thumbnailHeight: image.thumbnailHeight,
+		})),
+		created_at: row.created_at.toISOString(),
+		completed_at: row.completed_at ? row.completed_at.toISOString() : null,
+		api_id: row.api_id,
+		polling_url: row.polling_url,
+		user_id: row.user_id,
+		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
+	};
+}
+
+function startOfUtcDay(now: Date): Date {
+	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/**
+ * Records a generation and queues its job in one transaction, after the quota check; a lock per
+ * person makes two simultaneous requests count each other.
+ */
+export async function createGeneration(
+	deps: GenerationDeps,
+	viewer: Viewer,
+	input: { prompt: string; aspectRatio: AspectRatio },
+): Promise<{ id: string; pollingUrl: string }> {
+	const id = randomUUID();
+	const pollingUrl = pollingUrlFor(id);
+	await deps.database.db.transaction().execute(async (transaction) => {
+		await sql`select pg_advisory_xact_lock(hashtext(${`generations:${viewer.id}`}))`.execute(
+			transaction,
+		);
+		const active = await countActiveGenerations(transaction, viewer.id);
+		if (active >= deps.limits.maxActivePerUser) {
+			throw new AppError(
+				"QUOTA_EXCEEDED",
+				`You already have ${active} generation${active === 1 ? "" : "s"} in progress (the limit is ${deps.limits.maxActivePerUser}). Please wait for one to finish.`,
+			);
+		}
+		if (deps.limits.dailyLimitPerUser > 0) {
+			const today = await countGenerationsSince(transaction, viewer.id, startOfUtcDay(new Date()));
+			if (today >= deps.limits.dailyLimitPerUser) {
+				throw new AppError(
+					"QUOTA_EXCEEDED",
+					`You have reached today's limit of ${deps.limits.dailyLimitPerUser} generations. Please try again tomorrow.`,
+				);
+			}
+		}
+		const now = new Date();
+		await insertGeneration(transaction, {
+			id,
+			user_id: viewer.id,
+			prompt: input.prompt,
+			aspect_ratio: input.aspectRatio,
+			status: "queued",
+			provider: deps.providerName,
+			api_id: null,
+			polling_url: pollingUrl,
+			error: null,
+			lease_owner: null,
+			lease_until: null,
+			created_at: now,
+			updated_at: now,
+			started_at: null,
+			completed_at: null,
+		});
+		await deps.queue.enqueue(id, createTransactionExecutor(transaction));
+	});
+	return { id, pollingUrl };
+}
+
+/** The generation if the viewer may see it (owner or admin); anyone else learns nothing. */
+export async function getGeneration(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	id: string,
+): Promise<GenerationRow> {
+	const row = await findGenerationById(deps.database.db, id);
+	if (!row || (row.user_id !== viewer.id && !viewer.isAdmin)) throw new AppError("NOT_FOUND");
+	return row;
+}
+
+export function presentPoll(row: GenerationRow): PollResponse {
+	return {
+		status: row.status,
+		results: row.images.map((image) => imageUrl(image.key)),
+		message: row.status === "failed" ? (row.error ?? "Generation failed") : null,
+	};
+}
+
+/** Answers a poll at once when the generation is finished, else when it changes or `waitMs` passes. */
+export async function pollGeneration(
+	deps: Pick<GenerationDeps, "database" | "events">,
+	viewer: Viewer,
+	id: string,
+	waitMs: number,
+	signal?: AbortSignal,
+): Promise<PollResponse> {
+	const row = await getGeneration(deps, viewer, id);
+	if (row.status === "completed" || row.status === "failed" || waitMs <= 0) return presentPoll(row);
+	const changed = deps.events.waitForChange(id, waitMs, signal);
+	// Read again after subscribing, so a change between the two reads is not missed.
+	const current = await getGeneration(deps, viewer, id);
+	if (current.status !== row.status || current.api_id !== row.api_id) return presentPoll(current);
+	await changed;
+	return presentPoll(await getGeneration(deps, viewer, id));
+}
+
+export function encodeCursor(cursor: HistoryCursor): string {
+	return Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString("base64url");
+}
+
+export function decodeCursor(value: string): HistoryCursor {
+	const [createdAt, id] = Buffer.from(value, "base64url").toString("utf8").split("|");
+	const date = new Date(createdAt ?? "");
+	if (!id || Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) {
+		throw new AppError("VALIDATION_ERROR", "Invalid cursor.");
+	}
+	return { createdAt: date, id };
+}
+
+/** The viewer's history (the admin's: everyone's), newest first, one cursor page at a time. */
+export async function listGenerations(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	query: { cursor?: string | undefined; limit: number; todayStart: Date },
+): Promise<GenerationPage> {
+	const userId = viewer.isAdmin ? undefined : viewer.id;
+	const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+	const [rows, counts] = await Promise.all([
+		selectGenerationPage(deps.database.db, { userId, cursor, limit: query.limit + 1 }),
+		countHistory(deps.database.db, { userId, todayStart: query.todayStart }),
+	]);
+	const page = rows.slice(0, query.limit);
+	const last = page.at(-1);
+	return {
+		items: page.map(presentGeneration),
+		nextCursor:
+			rows.length > query.limit && last
+				? encodeCursor({ createdAt: last.created_at, id: last.id })
+				: null,
+		total: counts.total,
+		today: counts.today,
+	};
+}
+
+/** Deletes the record and its stored images; a running job notices and cancels the provider's job. */
+export async function deleteGeneration(
+	deps: GenerationDeps,
+	viewer: Viewer,
+	id: string,
+): Promise<void> {
+	const row = await getGeneration(deps, viewer, id);
+	const deleted = await deleteGenerationRow(deps.database.db, row.id);
+	if (!deleted) throw new AppError("NOT_FOUND");
+	await deps.storage.deletePrefix(generationFolder(row.id));
+	await notifyGenerationChanged(deps.database.db, row.id);
+	if (deleted.status === "queued" || deleted.status === "running") {
+		await deps.cancelProviderJob(deleted).catch(() => {});
+	}
+}

@@ -1,0 +1,63 @@
+import sharp from "sharp";
+import type { StoredImage } from "../db/schema";
+import { ProviderError } from "../providers/types";
+import type { Storage } from "../storage/storage";
+
+export const THUMBNAIL_LONG_SIDE = 384;
+
+const EXTENSIONS: Record<string, { extension: string; contentType: string }> = {
+	png: { extension: "png", contentType: "image/png" },
+	jpeg: { extension: "jpg", contentType: "image/jpeg" },
+	webp: { extension: "webp", contentType: "image/webp" },
+	gif: { extension: "gif", contentType: "image/gif" },
+	heif: { extension: "avif", contentType: "image/avif" },
+};
+
+export function generationFolder(generationId: string): string {
+	return `generations/${generationId}/`;
+}
+
+/**
+ * Stores one image of a generation: the original as the provider made it, and a small WebP
+ * thumbnail for the history, with both sizes recorded.
+ */
+export async function storeGenerationImage(
+	storage: Storage,
+	generationId: string,
+	index: number,
+	data: Uint8Array,
+): Promise<StoredImage> {
+	let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+	try {
+		metadata = await sharp(data).metadata();
+	} catch (error) {
+		throw new ProviderError("The provider returned data that is not an image", {
+			retryable: false,
+			cause: error,
+		});
+	}
+	const format = metadata.format ? EXTENSIONS[metadata.format] : undefined;
+	if (!format || !metadata.width || !metadata.height) {
+		throw new ProviderError(`The provider returned an unsupported image (${metadata.format})`, {
+			retryable: false,
+		});
+	}
+	const thumbnail = await sharp(data)
+		.resize(THUMBNAIL_LONG_SIDE, THUMBNAIL_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
+		.webp({ quality: 72 })
+		.toBuffer({ resolveWithObject: true });
+	const folder = generationFolder(generationId);
+	const key = `${folder}${index}.${format.extension}`;
+	const thumbnailKey = `${folder}${index}-thumb.webp`;
+	await storage.put(key, data, format.contentType);
+	await storage.put(thumbnailKey, thumbnail.data, "image/webp");
+	return {
+		key,
+		contentType: format.contentType,
+		width: metadata.width,
+		height: metadata.height,
+		thumbnailKey,
+		thumbnailWidth: thumbnail.info.width,
+		thumbnailHeight: thumbnail.info.height,
+	};
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { parseRetryAfter } from "./retry-after";
+
+describe("parseRetryAfter", () => {
+	const now = Date.parse("2025-03-01T12:00:00Z");
+
+	it("reads delay-seconds", () => {
+		expect(parseRetryAfter("7", now)).toBe(7_000);
+		expect(parseRetryAfter(" 0 ", now)).toBe(0);
+	});
+
+	it("reads an HTTP date, never below zero", () => {
+		expect(parseRetryAfter("Sat, 01 Mar 2025 12:00:30 GMT", now)).toBe(30_000);
+		expect(parseRetryAfter("Sat, 01 Mar 2025 11:00:00 GMT", now)).toBe(0);
+	});
+
+	it("ignores a missing or unreadable header", () => {
+		expect(parseRetryAfter(null, now)).toBeUndefined();
+		expect(parseRetryAfter("soon", now)).toBeUndefined();
+		expect(parseRetryAfter("-5", now)).toBeUndefined();
+	});
+});

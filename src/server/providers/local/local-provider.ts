@@ -1,0 +1,112 @@
+import { randomUUID } from "node:crypto";
+import {
+	type GenerationInput,
+	type ImageProvider,
+	ProviderError,
+	type ProviderJob,
+	type ProviderJobState,
+} from "../types";
+import { renderImages } from "./render";
+
+export type LocalProviderOptions = {
+	/** How long a job reports "running" before it renders, so progress can be seen in the UI. */
+	delayMs: number;
+	/** Milliseconds clock; injectable so tests need not wait. */
+	now?: () => number;
+};
+
+type LocalJob = {
+	input: GenerationInput;
+	startedAt: number;
+	/** The one render of this job, shared by every check that arrives while it runs. */
+	result?: Promise<ProviderJobState>;
+};
+
+const JOB_ID_PATTERN = /^local_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+// Jobs nobody checks any more (the generation was abandoned) are dropped after this long; a check
+// that comes later still succeeds, because an unknown job renders from its input.
+const ABANDONED_JOB_MS = 15 * 60 * 1000;
+
+/**
+ * The built-in offline engine: renders generative art from the prompt on this machine. Jobs live
+ * in memory only; since rendering is deterministic, a job lost to a restart renders the same
+ * images again from its input. Progress is a percentage, like the hosted providers report.
+ */
+export function createLocalProvider(options: LocalProviderOptions): ImageProvider {
+	const now = options.now ?? Date.now;
+	const delayMs = Math.max(0, options.delayMs);
+	const jobs = new Map<string, LocalJob>();
+
+	const forgetAbandoned = (): void => {
+		const cutoff = now() - delayMs - ABANDONED_JOB_MS;
+		for (const [jobId, job] of jobs) {
+			if (job.startedAt < cutoff) jobs.delete(jobId);
+		}
+	};
+
+	return {
+		name: "local",
+
+		async start(input) {
+			forgetAbandoned();
+			const jobId = `local_${randomUUID()}`;
+			jobs.set(jobId, { input, startedAt: now() });
+			return { jobId };
+		},
+
+		async check(job: ProviderJob) {
+			assertJobId(job.jobId);
+			forgetAbandoned();
+			let entry = jobs.get(job.jobId);
+			if (!entry) {
+				// Unknown after a restart (or cancelled): render now, without waiting out the delay again.
+				entry = { input: job.input, startedAt: now() - delayMs };
+				jobs.set(job.jobId, entry);
+			}
+			const elapsed = now() - entry.startedAt;
+			if (elapsed < delayMs) {
+				return { status: "running", progress: toProgress(elapsed, delayMs) };
+			}
+			entry.result ??= renderJob(entry.input);
+			const state = await entry.result;
+			// The caller stores the images now; keeping the bytes here would only hold memory.
+			if (jobs.get(job.jobId) === entry) jobs.delete(job.jobId);
+			return state;
+		},
+
+		async cancel(job: ProviderJob) {
+			jobs.delete(job.jobId);
+		},
+	};
+}
+
+function assertJobId(jobId: string): void {
+	if (!JOB_ID_PATTERN.test(jobId)) {
+		throw new ProviderError(`Not a local engine job id: ${JSON.stringify(jobId.slice(0, 80))}`, {
+			retryable: false,
+		});
+	}
+}
+
+function toProgress(elapsed: number, delayMs: number): number {
+	return Math.min(99, Math.max(1, Math.round((elapsed / delayMs) * 100)));
+}
+
+async function renderJob(input: GenerationInput): Promise<ProviderJobState> {
+	try {
+		const images = await renderImages(input);
+		return {
+			status: "completed",
+			images: images.map((image) => ({
+				kind: "bytes",
+				data: image.data,
+				contentType: image.contentType,
+			})),
+		};
+	} catch (error) {
+		// A render failure is a bug, not a state the worker should retry into: report it as failed.
+		const detail = error instanceof Error ? error.message : String(error);
+		return { status: "failed", message: `The built-in engine could not render: ${detail}` };
+	}
+}

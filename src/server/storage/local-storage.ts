@@ -1,0 +1,52 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { assertValidKey, type Storage } from "./storage";
+
+const CONTENT_TYPES: Record<string, string> = {
+	".png": "image/png",
+	".jpg": "image/jpeg",
+	".jpeg": "image/jpeg",
+	".webp": "image/webp",
+	".gif": "image/gif",
+	".avif": "image/avif",
+};
+
+/** Images as files under one folder; writes go through a temporary file so a reader never sees half an image. */
+export function createLocalStorage(root: string): Storage {
+	const resolve = (key: string) => {
+		assertValidKey(key);
+		return path.join(root, ...key.split("/"));
+	};
+	return {
+		kind: "local",
+		async put(key, data) {
+			const target = resolve(key);
+			await mkdir(path.dirname(target), { recursive: true });
+			const temporary = `${target}.${randomUUID()}.tmp`;
+			await writeFile(temporary, data);
+			await rename(temporary, target);
+		},
+		async get(key) {
+			const target = resolve(key);
+			try {
+				const data = await readFile(target);
+				return {
+					data,
+					contentType:
+						CONTENT_TYPES[path.extname(target).toLowerCase()] ?? "application/octet-stream",
+				};
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+				throw error;
+			}
+		},
+		async delete(keys) {
+			await Promise.all(keys.map((key) => rm(resolve(key), { force: true })));
+		},
+		async deletePrefix(prefix) {
+			const folder = prefix.replace(/\/+$/, "");
+			await rm(resolve(folder), { recursive: true, force: true });
+		},
+	};
+}

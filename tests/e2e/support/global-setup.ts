@@ -1,0 +1,24 @@
+import { startFakeGoogle } from "../../../src/server/testing/fake-google";
+import { removeDataDir, startAppServer } from "./app-server";
+import { E2E_ADMIN_EMAIL, E2E_PORT, FAKE_GOOGLE_PORT } from "./constants";
+
+/** One server for the journeys, configured with a local OpenID Connect server standing in for Google. */
+export default async function globalSetup() {
+	const google = await startFakeGoogle(FAKE_GOOGLE_PORT);
+	const server = await startAppServer({
+		port: E2E_PORT,
+		env: {
+			ADMIN_EMAIL: E2E_ADMIN_EMAIL,
+			GOOGLE_CLIENT_ID: "atelier-e2e-client",
+			GOOGLE_CLIENT_SECRET: "atelier-e2e-secret",
+			GOOGLE_DISCOVERY_URL: google.discoveryUrl,
+			// The journeys sign in many times from one address; rate limiting has its own tests.
+			AUTH_RATE_LIMIT_ENABLED: "false",
+		},
+	});
+	return async () => {
+		await server.stop();
+		await google.stop();
+		await removeDataDir(server.dataDir);
+	};
+}
