@@ -1,0 +1,82 @@
+import { RotateCw, TriangleAlert } from "lucide-react";
+import { Component, type ErrorInfo, type ReactNode, useEffect } from "react";
+import { useLocation, useNavigate, useRouteError } from "react-router";
+import { ERRORS } from "../../shared/errors";
+import { Button } from "../components/button";
+
+type ErrorFallbackProps = {
+	onTryAgain: () => void;
+};
+
+/** What a screen shows in place of content that failed to render. */
+export function ErrorFallback({ onTryAgain }: ErrorFallbackProps) {
+	return (
+		<div className="mx-auto flex max-w-md flex-col items-center px-4 py-16 text-center">
+			<span className="inline-flex size-12 items-center justify-center rounded-xl bg-red-50 text-red-700 ring-1 ring-red-200 ring-inset">
+				<TriangleAlert aria-hidden="true" className="size-6" />
+			</span>
+			<h1 className="mt-4 text-2xl font-semibold tracking-tight text-slate-900">
+				Something went wrong
+			</h1>
+			<p className="mt-2 text-sm text-slate-600">{ERRORS.UNKNOWN_ERROR.message}</p>
+			<div className="mt-6 flex flex-wrap justify-center gap-3">
+				<Button variant="secondary" onClick={() => window.location.reload()}>
+					<RotateCw aria-hidden="true" className="size-4" />
+					Refresh Page
+				</Button>
+				<Button onClick={onTryAgain}>Try Again</Button>
+			</div>
+		</div>
+	);
+}
+
+type ErrorBoundaryProps = {
+	children: ReactNode;
+	/** Wrap the fallback in its own <main>, for a boundary that sits outside every layout. */
+	isFullPage?: boolean;
+};
+
+type ErrorBoundaryState = { hasError: boolean };
+
+/** Catches a render error below it and offers Refresh Page and Try Again (a fresh render). */
+export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
+	override state: ErrorBoundaryState = { hasError: false };
+
+	static getDerivedStateFromError(): ErrorBoundaryState {
+		return { hasError: true };
+	}
+
+	override componentDidCatch(error: unknown, info: ErrorInfo): void {
+		console.error("A screen failed to render", error, info.componentStack);
+	}
+
+	resetError = (): void => {
+		this.setState({ hasError: false });
+	};
+
+	override render(): ReactNode {
+		if (!this.state.hasError) return this.props.children;
+		const fallback = <ErrorFallback onTryAgain={this.resetError} />;
+		return this.props.isFullPage ? <main>{fallback}</main> : fallback;
+	}
+}
+
+/** The router's error element: loader, lazy-module and render errors of a whole route. */
+export function RouteErrorPage() {
+	const error = useRouteError();
+	const navigate = useNavigate();
+	const location = useLocation();
+
+	useEffect(() => {
+		console.error("A route failed", error);
+	}, [error]);
+
+	return (
+		<main className="min-h-dvh">
+			<ErrorFallback
+				// A navigation to the same place runs the route's loaders again and clears the error.
+				onTryAgain={() => void navigate(location, { replace: true })}
+			/>
+		</main>
+	);
+}

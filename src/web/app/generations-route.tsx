@@ -1,0 +1,8 @@
+import { useAuth } from "../features/auth/auth-context";
+import { GenerationsPage } from "../features/generations/generations-page";
+
+/** Hands the server's admin flag to the history, which may not import the auth feature itself. */
+export function GenerationsRoute() {
+	const { isAdmin } = useAuth();
+	return <GenerationsPage isAdmin={isAdmin} />;
+}

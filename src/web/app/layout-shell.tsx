@@ -1,0 +1,29 @@
+import { Outlet, useLocation } from "react-router";
+import { ErrorBoundary } from "./error-boundary";
+import { SiteHeader } from "./site-header";
+
+/** The layout of / and its nested screens: header, then the screen. */
+export function LayoutShell() {
+	const { pathname } = useLocation();
+	return (
+		<div className="flex min-h-dvh flex-col">
+			<a
+				href="#main-content"
+				className="sr-only rounded-lg bg-white px-3 py-2 text-sm font-medium text-accent-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+			>
+				Skip to content
+			</a>
+			<SiteHeader />
+			<main
+				id="main-content"
+				tabIndex={-1}
+				className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 focus:outline-none sm:px-6 sm:py-12 lg:px-8"
+			>
+				{/* Keyed by path, so moving to another screen also clears a failed one. */}
+				<ErrorBoundary key={pathname}>
+					<Outlet />
+				</ErrorBoundary>
+			</main>
+		</div>
+	);
+}

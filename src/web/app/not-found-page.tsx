@@ -1,0 +1,28 @@
+import { Compass, Home, Images } from "lucide-react";
+import { Link } from "react-router";
+import { getButtonClassName } from "../components/button";
+
+export function NotFoundPage() {
+	return (
+		<div className="mx-auto flex max-w-lg flex-col items-center py-12 text-center sm:py-20">
+			<span className="inline-flex size-12 items-center justify-center rounded-xl bg-accent-50 text-accent-700 ring-1 ring-accent-200 ring-inset">
+				<Compass aria-hidden="true" className="size-6" />
+			</span>
+			<p className="mt-4 text-sm font-semibold text-accent-700">404</p>
+			<h1 className="mt-1 text-3xl font-semibold tracking-tight text-slate-900">Page Not Found</h1>
+			<p className="mt-3 text-slate-600">
+				The page you are looking for does not exist or has been moved.
+			</p>
+			<div className="mt-8 flex flex-wrap justify-center gap-3">
+				<Link to="/" className={getButtonClassName()}>
+					<Home aria-hidden="true" className="size-4" />
+					Go to Home
+				</Link>
+				<Link to="/generations" className={getButtonClassName({ variant: "secondary" })}>
+					<Images aria-hidden="true" className="size-4" />
+					View Generations
+				</Link>
+			</div>
+		</div>
+	);
+}

@@ -1,0 +1,64 @@
+import { createBrowserRouter, type RouteObject } from "react-router";
+import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
+import { AuthLayout } from "./auth-layout";
+import { RouteErrorPage } from "./error-boundary";
+import { GeneratorRoute } from "./generator-route";
+import { LayoutShell } from "./layout-shell";
+import { NotFoundPage } from "./not-found-page";
+import { PageLoading } from "./page-loading";
+
+/**
+ * Every route of the web app (SPEC.md section 2). Login, signup and the history are loaded on
+ * demand so the first page stays small.
+ */
+export const appRoutes: RouteObject[] = [
+	{
+		path: "/",
+		Component: LayoutShell,
+		ErrorBoundary: RouteErrorPage,
+		HydrateFallback: PageLoading,
+		children: [
+			{ index: true, Component: GeneratorRoute },
+			{
+				Component: RequireSignedIn,
+				children: [
+					{
+						path: "generations",
+						lazy: async () => ({
+							Component: (await import("./generations-route")).GenerationsRoute,
+						}),
+					},
+				],
+			},
+			{ path: "*", Component: NotFoundPage },
+		],
+	},
+	{
+		Component: AuthLayout,
+		ErrorBoundary: RouteErrorPage,
+		HydrateFallback: PageLoading,
+		children: [
+			{
+				Component: RequireSignedOut,
+				children: [
+					{
+						path: "login",
+						lazy: async () => ({
+							Component: (await import("../features/auth/login-page")).LoginPage,
+						}),
+					},
+					{
+						path: "signup",
+						lazy: async () => ({
+							Component: (await import("../features/auth/signup-page")).SignupPage,
+						}),
+					},
+				],
+			},
+		],
+	},
+];
+
+export function createAppRouter() {
+	return createBrowserRouter(appRoutes);
+}

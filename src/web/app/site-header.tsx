@@ -1,0 +1,87 @@
+import { Images, ShieldCheck } from "lucide-react";
+import { lazy, Suspense } from "react";
+import { Link, useNavigation } from "react-router";
+import { Badge } from "../components/badge";
+import { getButtonClassName } from "../components/button";
+import { useAuth } from "../features/auth/auth-context";
+import { GoogleSignInButton } from "../features/auth/google-sign-in-button";
+import { showToast } from "../lib/toast";
+import { BrandButton } from "./brand-button";
+
+// The menu and its confirmation dialog are only needed once someone is signed in.
+const UserMenu = lazy(async () => ({
+	default: (await import("../features/auth/user-menu")).UserMenu,
+}));
+
+function showErrorToast(message: string) {
+	void showToast("error", message);
+}
+
+function AccountPlaceholder({ className }: { className: string }) {
+	return <span aria-hidden="true" className={`animate-pulse bg-slate-200/70 ${className}`} />;
+}
+
+function AccountActions() {
+	const { user, isLoading } = useAuth();
+
+	if (isLoading) {
+		// Hold the space without guessing: showing Sign In first would flash for signed-in users.
+		return <AccountPlaceholder className="h-9 w-28 rounded-lg" />;
+	}
+
+	if (!user) {
+		return (
+			<>
+				<Link to="/login" className={getButtonClassName({ size: "sm" })}>
+					Sign In
+				</Link>
+				<GoogleSignInButton
+					label="Sign in with Google"
+					size="sm"
+					isCompact
+					onError={showErrorToast}
+				/>
+			</>
+		);
+	}
+
+	return (
+		<>
+			<Link to="/generations" className={getButtonClassName({ variant: "ghost", size: "sm" })}>
+				<Images aria-hidden="true" className="size-4" />
+				<span className="hidden sm:inline">View Generations</span>
+				<span className="sm:hidden">gallery</span>
+			</Link>
+			<Suspense fallback={<AccountPlaceholder className="size-9 rounded-full" />}>
+				<UserMenu onError={showErrorToast} />
+			</Suspense>
+		</>
+	);
+}
+
+export function SiteHeader() {
+	const { isAdmin } = useAuth();
+	const navigation = useNavigation();
+
+	return (
+		<header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/80 backdrop-blur-md">
+			<div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:px-6 lg:px-8">
+				<div className="flex min-w-0 items-center gap-2">
+					<BrandButton />
+					{isAdmin ? (
+						<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
+					) : null}
+				</div>
+				<nav aria-label="Account" className="flex items-center gap-1.5 sm:gap-2">
+					<AccountActions />
+				</nav>
+			</div>
+			{navigation.state === "idle" ? null : (
+				<div
+					aria-hidden="true"
+					className="absolute inset-x-0 bottom-0 h-0.5 animate-pulse bg-gradient-to-r from-accent-500 via-accent-600 to-accent-500"
+				/>
+			)}
+		</header>
+	);
+}

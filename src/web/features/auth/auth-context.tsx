@@ -1,0 +1,119 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { createContext, type ReactNode, use, useCallback, useMemo } from "react";
+import type { SessionUser } from "../../../shared/session";
+import { emailLocalPart } from "../../../shared/session";
+import { authClient } from "../../lib/auth-client";
+import { AuthActionError, readServerErrorMessage } from "./auth-errors";
+import {
+	type AuthSession,
+	fetchSignedInState,
+	SESSION_QUERY_KEY,
+	type SignedInState,
+} from "./auth-session";
+
+export type Credentials = { email: string; password: string };
+
+export type AuthContextValue = {
+	user: SessionUser | null;
+	session: AuthSession | null;
+	/** True until the first session lookup has answered. */
+	isLoading: boolean;
+	/** The server's word on the administrator role, never computed in the browser. */
+	isAdmin: boolean;
+	signUp: (credentials: Credentials) => Promise<void>;
+	signIn: (credentials: Credentials) => Promise<void>;
+	/** Starts the Google flow; on success the browser leaves for Google. */
+	signInWithGoogle: () => Promise<void>;
+	signOut: () => Promise<void>;
+};
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+	const queryClient = useQueryClient();
+	const sessionQuery = useQuery({ queryKey: SESSION_QUERY_KEY, queryFn: fetchSignedInState });
+	const signedIn = sessionQuery.data ?? null;
+
+	const replaceSignedInState = useCallback(
+		async (next: SignedInState | null) => {
+			await queryClient.cancelQueries({ queryKey: SESSION_QUERY_KEY });
+			queryClient.setQueryData(SESSION_QUERY_KEY, next);
+		},
+		[queryClient],
+	);
+
+	const refreshSignedInState = useCallback(async () => {
+		try {
+			await replaceSignedInState(await fetchSignedInState());
+		} catch {
+			// The action itself succeeded, so do not report it as failed: look the session up again
+			// in the background instead.
+			await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+		}
+	}, [queryClient, replaceSignedInState]);
+
+	const signIn = useCallback(
+		async ({ email, password }: Credentials) => {
+			const { error } = await authClient.signIn.email({ email, password });
+			if (error) throw new AuthActionError(readServerErrorMessage(error));
+			await refreshSignedInState();
+		},
+		[refreshSignedInState],
+	);
+
+	const signUp = useCallback(
+		async ({ email, password }: Credentials) => {
+			const { error } = await authClient.signUp.email({
+				email,
+				password,
+				name: emailLocalPart(email),
+			});
+			if (error) throw new AuthActionError(readServerErrorMessage(error));
+			await refreshSignedInState();
+		},
+		[refreshSignedInState],
+	);
+
+	const signInWithGoogle = useCallback(async () => {
+		const { data, error } = await authClient.signIn.social({
+			provider: "google",
+			callbackURL: "/",
+			errorCallbackURL: "/login",
+		});
+		if (error) throw new AuthActionError(readServerErrorMessage(error));
+		// Better Auth's client follows `url` itself; an answer without one cannot go anywhere.
+		if (!data || !("url" in data) || !data.url) throw new AuthActionError(undefined);
+	}, []);
+
+	const signOut = useCallback(async () => {
+		const { error } = await authClient.signOut();
+		if (error) throw new AuthActionError(readServerErrorMessage(error));
+		// Drop everything cached for the previous user, but keep the session query itself: the
+		// provider observes it, and removing it would detach the observer.
+		queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
+		await replaceSignedInState(null);
+	}, [queryClient, replaceSignedInState]);
+
+	const value = useMemo<AuthContextValue>(
+		() => ({
+			user: signedIn?.user ?? null,
+			session: signedIn?.session ?? null,
+			isLoading: sessionQuery.isPending,
+			isAdmin: signedIn?.user.isAdmin ?? false,
+			signUp,
+			signIn,
+			signInWithGoogle,
+			signOut,
+		}),
+		[signedIn, sessionQuery.isPending, signUp, signIn, signInWithGoogle, signOut],
+	);
+
+	return <AuthContext value={value}>{children}</AuthContext>;
+}
+
+/** The signed-in user, the session and the auth actions; only inside an AuthProvider. */
+export function useAuth(): AuthContextValue {
+	const value = use(AuthContext);
+	if (!value) throw new Error("useAuth must be used inside an AuthProvider");
+	return value;
+}

@@ -1,0 +1,94 @@
+import { type FormEvent, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { AlertMessage } from "../../components/alert-message";
+import { Button } from "../../components/button";
+import { TextField } from "../../components/text-field";
+import { AuthCard } from "./auth-card";
+import { useAuth } from "./auth-context";
+import {
+	describeOAuthError,
+	formatGoogleSignInError,
+	LOGIN_FAILED_MESSAGE,
+	readAuthErrorMessage,
+} from "./auth-errors";
+import { GoogleSignInButton } from "./google-sign-in-button";
+import { OrDivider } from "./or-divider";
+import { PasswordField } from "./password-field";
+
+export function LoginPage() {
+	const { signIn } = useAuth();
+	const navigate = useNavigate();
+	const [searchParams] = useSearchParams();
+	const [email, setEmail] = useState("");
+	const [password, setPassword] = useState("");
+	const [isSubmitting, setIsSubmitting] = useState(false);
+	// A failed Google flow comes back here as /login?error=<code>.
+	const [errorMessage, setErrorMessage] = useState<string | null>(() => {
+		const oauthError = searchParams.get("error");
+		return oauthError ? formatGoogleSignInError(describeOAuthError(oauthError)) : null;
+	});
+
+	async function submitLogin(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault();
+		setErrorMessage(null);
+		setIsSubmitting(true);
+		try {
+			await signIn({ email: email.trim(), password });
+			await navigate("/", { replace: true });
+		} catch (error) {
+			setErrorMessage(readAuthErrorMessage(error, LOGIN_FAILED_MESSAGE));
+			setIsSubmitting(false);
+		}
+	}
+
+	return (
+		<AuthCard
+			title="Welcome back"
+			description="Sign in to continue creating with Atelier."
+			footer={
+				<>
+					Don't have an account?{" "}
+					<Link
+						to="/signup"
+						className="font-semibold text-accent-700 underline-offset-4 hover:underline"
+					>
+						Sign up
+					</Link>
+				</>
+			}
+		>
+			<form onSubmit={submitLogin} className="space-y-4">
+				<TextField
+					label="Email"
+					name="email"
+					type="email"
+					autoComplete="email"
+					placeholder="you@example.com"
+					required
+					value={email}
+					onChange={(event) => setEmail(event.target.value)}
+				/>
+				<PasswordField
+					label="Password"
+					name="password"
+					autoComplete="current-password"
+					required
+					value={password}
+					onChange={(event) => setPassword(event.target.value)}
+				/>
+				<AlertMessage message={errorMessage} />
+				<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>
+					Sign In
+				</Button>
+			</form>
+			<OrDivider />
+			<GoogleSignInButton
+				label="Continue with Google"
+				size="lg"
+				isFullWidth
+				onStart={() => setErrorMessage(null)}
+				onError={setErrorMessage}
+			/>
+		</AuthCard>
+	);
+}

@@ -1,0 +1,97 @@
+import { type FormEvent, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { MIN_PASSWORD_LENGTH } from "../../../shared/constants";
+import { AlertMessage } from "../../components/alert-message";
+import { Button } from "../../components/button";
+import { TextField } from "../../components/text-field";
+import { AuthCard } from "./auth-card";
+import { useAuth } from "./auth-context";
+import { readAuthErrorMessage, SIGNUP_FAILED_MESSAGE } from "./auth-errors";
+import { PasswordField } from "./password-field";
+
+export const PASSWORDS_DO_NOT_MATCH_MESSAGE = "Passwords do not match";
+export const PASSWORD_TOO_SHORT_MESSAGE = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
+
+/** The signup rules the browser checks before asking the server (SPEC.md section 5). */
+export function checkSignupPasswords(password: string, confirmation: string): string | null {
+	if (password !== confirmation) return PASSWORDS_DO_NOT_MATCH_MESSAGE;
+	if (password.length < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT_MESSAGE;
+	return null;
+}
+
+export function SignupPage() {
+	const { signUp } = useAuth();
+	const navigate = useNavigate();
+	const [email, setEmail] = useState("");
+	const [password, setPassword] = useState("");
+	const [confirmation, setConfirmation] = useState("");
+	const [isSubmitting, setIsSubmitting] = useState(false);
+	const [errorMessage, setErrorMessage] = useState<string | null>(null);
+
+	async function submitSignup(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault();
+		const problem = checkSignupPasswords(password, confirmation);
+		setErrorMessage(problem);
+		if (problem) return;
+		setIsSubmitting(true);
+		try {
+			await signUp({ email: email.trim(), password });
+			await navigate("/", { replace: true });
+		} catch (error) {
+			setErrorMessage(readAuthErrorMessage(error, SIGNUP_FAILED_MESSAGE));
+			setIsSubmitting(false);
+		}
+	}
+
+	return (
+		<AuthCard
+			title="Create your account"
+			description="Sign up to generate images and keep every result in your history."
+			footer={
+				<>
+					Already have an account?{" "}
+					<Link
+						to="/login"
+						className="font-semibold text-accent-700 underline-offset-4 hover:underline"
+					>
+						Sign in
+					</Link>
+				</>
+			}
+		>
+			<form onSubmit={submitSignup} className="space-y-4">
+				<TextField
+					label="Email"
+					name="email"
+					type="email"
+					autoComplete="email"
+					placeholder="you@example.com"
+					required
+					value={email}
+					onChange={(event) => setEmail(event.target.value)}
+				/>
+				<PasswordField
+					label="Password"
+					name="password"
+					autoComplete="new-password"
+					hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+					required
+					value={password}
+					onChange={(event) => setPassword(event.target.value)}
+				/>
+				<PasswordField
+					label="Confirm password"
+					name="confirmPassword"
+					autoComplete="new-password"
+					required
+					value={confirmation}
+					onChange={(event) => setConfirmation(event.target.value)}
+				/>
+				<AlertMessage message={errorMessage} />
+				<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>
+					Sign Up
+				</Button>
+			</form>
+		</AuthCard>
+	);
+}

@@ -1,0 +1,150 @@
+import * as AlertDialog from "@radix-ui/react-alert-dialog";
+import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import { ChevronDown, LogOut } from "lucide-react";
+import { useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { ACCOUNT_LABEL } from "../../../shared/constants";
+import { emailLocalPart } from "../../../shared/session";
+import { getButtonClassName } from "../../components/button";
+import { Spinner } from "../../components/spinner";
+import { useAuth } from "./auth-context";
+import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "./auth-errors";
+
+/** The uppercase first letter of an e-mail, shown as the user's avatar. */
+export function getUserInitial(email: string): string {
+	return email.trim().charAt(0).toUpperCase() || "?";
+}
+
+function Avatar({ initial, size }: { initial: string; size: "sm" | "md" }) {
+	return (
+		<span
+			aria-hidden="true"
+			className={
+				size === "sm"
+					? "inline-flex size-8 items-center justify-center rounded-full bg-gradient-to-br from-accent-500 to-accent-700 text-sm font-semibold text-white"
+					: "inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-gradient-to-br from-accent-500 to-accent-700 text-base font-semibold text-white"
+			}
+		>
+			{initial}
+		</span>
+	);
+}
+
+type UserMenuProps = {
+	/** Shows a sign-out failure; the menu has no alert region of its own. */
+	onError: (message: string) => void;
+};
+
+/** The signed-in user's menu: who they are, their plan, and Sign Out behind a confirmation. */
+export function UserMenu({ onError }: UserMenuProps) {
+	const { user, signOut } = useAuth();
+	const navigate = useNavigate();
+	const [isConfirmOpen, setIsConfirmOpen] = useState(false);
+	const [isSigningOut, setIsSigningOut] = useState(false);
+	const isOpeningConfirm = useRef(false);
+	const triggerRef = useRef<HTMLButtonElement>(null);
+
+	if (!user) return null;
+	const initial = getUserInitial(user.email);
+	const localPart = emailLocalPart(user.email);
+
+	async function confirmSignOut() {
+		setIsSigningOut(true);
+		try {
+			// Leave first: on a signed-in-only screen, clearing the session would redirect to /login.
+			await navigate("/");
+			await signOut();
+			setIsConfirmOpen(false);
+		} catch (error) {
+			setIsConfirmOpen(false);
+			onError(readAuthErrorMessage(error, SIGN_OUT_FAILED_MESSAGE));
+		} finally {
+			setIsSigningOut(false);
+		}
+	}
+
+	return (
+		<>
+			<DropdownMenu.Root modal={false}>
+				<DropdownMenu.Trigger
+					ref={triggerRef}
+					aria-label="Account menu"
+					className="inline-flex cursor-pointer items-center gap-1 rounded-full p-0.5 pr-1.5 text-slate-600 ring-1 ring-slate-200 transition-colors hover:bg-slate-50 hover:text-slate-900 data-[state=open]:bg-slate-100"
+				>
+					<Avatar initial={initial} size="sm" />
+					<ChevronDown aria-hidden="true" className="size-4" />
+				</DropdownMenu.Trigger>
+				{/* Not portalled: the menu stays inside the header's landmark for screen readers. */}
+				<DropdownMenu.Content
+					align="end"
+					sideOffset={8}
+					onCloseAutoFocus={(event) => {
+						// Focus moves into the confirmation dialog instead of back to the trigger.
+						if (isOpeningConfirm.current) {
+							event.preventDefault();
+							isOpeningConfirm.current = false;
+						}
+					}}
+					className="z-50 w-64 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none"
+				>
+					<div className="flex items-center gap-3 px-2.5 py-2">
+						<Avatar initial={initial} size="md" />
+						<div className="min-w-0">
+							<p className="truncate text-sm font-semibold text-slate-900">{localPart}</p>
+							<p className="text-xs text-slate-600">{ACCOUNT_LABEL}</p>
+						</div>
+					</div>
+					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+					<DropdownMenu.Item
+						onSelect={() => {
+							isOpeningConfirm.current = true;
+							setIsConfirmOpen(true);
+						}}
+						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-red-50 data-[highlighted]:text-red-700"
+					>
+						<LogOut aria-hidden="true" className="size-4" />
+						Sign Out
+					</DropdownMenu.Item>
+				</DropdownMenu.Content>
+			</DropdownMenu.Root>
+
+			<AlertDialog.Root open={isConfirmOpen} onOpenChange={setIsConfirmOpen}>
+				<AlertDialog.Portal>
+					<AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/40 backdrop-blur-[2px]" />
+					<AlertDialog.Content
+						onCloseAutoFocus={(event) => {
+							// The dialog has no trigger of its own: give focus back to the menu button.
+							event.preventDefault();
+							triggerRef.current?.focus();
+						}}
+						className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
+					>
+						<AlertDialog.Title className="text-lg font-semibold text-slate-900">
+							Sign out?
+						</AlertDialog.Title>
+						<AlertDialog.Description className="mt-2 text-sm text-slate-600">
+							You will need to sign in again to generate images and see your generations.
+						</AlertDialog.Description>
+						<div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+							<AlertDialog.Cancel className={getButtonClassName({ variant: "secondary" })}>
+								Cancel
+							</AlertDialog.Cancel>
+							<AlertDialog.Action
+								className={getButtonClassName({ variant: "danger" })}
+								disabled={isSigningOut}
+								onClick={(event) => {
+									// Keep the dialog open until the server has answered.
+									event.preventDefault();
+									void confirmSignOut();
+								}}
+							>
+								{isSigningOut ? <Spinner size="sm" /> : null}
+								Sign Out
+							</AlertDialog.Action>
+						</div>
+					</AlertDialog.Content>
+				</AlertDialog.Portal>
+			</AlertDialog.Root>
+		</>
+	);
+}

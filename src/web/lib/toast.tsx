@@ -1,0 +1,58 @@
+import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
+import { TOAST_DURATION_MS } from "../../shared/constants";
+
+type ToastKind = "success" | "error" | "info";
+
+// The toast library is loaded the first time a toast is shown, not with the first page.
+let isToasterRequested = false;
+const listeners = new Set<() => void>();
+let resolveToasterMounted: () => void = () => {};
+const toasterMounted = new Promise<void>((resolve) => {
+	resolveToasterMounted = resolve;
+});
+
+function subscribeToToasterRequest(listener: () => void): () => void {
+	listeners.add(listener);
+	return () => listeners.delete(listener);
+}
+
+function readIsToasterRequested(): boolean {
+	return isToasterRequested;
+}
+
+function requestToaster(): void {
+	if (isToasterRequested) return;
+	isToasterRequested = true;
+	for (const listener of listeners) listener();
+}
+
+const LazyToaster = lazy(async () => ({ default: (await import("sonner")).Toaster }));
+
+function ToasterMountSignal() {
+	// Effects run in tree order, so the toaster before this sibling is listening by now.
+	useEffect(() => resolveToasterMounted(), []);
+	return null;
+}
+
+/** Where toasts appear. Renders nothing until the first toast is asked for. */
+export function ToastOutlet() {
+	const isRequested = useSyncExternalStore(
+		subscribeToToasterRequest,
+		readIsToasterRequested,
+		readIsToasterRequested,
+	);
+	if (!isRequested) return null;
+	return (
+		<Suspense fallback={null}>
+			<LazyToaster position="top-center" duration={TOAST_DURATION_MS} richColors closeButton />
+			<ToasterMountSignal />
+		</Suspense>
+	);
+}
+
+/** Shows a toast that closes after TOAST_DURATION_MS; needs a ToastOutlet on the page. */
+export async function showToast(kind: ToastKind, message: string): Promise<void> {
+	requestToaster();
+	const [{ toast }] = await Promise.all([import("sonner"), toasterMounted]);
+	toast[kind](message);
+}
