@@ -1,5 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { parseEnv, resolveBaseUrl } from "./env";
+import { EnvSchema, parseEnv, resolveBaseUrl } from "./env";
 
 describe("parseEnv", () => {
 	it("starts with nothing set: embedded database under ./data on port 3000", () => {
@@ -13,6 +14,14 @@ describe("parseEnv", () => {
 			"https://accounts.google.com/.well-known/openid-configuration",
 		);
 		expect(resolveBaseUrl(result.env)).toBe("http://localhost:3000");
+	});
+
+	it("treats empty values, as in a copied .env.example, as not set", () => {
+		const result = parseEnv({ BASE_URL: "", DATABASE_URL: " ", ADMIN_EMAIL: "", PORT: "" });
+		expect(result.ok).toBe(true);
+		if (!result.ok) return;
+		expect(result.env.PORT).toBe(3000);
+		expect(result.env.BASE_URL).toBeUndefined();
 	});
 
 	it("names every bad variable at once", () => {
@@ -55,5 +64,21 @@ describe("parseEnv", () => {
 		if (!result.ok) return;
 		expect(result.env.ADMIN_EMAIL).toBe("boss@example.com");
 		expect(resolveBaseUrl(result.env)).toBe("https://atelier.example");
+	});
+});
+
+describe(".env.example", () => {
+	it("documents every variable the server reads, with values the server accepts", async () => {
+		const text = await readFile(".env.example", "utf8");
+		const entries = Object.fromEntries(
+			text
+				.split("\n")
+				.filter((line) => /^[A-Z_]+=/.test(line))
+				.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+		);
+		const schemaKeys = Object.keys(EnvSchema.shape);
+		expect(schemaKeys.length).toBeGreaterThan(10);
+		expect(Object.keys(entries).sort()).toEqual(schemaKeys.sort());
+		expect(parseEnv(entries).ok).toBe(true);
 	});
 });

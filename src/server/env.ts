@@ -85,7 +85,11 @@ export type EnvResult = { ok: true; env: Env } | { ok: false; problems: string[]
 
 /** Parses the environment; on failure names every bad variable with its problem. */
 export function parseEnv(source: Record<string, string | undefined>): EnvResult {
-	const result = EnvSchema.safeParse(source);
+	// An empty value (as in a copied .env.example) means "not set".
+	const present = Object.fromEntries(
+		Object.entries(source).filter(([, value]) => value !== undefined && value.trim() !== ""),
+	);
+	const result = EnvSchema.safeParse(present);
 	if (result.success) return { ok: true, env: result.data };
 	const problems = result.error.issues.map((issue) => {
 		const name = issue.path.join(".") || "environment";
