@@ -75,6 +75,7 @@ export async function assembleServer(options: {
 		trustedOrigins: settings.trustedOrigins,
 		google: settings.google,
 		isRateLimitEnabled: settings.isRateLimitEnabled,
+		logger,
 	});
 	// Better Auth's tables first: ours reference its user table.
 	await migrateAuthTables(auth);

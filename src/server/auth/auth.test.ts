@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSilentLogger } from "../logger";
+import { createLocalProvider } from "../providers/local/local-provider";
+import { assembleServer } from "../server";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -6,7 +9,7 @@ import {
 	TestClient,
 	type TestServer,
 } from "../testing/test-server";
-import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
+import { createTestSettings, TEST_ADMIN_EMAIL } from "../testing/test-settings";
 
 type SessionBody = { user: { email: string; isAdmin: boolean } } | null;
 
@@ -131,10 +134,6 @@ describe.each(availableDatabaseKinds())("sign-in rate limiting on %s", (kind) =>
 		const first = await createTestServer(kind, { isRateLimitEnabled: true });
 		try {
 			// A second app on the same database stands for a second server process.
-			const { assembleServer } = await import("../server");
-			const { createSilentLogger } = await import("../logger");
-			const { createTestSettings } = await import("../testing/test-settings");
-			const { createLocalProvider } = await import("../providers/local/local-provider");
 			const second = await assembleServer({
 				database: first.database,
 				logger: createSilentLogger(),

@@ -4,6 +4,7 @@ import { customSession, genericOAuth } from "better-auth/plugins";
 import type pg from "pg";
 import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
 import { isAdminEmail } from "../../shared/session";
+import type { Logger } from "../logger";
 
 /** The header the app sets, from the socket or a trusted proxy, so Better Auth can key rate limits. */
 export const CLIENT_IP_HEADER = "x-atelier-client-ip";
@@ -22,6 +23,7 @@ export type AuthConfig = {
 	trustedOrigins: string[];
 	google: GoogleConfig | undefined;
 	isRateLimitEnabled: boolean;
+	logger: Logger;
 };
 
 /** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
@@ -34,6 +36,15 @@ export function createAuth(config: AuthConfig) {
 		database: config.pool,
 		trustedOrigins: [config.baseUrl, ...config.trustedOrigins],
 		telemetry: { enabled: false },
+		// Better Auth's own messages join our JSON log lines instead of going to the console.
+		logger: {
+			log: (level, message, ...details) => {
+				const fields = details.length > 0 ? { details: details.map(String) } : undefined;
+				if (level === "error") config.logger.error(`auth: ${message}`, fields);
+				else if (level === "warn") config.logger.warn(`auth: ${message}`, fields);
+				else config.logger.debug(`auth: ${message}`, fields);
+			},
+		},
 		emailAndPassword: {
 			enabled: true,
 			minPasswordLength: MIN_PASSWORD_LENGTH,
