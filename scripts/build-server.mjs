@@ -1,14 +1,5 @@
-// Bundles the server into dist/server/main.js; dependencies stay in node_modules.
+// Bundles the server into dist/server/main.js.
 import { build } from "esbuild";
+import { serverBuildOptions } from "./server-build-options.mjs";
 
-await build({
-	entryPoints: ["src/server/main.ts"],
-	outfile: "dist/server/main.js",
-	bundle: true,
-	platform: "node",
-	target: "node20",
-	format: "esm",
-	packages: "external",
-	sourcemap: true,
-	logLevel: "warning",
-});
+await build({ ...serverBuildOptions, logLevel: "warning" });

@@ -2,18 +2,9 @@
 // on http://localhost:5173 (it proxies /api to the server, so the browser sees one origin).
 import { spawn } from "node:child_process";
 import { context } from "esbuild";
+import { serverBuildOptions } from "./server-build-options.mjs";
 
-const serverContext = await context({
-	entryPoints: ["src/server/main.ts"],
-	outfile: "dist/server/main.js",
-	bundle: true,
-	platform: "node",
-	target: "node20",
-	format: "esm",
-	packages: "external",
-	sourcemap: true,
-	logLevel: "info",
-});
+const serverContext = await context({ ...serverBuildOptions, logLevel: "info" });
 await serverContext.rebuild();
 await serverContext.watch();
 
