@@ -136,8 +136,16 @@ export function openPostgresDatabase(
 }
 
 /** True for errors that mean the database cannot be reached, as opposed to a bad query. */
-export function isDatabaseUnavailableError(error: unknown): boolean {
-	if (!(error instanceof Error)) return false;
+export function isDatabaseUnavailableError(error: unknown, depth = 0): boolean {
+	if (!(error instanceof Error) || depth > 5) return false;
+	// Libraries (Better Auth, Kysely) wrap the driver's error; look through the wrapping.
+	if (error.cause !== undefined && isDatabaseUnavailableError(error.cause, depth + 1)) return true;
+	if (
+		error instanceof AggregateError &&
+		error.errors.some((inner) => isDatabaseUnavailableError(inner, depth + 1))
+	) {
+		return true;
+	}
 	const code = (error as { code?: unknown }).code;
 	if (typeof code === "string") {
 		// Connection exceptions (08xxx), shutdown (57P0x), too many connections (53300).
