@@ -1,0 +1,209 @@
+// Shared pieces of the benchmarks in this folder (not a benchmark itself; bench/run.mjs skips it).
+
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { type Database, openPgliteDatabase, openPostgresDatabase } from "../src/server/db/database";
+import { createSilentLogger } from "../src/server/logger";
+import type { ImageProvider } from "../src/server/providers/types";
+import { assembleServer, DEFAULT_RUN_SETTINGS, type ServerSettings } from "../src/server/server";
+import { createLocalStorage } from "../src/server/storage/local-storage";
+import { startPostgresCluster } from "../src/server/testing/postgres-cluster";
+
+export const BENCH_BASE_URL = "http://localhost:3000";
+export const BENCH_ADMIN_EMAIL = "admin@example.com";
+export const BENCH_PASSWORD = "correct horse battery";
+
+export type DatabaseKind = "pglite" | "postgres";
+
+/** Server settings for a benchmark: no rate limits, no daily limit, quick provider polling. */
+export function createBenchSettings(overrides: Partial<ServerSettings> = {}): ServerSettings {
+	return {
+		baseUrl: BENCH_BASE_URL,
+		secret: "bench-secret-that-is-at-least-32-characters-long",
+		adminEmail: BENCH_ADMIN_EMAIL,
+		trustedOrigins: [],
+		google: undefined,
+		isRateLimitEnabled: false,
+		trustProxy: true,
+		limits: { maxActivePerUser: 3, dailyLimitPerUser: 0 },
+		concurrency: 2,
+		...overrides,
+		run: { ...DEFAULT_RUN_SETTINGS, providerPollMs: 20, ...overrides.run },
+	};
+}
+
+/** A fresh in-memory PGlite database. */
+export async function openBenchPglite(): Promise<Database> {
+	const pglite = await PGlite.create();
+	return openPgliteDatabase(pglite, { ownsPglite: true });
+}
+
+export type PostgresTarget = {
+	/** Where the server came from, for the printout. */
+	source: string;
+	/** Opens a fresh, empty database on the server; closing it drops it. */
+	openDatabase(): Promise<Database>;
+	stop(): Promise<void>;
+};
+
+/**
+ * A PostgreSQL server: BENCH_DATABASE_URL when set, else a throwaway cluster on 127.0.0.1. Each
+ * benchmark gets its own new database on it, dropped afterwards. Undefined (said loudly) if neither.
+ */
+export async function startBenchPostgres(): Promise<PostgresTarget | undefined> {
+	let serverUrl = process.env.BENCH_DATABASE_URL || undefined;
+	let source = "BENCH_DATABASE_URL";
+	let stopCluster = async () => {};
+	if (!serverUrl) {
+		const cluster = await startPostgresCluster();
+		if ("unavailable" in cluster) {
+			const banner = "!".repeat(78);
+			console.log(
+				`\n${banner}\n!! PostgreSQL benchmark SKIPPED: ${cluster.unavailable}.\n!! Set BENCH_DATABASE_URL or install the PostgreSQL server binaries to run it.\n${banner}\n`,
+			);
+			return undefined;
+		}
+		serverUrl = cluster.url;
+		source = "throwaway cluster on 127.0.0.1 (fsync off)";
+		stopCluster = () => cluster.stop();
+	}
+	const adminUrl = serverUrl;
+	const admin = async (statement: string) => {
+		const client = new pg.Client({ connectionString: adminUrl });
+		await client.connect();
+		try {
+			await client.query(statement);
+		} finally {
+			await client.end();
+		}
+	};
+	const version = await (async () => {
+		const client = new pg.Client({ connectionString: adminUrl });
+		await client.connect();
+		try {
+			const result = await client.query<{ server_version: string }>("show server_version");
+			return result.rows[0]?.server_version ?? "?";
+		} finally {
+			await client.end();
+		}
+	})();
+	return {
+		source: `PostgreSQL ${version}, ${source}`,
+		async openDatabase() {
+			const name = `atelier_bench_${randomUUID().replaceAll("-", "")}`;
+			await admin(`CREATE DATABASE ${name}`);
+			const url = new URL(adminUrl);
+			url.pathname = `/${name}`;
+			const database = openPostgresDatabase(url.toString(), createSilentLogger());
+			return {
+				...database,
+				async close() {
+					await database.close();
+					await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+				},
+			};
+		},
+		stop: stopCluster,
+	};
+}
+
+export type BenchServer = Awaited<ReturnType<typeof assembleServer>> & {
+	database: Database;
+	close(): Promise<void>;
+};
+
+/** The real server on `database`, images in a temporary folder, logs dropped. */
+export async function createBenchServer(options: {
+	database: Database;
+	provider: ImageProvider;
+	settings: ServerSettings;
+	isWorkerEnabled: boolean;
+}): Promise<BenchServer> {
+	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-bench-images-"));
+	const server = await assembleServer({
+		database: options.database,
+		logger: createSilentLogger(),
+		settings: options.settings,
+		storage: createLocalStorage(storageDir),
+		provider: options.provider,
+		isWorkerEnabled: options.isWorkerEnabled,
+	});
+	return {
+		...server,
+		database: options.database,
+		async close() {
+			await server.stop();
+			await options.database.close();
+			await rm(storageDir, { recursive: true, force: true });
+		},
+	};
+}
+
+/** Signs up through the real endpoint; returns the user's id and the session cookie to send. */
+export async function signUp(
+	server: Pick<BenchServer, "app">,
+	email: string,
+): Promise<{ userId: string; cookie: string }> {
+	const response = await server.app.request("/api/auth/sign-up/email", {
+		method: "POST",
+		headers: { "content-type": "application/json", origin: BENCH_BASE_URL },
+		body: JSON.stringify({ email, password: BENCH_PASSWORD, name: email.split("@")[0] }),
+	});
+	if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+	const body = (await response.json()) as { user: { id: string } };
+	const cookie = response.headers
+		.getSetCookie()
+		.map((header) => header.split(";")[0] ?? "")
+		.filter((pair) => pair.includes("="))
+		.join("; ");
+	if (!cookie) throw new Error("sign-up set no session cookie");
+	return { userId: body.user.id, cookie };
+}
+
+export type Summary = { median: number; p95: number; max: number; mean: number; count: number };
+
+export function percentile(sorted: readonly number[], share: number): number {
+	const index = Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1);
+	return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+export function summarize(samples: readonly number[]): Summary {
+	const sorted = [...samples].sort((a, b) => a - b);
+	const total = sorted.reduce((sum, value) => sum + value, 0);
+	return {
+		median: percentile(sorted, 0.5),
+		p95: percentile(sorted, 0.95),
+		max: sorted.at(-1) ?? Number.NaN,
+		mean: sorted.length > 0 ? total / sorted.length : Number.NaN,
+		count: sorted.length,
+	};
+}
+
+export function formatMs(value: number): string {
+	return `${value.toFixed(2)} ms`;
+}
+
+/** Prints rows as an aligned text table; the first `leftColumns` columns are text, the rest numbers. */
+export function printTable(
+	header: readonly string[],
+	rows: readonly (readonly string[])[],
+	leftColumns = 1,
+): void {
+	const widths = header.map((title, column) =>
+		Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
+	);
+	const line = (cells: readonly string[]) =>
+		cells
+			.map((cell, column) => {
+				const width = widths[column] ?? 0;
+				return column < leftColumns ? cell.padEnd(width) : cell.padStart(width);
+			})
+			.join("  ");
+	console.log(line(header));
+	console.log(widths.map((width) => "-".repeat(width)).join("  "));
+	for (const row of rows) console.log(line(row));
+}
