@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { removeDataDir, startAppServer } from "./support/app-server";
-import { E2E_PASSWORD } from "./support/constants";
+import { E2E_PASSWORD, E2E_PORT } from "./support/constants";
 import { uniqueEmail } from "./support/journeys";
 
 test("a signed-in person stays signed in across a server restart", async ({ page }) => {
-	const port = 4331;
+	const port = E2E_PORT + 12;
 	let server = await startAppServer({ port });
 	const dataDir = server.dataDir;
 	try {
@@ -29,9 +29,9 @@ test("a signed-in person stays signed in across a server restart", async ({ page
 });
 
 test("a second server on the same data folder exits at once with a clear message", async () => {
-	const first = await startAppServer({ port: 4332 });
+	const first = await startAppServer({ port: E2E_PORT + 13 });
 	try {
-		await expect(startAppServer({ port: 4333, dataDir: first.dataDir })).rejects.toThrow(
+		await expect(startAppServer({ port: E2E_PORT + 14, dataDir: first.dataDir })).rejects.toThrow(
 			/already using the data folder/,
 		);
 	} finally {

@@ -1,5 +1,6 @@
-export const E2E_PORT = 4319;
+// Ports can be moved (E2E_PORT) so that two runs on one machine do not collide.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4319);
 export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
 export const E2E_ADMIN_EMAIL = "admin@example.com";
-export const FAKE_GOOGLE_PORT = 4320;
+export const FAKE_GOOGLE_PORT = E2E_PORT + 1;
 export const E2E_PASSWORD = "correct horse battery";
