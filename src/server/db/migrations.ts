@@ -45,6 +45,36 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0002_generation_counts": {
+		async up(db: Kysely<unknown>) {
+			// The summary line's total, kept as a counter: counting thousands of rows on every page of
+			// the history costs more than the page itself (PGlite has no autovacuum, so no index-only scans).
+			await sql`
+				create table generation_counts (
+					user_id text primary key references "user"(id) on delete cascade,
+					total bigint not null default 0
+				)`.execute(db);
+			await sql`
+				create function count_generations() returns trigger language plpgsql as $$
+				begin
+					if tg_op = 'INSERT' then
+						insert into generation_counts (user_id, total) values (new.user_id, 1)
+						on conflict (user_id) do update set total = generation_counts.total + 1;
+						return new;
+					end if;
+					update generation_counts set total = total - 1 where user_id = old.user_id;
+					return old;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger generations_count
+				after insert or delete on generations
+				for each row execute function count_generations()`.execute(db);
+			await sql`
+				insert into generation_counts (user_id, total)
+				select user_id, count(*) from generations group by user_id`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

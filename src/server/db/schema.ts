@@ -47,8 +47,14 @@ export type UserTable = {
 	name: string;
 };
 
+export type GenerationCountsTable = {
+	user_id: string;
+	total: ColumnType<string, never, never>;
+};
+
 export type DatabaseSchema = {
 	generations: GenerationsTable;
+	generation_counts: GenerationCountsTable;
 	user: UserTable;
 };
 

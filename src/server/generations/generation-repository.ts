@@ -80,22 +80,30 @@ export async function selectGenerationPage(
 		.execute();
 }
 
-/** The total and today's count for the summary line; `userId` undefined counts everyone's. */
+/**
+ * The total and today's count for the summary line; `userId` undefined counts everyone's. The total
+ * comes from the counter a trigger keeps; today's rows are a short index range.
+ */
 export async function countHistory(
 	db: Executor,
 	options: { userId: string | undefined; todayStart: Date },
 ): Promise<{ total: number; today: number }> {
-	let query = db
+	let totalQuery = db
+		.selectFrom("generation_counts")
+		.select(sql<string>`coalesce(sum(total), 0)`.as("total"));
+	let todayQuery = db
 		.selectFrom("generations")
-		.select([
-			sql<string>`count(*)`.as("total"),
-			sql<string>`count(*) filter (where created_at >= ${options.todayStart}::timestamptz)`.as(
-				"today",
-			),
-		]);
-	if (options.userId !== undefined) query = query.where("user_id", "=", options.userId);
-	const row = await query.executeTakeFirstOrThrow();
-	return { total: Number(row.total), today: Number(row.today) };
+		.select(sql<string>`count(*)`.as("today"))
+		.where("created_at", ">=", options.todayStart);
+	if (options.userId !== undefined) {
+		totalQuery = totalQuery.where("user_id", "=", options.userId);
+		todayQuery = todayQuery.where("user_id", "=", options.userId);
+	}
+	const [total, today] = await Promise.all([
+		totalQuery.executeTakeFirstOrThrow(),
+		todayQuery.executeTakeFirstOrThrow(),
+	]);
+	return { total: Number(total.total), today: Number(today.today) };
 }
 
 export async function deleteGenerationRow(

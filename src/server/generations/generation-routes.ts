@@ -89,7 +89,7 @@ export function createGenerationRoutes(options: {
 		await next();
 	});
 	// Paths spelled out: a bare `use` here would also cover the other /api routes this app is mounted beside.
-	app.use("/generations", requireViewer);
+	// "/generations/*" also matches "/generations" itself; one entry, so the session is read once.
 	app.use("/generations/*", requireViewer);
 	app.use("/images/*", requireViewer);
 

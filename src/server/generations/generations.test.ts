@@ -104,6 +104,17 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		expect((await new TestClient(server).request(item.images[0]?.url ?? "")).status).toBe(401);
 	});
 
+	it("refuses to list or read history without a session", async () => {
+		const anonymous = new TestClient(server);
+		for (const path of [
+			"/api/generations",
+			"/api/generations/00000000-0000-0000-0000-000000000000",
+		]) {
+			const response = await anonymous.request(path);
+			expect(response.status).toBe(401);
+		}
+	});
+
 	it("asks a signed-out visitor to sign in", async () => {
 		const response = await startGeneration(new TestClient(server));
 		expect(response.status).toBe(401);
@@ -186,6 +197,12 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		expect(response.status).toBe(200);
 		expect(await listFiles(folder)).toHaveLength(0);
 		expect((await client.request(`/api/generations/${created.id}`)).status).toBe(404);
+		const page = (await (await client.request("/api/generations")).json()) as GenerationPage;
+		expect({ total: page.total, today: page.today, items: page.items.length }).toEqual({
+			total: 0,
+			today: 0,
+			items: 0,
+		});
 	});
 
 	it("lists only the caller's generations, newest first, in stable cursor pages with counts", async () => {
