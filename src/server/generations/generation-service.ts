@@ -128,6 +128,8 @@ export async function createGeneration(
 		});
 		await deps.queue.enqueue(id, createTransactionExecutor(transaction));
 	});
+	// The job is visible now that the transaction has committed: start it without waiting for a poll.
+	deps.queue.wake();
 	return { id, pollingUrl };
 }
 

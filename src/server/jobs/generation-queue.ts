@@ -10,6 +10,8 @@ export type GenerationJobData = { generationId: string };
 export type GenerationQueue = {
 	/** Queues a generation; pass the transaction that inserted its row so both commit together. */
 	enqueue(generationId: string, executor?: SqlExecutor): Promise<void>;
+	/** Wakes this process's idle workers at once instead of at their next poll. */
+	wake(): void;
 	stop(): Promise<void>;
 };
 
@@ -111,11 +113,14 @@ export async function startGenerationQueue(options: {
 	const handle = async (jobs: PgBoss.Job<GenerationJobData>[]) => {
 		for (const job of jobs) await options.run(job.data.generationId);
 	};
+	const workerIds: string[] = [];
 	for (let index = 0; index < options.concurrency; index++) {
-		await boss.work<GenerationJobData>(
-			QUEUE,
-			{ batchSize: 1, pollingIntervalSeconds: 0.5 },
-			handle,
+		workerIds.push(
+			await boss.work<GenerationJobData>(
+				QUEUE,
+				{ batchSize: 1, pollingIntervalSeconds: 0.5 },
+				handle,
+			),
 		);
 	}
 
@@ -138,6 +143,9 @@ export async function startGenerationQueue(options: {
 
 	return {
 		enqueue: send,
+		wake() {
+			for (const workerId of workerIds) boss.notifyWorker(workerId);
+		},
 		async stop() {
 			clearInterval(sweepTimer);
 			await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
