@@ -1,0 +1,98 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeS3, startFakeS3 } from "../testing/fake-s3";
+import { createLocalStorage } from "./local-storage";
+import { createS3Storage } from "./s3-storage";
+import type { Storage } from "./storage";
+
+let folder: string;
+let fakeS3: FakeS3;
+
+beforeAll(async () => {
+	folder = await mkdtemp(path.join(tmpdir(), "atelier-storage-"));
+	fakeS3 = await startFakeS3({
+		bucket: "atelier-images",
+		accessKeyId: "test-access-key",
+		pageSize: 2,
+	});
+});
+afterAll(async () => {
+	await rm(folder, { recursive: true, force: true });
+	await fakeS3.stop();
+});
+
+const drivers: Array<[string, () => Storage]> = [
+	["local folder", () => createLocalStorage(folder)],
+	[
+		"S3-compatible bucket",
+		() =>
+			createS3Storage({
+				bucket: "atelier-images",
+				region: "us-east-1",
+				endpoint: fakeS3.endpoint,
+				accessKeyId: "test-access-key",
+				secretAccessKey: "test-secret-key",
+				forcePathStyle: true,
+				prefix: "atelier/",
+			}),
+	],
+];
+
+describe.each(drivers)("storage in a %s", (_name, create) => {
+	it("stores, reads back and deletes objects", async () => {
+		const storage = create();
+		const data = new Uint8Array([1, 2, 3, 4, 5]);
+		await storage.put("generations/a1/0.png", data, "image/png");
+		const object = await storage.get("generations/a1/0.png");
+		expect(object && Buffer.from(object.data)).toEqual(Buffer.from(data));
+		expect(object?.contentType).toBe("image/png");
+
+		await storage.delete(["generations/a1/0.png", "generations/a1/missing.png"]);
+		expect(await storage.get("generations/a1/0.png")).toBeUndefined();
+	});
+
+	it("deletes a whole folder, however many objects it holds, and nothing beside it", async () => {
+		const storage = create();
+		for (let index = 0; index < 5; index++) {
+			await storage.put(`generations/b2/${index}.webp`, new Uint8Array([index]), "image/webp");
+		}
+		await storage.put("generations/b22/0.webp", new Uint8Array([9]), "image/webp");
+		await storage.deletePrefix("generations/b2/");
+		for (let index = 0; index < 5; index++) {
+			expect(await storage.get(`generations/b2/${index}.webp`)).toBeUndefined();
+		}
+		expect(await storage.get("generations/b22/0.webp")).toBeDefined();
+	});
+
+	it("refuses keys that could leave its root", async () => {
+		const storage = create();
+		for (const key of ["../secret", "/etc/passwd", "generations/../../x", "a//b", ""]) {
+			await expect(storage.put(key, new Uint8Array([1]), "image/png")).rejects.toThrow(
+				/Invalid storage key/,
+			);
+		}
+	});
+});
+
+describe("S3 storage", () => {
+	it("keeps every key under the configured prefix and signs with the configured key", async () => {
+		const storage = drivers[1]?.[1]();
+		await storage?.put("generations/c3/0.png", new Uint8Array([7]), "image/png");
+		expect(fakeS3.objects.has("atelier/generations/c3/0.png")).toBe(true);
+
+		const wrongKey = createS3Storage({
+			bucket: "atelier-images",
+			region: "us-east-1",
+			endpoint: fakeS3.endpoint,
+			accessKeyId: "someone-else",
+			secretAccessKey: "nope",
+			forcePathStyle: true,
+			prefix: "",
+		});
+		await expect(
+			wrongKey.put("generations/c3/1.png", new Uint8Array([1]), "image/png"),
+		).rejects.toThrow();
+	});
+});
