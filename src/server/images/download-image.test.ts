@@ -229,6 +229,30 @@ describe("downloadImage", () => {
 		expect(requested).toEqual(["https://images.example.test/ok.png"]);
 	});
 
+	it("refuses a host whose DNS answers a public address to the check and a private one to the connection", async () => {
+		// DNS rebinding: the first lookup (the check) says public, the connection's lookup says loopback.
+		const answers = [["93.184.215.14"], ["127.0.0.1"]];
+		const port = new URL(server.origin).port;
+		const hitsBefore = server.hits("/ok.png");
+		const error = await catchProviderError(
+			downloadImage(`http://rebinding.example:${port}/ok.png`, {
+				...optionsFor({ allowPrivateHosts: [] }),
+				resolveHost: async () => answers.shift() ?? ["127.0.0.1"],
+			}),
+		);
+		expect(error.message).toMatch(/private address \(127\.0\.0\.1\)/);
+		expect(server.hits("/ok.png")).toBe(hitsBefore);
+	});
+
+	it("connects through the same checked lookup when the host resolves to an allowed private server", async () => {
+		const port = new URL(server.origin).port;
+		const image = await downloadImage(`http://gpu-box.example:${port}/ok.png`, {
+			...optionsFor({ allowPrivateHosts: [`gpu-box.example:${port}`] }),
+			resolveHost: async () => ["127.0.0.1"],
+		});
+		expect(image.contentType).toBe("image/png");
+	});
+
 	it("matches allowed hosts written as a hostname, host:port or IPv6 address", async () => {
 		// Stands in for the network: every host is served by the local test server.
 		const fetchThroughTestServer: typeof fetch = (input, init) => {

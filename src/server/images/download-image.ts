@@ -1,5 +1,6 @@
 import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
+import { Agent, type RequestInit as UndiciRequestInit, fetch as undiciFetch } from "undici";
 import {
 	BodyTooLargeError,
 	cancelBody,
@@ -50,9 +51,18 @@ export async function downloadImage(
 	url: string,
 	options: DownloadImageOptions,
 ): Promise<DownloadedImage> {
-	const fetchImage = options.fetch ?? fetch;
 	const resolveHost = options.resolveHost ?? lookupAddresses;
 	const allowedHosts = new Set(options.allowPrivateHosts.map(normalizeAllowedHost));
+	// The connection itself resolves the host again and checks that answer too: a DNS server that
+	// answers "public" to our check and "private" to the connection (rebinding) gets nowhere.
+	const guard = options.fetch ? undefined : createGuardedAgent(allowedHosts, resolveHost);
+	const fetchImage: typeof fetch =
+		options.fetch ??
+		((input, init) =>
+			undiciFetch(input as string | URL, {
+				...(init as UndiciRequestInit),
+				dispatcher: guard,
+			}) as unknown as Promise<Response>);
 	const deadline = createRequestDeadline(options.timeoutMs, options.signal);
 	let current = parseImageUrl(url);
 	const what = `Image download from ${describeUrl(current)}`;
@@ -87,7 +97,50 @@ export async function downloadImage(
 		}
 	} catch (error) {
 		throw toRequestFailure(error, deadline, what);
+	} finally {
+		await guard?.close().catch(() => {});
 	}
+}
+
+/** An HTTP agent whose connections only reach hosts that pass the private-network rule. */
+function createGuardedAgent(
+	allowedHosts: ReadonlySet<string>,
+	resolveHost: (hostname: string) => Promise<string[]>,
+): Agent {
+	const lookupChecked: LookupFunction = (hostname, options, callback) => {
+		const host = unbracketHostname(hostname);
+		const answer = isIP(host) !== 0 ? Promise.resolve([host]) : resolveHost(host);
+		answer.then(
+			(addresses) => {
+				const isAllowed = [...allowedHosts].some(
+					(entry) => entry === host || entry.startsWith(`${host}:`),
+				);
+				const privateAddress = addresses.find(isPrivateAddress);
+				if (addresses.length === 0) {
+					callback(new Error(`${host} resolved to no address`), "", 4);
+					return;
+				}
+				if (privateAddress !== undefined && !isAllowed) {
+					callback(
+						new ProviderError(
+							`Refused connection to ${host}: it resolved to a private address (${privateAddress})`,
+							{ retryable: false },
+						),
+						"",
+						4,
+					);
+					return;
+				}
+				const entries = addresses.map((address) => ({ address, family: isIP(address) || 4 }));
+				const first = entries[0] ?? { address: "", family: 4 };
+				if (options.all)
+					(callback as unknown as (error: null, all: typeof entries) => void)(null, entries);
+				else callback(null, first.address, first.family);
+			},
+			(error: unknown) => callback(error as NodeJS.ErrnoException, "", 4),
+		);
+	};
+	return new Agent({ connect: { lookup: lookupChecked } });
 }
 
 function parseImageUrl(value: string): URL {
