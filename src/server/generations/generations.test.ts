@@ -338,7 +338,7 @@ describe("quotas and failures", () => {
 	it("times out a generation the provider never finishes", async () => {
 		const server = await createTestServer("pglite", {
 			provider: createStuckProvider(),
-			run: { timeoutMs: 300 } as never,
+			run: { timeoutMs: 300 },
 		});
 		try {
 			const { client } = await createTestUser(server);

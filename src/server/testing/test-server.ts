@@ -4,11 +4,11 @@ import path from "node:path";
 import { createSilentLogger } from "../logger";
 import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider } from "../providers/types";
-import { assembleServer, type Server, type ServerSettings } from "../server";
+import { assembleServer, type Server } from "../server";
 import { createLocalStorage } from "../storage/local-storage";
 import type { Storage } from "../storage/storage";
 import { createTestDatabase, type DatabaseKind } from "./test-database";
-import { createTestSettings, TEST_BASE_URL } from "./test-settings";
+import { createTestSettings, TEST_BASE_URL, type TestSettingsOverrides } from "./test-settings";
 
 export type TestServer = Server & {
 	database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -17,7 +17,7 @@ export type TestServer = Server & {
 	close(): Promise<void>;
 };
 
-export type TestServerOptions = Partial<ServerSettings> & {
+export type TestServerOptions = TestSettingsOverrides & {
 	provider?: ImageProvider;
 	isWorkerEnabled?: boolean;
 };

@@ -1,9 +1,15 @@
+import type { GenerationRunSettings } from "../jobs/run-generation";
 import { DEFAULT_RUN_SETTINGS, type ServerSettings } from "../server";
+
+/** Settings a test may change; `run` takes any subset of the worker's settings. */
+export type TestSettingsOverrides = Omit<Partial<ServerSettings>, "run"> & {
+	run?: Partial<GenerationRunSettings>;
+};
 
 export const TEST_BASE_URL = "http://localhost:3000";
 export const TEST_ADMIN_EMAIL = "admin@example.com";
 
-export function createTestSettings(overrides: Partial<ServerSettings> = {}): ServerSettings {
+export function createTestSettings(overrides: TestSettingsOverrides = {}): ServerSettings {
 	return {
 		baseUrl: TEST_BASE_URL,
 		secret: "test-secret-that-is-at-least-32-characters-long",
