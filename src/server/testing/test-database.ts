@@ -16,7 +16,9 @@ export function availableDatabaseKinds(): DatabaseKind[] {
 let templateBlob: Blob | undefined;
 
 /** A fresh, migrated database of the given kind, private to the caller. */
-export async function createTestDatabase(kind: DatabaseKind): Promise<Database> {
+export async function createTestDatabase(
+	kind: DatabaseKind,
+): Promise<Database & { connectionString?: string }> {
 	if (kind === "pglite") {
 		templateBlob ??= new Blob([await readFile(inject("pgliteTemplatePath"))]);
 		const pglite = await PGlite.create({ loadDataDir: templateBlob });
@@ -37,6 +39,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database> 
 	const database = openPostgresDatabase(url.toString(), createSilentLogger(), { max: 5 });
 	return {
 		...database,
+		connectionString: url.toString(),
 		async close() {
 			await database.close();
 			const cleanup = new pg.Client({ connectionString: serverUrl });
