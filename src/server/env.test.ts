@@ -67,6 +67,104 @@ describe("parseEnv", () => {
 	});
 });
 
+describe("parseEnv: image providers", () => {
+	it.each([
+		["http", "IMAGE_API_URL"],
+		["comfyui", "COMFYUI_URL"],
+		["replicate", "REPLICATE_API_TOKEN"],
+		["openai", "OPENAI_API_KEY"],
+		["fal", "FAL_KEY"],
+	])("refuses to start %s without %s, naming it", (provider, variable) => {
+		const result = parseEnv({ IMAGE_PROVIDER: provider });
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		expect(result.problems).toEqual([
+			`${variable}: is required when IMAGE_PROVIDER is ${provider}`,
+		]);
+	});
+
+	it("starts each provider with its one required variable, on documented defaults", () => {
+		const replicate = parseEnv({ IMAGE_PROVIDER: "replicate", REPLICATE_API_TOKEN: "r8_abc" });
+		expect(replicate.ok && replicate.env).toMatchObject({
+			REPLICATE_MODEL: "black-forest-labs/flux-schnell",
+			REPLICATE_BASE_URL: "https://api.replicate.com/v1",
+			REPLICATE_IMAGES_PER_PREDICTION: 4,
+		});
+		const openai = parseEnv({ IMAGE_PROVIDER: "openai", OPENAI_API_KEY: "sk-abc" });
+		expect(openai.ok && openai.env).toMatchObject({
+			OPENAI_BASE_URL: "https://api.openai.com/v1",
+			OPENAI_IMAGE_MODEL: "gpt-image-1",
+			OPENAI_IMAGE_QUALITY: "medium",
+			OPENAI_IMAGE_SIZES: "auto",
+		});
+		const fal = parseEnv({ IMAGE_PROVIDER: "fal", FAL_KEY: "id:secret" });
+		expect(fal.ok && fal.env).toMatchObject({
+			FAL_MODEL: "fal-ai/flux/schnell",
+			FAL_QUEUE_URL: "https://queue.fal.run",
+			FAL_RATIO_INPUT: "auto",
+		});
+		const comfyui = parseEnv({ IMAGE_PROVIDER: "comfyui", COMFYUI_URL: "http://127.0.0.1:8188" });
+		expect(comfyui.ok && comfyui.env).toMatchObject({
+			COMFYUI_PROMPT_INPUT: "6.text",
+			COMFYUI_WIDTH_INPUT: "5.width",
+			COMFYUI_HEIGHT_INPUT: "5.height",
+			COMFYUI_BATCH_INPUT: "5.batch_size",
+			COMFYUI_SEED_INPUT: "3.seed",
+			COMFYUI_SIZES: "sd15",
+		});
+	});
+
+	it("reads extra model input as a JSON object", () => {
+		const result = parseEnv({ REPLICATE_INPUT_JSON: '{"output_format":"png","go_fast":true}' });
+		expect(result.ok && result.env.REPLICATE_INPUT_JSON).toEqual({
+			output_format: "png",
+			go_fast: true,
+		});
+	});
+
+	it("names every malformed provider setting", () => {
+		const result = parseEnv({
+			IMAGE_PROVIDER: "midjourney",
+			COMFYUI_URL: "ftp://gpu-box",
+			COMFYUI_PROMPT_INPUT: "six",
+			COMFYUI_BATCH_INPUT: "batch",
+			COMFYUI_AUTH_HEADER: "no colon here",
+			COMFYUI_SIZES: "4k",
+			REPLICATE_MODEL: "flux schnell",
+			REPLICATE_IMAGES_PER_PREDICTION: "5",
+			REPLICATE_INPUT_JSON: "[1, 2]",
+			OPENAI_IMAGE_QUALITY: "ultra",
+			OPENAI_IMAGE_SIZES: "huge",
+			FAL_MODEL: "schnell",
+			FAL_INPUT_JSON: "{not json",
+			FAL_QUEUE_URL: "queue.fal.run",
+		});
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		expect(result.problems.map((problem) => problem.split(":")[0]).sort()).toEqual(
+			[
+				"IMAGE_PROVIDER",
+				"COMFYUI_URL",
+				"COMFYUI_PROMPT_INPUT",
+				"COMFYUI_BATCH_INPUT",
+				"COMFYUI_AUTH_HEADER",
+				"COMFYUI_SIZES",
+				"REPLICATE_MODEL",
+				"REPLICATE_IMAGES_PER_PREDICTION",
+				"REPLICATE_INPUT_JSON",
+				"OPENAI_IMAGE_QUALITY",
+				"OPENAI_IMAGE_SIZES",
+				"FAL_MODEL",
+				"FAL_INPUT_JSON",
+				"FAL_QUEUE_URL",
+			].sort(),
+		);
+		expect(result.problems).toContain(
+			"COMFYUI_PROMPT_INPUT: must be <node id>.<input name>, such as 6.text",
+		);
+	});
+});
+
 describe(".env.example", () => {
 	it("documents every variable the server reads, with values the server accepts", async () => {
 		const text = await readFile(".env.example", "utf8");

@@ -1,4 +1,20 @@
 import { z } from "zod";
+import {
+	FAL_DEFAULT_MODEL,
+	FAL_DEFAULT_QUEUE_URL,
+	FAL_RATIO_INPUTS,
+} from "./providers/fal/fal-provider";
+import {
+	OPENAI_DEFAULT_BASE_URL,
+	OPENAI_DEFAULT_MODEL,
+	OPENAI_QUALITIES,
+} from "./providers/openai/openai-provider";
+import { OPENAI_SIZE_MODES } from "./providers/openai/openai-sizes";
+import {
+	REPLICATE_DEFAULT_BASE_URL,
+	REPLICATE_DEFAULT_MODEL,
+} from "./providers/replicate/replicate-provider";
+import { PIXEL_SIZE_SETS } from "./providers/shared/pixel-sizes";
 
 const GOOGLE_DISCOVERY_URL = "https://accounts.google.com/.well-known/openid-configuration";
 
@@ -15,6 +31,53 @@ const booleanFlag = z
 
 const positiveInt = (fallback: number) =>
 	z.coerce.number().int().positive().optional().default(fallback);
+
+const imagesPerRequest = z.coerce.number().int().min(1).max(4).optional().default(4);
+
+const httpUrl = (fallback: string) =>
+	z
+		.url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+		.optional()
+		.default(fallback);
+
+// `<node id>.<input name>` of a ComfyUI workflow, such as `6.text`.
+const comfyInput = (fallback: string) =>
+	z
+		.string()
+		.trim()
+		.regex(/^[^.\s]+\.[^.\s]+$/, "must be <node id>.<input name>, such as 6.text")
+		.optional()
+		.default(fallback);
+
+/** Extra model input as a JSON object, such as `{"output_format": "png"}`. */
+const jsonObject = optionalString.pipe(
+	z
+		.string()
+		.transform((text, context) => {
+			try {
+				const value: unknown = JSON.parse(text);
+				const parsed = z.record(z.string(), z.unknown()).safeParse(value);
+				if (parsed.success) return parsed.data;
+			} catch {
+				// Reported below, like any value that is not an object.
+			}
+			context.addIssue({
+				code: "custom",
+				message: 'must be a JSON object, such as {"output_format":"png"}',
+			});
+			return z.NEVER;
+		})
+		.optional(),
+);
+
+// The variable each provider other than the built-in engine cannot start without.
+const PROVIDER_REQUIREMENTS = [
+	["http", "IMAGE_API_URL"],
+	["comfyui", "COMFYUI_URL"],
+	["replicate", "REPLICATE_API_TOKEN"],
+	["openai", "OPENAI_API_KEY"],
+	["fal", "FAL_KEY"],
+] as const;
 
 /**
  * Every environment variable the server reads. Only `main.ts` calls `parseEnv`; everything else is
@@ -43,10 +106,68 @@ export const EnvSchema = z
 			.optional()
 			.transform((value) => value === undefined || value === "true" || value === "1"),
 		TRUST_PROXY: booleanFlag,
-		IMAGE_PROVIDER: z.enum(["local", "http"]).optional().default("local"),
+		IMAGE_PROVIDER: z
+			.enum(["local", "http", "comfyui", "replicate", "openai", "fal"])
+			.optional()
+			.default("local"),
 		LOCAL_ENGINE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional().default(3000),
 		IMAGE_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
 		IMAGE_API_KEY: optionalString,
+		COMFYUI_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+		COMFYUI_AUTH_HEADER: optionalString.pipe(
+			z
+				.string()
+				.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:\s*\S/, "must look like Header-Name: value")
+				.optional(),
+		),
+		COMFYUI_WORKFLOW_FILE: optionalString,
+		COMFYUI_PROMPT_INPUT: comfyInput("6.text"),
+		COMFYUI_WIDTH_INPUT: comfyInput("5.width"),
+		COMFYUI_HEIGHT_INPUT: comfyInput("5.height"),
+		COMFYUI_BATCH_INPUT: z
+			.string()
+			.trim()
+			.regex(
+				/^([^.\s]+\.[^.\s]+|none)$/,
+				"must be <node id>.<input name>, such as 5.batch_size, or none",
+			)
+			.optional()
+			.default("5.batch_size"),
+		COMFYUI_SEED_INPUT: comfyInput("3.seed"),
+		COMFYUI_CHECKPOINT: optionalString,
+		COMFYUI_SIZES: z.enum(PIXEL_SIZE_SETS).optional().default("sd15"),
+		REPLICATE_API_TOKEN: optionalString,
+		REPLICATE_MODEL: z
+			.string()
+			.trim()
+			.regex(
+				/^([\w.-]+\/[\w.-]+(:[0-9a-f]{64})?|[0-9a-f]{64})$/,
+				"must be owner/name, owner/name:<version> or a 64-hex version",
+			)
+			.optional()
+			.default(REPLICATE_DEFAULT_MODEL),
+		REPLICATE_BASE_URL: httpUrl(REPLICATE_DEFAULT_BASE_URL),
+		REPLICATE_IMAGES_PER_PREDICTION: imagesPerRequest,
+		REPLICATE_INPUT_JSON: jsonObject,
+		OPENAI_API_KEY: optionalString,
+		OPENAI_BASE_URL: httpUrl(OPENAI_DEFAULT_BASE_URL),
+		OPENAI_IMAGE_MODEL: z.string().trim().min(1).optional().default(OPENAI_DEFAULT_MODEL),
+		OPENAI_IMAGE_QUALITY: z.enum(OPENAI_QUALITIES).optional().default("medium"),
+		OPENAI_IMAGE_SIZES: z.enum(OPENAI_SIZE_MODES).optional().default("auto"),
+		FAL_KEY: optionalString,
+		FAL_MODEL: z
+			.string()
+			.trim()
+			.regex(
+				/^[\w.-]+\/[\w.-]+(\/[\w.-]+)*$/,
+				"must look like owner/app[/path], such as fal-ai/flux/schnell",
+			)
+			.optional()
+			.default(FAL_DEFAULT_MODEL),
+		FAL_QUEUE_URL: httpUrl(FAL_DEFAULT_QUEUE_URL),
+		FAL_RATIO_INPUT: z.enum(FAL_RATIO_INPUTS).optional().default("auto"),
+		FAL_IMAGES_PER_REQUEST: imagesPerRequest,
+		FAL_INPUT_JSON: jsonObject,
 		MAX_ACTIVE_GENERATIONS_PER_USER: positiveInt(3),
 		DAILY_GENERATIONS_PER_USER: z.coerce.number().int().min(0).optional().default(0),
 		GENERATION_CONCURRENCY: positiveInt(4),
@@ -63,12 +184,14 @@ export const EnvSchema = z
 				message: "is required when DATABASE_URL is set (production)",
 			});
 		}
-		if (env.IMAGE_PROVIDER === "http" && !env.IMAGE_API_URL) {
-			context.addIssue({
-				code: "custom",
-				path: ["IMAGE_API_URL"],
-				message: "is required when IMAGE_PROVIDER is http",
-			});
+		for (const [provider, variable] of PROVIDER_REQUIREMENTS) {
+			if (env.IMAGE_PROVIDER === provider && !env[variable]) {
+				context.addIssue({
+					code: "custom",
+					path: [variable],
+					message: `is required when IMAGE_PROVIDER is ${provider}`,
+				});
+			}
 		}
 		if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
 			context.addIssue({

@@ -1,0 +1,361 @@
+import { describe, expect, it, onTestFinished } from "vitest";
+import {
+	catchProviderError,
+	checkUntilDone,
+	createTestInput,
+	expectCompleted,
+	readImages,
+	startTestJob,
+} from "../shared/provider-test-kit";
+import type { ImageProvider } from "../types";
+import { type ComfyUiProviderOptions, createComfyUiProvider } from "./comfyui-provider";
+import {
+	type ComfyUiBindings,
+	type ComfyWorkflow,
+	DEFAULT_WORKFLOW,
+	parseInputRef,
+	parseWorkflowText,
+} from "./comfyui-workflow";
+import { type FakeComfyUi, type FakeComfyUiOptions, startFakeComfyUi } from "./fake-comfyui";
+
+const NEVER = 3_600_000;
+
+async function startFake(options: FakeComfyUiOptions = {}): Promise<FakeComfyUi> {
+	const fake = await startFakeComfyUi({
+		...options,
+		behaviour: { pendingMs: 0, runningMs: 0, ...options.behaviour },
+	});
+	onTestFinished(() => fake.stop());
+	return fake;
+}
+
+function createProvider(
+	fake: FakeComfyUi,
+	overrides: Partial<ComfyUiProviderOptions> = {},
+): ImageProvider {
+	return createComfyUiProvider({ url: fake.origin, requestTimeoutMs: 5_000, ...overrides });
+}
+
+function lastWorkflow(fake: FakeComfyUi) {
+	const workflow = fake.submittedWorkflows().at(-1);
+	if (!workflow) throw new Error("nothing was queued");
+	return workflow;
+}
+
+// A Flux-style workflow with its own node ids, to prove the bindings are followed.
+const FLUX_WORKFLOW: ComfyWorkflow = {
+	"10": {
+		class_type: "CheckpointLoaderSimple",
+		inputs: { ckpt_name: "sd_xl_base_1.0.safetensors" },
+	},
+	"11": { class_type: "CLIPTextEncode", inputs: { text: "", clip: ["10", 1] } },
+	"12": { class_type: "EmptySD3LatentImage", inputs: { width: 1024, height: 1024, batch_size: 1 } },
+	"13": {
+		class_type: "KSampler",
+		inputs: {
+			seed: 1,
+			steps: 4,
+			cfg: 1,
+			sampler_name: "euler",
+			scheduler: "simple",
+			denoise: 1,
+			model: ["10", 0],
+			positive: ["11", 0],
+			negative: ["11", 0],
+			latent_image: ["12", 0],
+		},
+	},
+	"14": { class_type: "VAEDecode", inputs: { samples: ["13", 0], vae: ["10", 2] } },
+	"15": { class_type: "SaveImage", inputs: { filename_prefix: "flux", images: ["14", 0] } },
+};
+
+function fluxBindings(batch: ComfyUiBindings["batch"]): ComfyUiBindings {
+	return {
+		prompt: { node: "11", input: "text" },
+		width: { node: "12", input: "width" },
+		height: { node: "12", input: "height" },
+		batch,
+		seed: { node: "13", input: "seed" },
+	};
+}
+
+describe("comfyui provider: the default workflow", () => {
+	it("queues the workflow with prompt, size, batch of four and a random seed, then reads four images from /view", async () => {
+		const fake = await startFake({ behaviour: { pendingMs: NEVER } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider, { prompt: "A red fox in the snow" });
+
+		const workflow = lastWorkflow(fake);
+		expect(workflow["6"]?.inputs.text).toBe("A red fox in the snow");
+		expect(workflow["7"]?.inputs.text).toBe("text, watermark");
+		expect(workflow["5"]?.inputs).toMatchObject({ width: 896, height: 504, batch_size: 4 });
+		expect(workflow["3"]?.inputs.seed).toEqual(expect.any(Number));
+		expect(workflow["3"]?.inputs.seed).not.toBe(DEFAULT_WORKFLOW["3"]?.inputs.seed);
+		expect(workflow["9"]?.inputs.filename_prefix).toMatch(/^atelier\/[0-9a-f]{12}$/);
+		expect(fake.requests()[0]?.body).toMatchObject({ client_id: expect.any(String) });
+
+		await expect(provider.check(job)).resolves.toEqual({ status: "running" });
+		fake.setBehaviour({ pendingMs: 0, runningMs: NEVER });
+		await expect(provider.check(job)).resolves.toEqual({ status: "running" });
+		fake.setBehaviour({ runningMs: 0 });
+		const images = expectCompleted(await provider.check(job));
+		expect(images.every((image) => image.kind === "bytes")).toBe(true);
+		expect(await readImages(provider, images)).toEqual(
+			Array(4).fill({ width: 896, height: 504, format: "png" }),
+		);
+		expect(fake.requests().filter((request) => request.path === "/view")).toHaveLength(4);
+	});
+
+	it("draws a fresh seed for every job, so ComfyUI never answers from its cache", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake);
+		await provider.start(createTestInput());
+		await provider.start(createTestInput());
+		const [first, second] = fake.submittedWorkflows();
+		expect(first?.["3"]?.inputs.seed).not.toBe(second?.["3"]?.inputs.seed);
+		expect(first?.["9"]?.inputs.filename_prefix).not.toBe(second?.["9"]?.inputs.filename_prefix);
+	});
+
+	it("uses the chosen size set and checkpoint", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			sizes: "1mp",
+			checkpoint: "sd_xl_base_1.0.safetensors",
+		});
+		const job = await startTestJob(provider, { aspectRatio: "--ar 21:9", count: 1 });
+		expect(lastWorkflow(fake)["5"]?.inputs).toMatchObject({ width: 1536, height: 640 });
+		expect(lastWorkflow(fake)["4"]?.inputs.ckpt_name).toBe("sd_xl_base_1.0.safetensors");
+		const images = expectCompleted(await provider.check(job));
+		expect(await readImages(provider, images)).toEqual([
+			{ width: 1536, height: 640, format: "png" },
+		]);
+	});
+
+	it("resumes the same prompt from its saved id in a fresh provider, without queueing again", async () => {
+		const fake = await startFake();
+		const job = await startTestJob(createProvider(fake));
+		expect(expectCompleted(await createProvider(fake).check(job))).toHaveLength(4);
+		expect(fake.submittedWorkflows()).toHaveLength(1);
+		expect(JSON.parse(job.jobId)).toEqual({ provider: "comfyui", promptIds: [expect.any(String)] });
+	});
+
+	it("answers under a reverse proxy's path prefix", async () => {
+		const fake = await startFake();
+		const provider = createComfyUiProvider({ url: `${fake.origin}/api` });
+		expect(expectCompleted(await provider.check(await startTestJob(provider)))).toHaveLength(4);
+		expect(fake.requests().every((request) => request.path.startsWith("/api/"))).toBe(true);
+	});
+});
+
+describe("comfyui provider: your own workflow", () => {
+	it("follows the bindings of a custom workflow", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			workflow: FLUX_WORKFLOW,
+			bindings: fluxBindings({ node: "12", input: "batch_size" }),
+			sizes: "1mp-exact",
+		});
+		const job = await startTestJob(provider, { aspectRatio: "--ar 3:2" });
+		const workflow = lastWorkflow(fake);
+		expect(workflow["11"]?.inputs.text).toBe("An hourglass on a study desk, steampunk");
+		expect(workflow["12"]?.inputs).toEqual({ width: 1248, height: 832, batch_size: 4 });
+		expect(workflow["15"]?.inputs.filename_prefix).toMatch(/^atelier\//);
+		expect(await readImages(provider, expectCompleted(await provider.check(job)))).toEqual(
+			Array(4).fill({ width: 1248, height: 832, format: "png" }),
+		);
+	});
+
+	it("queues one prompt per image, each with its own seed, when the workflow has no batch input", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			workflow: FLUX_WORKFLOW,
+			bindings: fluxBindings(null),
+		});
+		const job = await startTestJob(provider);
+		const seeds = fake.submittedWorkflows().map((workflow) => workflow["13"]?.inputs.seed);
+		expect(seeds).toHaveLength(4);
+		expect(new Set(seeds).size).toBe(4);
+		expect(JSON.parse(job.jobId).promptIds).toHaveLength(4);
+		expect(expectCompleted(await provider.check(job))).toHaveLength(4);
+	});
+
+	it("refuses at boot bindings that do not fit the workflow, naming the variables", () => {
+		expect(() =>
+			createComfyUiProvider({
+				url: "http://127.0.0.1:8188",
+				workflow: FLUX_WORKFLOW,
+				bindings: {
+					...fluxBindings(null),
+					prompt: { node: "6", input: "text" },
+					width: { node: "12", input: "w" },
+					seed: { node: "13", input: "model" },
+				},
+			}),
+		).toThrow(
+			/COMFYUI_PROMPT_INPUT \(6\.text\): the workflow has no node "6"[\s\S]*COMFYUI_WIDTH_INPUT \(12\.w\): node "12" \(EmptySD3LatentImage\) has no input "w"[\s\S]*COMFYUI_SEED_INPUT \(13\.model\): that input is linked/,
+		);
+	});
+
+	it("reads workflow files in API format and explains the UI format", () => {
+		expect(parseWorkflowText(JSON.stringify(FLUX_WORKFLOW), "flux.json")).toEqual(FLUX_WORKFLOW);
+		expect(() => parseWorkflowText('{"nodes": [], "links": []}', "ui.json")).toThrow(
+			/UI format; export it with "Save \(API format\)"/,
+		);
+		expect(() => parseWorkflowText("{nope", "bad.json")).toThrow(/is not JSON/);
+		expect(() => parseWorkflowText('{"3": {"inputs": {}}}', "odd.json")).toThrow(
+			/not an API-format workflow/,
+		);
+		expect(parseInputRef(" 6.text ")).toEqual({ node: "6", input: "text" });
+		expect(parseInputRef("6")).toBeUndefined();
+	});
+});
+
+describe("comfyui provider: outcomes and cancel", () => {
+	it("refuses a workflow ComfyUI rejects, showing which node and why, without retry", async () => {
+		const fake = await startFake({ behaviour: { checkpoints: ["flux1-schnell.safetensors"] } });
+		const error = await catchProviderError(createProvider(fake).start(createTestInput()));
+		expect(error.retryable).toBe(false);
+		expect(error.userMessage).toMatch(
+			/^ComfyUI refused the workflow: node 4 \(CheckpointLoaderSimple\): Value not in list: ckpt_name: 'v1-5-pruned-emaonly.safetensors' not in/,
+		);
+	});
+
+	it("reports an execution error as Generation failed, with ComfyUI's exception for the log", async () => {
+		const fake = await startFake({ behaviour: { outcome: "error" } });
+		const provider = createProvider(fake);
+		await expect(provider.check(await startTestJob(provider))).resolves.toEqual({
+			status: "failed",
+			message: "Generation failed",
+			reason: expect.stringMatching(
+				/node 3 \(KSampler\) raised torch.OutOfMemoryError: Allocation/,
+			),
+		});
+	});
+
+	it("deletes a queued prompt and interrupts a running one", async () => {
+		const fake = await startFake({ behaviour: { pendingMs: NEVER } });
+		const provider = createProvider(fake);
+		const queued = await startTestJob(provider);
+		await provider.cancel?.(queued);
+		const promptId = JSON.parse(queued.jobId).promptIds[0];
+		expect(fake.requests().at(-1)).toMatchObject({
+			method: "POST",
+			path: "/queue",
+			body: { delete: [promptId] },
+		});
+		await expect(provider.check(queued)).resolves.toMatchObject({
+			status: "failed",
+			message: "The image service no longer knows this generation",
+		});
+
+		fake.setBehaviour({ pendingMs: 0, runningMs: NEVER });
+		const running = await startTestJob(provider);
+		await provider.cancel?.(running);
+		expect(fake.requests().at(-1)).toMatchObject({
+			method: "POST",
+			path: "/interrupt",
+			body: { prompt_id: JSON.parse(running.jobId).promptIds[0] },
+		});
+		await expect(provider.check(running)).resolves.toMatchObject({
+			status: "failed",
+			message: "The generation was cancelled at the image service",
+		});
+	});
+
+	it("never interrupts a prompt that is not ours", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake);
+		const ours = await startTestJob(provider);
+		await checkUntilDone(provider, ours);
+		fake.setBehaviour({ runningMs: NEVER });
+		const other = await startTestJob(provider);
+		await expect(provider.check(other)).resolves.toEqual({ status: "running" });
+		await provider.cancel?.(ours);
+		expect(fake.requests().some((request) => request.path === "/interrupt")).toBe(false);
+		await expect(provider.check(other)).resolves.toEqual({ status: "running" });
+	});
+
+	it("fails with a clear message when ComfyUI restarted and forgot the prompt", async () => {
+		const fake = await startFake({ behaviour: { pendingMs: NEVER } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider);
+		fake.restart();
+		await expect(provider.check(job)).resolves.toEqual({
+			status: "failed",
+			message: "The image service no longer knows this generation",
+			reason: expect.stringMatching(/neither in its queue nor in its history/),
+		});
+	});
+
+	it("fails without retry when the images were deleted from ComfyUI's disk", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider);
+		fake.fail("view", "not-found");
+		const error = await catchProviderError(provider.check(job));
+		expect(error.retryable).toBe(false);
+		expect(error.userMessage).toBe(
+			"The images expired at the image service before they could be saved",
+		);
+	});
+});
+
+describe("comfyui provider: HTTP failures and the proxy header", () => {
+	it.each([
+		["server-error", true],
+		["rate-limited", true],
+		["bad-json", false],
+		["malformed", false],
+		["drop", true],
+	] as const)("maps a /prompt answering %s (retryable: %s)", async (kind, retryable) => {
+		const fake = await startFake({ behaviour: { retryAfterSeconds: 7 } });
+		fake.fail("prompt", kind);
+		const error = await catchProviderError(createProvider(fake).start(createTestInput()));
+		expect(error.retryable).toBe(retryable);
+		if (kind === "rate-limited") expect(error.retryAfterMs).toBe(7_000);
+	});
+
+	it.each([
+		["history", "server-error"],
+		["history", "bad-json"],
+		["history", "malformed"],
+		["queue", "malformed"],
+		["queue", "rate-limited"],
+		["view", "server-error"],
+	] as const)("retries a %s poll answering %s", async (endpoint, kind) => {
+		const fake = await startFake({ behaviour: { pendingMs: endpoint === "queue" ? NEVER : 0 } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider);
+		fake.fail(endpoint, kind, { times: 1 });
+		const error = await catchProviderError(provider.check(job));
+		expect(error.retryable).toBe(true);
+	});
+
+	it("times out a ComfyUI that stops answering, and retries one that is down", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { requestTimeoutMs: 200 });
+		const job = await startTestJob(provider);
+		fake.fail("history", "hang");
+		expect((await catchProviderError(provider.check(job))).message).toMatch(/timed out/);
+		await fake.stop();
+		const down = await catchProviderError(provider.start(createTestInput()));
+		expect(down.retryable).toBe(true);
+		expect(down.message).toMatch(/ECONNREFUSED/);
+	});
+
+	it("sends the proxy header with every request, /view included", async () => {
+		const authHeader = { name: "X-Proxy-Key", value: "let-me-in" };
+		const fake = await startFake({ behaviour: { authHeader } });
+		const refused = await catchProviderError(createProvider(fake).start(createTestInput()));
+		expect(refused.retryable).toBe(false);
+		expect(refused.userMessage).toBe("The image service did not accept Atelier's credentials");
+
+		const provider = createProvider(fake, { authHeader });
+		expect(expectCompleted(await provider.check(await startTestJob(provider)))).toHaveLength(4);
+		const sent = fake.requests().slice(1);
+		expect(sent.map((request) => request.headers["x-proxy-key"])).toEqual(
+			Array(sent.length).fill("let-me-in"),
+		);
+		expect(sent.filter((request) => request.path === "/view")).toHaveLength(4);
+	});
+});

@@ -1,0 +1,406 @@
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { z } from "zod";
+import { sniffImageType } from "../../images/sniff-image-type";
+import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
+import { decodeJobId, encodeJobId } from "../shared/job-id";
+import { PIXEL_SIZES, type PixelSizeSet } from "../shared/pixel-sizes";
+import { PROVIDER_MESSAGES, summarizeVendorText } from "../shared/provider-messages";
+import { describeUrl, parseBaseUrl, resolveBelow } from "../shared/provider-urls";
+import {
+	createVendorClient,
+	parseReply,
+	readErrorBody,
+	toHttpStatusError,
+	type VendorReply,
+} from "../shared/vendor-request";
+import {
+	type GenerationInput,
+	type ImageProvider,
+	type ImageSource,
+	type ProviderCallOptions,
+	ProviderError,
+	type ProviderJob,
+	type ProviderJobState,
+} from "../types";
+import {
+	assertBindings,
+	type ComfyUiBindings,
+	type ComfyWorkflow,
+	DEFAULT_BINDINGS,
+	DEFAULT_WORKFLOW,
+	fillWorkflow,
+} from "./comfyui-workflow";
+
+export type ComfyUiProviderOptions = {
+	/** The ComfyUI server, such as `http://127.0.0.1:8188` (a reverse proxy's path prefix is kept). */
+	url: string;
+	/** An API-format workflow; the shipped text-to-image one by default. */
+	workflow?: ComfyWorkflow;
+	bindings?: ComfyUiBindings;
+	/** Written into every CheckpointLoaderSimple node when set. */
+	checkpoint?: string;
+	/** The pixel sizes to ask for; `sd15` fits the default workflow's SD 1.5 checkpoint. */
+	sizes?: PixelSizeSet;
+	/** One header for a reverse proxy in front of ComfyUI (ComfyUI itself has no auth). */
+	authHeader?: { name: string; value: string };
+	/** The largest image accepted from `/view`. */
+	maxImageBytes?: number;
+	fetch?: typeof fetch;
+	requestTimeoutMs?: number;
+};
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
+// The queue lists every pending workflow in full; a busy server's answer can be large.
+const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+// KSampler accepts 64-bit seeds; anything up to 2^48 is plenty and stays an exact JSON number.
+const MAX_SEED = 2 ** 48 - 1;
+
+const SubmitResponseSchema = z.object({
+	prompt_id: z.string().min(1),
+	number: z.number().optional(),
+	node_errors: z.unknown().optional(),
+});
+
+const SubmitErrorSchema = z.object({
+	error: z
+		.union([
+			z.string(),
+			z.object({ type: z.string().optional(), message: z.string().optional() }).loose(),
+		])
+		.optional(),
+	node_errors: z
+		.record(
+			z.string(),
+			z
+				.object({
+					class_type: z.string().optional(),
+					errors: z
+						.array(
+							z.object({ message: z.string().optional(), details: z.string().optional() }).loose(),
+						)
+						.optional(),
+				})
+				.loose(),
+		)
+		.optional()
+		.catch(undefined),
+});
+
+const OutputImageSchema = z.object({
+	filename: z.string(),
+	subfolder: z.string().optional().default(""),
+	type: z.string().optional().default("output"),
+});
+
+const HistoryEntrySchema = z.object({
+	outputs: z
+		.record(z.string(), z.object({ images: z.array(OutputImageSchema).optional() }).loose())
+		.optional()
+		.default({}),
+	status: z
+		.object({
+			status_str: z.string().optional(),
+			completed: z.boolean().optional(),
+			messages: z.array(z.tuple([z.string(), z.unknown()])).optional(),
+		})
+		.optional(),
+});
+type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+const HistorySchema = z.record(z.string(), HistoryEntrySchema);
+
+// Each queue item is [number, prompt_id, prompt, extra_data, outputs]; only the id matters here.
+const QueueItemSchema = z.array(z.unknown()).transform((item) => item[1]);
+const QueueSchema = z.object({
+	queue_running: z.array(QueueItemSchema),
+	queue_pending: z.array(QueueItemSchema),
+});
+
+const ExecutionErrorSchema = z
+	.object({
+		node_id: z.union([z.string(), z.number()]).optional(),
+		node_type: z.string().optional(),
+		exception_type: z.string().optional(),
+		exception_message: z.string().optional(),
+	})
+	.loose();
+
+/** The saved job id: the prompt ids ComfyUI gave (one, or one per image without a batch input). */
+const ComfyUiJobIdSchema = z.object({
+	provider: z.literal("comfyui"),
+	promptIds: z.array(z.string().min(1)).min(1),
+});
+
+/**
+ * A self-hosted ComfyUI: the workflow with this job's prompt, size, batch and a fresh random seed
+ * (ComfyUI serves an identical workflow from its cache) is queued with `POST /prompt`, followed
+ * in `/history/{id}` and `/queue`, and its images are read from `/view` here, so an optional
+ * proxy header reaches them too. Cancel interrupts it when running or deletes it when queued.
+ */
+export function createComfyUiProvider(options: ComfyUiProviderOptions): ImageProvider {
+	const baseUrl = parseBaseUrl(options.url, "COMFYUI_URL");
+	const workflow = options.workflow ?? DEFAULT_WORKFLOW;
+	const bindings = options.bindings ?? DEFAULT_BINDINGS;
+	assertBindings(workflow, bindings);
+	const sizes = PIXEL_SIZES[options.sizes ?? "sd15"];
+	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+	const headers: Record<string, string> = options.authHeader
+		? { [options.authHeader.name]: options.authHeader.value }
+		: {};
+	// One client id for this process: ComfyUI groups WebSocket events by it (unused here).
+	const clientId = randomUUID();
+	const clientOptions = {
+		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+		...(options.fetch ? { fetch: options.fetch } : {}),
+	};
+	const send = createVendorClient({ ...clientOptions, maxResponseBytes: MAX_RESPONSE_BYTES });
+	const sendForImage = createVendorClient({ ...clientOptions, maxResponseBytes: maxImageBytes });
+
+	async function submit(
+		input: GenerationInput,
+		batchSize: number,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<string> {
+		const size = sizes[input.aspectRatio];
+		const graph = fillWorkflow(workflow, bindings, {
+			prompt: input.prompt,
+			width: size.width,
+			height: size.height,
+			batchSize,
+			seed: randomInt(0, MAX_SEED),
+			filenamePrefix: `atelier/${randomBytes(6).toString("hex")}`,
+			checkpoint: options.checkpoint,
+		});
+		const url = resolveBelow(baseUrl, "prompt");
+		const what = `Queueing a workflow at ${describeUrl(url)}`;
+		const reply = await send(
+			what,
+			{ method: "POST", url, headers, json: { prompt: graph, client_id: clientId } },
+			callOptions,
+		);
+		if (!reply.ok) throw toSubmitError(what, reply);
+		return parseReply(what, reply, SubmitResponseSchema, { retryable: false }).prompt_id;
+	}
+
+	async function getJson<Schema extends z.ZodType>(
+		what: string,
+		path: string,
+		schema: Schema,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<z.infer<Schema>> {
+		const reply = await send(
+			what,
+			{ method: "GET", url: resolveBelow(baseUrl, path), headers },
+			callOptions,
+		);
+		if (!reply.ok) throw toHttpStatusError(what, reply, readComfyError(reply), "poll");
+		return parseReply(what, reply, schema, { retryable: true });
+	}
+
+	async function readHistory(
+		promptId: string,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<HistoryEntry | undefined> {
+		const history = await getJson(
+			`Reading ComfyUI history of ${promptId}`,
+			`history/${encodeURIComponent(promptId)}`,
+			HistorySchema,
+			callOptions,
+		);
+		return history[promptId];
+	}
+
+	async function readQueue(callOptions: ProviderCallOptions | undefined) {
+		return getJson("Reading the ComfyUI queue", "queue", QueueSchema, callOptions);
+	}
+
+	async function checkPrompt(
+		promptId: string,
+		batchSize: number,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<ProviderJobState> {
+		const finished = await readHistory(promptId, callOptions);
+		if (finished) return toFinishedState(promptId, finished, batchSize, callOptions);
+		const queue = await readQueue(callOptions);
+		if (queue.queue_running.includes(promptId) || queue.queue_pending.includes(promptId)) {
+			return { status: "running" };
+		}
+		// It may have finished between the two reads; only then is it truly unknown.
+		const finishedMeanwhile = await readHistory(promptId, callOptions);
+		if (finishedMeanwhile) {
+			return toFinishedState(promptId, finishedMeanwhile, batchSize, callOptions);
+		}
+		return {
+			status: "failed",
+			message: PROVIDER_MESSAGES.lost,
+			reason: `ComfyUI has prompt ${promptId} neither in its queue nor in its history (restarted?)`,
+		};
+	}
+
+	async function toFinishedState(
+		promptId: string,
+		entry: HistoryEntry,
+		batchSize: number,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<ProviderJobState> {
+		const messages = entry.status?.messages ?? [];
+		if (entry.status?.status_str === "error") {
+			const interrupted = messages.some(([kind]) => kind === "execution_interrupted");
+			if (interrupted) {
+				return {
+					status: "failed",
+					message: PROVIDER_MESSAGES.cancelled,
+					reason: `ComfyUI prompt ${promptId} was interrupted`,
+				};
+			}
+			return {
+				status: "failed",
+				message: PROVIDER_MESSAGES.failed,
+				reason: `ComfyUI prompt ${promptId} failed: ${describeExecutionError(messages)}`,
+			};
+		}
+		const outputs = Object.values(entry.outputs).flatMap((output) => output.images ?? []);
+		// Saved images first; a workflow that only previews leaves temporary ones.
+		const saved = outputs.filter((image) => image.type === "output");
+		const chosen = (saved.length > 0 ? saved : outputs).slice(0, batchSize);
+		if (chosen.length === 0) {
+			return {
+				status: "failed",
+				message: PROVIDER_MESSAGES.noImages,
+				reason: `ComfyUI prompt ${promptId} finished without an image output (does the workflow save images?)`,
+			};
+		}
+		const images: ImageSource[] = [];
+		for (const image of chosen) images.push(await readImage(image, callOptions));
+		return { status: "completed", images };
+	}
+
+	async function readImage(
+		image: z.infer<typeof OutputImageSchema>,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<ImageSource> {
+		const url = resolveBelow(baseUrl, "view");
+		url.search = new URLSearchParams({
+			filename: image.filename,
+			subfolder: image.subfolder,
+			type: image.type,
+		}).toString();
+		const what = `Reading ComfyUI image ${image.subfolder}/${image.filename}`;
+		const reply = await sendForImage(
+			what,
+			{ method: "GET", url, headers, isBinary: true },
+			callOptions,
+		);
+		if (reply.status === 404) {
+			throw new ProviderError(`${what} answered HTTP 404 (the file was deleted)`, {
+				retryable: false,
+				userMessage: PROVIDER_MESSAGES.expired,
+			});
+		}
+		if (!reply.ok) throw toHttpStatusError(what, reply, undefined, "poll");
+		const data = reply.body.isJson ? new Uint8Array(0) : reply.body.bytes;
+		const contentType = sniffImageType(data);
+		if (!contentType) {
+			throw new ProviderError(`${what} answered bytes that are not an image`, { retryable: false });
+		}
+		return { kind: "bytes", data, contentType };
+	}
+
+	async function cancelPrompts(
+		promptIds: readonly string[],
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<void> {
+		const queue = await readQueue(callOptions);
+		const post = (path: string, json: unknown) =>
+			send(
+				`Cancelling ComfyUI prompt at ${path}`,
+				{ method: "POST", url: resolveBelow(baseUrl, path), headers, json },
+				callOptions,
+			);
+		const pending = promptIds.filter((id) => queue.queue_pending.includes(id));
+		if (pending.length > 0) await post("queue", { delete: pending });
+		for (const id of promptIds.filter((candidate) => queue.queue_running.includes(candidate))) {
+			// With the id, ComfyUI interrupts only that prompt (older servers ignore it and
+			// interrupt whatever runs, which is why we first check that ours is the one running).
+			await post("interrupt", { prompt_id: id });
+		}
+	}
+
+	return {
+		name: "comfyui",
+		// Images are read here (with the proxy header), never downloaded by URL.
+		trustedPrivateHosts: [],
+
+		async start(input, callOptions) {
+			const batches = bindings.batch
+				? [Math.max(1, input.count)]
+				: splitIntoBatches(input.count, 1);
+			const promptIds = await startBatches(
+				batches,
+				(size) => submit(input, size, callOptions),
+				(promptId) => cancelPrompts([promptId], undefined),
+			);
+			return { jobId: encodeJobId({ provider: "comfyui", promptIds }) };
+		},
+
+		async check(job: ProviderJob, callOptions) {
+			const { promptIds } = decodeJobId(job.jobId, ComfyUiJobIdSchema, "ComfyUI");
+			const batchSize = promptIds.length === 1 ? Math.max(1, job.input.count) : 1;
+			const states: ProviderJobState[] = [];
+			// One after another: each may read its images, and a GPU box is not a CDN.
+			for (const promptId of promptIds) {
+				states.push(await checkPrompt(promptId, batchSize, callOptions));
+			}
+			const combined = combineBatchStates(states);
+			if (combined.status === "failed" && promptIds.length > 1) {
+				await cancelPrompts(promptIds, callOptions).catch(() => undefined);
+			}
+			return combined;
+		},
+
+		async cancel(job: ProviderJob, callOptions) {
+			const { promptIds } = decodeJobId(job.jobId, ComfyUiJobIdSchema, "ComfyUI");
+			await cancelPrompts(promptIds, callOptions);
+		},
+	};
+}
+
+function readComfyError(reply: VendorReply): string | undefined {
+	const body = readErrorBody(reply, SubmitErrorSchema);
+	const error = body?.error;
+	return summarizeVendorText(typeof error === "string" ? error : error?.message);
+}
+
+/**
+ * A refused workflow: ComfyUI's first node error names the node and what is wrong with it (a
+ * checkpoint that is not installed, say), which is exactly what the person running it needs.
+ */
+function toSubmitError(what: string, reply: VendorReply): ProviderError {
+	const body = readErrorBody(reply, SubmitErrorSchema);
+	const error = body?.error;
+	const summary = summarizeVendorText(typeof error === "string" ? error : error?.message);
+	const nodeErrors = Object.entries(body?.node_errors ?? {}).flatMap(([nodeId, node]) =>
+		(node.errors ?? []).map((nodeError) => {
+			const detail = nodeError.details ? `: ${nodeError.details}` : "";
+			return `node ${nodeId} (${node.class_type ?? "?"}): ${nodeError.message ?? "invalid"}${detail}`;
+		}),
+	);
+	const [firstNodeError] = nodeErrors;
+	if (reply.status === 400 && (summary || firstNodeError)) {
+		const shown = summarizeVendorText(firstNodeError ?? summary);
+		return new ProviderError(`${what} answered HTTP 400: ${[summary, ...nodeErrors].join("; ")}`, {
+			retryable: false,
+			userMessage: `ComfyUI refused the workflow: ${shown}`,
+		});
+	}
+	return toHttpStatusError(what, reply, summary, "start");
+}
+
+function describeExecutionError(messages: readonly [string, unknown][]): string {
+	const found = messages.find(([kind]) => kind === "execution_error");
+	const parsed = ExecutionErrorSchema.safeParse(found?.[1]);
+	if (!parsed.success) return "no execution_error message";
+	const { node_id, node_type, exception_type, exception_message } = parsed.data;
+	return `node ${node_id ?? "?"} (${node_type ?? "?"}) raised ${exception_type ?? "an error"}: ${summarizeVendorText(exception_message) ?? ""}`;
+}

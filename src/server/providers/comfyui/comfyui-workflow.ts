@@ -1,0 +1,149 @@
+import { z } from "zod";
+import defaultWorkflowJson from "./default-workflow.json";
+
+/** A workflow in ComfyUI's API format ("Save (API format)"): node id → class and inputs. */
+export const ComfyWorkflowSchema = z.record(
+	z.string(),
+	z.looseObject({
+		class_type: z.string().min(1),
+		inputs: z.record(z.string(), z.unknown()),
+	}),
+);
+export type ComfyWorkflow = z.infer<typeof ComfyWorkflowSchema>;
+
+/** Where a value goes in the workflow: `<node id>.<input name>`, such as `6.text`. */
+export type InputRef = { node: string; input: string };
+
+/** The inputs Atelier fills in every job; `batch` null means one job per image. */
+export type ComfyUiBindings = {
+	prompt: InputRef;
+	width: InputRef;
+	height: InputRef;
+	batch: InputRef | null;
+	seed: InputRef;
+};
+
+/** The shipped text-to-image workflow (ComfyUI's stock default graph) and its bindings. */
+export const DEFAULT_WORKFLOW: ComfyWorkflow = ComfyWorkflowSchema.parse(defaultWorkflowJson);
+
+export const DEFAULT_BINDINGS: ComfyUiBindings = {
+	prompt: { node: "6", input: "text" },
+	width: { node: "5", input: "width" },
+	height: { node: "5", input: "height" },
+	batch: { node: "5", input: "batch_size" },
+	seed: { node: "3", input: "seed" },
+};
+
+/** The environment variable behind each binding, for messages that say what to fix. */
+export const BINDING_VARIABLES: Record<keyof ComfyUiBindings, string> = {
+	prompt: "COMFYUI_PROMPT_INPUT",
+	width: "COMFYUI_WIDTH_INPUT",
+	height: "COMFYUI_HEIGHT_INPUT",
+	batch: "COMFYUI_BATCH_INPUT",
+	seed: "COMFYUI_SEED_INPUT",
+};
+
+const BINDING_KEYS = ["prompt", "width", "height", "batch", "seed"] as const;
+
+const INPUT_REF_PATTERN = /^([^.\s]+)\.([^.\s]+)$/;
+
+/** Reads `<node id>.<input name>`; undefined when the text is not of that form. */
+export function parseInputRef(text: string): InputRef | undefined {
+	const match = INPUT_REF_PATTERN.exec(text.trim());
+	if (!match) return undefined;
+	const [, node = "", input = ""] = match;
+	return { node, input };
+}
+
+/**
+ * Parses a workflow file's text. The UI's own format (with `nodes` and `links`) is refused with
+ * the way to get the API format, the mistake people make first.
+ */
+export function parseWorkflowText(text: string, source: string): ComfyWorkflow {
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch (error) {
+		const detail = error instanceof Error ? error.message : String(error);
+		throw new Error(`COMFYUI_WORKFLOW_FILE ${source} is not JSON: ${detail}`);
+	}
+	if (typeof json === "object" && json !== null && "nodes" in json && "links" in json) {
+		throw new Error(
+			`COMFYUI_WORKFLOW_FILE ${source} is in ComfyUI's UI format; export it with "Save (API format)" (enable the dev mode options in ComfyUI's settings if the menu lacks it)`,
+		);
+	}
+	const parsed = ComfyWorkflowSchema.safeParse(json);
+	if (!parsed.success || Object.keys(parsed.data).length === 0) {
+		throw new Error(
+			`COMFYUI_WORKFLOW_FILE ${source} is not an API-format workflow (an object of nodes, each with class_type and inputs)`,
+		);
+	}
+	return parsed.data;
+}
+
+/**
+ * Checks that every binding names an input the workflow holds as a value (not a link from
+ * another node); throws one error listing every problem, at boot.
+ */
+export function assertBindings(workflow: ComfyWorkflow, bindings: ComfyUiBindings): void {
+	const problems: string[] = [];
+	for (const key of BINDING_KEYS) {
+		const ref = bindings[key];
+		if (ref === null) continue;
+		const label = `${BINDING_VARIABLES[key]} (${ref.node}.${ref.input})`;
+		const node = workflow[ref.node];
+		if (!node) {
+			problems.push(`${label}: the workflow has no node "${ref.node}"`);
+		} else if (!(ref.input in node.inputs)) {
+			problems.push(
+				`${label}: node "${ref.node}" (${node.class_type}) has no input "${ref.input}"; it has ${Object.keys(node.inputs).join(", ")}`,
+			);
+		} else if (Array.isArray(node.inputs[ref.input])) {
+			problems.push(
+				`${label}: that input is linked to another node; name the node that holds the value`,
+			);
+		}
+	}
+	if (problems.length > 0) {
+		throw new Error(
+			`The ComfyUI workflow does not fit its bindings:\n  - ${problems.join("\n  - ")}`,
+		);
+	}
+}
+
+export type WorkflowValues = {
+	prompt: string;
+	width: number;
+	height: number;
+	batchSize: number;
+	seed: number;
+	/** Saved images' name prefix, unique per job so outputs never mix. */
+	filenamePrefix: string;
+	/** A checkpoint file for every CheckpointLoaderSimple node, when configured. */
+	checkpoint: string | undefined;
+};
+
+/** A copy of the workflow with this job's values written into its bound inputs. */
+export function fillWorkflow(
+	workflow: ComfyWorkflow,
+	bindings: ComfyUiBindings,
+	values: WorkflowValues,
+): ComfyWorkflow {
+	const graph = structuredClone(workflow);
+	const write = (ref: InputRef | null, value: unknown) => {
+		const node = ref ? graph[ref.node] : undefined;
+		if (ref && node) node.inputs[ref.input] = value;
+	};
+	write(bindings.prompt, values.prompt);
+	write(bindings.width, values.width);
+	write(bindings.height, values.height);
+	write(bindings.batch, values.batchSize);
+	write(bindings.seed, values.seed);
+	for (const node of Object.values(graph)) {
+		if (node.class_type === "SaveImage") node.inputs.filename_prefix = values.filenamePrefix;
+		if (node.class_type === "CheckpointLoaderSimple" && values.checkpoint !== undefined) {
+			node.inputs.ckpt_name = values.checkpoint;
+		}
+	}
+	return graph;
+}

@@ -1,0 +1,391 @@
+import { z } from "zod";
+import type { AspectRatio } from "../../../shared/aspect-ratios";
+import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
+import { decodeJobId, encodeJobId } from "../shared/job-id";
+import { PIXEL_SIZES, toRatioText } from "../shared/pixel-sizes";
+import {
+	isModerationText,
+	PROVIDER_MESSAGES,
+	summarizeVendorText,
+} from "../shared/provider-messages";
+import {
+	describeUrl,
+	listTrustedPrivateHosts,
+	parseBaseUrl,
+	parseVendorUrl,
+	resolveBelow,
+} from "../shared/provider-urls";
+import {
+	createVendorClient,
+	parseReply,
+	readErrorBody,
+	toHttpStatusError,
+	type VendorReply,
+} from "../shared/vendor-request";
+import {
+	type GenerationInput,
+	type ImageProvider,
+	type ImageSource,
+	type ProviderCallOptions,
+	ProviderError,
+	type ProviderJob,
+	type ProviderJobState,
+} from "../types";
+
+export const FAL_DEFAULT_QUEUE_URL = "https://queue.fal.run";
+export const FAL_DEFAULT_MODEL = "fal-ai/flux/schnell";
+export const FAL_RATIO_INPUTS = ["auto", "image_size", "aspect_ratio"] as const;
+export type FalRatioInput = (typeof FAL_RATIO_INPUTS)[number];
+
+export type FalProviderOptions = {
+	apiKey: string;
+	/** The model id, with its sub-path: `fal-ai/flux/schnell`, `fal-ai/flux-pro/v1.1-ultra`. */
+	model?: string;
+	/** The queue's root, `https://queue.fal.run` by default. */
+	queueUrl?: string;
+	/**
+	 * How the ratio is sent: `image_size` (a preset or `{width, height}`, the Flux dev/schnell
+	 * way), `aspect_ratio` (`"16:9"`, the pro-ultra way), or `auto` to pick by the model's name.
+	 */
+	ratioInput?: FalRatioInput;
+	/** `num_images` per request; with 1 it is not sent and one request is made per image. */
+	imagesPerRequest?: number;
+	/** Extra model input, such as `{ "output_format": "png" }`. */
+	extraInput?: Record<string, unknown>;
+	fetch?: typeof fetch;
+	requestTimeoutMs?: number;
+};
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+const MODEL_PATTERN = /^[\w.-]+\/[\w.-]+(\/[\w.-]+)*$/;
+
+// Flux's named sizes where one matches our ratio; the others get an explicit width and height.
+const IMAGE_SIZE_PRESETS: Partial<Record<AspectRatio, string>> = {
+	"--ar 1:1": "square_hd",
+	"--ar 16:9": "landscape_16_9",
+	"--ar 9:16": "portrait_16_9",
+};
+
+const SubmitResponseSchema = z.object({
+	request_id: z.string().min(1),
+	status_url: z.string().optional(),
+	response_url: z.string().optional(),
+	cancel_url: z.string().optional(),
+});
+
+const StatusResponseSchema = z.object({
+	status: z.string(),
+	queue_position: z.number().optional().catch(undefined),
+});
+
+const ResultSchema = z.object({
+	images: z.array(
+		z.object({
+			url: z.string(),
+			width: z.number().nullish(),
+			height: z.number().nullish(),
+			content_type: z.string().nullish(),
+		}),
+	),
+	has_nsfw_concepts: z.array(z.boolean()).nullish(),
+});
+
+const ErrorBodySchema = z.object({
+	detail: z
+		.union([
+			z.string(),
+			z.array(
+				z.object({
+					loc: z.array(z.union([z.string(), z.number()])).optional(),
+					msg: z.string().optional(),
+				}),
+			),
+		])
+		.optional()
+		.catch(undefined),
+	error_type: z.string().optional().catch(undefined),
+});
+
+const FalRequestRefSchema = z.object({
+	id: z.string(),
+	status: z.string(),
+	response: z.string(),
+	cancel: z.string(),
+});
+type FalRequestRef = z.infer<typeof FalRequestRefSchema>;
+
+/** The saved job id: every queue request of the generation with the URLs fal gave for it. */
+const FalJobIdSchema = z.object({
+	provider: z.literal("fal"),
+	requests: z.array(FalRequestRefSchema).min(1),
+});
+
+/**
+ * fal.ai's queue API: submit to `{queue}/{model}`, follow `status_url` until COMPLETED, then read
+ * `response_url`, whose own HTTP status says whether the model succeeded (COMPLETED covers
+ * failures too). The result is read in the same check that sees COMPLETED, because fal keeps
+ * result payloads for minutes only. The key goes to the queue's origin only.
+ */
+export function createFalProvider(options: FalProviderOptions): ImageProvider {
+	const queueUrl = parseBaseUrl(options.queueUrl ?? FAL_DEFAULT_QUEUE_URL, "FAL_QUEUE_URL");
+	const model = parseModel(options.model ?? FAL_DEFAULT_MODEL);
+	const ratioInput = resolveRatioInput(options.ratioInput ?? "auto", model);
+	const imagesPerRequest = Math.max(1, options.imagesPerRequest ?? 4);
+	const authorization = `Key ${options.apiKey}`;
+	const send = createVendorClient({
+		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+		maxResponseBytes: MAX_RESPONSE_BYTES,
+		...(options.fetch ? { fetch: options.fetch } : {}),
+	});
+
+	function authorizationFor(url: URL): Record<string, string> {
+		return url.origin === queueUrl.origin ? { authorization } : {};
+	}
+
+	async function submit(
+		input: GenerationInput,
+		size: number,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<FalRequestRef> {
+		const url = resolveBelow(queueUrl, model);
+		const what = `Submitting to fal at ${describeUrl(url)}`;
+		const reply = await send(
+			what,
+			{
+				method: "POST",
+				url,
+				headers: { authorization },
+				json: {
+					...options.extraInput,
+					prompt: input.prompt,
+					...toRatioFields(input.aspectRatio, ratioInput),
+					...(imagesPerRequest > 1 ? { num_images: size } : {}),
+				},
+			},
+			callOptions,
+		);
+		if (!reply.ok) throw toSubmitError(what, reply);
+		// Not retried: the request may be queued (and billed) even when its answer is unreadable.
+		const answer = parseReply(what, reply, SubmitResponseSchema, { retryable: false });
+		// Status, result and cancel live under owner/app only, without the model's sub-path.
+		const requestPath = `${model.split("/").slice(0, 2).join("/")}/requests/${answer.request_id}`;
+		const resolve = (answered: string | undefined, path: string, label: string) =>
+			answered === undefined
+				? resolveBelow(queueUrl, path).href
+				: parseVendorUrl(answered, label).href;
+		return {
+			id: answer.request_id,
+			status: resolve(answer.status_url, `${requestPath}/status`, "fal's status_url"),
+			response: resolve(answer.response_url, requestPath, "fal's response_url"),
+			cancel: resolve(answer.cancel_url, `${requestPath}/cancel`, "fal's cancel_url"),
+		};
+	}
+
+	async function checkRequest(
+		request: FalRequestRef,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<ProviderJobState> {
+		const statusUrl = parseVendorUrl(request.status, "The saved status URL");
+		const what = `Polling fal request ${request.id}`;
+		const reply = await send(
+			what,
+			{ method: "GET", url: statusUrl, headers: authorizationFor(statusUrl) },
+			callOptions,
+		);
+		if (!reply.ok) throw toPollError(what, reply);
+		const { status } = parseReply(what, reply, StatusResponseSchema, { retryable: true });
+		// IN_QUEUE, IN_PROGRESS, or a status newer than this adapter: still running.
+		if (status !== "COMPLETED") return { status: "running" };
+		return readResult(request, callOptions);
+	}
+
+	async function readResult(
+		request: FalRequestRef,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<ProviderJobState> {
+		const responseUrl = parseVendorUrl(request.response, "The saved response URL");
+		const what = `Reading fal result ${request.id}`;
+		const reply = await send(
+			what,
+			{ method: "GET", url: responseUrl, headers: authorizationFor(responseUrl) },
+			callOptions,
+		);
+		if (!reply.ok) return toFailedResult(what, reply);
+		const result = parseReply(what, reply, ResultSchema, { retryable: true });
+		return toImagesState(request.id, result);
+	}
+
+	async function cancelRequest(
+		request: FalRequestRef,
+		callOptions?: ProviderCallOptions,
+	): Promise<void> {
+		const url = parseVendorUrl(request.cancel, "The saved cancel URL");
+		// 202 CANCELLATION_REQUESTED, 400 ALREADY_COMPLETED or 404 NOT_FOUND: all mean we are done.
+		await send(
+			`Cancelling fal request ${request.id}`,
+			{ method: "PUT", url, headers: authorizationFor(url) },
+			callOptions,
+		);
+	}
+
+	return {
+		name: "fal",
+		trustedPrivateHosts: listTrustedPrivateHosts(queueUrl),
+
+		async start(input, callOptions) {
+			const requests = await startBatches(
+				splitIntoBatches(input.count, imagesPerRequest),
+				(size) => submit(input, size, callOptions),
+				(started) => cancelRequest(started),
+			);
+			return { jobId: encodeJobId({ provider: "fal", requests }) };
+		},
+
+		async check(job: ProviderJob, callOptions) {
+			const { requests } = decodeJobId(job.jobId, FalJobIdSchema, "fal");
+			const states = await Promise.all(
+				requests.map((request) => checkRequest(request, callOptions)),
+			);
+			const combined = combineBatchStates(states);
+			if (combined.status === "failed" && requests.length > 1) {
+				// The generation has failed; the requests still queued would only cost money.
+				await Promise.all(
+					requests.map((request) => cancelRequest(request, callOptions).catch(() => undefined)),
+				);
+			}
+			return combined;
+		},
+
+		async cancel(job: ProviderJob, callOptions) {
+			const { requests } = decodeJobId(job.jobId, FalJobIdSchema, "fal");
+			await Promise.all(requests.map((request) => cancelRequest(request, callOptions)));
+		},
+	};
+}
+
+function parseModel(value: string): string {
+	const model = value.trim().replace(/^\/+|\/+$/g, "");
+	if (!MODEL_PATTERN.test(model)) {
+		throw new Error(`FAL_MODEL must look like owner/app[/path]: ${JSON.stringify(value)}`);
+	}
+	return model;
+}
+
+// pro-ultra and its kin take `aspect_ratio`; the Flux dev/schnell family takes `image_size`.
+function resolveRatioInput(setting: FalRatioInput, model: string): "image_size" | "aspect_ratio" {
+	if (setting !== "auto") return setting;
+	return /ultra/i.test(model) ? "aspect_ratio" : "image_size";
+}
+
+function toRatioFields(
+	aspectRatio: AspectRatio,
+	ratioInput: "image_size" | "aspect_ratio",
+): Record<string, unknown> {
+	if (ratioInput === "aspect_ratio") return { aspect_ratio: toRatioText(aspectRatio) };
+	return { image_size: IMAGE_SIZE_PRESETS[aspectRatio] ?? PIXEL_SIZES["1mp-exact"][aspectRatio] };
+}
+
+function toImagesState(requestId: string, result: z.infer<typeof ResultSchema>): ProviderJobState {
+	const flags = result.has_nsfw_concepts ?? [];
+	const images: ImageSource[] = [];
+	let filtered = 0;
+	for (const [index, image] of result.images.entries()) {
+		// The safety checker's flagged images come back blacked out: they are not worth keeping.
+		if (flags[index] === true) {
+			filtered += 1;
+			continue;
+		}
+		const url = URL.canParse(image.url) ? new URL(image.url) : undefined;
+		if (url && (url.protocol === "http:" || url.protocol === "https:")) {
+			images.push({ kind: "url", url: url.href });
+		}
+	}
+	if (images.length > 0) return { status: "completed", images };
+	if (filtered > 0) {
+		return {
+			status: "failed",
+			message: PROVIDER_MESSAGES.refused,
+			reason: `fal's safety checker flagged all ${filtered} images of request ${requestId}`,
+		};
+	}
+	return {
+		status: "failed",
+		message: PROVIDER_MESSAGES.noImages,
+		reason: `fal request ${requestId} completed without a usable image URL`,
+	};
+}
+
+function readErrorDetail(reply: VendorReply): string | undefined {
+	const body = readErrorBody(reply, ErrorBodySchema);
+	const detail = body?.detail;
+	if (typeof detail === "string") return summarizeVendorText(detail);
+	const [first] = detail ?? [];
+	if (!first) return undefined;
+	const where = first.loc?.filter((part) => part !== "body").join(".");
+	return summarizeVendorText(where ? `${where}: ${first.msg ?? "invalid"}` : first.msg);
+}
+
+function readErrorType(reply: VendorReply): string | undefined {
+	return reply.headers.get("x-fal-error-type") ?? readErrorBody(reply, ErrorBodySchema)?.error_type;
+}
+
+function toSubmitError(what: string, reply: VendorReply): ProviderError {
+	const detail = readErrorDetail(reply);
+	const message = `${what} answered HTTP ${reply.status}${detail ? `: ${detail}` : ""}`;
+	// An empty balance comes as 402 or as a 403 "User is locked. Reason: Exhausted balance".
+	if (reply.status === 402 || (reply.status < 500 && /balance|credit/i.test(detail ?? ""))) {
+		return new ProviderError(message, {
+			retryable: false,
+			userMessage: PROVIDER_MESSAGES.noCredit,
+		});
+	}
+	if (reply.status === 403) {
+		return new ProviderError(message, {
+			retryable: false,
+			userMessage: PROVIDER_MESSAGES.credentials,
+		});
+	}
+	if (isModerationText(detail) && reply.status < 500) {
+		return new ProviderError(message, { retryable: false, userMessage: PROVIDER_MESSAGES.refused });
+	}
+	return toHttpStatusError(what, reply, detail, "start");
+}
+
+function toPollError(what: string, reply: VendorReply): ProviderError {
+	const detail = readErrorDetail(reply);
+	if (reply.status === 404) {
+		return new ProviderError(`${what} answered HTTP 404${detail ? `: ${detail}` : ""}`, {
+			retryable: false,
+			userMessage: PROVIDER_MESSAGES.lost,
+		});
+	}
+	return toHttpStatusError(what, reply, detail, "poll");
+}
+
+/**
+ * A non-2xx result after COMPLETED is mostly the model's own failure, kept by fal; only a bare
+ * 429 or 5xx without fal's error type is a hiccup of the moment, worth reading again.
+ */
+function toFailedResult(what: string, reply: VendorReply): ProviderJobState {
+	const detail = readErrorDetail(reply);
+	const errorType = readErrorType(reply);
+	const reason = `${what} answered HTTP ${reply.status}${errorType ? ` (${errorType})` : ""}${detail ? `: ${detail}` : ""}`;
+	if (reply.status === 400 && /in progress/i.test(detail ?? "")) return { status: "running" };
+	if (reply.status === 404 || reply.status === 410) {
+		return { status: "failed", message: PROVIDER_MESSAGES.expired, reason };
+	}
+	if (reply.status === 504 && reply.headers.get("x-fal-request-timeout-type") === "user") {
+		return { status: "failed", message: "Generation timed out", reason };
+	}
+	if ((reply.status === 429 || reply.status >= 500) && errorType === undefined) {
+		throw toHttpStatusError(what, reply, detail, "poll");
+	}
+	if (isModerationText(detail))
+		return { status: "failed", message: PROVIDER_MESSAGES.refused, reason };
+	if (/cancel/i.test(detail ?? "")) {
+		return { status: "failed", message: PROVIDER_MESSAGES.cancelled, reason };
+	}
+	if (reply.status === 422 && detail) return { status: "failed", message: detail, reason };
+	return { status: "failed", message: PROVIDER_MESSAGES.failed, reason };
+}

@@ -1,0 +1,326 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import {
+	createFailurePlan,
+	FAKE_REFUSED_WORD,
+	type FailureTiming,
+	type FakeReply,
+	type FakeRequest,
+	jsonReply,
+	renderFakeImage,
+	startFakeServer,
+	textReply,
+} from "../shared/fake-server";
+
+export const FAKE_OPENAI_ENDPOINTS = ["generate"] as const;
+export type FakeOpenAiEndpoint = (typeof FAKE_OPENAI_ENDPOINTS)[number];
+
+/** Each failure a request can be told to answer with instead of its normal reply. */
+export const FAKE_OPENAI_FAILURES = {
+	moderation: "400 `moderation_blocked` (the safety system)",
+	invalid: "400 `invalid_request_error` on `size`",
+	"org-unverified": "403, an organization that must be verified for GPT image models",
+	"rate-limited": "429 `rate_limit_exceeded` with retry-after, retry-after-ms and x-ratelimit-*",
+	"insufficient-quota": "429 `insufficient_quota` (not worth a retry)",
+	"server-error": "500 `server_error`",
+	"no-retry": "503 with `x-should-retry: false`",
+	"bad-json": "200 with an HTML page",
+	malformed: "200 with JSON of the wrong shape",
+	"not-image": "200 whose base64 is not an image",
+	hang: "never answers",
+	drop: "closes the connection",
+} as const;
+export type FakeOpenAiFailure = keyof typeof FAKE_OPENAI_FAILURES;
+
+export type FakeOpenAiBehaviour = {
+	/** The key every call needs (`Authorization: Bearer …`); 401 without it. */
+	apiKey: string;
+	/** How long a generation takes before the answer is written. */
+	latencyMs: number;
+	retryAfterSeconds: number;
+};
+
+export type FakeOpenAi = {
+	origin: string;
+	/** The API root to configure, `<origin>/v1`. */
+	baseUrl: string;
+	requests(): readonly FakeRequest[];
+	generateCount(): number;
+	setBehaviour(changes: Partial<FakeOpenAiBehaviour>): void;
+	fail(endpoint: FakeOpenAiEndpoint, kind: FakeOpenAiFailure, timing?: FailureTiming): void;
+	clearFailures(): void;
+	stop(): Promise<void>;
+};
+
+export type FakeOpenAiOptions = { port?: number; behaviour?: Partial<FakeOpenAiBehaviour> };
+
+export const FAKE_OPENAI_KEY = "sk-fake-openai-key";
+
+const DEFAULT_BEHAVIOUR: FakeOpenAiBehaviour = {
+	apiKey: FAKE_OPENAI_KEY,
+	latencyMs: 3_000,
+	retryAfterSeconds: 2,
+};
+
+const STANDARD_SIZES = ["1024x1024", "1536x1024", "1024x1536", "auto"];
+const STANDARD_MODELS = [
+	"gpt-image-1",
+	"gpt-image-1-mini",
+	"gpt-image-1.5",
+	"chatgpt-image-latest",
+];
+const RETIRED_MODELS = ["dall-e-2", "dall-e-3"];
+
+const RequestSchema = z.object({
+	model: z.string(),
+	prompt: z.string().min(1).max(32_000),
+	n: z.number().int().min(1).max(10).optional(),
+	size: z.string().optional(),
+	quality: z.enum(["low", "medium", "high", "auto"]).optional(),
+	output_format: z.enum(["png", "jpeg", "webp"]).optional(),
+	output_compression: z.number().int().min(0).max(100).optional(),
+	background: z.enum(["transparent", "opaque", "auto"]).optional(),
+	moderation: z.enum(["low", "auto"]).optional(),
+	user: z.string().optional(),
+});
+
+/**
+ * A local stand-in for OpenAI's images API (PROVIDERS.md section 2): `POST /v1/images/generations`
+ * checks the model, `n` and the size the way gpt-image models do, waits `latencyMs`, and answers
+ * `data[].b64_json` images of the requested size, or one of OpenAI's error bodies.
+ */
+export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
+	let behaviour: FakeOpenAiBehaviour = { ...DEFAULT_BEHAVIOUR, ...options.behaviour };
+	const failures = createFailurePlan<FakeOpenAiEndpoint, FakeOpenAiFailure>();
+
+	const server = await startFakeServer({
+		...(options.port === undefined ? {} : { port: options.port }),
+		handle: (request) => handle(request),
+	});
+
+	async function handle(request: FakeRequest): Promise<FakeReply> {
+		if (request.method !== "POST" || request.path !== "/v1/images/generations") {
+			return openAiError(
+				404,
+				`Invalid URL (${request.method} ${request.path})`,
+				"invalid_request_error",
+				null,
+				null,
+			);
+		}
+		if (request.authorization !== `Bearer ${behaviour.apiKey}`) {
+			return openAiError(
+				401,
+				"Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.",
+				"invalid_request_error",
+				null,
+				"invalid_api_key",
+			);
+		}
+		const failure = failures.take("generate");
+		if (failure === "hang") return { kind: "hang" };
+		if (failure === "drop") return { kind: "drop" };
+		if (behaviour.latencyMs > 0)
+			await new Promise((resolve) => setTimeout(resolve, behaviour.latencyMs));
+		if (failure) return answerFailure(failure);
+		return generate(request.body);
+	}
+
+	async function generate(body: unknown): Promise<FakeReply> {
+		const parsed = RequestSchema.safeParse(body);
+		if (!parsed.success) {
+			const issue = parsed.error.issues[0];
+			const param = issue?.path.join(".") || null;
+			return openAiError(
+				400,
+				`Invalid value for '${param}': ${issue?.message ?? "invalid"}`,
+				"invalid_request_error",
+				param,
+				null,
+			);
+		}
+		const input = parsed.data;
+		if (RETIRED_MODELS.includes(input.model) || !isKnownModel(input.model)) {
+			return openAiError(
+				404,
+				`The model '${input.model}' does not exist or you do not have access to it.`,
+				"invalid_request_error",
+				null,
+				"model_not_found",
+			);
+		}
+		const size = input.size ?? "auto";
+		const sizeProblem = checkSize(input.model, size);
+		if (sizeProblem) return openAiError(400, sizeProblem, "invalid_request_error", "size", null);
+		if (input.prompt.toLowerCase().includes(FAKE_REFUSED_WORD)) return answerFailure("moderation");
+		const [width = 1024, height = 1024] =
+			size === "auto" ? [1024, 1024] : size.split("x").map(Number);
+		const format = input.output_format ?? "png";
+		const seed = randomBytes(8).toString("hex");
+		const images = await Promise.all(
+			Array.from({ length: input.n ?? 1 }, (_, index) =>
+				renderFakeImage({ width, height, seed, index, format }),
+			),
+		);
+		return jsonReply(
+			200,
+			{
+				created: Math.floor(Date.now() / 1000),
+				background: "opaque",
+				output_format: format,
+				quality: input.quality ?? "auto",
+				size: `${width}x${height}`,
+				data: images.map((image) => ({ b64_json: Buffer.from(image.data).toString("base64") })),
+				usage: {
+					input_tokens: 50,
+					input_tokens_details: { image_tokens: 0, text_tokens: 50 },
+					output_tokens: 4160 * images.length,
+					total_tokens: 50 + 4160 * images.length,
+				},
+			},
+			rateLimitHeaders(1),
+		);
+	}
+
+	function answerFailure(kind: Exclude<FakeOpenAiFailure, "hang" | "drop">): FakeReply {
+		switch (kind) {
+			case "moderation":
+				return openAiError(
+					400,
+					"Your request was rejected by the safety system. If you believe this is an error, contact us at help.openai.com and include the request ID req_123.",
+					"image_generation_user_error",
+					null,
+					"moderation_blocked",
+				);
+			case "invalid":
+				return openAiError(
+					400,
+					"Invalid value: '1792x1024'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.",
+					"invalid_request_error",
+					"size",
+					"invalid_value",
+				);
+			case "org-unverified":
+				return openAiError(
+					403,
+					"Your organization must be verified to use the model `gpt-image-1`.",
+					"invalid_request_error",
+					null,
+					null,
+				);
+			case "rate-limited":
+				return openAiError(
+					429,
+					"Rate limit reached for gpt-image-1 on images per minute (IPM): Limit 5, Used 5, Requested 1.",
+					"requests",
+					null,
+					"rate_limit_exceeded",
+					{
+						...rateLimitHeaders(0),
+						"retry-after": String(behaviour.retryAfterSeconds),
+						"retry-after-ms": String(behaviour.retryAfterSeconds * 1000),
+					},
+				);
+			case "insufficient-quota":
+				return openAiError(
+					429,
+					"You exceeded your current quota, please check your plan and billing details.",
+					"insufficient_quota",
+					null,
+					"insufficient_quota",
+				);
+			case "server-error":
+				return openAiError(
+					500,
+					"The server had an error while processing your request. Sorry about that!",
+					"server_error",
+					null,
+					null,
+				);
+			case "no-retry":
+				return openAiError(503, "The engine is currently overloaded.", "server_error", null, null, {
+					"x-should-retry": "false",
+				});
+			case "bad-json":
+				return textReply(200, "<html><body>502 Bad Gateway</body></html>", "text/html");
+			case "malformed":
+				return jsonReply(200, { created: 1, data: "not a list" });
+			case "not-image":
+				return jsonReply(200, {
+					created: 1,
+					data: [{ b64_json: Buffer.from("hello, not an image").toString("base64") }],
+				});
+		}
+	}
+
+	return {
+		origin: server.origin,
+		baseUrl: `${server.origin}/v1`,
+		requests: server.requests,
+		generateCount: () =>
+			server.requests().filter((request) => request.path === "/v1/images/generations").length,
+		setBehaviour(changes) {
+			behaviour = { ...behaviour, ...changes };
+		},
+		fail: (endpoint, kind, timing) => failures.fail(endpoint, kind, timing),
+		clearFailures: () => failures.clear(),
+		stop: server.stop,
+	};
+}
+
+function isKnownModel(model: string): boolean {
+	return STANDARD_MODELS.includes(model) || model.startsWith("gpt-image-2");
+}
+
+// gpt-image-1 family: three sizes and auto. gpt-image-2: any WxH with sides divisible by 16, a
+// ratio between 1:3 and 3:1, at most 3840x2160 pixels.
+function checkSize(model: string, size: string): string | undefined {
+	if (!model.startsWith("gpt-image-2")) {
+		return STANDARD_SIZES.includes(size)
+			? undefined
+			: `Invalid value: '${size}'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.`;
+	}
+	if (size === "auto" || STANDARD_SIZES.includes(size)) return undefined;
+	const match = /^(\d+)x(\d+)$/.exec(size);
+	const width = Number(match?.[1] ?? 0);
+	const height = Number(match?.[2] ?? 0);
+	const ratio = width / height;
+	if (
+		!match ||
+		width % 16 !== 0 ||
+		height % 16 !== 0 ||
+		ratio > 3 ||
+		ratio < 1 / 3 ||
+		width * height > 3840 * 2160
+	) {
+		return `Invalid size '${size}': both sides must be divisible by 16, the ratio between 1:3 and 3:1, and at most 3840x2160 pixels.`;
+	}
+	return undefined;
+}
+
+function rateLimitHeaders(remaining: number): Record<string, string> {
+	return {
+		"x-ratelimit-limit-requests": "5",
+		"x-ratelimit-remaining-requests": String(remaining),
+		"x-ratelimit-reset-requests": "12s",
+		"x-request-id": `req_${randomBytes(8).toString("hex")}`,
+	};
+}
+
+function openAiError(
+	status: number,
+	message: string,
+	type: string,
+	param: string | null,
+	code: string | null,
+	headers: Record<string, string> = {},
+): FakeReply {
+	return jsonReply(
+		status,
+		{ error: { message, type, param, code } },
+		{
+			"x-request-id": `req_${randomBytes(8).toString("hex")}`,
+			...headers,
+		},
+	);
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it, onTestFinished } from "vitest";
+import {
+	readGeneration,
+	requestGeneration,
+	signUp,
+	startServerWithProvider,
+	waitForFinish,
+} from "../shared/generation-test-kit";
+import { FAKE_OPENAI_KEY, startFakeOpenAi } from "./fake-openai";
+import { createOpenAiProvider } from "./openai-provider";
+
+async function startWorld() {
+	const fake = await startFakeOpenAi({ behaviour: { latencyMs: 50, retryAfterSeconds: 0 } });
+	onTestFinished(() => fake.stop());
+	const server = await startServerWithProvider(
+		createOpenAiProvider({ apiKey: FAKE_OPENAI_KEY, baseUrl: fake.baseUrl }),
+	);
+	onTestFinished(() => server.close());
+	return { fake, client: await signUp(server) };
+}
+
+describe("openai through the worker", () => {
+	it("stores four base64 images cropped to the exact ratio", async () => {
+		const { fake, client } = await startWorld();
+		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 9:16");
+		expect(await waitForFinish(client, created.pollingUrl)).toMatchObject({ status: "completed" });
+		const generation = await readGeneration(client, created.id);
+		expect(generation.images.map((image) => [image.width, image.height])).toEqual(
+			Array(4).fill([864, 1536]),
+		);
+		expect(fake.requests()[0]?.body).toMatchObject({ size: "1024x1536", n: 4 });
+	});
+
+	it("retries a rate-limited call, and fails a moderated one at once", async () => {
+		const { fake, client } = await startWorld();
+		fake.fail("generate", "rate-limited", { times: 1 });
+		const retried = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1");
+		expect(await waitForFinish(client, retried.pollingUrl)).toMatchObject({ status: "completed" });
+		expect(fake.generateCount()).toBe(2);
+
+		const refused = await requestGeneration(client, "something forbidden", "--ar 1:1");
+		expect(await waitForFinish(client, refused.pollingUrl)).toEqual({
+			status: "failed",
+			results: [],
+			message: "The provider refused this prompt",
+		});
+		expect(fake.generateCount()).toBe(3);
+	});
+});

@@ -1,0 +1,214 @@
+import { describe, expect, it, onTestFinished } from "vitest";
+import {
+	catchProviderError,
+	checkUntilDone,
+	createTestInput,
+	expectCompleted,
+	readImages,
+	startTestJob,
+} from "../shared/provider-test-kit";
+import type { ImageProvider } from "../types";
+import {
+	FAKE_OPENAI_KEY,
+	type FakeOpenAi,
+	type FakeOpenAiOptions,
+	startFakeOpenAi,
+} from "./fake-openai";
+import { createOpenAiProvider, type OpenAiProviderOptions } from "./openai-provider";
+
+async function startFake(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
+	const fake = await startFakeOpenAi({
+		...options,
+		behaviour: { latencyMs: 0, ...options.behaviour },
+	});
+	onTestFinished(() => fake.stop());
+	return fake;
+}
+
+function createProvider(
+	fake: FakeOpenAi,
+	overrides: Partial<OpenAiProviderOptions> = {},
+): ImageProvider {
+	return createOpenAiProvider({
+		apiKey: FAKE_OPENAI_KEY,
+		baseUrl: fake.baseUrl,
+		requestTimeoutMs: 5_000,
+		...overrides,
+	});
+}
+
+describe("openai provider: images", () => {
+	it("asks for four images at the nearest size and crops them to the exact ratio", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider, { prompt: "A red fox in the snow" });
+		const images = expectCompleted(await checkUntilDone(provider, job));
+
+		expect(fake.requests()).toHaveLength(1);
+		expect(fake.requests()[0]).toMatchObject({
+			path: "/v1/images/generations",
+			authorization: `Bearer ${FAKE_OPENAI_KEY}`,
+			body: {
+				model: "gpt-image-1",
+				prompt: "A red fox in the snow",
+				n: 4,
+				size: "1536x1024",
+				quality: "medium",
+				output_format: "png",
+			},
+		});
+		expect(images.every((image) => image.kind === "bytes")).toBe(true);
+		expect(await readImages(provider, images)).toEqual(
+			Array(4).fill({ width: 1536, height: 864, format: "png" }),
+		);
+	});
+
+	it.each([
+		["--ar 1:1", "1024x1024", { width: 1024, height: 1024 }],
+		["--ar 3:2", "1536x1024", { width: 1536, height: 1024 }],
+		["--ar 2:3", "1024x1536", { width: 1024, height: 1536 }],
+		["--ar 9:16", "1024x1536", { width: 864, height: 1536 }],
+		["--ar 21:9", "1536x1024", { width: 1536, height: 658 }],
+	] as const)(
+		"generates %s at %s for gpt-image-1, giving %j",
+		async (aspectRatio, size, pixels) => {
+			const fake = await startFake();
+			const provider = createProvider(fake);
+			const job = await startTestJob(provider, { aspectRatio, count: 1 });
+			const images = expectCompleted(await checkUntilDone(provider, job));
+			expect(fake.requests()[0]?.body).toMatchObject({ size, n: 1 });
+			expect(await readImages(provider, images)).toEqual([{ ...pixels, format: "png" }]);
+		},
+	);
+
+	it.each([
+		["--ar 16:9", "1536x864"],
+		["--ar 9:16", "864x1536"],
+		["--ar 21:9", "2016x864"],
+	] as const)(
+		"asks gpt-image-2 for the exact size of %s (%s), unless told to use the standard sizes",
+		async (aspectRatio, size) => {
+			const fake = await startFake();
+			const provider = createProvider(fake, { model: "gpt-image-2", quality: "low" });
+			const job = await startTestJob(provider, { aspectRatio, count: 1 });
+			const [image] = await readImages(
+				provider,
+				expectCompleted(await checkUntilDone(provider, job)),
+			);
+			expect(fake.requests()[0]?.body).toMatchObject({
+				model: "gpt-image-2",
+				size,
+				quality: "low",
+			});
+			expect(`${image?.width}x${image?.height}`).toBe(size);
+
+			const standard = createProvider(fake, { model: "gpt-image-2", sizes: "standard" });
+			await checkUntilDone(standard, await startTestJob(standard, { aspectRatio, count: 1 }));
+			expect(fake.requests()[1]?.body).toMatchObject({
+				size: expect.stringMatching(/^1[05]\d\dx1[05]\d\d$/),
+			});
+		},
+	);
+
+	it("reports running while OpenAI draws, and aborts the call when cancelled", async () => {
+		const fake = await startFake();
+		fake.fail("generate", "hang");
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider);
+		await expect.poll(() => fake.requests().length).toBe(1);
+		await expect(provider.check(job)).resolves.toEqual({ status: "running" });
+		await provider.cancel?.(job);
+		await expect.poll(() => fake.requests()[0]?.isAbandoned).toBe(true);
+	});
+
+	it("sends the call again when a restarted server checks a job it no longer holds", async () => {
+		const fake = await startFake();
+		const job = await startTestJob(createProvider(fake));
+		const afterRestart = createProvider(fake);
+		expect(expectCompleted(await checkUntilDone(afterRestart, job))).toHaveLength(4);
+		expect(fake.generateCount()).toBe(2);
+		expect(JSON.parse(job.jobId)).toEqual({ provider: "openai", requestId: expect.any(String) });
+	});
+
+	it("trusts the API's host for downloads only when it is private, and refuses foreign job ids", async () => {
+		const fake = await startFake();
+		expect(createProvider(fake).trustedPrivateHosts).toEqual([new URL(fake.origin).host]);
+		expect(createOpenAiProvider({ apiKey: "sk" }).trustedPrivateHosts).toEqual([]);
+		const error = await catchProviderError(
+			createProvider(fake).check({ jobId: "local_1", input: createTestInput() }),
+		);
+		expect(error.message).toMatch(/Not a job id of the OpenAI provider/);
+	});
+});
+
+describe("openai provider: failures", () => {
+	it("refuses a prompt the safety system blocks, without retry", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider, { prompt: "something forbidden" });
+		const error = await catchProviderError(checkUntilDone(provider, job));
+		expect(error.retryable).toBe(false);
+		expect(error.userMessage).toBe("The provider refused this prompt");
+		expect(error.message).toMatch(/HTTP 400 \(moderation_blocked\): Your request was rejected/);
+	});
+
+	it.each([
+		["invalid", false, /^Invalid value: '1792x1024'/],
+		["org-unverified", false, /^Your organization must be verified/],
+		["rate-limited", true, /^The image service is busy/],
+		["insufficient-quota", false, /^The image service account has no credit left$/],
+		["server-error", true, /^The server had an error/],
+		["no-retry", false, /^The engine is currently overloaded/],
+		["bad-json", false, /^Generation failed$/],
+		["malformed", false, /^Generation failed$/],
+		["not-image", false, /^Generation failed$/],
+		["drop", true, /^Generation failed$/],
+	] as const)("maps %s (retryable: %s)", async (kind, retryable, userMessage) => {
+		const fake = await startFake();
+		const provider = createProvider(fake);
+		fake.fail("generate", kind, { times: 1 });
+		const job = await startTestJob(provider);
+		const error = await catchProviderError(checkUntilDone(provider, job));
+		expect(error.retryable).toBe(retryable);
+		expect(error.userMessage).toMatch(userMessage);
+		if (kind === "rate-limited") expect(error.retryAfterMs).toBe(2_000);
+		// The worker checks again after a retryable failure: the call is sent again and succeeds.
+		if (retryable) {
+			expect(expectCompleted(await checkUntilDone(provider, job))).toHaveLength(4);
+			expect(fake.generateCount()).toBe(2);
+		}
+	});
+
+	it("fails without retry for a refused key or a retired model", async () => {
+		const fake = await startFake();
+		const wrongKey = createProvider(fake, { apiKey: "sk-wrong" });
+		const unauthorised = await catchProviderError(
+			checkUntilDone(wrongKey, await startTestJob(wrongKey)),
+		);
+		expect(unauthorised.retryable).toBe(false);
+		expect(unauthorised.userMessage).toBe("The image service did not accept Atelier's credentials");
+
+		const retired = createProvider(fake, { model: "dall-e-3" });
+		const notFound = await catchProviderError(checkUntilDone(retired, await startTestJob(retired)));
+		expect(notFound.retryable).toBe(false);
+		expect(notFound.message).toMatch(/model_not_found/);
+	});
+
+	it("times out a call that never answers, as a retryable failure", async () => {
+		const fake = await startFake();
+		fake.fail("generate", "hang", { times: 1 });
+		const provider = createProvider(fake, { requestTimeoutMs: 200 });
+		const job = await startTestJob(provider);
+		const error = await catchProviderError(checkUntilDone(provider, job));
+		expect(error.retryable).toBe(true);
+		expect(error.message).toMatch(/timed out after 200 ms/);
+	});
+
+	it("refuses an answer larger than four images of the download limit", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { maxImageBytes: 1_000 });
+		const error = await catchProviderError(checkUntilDone(provider, await startTestJob(provider)));
+		expect(error.retryable).toBe(false);
+		expect(error.message).toMatch(/answered more than|is not an image of at most/);
+	});
+});

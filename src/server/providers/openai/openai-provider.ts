@@ -1,0 +1,269 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { sniffImageType } from "../../images/sniff-image-type";
+import { decodeJobId, encodeJobId } from "../shared/job-id";
+import {
+	isModerationText,
+	PROVIDER_MESSAGES,
+	summarizeVendorText,
+} from "../shared/provider-messages";
+import {
+	describeUrl,
+	listTrustedPrivateHosts,
+	parseBaseUrl,
+	resolveBelow,
+} from "../shared/provider-urls";
+import {
+	createVendorClient,
+	parseReply,
+	readErrorBody,
+	readRetryAfterMs,
+	toHttpStatusError,
+	type VendorReply,
+} from "../shared/vendor-request";
+import {
+	type GenerationInput,
+	type ImageProvider,
+	type ImageSource,
+	ProviderError,
+	type ProviderJob,
+	type ProviderJobState,
+} from "../types";
+import { cropToAspectRatio } from "./crop-to-ratio";
+import { type OpenAiSizeMode, selectOpenAiSize } from "./openai-sizes";
+
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+export const OPENAI_DEFAULT_MODEL = "gpt-image-1";
+export const OPENAI_QUALITIES = ["low", "medium", "high", "auto"] as const;
+export type OpenAiQuality = (typeof OPENAI_QUALITIES)[number];
+
+export type OpenAiProviderOptions = {
+	apiKey: string;
+	/** The API root, `https://api.openai.com/v1` by default (or an OpenAI-compatible gateway's). */
+	baseUrl?: string;
+	model?: string;
+	quality?: OpenAiQuality;
+	sizes?: OpenAiSizeMode;
+	/** One generation is one blocking call that takes tens of seconds: give it the generation's time. */
+	requestTimeoutMs?: number;
+	/** The largest image accepted; the answer may be up to four of them in base64. */
+	maxImageBytes?: number;
+	fetch?: typeof fetch;
+};
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 180_000;
+const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
+// Settled jobs nobody asked for again (their generation went away without a cancel) are dropped.
+const ABANDONED_JOB_MS = 15 * 60 * 1000;
+
+const ImagesResponseSchema = z.object({
+	data: z.array(z.object({ b64_json: z.string().optional(), url: z.string().optional() })),
+});
+
+const ErrorBodySchema = z.object({
+	error: z.object({
+		message: z.string().nullish(),
+		type: z.string().nullish(),
+		code: z.string().nullish(),
+		param: z.string().nullish(),
+	}),
+});
+
+/** The saved job id: our own id for the one blocking request (OpenAI gives none to follow). */
+const OpenAiJobIdSchema = z.object({ provider: z.literal("openai"), requestId: z.uuid() });
+
+type OpenAiJob = {
+	controller: AbortController;
+	settledAt: number | undefined;
+	outcome: { state: ProviderJobState } | { error: ProviderError } | undefined;
+};
+
+/**
+ * OpenAI's images API (gpt-image models). The vendor is synchronous: one call of tens of seconds
+ * returns all images as base64. `start` sends that call in the background and answers at once,
+ * so the worker saves the job id and polls as it does for every provider; `check` reports the
+ * call's outcome, each image cropped to the exact ratio. After a restart the call is lost with
+ * the process, so `check` sends it again (docs/decisions/005-providers.md).
+ */
+export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvider {
+	const baseUrl = parseBaseUrl(options.baseUrl ?? OPENAI_DEFAULT_BASE_URL, "OPENAI_BASE_URL");
+	const model = options.model ?? OPENAI_DEFAULT_MODEL;
+	const quality = options.quality ?? "medium";
+	const sizes = options.sizes ?? "auto";
+	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+	const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+	const fetchOption = options.fetch ? { fetch: options.fetch } : {};
+	const jobs = new Map<string, OpenAiJob>();
+
+	async function generate(input: GenerationInput, signal: AbortSignal): Promise<ProviderJobState> {
+		const url = resolveBelow(baseUrl, "images/generations");
+		const what = `Generating images at ${describeUrl(url)}`;
+		// Base64 is 4/3 of the bytes; room for every image plus the JSON around them.
+		const send = createVendorClient({
+			timeoutMs,
+			maxResponseBytes: Math.ceil((input.count * maxImageBytes * 4) / 3) + 64 * 1024,
+			...fetchOption,
+		});
+		const reply = await send(
+			what,
+			{
+				method: "POST",
+				url,
+				headers: { authorization: `Bearer ${options.apiKey}` },
+				json: {
+					model,
+					prompt: input.prompt,
+					n: input.count,
+					size: selectOpenAiSize(model, sizes, input.aspectRatio),
+					quality,
+					output_format: "png",
+				},
+			},
+			{ signal },
+		);
+		if (!reply.ok) throw toGenerateError(what, reply);
+		// Not retried: the images were made (and billed) even when the answer is unreadable.
+		const answer = parseReply(what, reply, ImagesResponseSchema, { retryable: false });
+		const images: ImageSource[] = [];
+		for (const [index, item] of answer.data.entries()) {
+			if (item.b64_json !== undefined) {
+				images.push(await decodeImage(item.b64_json, index, input));
+			} else if (item.url !== undefined && URL.canParse(item.url)) {
+				// Older OpenAI-compatible gateways answer URLs; they are downloaded as they are.
+				images.push({ kind: "url", url: new URL(item.url).href });
+			}
+		}
+		if (images.length === 0) {
+			return {
+				status: "failed",
+				message: PROVIDER_MESSAGES.noImages,
+				reason: `${what} answered ${answer.data.length} items without an image`,
+			};
+		}
+		return { status: "completed", images };
+	}
+
+	async function decodeImage(
+		base64: string,
+		index: number,
+		input: GenerationInput,
+	): Promise<ImageSource> {
+		const data = new Uint8Array(Buffer.from(base64, "base64"));
+		if (data.byteLength > maxImageBytes || !sniffImageType(data)) {
+			throw new ProviderError(
+				`OpenAI's image ${index} is not an image of at most ${maxImageBytes} bytes (${data.byteLength} bytes)`,
+				{ retryable: false },
+			);
+		}
+		const cropped = await cropToAspectRatio(data, input.aspectRatio);
+		return { kind: "bytes", data: cropped.data, contentType: cropped.contentType };
+	}
+
+	function launch(requestId: string, input: GenerationInput): void {
+		const job: OpenAiJob = {
+			controller: new AbortController(),
+			settledAt: undefined,
+			outcome: undefined,
+		};
+		jobs.set(requestId, job);
+		generate(input, job.controller.signal).then(
+			(state) => {
+				job.outcome = { state };
+				job.settledAt = Date.now();
+			},
+			(error: unknown) => {
+				job.outcome = { error: toProviderError(error) };
+				job.settledAt = Date.now();
+			},
+		);
+	}
+
+	function forgetAbandoned(): void {
+		const cutoff = Date.now() - ABANDONED_JOB_MS;
+		for (const [requestId, job] of jobs) {
+			if (job.settledAt !== undefined && job.settledAt < cutoff) jobs.delete(requestId);
+		}
+	}
+
+	return {
+		name: "openai",
+		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
+
+		async start(input) {
+			forgetAbandoned();
+			const requestId = randomUUID();
+			launch(requestId, input);
+			return { jobId: encodeJobId({ provider: "openai", requestId }) };
+		},
+
+		async check(job: ProviderJob) {
+			const { requestId } = decodeJobId(job.jobId, OpenAiJobIdSchema, "OpenAI");
+			forgetAbandoned();
+			const running = jobs.get(requestId);
+			if (!running) {
+				// Lost with a restart (or a retry is due): OpenAI has nothing to resume, so ask again.
+				launch(requestId, job.input);
+				return { status: "running" };
+			}
+			if (!running.outcome) return { status: "running" };
+			// Settled: hand the result over once; a failure the worker retries sends the call again.
+			jobs.delete(requestId);
+			if ("error" in running.outcome) throw running.outcome.error;
+			return running.outcome.state;
+		},
+
+		async cancel(job: ProviderJob) {
+			const { requestId } = decodeJobId(job.jobId, OpenAiJobIdSchema, "OpenAI");
+			// Aborting the call is OpenAI's only cancel.
+			jobs.get(requestId)?.controller.abort(new Error("The generation was cancelled"));
+			jobs.delete(requestId);
+		},
+	};
+}
+
+// Anything but a ProviderError (a crop that failed, say) is a bug here, not worth a retry.
+function toProviderError(error: unknown): ProviderError {
+	if (error instanceof ProviderError) return error;
+	const detail = error instanceof Error ? error.message : String(error);
+	return new ProviderError(`Handling OpenAI's answer failed: ${detail}`, {
+		retryable: false,
+		cause: error,
+	});
+}
+
+function toGenerateError(what: string, reply: VendorReply): ProviderError {
+	const body = readErrorBody(reply, ErrorBodySchema)?.error;
+	const vendorMessage = summarizeVendorText(body?.message);
+	const code = body?.code ?? undefined;
+	const message = `${what} answered HTTP ${reply.status}${code ? ` (${code})` : ""}${vendorMessage ? `: ${vendorMessage}` : ""}`;
+	if (
+		code === "moderation_blocked" ||
+		code === "content_policy_violation" ||
+		(reply.status === 400 && isModerationText(vendorMessage))
+	) {
+		return new ProviderError(message, { retryable: false, userMessage: PROVIDER_MESSAGES.refused });
+	}
+	if (code === "insufficient_quota" || code === "billing_hard_limit_reached") {
+		return new ProviderError(message, {
+			retryable: false,
+			userMessage: PROVIDER_MESSAGES.noCredit,
+		});
+	}
+	// OpenAI may say outright whether a retry helps; its own client obeys this header first.
+	const shouldRetry = reply.headers.get("x-should-retry");
+	if (shouldRetry === "true" || shouldRetry === "false") {
+		const isRetryable = shouldRetry === "true";
+		return new ProviderError(message, {
+			retryable: isRetryable,
+			...(isRetryable ? { retryAfterMs: readRetryAfterMs(reply.headers) } : {}),
+			userMessage:
+				reply.status === 429 ? PROVIDER_MESSAGES.busy : (vendorMessage ?? `HTTP ${reply.status}`),
+		});
+	}
+	const error = toHttpStatusError(what, reply, vendorMessage, "start");
+	return new ProviderError(message, {
+		retryable: error.retryable,
+		...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+		userMessage: error.userMessage,
+	});
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it, onTestFinished } from "vitest";
+import {
+	deleteWhenStarted,
+	readGeneration,
+	requestGeneration,
+	signUp,
+	startServerWithProvider,
+	waitForFinish,
+} from "../shared/generation-test-kit";
+import {
+	FAKE_REPLICATE_TOKEN,
+	type FakeReplicateBehaviour,
+	startFakeReplicate,
+} from "./fake-replicate";
+import { createReplicateProvider } from "./replicate-provider";
+
+async function startWorld(behaviour: Partial<FakeReplicateBehaviour> = {}) {
+	const fake = await startFakeReplicate({
+		behaviour: { startingMs: 0, processingMs: 50, retryAfterSeconds: 0, ...behaviour },
+	});
+	onTestFinished(() => fake.stop());
+	const provider = createReplicateProvider({
+		apiToken: FAKE_REPLICATE_TOKEN,
+		baseUrl: fake.baseUrl,
+	});
+	const server = await startServerWithProvider(provider);
+	onTestFinished(() => server.close());
+	return { fake, server, client: await signUp(server) };
+}
+
+describe("replicate through the worker", () => {
+	it("stores four images in the chosen ratio; the --ar flag typed in the prompt is not sent", async () => {
+		const { fake, client } = await startWorld();
+		const created = await requestGeneration(client, "a lighthouse at dusk --ar 21:9", "--ar 16:9");
+		const poll = await waitForFinish(client, created.pollingUrl);
+		expect(poll).toMatchObject({ status: "completed", message: null });
+		expect(poll.results).toHaveLength(4);
+
+		const generation = await readGeneration(client, created.id);
+		expect(generation.images.map((image) => [image.width, image.height])).toEqual(
+			Array(4).fill([1344, 768]),
+		);
+		expect(JSON.parse(generation.api_id ?? "{}")).toMatchObject({ provider: "replicate" });
+		const [create] = fake.requests();
+		expect(create?.body).toEqual({
+			input: { prompt: "a lighthouse at dusk", aspect_ratio: "16:9", num_outputs: 4 },
+		});
+		const files = fake.requests().filter((request) => request.path.startsWith("/files/"));
+		expect(files.map((request) => request.authorization)).toEqual(Array(4).fill(undefined));
+	});
+
+	it("retries a throttled create and still completes, with one prediction made", async () => {
+		const { fake, client } = await startWorld();
+		fake.fail("create", "rate-limited", { times: 1 });
+		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1");
+		expect(await waitForFinish(client, created.pollingUrl)).toMatchObject({ status: "completed" });
+		expect(fake.createCount()).toBe(2);
+		const generation = await readGeneration(client, created.id);
+		expect(JSON.parse(generation.api_id ?? "{}").predictions).toHaveLength(1);
+	});
+
+	it("shows a refused prompt as such, and does not retry it", async () => {
+		const { fake, client } = await startWorld();
+		const created = await requestGeneration(client, "something forbidden", "--ar 1:1");
+		expect(await waitForFinish(client, created.pollingUrl)).toEqual({
+			status: "failed",
+			results: [],
+			message: "The provider refused this prompt",
+		});
+		expect(fake.createCount()).toBe(1);
+	});
+
+	it("cancels the prediction when the generation is deleted mid-way", async () => {
+		const { fake, client } = await startWorld({ startingMs: 3_600_000 });
+		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1");
+		const started = await deleteWhenStarted(client, created.id);
+		const predictionId = JSON.parse(started.api_id ?? "{}").predictions[0].id;
+		await expect
+			.poll(() =>
+				fake
+					.requests()
+					.some((request) => request.path === `/v1/predictions/${predictionId}/cancel`),
+			)
+			.toBe(true);
+	});
+});

@@ -1,0 +1,344 @@
+import { z } from "zod";
+import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
+import { decodeJobId, encodeJobId } from "../shared/job-id";
+import { toRatioText } from "../shared/pixel-sizes";
+import {
+	isModerationText,
+	PROVIDER_MESSAGES,
+	summarizeVendorText,
+} from "../shared/provider-messages";
+import {
+	describeUrl,
+	listTrustedPrivateHosts,
+	parseBaseUrl,
+	parseVendorUrl,
+	resolveBelow,
+} from "../shared/provider-urls";
+import {
+	createVendorClient,
+	parseReply,
+	readErrorBody,
+	toHttpStatusError,
+	type VendorReply,
+} from "../shared/vendor-request";
+import {
+	type GenerationInput,
+	type ImageProvider,
+	type ImageSource,
+	type ProviderCallOptions,
+	ProviderError,
+	type ProviderJob,
+	type ProviderJobState,
+} from "../types";
+
+export const REPLICATE_DEFAULT_BASE_URL = "https://api.replicate.com/v1";
+export const REPLICATE_DEFAULT_MODEL = "black-forest-labs/flux-schnell";
+
+export type ReplicateProviderOptions = {
+	apiToken: string;
+	/**
+	 * `owner/name` for an official model (created at `/models/owner/name/predictions`), or a
+	 * version (`owner/name:<hash>` or a bare 64-hex hash) created at `/predictions`.
+	 */
+	model?: string;
+	/** The API root, `https://api.replicate.com/v1` by default. */
+	baseUrl?: string;
+	/** `num_outputs` per prediction (1-4); with 1 it is not sent and one prediction is made per image. */
+	imagesPerPrediction?: number;
+	/** Extra `input` fields for the model, such as `{ "output_format": "png" }`. */
+	extraInput?: Record<string, unknown>;
+	/** Sent as `Cancel-After`, so a prediction nobody follows any more stops on Replicate's side. */
+	cancelAfterMs?: number;
+	fetch?: typeof fetch;
+	requestTimeoutMs?: number;
+};
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const MAX_RESPONSE_BYTES = 1024 * 1024;
+const VERSION_PATTERN = /^[0-9a-f]{64}$/;
+const OFFICIAL_MODEL_PATTERN = /^[\w.-]+\/[\w.-]+$/;
+const VERSIONED_MODEL_PATTERN = /^[\w.-]+\/[\w.-]+:[0-9a-f]{64}$/;
+// The official client reads progress from the last tqdm line of the logs: " 50%|█████ | 2/4 [...]".
+const TQDM_PATTERN = /^\s*(\d+)%\s*\|.+?\|\s*(\d+)\/(\d+)/;
+
+const PredictionSchema = z.object({
+	id: z.string().min(1),
+	status: z.string(),
+	output: z.union([z.string(), z.array(z.unknown())]).nullish(),
+	error: z.unknown().optional(),
+	logs: z.string().nullish(),
+	data_removed: z.boolean().optional(),
+	urls: z.object({ get: z.string().optional(), cancel: z.string().optional() }).nullish(),
+});
+type Prediction = z.infer<typeof PredictionSchema>;
+
+const ProblemSchema = z.object({
+	title: z.string().optional().catch(undefined),
+	detail: z.unknown().optional(),
+});
+
+const PredictionRefSchema = z.object({ id: z.string(), get: z.string(), cancel: z.string() });
+type PredictionRef = z.infer<typeof PredictionRefSchema>;
+
+/** The saved job id: every prediction of the generation with the URLs Replicate gave for it. */
+const ReplicateJobIdSchema = z.object({
+	provider: z.literal("replicate"),
+	predictions: z.array(PredictionRefSchema).min(1),
+});
+
+/**
+ * Replicate's predictions API: one prediction of `num_outputs` images (or one per image for
+ * models that make one), followed at `urls.get` and cancelled at `urls.cancel`. The token goes to
+ * the API's origin only; output files are public URLs the worker downloads.
+ */
+export function createReplicateProvider(options: ReplicateProviderOptions): ImageProvider {
+	const baseUrl = parseBaseUrl(options.baseUrl ?? REPLICATE_DEFAULT_BASE_URL, "REPLICATE_BASE_URL");
+	const model = parseModel(options.model ?? REPLICATE_DEFAULT_MODEL);
+	const imagesPerPrediction = Math.min(4, Math.max(1, options.imagesPerPrediction ?? 4));
+	const authorization = `Bearer ${options.apiToken}`;
+	const send = createVendorClient({
+		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+		maxResponseBytes: MAX_RESPONSE_BYTES,
+		...(options.fetch ? { fetch: options.fetch } : {}),
+	});
+
+	// Credentials go only to the API's own origin, never to a host an answer names.
+	function authorizationFor(url: URL): Record<string, string> {
+		return url.origin === baseUrl.origin ? { authorization } : {};
+	}
+
+	async function createPrediction(
+		input: GenerationInput,
+		size: number,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<PredictionRef> {
+		const url = resolveBelow(
+			baseUrl,
+			model.kind === "official" ? `models/${model.name}/predictions` : "predictions",
+		);
+		const what = `Creating a Replicate prediction at ${describeUrl(url)}`;
+		const modelInput = {
+			...options.extraInput,
+			prompt: input.prompt,
+			aspect_ratio: toRatioText(input.aspectRatio),
+			...(imagesPerPrediction > 1 ? { num_outputs: size } : {}),
+		};
+		const reply = await send(
+			what,
+			{
+				method: "POST",
+				url,
+				headers: {
+					authorization,
+					...(options.cancelAfterMs
+						? { "cancel-after": `${Math.ceil(options.cancelAfterMs / 60_000)}m` }
+						: {}),
+				},
+				json:
+					model.kind === "official"
+						? { input: modelInput }
+						: { version: model.version, input: modelInput },
+			},
+			callOptions,
+		);
+		if (!reply.ok) throw toCreateError(what, reply);
+		// Not retried: the prediction may exist (and be billed) even when its answer is unreadable.
+		const prediction = parseReply(what, reply, PredictionSchema, { retryable: false });
+		return {
+			id: prediction.id,
+			get: resolvePredictionUrl(prediction.urls?.get, `predictions/${prediction.id}`),
+			cancel: resolvePredictionUrl(prediction.urls?.cancel, `predictions/${prediction.id}/cancel`),
+		};
+	}
+
+	function resolvePredictionUrl(answered: string | undefined, fallbackPath: string): string {
+		if (answered === undefined) return resolveBelow(baseUrl, fallbackPath).href;
+		return parseVendorUrl(answered, "Replicate's prediction URL").href;
+	}
+
+	async function checkPrediction(
+		prediction: PredictionRef,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<ProviderJobState> {
+		const url = parseVendorUrl(prediction.get, "The saved prediction URL");
+		const what = `Polling Replicate prediction ${prediction.id}`;
+		const reply = await send(
+			what,
+			{ method: "GET", url, headers: authorizationFor(url) },
+			callOptions,
+		);
+		if (!reply.ok) throw toPollError(what, reply);
+		return toJobState(parseReply(what, reply, PredictionSchema, { retryable: true }));
+	}
+
+	async function cancelPrediction(
+		prediction: PredictionRef,
+		callOptions?: ProviderCallOptions,
+	): Promise<void> {
+		const url = parseVendorUrl(prediction.cancel, "The saved cancel URL");
+		// Whatever the answer (a finished prediction stays as it was), there is nothing more to do.
+		await send(
+			`Cancelling Replicate prediction ${prediction.id}`,
+			{ method: "POST", url, headers: authorizationFor(url) },
+			callOptions,
+		);
+	}
+
+	return {
+		name: "replicate",
+		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
+
+		async start(input, callOptions) {
+			const predictions = await startBatches(
+				splitIntoBatches(input.count, imagesPerPrediction),
+				(size) => createPrediction(input, size, callOptions),
+				(started) => cancelPrediction(started),
+			);
+			return { jobId: encodeJobId({ provider: "replicate", predictions }) };
+		},
+
+		async check(job: ProviderJob, callOptions) {
+			const { predictions } = decodeJobId(job.jobId, ReplicateJobIdSchema, "Replicate");
+			const states = await Promise.all(
+				predictions.map((prediction) => checkPrediction(prediction, callOptions)),
+			);
+			const combined = combineBatchStates(states);
+			if (combined.status === "failed" && predictions.length > 1) {
+				// The generation has failed; the predictions still running would only cost money.
+				await Promise.all(
+					predictions.map((prediction) =>
+						cancelPrediction(prediction, callOptions).catch(() => undefined),
+					),
+				);
+			}
+			return combined;
+		},
+
+		async cancel(job: ProviderJob, callOptions) {
+			const { predictions } = decodeJobId(job.jobId, ReplicateJobIdSchema, "Replicate");
+			await Promise.all(predictions.map((prediction) => cancelPrediction(prediction, callOptions)));
+		},
+	};
+}
+
+type ReplicateModel = { kind: "official"; name: string } | { kind: "version"; version: string };
+
+function parseModel(value: string): ReplicateModel {
+	const model = value.trim();
+	if (OFFICIAL_MODEL_PATTERN.test(model)) return { kind: "official", name: model };
+	if (VERSIONED_MODEL_PATTERN.test(model) || VERSION_PATTERN.test(model)) {
+		return { kind: "version", version: model };
+	}
+	throw new Error(
+		`REPLICATE_MODEL must be owner/name, owner/name:<version> or a 64-hex version: ${JSON.stringify(value)}`,
+	);
+}
+
+function toJobState(prediction: Prediction): ProviderJobState {
+	const vendorError = describeVendorError(prediction.error);
+	switch (prediction.status) {
+		case "succeeded":
+			return toSucceededState(prediction);
+		case "failed":
+			return {
+				status: "failed",
+				message: isModerationText(vendorError)
+					? PROVIDER_MESSAGES.refused
+					: PROVIDER_MESSAGES.failed,
+				reason: `Replicate prediction ${prediction.id} failed: ${vendorError ?? "no error given"}`,
+			};
+		case "canceled":
+			return {
+				status: "failed",
+				message: PROVIDER_MESSAGES.cancelled,
+				reason: `Replicate prediction ${prediction.id} was canceled`,
+			};
+		case "aborted":
+			return {
+				status: "failed",
+				message: "Generation timed out",
+				reason: `Replicate prediction ${prediction.id} was aborted: its Cancel-After deadline passed before it started`,
+			};
+		default: {
+			// starting, processing, or a status newer than this adapter: still running.
+			const progress = readLogProgress(prediction.logs);
+			return progress === undefined ? { status: "running" } : { status: "running", progress };
+		}
+	}
+}
+
+function toSucceededState(prediction: Prediction): ProviderJobState {
+	const output = prediction.output;
+	if (prediction.data_removed || output === null || output === undefined) {
+		return {
+			status: "failed",
+			message: PROVIDER_MESSAGES.expired,
+			reason: `Replicate prediction ${prediction.id} succeeded but its output was removed (data_removed: ${prediction.data_removed ?? "absent"})`,
+		};
+	}
+	const images: ImageSource[] = [];
+	for (const item of typeof output === "string" ? [output] : output) {
+		if (typeof item !== "string" || !URL.canParse(item)) continue;
+		const url = new URL(item);
+		if (url.protocol === "http:" || url.protocol === "https:") {
+			images.push({ kind: "url", url: url.href });
+		}
+	}
+	if (images.length === 0) {
+		return {
+			status: "failed",
+			message: PROVIDER_MESSAGES.noImages,
+			reason: `Replicate prediction ${prediction.id} succeeded without a usable output URL`,
+		};
+	}
+	return { status: "completed", images };
+}
+
+function readLogProgress(logs: string | null | undefined): number | undefined {
+	if (!logs) return undefined;
+	const lines = logs.split(/\r?\n|\r/).reverse();
+	for (const line of lines) {
+		const match = TQDM_PATTERN.exec(line);
+		if (match) return Math.min(99, Number(match[1]));
+	}
+	return undefined;
+}
+
+function describeVendorError(error: unknown): string | undefined {
+	if (error === null || error === undefined) return undefined;
+	return typeof error === "string" ? error : JSON.stringify(error);
+}
+
+function readProblemDetail(reply: VendorReply): string | undefined {
+	const problem = readErrorBody(reply, ProblemSchema);
+	if (!problem) return undefined;
+	const detail = typeof problem.detail === "string" ? problem.detail : undefined;
+	return summarizeVendorText(detail) ?? summarizeVendorText(problem.title);
+}
+
+function toCreateError(what: string, reply: VendorReply): ProviderError {
+	const detail = readProblemDetail(reply);
+	const message = `${what} answered HTTP ${reply.status}${detail ? `: ${detail}` : ""}`;
+	if (isModerationText(detail) && reply.status < 500) {
+		return new ProviderError(message, { retryable: false, userMessage: PROVIDER_MESSAGES.refused });
+	}
+	// Out of credit shows up as 402, or as a 429 that talks about credit: waiting does not help.
+	if (reply.status === 402 || (reply.status === 429 && /credit|billing/i.test(detail ?? ""))) {
+		return new ProviderError(message, {
+			retryable: false,
+			userMessage: PROVIDER_MESSAGES.noCredit,
+		});
+	}
+	return toHttpStatusError(what, reply, detail, "start");
+}
+
+function toPollError(what: string, reply: VendorReply): ProviderError {
+	const detail = readProblemDetail(reply);
+	if (reply.status === 404) {
+		return new ProviderError(`${what} answered HTTP 404${detail ? `: ${detail}` : ""}`, {
+			retryable: false,
+			userMessage: PROVIDER_MESSAGES.lost,
+		});
+	}
+	return toHttpStatusError(what, reply, detail, "poll");
+}

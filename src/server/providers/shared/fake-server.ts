@@ -1,0 +1,259 @@
+import { createHash } from "node:crypto";
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type OutgoingHttpHeaders,
+	type ServerResponse,
+} from "node:http";
+import sharp from "sharp";
+
+/** Prompts containing this word are refused by every fake's moderation, to try that path by hand. */
+export const FAKE_REFUSED_WORD = "forbidden";
+
+/** One request a fake received, for tests to assert on what the client sent. */
+export type FakeRequest = {
+	method: string;
+	path: string;
+	query: URLSearchParams;
+	headers: IncomingHttpHeaders;
+	authorization: string | undefined;
+	/** The parsed JSON body; undefined when there was none or it was not JSON. */
+	body: unknown;
+	/** Set when the client went away before the answer was written (an aborted call). */
+	isAbandoned: boolean;
+};
+
+type ReplyHeaders = { headers?: OutgoingHttpHeaders };
+
+export type FakeReply =
+	| ({ kind: "json"; status: number; body: unknown } & ReplyHeaders)
+	| ({ kind: "text"; status: number; text: string; contentType: string } & ReplyHeaders)
+	| ({ kind: "bytes"; status: number; data: Uint8Array; contentType: string } & ReplyHeaders)
+	/** Never answers (a hung upstream); `stop()` closes the connection. */
+	| { kind: "hang" }
+	/** Closes the connection without an answer (a crashed upstream). */
+	| { kind: "drop" };
+
+export type FakeServer = {
+	origin: string;
+	requests(): readonly FakeRequest[];
+	stop(): Promise<void>;
+};
+
+export type FakeServerOptions = {
+	/** 0 (the default) picks a free port. */
+	port?: number;
+	/** Milliseconds to wait before handling a request that is not a file download. */
+	readDelayMs?: (request: FakeRequest) => number;
+	handle: (request: FakeRequest, origin: string) => Promise<FakeReply> | FakeReply;
+};
+
+const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A small HTTP server on 127.0.0.1 for the vendor fakes: records every request, parses JSON
+ * bodies, and writes the fake's replies, including hanging and dropped connections.
+ */
+export async function startFakeServer(options: FakeServerOptions): Promise<FakeServer> {
+	const requests: FakeRequest[] = [];
+	let origin = "";
+
+	const server = createServer((request, response) => {
+		handleRequest(request, response).catch((error: unknown) => {
+			if (response.headersSent) {
+				response.destroy();
+				return;
+			}
+			writeReply(response, jsonReply(500, { detail: `fake server bug: ${String(error)}` }));
+		});
+	});
+
+	async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		const url = new URL(request.url ?? "/", origin);
+		const method = request.method ?? "GET";
+		const body = method === "GET" ? undefined : await readJsonBody(request);
+		const authorization = request.headers.authorization;
+		const recorded: FakeRequest = {
+			method,
+			path: url.pathname,
+			query: url.searchParams,
+			headers: request.headers,
+			authorization,
+			body,
+			isAbandoned: false,
+		};
+		requests.push(recorded);
+		response.once("close", () => {
+			if (!response.writableFinished) recorded.isAbandoned = true;
+		});
+		const delay = options.readDelayMs?.(recorded) ?? 0;
+		if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+		const reply = await options.handle(recorded, origin);
+		if (reply.kind === "hang") return;
+		if (reply.kind === "drop") {
+			response.destroy();
+			return;
+		}
+		writeReply(response, reply);
+	}
+
+	await new Promise<void>((resolve, reject) => {
+		server.once("error", reject);
+		server.listen(options.port ?? 0, "127.0.0.1", () => {
+			server.off("error", reject);
+			resolve();
+		});
+	});
+	const address = server.address();
+	if (address === null || typeof address === "string") {
+		throw new Error("The fake server did not get a TCP port");
+	}
+	origin = `http://127.0.0.1:${address.port}`;
+	let stopped: Promise<void> | undefined;
+
+	return {
+		origin,
+		requests: () => [...requests],
+		stop() {
+			stopped ??= new Promise<void>((resolve) => {
+				// Hanging requests never end by themselves; close them so the port is freed now.
+				server.closeAllConnections();
+				server.close(() => resolve());
+			});
+			return stopped;
+		},
+	};
+}
+
+export function jsonReply(
+	status: number,
+	body: unknown,
+	headers: OutgoingHttpHeaders = {},
+): FakeReply {
+	return { kind: "json", status, body, headers };
+}
+
+export function textReply(
+	status: number,
+	text: string,
+	contentType = "text/plain",
+	headers: OutgoingHttpHeaders = {},
+): FakeReply {
+	return { kind: "text", status, text, contentType, headers };
+}
+
+function writeReply(response: ServerResponse, reply: FakeReply): void {
+	if (reply.kind === "hang" || reply.kind === "drop") return;
+	const headers = reply.headers ?? {};
+	if (reply.kind === "bytes") {
+		response.writeHead(reply.status, {
+			...headers,
+			"content-type": reply.contentType,
+			"content-length": reply.data.byteLength,
+		});
+		response.end(reply.data);
+		return;
+	}
+	const text = reply.kind === "json" ? JSON.stringify(reply.body) : reply.text;
+	const contentType = reply.kind === "json" ? "application/json" : reply.contentType;
+	response.writeHead(reply.status, { ...headers, "content-type": contentType });
+	response.end(text);
+}
+
+async function readJsonBody(request: IncomingMessage): Promise<unknown> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of request) {
+		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+		size += buffer.byteLength;
+		if (size > MAX_REQUEST_BYTES) return undefined;
+		chunks.push(buffer);
+	}
+	if (size === 0) return undefined;
+	try {
+		return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Failures planned per endpoint: after letting `after` requests through (none by default), the
+ * next `times` requests to that endpoint (every one by default) answer with `kind`, then the fake
+ * behaves normally again. A later plan for the same endpoint replaces the earlier one.
+ */
+export type FailurePlan<Endpoint extends string, Kind extends string> = {
+	fail(endpoint: Endpoint, kind: Kind, options?: FailureTiming): void;
+	/** The failure for this request, if one is planned; counts it. */
+	take(endpoint: Endpoint): Kind | undefined;
+	clear(): void;
+};
+
+export type FailureTiming = { times?: number; after?: number };
+
+export function createFailurePlan<Endpoint extends string, Kind extends string>(): FailurePlan<
+	Endpoint,
+	Kind
+> {
+	const planned = new Map<Endpoint, { kind: Kind; remaining: number; skip: number }>();
+	return {
+		fail(endpoint, kind, options = {}) {
+			const times = options.times ?? Number.POSITIVE_INFINITY;
+			if (times > 0) planned.set(endpoint, { kind, remaining: times, skip: options.after ?? 0 });
+		},
+		take(endpoint) {
+			const plan = planned.get(endpoint);
+			if (!plan) return undefined;
+			if (plan.skip > 0) {
+				plan.skip -= 1;
+				return undefined;
+			}
+			plan.remaining -= 1;
+			if (plan.remaining <= 0) planned.delete(endpoint);
+			return plan.kind;
+		},
+		clear() {
+			planned.clear();
+		},
+	};
+}
+
+export type FakeImageFormat = "png" | "jpeg" | "webp";
+
+const CONTENT_TYPES: Record<FakeImageFormat, string> = {
+	png: "image/png",
+	jpeg: "image/jpeg",
+	webp: "image/webp",
+};
+
+/**
+ * A real image of the requested size: a flat colour per job and index, a quarter turn of hue
+ * apart, so the images of a job differ and their dimensions can be checked.
+ */
+export async function renderFakeImage(options: {
+	width: number;
+	height: number;
+	seed: string;
+	index: number;
+	format: FakeImageFormat;
+}): Promise<{ data: Uint8Array; contentType: string }> {
+	const hue =
+		(createHash("sha256").update(options.seed).digest().readUInt16BE(0) + options.index * 90) % 360;
+	const image = sharp({
+		create: {
+			width: options.width,
+			height: options.height,
+			channels: 3,
+			background: `hsl(${hue}, 70%, 50%)`,
+		},
+	});
+	const encoded =
+		options.format === "png"
+			? image.png({ compressionLevel: 1 })
+			: options.format === "jpeg"
+				? image.jpeg({ quality: 70 })
+				: image.webp({ quality: 70 });
+	const data = await encoded.toBuffer();
+	return { data: new Uint8Array(data), contentType: CONTENT_TYPES[options.format] };
+}

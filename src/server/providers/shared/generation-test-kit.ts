@@ -1,0 +1,67 @@
+import { expect } from "vitest";
+import {
+	CreateGenerationResponseSchema,
+	type Generation,
+	GenerationSchema,
+	type PollResponse,
+	PollResponseSchema,
+} from "../../../shared/generations";
+import { DEFAULT_RUN_SETTINGS } from "../../server";
+import { createTestServer, createTestUser, type TestServer } from "../../testing/test-server";
+import type { ImageProvider } from "../types";
+
+/** Helpers for the tests that run a provider through the real server and worker. */
+
+type Client = Awaited<ReturnType<typeof createTestUser>>["client"];
+
+/** A real server (PGlite) whose worker uses this provider; closed when the caller is done. */
+export async function startServerWithProvider(provider: ImageProvider): Promise<TestServer> {
+	return createTestServer("pglite", {
+		provider,
+		run: { ...DEFAULT_RUN_SETTINGS, providerPollMs: 20, retryDelayMs: 50, timeoutMs: 30_000 },
+	});
+}
+
+export async function signUp(server: TestServer): Promise<Client> {
+	return (await createTestUser(server)).client;
+}
+
+export async function requestGeneration(
+	client: Client,
+	prompt: string,
+	aspectRatio: string,
+): Promise<{ id: string; pollingUrl: string }> {
+	const response = await client.request("/api/generations", {
+		method: "POST",
+		json: { prompt, aspectRatio },
+	});
+	const created = CreateGenerationResponseSchema.parse(await response.json());
+	if (!created.success) throw new Error(`creating failed: ${created.error.message}`);
+	return created;
+}
+
+/** Polls as the browser does until the generation is finished. */
+export async function waitForFinish(client: Client, pollingUrl: string): Promise<PollResponse> {
+	for (let attempt = 0; attempt < 40; attempt++) {
+		const response = await client.request(`${pollingUrl}?wait=5000`);
+		expect(response.status).toBe(200);
+		const poll = PollResponseSchema.parse(await response.json());
+		if (poll.status === "completed" || poll.status === "failed") return poll;
+	}
+	throw new Error("the generation did not finish");
+}
+
+export async function readGeneration(client: Client, id: string): Promise<Generation> {
+	const response = await client.request(`/api/generations/${id}`);
+	expect(response.status).toBe(200);
+	return GenerationSchema.parse(await response.json());
+}
+
+/** Deletes a generation once its provider job id is saved, as a person would mid-generation. */
+export async function deleteWhenStarted(client: Client, id: string): Promise<Generation> {
+	await expect.poll(async () => (await readGeneration(client, id)).api_id).not.toBeNull();
+	const started = await readGeneration(client, id);
+	const response = await client.request(`/api/generations/${id}`, { method: "DELETE" });
+	expect(response.ok).toBe(true);
+	return started;
+}
