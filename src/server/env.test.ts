@@ -48,6 +48,18 @@ describe("parseEnv", () => {
 		]);
 	});
 
+	it("wants a bucket for S3 storage and the S3 key id and secret together", () => {
+		const result = parseEnv({ STORAGE: "s3", S3_ACCESS_KEY_ID: "key-only", S3_PREFIX: "../up" });
+		expect(result.ok).toBe(false);
+		if (result.ok) return;
+		const names = result.problems.map((problem) => problem.split(":")[0]);
+		expect(names).toEqual(
+			expect.arrayContaining(["S3_BUCKET", "S3_SECRET_ACCESS_KEY", "S3_PREFIX"]),
+		);
+		const good = parseEnv({ STORAGE: "s3", S3_BUCKET: "images", S3_PREFIX: "atelier/" });
+		expect(good.ok).toBe(true);
+	});
+
 	it("wants the Google client id and secret together", () => {
 		const result = parseEnv({ GOOGLE_CLIENT_ID: "id-only" });
 		expect(result.ok).toBe(false);
@@ -171,7 +183,7 @@ describe(".env.example", () => {
 		const entries = Object.fromEntries(
 			text
 				.split("\n")
-				.filter((line) => /^[A-Z_]+=/.test(line))
+				.filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
 				.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
 		);
 		const schemaKeys = Object.keys(EnvSchema.shape);

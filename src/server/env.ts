@@ -173,6 +173,22 @@ export const EnvSchema = z
 		GENERATION_CONCURRENCY: positiveInt(4),
 		GENERATION_TIMEOUT_MS: positiveInt(300_000),
 		IMAGE_DOWNLOAD_MAX_BYTES: positiveInt(25 * 1024 * 1024),
+		STORAGE: z.enum(["local", "s3"]).optional().default("local"),
+		S3_BUCKET: optionalString,
+		S3_REGION: z.string().trim().min(1).optional().default("us-east-1"),
+		S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+		S3_ACCESS_KEY_ID: optionalString,
+		S3_SECRET_ACCESS_KEY: optionalString,
+		S3_FORCE_PATH_STYLE: booleanFlag,
+		S3_PREFIX: z
+			.string()
+			.trim()
+			.regex(
+				/^([a-z0-9][a-z0-9._-]*\/)*$/i,
+				"must be empty or folder names ending in /, e.g. atelier/",
+			)
+			.optional()
+			.default(""),
 		LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).optional().default("info"),
 		SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
 	})
@@ -192,6 +208,20 @@ export const EnvSchema = z
 					message: `is required when IMAGE_PROVIDER is ${provider}`,
 				});
 			}
+		}
+		if (env.STORAGE === "s3" && !env.S3_BUCKET) {
+			context.addIssue({
+				code: "custom",
+				path: ["S3_BUCKET"],
+				message: "is required when STORAGE is s3",
+			});
+		}
+		if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+			context.addIssue({
+				code: "custom",
+				path: [env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"],
+				message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together",
+			});
 		}
 		if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
 			context.addIssue({

@@ -10,6 +10,7 @@ import { createProviderFromEnv } from "./providers/create-provider";
 import { readOrCreateSecret } from "./secret-file";
 import { assembleServer, DEFAULT_RUN_SETTINGS } from "./server";
 import { createLocalStorage } from "./storage/local-storage";
+import { createS3Storage } from "./storage/s3-storage";
 
 function fail(message: string): never {
 	process.stderr.write(`${message}\n`);
@@ -61,7 +62,18 @@ async function main() {
 		database,
 		logger,
 		provider,
-		storage: createLocalStorage(path.join(dataDir, "images")),
+		storage:
+			env.STORAGE === "s3" && env.S3_BUCKET
+				? createS3Storage({
+						bucket: env.S3_BUCKET,
+						region: env.S3_REGION,
+						forcePathStyle: env.S3_FORCE_PATH_STYLE,
+						prefix: env.S3_PREFIX,
+						...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+						...(env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID } : {}),
+						...(env.S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.S3_SECRET_ACCESS_KEY } : {}),
+					})
+				: createLocalStorage(path.join(dataDir, "images")),
 		...(site ? { site } : {}),
 		settings: {
 			baseUrl,
@@ -92,6 +104,7 @@ async function main() {
 			address: `${info.address}:${info.port}`,
 			database: database.kind,
 			imageProvider: provider.name,
+			storage: env.STORAGE,
 			dataDir: env.DATABASE_URL ? undefined : dataDir,
 		});
 	});

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeS3, startFakeS3 } from "../testing/fake-s3";
+import { createTestServer, createTestUser } from "../testing/test-server";
 import { createLocalStorage } from "./local-storage";
 import { createS3Storage } from "./s3-storage";
 import type { Storage } from "./storage";
@@ -77,6 +78,49 @@ describe.each(drivers)("storage in a %s", (_name, create) => {
 });
 
 describe("S3 storage", () => {
+	it("holds a generation's images and thumbnails, serves them, and loses them with the generation", async () => {
+		const storage = createS3Storage({
+			bucket: "atelier-images",
+			region: "us-east-1",
+			endpoint: fakeS3.endpoint,
+			accessKeyId: "test-access-key",
+			secretAccessKey: "test-secret-key",
+			forcePathStyle: true,
+			prefix: "server/",
+		});
+		const server = await createTestServer("pglite", { storage });
+		try {
+			const { client } = await createTestUser(server);
+			const created = (await (
+				await client.request("/api/generations", {
+					method: "POST",
+					json: { prompt: "a harbour at night", aspectRatio: "--ar 3:2" },
+				})
+			).json()) as { id: string; pollingUrl: string };
+			let status = "queued";
+			for (let attempt = 0; attempt < 40 && status !== "completed"; attempt++) {
+				status = ((await (await client.request(created.pollingUrl)).json()) as { status: string })
+					.status;
+			}
+			expect(status).toBe("completed");
+			const stored = [...fakeS3.objects.keys()].filter((key) =>
+				key.startsWith(`server/generations/${created.id}/`),
+			);
+			expect(stored).toHaveLength(8);
+			const item = (await (await client.request(`/api/generations/${created.id}`)).json()) as {
+				images: Array<{ thumbnailUrl: string }>;
+			};
+			const thumbnail = await client.request(item.images[0]?.thumbnailUrl ?? "");
+			expect(thumbnail.status).toBe(200);
+			expect(thumbnail.headers.get("content-type")).toBe("image/webp");
+
+			await client.request(`/api/generations/${created.id}`, { method: "DELETE" });
+			expect([...fakeS3.objects.keys()].filter((key) => key.includes(created.id))).toEqual([]);
+		} finally {
+			await server.close();
+		}
+	});
+
 	it("keeps every key under the configured prefix and signs with the configured key", async () => {
 		const storage = drivers[1]?.[1]();
 		await storage?.put("generations/c3/0.png", new Uint8Array([7]), "image/png");

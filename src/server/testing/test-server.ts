@@ -19,6 +19,8 @@ export type TestServer = Server & {
 
 export type TestServerOptions = TestSettingsOverrides & {
 	provider?: ImageProvider;
+	/** Another image store than a fresh local folder (the folder is still made and removed). */
+	storage?: Storage;
 	isWorkerEnabled?: boolean;
 };
 
@@ -27,10 +29,10 @@ export async function createTestServer(
 	kind: DatabaseKind,
 	options: TestServerOptions = {},
 ): Promise<TestServer> {
-	const { provider, isWorkerEnabled, ...overrides } = options;
+	const { provider, isWorkerEnabled, storage: storageOverride, ...overrides } = options;
 	const database = await createTestDatabase(kind);
 	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-images-"));
-	const storage = createLocalStorage(storageDir);
+	const storage = storageOverride ?? createLocalStorage(storageDir);
 	const server = await assembleServer({
 		database,
 		logger: createSilentLogger(),
