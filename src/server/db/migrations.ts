@@ -75,6 +75,12 @@ const MIGRATIONS: Record<string, Migration> = {
 				select user_id, count(*) from generations group by user_id`.execute(db);
 		},
 	},
+	"0003_generation_status_message": {
+		async up(db: Kysely<unknown>) {
+			// What the person is told while a generation waits, e.g. that the image service is busy.
+			await sql`alter table generations add column status_message text`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -31,6 +31,7 @@ export type GenerationsTable = {
 	polling_url: string | null;
 	images: ColumnType<StoredImage[], string | undefined, string>;
 	error: string | null;
+	status_message: ColumnType<string | null, string | null | undefined, string | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;

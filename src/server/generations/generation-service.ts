@@ -148,7 +148,7 @@ export function presentPoll(row: GenerationRow): PollResponse {
 	return {
 		status: row.status,
 		results: row.images.map((image) => imageUrl(image.key)),
-		message: row.status === "failed" ? (row.error ?? "Generation failed") : null,
+		message: row.status === "failed" ? (row.error ?? "Generation failed") : row.status_message,
 	};
 }
 
@@ -165,7 +165,13 @@ export async function pollGeneration(
 	const changed = deps.events.waitForChange(id, waitMs, signal);
 	// Read again after subscribing, so a change between the two reads is not missed.
 	const current = await getGeneration(deps, viewer, id);
-	if (current.status !== row.status || current.api_id !== row.api_id) return presentPoll(current);
+	if (
+		current.status !== row.status ||
+		current.api_id !== row.api_id ||
+		current.status_message !== row.status_message
+	) {
+		return presentPoll(current);
+	}
 	await changed;
 	return presentPoll(await getGeneration(deps, viewer, id));
 }

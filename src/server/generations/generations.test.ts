@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Generation, GenerationPage, PollResponse } from "../../shared/generations";
-import type { ImageProvider, ProviderJobState } from "../providers/types";
+import { type ImageProvider, ProviderError, type ProviderJobState } from "../providers/types";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -301,6 +301,44 @@ describe("quotas and failures", () => {
 			expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
 				/today's limit of 2/,
 			);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it("tells the person the image service is busy while a rate limit is waited out", async () => {
+		let starts = 0;
+		const rateLimited: ImageProvider = {
+			name: "rate-limited",
+			async start() {
+				starts += 1;
+				if (starts === 1) {
+					throw new ProviderError("HTTP 429", {
+						retryable: true,
+						retryAfterMs: 4_000,
+						isBusy: true,
+					});
+				}
+				return { jobId: "job-1" };
+			},
+			async check() {
+				return { status: "running" };
+			},
+		};
+		const server = await createTestServer("pglite", { provider: rateLimited });
+		try {
+			const { client } = await createTestUser(server);
+			const created = (await (await startGeneration(client)).json()) as { pollingUrl: string };
+			const busy = "The image service is busy, retrying";
+			const messages: Array<string | null> = [];
+			const isDone = () => messages.includes(busy) && messages.at(-1) === null;
+			for (let attempt = 0; attempt < 20 && !isDone(); attempt++) {
+				const poll = (await (await client.request(created.pollingUrl)).json()) as PollResponse;
+				if (messages.at(-1) !== poll.message) messages.push(poll.message);
+			}
+			// Busy while the Retry-After is waited out; once the service answers, the message goes away.
+			expect(messages.slice(messages.indexOf(busy))).toEqual([busy, null]);
+			expect(starts).toBe(2);
 		} finally {
 			await server.close();
 		}

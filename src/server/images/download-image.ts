@@ -251,6 +251,7 @@ function toStatusError(response: Response, url: URL): ProviderError {
 		return new ProviderError(`Image download from ${describeUrl(url)} answered HTTP ${status}`, {
 			retryable: true,
 			retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+			isBusy: status === 429,
 		});
 	}
 	if (status === 404 || status === 410) {

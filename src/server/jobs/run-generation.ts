@@ -51,6 +51,8 @@ export type GenerationRunDeps = {
 export type RunOutcome = "completed" | "failed" | "skipped";
 
 const TIMED_OUT = "Generation timed out";
+/** Shown on the poll while a rate-limited provider is waited for (HTTP 429 and its Retry-After). */
+export const BUSY_RETRYING = "The image service is busy, retrying";
 const FAILED = "Generation failed";
 
 class LeaseLostError extends Error {
@@ -134,14 +136,18 @@ async function renewLease(deps: GenerationRunDeps, id: string): Promise<boolean>
  */
 async function withRetries<T>(
 	deps: GenerationRunDeps,
+	id: string,
 	deadline: number,
 	signal: AbortSignal,
 	step: string,
 	call: () => Promise<T>,
 ): Promise<T> {
+	let isShowingBusy = false;
 	for (let attempt = 1; ; attempt++) {
 		try {
-			return await call();
+			const result = await call();
+			if (isShowingBusy) await setStatusMessage(deps, id, null);
+			return result;
 		} catch (error) {
 			if (signal.aborted) throw signal.reason;
 			const isRetryable = !(error instanceof ProviderError) || error.retryable;
@@ -151,6 +157,10 @@ async function withRetries<T>(
 				error instanceof ProviderError ? (error.retryAfterMs ?? 0) : 0,
 			);
 			if (Date.now() + delay >= deadline) throw new TimedOutError(TIMED_OUT);
+			if (error instanceof ProviderError && error.isBusy && !isShowingBusy) {
+				isShowingBusy = true;
+				await setStatusMessage(deps, id, BUSY_RETRYING);
+			}
 			deps.logger.warn("provider call failed; retrying", {
 				step,
 				attempt,
@@ -160,6 +170,20 @@ async function withRetries<T>(
 			await sleep(delay, signal);
 		}
 	}
+}
+
+async function setStatusMessage(
+	deps: GenerationRunDeps,
+	id: string,
+	message: string | null,
+): Promise<void> {
+	await deps.db
+		.updateTable("generations")
+		.set({ status_message: message })
+		.where("id", "=", id)
+		.where("lease_owner", "=", deps.workerId)
+		.execute();
+	await notifyGenerationChanged(deps.db, id);
 }
 
 async function fetchImageBytes(
@@ -192,6 +216,7 @@ async function finish(
 			updated_at: sql`now()`,
 			lease_owner: null,
 			lease_until: null,
+			status_message: null,
 		})
 		.where("id", "=", id)
 		.where("lease_owner", "=", deps.workerId)
@@ -240,7 +265,7 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 		// A stored ratio is always one of ours; this guards against a hand-edited row.
 		findAspectRatio(input.aspectRatio);
 		if (!job) {
-			const started = await withRetries(deps, deadline, signal, "start", () =>
+			const started = await withRetries(deps, id, deadline, signal, "start", () =>
 				deps.provider.start(input, { signal }),
 			);
 			job = { jobId: started.jobId, input };
@@ -258,7 +283,7 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 
 		let state: ProviderJobState;
 		for (;;) {
-			state = await withRetries(deps, deadline, signal, "check", () =>
+			state = await withRetries(deps, id, deadline, signal, "check", () =>
 				deps.provider.check(providerJob, { signal }),
 			);
 			if (state.status !== "running") break;
@@ -280,7 +305,7 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 
 		const images: StoredImage[] = [];
 		for (const [index, source] of state.images.entries()) {
-			const bytes = await withRetries(deps, deadline, signal, "download", () =>
+			const bytes = await withRetries(deps, id, deadline, signal, "download", () =>
 				fetchImageBytes(deps, source, signal),
 			);
 			images.push(await storeGenerationImage(deps.storage, id, index, bytes));

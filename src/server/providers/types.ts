@@ -43,6 +43,8 @@ export class ProviderError extends Error {
 	readonly retryable: boolean;
 	readonly retryAfterMs: number | undefined;
 	readonly userMessage: string;
+	/** The service said it is overloaded (HTTP 429): the person is told it is busy while we wait. */
+	readonly isBusy: boolean;
 
 	constructor(
 		message: string,
@@ -50,6 +52,7 @@ export class ProviderError extends Error {
 			retryable: boolean;
 			retryAfterMs?: number;
 			userMessage?: string;
+			isBusy?: boolean;
 			cause?: unknown;
 		},
 	) {
@@ -58,5 +61,6 @@ export class ProviderError extends Error {
 		this.retryable = options.retryable;
 		this.retryAfterMs = options.retryAfterMs;
 		this.userMessage = options.userMessage ?? "Generation failed";
+		this.isBusy = options.isBusy ?? false;
 	}
 }

@@ -304,9 +304,17 @@ function toPollStatusError(what: string, reply: JsonReply): ProviderError {
 	return new ProviderError(`${what} answered HTTP ${reply.status}${detail}`, toStatusRetry(reply));
 }
 
-function toStatusRetry(reply: JsonReply): { retryable: boolean; retryAfterMs?: number } {
+function toStatusRetry(reply: JsonReply): {
+	retryable: boolean;
+	retryAfterMs?: number;
+	isBusy?: boolean;
+} {
 	if (reply.status === 429 || reply.status >= 500) {
-		return { retryable: true, retryAfterMs: parseRetryAfter(reply.headers.get("retry-after")) };
+		return {
+			retryable: true,
+			retryAfterMs: parseRetryAfter(reply.headers.get("retry-after")),
+			isBusy: reply.status === 429,
+		};
 	}
 	return { retryable: false };
 }

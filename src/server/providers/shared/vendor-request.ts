@@ -162,6 +162,7 @@ export function toHttpStatusError(
 			retryable: true,
 			retryAfterMs: readRetryAfterMs(reply.headers),
 			userMessage: PROVIDER_MESSAGES.busy,
+			isBusy: true,
 		});
 	}
 	if (reply.status >= 500) {
