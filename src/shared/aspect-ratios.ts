@@ -1,4 +1,5 @@
-import { z } from "zod";
+// No schema library here: the first page imports this module, and its schema lives in
+// generation-responses.ts (docs/decisions/006-first-load-budget.md).
 
 /** The six aspect-ratio options of SPEC.md section 3, in menu order. */
 export const ASPECT_RATIOS = [
@@ -12,16 +13,12 @@ export const ASPECT_RATIOS = [
 
 export type AspectRatioOption = (typeof ASPECT_RATIOS)[number];
 
-const ASPECT_RATIO_VALUES = ASPECT_RATIOS.map((option) => option.value) as [
-	AspectRatioOption["value"],
-	...AspectRatioOption["value"][],
-];
+export type AspectRatio = AspectRatioOption["value"];
 
-export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, {
-	error:
-		"Aspect ratio must be one of --ar 1:1, --ar 3:2, --ar 16:9, --ar 21:9, --ar 2:3, --ar 9:16",
-});
-export type AspectRatio = z.infer<typeof AspectRatioSchema>;
+export const ASPECT_RATIO_VALUES = ASPECT_RATIOS.map((option) => option.value) as [
+	AspectRatio,
+	...AspectRatio[],
+];
 
 export const DEFAULT_ASPECT_RATIO: AspectRatio = "--ar 1:1";
 

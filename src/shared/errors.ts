@@ -1,4 +1,4 @@
-import { z } from "zod";
+// No schema library here: the first page imports this module (docs/decisions/006-first-load-budget.md).
 
 /**
  * One error model end to end: each code has its HTTP status and the user message of the error
@@ -38,15 +38,10 @@ export type ErrorCode = keyof typeof ERRORS;
 
 export const CANCELLED_MESSAGE = "Request was cancelled";
 
-export const ErrorBodySchema = z.object({
-	code: z.string(),
-	message: z.string(),
-});
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+export type ErrorBody = { code: string; message: string };
 
 /** Every error the API answers: `success: false` keeps the start call's shape (SPEC.md section 7). */
-export const ErrorEnvelopeSchema = z.object({ success: z.literal(false), error: ErrorBodySchema });
-export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+export type ErrorEnvelope = { success: false; error: ErrorBody };
 
 export function errorBody(code: ErrorCode, message?: string): ErrorBody {
 	return { code, message: message ?? ERRORS[code].message };

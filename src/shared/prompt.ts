@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { MAX_PROMPT_LENGTH } from "./constants";
 
 export const PROMPT_MESSAGES = {
@@ -37,13 +36,3 @@ export function validatePrompt(input: unknown): PromptCheck {
 export function isValidPrompt(input: unknown): boolean {
 	return validatePrompt(input).ok;
 }
-
-/** A zod schema that applies `validatePrompt` and yields the trimmed prompt. */
-export const PromptSchema = z.unknown().transform((value, context) => {
-	const check = validatePrompt(value);
-	if (!check.ok) {
-		context.addIssue({ code: "custom", message: check.message });
-		return z.NEVER;
-	}
-	return check.prompt;
-});

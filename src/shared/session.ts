@@ -1,19 +1,11 @@
-import { z } from "zod";
+// Plain types, no schemas: the browser reads these on its first page, by hand, without a schema
+// library (docs/decisions/006-first-load-budget.md).
 
 /** The signed-in person as the server sends it with the session; `isAdmin` is the server's word. */
-export const SessionUserSchema = z.object({
-	id: z.string(),
-	email: z.string(),
-	name: z.string().optional(),
-	isAdmin: z.boolean(),
-});
-export type SessionUser = z.infer<typeof SessionUserSchema>;
+export type SessionUser = { id: string; email: string; name?: string; isAdmin: boolean };
 
-export const PublicConfigSchema = z.object({
-	googleEnabled: z.boolean(),
-	imageProvider: z.string(),
-});
-export type PublicConfig = z.infer<typeof PublicConfigSchema>;
+/** `GET /api/config`: what every visitor may know about the server. */
+export type PublicConfig = { googleEnabled: boolean; imageProvider: string };
 
 /** The administrator is the account whose e-mail, trimmed and lowercased, equals the configured one. */
 export function isAdminEmail(email: string | null | undefined, adminEmail: string | undefined) {

@@ -3,6 +3,6 @@ import { GeneratorPage } from "../features/generator/generator-page";
 
 /** Hands the auth state to the generator, which may not import the auth feature itself. */
 export function GeneratorRoute() {
-	const { user } = useAuth();
-	return <GeneratorPage isSignedIn={user !== null} />;
+	const { user, isLoading } = useAuth();
+	return <GeneratorPage isSignedIn={user !== null} isAuthLoading={isLoading} />;
 }

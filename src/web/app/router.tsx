@@ -1,11 +1,18 @@
 import { createBrowserRouter, type RouteObject } from "react-router";
 import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
+import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
 import { RouteErrorPage } from "./error-boundary";
 import { GeneratorRoute } from "./generator-route";
 import { LayoutShell } from "./layout-shell";
 import { NotFoundPage } from "./not-found-page";
 import { PageLoading } from "./page-loading";
+
+/** These screens exist to call the auth client: fetch it alongside them, not on the first click. */
+function warmUpAuthClient(): void {
+	// A hint only: if it fails, the first action tries again and reports any failure.
+	loadAuthClient().catch(() => {});
+}
 
 /**
  * Every route of the web app (SPEC.md section 2). Login, signup and the history are loaded on
@@ -43,15 +50,17 @@ export const appRoutes: RouteObject[] = [
 				children: [
 					{
 						path: "login",
-						lazy: async () => ({
-							Component: (await import("../features/auth/login-page")).LoginPage,
-						}),
+						lazy: async () => {
+							warmUpAuthClient();
+							return { Component: (await import("../features/auth/login-page")).LoginPage };
+						},
 					},
 					{
 						path: "signup",
-						lazy: async () => ({
-							Component: (await import("../features/auth/signup-page")).SignupPage,
-						}),
+						lazy: async () => {
+							warmUpAuthClient();
+							return { Component: (await import("../features/auth/signup-page")).SignupPage };
+						},
 					},
 				],
 			},

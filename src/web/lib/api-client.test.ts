@@ -1,9 +1,11 @@
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
+import { z } from "zod/mini";
 import { ERRORS } from "../../shared/errors";
-import { PublicConfigSchema } from "../../shared/session";
 import { mswServer } from "../testing/msw-server";
 import { ApiError, requestApi } from "./api-client";
+
+const PublicConfigSchema = z.object({ googleEnabled: z.boolean(), imageProvider: z.string() });
 
 describe("requestApi", () => {
 	it("returns the parsed answer", async () => {

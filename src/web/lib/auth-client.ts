@@ -1,12 +1,21 @@
-import { createAuthClient } from "better-auth/react";
+import type { authClient } from "./better-auth-client";
 
-/** The Better Auth client, talking to the server's /api/auth on this origin. */
-export const authClient = createAuthClient({
-	baseURL: window.location.origin,
-	basePath: "/api/auth",
-	fetchOptions: {
-		// Look fetch up on every call rather than once at import, so interceptors installed later
-		// (MSW in tests, instrumentation in production) still see the request.
-		customFetchImpl: (input, init) => fetch(input, init),
-	},
-});
+export type AuthClient = typeof authClient;
+
+let authClientPromise: Promise<AuthClient> | undefined;
+
+/**
+ * The Better Auth client, loaded the first time an auth action needs it. It is about twelve
+ * kilobytes that the first page does without: the session lookup is a plain request.
+ */
+export function loadAuthClient(): Promise<AuthClient> {
+	authClientPromise ??= import("./better-auth-client").then(
+		(module) => module.authClient,
+		(error: unknown) => {
+			// Let the next action try again, for example after the connection comes back.
+			authClientPromise = undefined;
+			throw error;
+		},
+	);
+	return authClientPromise;
+}

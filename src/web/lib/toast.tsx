@@ -26,7 +26,8 @@ function requestToaster(): void {
 	for (const listener of listeners) listener();
 }
 
-const LazyToaster = lazy(async () => ({ default: (await import("sonner")).Toaster }));
+const loadToaster = () => import("./toaster");
+const LazyToaster = lazy(async () => ({ default: (await loadToaster()).Toaster }));
 
 function ToasterMountSignal() {
 	// Effects run in tree order, so the toaster before this sibling is listening by now.
@@ -53,6 +54,6 @@ export function ToastOutlet() {
 /** Shows a toast that closes after TOAST_DURATION_MS; needs a ToastOutlet on the page. */
 export async function showToast(kind: ToastKind, message: string): Promise<void> {
 	requestToaster();
-	const [{ toast }] = await Promise.all([import("sonner"), toasterMounted]);
+	const [{ toast }] = await Promise.all([loadToaster(), toasterMounted]);
 	toast[kind](message);
 }

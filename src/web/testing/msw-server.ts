@@ -1,4 +1,17 @@
+import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 
+// What the generator at `/` asks for as soon as it shows, answered as a fresh server would: the
+// offline engine, and no generations to pick up. Tests about these endpoints add their own
+// handlers, which take precedence; every other request still has to be handled by the test.
+const ambientHandlers = [
+	http.get("*/api/config", () =>
+		HttpResponse.json({ googleEnabled: false, imageProvider: "local" }),
+	),
+	http.get("*/api/generations", () =>
+		HttpResponse.json({ items: [], nextCursor: null, total: 0, today: 0 }),
+	),
+];
+
 /** The network edge of every web test; each test adds the handlers it needs. */
-export const mswServer = setupServer();
+export const mswServer = setupServer(...ambientHandlers);

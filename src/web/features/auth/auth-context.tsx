@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, use, useCallback, useMemo } from "react";
 import type { SessionUser } from "../../../shared/session";
 import { emailLocalPart } from "../../../shared/session";
-import { authClient } from "../../lib/auth-client";
+import { loadAuthClient } from "../../lib/auth-client";
 import { AuthActionError, readServerErrorMessage } from "./auth-errors";
 import {
 	type AuthSession,
@@ -54,6 +54,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
 	const signIn = useCallback(
 		async ({ email, password }: Credentials) => {
+			const authClient = await loadAuthClient();
 			const { error } = await authClient.signIn.email({ email, password });
 			if (error) throw new AuthActionError(readServerErrorMessage(error));
 			await refreshSignedInState();
@@ -63,6 +64,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
 	const signUp = useCallback(
 		async ({ email, password }: Credentials) => {
+			const authClient = await loadAuthClient();
 			const { error } = await authClient.signUp.email({
 				email,
 				password,
@@ -75,6 +77,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 	);
 
 	const signInWithGoogle = useCallback(async () => {
+		const authClient = await loadAuthClient();
 		const { data, error } = await authClient.signIn.social({
 			provider: "google",
 			callbackURL: "/",
@@ -86,6 +89,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 	}, []);
 
 	const signOut = useCallback(async () => {
+		const authClient = await loadAuthClient();
 		const { error } = await authClient.signOut();
 		if (error) throw new AuthActionError(readServerErrorMessage(error));
 		// Drop everything cached for the previous user, but keep the session query itself: the

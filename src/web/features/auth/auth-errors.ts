@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { ERRORS, ErrorEnvelopeSchema } from "../../../shared/errors";
+import { ERRORS } from "../../../shared/errors";
+import { isRecord, readErrorBody, readString } from "../../lib/read-json";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed";
 export const SIGNUP_FAILED_MESSAGE = "Signup failed";
@@ -18,19 +18,15 @@ export class AuthActionError extends Error {
 	}
 }
 
-const BetterAuthErrorSchema = z.object({ message: z.string() });
-const ErrorBodyEnvelopeSchema = ErrorEnvelopeSchema.pick({ error: true });
-
 /**
  * The message in an error the auth client returned. Better Auth's own endpoints answer
  * `{ code, message }`; our server's checks in front of them answer the shared error envelope
  * `{ success: false, error: { code, message } }`; the client spreads either body into its error.
  */
 export function readServerErrorMessage(error: unknown): string | undefined {
-	const envelope = ErrorBodyEnvelopeSchema.safeParse(error);
-	if (envelope.success) return envelope.data.error.message;
-	const betterAuthError = BetterAuthErrorSchema.safeParse(error);
-	return betterAuthError.success ? betterAuthError.data.message : undefined;
+	const envelope = readErrorBody(error);
+	if (envelope) return envelope.message;
+	return isRecord(error) ? readString(error, "message") : undefined;
 }
 
 /** The server's message for a failed auth action, or `fallback` when there is none to show. */

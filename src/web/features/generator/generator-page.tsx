@@ -1,45 +1,210 @@
-import { ImagePlus, Sparkles } from "lucide-react";
-import { ASPECT_RATIOS } from "../../../shared/aspect-ratios";
-import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
+import { Sparkles } from "lucide-react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
+import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import { validatePrompt } from "../../../shared/prompt";
+import { Button } from "../../components/button";
+import { trackEvent } from "../../lib/analytics";
+import { AspectRatioSelect } from "./aspect-ratio-select";
+import { loadImagePreview, prefetchGenerationCode } from "./generation-code";
+import type { GeneratedRequest } from "./generation-state";
+import { OfflineEngineNote, ShortcutHints } from "./generator-notes";
+import { PromptField } from "./prompt-field";
+import { ResultPanel } from "./result-panel";
+import { useElapsed } from "./use-elapsed";
+import { useGenerator } from "./use-generator";
+import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
+
+/** Runs `task` when the browser has nothing better to do (or soon, where it cannot say). */
+function whenIdle(task: () => void): () => void {
+	// Safari has no requestIdleCallback.
+	if (typeof window.requestIdleCallback === "function") {
+		const handle = window.requestIdleCallback(task, { timeout: 2_000 });
+		return () => window.cancelIdleCallback(handle);
+	}
+	const timer = setTimeout(task, 200);
+	return () => clearTimeout(timer);
+}
+
+const ImagePreview = lazy(async () => ({ default: (await loadImagePreview()).ImagePreview }));
+
+// Tailwind's lg breakpoint, where the form and the result sit side by side.
+const TWO_COLUMNS_QUERY = "(min-width: 64rem)";
 
 type GeneratorPageProps = {
 	isSignedIn: boolean;
+	/** True until the first session lookup answers. */
+	isAuthLoading: boolean;
 };
 
-/** The generator screen. A placeholder until the generator itself lands. */
-export function GeneratorPage({ isSignedIn }: GeneratorPageProps) {
+/** The generator screen at `/` (SPEC.md section 2): the prompt form on the left, results on the right. */
+export function GeneratorPage({ isSignedIn, isAuthLoading }: GeneratorPageProps) {
+	const [prompt, setPrompt] = useState("");
+	const [aspectRatio, setAspectRatio] = useState<AspectRatio>(DEFAULT_ASPECT_RATIO);
+	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
+	const [previewIndex, setPreviewIndex] = useState<number | null>(null);
+	const [isPreviewRequested, setIsPreviewRequested] = useState(false);
+	const promptRef = useRef<HTMLTextAreaElement>(null);
+	const resultPanelRef = useRef<HTMLElement>(null);
+	const previewOpenerRef = useRef<HTMLElement | null>(null);
+
+	const fillFormWithResumed = useCallback((request: GeneratedRequest) => {
+		// Show what is being generated, unless the person already started typing something new.
+		if (promptRef.current?.value.trim()) return;
+		setPrompt(request.prompt);
+		setAspectRatio(request.aspectRatio);
+	}, []);
+
+	const { state, generate, reject, cancel, reset } = useGenerator({
+		isSignedIn,
+		isAuthLoading,
+		onResume: fillFormWithResumed,
+	});
+	const elapsedMs = useElapsed(state.startedAt, state.endedAt, state.isLoading);
+
+	const promptCheck = validatePrompt(prompt);
+	const fieldMessage =
+		!promptCheck.ok && (prompt.length > 0 || hasTriedToGenerate) ? promptCheck.message : null;
+	const hasResults = !state.isLoading && state.images.length > 0;
+
+	const hasPrefetchedRef = useRef(false);
+	const prefetchOnce = useCallback(() => {
+		if (hasPrefetchedRef.current) return;
+		hasPrefetchedRef.current = true;
+		prefetchGenerationCode();
+	}, []);
+
+	useEffect(() => {
+		if (isSignedIn) return whenIdle(prefetchOnce);
+	}, [isSignedIn, prefetchOnce]);
+
+	useEffect(() => {
+		// On one column the panel sits below the form, out of sight on a phone: bring the progress
+		// into view when a generation starts.
+		if (!state.isLoading || window.matchMedia(TWO_COLUMNS_QUERY).matches) return;
+		const panel = resultPanelRef.current;
+		if (!panel || panel.getBoundingClientRect().top < window.innerHeight * 0.6) return;
+		const isMotionReduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+		panel.scrollIntoView({ block: "start", behavior: isMotionReduced ? "auto" : "smooth" });
+	}, [state.isLoading]);
+
+	useEffect(() => {
+		// Fetch the preview's code while the person looks at the results, so it opens at once.
+		if (hasResults) loadImagePreview().catch(() => {});
+	}, [hasResults]);
+
+	function requestGeneration() {
+		if (state.isLoading) return;
+		if (!isSignedIn && !isAuthLoading) {
+			reject(GENERATION_MESSAGES.signInRequired);
+			return;
+		}
+		if (!promptCheck.ok) {
+			setHasTriedToGenerate(true);
+			reject(GENERATION_MESSAGES.invalidPrompt);
+			return;
+		}
+		setPreviewIndex(null);
+		generate({ prompt: promptCheck.prompt, aspectRatio });
+	}
+
+	function clearEverything() {
+		reset();
+		setPrompt("");
+		setAspectRatio(DEFAULT_ASPECT_RATIO);
+		setHasTriedToGenerate(false);
+		setPreviewIndex(null);
+	}
+
+	useKeyboardShortcuts({
+		onGenerate: requestGeneration,
+		onClear: clearEverything,
+		onFocusPrompt: () => promptRef.current?.focus(),
+		isEnabled: previewIndex === null,
+	});
+
 	return (
-		<div className="space-y-8">
+		<div className="space-y-6 sm:space-y-8">
 			<div className="max-w-2xl">
 				<p className="inline-flex items-center gap-1.5 rounded-full bg-accent-50 px-3 py-1 text-xs font-semibold text-accent-700 ring-1 ring-accent-200 ring-inset">
 					<Sparkles aria-hidden="true" className="size-3.5" />
 					AI image generation
 				</p>
-				<h1 className="mt-4 text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
+				<h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
 					Create with Atelier
 				</h1>
-				<p className="mt-3 text-base text-slate-600">
-					Describe your vision in up to {MAX_PROMPT_LENGTH} characters, choose one of{" "}
-					{ASPECT_RATIOS.length} aspect ratios and get a set of images. Every result is saved to
-					your history.
+				<p className="mt-2 text-sm text-slate-600 sm:text-base">
+					Describe your vision, pick an aspect ratio and get a set of images, saved to your history.
 				</p>
 			</div>
-			<section
-				aria-labelledby="generator-preview-title"
-				className="flex flex-col items-center rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-16 text-center shadow-card"
-			>
-				<span className="inline-flex size-12 items-center justify-center rounded-xl bg-accent-50 text-accent-700">
-					<ImagePlus aria-hidden="true" className="size-6" />
-				</span>
-				<h2 id="generator-preview-title" className="mt-4 text-lg font-semibold text-slate-900">
-					The studio is being set up
-				</h2>
-				<p className="mt-1.5 max-w-md text-sm text-slate-600">
-					{isSignedIn
-						? "The prompt editor will appear here shortly."
-						: "Sign in to generate images once the prompt editor is ready."}
-				</p>
-			</section>
+
+			<div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:gap-8">
+				<form
+					aria-label="Generate images"
+					noValidate
+					onFocusCapture={prefetchOnce}
+					onPointerEnter={prefetchOnce}
+					onSubmit={(event) => {
+						event.preventDefault();
+						requestGeneration();
+					}}
+					className="space-y-5 rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6 lg:sticky lg:top-24"
+				>
+					<PromptField ref={promptRef} value={prompt} onChange={setPrompt} message={fieldMessage} />
+					<AspectRatioSelect label="Aspect ratio" value={aspectRatio} onChange={setAspectRatio} />
+					<Button
+						type="submit"
+						size="lg"
+						isFullWidth
+						isBusy={state.isLoading}
+						disabled={!promptCheck.ok}
+					>
+						{state.isLoading ? null : <Sparkles aria-hidden="true" className="size-4" />}
+						{state.isLoading ? "Generating..." : "Generate"}
+					</Button>
+					<ShortcutHints />
+					<OfflineEngineNote />
+				</form>
+
+				<ResultPanel
+					ref={resultPanelRef}
+					state={state}
+					isSignedIn={isSignedIn}
+					elapsedMs={elapsedMs}
+					onCancel={cancel}
+					onRetry={(request) => {
+						if (!isSignedIn && !isAuthLoading) {
+							reject(GENERATION_MESSAGES.signInRequired);
+							return;
+						}
+						setPreviewIndex(null);
+						generate(request);
+					}}
+					onPickExample={(example) => {
+						setPrompt(example);
+						promptRef.current?.focus();
+					}}
+					onOpenImage={(index, opener) => {
+						previewOpenerRef.current = opener;
+						setIsPreviewRequested(true);
+						setPreviewIndex(index);
+						trackEvent("image_preview_opened");
+					}}
+				/>
+			</div>
+
+			{isPreviewRequested && hasResults && state.request ? (
+				<Suspense fallback={null}>
+					<ImagePreview
+						images={state.images}
+						index={previewIndex}
+						prompt={state.request.prompt}
+						onIndexChange={setPreviewIndex}
+						onClose={() => setPreviewIndex(null)}
+						readReturnFocus={() => previewOpenerRef.current}
+					/>
+				</Suspense>
+			) : null}
 		</div>
 	);
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import {
+	formatPollingHttpError,
+	formatStartError,
+	GENERATION_MESSAGES,
+	readPollOutcome,
+} from "./generation-flow";
+
+describe("the generator's messages", () => {
+	it("are the texts of the error catalogue", () => {
+		expect(GENERATION_MESSAGES).toEqual({
+			signInRequired: "Please sign in to generate images.",
+			invalidPrompt: "Please enter a valid prompt.",
+			failed: "Generation failed",
+			timedOut: "Generation timed out",
+			noPollingUrl: "No polling URL provided",
+			cancelled: "Request was cancelled",
+		});
+		expect(formatPollingHttpError(503)).toBe("Polling HTTP 503");
+	});
+});
+
+describe("formatStartError", () => {
+	it("prefers the server's message, then its code, then HTTP and the status", () => {
+		expect(formatStartError({ code: "QUOTA_EXCEEDED", message: "Too many" }, 429)).toBe("Too many");
+		expect(formatStartError({ code: "QUOTA_EXCEEDED", message: " " }, 429)).toBe("QUOTA_EXCEEDED");
+		expect(formatStartError({ code: "QUOTA_EXCEEDED" }, 429)).toBe("QUOTA_EXCEEDED");
+		expect(formatStartError("The service is down", 503)).toBe("The service is down");
+		expect(formatStartError(undefined, 502)).toBe("HTTP 502");
+		expect(formatStartError({}, 500)).toBe("HTTP 500");
+		expect(formatStartError("", 500)).toBe("HTTP 500");
+	});
+});
+
+describe("readPollOutcome", () => {
+	it("is done when the status is completed with a results array", () => {
+		expect(readPollOutcome({ status: "completed", results: ["/a.png", "/b.png"] })).toEqual({
+			kind: "completed",
+			imageUrls: ["/a.png", "/b.png"],
+		});
+	});
+
+	it("reads results given as objects with url or src", () => {
+		expect(
+			readPollOutcome({
+				status: "completed",
+				results: [{ url: "/a.png" }, { src: "/b.png" }, "/c.png", { url: null }],
+			}),
+		).toEqual({ kind: "completed", imageUrls: ["/a.png", "/b.png", "/c.png"] });
+	});
+
+	it("keeps waiting when completed comes without a results array", () => {
+		expect(readPollOutcome({ status: "completed" })).toEqual({ kind: "pending", message: null });
+		expect(readPollOutcome({ status: "completed", results: null })).toEqual({
+			kind: "pending",
+			message: null,
+		});
+	});
+
+	it("fails with the server's message on failed or error, else Generation failed", () => {
+		expect(readPollOutcome({ status: "failed", message: "The provider refused" })).toEqual({
+			kind: "failed",
+			message: "The provider refused",
+		});
+		expect(readPollOutcome({ status: "error", message: "Boom" })).toEqual({
+			kind: "failed",
+			message: "Boom",
+		});
+		expect(readPollOutcome({ status: "failed", message: null })).toEqual({
+			kind: "failed",
+			message: "Generation failed",
+		});
+		expect(readPollOutcome({ status: "error" })).toEqual({
+			kind: "failed",
+			message: "Generation failed",
+		});
+	});
+
+	it("waits and polls again on anything else, passing on what the server says meanwhile", () => {
+		for (const status of ["queued", "running", "processing", ""]) {
+			expect(readPollOutcome({ status, results: [] })).toEqual({ kind: "pending", message: null });
+		}
+		expect(
+			readPollOutcome({ status: "running", results: [], message: "The image service is busy" }),
+		).toEqual({ kind: "pending", message: "The image service is busy" });
+	});
+});

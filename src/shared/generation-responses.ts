@@ -1,0 +1,92 @@
+// What the generations API answers, as the browser parses it, and the aspect ratio it takes. Written with zod/mini, whose schemas
+// tree-shake to a few kilobytes, so the generator can parse them on the first page without the
+// twenty kilobytes of classic zod (docs/decisions/006-first-load-budget.md). The server's request
+// schemas stay classic in generations.ts, which re-exports these.
+import { z } from "zod/mini";
+import { ASPECT_RATIO_VALUES } from "./aspect-ratios";
+import type { ErrorBody } from "./errors";
+
+export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, {
+	error:
+		"Aspect ratio must be one of --ar 1:1, --ar 3:2, --ar 16:9, --ar 21:9, --ar 2:3, --ar 9:16",
+});
+
+export const ErrorBodySchema: z.ZodMiniType<ErrorBody> = z.object({
+	code: z.string(),
+	message: z.string(),
+});
+
+export const CreateGenerationResponseSchema = z.discriminatedUnion("success", [
+	z.object({ success: z.literal(true), id: z.string(), pollingUrl: z.string() }),
+	z.object({ success: z.literal(false), error: ErrorBodySchema }),
+]);
+export type CreateGenerationResponse = z.infer<typeof CreateGenerationResponseSchema>;
+
+export const GenerationStatusSchema = z.enum(["queued", "running", "completed", "failed"]);
+export type GenerationStatus = z.infer<typeof GenerationStatusSchema>;
+
+/** `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs, `failed` with a message. */
+export const PollResponseSchema = z.object({
+	status: GenerationStatusSchema,
+	results: z.array(z.string()),
+	message: z.nullable(z.string()),
+});
+export type PollResponse = z.infer<typeof PollResponseSchema>;
+
+/**
+ * What the browser accepts from a poll: the wider shape of SPEC.md section 3 (results as URLs or
+ * as objects with url or src, any status), of which this server's PollResponse is one case.
+ * `readPollOutcome` in generation-flow.ts says what an answer means.
+ */
+export const PollAnswerSchema = z.object({
+	status: z.string(),
+	results: z.optional(
+		z.nullable(
+			z.array(
+				z.union([
+					z.string(),
+					z.object({
+						url: z.optional(z.nullable(z.string())),
+						src: z.optional(z.nullable(z.string())),
+					}),
+				]),
+			),
+		),
+	),
+	message: z.optional(z.nullable(z.string())),
+});
+
+export const GenerationImageSchema = z.object({
+	url: z.string(),
+	width: z.int(),
+	height: z.int(),
+	thumbnailUrl: z.string(),
+	thumbnailWidth: z.int(),
+	thumbnailHeight: z.int(),
+});
+export type GenerationImage = z.infer<typeof GenerationImageSchema>;
+
+export const GenerationSchema = z.object({
+	id: z.string(),
+	prompt: z.string(),
+	aspect_ratio: AspectRatioSchema,
+	status: GenerationStatusSchema,
+	error: z.nullable(z.string()),
+	images: z.array(GenerationImageSchema),
+	created_at: z.string(),
+	completed_at: z.nullable(z.string()),
+	api_id: z.nullable(z.string()),
+	polling_url: z.nullable(z.string()),
+	user_id: z.string(),
+	/** Present in the administrator's list: whose generation this is. */
+	owner_email: z.optional(z.string()),
+});
+export type Generation = z.infer<typeof GenerationSchema>;
+
+export const GenerationPageSchema = z.object({
+	items: z.array(GenerationSchema),
+	nextCursor: z.nullable(z.string()),
+	total: z.int(),
+	today: z.int(),
+});
+export type GenerationPage = z.infer<typeof GenerationPageSchema>;

@@ -1,0 +1,18 @@
+// The first page holds what the empty screen needs: the form and the empty state. What only a
+// generation shows (its progress, its results, the full-size preview) and the flow's own code
+// load on demand: once the person shows intent (focus or pointer on the form), once the page is
+// idle for someone signed in, or on first use, whichever comes first.
+
+/** The flow's code (requests, polling, parsing). */
+export const loadGenerationFlow = () => import("./run-generation");
+export const loadGenerationProgress = () => import("./generation-progress");
+export const loadGenerationResults = () => import("./generation-results");
+export const loadImagePreview = () => import("./image-preview");
+
+/** Fetches what a generation needs before it is asked for, so the first click answers at once. */
+export function prefetchGenerationCode(): void {
+	for (const load of [loadGenerationFlow, loadGenerationProgress, loadGenerationResults]) {
+		// A prefetch is a hint: if it fails, the real use tries again and reports any failure.
+		load().catch(() => {});
+	}
+}

@@ -1,0 +1,103 @@
+import { CircleSlash, Clock, Info, TriangleAlert } from "lucide-react";
+import { type AspectRatio, findAspectRatio } from "../../../shared/aspect-ratios";
+import { IMAGES_PER_GENERATION } from "../../../shared/constants";
+import { formatElapsed } from "../../../shared/elapsed";
+import { clampProgressLabelPosition } from "../../../shared/progress";
+import { Button } from "../../components/button";
+
+type GenerationProgressProps = {
+	progress: number;
+	elapsedMs: number | null;
+	aspectRatio: AspectRatio | null;
+	/** Why the last poll failed while it is retried, shown quietly: the wait goes on. */
+	pollProblem: string | null;
+	/** What the server said with its last "not yet", if anything. */
+	serverNote: string | null;
+	onCancel: () => void;
+};
+
+export const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
+
+/** The result panel while a generation is under way: progress, elapsed time and a way out. */
+export function GenerationProgress({
+	progress,
+	elapsedMs,
+	aspectRatio,
+	pollProblem,
+	serverNote,
+	onCancel,
+}: GenerationProgressProps) {
+	const ratio = aspectRatio ? findAspectRatio(aspectRatio) : undefined;
+	return (
+		<div className="flex flex-1 flex-col">
+			<div className="flex flex-wrap items-start justify-between gap-3">
+				<div>
+					<h2 className="text-lg font-semibold text-slate-900">Generating your images</h2>
+					<p className="mt-1 text-sm text-slate-600">{BUSY_TEXT}</p>
+				</div>
+				<Button variant="secondary" size="sm" onClick={onCancel}>
+					<CircleSlash aria-hidden="true" className="size-4" />
+					Cancel
+				</Button>
+			</div>
+
+			<div className="mt-8">
+				<div className="relative h-6">
+					<span
+						aria-hidden="true"
+						className="absolute top-0 -translate-x-1/2 rounded-md bg-accent-600 px-1.5 py-0.5 text-xs font-semibold text-white tabular-nums transition-[left] duration-500 ease-out"
+						style={{ left: `${clampProgressLabelPosition(progress)}%` }}
+					>
+						{progress}%
+					</span>
+				</div>
+				<div
+					role="progressbar"
+					aria-label="Generation progress"
+					aria-valuemin={0}
+					aria-valuemax={100}
+					aria-valuenow={progress}
+					className="mt-1.5 h-2.5 overflow-hidden rounded-full bg-slate-200"
+				>
+					<div
+						className="h-full rounded-full bg-gradient-to-r from-accent-500 to-accent-700 transition-[width] duration-500 ease-out"
+						style={{ width: `${progress}%` }}
+					/>
+				</div>
+				<p className="mt-3 flex items-center gap-1.5 text-sm text-slate-600">
+					<Clock aria-hidden="true" className="size-4" />
+					Elapsed{" "}
+					<span className="font-medium text-slate-900 tabular-nums">
+						{formatElapsed(elapsedMs)}
+					</span>
+				</p>
+				{serverNote && !pollProblem ? (
+					<p className="mt-2 flex items-start gap-1.5 text-sm text-slate-700">
+						<Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-600" />
+						<span>{serverNote}</span>
+					</p>
+				) : null}
+				{pollProblem ? (
+					<p className="mt-2 flex items-start gap-1.5 text-sm text-amber-800">
+						<TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+						<span>
+							<strong className="font-semibold">Retrying</strong> · {pollProblem}
+						</span>
+					</p>
+				) : null}
+			</div>
+
+			{/* Where the images will appear, in their shape, so nothing jumps when they arrive. */}
+			<ul aria-hidden="true" className="mt-8 flex gap-3 overflow-hidden sm:gap-4">
+				{Array.from({ length: IMAGES_PER_GENERATION }, (_, index) => (
+					<li
+						// biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart
+						key={index}
+						className="h-28 shrink-0 animate-pulse rounded-xl bg-gradient-to-br from-slate-100 to-slate-200 sm:h-40"
+						style={{ aspectRatio: ratio ? `${ratio.width} / ${ratio.height}` : "1 / 1" }}
+					/>
+				))}
+			</ul>
+		</div>
+	);
+}

@@ -1,0 +1,171 @@
+import { Clock, Expand, Ratio } from "lucide-react";
+import { useRef, useState } from "react";
+import { findAspectRatio } from "../../../shared/aspect-ratios";
+import { formatElapsed } from "../../../shared/elapsed";
+import type { GenerationImage } from "../../../shared/generation-responses";
+import { joinClassNames } from "../../lib/class-names";
+import type { GeneratedRequest } from "./generation-state";
+
+type GenerationResultsProps = {
+	images: GenerationImage[];
+	request: GeneratedRequest;
+	elapsedMs: number | null;
+	onOpenImage: (index: number, opener: HTMLElement) => void;
+};
+
+// Gallery images are at most this tall, and at most 85% of the gallery's width.
+const GALLERY_MAX_HEIGHT_REM = 20;
+
+function GalleryImage({ image, index }: { image: GenerationImage; index: number }) {
+	const [isLoaded, setIsLoaded] = useState(false);
+	return (
+		<>
+			{/* The small thumbnail first, at the full image's shape; the full image fades in over it. */}
+			<img
+				src={image.thumbnailUrl}
+				width={image.thumbnailWidth}
+				height={image.thumbnailHeight}
+				alt=""
+				decoding="async"
+				className="block h-auto w-full"
+			/>
+			<img
+				src={image.url}
+				width={image.width}
+				height={image.height}
+				alt=""
+				decoding="async"
+				loading={index === 0 ? "eager" : "lazy"}
+				onLoad={() => setIsLoaded(true)}
+				className={joinClassNames(
+					"absolute inset-0 size-full object-cover transition-opacity duration-300",
+					isLoaded ? "opacity-100" : "opacity-0",
+				)}
+			/>
+		</>
+	);
+}
+
+/** The result panel with a finished generation: what was asked, and the images to browse. */
+export function GenerationResults({
+	images,
+	request,
+	elapsedMs,
+	onOpenImage,
+}: GenerationResultsProps) {
+	const [selectedIndex, setSelectedIndex] = useState(0);
+	const itemRefs = useRef<Array<HTMLLIElement | null>>([]);
+	const ratio = findAspectRatio(request.aspectRatio);
+	const count = images.length;
+
+	function showInGallery(index: number) {
+		setSelectedIndex(index);
+		itemRefs.current[index]?.scrollIntoView({
+			behavior: "smooth",
+			block: "nearest",
+			inline: "center",
+		});
+	}
+
+	return (
+		<div className="flex min-w-0 flex-1 flex-col">
+			<div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-2">
+				<h2 className="text-lg font-semibold text-slate-900">
+					{count} {count === 1 ? "image" : "images"}
+				</h2>
+				<dl className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600">
+					<div className="flex items-center gap-1.5">
+						<dt>
+							<Ratio aria-hidden="true" className="size-4" />
+							<span className="sr-only">Aspect ratio</span>
+						</dt>
+						<dd>
+							{ratio.label}{" "}
+							<span className="text-slate-500">
+								· {ratio.width}:{ratio.height}
+							</span>
+						</dd>
+					</div>
+					<div className="flex items-center gap-1.5">
+						<dt>
+							<Clock aria-hidden="true" className="size-4" />
+							<span className="sr-only">Elapsed time</span>
+						</dt>
+						<dd className="tabular-nums">{formatElapsed(elapsedMs)}</dd>
+					</div>
+				</dl>
+			</div>
+			<p className="mt-3 rounded-xl bg-slate-50 px-3.5 py-2.5 text-sm break-words text-slate-700 ring-1 ring-slate-200 ring-inset">
+				<span className="sr-only">Prompt: </span>
+				{request.prompt}
+			</p>
+
+			<ul
+				aria-label="Generated images"
+				className="@container mt-5 -mx-1 flex snap-x snap-mandatory gap-4 overflow-x-auto px-1 pt-1 pb-3"
+			>
+				{images.map((image, index) => (
+					<li
+						key={image.url}
+						ref={(element) => {
+							itemRefs.current[index] = element;
+						}}
+						className="shrink-0 snap-center"
+						style={{
+							width: `min(85cqw, ${((GALLERY_MAX_HEIGHT_REM * image.width) / image.height).toFixed(3)}rem)`,
+						}}
+					>
+						<button
+							type="button"
+							onClick={(event) => {
+								setSelectedIndex(index);
+								onOpenImage(index, event.currentTarget);
+							}}
+							className="group relative block w-full cursor-zoom-in overflow-hidden rounded-xl bg-slate-100 shadow-sm ring-1 ring-slate-900/5"
+						>
+							<GalleryImage image={image} index={index} />
+							<span className="absolute right-2 bottom-2 inline-flex size-8 items-center justify-center rounded-lg bg-slate-950/55 text-white opacity-0 backdrop-blur transition-opacity group-hover:opacity-100 group-focus-visible:opacity-100">
+								<Expand aria-hidden="true" className="size-4" />
+							</span>
+							<span className="sr-only">
+								Open image {index + 1} of {count}
+							</span>
+						</button>
+					</li>
+				))}
+			</ul>
+
+			{count > 1 ? (
+				<ul aria-label="Thumbnails" className="mt-1 flex gap-2 overflow-x-auto p-1">
+					{images.map((image, index) => (
+						<li key={image.url} className="shrink-0">
+							<button
+								type="button"
+								aria-current={index === selectedIndex ? "true" : undefined}
+								onClick={() => showInGallery(index)}
+								className={joinClassNames(
+									"relative block cursor-pointer overflow-hidden rounded-lg ring-2 transition",
+									index === selectedIndex
+										? "ring-accent-600"
+										: "opacity-70 ring-transparent hover:opacity-100",
+								)}
+							>
+								<img
+									src={image.thumbnailUrl}
+									width={image.thumbnailWidth}
+									height={image.thumbnailHeight}
+									alt=""
+									decoding="async"
+									className="block h-14 w-auto bg-slate-100"
+								/>
+								<span className="sr-only">
+									Show image {index + 1} of {count}
+								</span>
+							</button>
+						</li>
+					))}
+				</ul>
+			) : null}
+		</div>
+	);
+}

@@ -1,0 +1,53 @@
+import { useQuery } from "@tanstack/react-query";
+import { Cpu } from "lucide-react";
+import { fetchPublicConfig, PUBLIC_CONFIG_QUERY_KEY } from "./public-config";
+
+function isApplePlatform(): boolean {
+	return /Mac|iPhone|iPad/.test(navigator.platform);
+}
+
+function Key({ children }: { children: string }) {
+	return (
+		<kbd className="rounded border border-slate-300 bg-white px-1 py-px font-sans text-[0.6875rem] font-medium text-slate-700 shadow-[0_1px_0_rgb(15_23_42/0.08)]">
+			{children}
+		</kbd>
+	);
+}
+
+/** The keyboard shortcuts, for screens wide enough to suggest a keyboard. */
+export function ShortcutHints() {
+	const command = isApplePlatform() ? "⌘" : "Ctrl";
+	return (
+		<p className="hidden flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 sm:flex">
+			<span>Outside the text box:</span>
+			<span className="inline-flex items-center gap-1">
+				<Key>{command}</Key>+<Key>Enter</Key> generate
+			</span>
+			<span className="inline-flex items-center gap-1">
+				<Key>Esc</Key> clear
+			</span>
+			<span className="inline-flex items-center gap-1">
+				<Key>{command}</Key>+<Key>K</Key> prompt
+			</span>
+		</p>
+	);
+}
+
+/** Says so when the built-in offline engine makes the images, as it does out of the box. */
+export function OfflineEngineNote() {
+	const { data: config } = useQuery({
+		queryKey: PUBLIC_CONFIG_QUERY_KEY,
+		queryFn: fetchPublicConfig,
+		staleTime: Number.POSITIVE_INFINITY,
+	});
+	if (config?.imageProvider !== "local") return null;
+	return (
+		<p className="flex items-start gap-2 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset">
+			<Cpu aria-hidden="true" className="mt-px size-3.5 shrink-0 text-slate-500" />
+			<span>
+				<strong className="font-semibold text-slate-700">Built-in offline engine.</strong> Images
+				are painted on this server from your prompt, without an AI model.
+			</span>
+		</p>
+	);
+}

@@ -1,0 +1,117 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { ChevronLeft, ChevronRight, X } from "lucide-react";
+import type { KeyboardEvent } from "react";
+import type { GenerationImage } from "../../../shared/generation-responses";
+import { getButtonClassName } from "../../components/button";
+
+type ImagePreviewProps = {
+	images: GenerationImage[];
+	/** The image shown, or null when the preview is closed. */
+	index: number | null;
+	prompt: string;
+	onIndexChange: (index: number) => void;
+	onClose: () => void;
+	/** Where focus goes back to when the preview closes: the image that opened it. */
+	readReturnFocus: () => HTMLElement | null;
+};
+
+const NAVIGATION_BUTTON_CLASS_NAME =
+	"absolute top-1/2 inline-flex size-10 -translate-y-1/2 cursor-pointer items-center justify-center rounded-full bg-white/90 text-slate-800 shadow-md ring-1 ring-slate-900/10 backdrop-blur transition-colors hover:bg-white";
+
+/**
+ * The full-size preview. Radix Dialog closes it on Escape, on Close and on a click outside the
+ * picture, locks the page's scroll and keeps focus inside while it is open. Loaded on demand:
+ * the first page does not need it.
+ */
+export function ImagePreview({
+	images,
+	index,
+	prompt,
+	onIndexChange,
+	onClose,
+	readReturnFocus,
+}: ImagePreviewProps) {
+	const image = index === null ? undefined : images[index];
+	const count = images.length;
+	const showImage = (next: number) => onIndexChange((next + count) % count);
+
+	function handleKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+		if (index === null || count < 2) return;
+		if (event.key === "ArrowRight") {
+			event.preventDefault();
+			showImage(index + 1);
+		} else if (event.key === "ArrowLeft") {
+			event.preventDefault();
+			showImage(index - 1);
+		}
+	}
+
+	return (
+		<Dialog.Root open={image !== undefined} onOpenChange={(isOpen) => (isOpen ? null : onClose())}>
+			<Dialog.Portal>
+				<Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/80 backdrop-blur-sm" />
+				{image && index !== null ? (
+					<Dialog.Content
+						onKeyDown={handleKeyDown}
+						onCloseAutoFocus={(event) => {
+							// The preview has no trigger of its own: return to the image that opened it.
+							event.preventDefault();
+							readReturnFocus()?.focus();
+						}}
+						className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-1.5rem)] w-max max-w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl bg-white p-2 shadow-2xl focus:outline-none sm:p-3"
+					>
+						<div className="flex items-center justify-between gap-3 pb-2 pl-1.5">
+							<Dialog.Title className="text-sm font-semibold text-slate-900">
+								Image {index + 1} of {count}
+							</Dialog.Title>
+							<Dialog.Close className={getButtonClassName({ variant: "secondary", size: "sm" })}>
+								<X aria-hidden="true" className="size-4" />
+								Close
+							</Dialog.Close>
+						</div>
+						<div className="relative min-h-0">
+							<img
+								key={image.url}
+								src={image.url}
+								width={image.width}
+								height={image.height}
+								alt={prompt}
+								decoding="async"
+								style={{
+									// As large as the screen allows in the image's own shape, never above its size.
+									width: `min(calc(100vw - 3rem), calc((100dvh - 10rem) * ${image.width / image.height}), ${image.width}px)`,
+									// The thumbnail, already loaded for the gallery, shows until the full image arrives.
+									backgroundImage: `url("${image.thumbnailUrl}")`,
+								}}
+								className="block h-auto max-w-none rounded-xl bg-slate-100 bg-cover bg-center"
+							/>
+							{count > 1 ? (
+								<>
+									<button
+										type="button"
+										onClick={() => showImage(index - 1)}
+										className={`${NAVIGATION_BUTTON_CLASS_NAME} left-2`}
+									>
+										<ChevronLeft aria-hidden="true" className="size-5" />
+										<span className="sr-only">Previous image</span>
+									</button>
+									<button
+										type="button"
+										onClick={() => showImage(index + 1)}
+										className={`${NAVIGATION_BUTTON_CLASS_NAME} right-2`}
+									>
+										<ChevronRight aria-hidden="true" className="size-5" />
+										<span className="sr-only">Next image</span>
+									</button>
+								</>
+							) : null}
+						</div>
+						<Dialog.Description className="line-clamp-2 max-w-prose px-1.5 pt-2 text-sm text-slate-600">
+							{prompt}
+						</Dialog.Description>
+					</Dialog.Content>
+				) : null}
+			</Dialog.Portal>
+		</Dialog.Root>
+	);
+}

@@ -1,0 +1,155 @@
+import { CircleAlert, Images, LogIn, RotateCw } from "lucide-react";
+import { lazy, type ReactNode, type Ref, Suspense } from "react";
+import { Link } from "react-router";
+import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import { Button, getButtonClassName } from "../../components/button";
+import { Spinner } from "../../components/spinner";
+import { EmptyState } from "./empty-state";
+import { loadGenerationProgress, loadGenerationResults } from "./generation-code";
+import type { GeneratedRequest, GenerationState } from "./generation-state";
+
+const GenerationProgress = lazy(async () => ({
+	default: (await loadGenerationProgress()).GenerationProgress,
+}));
+const GenerationResults = lazy(async () => ({
+	default: (await loadGenerationResults()).GenerationResults,
+}));
+
+function PanelLoading() {
+	return (
+		<div className="flex flex-1 items-center justify-center py-16 text-accent-600">
+			<Spinner size="lg" />
+		</div>
+	);
+}
+
+type ErrorFollowUpProps = {
+	error: string;
+	request: GeneratedRequest | null;
+	isSignedIn: boolean;
+	onRetry: (request: GeneratedRequest) => void;
+};
+
+/** What can be done about the error shown above it. */
+function ErrorFollowUp({ error, request, isSignedIn, onRetry }: ErrorFollowUpProps) {
+	if (error === GENERATION_MESSAGES.signInRequired) {
+		return (
+			<div className="mt-4">
+				<Link to="/login" className={getButtonClassName({ size: "sm" })}>
+					<LogIn aria-hidden="true" className="size-4" />
+					Sign In
+				</Link>
+			</div>
+		);
+	}
+	if (error === GENERATION_MESSAGES.cancelled) {
+		return (
+			<div className="mt-4 space-y-3 text-sm text-slate-600">
+				<p>
+					Only the waiting stopped: the server still finishes these images and saves them to your
+					history.
+				</p>
+				{isSignedIn ? (
+					<Link
+						to="/generations"
+						className={getButtonClassName({ variant: "secondary", size: "sm" })}
+					>
+						<Images aria-hidden="true" className="size-4" />
+						View Generations
+					</Link>
+				) : null}
+			</div>
+		);
+	}
+	if (error === GENERATION_MESSAGES.invalidPrompt || !request) return null;
+	return (
+		<div className="mt-4">
+			<Button variant="secondary" size="sm" onClick={() => onRetry(request)}>
+				<RotateCw aria-hidden="true" className="size-4" />
+				Try Again
+			</Button>
+		</div>
+	);
+}
+
+type ResultPanelProps = {
+	ref: Ref<HTMLElement>;
+	state: GenerationState;
+	isSignedIn: boolean;
+	elapsedMs: number | null;
+	onCancel: () => void;
+	onRetry: (request: GeneratedRequest) => void;
+	onPickExample: (prompt: string) => void;
+	onOpenImage: (index: number, opener: HTMLElement) => void;
+};
+
+/** The right panel: busy, the error, the results or the empty state (SPEC.md section 2). */
+export function ResultPanel({
+	ref,
+	state,
+	isSignedIn,
+	elapsedMs,
+	onCancel,
+	onRetry,
+	onPickExample,
+	onOpenImage,
+}: ResultPanelProps) {
+	const error = state.isLoading ? null : state.error;
+	let content: ReactNode;
+	if (state.isLoading) {
+		content = (
+			<Suspense fallback={<PanelLoading />}>
+				<GenerationProgress
+					progress={state.progress}
+					elapsedMs={elapsedMs}
+					aspectRatio={state.request?.aspectRatio ?? null}
+					pollProblem={state.pollProblem}
+					serverNote={state.serverNote}
+					onCancel={onCancel}
+				/>
+			</Suspense>
+		);
+	} else if (error) {
+		content = (
+			<ErrorFollowUp
+				error={error}
+				request={state.request}
+				isSignedIn={isSignedIn}
+				onRetry={onRetry}
+			/>
+		);
+	} else if (state.images.length > 0 && state.request) {
+		content = (
+			<Suspense fallback={<PanelLoading />}>
+				<GenerationResults
+					images={state.images}
+					request={state.request}
+					elapsedMs={elapsedMs}
+					onOpenImage={onOpenImage}
+				/>
+			</Suspense>
+		);
+	} else {
+		content = <EmptyState onPickExample={onPickExample} />;
+	}
+
+	return (
+		<section
+			ref={ref}
+			aria-label="Result"
+			aria-busy={state.isLoading}
+			className="flex min-h-64 min-w-0 scroll-mt-20 flex-col rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6 lg:min-h-[26rem]"
+		>
+			{/* Always mounted, so screen readers announce a message the moment it appears. */}
+			<div role="alert">
+				{error ? (
+					<p className="flex items-start gap-2.5 rounded-xl bg-red-50 px-4 py-3 text-sm font-medium text-red-800 ring-1 ring-red-200 ring-inset">
+						<CircleAlert aria-hidden="true" className="mt-px size-4 shrink-0 text-red-600" />
+						<span>{error}</span>
+					</p>
+				) : null}
+			</div>
+			{content}
+		</section>
+	);
+}
