@@ -9,7 +9,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-const BENCHMARKS = ["history", "completion-latency", "local-engine"];
+const BENCHMARKS = [
+	"history",
+	"completion-latency",
+	"local-engine",
+	"history-browser",
+	"web-bundle",
+];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = path.join(root, ".tmp", "bench");

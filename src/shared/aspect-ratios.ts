@@ -1,5 +1,5 @@
 // No schema library here: the first page imports this module, and its schema lives in
-// generation-responses.ts (docs/decisions/006-first-load-budget.md).
+// generation-responses.ts (docs/decisions/005-first-load-budget.md).
 
 /** The six aspect-ratio options of SPEC.md section 3, in menu order. */
 export const ASPECT_RATIOS = [

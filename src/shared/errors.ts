@@ -1,4 +1,4 @@
-// No schema library here: the first page imports this module (docs/decisions/006-first-load-budget.md).
+// No schema library here: the first page imports this module (docs/decisions/005-first-load-budget.md).
 
 /**
  * One error model end to end: each code has its HTTP status and the user message of the error

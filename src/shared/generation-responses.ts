@@ -1,6 +1,6 @@
 // What the generations API answers, as the browser parses it, and the aspect ratio it takes. Written with zod/mini, whose schemas
 // tree-shake to a few kilobytes, so the generator can parse them on the first page without the
-// twenty kilobytes of classic zod (docs/decisions/006-first-load-budget.md). The server's request
+// twenty kilobytes of classic zod (docs/decisions/005-first-load-budget.md). The server's request
 // schemas stay classic in generations.ts, which re-exports these.
 import { z } from "zod/mini";
 import { ASPECT_RATIO_VALUES } from "./aspect-ratios";

@@ -1,5 +1,5 @@
 // Plain types, no schemas: the browser reads these on its first page, by hand, without a schema
-// library (docs/decisions/006-first-load-budget.md).
+// library (docs/decisions/005-first-load-budget.md).
 
 /** The signed-in person as the server sends it with the session; `isAdmin` is the server's word. */
 export type SessionUser = { id: string; email: string; name?: string; isAdmin: boolean };

@@ -67,6 +67,13 @@ export function openPostgresDatabase(
 	});
 	// An idle client that loses its server must not crash the process; the next query reconnects.
 	pool.on("error", (error) => logger.warn("database connection lost", { error }));
+	// A connection that drops while checked out also emits "error" on its client; the query fails
+	// on its own, and without a listener the event would crash the process.
+	pool.on("connect", (client) => {
+		client.on("error", (error) =>
+			logger.warn("database connection lost during a query", { error }),
+		);
+	});
 	const db = createKysely(pool);
 	const handlers = new Map<string, Set<NotificationHandler>>();
 	let listener: pg.Client | undefined;

@@ -1,5 +1,5 @@
 // The fetch half of the API client, without a schema library, for the first page; api-client.ts
-// adds parsing with the shared schemas (docs/decisions/006-first-load-budget.md).
+// adds parsing with the shared schemas (docs/decisions/005-first-load-budget.md).
 import { ERRORS, type ErrorCode } from "../../shared/errors";
 import { readErrorBody } from "./read-json";
 

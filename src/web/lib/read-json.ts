@@ -1,6 +1,6 @@
 // Readers for the few answers the first page parses by hand (the session, error bodies, the
 // public config): a schema library there would cost more than the rest of the page's own code
-// (docs/decisions/006-first-load-budget.md). Everything else is parsed with the shared schemas.
+// (docs/decisions/005-first-load-budget.md). Everything else is parsed with the shared schemas.
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,7 +1,11 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { mswServer } from "./msw-server";
+
+// Lazy chunks (the user menu, the generation flow) load through dynamic imports; on a loaded
+// two-core CI machine that can take longer than Testing Library's default second.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks these browser APIs, which Radix primitives call.
 if (!Element.prototype.hasPointerCapture) {

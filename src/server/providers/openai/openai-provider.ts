@@ -83,7 +83,7 @@ type OpenAiJob = {
  * returns all images as base64. `start` sends that call in the background and answers at once,
  * so the worker saves the job id and polls as it does for every provider; `check` reports the
  * call's outcome, each image cropped to the exact ratio. After a restart the call is lost with
- * the process, so `check` sends it again (docs/decisions/005-providers.md).
+ * the process, so `check` sends it again (docs/decisions/004-providers.md).
  */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvider {
 	const baseUrl = parseBaseUrl(options.baseUrl ?? OPENAI_DEFAULT_BASE_URL, "OPENAI_BASE_URL");

@@ -3,7 +3,7 @@ import { ProviderError } from "../types";
 
 /**
  * Saved job ids are JSON naming the provider and everything `check` and `cancel` need, so a
- * restarted worker resumes the vendor's job from the saved id alone (docs/decisions/003-http-provider-job-id.md and 005-providers.md).
+ * restarted worker resumes the vendor's job from the saved id alone (docs/decisions/003-http-provider-job-id.md and 004-providers.md).
  */
 export function encodeJobId<JobId extends { provider: string }>(value: JobId): string {
 	return JSON.stringify(value);

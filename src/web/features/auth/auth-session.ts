@@ -13,7 +13,7 @@ export const SESSION_QUERY_KEY = ["auth", "session"] as const;
  * Reads Better Auth's answer to GET /get-session: null when nobody is signed in, the session and
  * its user otherwise, undefined when the answer has neither shape. Read by hand rather than with a
  * schema: this runs on every first page, where the schema library would cost more than the page's
- * own code (docs/decisions/006-first-load-budget.md).
+ * own code (docs/decisions/005-first-load-budget.md).
  */
 export function readSignedInState(body: unknown): SignedInState | null | undefined {
 	if (body === null) return null;

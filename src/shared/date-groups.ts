@@ -1,0 +1,105 @@
+import { DATE_LOCALE } from "./constants";
+
+/** Items created on one calendar day, labelled in en-US form ("Jan 5, 2025"). */
+export type DateGroup<Item> = {
+	/** Stable per day: the label itself, which names exactly one day. */
+	key: string;
+	label: string;
+	items: Item[];
+};
+
+export type DatedItem = { created_at: string };
+
+/** The label of items whose creation time cannot be read; such a group always comes last. */
+export const UNKNOWN_DATE_LABEL = "Unknown date";
+
+type DateGrouperOptions = {
+	/** IANA zone the calendar days are counted in; the runtime's own zone when left out. */
+	timeZone?: string;
+};
+
+type ReadDate = { time: number; label: string };
+
+function createDayFormatter(timeZone: string | undefined): Intl.DateTimeFormat {
+	return new Intl.DateTimeFormat(DATE_LOCALE, {
+		month: "short",
+		day: "numeric",
+		year: "numeric",
+		...(timeZone ? { timeZone } : {}),
+	});
+}
+
+/** The en-US day label of an instant, like "Jan 5, 2025". */
+export function formatGroupDate(instant: Date | string, options: DateGrouperOptions = {}): string {
+	const date = typeof instant === "string" ? new Date(instant) : instant;
+	if (Number.isNaN(date.getTime())) return UNKNOWN_DATE_LABEL;
+	return createDayFormatter(options.timeZone).format(date);
+}
+
+function isNewestFirst(dates: readonly ReadDate[]): boolean {
+	for (let index = 1; index < dates.length; index++) {
+		const previous = dates[index - 1];
+		const current = dates[index];
+		if (previous && current && current.time > previous.time) return false;
+	}
+	return true;
+}
+
+/**
+ * Returns a function that groups items by their creation day, newest day first and newest item
+ * first within a day. It remembers every timestamp it has read, because a history re-groups all
+ * its loaded items each time a page arrives and formatting dates is the costly part.
+ */
+export function createDateGrouper(options: DateGrouperOptions = {}) {
+	const formatter = createDayFormatter(options.timeZone);
+	const known = new Map<string, ReadDate>();
+
+	const readDate = (createdAt: string): ReadDate => {
+		const cached = known.get(createdAt);
+		if (cached) return cached;
+		const time = new Date(createdAt).getTime();
+		const read = Number.isNaN(time)
+			? { time: Number.NEGATIVE_INFINITY, label: UNKNOWN_DATE_LABEL }
+			: { time, label: formatter.format(time) };
+		known.set(createdAt, read);
+		return read;
+	};
+
+	return function groupByCreationDate<Item extends DatedItem>(
+		items: readonly Item[],
+	): DateGroup<Item>[] {
+		const dates = items.map((item) => readDate(item.created_at));
+		let order = items.map((_, index) => index);
+		// The server already answers newest first; sorting is only for input that is not.
+		if (!isNewestFirst(dates)) {
+			order = order.sort(
+				(left, right) =>
+					(dates[right]?.time ?? Number.NEGATIVE_INFINITY) -
+						(dates[left]?.time ?? Number.NEGATIVE_INFINITY) || left - right,
+			);
+		}
+		const groups: DateGroup<Item>[] = [];
+		const byLabel = new Map<string, DateGroup<Item>>();
+		for (const index of order) {
+			const item = items[index];
+			const date = dates[index];
+			if (!item || !date) continue;
+			let group = byLabel.get(date.label);
+			if (!group) {
+				group = { key: date.label, label: date.label, items: [] };
+				byLabel.set(date.label, group);
+				groups.push(group);
+			}
+			group.items.push(item);
+		}
+		return groups;
+	};
+}
+
+/** Groups items by creation day, newest first; see createDateGrouper for repeated use. */
+export function groupByCreationDate<Item extends DatedItem>(
+	items: readonly Item[],
+	options: DateGrouperOptions = {},
+): DateGroup<Item>[] {
+	return createDateGrouper(options)(items);
+}

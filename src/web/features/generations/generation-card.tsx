@@ -1,0 +1,210 @@
+import { Clock, Crop, ExternalLink, ImageOff, Trash2, UserRound } from "lucide-react";
+import { createContext, memo, use, useId } from "react";
+import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
+import type { Generation, GenerationImage } from "../../../shared/generation-responses";
+import { Button } from "../../components/button";
+import { Spinner } from "../../components/spinner";
+import { formatCreatedTime, formatRatio } from "./generation-format";
+import { isInProgress } from "./use-completion-watcher";
+
+/** Which generation is being deleted, if any: every Delete button is disabled meanwhile. */
+export const DeletingIdContext = createContext<string | null>(null);
+
+export type GenerationCardActions = {
+	onPreview: (generation: Generation, imageIndex: number, trigger: HTMLElement) => void;
+	onOpenPolling: (generation: Generation) => void;
+	onDelete: (generation: Generation, trigger: HTMLElement) => void;
+};
+
+type GenerationCardProps = {
+	generation: Generation;
+	/** The admin sees whose generation each card is. */
+	isOwnerShown: boolean;
+	actions: GenerationCardActions;
+};
+
+// Every cell is square and the images are cropped to fill it: cards keep one height whatever the
+// aspect ratio, so the grid never jumps while thumbnails arrive. The preview shows the whole image.
+function Thumbnail({
+	image,
+	index,
+	count,
+	onOpen,
+}: {
+	image: GenerationImage;
+	index: number;
+	count: number;
+	onOpen: (index: number, trigger: HTMLElement) => void;
+}) {
+	return (
+		<button
+			type="button"
+			aria-label={`Preview image ${index + 1} of ${count}`}
+			onClick={(event) => onOpen(index, event.currentTarget)}
+			className={`group/image relative min-h-0 min-w-0 cursor-zoom-in overflow-hidden bg-slate-100 focus-visible:z-10 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent-600 ${count === 1 ? "col-span-2 row-span-2" : ""}`}
+		>
+			<img
+				src={image.thumbnailUrl}
+				width={image.thumbnailWidth}
+				height={image.thumbnailHeight}
+				alt=""
+				loading="lazy"
+				decoding="async"
+				draggable={false}
+				className="size-full object-cover transition-transform duration-300 group-hover/image:scale-[1.04]"
+			/>
+		</button>
+	);
+}
+
+function PendingMedia({ label }: { label: string }) {
+	return (
+		<div className="relative grid size-full grid-cols-2 grid-rows-2 gap-0.5">
+			{Array.from({ length: GALLERY_CARD_IMAGES }, (_, index) => (
+				<div
+					// biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder tiles, never reordered.
+					key={index}
+					className="animate-pulse bg-gradient-to-br from-slate-100 to-slate-200"
+				/>
+			))}
+			<div className="absolute inset-0 flex items-center justify-center">
+				<span className="inline-flex items-center gap-2 rounded-full bg-white/90 px-3 py-1.5 text-xs font-semibold text-accent-700 shadow-sm ring-1 ring-accent-200">
+					<Spinner size="sm" />
+					{label}
+				</span>
+			</div>
+		</div>
+	);
+}
+
+function FailedMedia({ message }: { message: string }) {
+	return (
+		<div className="flex size-full flex-col items-center justify-center gap-2 bg-red-50/70 px-6 text-center">
+			<ImageOff aria-hidden="true" className="size-7 text-red-600" />
+			<p className="text-sm font-medium text-red-800">{message}</p>
+		</div>
+	);
+}
+
+function CardMedia({
+	generation,
+	onOpen,
+}: {
+	generation: Generation;
+	onOpen: (index: number, trigger: HTMLElement) => void;
+}) {
+	if (isInProgress(generation.status)) {
+		return <PendingMedia label={generation.status === "queued" ? "Queued" : "Generating…"} />;
+	}
+	if (generation.status === "failed") {
+		return <FailedMedia message={generation.error ?? "Generation failed"} />;
+	}
+	const images = generation.images.slice(0, GALLERY_CARD_IMAGES);
+	if (images.length === 0) return <FailedMedia message="No images in this generation" />;
+	return (
+		<div className="grid size-full grid-cols-2 grid-rows-2 gap-0.5">
+			{images.map((image, index) => (
+				<Thumbnail
+					key={image.thumbnailUrl}
+					image={image}
+					index={index}
+					count={images.length}
+					onOpen={onOpen}
+				/>
+			))}
+		</div>
+	);
+}
+
+function DeleteButton({
+	generation,
+	onDelete,
+}: {
+	generation: Generation;
+	onDelete: GenerationCardActions["onDelete"];
+}) {
+	const deletingId = use(DeletingIdContext);
+	return (
+		<Button
+			variant="ghost"
+			size="sm"
+			disabled={deletingId !== null}
+			isBusy={deletingId === generation.id}
+			onClick={(event) => onDelete(generation, event.currentTarget)}
+			className="text-red-700 hover:bg-red-50 hover:text-red-800"
+		>
+			{deletingId === generation.id ? null : <Trash2 aria-hidden="true" className="size-4" />}
+			Delete
+		</Button>
+	);
+}
+
+/**
+ * One generation in the history: up to four thumbnails, the prompt and when it was made, and its
+ * actions. Memoised, because a long history re-renders its list on every page that arrives.
+ */
+export const GenerationCard = memo(function GenerationCard({
+	generation,
+	isOwnerShown,
+	actions,
+}: GenerationCardProps) {
+	const promptId = useId();
+	return (
+		<article
+			aria-labelledby={promptId}
+			data-generation-id={generation.id}
+			tabIndex={-1}
+			className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-card ring-1 ring-slate-200/80 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent-600"
+		>
+			{/* Overflow hidden: an aspect-ratio box would otherwise grow to fit a tall thumbnail. */}
+			<div className="aspect-square overflow-hidden bg-slate-100">
+				<CardMedia
+					generation={generation}
+					onOpen={(index, trigger) => actions.onPreview(generation, index, trigger)}
+				/>
+			</div>
+			<div className="flex flex-1 flex-col gap-3 p-4">
+				<p
+					id={promptId}
+					title={generation.prompt}
+					// Two lines kept even for a short prompt: every card has one height (history-layout.ts).
+					className="line-clamp-2 min-h-10 text-sm/5 font-medium break-words text-slate-900"
+				>
+					{generation.prompt}
+				</p>
+				<div className="flex h-5 items-center gap-x-3 overflow-hidden text-xs whitespace-nowrap text-slate-600">
+					<span className="inline-flex items-center gap-1">
+						<Clock aria-hidden="true" className="size-3.5" />
+						<time dateTime={generation.created_at}>{formatCreatedTime(generation.created_at)}</time>
+					</span>
+					<span className="inline-flex items-center gap-1">
+						<Crop aria-hidden="true" className="size-3.5" />
+						<span className="sr-only">Aspect ratio </span>
+						{formatRatio(generation.aspect_ratio)}
+					</span>
+					{generation.status === "failed" ? (
+						<span className="rounded-full bg-red-50 px-2 py-0.5 font-semibold text-red-700 ring-1 ring-red-200 ring-inset">
+							Failed
+						</span>
+					) : null}
+				</div>
+				{isOwnerShown ? (
+					<p className="flex h-4 min-w-0 items-center gap-1.5 text-xs text-slate-700">
+						<UserRound aria-hidden="true" className="size-3.5 shrink-0 text-slate-500" />
+						<span className="sr-only">Owner: </span>
+						<span className="truncate" title={generation.owner_email}>
+							{generation.owner_email ?? "Unknown owner"}
+						</span>
+					</p>
+				) : null}
+				<div className="mt-auto flex items-center justify-between gap-2 border-t border-slate-100 pt-3">
+					<Button variant="secondary" size="sm" onClick={() => actions.onOpenPolling(generation)}>
+						<ExternalLink aria-hidden="true" className="size-4" />
+						Open Polling
+					</Button>
+					<DeleteButton generation={generation} onDelete={actions.onDelete} />
+				</div>
+			</div>
+		</article>
+	);
+});

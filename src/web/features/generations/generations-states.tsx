@@ -1,0 +1,103 @@
+import { ImagePlus, RotateCw, TriangleAlert } from "lucide-react";
+import { Link } from "react-router";
+import { SKELETON_CARDS } from "../../../shared/constants";
+import { Button, getButtonClassName } from "../../components/button";
+import { CARD_GRID_CLASS_NAME } from "./date-group-section";
+
+export const LOAD_FAILURE_MESSAGE = "Failed to load generations. Please try again.";
+export const EMPTY_TITLE = "No generations found";
+export const EMPTY_DESCRIPTION = "Your saved AI generations will appear here.";
+
+function SkeletonCard() {
+	return (
+		<div className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-card ring-1 ring-slate-200/80">
+			<div className="aspect-square animate-pulse bg-slate-200/70" />
+			<div className="space-y-3 p-4">
+				<div className="h-4 w-11/12 animate-pulse rounded bg-slate-200/80" />
+				<div className="h-4 w-2/3 animate-pulse rounded bg-slate-200/80" />
+				<div className="h-3 w-1/3 animate-pulse rounded bg-slate-200/60" />
+				<div className="flex justify-between border-t border-slate-100 pt-3">
+					<div className="h-9 w-32 animate-pulse rounded-lg bg-slate-200/70" />
+					<div className="h-9 w-20 animate-pulse rounded-lg bg-slate-200/50" />
+				</div>
+			</div>
+		</div>
+	);
+}
+
+/** The first load: eight cards' worth of placeholders in the real grid, so nothing jumps after. */
+export function GenerationsSkeleton() {
+	return (
+		<div role="status" aria-live="polite" className="space-y-3">
+			<span className="sr-only">Loading generations</span>
+			<div aria-hidden="true" className="h-5 w-28 animate-pulse rounded bg-slate-200/80" />
+			<div aria-hidden="true" className={CARD_GRID_CLASS_NAME} data-testid="generation-skeletons">
+				{Array.from({ length: SKELETON_CARDS }, (_, index) => (
+					// biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholders, never reordered.
+					<SkeletonCard key={index} />
+				))}
+			</div>
+		</div>
+	);
+}
+
+export function GenerationsEmpty() {
+	return (
+		<div className="flex flex-col items-center rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-16 text-center shadow-card">
+			<span className="inline-flex size-12 items-center justify-center rounded-xl bg-accent-50 text-accent-700 ring-1 ring-accent-200 ring-inset">
+				<ImagePlus aria-hidden="true" className="size-6" />
+			</span>
+			<h2 className="mt-4 text-lg font-semibold text-slate-900">{EMPTY_TITLE}</h2>
+			<p className="mt-1.5 max-w-md text-sm text-slate-600">{EMPTY_DESCRIPTION}</p>
+			<Link to="/" className={`${getButtonClassName()} mt-6`}>
+				Create an image
+			</Link>
+		</div>
+	);
+}
+
+type LoadFailureProps = {
+	onTryAgain: () => void;
+	isRetrying: boolean;
+	/** A whole screen's failure, or a later page's under the cards already shown. */
+	isCompact?: boolean;
+};
+
+export function GenerationsLoadFailure({
+	onTryAgain,
+	isRetrying,
+	isCompact = false,
+}: LoadFailureProps) {
+	return (
+		<div
+			role="alert"
+			className={
+				isCompact
+					? "flex flex-col items-center gap-3 rounded-xl bg-red-50 px-4 py-4 text-center ring-1 ring-red-200 ring-inset sm:flex-row sm:justify-between sm:text-left"
+					: "flex flex-col items-center rounded-2xl bg-white/80 px-6 py-16 text-center shadow-card ring-1 ring-red-200 ring-inset"
+			}
+		>
+			{isCompact ? null : (
+				<span className="inline-flex size-12 items-center justify-center rounded-xl bg-red-50 text-red-700 ring-1 ring-red-200 ring-inset">
+					<TriangleAlert aria-hidden="true" className="size-6" />
+				</span>
+			)}
+			<p
+				className={
+					isCompact ? "text-sm font-medium text-red-800" : "mt-4 text-base font-medium text-red-800"
+				}
+			>
+				{LOAD_FAILURE_MESSAGE}
+			</p>
+			<Button
+				variant="secondary"
+				onClick={onTryAgain}
+				isBusy={isRetrying}
+				className={isCompact ? undefined : "mt-6"}
+			>
+				{isRetrying ? null : <RotateCw aria-hidden="true" className="size-4" />}
+				Try Again
+			</Button>
+		</div>
+	);
+}

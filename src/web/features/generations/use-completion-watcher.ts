@@ -1,0 +1,112 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo } from "react";
+import { POLLING_INTERVAL_MS } from "../../../shared/constants";
+import type { Generation, GenerationStatus } from "../../../shared/generation-responses";
+import { ApiError } from "../../lib/api-client";
+import { fetchGeneration, pollGenerationStatus } from "./generations-api";
+import {
+	reloadGenerationLists,
+	removeGeneration,
+	replaceGeneration,
+	updateGenerationLists,
+} from "./generations-cache";
+
+// Each long poll holds one of the browser's six connections to the server for up to 1.5 s; two at
+// a time leave the rest to the thumbnails. More in-progress items than that take turns.
+const MAX_POLLS_AT_ONCE = 2;
+// A polling URL that answers at once without news does not long-poll: wait before asking again.
+const QUICK_ANSWER_MS = 300;
+
+export function isInProgress(status: GenerationStatus): boolean {
+	return status === "queued" || status === "running";
+}
+
+function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		if (signal.aborted) return resolve();
+		const timer = setTimeout(resolve, milliseconds);
+		signal.addEventListener(
+			"abort",
+			() => {
+				clearTimeout(timer);
+				resolve();
+			},
+			{ once: true },
+		);
+	});
+}
+
+type Outcome = "changed" | "unchanged" | "failed";
+
+/**
+ * Follows every loaded generation that is still queued or running until it is finished, through
+ * its polling URL (a long poll), and puts the finished record in place of its card.
+ */
+export function useCompletionWatcher(items: readonly Generation[]): void {
+	const queryClient = useQueryClient();
+	const watched = useMemo(() => items.filter((item) => isInProgress(item.status)), [items]);
+	// Restart only when the set of watched items or their statuses change, not on every new page.
+	const watchKey = watched.map((item) => `${item.id}:${item.status}`).join(",");
+
+	// biome-ignore lint/correctness/useExhaustiveDependencies: `watchKey` stands for `watched`.
+	useEffect(() => {
+		if (watched.length === 0) return;
+		const controller = new AbortController();
+		const { signal } = controller;
+
+		const refresh = async (item: Generation): Promise<Outcome> => {
+			try {
+				const fresh = await fetchGeneration(item.id, signal);
+				if (fresh.status === item.status) return "unchanged";
+				updateGenerationLists(queryClient, (data) => replaceGeneration(data, fresh));
+				return "changed";
+			} catch (error) {
+				if (error instanceof ApiError && error.status === 404) {
+					// Deleted elsewhere: drop the card and let the reload correct the counts.
+					updateGenerationLists(queryClient, (data) =>
+						removeGeneration(data, item.id, { isToday: false }),
+					);
+					void reloadGenerationLists(queryClient);
+					return "changed";
+				}
+				return "failed";
+			}
+		};
+
+		const check = async (item: Generation): Promise<Outcome> => {
+			const started = performance.now();
+			if (!item.polling_url) {
+				await sleep(POLLING_INTERVAL_MS, signal);
+				return signal.aborted ? "unchanged" : refresh(item);
+			}
+			try {
+				const poll = await pollGenerationStatus(item.polling_url, signal);
+				if (poll.status !== item.status) return refresh(item);
+			} catch (error) {
+				if (error instanceof ApiError && error.status === 404) return refresh(item);
+				return "failed";
+			}
+			if (performance.now() - started < QUICK_ANSWER_MS) {
+				await sleep(POLLING_INTERVAL_MS - QUICK_ANSWER_MS, signal);
+			}
+			return "unchanged";
+		};
+
+		void (async () => {
+			let turn = 0;
+			while (!signal.aborted) {
+				const batch = Array.from(
+					{ length: Math.min(MAX_POLLS_AT_ONCE, watched.length) },
+					(_, index) => watched[(turn + index) % watched.length],
+				).filter((item): item is Generation => item !== undefined);
+				turn += batch.length;
+				const outcomes = await Promise.all(batch.map(check));
+				// A change re-renders with a new watch key, which starts this effect over.
+				if (outcomes.includes("changed")) return;
+				if (outcomes.includes("failed")) await sleep(POLLING_INTERVAL_MS, signal);
+			}
+		})();
+
+		return () => controller.abort();
+	}, [watchKey, queryClient]);
+}
