@@ -9,32 +9,22 @@ import pg from "pg";
 import { type Database, openPgliteDatabase, openPostgresDatabase } from "../src/server/db/database";
 import { createSilentLogger } from "../src/server/logger";
 import type { ImageProvider } from "../src/server/providers/types";
-import { assembleServer, DEFAULT_RUN_SETTINGS, type ServerSettings } from "../src/server/server";
+import { assembleServer, type ServerSettings } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";
 import { startPostgresCluster } from "../src/server/testing/postgres-cluster";
+import {
+	createTestSettings,
+	TEST_ADMIN_EMAIL,
+	TEST_BASE_URL,
+} from "../src/server/testing/test-settings";
 
-export const BENCH_BASE_URL = "http://localhost:3000";
-export const BENCH_ADMIN_EMAIL = "admin@example.com";
+// The benchmarks run the server with the same settings the tests use.
+export const BENCH_BASE_URL = TEST_BASE_URL;
+export const BENCH_ADMIN_EMAIL = TEST_ADMIN_EMAIL;
+export const createBenchSettings = createTestSettings;
 export const BENCH_PASSWORD = "correct horse battery";
 
 export type DatabaseKind = "pglite" | "postgres";
-
-/** Server settings for a benchmark: no rate limits, no daily limit, quick provider polling. */
-export function createBenchSettings(overrides: Partial<ServerSettings> = {}): ServerSettings {
-	return {
-		baseUrl: BENCH_BASE_URL,
-		secret: "bench-secret-that-is-at-least-32-characters-long",
-		adminEmail: BENCH_ADMIN_EMAIL,
-		trustedOrigins: [],
-		google: undefined,
-		isRateLimitEnabled: false,
-		trustProxy: true,
-		limits: { maxActivePerUser: 3, dailyLimitPerUser: 0 },
-		concurrency: 2,
-		...overrides,
-		run: { ...DEFAULT_RUN_SETTINGS, providerPollMs: 20, ...overrides.run },
-	};
-}
 
 /** A fresh in-memory PGlite database. */
 export async function openBenchPglite(): Promise<Database> {

@@ -130,10 +130,7 @@ export function createApp(deps: AppDeps) {
 	});
 
 	if (deps.generations) {
-		api.route(
-			"/",
-			createGenerationRoutes({ auth, deps: deps.generations, storage: deps.generations.storage }),
-		);
+		api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
 	}
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));

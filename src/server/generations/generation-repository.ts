@@ -1,11 +1,5 @@
 import { type Kysely, sql, type Transaction } from "kysely";
-import type {
-	DatabaseSchema,
-	GenerationRow,
-	GenerationStatus,
-	NewGenerationRow,
-	StoredImage,
-} from "../db/schema";
+import type { DatabaseSchema, GenerationRow, NewGenerationRow } from "../db/schema";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
@@ -117,14 +111,3 @@ export async function deleteGenerationRow(
 export async function notifyGenerationChanged(db: Executor, id: string): Promise<void> {
 	await sql`select pg_notify(${GENERATION_CHANGED_CHANNEL}, ${id})`.execute(db);
 }
-
-export type GenerationUpdate = {
-	status?: GenerationStatus;
-	api_id?: string | null;
-	images?: StoredImage[];
-	error?: string | null;
-	started_at?: Date;
-	completed_at?: Date;
-	lease_owner?: string | null;
-	lease_until?: Date | null;
-};

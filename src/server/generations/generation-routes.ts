@@ -10,7 +10,6 @@ import {
 import type { AppEnv } from "../app";
 import type { Auth } from "../auth/auth";
 import { AppError } from "../http/errors";
-import type { Storage } from "../storage/storage";
 import {
 	createGeneration,
 	deleteGeneration,
@@ -70,12 +69,8 @@ export function startOfDayIn(timeZone: string, now: Date = new Date()): Date {
 }
 
 /** `/api/generations` and `/api/images`: every route needs a session; ownership is checked per row. */
-export function createGenerationRoutes(options: {
-	auth: Auth;
-	deps: GenerationDeps;
-	storage: Storage;
-}) {
-	const { auth, deps, storage } = options;
+export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDeps }) {
+	const { auth, deps } = options;
 	type RoutesEnv = { Variables: AppEnv["Variables"] & { viewer: Viewer } };
 	const app = new Hono<RoutesEnv>();
 
@@ -146,7 +141,7 @@ export function createGenerationRoutes(options: {
 		const file = context.req.param("file");
 		if (!/^\d+(-thumb)?\.(png|jpg|webp|gif|avif)$/.test(file)) throw new AppError("NOT_FOUND");
 		await getGeneration(deps, context.get("viewer"), id);
-		const object = await storage.get(`generations/${id}/${file}`);
+		const object = await deps.storage.get(`generations/${id}/${file}`);
 		if (!object) throw new AppError("NOT_FOUND");
 		return context.body(new Uint8Array(object.data), 200, {
 			"content-type": object.contentType,
