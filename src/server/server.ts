@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
 	GENERATION_TIMEOUT_MS,
 	IMAGES_PER_GENERATION,
@@ -11,10 +10,10 @@ import type { Database } from "./db/database";
 import { migrateToLatest } from "./db/migrations";
 import { listenForGenerationChanges } from "./generations/generation-events";
 import type { GenerationLimits } from "./generations/generation-service";
+import { type GenerationRunSettings, runGeneration } from "./generations/run-generation";
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
 import { startGenerationQueue } from "./jobs/generation-queue";
-import { type GenerationRunSettings, runGeneration } from "./jobs/run-generation";
 import type { Logger } from "./logger";
 import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";
@@ -82,7 +81,6 @@ export async function assembleServer(options: {
 	await migrateToLatest(database.db);
 
 	const events = await listenForGenerationChanges(database, logger);
-	const workerId = `worker_${randomUUID()}`;
 	const queue = await startGenerationQueue({
 		database,
 		logger,
@@ -99,7 +97,6 @@ export async function assembleServer(options: {
 					downloadImage,
 					logger,
 					settings: settings.run,
-					workerId,
 				},
 				generationId,
 			),
@@ -115,19 +112,9 @@ export async function assembleServer(options: {
 			storage,
 			queue,
 			events,
-			providerName: provider.name,
+			provider,
+			imagesPerGeneration: settings.run.imagesPerGeneration,
 			limits: settings.limits,
-			async cancelProviderJob(row) {
-				if (!row.api_id || !provider.cancel) return;
-				await provider.cancel({
-					jobId: row.api_id,
-					input: {
-						prompt: row.prompt,
-						aspectRatio: row.aspect_ratio as Parameters<ImageProvider["start"]>[0]["aspectRatio"],
-						count: settings.run.imagesPerGeneration,
-					},
-				});
-			},
 		},
 		config: {
 			baseUrl: settings.baseUrl,

@@ -133,7 +133,11 @@ describe("restart safety", () => {
 			expect(provider.startCount()).toBe(3);
 			for (const item of finished) {
 				expect(item.images).toHaveLength(4);
-				const files = await readdir(path.join(dataDir, "images", "generations", item.id));
+				// One run stored the images, in its own folder, and nothing else is left.
+				const folder = path.join(dataDir, "images", "generations", item.id);
+				const runs = await readdir(folder);
+				expect(runs).toHaveLength(1);
+				const files = await readdir(path.join(folder, runs[0] ?? ""));
 				expect(files.sort()).toEqual(
 					["0", "1", "2", "3"].flatMap((index) => [`${index}-thumb.webp`, `${index}.png`]).sort(),
 				);
