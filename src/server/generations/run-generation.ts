@@ -214,6 +214,7 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 	const lease: Lease = { generationId: id, token: randomUUID() };
 	const row = await claimGeneration(deps.db, lease, deps.settings.leaseMs);
 	if (!row) return "skipped";
+	deps.logger.info("running generation", { generationId: id, attempt: row.attempts });
 
 	const controller = new AbortController();
 	const deadline = (row.started_at ?? new Date()).getTime() + deps.settings.timeoutMs;

@@ -18,6 +18,8 @@ export type GenerationQueue = {
 	enqueue(generationId: string, executor?: SqlExecutor): Promise<void>;
 	/** Wakes this process's idle workers at once instead of at their next poll. */
 	wake(): void;
+	/** Hands generations whose run died back to the queue now (a timer does it every lease). */
+	sweep(): Promise<void>;
 	stop(): Promise<void>;
 };
 
@@ -138,11 +140,11 @@ export async function startGenerationQueue(options: {
 
 	// Unfinished generations from before a restart are picked up at once, not after a lease ends.
 	if (options.isSoleProcess) await requeue(findUnfinishedGenerations);
+	const sweep = () =>
+		requeue((db) => findOrphanedGenerations(db, { queuedForMs: QUEUED_TOO_LONG_MS, limit: 100 }));
 	const sweepTimer = setInterval(
 		() => {
-			requeue((db) =>
-				findOrphanedGenerations(db, { queuedForMs: QUEUED_TOO_LONG_MS, limit: 100 }),
-			).catch((error) => logger.warn("generation sweep failed", { error }));
+			sweep().catch((error) => logger.warn("generation sweep failed", { error }));
 		},
 		Math.max(1000, options.leaseMs),
 	);
@@ -153,6 +155,7 @@ export async function startGenerationQueue(options: {
 		wake() {
 			for (const workerId of workerIds) boss.notifyWorker(workerId);
 		},
+		sweep,
 		async stop() {
 			clearInterval(sweepTimer);
 			await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
