@@ -121,6 +121,7 @@ export async function assembleServer(options: {
 		},
 		config: {
 			baseUrl: settings.baseUrl,
+			trustedOrigins: settings.trustedOrigins,
 			isGoogleEnabled: settings.google !== undefined,
 			imageProvider: provider.name,
 			trustProxy: settings.trustProxy,
