@@ -1,109 +1,47 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Generation } from "../../shared/generations";
 import { startFakeHttpImageService } from "../providers/http/fake-http-image-service";
-
-type Started = { process: ChildProcess; output: () => string };
-
-const PORT = 4391;
-const ORIGIN = `http://localhost:${PORT}`;
-
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await check().catch((error: unknown) => {
-			if (error instanceof Error && error.message.startsWith("exited:")) throw error;
-			return undefined;
-		});
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
+import {
+	buildServerBundle,
+	type ServerProcess,
+	signUpOn,
+	startServer,
+	waitFor,
+} from "../testing/server-process";
 
 describe("restart safety", () => {
+	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let workDir: string;
-	let serverBundle: string;
 
 	beforeAll(async () => {
-		// Inside the project, so the bundle resolves its dependencies from node_modules.
-		await mkdir(".tmp", { recursive: true });
+		bundle = await buildServerBundle();
 		workDir = await mkdtemp(path.join(".tmp", "restart-"));
-		serverBundle = path.join(workDir, "server", "main.js");
-		// The real server entry point, bundled as `npm run build` does; the web app is not needed.
-		await build({
-			entryPoints: ["src/server/main.ts"],
-			outfile: serverBundle,
-			bundle: true,
-			platform: "node",
-			format: "esm",
-			packages: "external",
-			logLevel: "error",
-		});
 	});
 	afterAll(async () => {
+		await bundle.remove();
 		await rm(workDir, { recursive: true, force: true });
 	});
 
 	it("finishes every running generation exactly once after a SIGKILL, without starting any again", async () => {
 		const provider = await startFakeHttpImageService({ latencyMs: 5_000 });
 		const dataDir = path.join(workDir, "data");
-		const start = async (): Promise<Started> => {
-			let output = "";
-			const child = spawn(process.execPath, [serverBundle], {
-				cwd: process.cwd(),
-				env: {
-					PATH: process.env.PATH ?? "",
-					NODE_ENV: "development",
-					PORT: String(PORT),
-					HOST: "127.0.0.1",
-					BASE_URL: ORIGIN,
-					DATA_DIR: dataDir,
-					IMAGE_PROVIDER: "http",
-					IMAGE_API_URL: provider.url,
-					AUTH_RATE_LIMIT_ENABLED: "false",
-					LOG_LEVEL: "warn",
-				},
-				stdio: ["ignore", "pipe", "pipe"],
+		const start = (): Promise<ServerProcess> =>
+			startServer(bundle.entry, {
+				DATA_DIR: dataDir,
+				IMAGE_PROVIDER: "http",
+				IMAGE_API_URL: provider.url,
+				AUTH_RATE_LIMIT_ENABLED: "false",
+				LOG_LEVEL: "warn",
 			});
-			child.stdout?.on("data", (chunk) => {
-				output += chunk;
-			});
-			child.stderr?.on("data", (chunk) => {
-				output += chunk;
-			});
-			await waitFor("the server to start", async () => {
-				if (child.exitCode !== null) throw new Error(`exited: ${output}`);
-				const response = await fetch(`${ORIGIN}/api/health`);
-				return response.ok ? true : undefined;
-			});
-			return { process: child, output: () => output };
-		};
 
 		let server = await start();
 		try {
-			const signUp = await fetch(`${ORIGIN}/api/auth/sign-up/email`, {
-				method: "POST",
-				headers: { "content-type": "application/json", origin: ORIGIN },
-				body: JSON.stringify({
-					email: "restart@example.com",
-					password: "secret12",
-					name: "restart",
-				}),
-			});
-			expect(signUp.status).toBe(200);
-			const cookie = signUp.headers
-				.getSetCookie()
-				.map((value) => value.split(";")[0])
-				.join("; ");
-			const headers = { cookie, origin: ORIGIN, "content-type": "application/json" };
-
+			const headers = await signUpOn(server.origin, "restart@example.com");
 			const ids: string[] = [];
 			for (const aspectRatio of ["--ar 1:1", "--ar 16:9", "--ar 9:16"]) {
-				const response = await fetch(`${ORIGIN}/api/generations`, {
+				const response = await fetch(`${server.origin}/api/generations`, {
 					method: "POST",
 					headers,
 					body: JSON.stringify({ prompt: `restart ${aspectRatio}`, aspectRatio }),
@@ -112,7 +50,9 @@ describe("restart safety", () => {
 				ids.push(((await response.json()) as { id: string }).id);
 			}
 			const read = async (id: string) =>
-				(await (await fetch(`${ORIGIN}/api/generations/${id}`, { headers })).json()) as Generation;
+				(await (
+					await fetch(`${server.origin}/api/generations/${id}`, { headers })
+				).json()) as Generation;
 
 			// Every generation has been started at the provider and is still running there.
 			await waitFor("every generation to be started", async () => {
@@ -121,8 +61,7 @@ describe("restart safety", () => {
 			});
 			expect(provider.startCount()).toBe(3);
 
-			server.process.kill("SIGKILL");
-			await new Promise((resolve) => server.process.once("exit", resolve));
+			await server.kill("SIGKILL");
 
 			server = await start();
 			const finished = await waitFor("every generation to complete", async () => {
@@ -143,7 +82,7 @@ describe("restart safety", () => {
 				);
 			}
 		} finally {
-			server.process.kill("SIGKILL");
+			await server.kill("SIGKILL");
 			await provider.stop();
 		}
 	}, 120_000);
