@@ -8,7 +8,12 @@ import { createSilentLogger } from "../logger";
 import type { ImageProvider, ProviderJobState } from "../providers/types";
 import { DEFAULT_RUN_SETTINGS } from "../server";
 import { availableDatabaseKinds } from "../testing/test-database";
-import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
+import {
+	createTestServer,
+	createTestUser,
+	type TestClient,
+	type TestServer,
+} from "../testing/test-server";
 import { type GenerationRunDeps, runGeneration } from "./run-generation";
 import { generationFolder } from "./store-images";
 
@@ -68,6 +73,18 @@ async function startQueuedGeneration(server: TestServer) {
 	return { client, id };
 }
 
+/** The generation as its owner reads it: completed, with four images and thumbnails that load. */
+async function expectCompletedAndReadable(client: TestClient, id: string): Promise<Generation> {
+	const generation = (await (await client.request(`/api/generations/${id}`)).json()) as Generation;
+	expect(generation.status).toBe("completed");
+	expect(generation.images).toHaveLength(4);
+	for (const image of generation.images) {
+		expect((await client.request(image.url)).status).toBe(200);
+		expect((await client.request(image.thumbnailUrl)).status).toBe(200);
+	}
+	return generation;
+}
+
 function runDeps(server: TestServer, provider: ImageProvider): GenerationRunDeps {
 	return {
 		db: server.database.db,
@@ -101,15 +118,7 @@ describe.each(availableDatabaseKinds())("two runs of one generation (%s)", (kind
 
 			expect(outcomes.sort()).toEqual(["completed", "skipped"]);
 			expect(held.starts()).toBe(1);
-			const generation = (await (
-				await client.request(`/api/generations/${id}`)
-			).json()) as Generation;
-			expect(generation.status).toBe("completed");
-			expect(generation.images).toHaveLength(4);
-			for (const image of generation.images) {
-				expect((await client.request(image.url)).status).toBe(200);
-				expect((await client.request(image.thumbnailUrl)).status).toBe(200);
-			}
+			await expectCompletedAndReadable(client, id);
 		} finally {
 			await server.close();
 		}
@@ -139,16 +148,7 @@ describe.each(availableDatabaseKinds())("two runs of one generation (%s)", (kind
 
 			expect(held.starts()).toBe(1);
 			expect(held.cancels()).toBe(0);
-			const generation = (await (
-				await client.request(`/api/generations/${id}`)
-			).json()) as Generation;
-			expect(generation.status).toBe("completed");
-			expect(generation.api_id).toBe("job-1");
-			expect(generation.images).toHaveLength(4);
-			for (const image of generation.images) {
-				expect((await client.request(image.url)).status).toBe(200);
-				expect((await client.request(image.thumbnailUrl)).status).toBe(200);
-			}
+			expect((await expectCompletedAndReadable(client, id)).api_id).toBe("job-1");
 			// Only the winner's images are stored: the stalled run removed what it wrote itself.
 			const row = await server.database.db
 				.selectFrom("generations")
