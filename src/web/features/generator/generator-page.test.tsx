@@ -3,14 +3,14 @@ import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ASPECT_RATIOS } from "../../../shared/aspect-ratios";
 import { createTestUser, startFakeAuthServer } from "../../testing/fake-auth-server";
-import { mswServer } from "../../testing/msw-server";
-import { renderApp } from "../../testing/render-app";
 import {
-	createGate,
-	createTestGeneration,
+	createRunningGeneration,
 	type PollStep,
 	startFakeGenerationServer,
-} from "./fake-generation-server";
+} from "../../testing/fakes/fake-generation-server";
+import { createGate } from "../../testing/fakes/test-generations";
+import { mswServer } from "../../testing/msw-server";
+import { renderApp } from "../../testing/render-app";
 
 const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
 
@@ -732,7 +732,7 @@ describe("cancel, reset and shortcuts", () => {
 describe("picking a generation up again", () => {
 	it("shows a generation still running on the server in progress, then its images", async () => {
 		const pollGate = createGate();
-		const running = createTestGeneration({
+		const running = createRunningGeneration({
 			prompt: "A ship in a bottle",
 			aspect_ratio: "--ar 2:3",
 			status: "running",
@@ -760,7 +760,7 @@ describe("picking a generation up again", () => {
 
 	it("leaves finished generations, and ones cancelled in this tab, alone", async () => {
 		const pollGate = createGate();
-		const running = createTestGeneration({ prompt: "A moth at a lamp" });
+		const running = createRunningGeneration({ prompt: "A moth at a lamp" });
 		const server = startFakeGenerationServer({
 			history: [running],
 			pollGates: new Map([[0, pollGate.opened]]),
