@@ -25,7 +25,10 @@ export type CreateGenerationResponse = z.infer<typeof CreateGenerationResponseSc
 export const GenerationStatusSchema = z.enum(["queued", "running", "completed", "failed"]);
 export type GenerationStatus = z.infer<typeof GenerationStatusSchema>;
 
-/** `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs, `failed` with a message. */
+/**
+ * What this server answers to `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs,
+ * `failed` with a message. The browser reads every poll with the wider PollAnswerSchema below.
+ */
 export const PollResponseSchema = z.object({
 	status: GenerationStatusSchema,
 	results: z.array(z.string()),
@@ -34,9 +37,9 @@ export const PollResponseSchema = z.object({
 export type PollResponse = z.infer<typeof PollResponseSchema>;
 
 /**
- * What the browser accepts from a poll: the wider shape of SPEC.md section 3 (results as URLs or
- * as objects with url or src, any status), of which this server's PollResponse is one case.
- * `readPollOutcome` in generation-flow.ts says what an answer means.
+ * What the browser accepts from a poll, in both of its features: the wider shape of SPEC.md
+ * section 3 (results as URLs or as objects with url or src, any status), of which this server's
+ * PollResponse is one case. `readPollOutcome` in generation-flow.ts says what an answer means.
  */
 export const PollAnswerSchema = z.object({
 	status: z.string(),

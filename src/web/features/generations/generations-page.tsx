@@ -9,7 +9,6 @@ import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
 import { DeletingIdContext, type GenerationCardActions } from "./generation-card";
 import { formatSummary } from "./generation-format";
-import { readBrowserTimeZone } from "./generations-api";
 import { flattenPages } from "./generations-cache";
 import { GenerationsListFooter } from "./generations-list-footer";
 import {
@@ -30,6 +29,15 @@ type GenerationsPageProps = {
 };
 
 /** Only web addresses open: a stored URL is never run as a script. */
+/** The viewer's IANA zone, so the server counts "today" on the viewer's calendar. */
+function readBrowserTimeZone(): string {
+	try {
+		return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+	} catch {
+		return "UTC";
+	}
+}
+
 function resolvePollingUrl(value: string | null): string | null {
 	if (!value) return null;
 	try {

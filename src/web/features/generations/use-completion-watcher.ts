@@ -3,7 +3,7 @@ import { useEffect, useMemo } from "react";
 import { POLLING_INTERVAL_MS } from "../../../shared/constants";
 import type { Generation, GenerationStatus } from "../../../shared/generation-responses";
 import { ApiError } from "../../lib/api-client";
-import { fetchGeneration, pollGenerationStatus } from "./generations-api";
+import { fetchGeneration, pollGenerationStatus } from "../../lib/generations-requests";
 import {
 	reloadGenerationLists,
 	removeGeneration,

@@ -75,8 +75,8 @@ export function useGenerator({
 				promptLength: request.prompt.length,
 			});
 			loadGenerationFlow().then(
-				({ runGeneration }) => {
-					if (!signal.aborted) void runGeneration(request, dispatchAndTrack, signal);
+				({ startAndFollowGeneration }) => {
+					if (!signal.aborted) void startAndFollowGeneration(request, dispatchAndTrack, signal);
 				},
 				() => {
 					if (!signal.aborted) {
