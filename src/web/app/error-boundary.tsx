@@ -1,6 +1,5 @@
 import { RotateCw, TriangleAlert } from "lucide-react";
-import { Component, type ErrorInfo, type ReactNode, useEffect } from "react";
-import { useLocation, useNavigate, useRouteError } from "react-router";
+import { Component, type ErrorInfo, type ReactNode } from "react";
 import { ERRORS } from "../../shared/errors";
 import { Button } from "../components/button";
 
@@ -59,24 +58,4 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
 		const fallback = <ErrorFallback onTryAgain={this.resetError} />;
 		return this.props.isFullPage ? <main>{fallback}</main> : fallback;
 	}
-}
-
-/** The router's error element: loader, lazy-module and render errors of a whole route. */
-export function RouteErrorPage() {
-	const error = useRouteError();
-	const navigate = useNavigate();
-	const location = useLocation();
-
-	useEffect(() => {
-		console.error("A route failed", error);
-	}, [error]);
-
-	return (
-		<main className="min-h-dvh">
-			<ErrorFallback
-				// A navigation to the same place runs the route's loaders again and clears the error.
-				onTryAgain={() => void navigate(location, { replace: true })}
-			/>
-		</main>
-	);
 }
