@@ -8,7 +8,7 @@ type ErrorFallbackProps = {
 };
 
 /** What a screen shows in place of content that failed to render. */
-export function ErrorFallback({ onTryAgain }: ErrorFallbackProps) {
+function ErrorFallback({ onTryAgain }: ErrorFallbackProps) {
 	return (
 		<div className="mx-auto flex max-w-md flex-col items-center px-4 py-16 text-center">
 			<span className="inline-flex size-12 items-center justify-center rounded-xl bg-red-50 text-red-700 ring-1 ring-red-200 ring-inset">

@@ -1,7 +1,7 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import type { Generation, GenerationPage } from "../../../shared/generation-responses";
 
-export type GenerationsData = InfiniteData<GenerationPage, string | null>;
+type GenerationsData = InfiniteData<GenerationPage, string | null>;
 
 const LIST_KEY_PREFIX = ["generations", "list"] as const;
 

@@ -21,7 +21,7 @@ import { ImagePreviewDialog, type PreviewTarget } from "./image-preview-dialog";
 import { useCompletionWatcher } from "./use-completion-watcher";
 import { useDeleteGeneration, useGenerationsList } from "./use-generations";
 
-export const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
+const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
 
 type GenerationsPageProps = {
 	/** The admin sees every user's generations, and the page says so. */

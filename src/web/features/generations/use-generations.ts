@@ -22,8 +22,8 @@ import {
  */
 const GENERATIONS_PAGE_SIZE = 24;
 
-export const DELETE_SUCCESS_MESSAGE = "Generation deleted successfully";
-export const DELETE_FAILURE_MESSAGE = "Failed to delete generation. Please try again.";
+const DELETE_SUCCESS_MESSAGE = "Generation deleted successfully";
+const DELETE_FAILURE_MESSAGE = "Failed to delete generation. Please try again.";
 
 /** The history, newest first, one cursor page at a time. */
 export function useGenerationsList(timeZone: string) {

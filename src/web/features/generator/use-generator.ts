@@ -19,7 +19,7 @@ type UseGeneratorOptions = {
 	onResume: (request: GeneratedRequest) => void;
 };
 
-export type Generator = {
+type Generator = {
 	state: GenerationState;
 	generate: (request: GeneratedRequest) => void;
 	/** Shows a message without starting anything: signed out, invalid prompt. */
