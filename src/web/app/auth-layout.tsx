@@ -1,20 +1,15 @@
-import { Outlet, useLocation } from "react-router";
 import { BrandButton } from "./brand-button";
-import { ErrorBoundary } from "./error-boundary";
+import { ScreenOutlet } from "./screen-outlet";
 
 /** The quieter layout of /login and /signup: the product title and a centred card. */
 export function AuthLayout() {
-	const { pathname } = useLocation();
 	return (
 		<div className="flex min-h-dvh flex-col">
 			<header className="mx-auto flex h-16 w-full max-w-6xl items-center px-4 sm:px-6 lg:px-8">
 				<BrandButton />
 			</header>
 			<main className="flex flex-1 justify-center px-4 pt-4 pb-16 sm:items-center sm:pt-0">
-				{/* Keyed by path, so moving to another screen also clears a failed one. */}
-				<ErrorBoundary key={pathname}>
-					<Outlet />
-				</ErrorBoundary>
+				<ScreenOutlet />
 			</main>
 		</div>
 	);
