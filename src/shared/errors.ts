@@ -42,6 +42,16 @@ export type ErrorCode = keyof typeof ERRORS;
 
 export const CANCELLED_MESSAGE = "Request was cancelled";
 
+/**
+ * How a call to the API failed: no answer at all (`network`), an error answer with the server's
+ * error body (`server`), an error status without a readable body (`status`), or an answer of a
+ * shape the browser does not know (`answer`).
+ */
+export type ApiFailureKind = "network" | "server" | "status" | "answer";
+
+/** A failed call to the API as the browser's client reports it; `status` is 0 without an answer. */
+export type ApiFailure = { kind: ApiFailureKind; code: string; message: string; status: number };
+
 export type ErrorBody = { code: string; message: string };
 
 /** Every error the API answers: `success: false` keeps the start call's shape (SPEC.md section 7). */
