@@ -4,7 +4,7 @@ import path from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Generation } from "../../shared/generations";
-import { startFakeHttpImageService } from "../providers/http/fake-http-image-service";
+import { startFakeHttpImageService } from "../testing/fakes/http-image-service";
 
 type Started = { process: ChildProcess; output: () => string };
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeS3, startFakeS3 } from "../testing/fake-s3";
+import { type FakeS3, startFakeS3 } from "../testing/fakes/s3";
 import { createTestServer, createTestUser } from "../testing/test-server";
 import { createLocalStorage } from "./local-storage";
 import { createS3Storage } from "./s3-storage";

@@ -1,17 +1,17 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { downloadImage } from "../../images/download-image";
 import {
+	type FakeHttpImageService,
+	type FakeHttpImageServiceOptions,
+	startFakeHttpImageService,
+} from "../../testing/fakes/http-image-service";
+import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
 	ProviderError,
 	type ProviderJob,
 } from "../types";
-import {
-	type FakeHttpImageService,
-	type FakeHttpImageServiceOptions,
-	startFakeHttpImageService,
-} from "./fake-http-image-service";
 import { createHttpProvider, type HttpProviderOptions } from "./http-provider";
 
 const NEVER = 3_600_000;

@@ -1,12 +1,12 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { FAKE_OPENAI_KEY, startFakeOpenAi } from "../../testing/fakes/openai";
 import {
 	readGeneration,
 	requestGeneration,
 	signUp,
 	startServerWithProvider,
 	waitForFinish,
-} from "../shared/generation-test-kit";
-import { FAKE_OPENAI_KEY, startFakeOpenAi } from "./fake-openai";
+} from "../../testing/generation-kit";
 import { createOpenAiProvider } from "./openai-provider";
 
 async function startWorld() {

@@ -1,19 +1,19 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
+	FAKE_OPENAI_KEY,
+	type FakeOpenAi,
+	type FakeOpenAiOptions,
+	startFakeOpenAi,
+} from "../../testing/fakes/openai";
+import {
 	catchProviderError,
 	checkUntilDone,
 	createTestInput,
 	expectCompleted,
 	readImages,
 	startTestJob,
-} from "../shared/provider-test-kit";
+} from "../../testing/provider-kit";
 import type { ImageProvider } from "../types";
-import {
-	FAKE_OPENAI_KEY,
-	type FakeOpenAi,
-	type FakeOpenAiOptions,
-	startFakeOpenAi,
-} from "./fake-openai";
 import { createOpenAiProvider, type OpenAiProviderOptions } from "./openai-provider";
 
 async function startFake(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {

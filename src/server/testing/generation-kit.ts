@@ -5,10 +5,10 @@ import {
 	GenerationSchema,
 	type PollResponse,
 	PollResponseSchema,
-} from "../../../shared/generations";
-import { DEFAULT_RUN_SETTINGS } from "../../server";
-import { createTestServer, createTestUser, type TestServer } from "../../testing/test-server";
-import type { ImageProvider } from "../types";
+} from "../../shared/generations";
+import type { ImageProvider } from "../providers/types";
+import { DEFAULT_RUN_SETTINGS } from "../server";
+import { createTestServer, createTestUser, type TestServer } from "./test-server";
 
 /** Helpers for the tests that run a provider through the real server and worker. */
 
