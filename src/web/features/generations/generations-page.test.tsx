@@ -4,8 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SKELETON_CARDS } from "../../../shared/constants";
 import { formatGroupDate } from "../../../shared/date-groups";
 import { createTestUser, startFakeAuthServer } from "../../testing/fake-auth-server";
+import {
+	createTestGeneration,
+	startFakeGenerationsServer,
+} from "../../testing/fake-generations-server";
 import { renderApp } from "../../testing/render-app";
-import { createTestGeneration, startFakeGenerationsServer } from "./fake-generations-server";
 
 /** Stands in for the browser's IntersectionObserver, which jsdom lacks; the test says when. */
 class FakeIntersectionObserver {

@@ -3,14 +3,14 @@ import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ASPECT_RATIOS } from "../../../shared/aspect-ratios";
 import { createTestUser, startFakeAuthServer } from "../../testing/fake-auth-server";
-import { mswServer } from "../../testing/msw-server";
-import { renderApp } from "../../testing/render-app";
 import {
 	createGate,
 	createTestGeneration,
 	type PollStep,
 	startFakeGenerationServer,
-} from "./fake-generation-server";
+} from "../../testing/fake-generation-server";
+import { mswServer } from "../../testing/msw-server";
+import { renderApp } from "../../testing/render-app";
 
 const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
 

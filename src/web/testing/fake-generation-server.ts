@@ -3,14 +3,14 @@ import {
 	ASPECT_RATIO_VALUES,
 	type AspectRatio,
 	sizeForAspectRatio,
-} from "../../../shared/aspect-ratios";
-import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
+} from "../../shared/aspect-ratios";
+import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import type {
 	Generation,
 	GenerationImage,
 	GenerationStatus,
-} from "../../../shared/generation-responses";
-import { mswServer } from "../../testing/msw-server";
+} from "../../shared/generation-responses";
+import { mswServer } from "./msw-server";
 
 // A stand-in for the generations API at the network edge, for the generator's tests: the start
 // call, the poll, the saved record and the list the generator looks at to pick a generation up.

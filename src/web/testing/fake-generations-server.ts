@@ -1,13 +1,9 @@
 import { delay, HttpResponse, http } from "msw";
-import type { AspectRatio } from "../../../shared/aspect-ratios";
-import { formatGroupDate } from "../../../shared/date-groups";
-import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
-import type {
-	Generation,
-	GenerationPage,
-	PollResponse,
-} from "../../../shared/generation-responses";
-import { mswServer } from "../../testing/msw-server";
+import type { AspectRatio } from "../../shared/aspect-ratios";
+import { formatGroupDate } from "../../shared/date-groups";
+import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
+import type { Generation, GenerationPage, PollResponse } from "../../shared/generation-responses";
+import { mswServer } from "./msw-server";
 
 let nextGenerationNumber = 1;
 
