@@ -42,12 +42,20 @@ export async function requestGeneration(
 	return created;
 }
 
-/** Polls as the browser does until the generation is finished; each answer must be a PollResponse. */
-export async function waitForFinish(client: TestClient, pollingUrl: string): Promise<PollResponse> {
+/**
+ * Polls as the browser does until the generation is finished; each answer must be a PollResponse,
+ * and is handed to `onPoll` (to follow the messages shown while it runs).
+ */
+export async function waitForFinish(
+	client: TestClient,
+	pollingUrl: string,
+	onPoll?: (poll: PollResponse) => void,
+): Promise<PollResponse> {
 	for (let attempt = 0; attempt < 60; attempt++) {
 		const response = await client.request(pollingUrl);
 		expect(response.status).toBe(200);
 		const poll = ExactPollResponseSchema.parse(await response.json());
+		onPoll?.(poll);
 		if (poll.status === "completed" || poll.status === "failed") return poll;
 	}
 	throw new Error("the generation did not finish");

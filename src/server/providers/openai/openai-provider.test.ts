@@ -171,6 +171,8 @@ describe("openai provider: failures", () => {
 		const error = await catchProviderError(checkUntilDone(provider, job));
 		expect(error.retryable).toBe(retryable);
 		expect(error.userMessage).toMatch(userMessage);
+		// Only a rate limit makes the worker tell the person the service is busy while it waits.
+		expect(error.isBusy).toBe(kind === "rate-limited");
 		if (kind === "rate-limited") expect(error.retryAfterMs).toBe(2_000);
 		// The worker checks again after a retryable failure: the call is sent again and succeeds.
 		if (retryable) {

@@ -258,12 +258,8 @@ function toGenerateError(what: string, reply: VendorReply): ProviderError {
 			...(isRetryable ? { retryAfterMs: readRetryAfterMs(reply.headers) } : {}),
 			userMessage:
 				reply.status === 429 ? PROVIDER_MESSAGES.busy : (vendorMessage ?? `HTTP ${reply.status}`),
+			isBusy: isRetryable && reply.status === 429,
 		});
 	}
-	const error = toHttpStatusError(what, reply, vendorMessage, "start");
-	return new ProviderError(message, {
-		retryable: error.retryable,
-		...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-		userMessage: error.userMessage,
-	});
+	return toHttpStatusError(what, reply, vendorMessage, "start", message);
 }

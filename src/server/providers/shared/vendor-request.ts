@@ -144,17 +144,19 @@ export function readRetryAfterMs(headers: Headers): number | undefined {
 
 /**
  * The error for a non-2xx answer with no vendor-specific meaning: 429 and 5xx are tried again
- * (after Retry-After); anything else fails the generation. People see the error catalogue's
- * words: a start error shows the vendor's message or `HTTP <status>`, a poll `Polling HTTP <status>`.
+ * (after Retry-After), a 429 marked busy; anything else fails the generation. People see the
+ * error catalogue's words: a start error shows the vendor's message or `HTTP <status>`, a poll
+ * `Polling HTTP <status>`. `logMessage` replaces the logged message where the vendor said more.
  */
 export function toHttpStatusError(
 	what: string,
 	reply: VendorReply,
 	vendorMessage: string | undefined,
 	step: "start" | "poll",
+	logMessage?: string,
 ): ProviderError {
 	const detail = vendorMessage ? `: ${vendorMessage}` : "";
-	const message = `${what} answered HTTP ${reply.status}${detail}`;
+	const message = logMessage ?? `${what} answered HTTP ${reply.status}${detail}`;
 	const catalogueMessage =
 		step === "poll" ? `Polling HTTP ${reply.status}` : (vendorMessage ?? `HTTP ${reply.status}`);
 	if (reply.status === 429) {
