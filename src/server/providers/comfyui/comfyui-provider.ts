@@ -1,6 +1,6 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { z } from "zod";
-import { sniffImageType } from "../../images/sniff-image-type";
+import { sniffImageType } from "../../net/sniff-image-type";
 import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
 import { decodeJobId, encodeJobId } from "../shared/job-id";
 import { PIXEL_SIZES, type PixelSizeSet } from "../shared/pixel-sizes";

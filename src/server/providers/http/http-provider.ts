@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { isPrivateHostname } from "../../images/private-address";
+import { isPrivateHostname } from "../../net/private-address";
+import { BodyTooLargeError, readLimitedBody } from "../../net/read-limited-body";
+import { createRequestDeadline } from "../../net/request-deadline";
+import { parseRetryAfter } from "../../net/retry-after";
+import { toRequestFailure } from "../shared/request-failure";
 import {
 	type GenerationInput,
 	type ImageProvider,
@@ -9,9 +13,6 @@ import {
 	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
-import { BodyTooLargeError, readLimitedBody } from "./read-limited-body";
-import { createRequestDeadline, toRequestFailure } from "./request-deadline";
-import { parseRetryAfter } from "./retry-after";
 
 export type HttpProviderOptions = {
 	/** The start URL of the service: `POST {apiUrl}` starts a generation. */

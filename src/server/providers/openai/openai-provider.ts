@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { sniffImageType } from "../../images/sniff-image-type";
+import { readRetryAfterMs } from "../../net/retry-after";
+import { sniffImageType } from "../../net/sniff-image-type";
 import { decodeJobId, encodeJobId } from "../shared/job-id";
 import {
 	isModerationText,
@@ -17,7 +18,6 @@ import {
 	createVendorClient,
 	parseReply,
 	readErrorBody,
-	readRetryAfterMs,
 	toHttpStatusError,
 	type VendorReply,
 } from "../shared/vendor-request";

@@ -1,4 +1,4 @@
-import { isPrivateHostname } from "../../images/private-address";
+import { isPrivateHostname } from "../../net/private-address";
 import { ProviderError } from "../types";
 
 /**

@@ -1,9 +1,10 @@
 import type { z } from "zod";
-import { BodyTooLargeError, readLimitedBody } from "../http/read-limited-body";
-import { createRequestDeadline, toRequestFailure } from "../http/request-deadline";
-import { parseRetryAfter } from "../http/retry-after";
+import { BodyTooLargeError, readLimitedBody } from "../../net/read-limited-body";
+import { createRequestDeadline } from "../../net/request-deadline";
+import { readRetryAfterMs } from "../../net/retry-after";
 import { type ProviderCallOptions, ProviderError } from "../types";
 import { PROVIDER_MESSAGES } from "./provider-messages";
+import { toRequestFailure } from "./request-failure";
 
 /** How a vendor's answer body came back: parsed JSON, or why it is not JSON. */
 export type ReplyBody =
@@ -131,15 +132,6 @@ export function readErrorBody<Schema extends z.ZodType>(
 	if (!reply.body.isJson) return undefined;
 	const parsed = schema.safeParse(reply.body.value);
 	return parsed.success ? parsed.data : undefined;
-}
-
-/** Milliseconds a vendor asks us to wait: `retry-after-ms` (OpenAI), else `Retry-After`. */
-export function readRetryAfterMs(headers: Headers): number | undefined {
-	const milliseconds = headers.get("retry-after-ms");
-	if (milliseconds !== null && /^\d+(\.\d+)?$/.test(milliseconds.trim())) {
-		return Math.ceil(Number(milliseconds));
-	}
-	return parseRetryAfter(headers.get("retry-after"));
 }
 
 /**
