@@ -22,6 +22,7 @@ import {
 	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
+import { COMFYUI_DEFAULT_SIZES } from "./comfyui-config";
 import {
 	assertBindings,
 	type ComfyUiBindings,
@@ -143,7 +144,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 	const workflow = options.workflow ?? DEFAULT_WORKFLOW;
 	const bindings = options.bindings ?? DEFAULT_BINDINGS;
 	assertBindings(workflow, bindings);
-	const sizes = PIXEL_SIZES[options.sizes ?? "sd15"];
+	const sizes = PIXEL_SIZES[options.sizes ?? COMFYUI_DEFAULT_SIZES];
 	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
 	const headers: Record<string, string> = options.authHeader
 		? { [options.authHeader.name]: options.authHeader.value }

@@ -31,11 +31,14 @@ import {
 	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
-
-export const FAL_DEFAULT_QUEUE_URL = "https://queue.fal.run";
-export const FAL_DEFAULT_MODEL = "fal-ai/flux/schnell";
-export const FAL_RATIO_INPUTS = ["auto", "image_size", "aspect_ratio"] as const;
-export type FalRatioInput = (typeof FAL_RATIO_INPUTS)[number];
+import {
+	FAL_DEFAULT_IMAGES_PER_REQUEST,
+	FAL_DEFAULT_MODEL,
+	FAL_DEFAULT_QUEUE_URL,
+	FAL_DEFAULT_RATIO_INPUT,
+	FAL_MODEL_PATTERN,
+	type FalRatioInput,
+} from "./fal-config";
 
 export type FalProviderOptions = {
 	apiKey: string;
@@ -58,7 +61,6 @@ export type FalProviderOptions = {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-const MODEL_PATTERN = /^[\w.-]+\/[\w.-]+(\/[\w.-]+)*$/;
 
 // Flux's named sizes where one matches our ratio; the others get an explicit width and height.
 const IMAGE_SIZE_PRESETS: Partial<Record<AspectRatio, string>> = {
@@ -130,8 +132,8 @@ const FalJobIdSchema = z.object({
 export function createFalProvider(options: FalProviderOptions): ImageProvider {
 	const queueUrl = parseBaseUrl(options.queueUrl ?? FAL_DEFAULT_QUEUE_URL, "FAL_QUEUE_URL");
 	const model = parseModel(options.model ?? FAL_DEFAULT_MODEL);
-	const ratioInput = resolveRatioInput(options.ratioInput ?? "auto", model);
-	const imagesPerRequest = Math.max(1, options.imagesPerRequest ?? 4);
+	const ratioInput = resolveRatioInput(options.ratioInput ?? FAL_DEFAULT_RATIO_INPUT, model);
+	const imagesPerRequest = Math.max(1, options.imagesPerRequest ?? FAL_DEFAULT_IMAGES_PER_REQUEST);
 	const authorization = `Key ${options.apiKey}`;
 	const send = createVendorClient({
 		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -266,7 +268,7 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 
 function parseModel(value: string): string {
 	const model = value.trim().replace(/^\/+|\/+$/g, "");
-	if (!MODEL_PATTERN.test(model)) {
+	if (!FAL_MODEL_PATTERN.test(model)) {
 		throw new Error(`FAL_MODEL must look like owner/app[/path]: ${JSON.stringify(value)}`);
 	}
 	return model;

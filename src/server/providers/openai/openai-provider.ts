@@ -30,12 +30,15 @@ import {
 	type ProviderJobState,
 } from "../types";
 import { cropToAspectRatio } from "./crop-to-ratio";
-import { type OpenAiSizeMode, selectOpenAiSize } from "./openai-sizes";
-
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
-export const OPENAI_DEFAULT_MODEL = "gpt-image-1";
-export const OPENAI_QUALITIES = ["low", "medium", "high", "auto"] as const;
-export type OpenAiQuality = (typeof OPENAI_QUALITIES)[number];
+import {
+	OPENAI_DEFAULT_BASE_URL,
+	OPENAI_DEFAULT_MODEL,
+	OPENAI_DEFAULT_QUALITY,
+	OPENAI_DEFAULT_SIZES,
+	type OpenAiQuality,
+	type OpenAiSizeMode,
+} from "./openai-config";
+import { selectOpenAiSize } from "./openai-sizes";
 
 export type OpenAiProviderOptions = {
 	apiKey: string;
@@ -88,8 +91,8 @@ type OpenAiJob = {
 export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvider {
 	const baseUrl = parseBaseUrl(options.baseUrl ?? OPENAI_DEFAULT_BASE_URL, "OPENAI_BASE_URL");
 	const model = options.model ?? OPENAI_DEFAULT_MODEL;
-	const quality = options.quality ?? "medium";
-	const sizes = options.sizes ?? "auto";
+	const quality = options.quality ?? OPENAI_DEFAULT_QUALITY;
+	const sizes = options.sizes ?? OPENAI_DEFAULT_SIZES;
 	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
 	const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 	const fetchOption = options.fetch ? { fetch: options.fetch } : {};

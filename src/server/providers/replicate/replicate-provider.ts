@@ -30,9 +30,12 @@ import {
 	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
-
-export const REPLICATE_DEFAULT_BASE_URL = "https://api.replicate.com/v1";
-export const REPLICATE_DEFAULT_MODEL = "black-forest-labs/flux-schnell";
+import {
+	REPLICATE_DEFAULT_BASE_URL,
+	REPLICATE_DEFAULT_IMAGES_PER_PREDICTION,
+	REPLICATE_DEFAULT_MODEL,
+	REPLICATE_MODEL_PATTERN,
+} from "./replicate-config";
 
 export type ReplicateProviderOptions = {
 	apiToken: string;
@@ -55,9 +58,7 @@ export type ReplicateProviderOptions = {
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const MAX_RESPONSE_BYTES = 1024 * 1024;
-const VERSION_PATTERN = /^[0-9a-f]{64}$/;
 const OFFICIAL_MODEL_PATTERN = /^[\w.-]+\/[\w.-]+$/;
-const VERSIONED_MODEL_PATTERN = /^[\w.-]+\/[\w.-]+:[0-9a-f]{64}$/;
 // The official client reads progress from the last tqdm line of the logs: " 50%|█████ | 2/4 [...]".
 const TQDM_PATTERN = /^\s*(\d+)%\s*\|.+?\|\s*(\d+)\/(\d+)/;
 
@@ -94,7 +95,10 @@ const ReplicateJobIdSchema = z.object({
 export function createReplicateProvider(options: ReplicateProviderOptions): ImageProvider {
 	const baseUrl = parseBaseUrl(options.baseUrl ?? REPLICATE_DEFAULT_BASE_URL, "REPLICATE_BASE_URL");
 	const model = parseModel(options.model ?? REPLICATE_DEFAULT_MODEL);
-	const imagesPerPrediction = Math.min(4, Math.max(1, options.imagesPerPrediction ?? 4));
+	const imagesPerPrediction = Math.min(
+		4,
+		Math.max(1, options.imagesPerPrediction ?? REPLICATE_DEFAULT_IMAGES_PER_PREDICTION),
+	);
 	const authorization = `Bearer ${options.apiToken}`;
 	const send = createVendorClient({
 		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -226,9 +230,8 @@ type ReplicateModel = { kind: "official"; name: string } | { kind: "version"; ve
 function parseModel(value: string): ReplicateModel {
 	const model = value.trim();
 	if (OFFICIAL_MODEL_PATTERN.test(model)) return { kind: "official", name: model };
-	if (VERSIONED_MODEL_PATTERN.test(model) || VERSION_PATTERN.test(model)) {
-		return { kind: "version", version: model };
-	}
+	// Anything else the pattern allows is a version: `owner/name:<hash>` or a bare hash.
+	if (REPLICATE_MODEL_PATTERN.test(model)) return { kind: "version", version: model };
 	throw new Error(
 		`REPLICATE_MODEL must be owner/name, owner/name:<version> or a 64-hex version: ${JSON.stringify(value)}`,
 	);
