@@ -1,7 +1,7 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { sniffImageType } from "../../net/sniff-image-type";
-import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
+import { createBatchedJobs } from "../shared/batches";
 import { decodeJobId, encodeJobId } from "../shared/job-id";
 import { PIXEL_SIZES, type PixelSizeSet } from "../shared/pixel-sizes";
 import { PROVIDER_MESSAGES, summarizeVendorText } from "../shared/provider-messages";
@@ -19,7 +19,6 @@ import {
 	type ImageSource,
 	type ProviderCallOptions,
 	ProviderError,
-	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
 import { COMFYUI_DEFAULT_SIZES } from "./comfyui-config";
@@ -332,38 +331,18 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 		name: "comfyui",
 		// Images are read here (with the proxy header), never downloaded by URL.
 		trustedPrivateHosts: [],
-
-		async start(input, callOptions) {
-			const batches = bindings.batch
-				? [Math.max(1, input.count)]
-				: splitIntoBatches(input.count, 1);
-			const promptIds = await startBatches(
-				batches,
-				(size) => submit(input, size, callOptions),
-				(promptId) => cancelPrompts([promptId], undefined),
-			);
-			return { jobId: encodeJobId({ provider: "comfyui", promptIds }) };
-		},
-
-		async check(job: ProviderJob, callOptions) {
-			const { promptIds } = decodeJobId(job.jobId, ComfyUiJobIdSchema, "ComfyUI");
-			const batchSize = promptIds.length === 1 ? Math.max(1, job.input.count) : 1;
-			const states: ProviderJobState[] = [];
+		...createBatchedJobs({
+			// With a batch input one prompt makes every image; without, one prompt per image.
+			imagesPerRequest: bindings.batch ? Number.POSITIVE_INFINITY : 1,
 			// One after another: each may read its images, and a GPU box is not a CDN.
-			for (const promptId of promptIds) {
-				states.push(await checkPrompt(promptId, batchSize, callOptions));
-			}
-			const combined = combineBatchStates(states);
-			if (combined.status === "failed" && promptIds.length > 1) {
-				await cancelPrompts(promptIds, callOptions).catch(() => undefined);
-			}
-			return combined;
-		},
-
-		async cancel(job: ProviderJob, callOptions) {
-			const { promptIds } = decodeJobId(job.jobId, ComfyUiJobIdSchema, "ComfyUI");
-			await cancelPrompts(promptIds, callOptions);
-		},
+			isCheckedInTurn: true,
+			submit,
+			check: (promptId, callOptions, { input, requestCount }) =>
+				checkPrompt(promptId, requestCount === 1 ? Math.max(1, input.count) : 1, callOptions),
+			cancel: cancelPrompts,
+			toJobId: (promptIds) => encodeJobId({ provider: "comfyui", promptIds }),
+			fromJobId: (jobId) => decodeJobId(jobId, ComfyUiJobIdSchema, "ComfyUI").promptIds,
+		}),
 	};
 }
 

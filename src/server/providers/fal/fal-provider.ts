@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AspectRatio } from "../../../shared/aspect-ratios";
-import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
+import { cancelEach, createBatchedJobs } from "../shared/batches";
 import { decodeJobId, encodeJobId } from "../shared/job-id";
 import { PIXEL_SIZES, toRatioText } from "../shared/pixel-sizes";
 import {
@@ -28,7 +28,6 @@ import {
 	type ImageSource,
 	type ProviderCallOptions,
 	ProviderError,
-	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
 import {
@@ -234,35 +233,14 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 	return {
 		name: "fal",
 		trustedPrivateHosts: listTrustedPrivateHosts(queueUrl),
-
-		async start(input, callOptions) {
-			const requests = await startBatches(
-				splitIntoBatches(input.count, imagesPerRequest),
-				(size) => submit(input, size, callOptions),
-				(started) => cancelRequest(started),
-			);
-			return { jobId: encodeJobId({ provider: "fal", requests }) };
-		},
-
-		async check(job: ProviderJob, callOptions) {
-			const { requests } = decodeJobId(job.jobId, FalJobIdSchema, "fal");
-			const states = await Promise.all(
-				requests.map((request) => checkRequest(request, callOptions)),
-			);
-			const combined = combineBatchStates(states);
-			if (combined.status === "failed" && requests.length > 1) {
-				// The generation has failed; the requests still queued would only cost money.
-				await Promise.all(
-					requests.map((request) => cancelRequest(request, callOptions).catch(() => undefined)),
-				);
-			}
-			return combined;
-		},
-
-		async cancel(job: ProviderJob, callOptions) {
-			const { requests } = decodeJobId(job.jobId, FalJobIdSchema, "fal");
-			await Promise.all(requests.map((request) => cancelRequest(request, callOptions)));
-		},
+		...createBatchedJobs({
+			imagesPerRequest,
+			submit,
+			check: checkRequest,
+			cancel: cancelEach(cancelRequest),
+			toJobId: (requests) => encodeJobId({ provider: "fal", requests }),
+			fromJobId: (jobId) => decodeJobId(jobId, FalJobIdSchema, "fal").requests,
+		}),
 	};
 }
 

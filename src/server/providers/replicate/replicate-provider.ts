@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
+import { cancelEach, createBatchedJobs } from "../shared/batches";
 import { decodeJobId, encodeJobId } from "../shared/job-id";
 import { toRatioText } from "../shared/pixel-sizes";
 import {
@@ -27,7 +27,6 @@ import {
 	type ImageSource,
 	type ProviderCallOptions,
 	ProviderError,
-	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
 import {
@@ -191,37 +190,14 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 	return {
 		name: "replicate",
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
-
-		async start(input, callOptions) {
-			const predictions = await startBatches(
-				splitIntoBatches(input.count, imagesPerPrediction),
-				(size) => createPrediction(input, size, callOptions),
-				(started) => cancelPrediction(started),
-			);
-			return { jobId: encodeJobId({ provider: "replicate", predictions }) };
-		},
-
-		async check(job: ProviderJob, callOptions) {
-			const { predictions } = decodeJobId(job.jobId, ReplicateJobIdSchema, "Replicate");
-			const states = await Promise.all(
-				predictions.map((prediction) => checkPrediction(prediction, callOptions)),
-			);
-			const combined = combineBatchStates(states);
-			if (combined.status === "failed" && predictions.length > 1) {
-				// The generation has failed; the predictions still running would only cost money.
-				await Promise.all(
-					predictions.map((prediction) =>
-						cancelPrediction(prediction, callOptions).catch(() => undefined),
-					),
-				);
-			}
-			return combined;
-		},
-
-		async cancel(job: ProviderJob, callOptions) {
-			const { predictions } = decodeJobId(job.jobId, ReplicateJobIdSchema, "Replicate");
-			await Promise.all(predictions.map((prediction) => cancelPrediction(prediction, callOptions)));
-		},
+		...createBatchedJobs({
+			imagesPerRequest: imagesPerPrediction,
+			submit: createPrediction,
+			check: checkPrediction,
+			cancel: cancelEach(cancelPrediction),
+			toJobId: (predictions) => encodeJobId({ provider: "replicate", predictions }),
+			fromJobId: (jobId) => decodeJobId(jobId, ReplicateJobIdSchema, "Replicate").predictions,
+		}),
 	};
 }
 

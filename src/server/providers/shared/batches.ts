@@ -1,4 +1,10 @@
-import type { ImageSource, ProviderJobState } from "../types";
+import type {
+	GenerationInput,
+	ImageProvider,
+	ImageSource,
+	ProviderCallOptions,
+	ProviderJobState,
+} from "../types";
 
 /**
  * How many images each vendor request asks for: `count` split into requests of at most
@@ -56,4 +62,85 @@ export function combineBatchStates(states: readonly ProviderJobState[]): Provide
 	}
 	if (!isRunning) return { status: "completed", images };
 	return { status: "running", progress: Math.round(progressSum / Math.max(1, states.length)) };
+}
+
+/** A vendor's requests as a generation made of several of them needs them. */
+export type VendorRequests<Ref> = {
+	/** The most images one request asks for: a generation's count is split into requests of it. */
+	imagesPerRequest: number;
+	/** Checks one request after another rather than all at once (a GPU box is not a CDN). */
+	isCheckedInTurn?: boolean;
+	/** Makes one request for `size` images; what it returns is saved in the job id. */
+	submit(input: GenerationInput, size: number, callOptions?: ProviderCallOptions): Promise<Ref>;
+	check(
+		ref: Ref,
+		callOptions: ProviderCallOptions | undefined,
+		generation: { input: GenerationInput; requestCount: number },
+	): Promise<ProviderJobState>;
+	/** Stops requests; called without the caller's signal to clean up after a failed start. */
+	cancel(refs: readonly Ref[], callOptions?: ProviderCallOptions): Promise<void>;
+	toJobId(refs: Ref[]): string;
+	/** Reads the requests back from a saved job id, refusing one this vendor did not make. */
+	fromJobId(jobId: string): Ref[];
+};
+
+/**
+ * `start`, `check` and `cancel` over a set of vendor requests: the set is started together
+ * (cancelling what was started if a later one fails), reported as one state, and stopped as a
+ * whole once one of them has failed, since the rest would only cost money.
+ */
+export function createBatchedJobs<Ref>(
+	requests: VendorRequests<Ref>,
+): Required<Pick<ImageProvider, "start" | "check" | "cancel">> {
+	async function checkAll(
+		refs: Ref[],
+		generation: { input: GenerationInput },
+		callOptions?: ProviderCallOptions,
+	) {
+		const context = { input: generation.input, requestCount: refs.length };
+		if (!requests.isCheckedInTurn) {
+			return Promise.all(refs.map((ref) => requests.check(ref, callOptions, context)));
+		}
+		const states: ProviderJobState[] = [];
+		for (const ref of refs) states.push(await requests.check(ref, callOptions, context));
+		return states;
+	}
+
+	return {
+		async start(input, callOptions) {
+			const refs = await startBatches(
+				splitIntoBatches(input.count, requests.imagesPerRequest),
+				(size) => requests.submit(input, size, callOptions),
+				(started) => requests.cancel([started]),
+			);
+			return { jobId: requests.toJobId(refs) };
+		},
+
+		async check(job, callOptions) {
+			const refs = requests.fromJobId(job.jobId);
+			const combined = combineBatchStates(await checkAll(refs, job, callOptions));
+			if (combined.status === "failed" && refs.length > 1) {
+				await requests.cancel(refs, callOptions).catch(() => undefined);
+			}
+			return combined;
+		},
+
+		async cancel(job, callOptions) {
+			await requests.cancel(requests.fromJobId(job.jobId), callOptions);
+		},
+	};
+}
+
+/**
+ * A set's cancel made of one request's: every request is asked, and once all have answered the
+ * first failure, if any, is passed on.
+ */
+export function cancelEach<Ref>(
+	cancelOne: (ref: Ref, callOptions?: ProviderCallOptions) => Promise<void>,
+): (refs: readonly Ref[], callOptions?: ProviderCallOptions) => Promise<void> {
+	return async (refs, callOptions) => {
+		const outcomes = await Promise.allSettled(refs.map((ref) => cancelOne(ref, callOptions)));
+		const failure = outcomes.find((outcome) => outcome.status === "rejected");
+		if (failure) throw failure.reason;
+	};
 }
