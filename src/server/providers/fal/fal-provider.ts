@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AspectRatio } from "../../../shared/aspect-ratios";
 import { cancelEach, createBatchedJobs } from "../shared/batches";
-import { decodeJobId, encodeJobId } from "../shared/job-id";
+import { defineBatchJobIds } from "../shared/job-id";
 import { PIXEL_SIZES, toRatioText } from "../shared/pixel-sizes";
 import {
 	isModerationText,
@@ -20,7 +20,9 @@ import {
 	parseReply,
 	readErrorBody,
 	toHttpStatusError,
+	toPollError,
 	type VendorReply,
+	type VendorRequestSettings,
 } from "../shared/vendor-request";
 import {
 	type GenerationInput,
@@ -39,7 +41,7 @@ import {
 	type FalRatioInput,
 } from "./fal-config";
 
-export type FalProviderOptions = {
+export type FalProviderOptions = VendorRequestSettings & {
 	apiKey: string;
 	/** The model id, with its sub-path: `fal-ai/flux/schnell`, `fal-ai/flux-pro/v1.1-ultra`. */
 	model?: string;
@@ -54,11 +56,8 @@ export type FalProviderOptions = {
 	imagesPerRequest?: number;
 	/** Extra model input, such as `{ "output_format": "png" }`. */
 	extraInput?: Record<string, unknown>;
-	fetch?: typeof fetch;
-	requestTimeoutMs?: number;
 };
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 // Flux's named sizes where one matches our ratio; the others get an explicit width and height.
@@ -117,10 +116,7 @@ const FalRequestRefSchema = z.object({
 type FalRequestRef = z.infer<typeof FalRequestRefSchema>;
 
 /** The saved job id: every queue request of the generation with the URLs fal gave for it. */
-const FalJobIdSchema = z.object({
-	provider: z.literal("fal"),
-	requests: z.array(FalRequestRefSchema).min(1),
-});
+const FAL_JOB_IDS = defineBatchJobIds("fal", "requests", FalRequestRefSchema);
 
 /**
  * fal.ai's queue API: submit to `{queue}/{model}`, follow `status_url` until COMPLETED, then read
@@ -133,16 +129,11 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 	const model = parseModel(options.model ?? FAL_DEFAULT_MODEL);
 	const ratioInput = resolveRatioInput(options.ratioInput ?? FAL_DEFAULT_RATIO_INPUT, model);
 	const imagesPerRequest = Math.max(1, options.imagesPerRequest ?? FAL_DEFAULT_IMAGES_PER_REQUEST);
-	const authorization = `Key ${options.apiKey}`;
-	const send = createVendorClient({
-		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+	// The key goes to the queue's own origin only, never to a host an answer names.
+	const send = createVendorClient(options, {
 		maxResponseBytes: MAX_RESPONSE_BYTES,
-		...(options.fetch ? { fetch: options.fetch } : {}),
+		credentials: { origin: queueUrl.origin, headers: { authorization: `Key ${options.apiKey}` } },
 	});
-
-	function authorizationFor(url: URL): Record<string, string> {
-		return url.origin === queueUrl.origin ? { authorization } : {};
-	}
 
 	async function submit(
 		input: GenerationInput,
@@ -156,7 +147,6 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 			{
 				method: "POST",
 				url,
-				headers: { authorization },
 				json: {
 					...options.extraInput,
 					prompt: input.prompt,
@@ -183,37 +173,24 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 		};
 	}
 
+	/** The request's status, and once COMPLETED its result, read at once: fal keeps it briefly. */
 	async function checkRequest(
 		request: FalRequestRef,
 		callOptions: ProviderCallOptions | undefined,
 	): Promise<ProviderJobState> {
+		const polling = `Polling fal request ${request.id}`;
 		const statusUrl = parseVendorUrl(request.status, "The saved status URL");
-		const what = `Polling fal request ${request.id}`;
-		const reply = await send(
-			what,
-			{ method: "GET", url: statusUrl, headers: authorizationFor(statusUrl) },
-			callOptions,
-		);
-		if (!reply.ok) throw toPollError(what, reply);
-		const { status } = parseReply(what, reply, StatusResponseSchema, { retryable: true });
+		const statusReply = await send(polling, { method: "GET", url: statusUrl }, callOptions);
+		if (!statusReply.ok) throw toPollError(polling, statusReply, readErrorDetail(statusReply));
+		const { status } = parseReply(polling, statusReply, StatusResponseSchema, { retryable: true });
 		// IN_QUEUE, IN_PROGRESS, or a status newer than this adapter: still running.
 		if (status !== "COMPLETED") return { status: "running" };
-		return readResult(request, callOptions);
-	}
 
-	async function readResult(
-		request: FalRequestRef,
-		callOptions: ProviderCallOptions | undefined,
-	): Promise<ProviderJobState> {
+		const reading = `Reading fal result ${request.id}`;
 		const responseUrl = parseVendorUrl(request.response, "The saved response URL");
-		const what = `Reading fal result ${request.id}`;
-		const reply = await send(
-			what,
-			{ method: "GET", url: responseUrl, headers: authorizationFor(responseUrl) },
-			callOptions,
-		);
-		if (!reply.ok) return toFailedResult(what, reply);
-		const result = parseReply(what, reply, ResultSchema, { retryable: true });
+		const resultReply = await send(reading, { method: "GET", url: responseUrl }, callOptions);
+		if (!resultReply.ok) return toFailedResult(reading, resultReply);
+		const result = parseReply(reading, resultReply, ResultSchema, { retryable: true });
 		return toImagesState(request.id, result);
 	}
 
@@ -223,11 +200,7 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 	): Promise<void> {
 		const url = parseVendorUrl(request.cancel, "The saved cancel URL");
 		// 202 CANCELLATION_REQUESTED, 400 ALREADY_COMPLETED or 404 NOT_FOUND: all mean we are done.
-		await send(
-			`Cancelling fal request ${request.id}`,
-			{ method: "PUT", url, headers: authorizationFor(url) },
-			callOptions,
-		);
+		await send(`Cancelling fal request ${request.id}`, { method: "PUT", url }, callOptions);
 	}
 
 	return {
@@ -238,8 +211,7 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 			submit,
 			check: checkRequest,
 			cancel: cancelEach(cancelRequest),
-			toJobId: (requests) => encodeJobId({ provider: "fal", requests }),
-			fromJobId: (jobId) => decodeJobId(jobId, FalJobIdSchema, "fal").requests,
+			jobIds: FAL_JOB_IDS,
 		}),
 	};
 }
@@ -330,17 +302,6 @@ function toSubmitError(what: string, reply: VendorReply): ProviderError {
 		return new ProviderError(message, { retryable: false, userMessage: PROVIDER_MESSAGES.refused });
 	}
 	return toHttpStatusError(what, reply, detail, "start");
-}
-
-function toPollError(what: string, reply: VendorReply): ProviderError {
-	const detail = readErrorDetail(reply);
-	if (reply.status === 404) {
-		return new ProviderError(`${what} answered HTTP 404${detail ? `: ${detail}` : ""}`, {
-			retryable: false,
-			userMessage: PROVIDER_MESSAGES.lost,
-		});
-	}
-	return toHttpStatusError(what, reply, detail, "poll");
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 	readErrorBody,
 	toHttpStatusError,
 	type VendorReply,
+	type VendorRequestSettings,
 } from "../shared/vendor-request";
 import {
 	type GenerationInput,
@@ -40,18 +41,15 @@ import {
 } from "./openai-config";
 import { selectOpenAiSize } from "./openai-sizes";
 
-export type OpenAiProviderOptions = {
+export type OpenAiProviderOptions = VendorRequestSettings & {
 	apiKey: string;
 	/** The API root, `https://api.openai.com/v1` by default (or an OpenAI-compatible gateway's). */
 	baseUrl?: string;
 	model?: string;
 	quality?: OpenAiQuality;
 	sizes?: OpenAiSizeMode;
-	/** One generation is one blocking call that takes tens of seconds: give it the generation's time. */
-	requestTimeoutMs?: number;
 	/** The largest image accepted; the answer may be up to four of them in base64. */
 	maxImageBytes?: number;
-	fetch?: typeof fetch;
 };
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 180_000;
@@ -94,25 +92,30 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 	const quality = options.quality ?? OPENAI_DEFAULT_QUALITY;
 	const sizes = options.sizes ?? OPENAI_DEFAULT_SIZES;
 	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
-	const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-	const fetchOption = options.fetch ? { fetch: options.fetch } : {};
+	// One generation is one blocking call that takes tens of seconds: it gets a longer limit.
+	const settings = {
+		fetch: options.fetch,
+		requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+	};
+	const credentials = {
+		origin: baseUrl.origin,
+		headers: { authorization: `Bearer ${options.apiKey}` },
+	};
 	const jobs = new Map<string, OpenAiJob>();
 
 	async function generate(input: GenerationInput, signal: AbortSignal): Promise<ProviderJobState> {
 		const url = resolveBelow(baseUrl, "images/generations");
 		const what = `Generating images at ${describeUrl(url)}`;
 		// Base64 is 4/3 of the bytes; room for every image plus the JSON around them.
-		const send = createVendorClient({
-			timeoutMs,
+		const send = createVendorClient(settings, {
 			maxResponseBytes: Math.ceil((input.count * maxImageBytes * 4) / 3) + 64 * 1024,
-			...fetchOption,
+			credentials,
 		});
 		const reply = await send(
 			what,
 			{
 				method: "POST",
 				url,
-				headers: { authorization: `Bearer ${options.apiKey}` },
 				json: {
 					model,
 					prompt: input.prompt,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cancelEach, createBatchedJobs } from "../shared/batches";
-import { decodeJobId, encodeJobId } from "../shared/job-id";
+import { defineBatchJobIds } from "../shared/job-id";
 import { toRatioText } from "../shared/pixel-sizes";
 import {
 	isModerationText,
@@ -19,7 +19,9 @@ import {
 	parseReply,
 	readErrorBody,
 	toHttpStatusError,
+	toPollError,
 	type VendorReply,
+	type VendorRequestSettings,
 } from "../shared/vendor-request";
 import {
 	type GenerationInput,
@@ -36,7 +38,7 @@ import {
 	REPLICATE_MODEL_PATTERN,
 } from "./replicate-config";
 
-export type ReplicateProviderOptions = {
+export type ReplicateProviderOptions = VendorRequestSettings & {
 	apiToken: string;
 	/**
 	 * `owner/name` for an official model (created at `/models/owner/name/predictions`), or a
@@ -51,11 +53,8 @@ export type ReplicateProviderOptions = {
 	extraInput?: Record<string, unknown>;
 	/** Sent as `Cancel-After`, so a prediction nobody follows any more stops on Replicate's side. */
 	cancelAfterMs?: number;
-	fetch?: typeof fetch;
-	requestTimeoutMs?: number;
 };
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 const OFFICIAL_MODEL_PATTERN = /^[\w.-]+\/[\w.-]+$/;
 // The official client reads progress from the last tqdm line of the logs: " 50%|█████ | 2/4 [...]".
@@ -81,10 +80,7 @@ const PredictionRefSchema = z.object({ id: z.string(), get: z.string(), cancel: 
 type PredictionRef = z.infer<typeof PredictionRefSchema>;
 
 /** The saved job id: every prediction of the generation with the URLs Replicate gave for it. */
-const ReplicateJobIdSchema = z.object({
-	provider: z.literal("replicate"),
-	predictions: z.array(PredictionRefSchema).min(1),
-});
+const REPLICATE_JOB_IDS = defineBatchJobIds("Replicate", "predictions", PredictionRefSchema);
 
 /**
  * Replicate's predictions API: one prediction of `num_outputs` images (or one per image for
@@ -98,17 +94,14 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 		4,
 		Math.max(1, options.imagesPerPrediction ?? REPLICATE_DEFAULT_IMAGES_PER_PREDICTION),
 	);
-	const authorization = `Bearer ${options.apiToken}`;
-	const send = createVendorClient({
-		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+	// The token goes to the API's own origin only, never to a host an answer names.
+	const send = createVendorClient(options, {
 		maxResponseBytes: MAX_RESPONSE_BYTES,
-		...(options.fetch ? { fetch: options.fetch } : {}),
+		credentials: {
+			origin: baseUrl.origin,
+			headers: { authorization: `Bearer ${options.apiToken}` },
+		},
 	});
-
-	// Credentials go only to the API's own origin, never to a host an answer names.
-	function authorizationFor(url: URL): Record<string, string> {
-		return url.origin === baseUrl.origin ? { authorization } : {};
-	}
 
 	async function createPrediction(
 		input: GenerationInput,
@@ -131,12 +124,9 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 			{
 				method: "POST",
 				url,
-				headers: {
-					authorization,
-					...(options.cancelAfterMs
-						? { "cancel-after": `${Math.ceil(options.cancelAfterMs / 60_000)}m` }
-						: {}),
-				},
+				headers: options.cancelAfterMs
+					? { "cancel-after": `${Math.ceil(options.cancelAfterMs / 60_000)}m` }
+					: {},
 				json:
 					model.kind === "official"
 						? { input: modelInput }
@@ -165,12 +155,8 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 	): Promise<ProviderJobState> {
 		const url = parseVendorUrl(prediction.get, "The saved prediction URL");
 		const what = `Polling Replicate prediction ${prediction.id}`;
-		const reply = await send(
-			what,
-			{ method: "GET", url, headers: authorizationFor(url) },
-			callOptions,
-		);
-		if (!reply.ok) throw toPollError(what, reply);
+		const reply = await send(what, { method: "GET", url }, callOptions);
+		if (!reply.ok) throw toPollError(what, reply, readProblemDetail(reply));
 		return toJobState(parseReply(what, reply, PredictionSchema, { retryable: true }));
 	}
 
@@ -182,7 +168,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 		// Whatever the answer (a finished prediction stays as it was), there is nothing more to do.
 		await send(
 			`Cancelling Replicate prediction ${prediction.id}`,
-			{ method: "POST", url, headers: authorizationFor(url) },
+			{ method: "POST", url },
 			callOptions,
 		);
 	}
@@ -195,8 +181,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 			submit: createPrediction,
 			check: checkPrediction,
 			cancel: cancelEach(cancelPrediction),
-			toJobId: (predictions) => encodeJobId({ provider: "replicate", predictions }),
-			fromJobId: (jobId) => decodeJobId(jobId, ReplicateJobIdSchema, "Replicate").predictions,
+			jobIds: REPLICATE_JOB_IDS,
 		}),
 	};
 }
@@ -309,15 +294,4 @@ function toCreateError(what: string, reply: VendorReply): ProviderError {
 		});
 	}
 	return toHttpStatusError(what, reply, detail, "start");
-}
-
-function toPollError(what: string, reply: VendorReply): ProviderError {
-	const detail = readProblemDetail(reply);
-	if (reply.status === 404) {
-		return new ProviderError(`${what} answered HTTP 404${detail ? `: ${detail}` : ""}`, {
-			retryable: false,
-			userMessage: PROVIDER_MESSAGES.lost,
-		});
-	}
-	return toHttpStatusError(what, reply, detail, "poll");
 }

@@ -5,6 +5,7 @@ import type {
 	ProviderCallOptions,
 	ProviderJobState,
 } from "../types";
+import type { BatchJobIds } from "./job-id";
 
 /**
  * How many images each vendor request asks for: `count` split into requests of at most
@@ -79,9 +80,8 @@ export type VendorRequests<Ref> = {
 	): Promise<ProviderJobState>;
 	/** Stops requests; called without the caller's signal to clean up after a failed start. */
 	cancel(refs: readonly Ref[], callOptions?: ProviderCallOptions): Promise<void>;
-	toJobId(refs: Ref[]): string;
-	/** Reads the requests back from a saved job id, refusing one this vendor did not make. */
-	fromJobId(jobId: string): Ref[];
+	/** How the requests are saved in the job id, and read back (refusing another vendor's). */
+	jobIds: BatchJobIds<Ref>;
 };
 
 /**
@@ -113,11 +113,11 @@ export function createBatchedJobs<Ref>(
 				(size) => requests.submit(input, size, callOptions),
 				(started) => requests.cancel([started]),
 			);
-			return { jobId: requests.toJobId(refs) };
+			return { jobId: requests.jobIds.encode(refs) };
 		},
 
 		async check(job, callOptions) {
-			const refs = requests.fromJobId(job.jobId);
+			const refs = requests.jobIds.decode(job.jobId);
 			const combined = combineBatchStates(await checkAll(refs, job, callOptions));
 			if (combined.status === "failed" && refs.length > 1) {
 				await requests.cancel(refs, callOptions).catch(() => undefined);
@@ -126,7 +126,7 @@ export function createBatchedJobs<Ref>(
 		},
 
 		async cancel(job, callOptions) {
-			await requests.cancel(requests.fromJobId(job.jobId), callOptions);
+			await requests.cancel(requests.jobIds.decode(job.jobId), callOptions);
 		},
 	};
 }
