@@ -3,7 +3,7 @@ import { COMFYUI_DEFAULT_INPUTS } from "./comfyui-config";
 import defaultWorkflowJson from "./default-workflow.json";
 
 /** A workflow in ComfyUI's API format ("Save (API format)"): node id → class and inputs. */
-export const ComfyWorkflowSchema = z.record(
+const ComfyWorkflowSchema = z.record(
 	z.string(),
 	z.looseObject({
 		class_type: z.string().min(1),
@@ -39,7 +39,7 @@ export const DEFAULT_BINDINGS: ComfyUiBindings = {
 };
 
 /** The environment variable behind each binding, for messages that say what to fix. */
-export const BINDING_VARIABLES: Record<keyof ComfyUiBindings, string> = {
+const BINDING_VARIABLES: Record<keyof ComfyUiBindings, string> = {
 	prompt: "COMFYUI_PROMPT_INPUT",
 	width: "COMFYUI_WIDTH_INPUT",
 	height: "COMFYUI_HEIGHT_INPUT",

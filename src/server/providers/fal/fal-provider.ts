@@ -317,7 +317,7 @@ function toFailedResult(what: string, reply: VendorReply): ProviderJobState {
 		return { status: "failed", message: PROVIDER_MESSAGES.expired, reason };
 	}
 	if (reply.status === 504 && reply.headers.get("x-fal-request-timeout-type") === "user") {
-		return { status: "failed", message: "Generation timed out", reason };
+		return { status: "failed", message: PROVIDER_MESSAGES.timedOut, reason };
 	}
 	if ((reply.status === 429 || reply.status >= 500) && errorType === undefined) {
 		throw toHttpStatusError(what, reply, detail, "poll");

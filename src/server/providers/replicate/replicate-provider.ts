@@ -220,7 +220,7 @@ function toJobState(prediction: Prediction): ProviderJobState {
 		case "aborted":
 			return {
 				status: "failed",
-				message: "Generation timed out",
+				message: PROVIDER_MESSAGES.timedOut,
 				reason: `Replicate prediction ${prediction.id} was aborted: its Cancel-After deadline passed before it started`,
 			};
 		default: {

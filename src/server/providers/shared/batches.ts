@@ -11,7 +11,7 @@ import type { BatchJobIds } from "./job-id";
  * How many images each vendor request asks for: `count` split into requests of at most
  * `perRequest` (one request of 4 where the vendor batches, four of 1 where it makes one at a time).
  */
-export function splitIntoBatches(count: number, perRequest: number): number[] {
+function splitIntoBatches(count: number, perRequest: number): number[] {
 	const size = Math.max(1, Math.floor(perRequest));
 	const batches: number[] = [];
 	for (let remaining = Math.max(1, count); remaining > 0; remaining -= size) {
@@ -25,7 +25,7 @@ export function splitIntoBatches(count: number, perRequest: number): number[] {
  * cancelled before the error is passed on: the worker will start the whole set again, and
  * orphans would be paid for without ever being used.
  */
-export async function startBatches<Started>(
+async function startBatches<Started>(
 	batches: readonly number[],
 	start: (size: number, index: number) => Promise<Started>,
 	cancel: (started: Started) => Promise<void>,
@@ -44,7 +44,7 @@ export async function startBatches<Started>(
  * One state for a generation made of several vendor jobs: failed as soon as one failed,
  * completed with every image once all completed, running (with the share done) otherwise.
  */
-export function combineBatchStates(states: readonly ProviderJobState[]): ProviderJobState {
+function combineBatchStates(states: readonly ProviderJobState[]): ProviderJobState {
 	const [only] = states;
 	if (states.length === 1 && only) return only;
 	const failed = states.find((state) => state.status === "failed");
