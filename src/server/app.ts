@@ -10,6 +10,7 @@ import { type Auth, CLIENT_IP_HEADER } from "./auth/auth";
 import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
 import type { GenerationDeps } from "./generations/generation-service";
+import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
 import { refuseForeignOrigins } from "./http/origin-check";
 import type { StaticSite } from "./http/static-site";
@@ -34,12 +35,6 @@ export type AppDeps = {
 	config: AppConfig;
 	site?: StaticSite;
 	generations?: GenerationDeps;
-};
-
-export type AppEnv = {
-	Variables: {
-		requestId: string;
-	};
 };
 
 function resolveClientIp(request: Request, incoming: unknown, trustProxy: boolean): string {

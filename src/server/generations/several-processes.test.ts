@@ -3,7 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Generation } from "../../shared/generations";
-import { startFakeHttpImageService } from "../providers/http/fake-http-image-service";
+import { startFakeHttpImageService } from "../testing/fakes/http-image-service";
 import { findFreePort } from "../testing/postgres-cluster";
 import { startS3Server } from "../testing/s3-server";
 import {
