@@ -34,7 +34,7 @@ export type AppDeps = {
 	logger: Logger;
 	config: AppConfig;
 	site?: StaticSite;
-	generations?: GenerationDeps;
+	generations: GenerationDeps;
 };
 
 function resolveClientIp(request: Request, incoming: unknown, trustProxy: boolean): string {
@@ -129,9 +129,7 @@ export function createApp(deps: AppDeps) {
 		return auth.handler(new Request(context.req.raw, { headers }));
 	});
 
-	if (deps.generations) {
-		api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
-	}
+	api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 
