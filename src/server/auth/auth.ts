@@ -1,9 +1,12 @@
 import { betterAuth } from "better-auth";
+import { createAuthMiddleware, isAPIError } from "better-auth/api";
+import { hashPassword, verifyPassword } from "better-auth/crypto";
 import { getMigrations } from "better-auth/db/migration";
 import { customSession, genericOAuth } from "better-auth/plugins";
 import type pg from "pg";
 import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
 import { isAdminEmail } from "../../shared/session";
+import { isDatabaseUnavailableError } from "../db/database";
 import type { Logger } from "../logger";
 
 /** The header the app sets, from the socket or a trusted proxy, so Better Auth can key rate limits. */
@@ -26,8 +29,39 @@ export type AuthConfig = {
 	logger: Logger;
 };
 
+const MAX_PASSWORD_LENGTH = 128;
+
+/**
+ * Password hashes (scrypt: about 32 MB and tens of milliseconds of a core each) that run at once.
+ * They run on libuv's pool of 4 threads, which also reads image files and compresses responses:
+ * a crowd signing up keeps half of it free for everyone else.
+ */
+const PASSWORD_HASH_CONCURRENCY = 2;
+
+/** Runs at most `limit` of the given tasks at a time, the others waiting their turn in order. */
+function createLimiter(limit: number) {
+	let running = 0;
+	const waiting: Array<() => void> = [];
+	return async <T>(task: () => Promise<T>): Promise<T> => {
+		if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+		else running += 1;
+		try {
+			return await task();
+		} finally {
+			const next = waiting.shift();
+			if (next) next();
+			else running -= 1;
+		}
+	};
+}
+
 /** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
 export function createAuth(config: AuthConfig) {
+	const limitHashing = createLimiter(PASSWORD_HASH_CONCURRENCY);
+	const hash = (password: string) => limitHashing(() => hashPassword(password));
+	const verify = (data: { hash: string; password: string }) =>
+		limitHashing(() => verifyPassword(data));
+
 	return betterAuth({
 		appName: "Atelier",
 		baseURL: config.baseUrl,
@@ -48,9 +82,61 @@ export function createAuth(config: AuthConfig) {
 		emailAndPassword: {
 			enabled: true,
 			minPasswordLength: MIN_PASSWORD_LENGTH,
-			maxPasswordLength: 128,
+			maxPasswordLength: MAX_PASSWORD_LENGTH,
 			autoSignIn: true,
+			password: { hash, verify },
 		},
+		hooks: {
+			// Sign-up hashes the password inside its database transaction, holding a pooled connection
+			// all along: a crowd signing up would hold every connection and starve every other
+			// request. The hash is made here instead, before the transaction (and after the rate
+			// limit), and handed to the endpoint for that password only.
+			before: createAuthMiddleware(async (context) => {
+				if (context.path !== "/sign-up/email") return;
+				const body: unknown = context.body;
+				const password =
+					typeof body === "object" && body !== null && "password" in body
+						? body.password
+						: undefined;
+				if (
+					typeof password !== "string" ||
+					password.length < MIN_PASSWORD_LENGTH ||
+					password.length > MAX_PASSWORD_LENGTH
+				) {
+					return;
+				}
+				const ready = await hash(password);
+				const passwordContext = context.context.password;
+				return {
+					context: {
+						context: {
+							password: {
+								...passwordContext,
+								hash: async (candidate: string) =>
+									candidate === password ? ready : passwordContext.hash(candidate),
+							},
+						},
+					},
+				};
+			}),
+			// Some endpoints (get-session) turn any failure into their own 500, "Failed to get
+			// session". When the cause is a database that cannot be reached (every connection busy,
+			// say), the app's error handler answers instead, with 503 and the catalogue's message.
+			after: createAuthMiddleware(async (context) => {
+				const returned = context.context.returned;
+				if (
+					isAPIError(returned) &&
+					returned.statusCode >= 500 &&
+					isDatabaseUnavailableError(returned)
+				) {
+					throw new Error("Better Auth could not reach the database", { cause: returned });
+				}
+			}),
+		},
+		// Errors other than Better Auth's own (a database that cannot be reached, say) go to the
+		// app's error handler, which answers with the catalogue's envelope; Better Auth would answer
+		// an empty 500.
+		onAPIError: { throw: true },
 		session: {
 			expiresIn: 60 * 60 * 24 * 30,
 			updateAge: 60 * 60 * 24,
