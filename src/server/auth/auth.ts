@@ -1,6 +1,5 @@
 import { betterAuth } from "better-auth";
 import { createAuthMiddleware, isAPIError } from "better-auth/api";
-import { hashPassword, verifyPassword } from "better-auth/crypto";
 import { getMigrations } from "better-auth/db/migration";
 import { customSession, genericOAuth } from "better-auth/plugins";
 import type pg from "pg";
@@ -8,6 +7,7 @@ import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
 import { isAdminEmail } from "../../shared/session";
 import { isDatabaseUnavailableError } from "../db/database";
 import type { Logger } from "../logger";
+import { createPasswordHasher } from "./password-hashing";
 
 /** The header the app sets, from the socket or a trusted proxy, so Better Auth can key rate limits. */
 export const CLIENT_IP_HEADER = "x-atelier-client-ip";
@@ -31,36 +31,9 @@ export type AuthConfig = {
 
 const MAX_PASSWORD_LENGTH = 128;
 
-/**
- * Password hashes (scrypt: about 32 MB and tens of milliseconds of a core each) that run at once.
- * They run on libuv's pool of 4 threads, which also reads image files and compresses responses:
- * a crowd signing up keeps half of it free for everyone else.
- */
-const PASSWORD_HASH_CONCURRENCY = 2;
-
-/** Runs at most `limit` of the given tasks at a time, the others waiting their turn in order. */
-function createLimiter(limit: number) {
-	let running = 0;
-	const waiting: Array<() => void> = [];
-	return async <T>(task: () => Promise<T>): Promise<T> => {
-		if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-		else running += 1;
-		try {
-			return await task();
-		} finally {
-			const next = waiting.shift();
-			if (next) next();
-			else running -= 1;
-		}
-	};
-}
-
 /** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
 export function createAuth(config: AuthConfig) {
-	const limitHashing = createLimiter(PASSWORD_HASH_CONCURRENCY);
-	const hash = (password: string) => limitHashing(() => hashPassword(password));
-	const verify = (data: { hash: string; password: string }) =>
-		limitHashing(() => verifyPassword(data));
+	const { hash, verify } = createPasswordHasher();
 
 	return betterAuth({
 		appName: "Atelier",
@@ -84,7 +57,7 @@ export function createAuth(config: AuthConfig) {
 			minPasswordLength: MIN_PASSWORD_LENGTH,
 			maxPasswordLength: MAX_PASSWORD_LENGTH,
 			autoSignIn: true,
-			password: { hash, verify },
+			password: { hash: (password) => hash(password), verify },
 		},
 		hooks: {
 			// Sign-up hashes the password inside its database transaction, holding a pooled connection
@@ -105,7 +78,8 @@ export function createAuth(config: AuthConfig) {
 				) {
 					return;
 				}
-				const ready = await hash(password);
+				// Not hashed for someone who has gone (the server aborts their request's signal).
+				const ready = await hash(password, context.request?.signal);
 				const passwordContext = context.context.password;
 				return {
 					context: {
