@@ -34,7 +34,7 @@ async function main() {
 	let releaseLock: (() => Promise<void>) | undefined;
 	let database: Database;
 	if (env.DATABASE_URL) {
-		database = openPostgresDatabase(env.DATABASE_URL, logger);
+		database = openPostgresDatabase(env.DATABASE_URL, logger, { max: env.DATABASE_POOL_MAX });
 	} else {
 		try {
 			releaseLock = (await lockDataDir(dataDir)).release;
