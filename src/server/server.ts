@@ -5,17 +5,19 @@ import {
 	MAX_RETRIES,
 	RETRY_DELAY_MS,
 } from "../shared/constants";
+import { deleteUserData } from "./accounts/account-data";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
 import type { Database } from "./db/database";
 import { migrateToLatest } from "./db/migrations";
 import { listenForGenerationChanges } from "./generations/generation-events";
-import type { GenerationLimits } from "./generations/generation-service";
+import type { GenerationDeps, GenerationLimits } from "./generations/generation-service";
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
 import { startGenerationQueue } from "./jobs/generation-queue";
 import { type GenerationRunSettings, runGeneration } from "./jobs/run-generation";
 import type { Logger } from "./logger";
+import { createMailer, type MailConfig } from "./mail/mailer";
 import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";
 
@@ -27,6 +29,9 @@ export type ServerSettings = {
 	google: GoogleConfig | undefined;
 	isRateLimitEnabled: boolean;
 	trustProxy: boolean;
+	/** Where password-reset and verification e-mails go: SMTP, or the log without SMTP_URL. */
+	mail: MailConfig;
+	requireEmailVerification: boolean;
 	limits: GenerationLimits;
 	/** How many generations this process runs at once. */
 	concurrency: number;
@@ -67,6 +72,9 @@ export async function assembleServer(options: {
 	isWorkerEnabled?: boolean;
 }): Promise<Server> {
 	const { database, logger, settings, site, storage, provider } = options;
+	const mailer = createMailer(settings.mail, logger);
+	// Set once the generation queue runs; Better Auth calls it only while deleting an account.
+	let generationDeps: GenerationDeps | undefined;
 	const auth = createAuth({
 		pool: database.pool,
 		baseUrl: settings.baseUrl,
@@ -76,6 +84,12 @@ export async function assembleServer(options: {
 		google: settings.google,
 		isRateLimitEnabled: settings.isRateLimitEnabled,
 		logger,
+		mailer,
+		requireEmailVerification: settings.requireEmailVerification,
+		async beforeDeleteUser(user) {
+			if (!generationDeps) throw new Error("The server is not ready to delete accounts yet");
+			await deleteUserData(generationDeps, user.id);
+		},
 	});
 	// Better Auth's tables first: ours reference its user table.
 	await migrateAuthTables(auth);
@@ -105,35 +119,38 @@ export async function assembleServer(options: {
 			),
 	});
 
+	generationDeps = {
+		database,
+		storage,
+		queue,
+		events,
+		providerName: provider.name,
+		limits: settings.limits,
+		async cancelProviderJob(row) {
+			if (!row.api_id || !provider.cancel) return;
+			await provider.cancel({
+				jobId: row.api_id,
+				input: {
+					prompt: row.prompt,
+					aspectRatio: row.aspect_ratio as Parameters<ImageProvider["start"]>[0]["aspectRatio"],
+					count: settings.run.imagesPerGeneration,
+				},
+			});
+		},
+	};
 	const app = createApp({
 		database,
 		auth,
 		logger,
 		...(site ? { site } : {}),
-		generations: {
-			database,
-			storage,
-			queue,
-			events,
-			providerName: provider.name,
-			limits: settings.limits,
-			async cancelProviderJob(row) {
-				if (!row.api_id || !provider.cancel) return;
-				await provider.cancel({
-					jobId: row.api_id,
-					input: {
-						prompt: row.prompt,
-						aspectRatio: row.aspect_ratio as Parameters<ImageProvider["start"]>[0]["aspectRatio"],
-						count: settings.run.imagesPerGeneration,
-					},
-				});
-			},
-		},
+		generations: generationDeps,
 		config: {
 			baseUrl: settings.baseUrl,
 			isGoogleEnabled: settings.google !== undefined,
 			imageProvider: provider.name,
 			trustProxy: settings.trustProxy,
+			isRateLimitEnabled: settings.isRateLimitEnabled,
+			requireEmailVerification: settings.requireEmailVerification,
 		},
 	});
 	return {
@@ -142,6 +159,7 @@ export async function assembleServer(options: {
 		async stop() {
 			await queue.stop();
 			await events.close();
+			await mailer.close();
 		},
 	};
 }

@@ -28,6 +28,21 @@ export const ERRORS = {
 		status: 503,
 		message: "The service is temporarily unavailable. Please try again in a moment.",
 	},
+	EMAIL_NOT_VERIFIED: {
+		status: 403,
+		message:
+			"Please verify your e-mail address to generate images. Open the link we sent you, or send the e-mail again.",
+	},
+	ADMIN_ACCOUNT_PROTECTED: {
+		status: 403,
+		message:
+			"The administrator's account cannot be deleted: the server's configuration (ADMIN_EMAIL) names it. Name another administrator there first.",
+	},
+	SIGN_IN_AGAIN: {
+		status: 403,
+		message:
+			"For your safety, please sign out and sign in again, then delete your account. Your session is more than a day old.",
+	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",
