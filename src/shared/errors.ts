@@ -35,13 +35,11 @@ export const ERRORS = {
 	},
 	ADMIN_ACCOUNT_PROTECTED: {
 		status: 403,
-		message:
-			"The administrator's account cannot be deleted: the server's configuration (ADMIN_EMAIL) names it. Name another administrator there first.",
+		message: "The administrator's account (ADMIN_EMAIL) cannot be deleted.",
 	},
 	SIGN_IN_AGAIN: {
 		status: 403,
-		message:
-			"For your safety, please sign out and sign in again, then delete your account. Your session is more than a day old.",
+		message: "For your safety, sign out and in again, then delete your account.",
 	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,

@@ -1,6 +1,11 @@
+import { ForgotPasswordPage } from "../features/account/forgot-password-page";
 import { ResetPasswordPage } from "../features/account/reset-password-page";
 import { VerifyEmailPage } from "../features/account/verify-email-page";
 import { useAuth } from "../features/auth/auth-context";
+
+export function ForgotPasswordRoute() {
+	return <ForgotPasswordPage />;
+}
 
 /** "Set a new password": signs the browser in through the auth state once the server has. */
 export function ResetPasswordRoute() {

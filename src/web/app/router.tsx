@@ -76,10 +76,7 @@ export const appRoutes: RouteObject[] = [
 				path: "forgot-password",
 				lazy: async () => {
 					warmUpAuthClient();
-					return {
-						Component: (await import("../features/account/forgot-password-page"))
-							.ForgotPasswordPage,
-					};
+					return { Component: (await import("./account-recovery-routes")).ForgotPasswordRoute };
 				},
 			},
 			{
