@@ -110,6 +110,8 @@ describe("the built web app", () => {
 				isGoogleEnabled: false,
 				imageProvider: "local",
 				trustProxy: false,
+				isRateLimitEnabled: false,
+				requireEmailVerification: false,
 			},
 		});
 		return { app, close: () => server.close() };

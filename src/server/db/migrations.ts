@@ -81,6 +81,18 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`alter table generations add column status_message text`.execute(db);
 		},
 	},
+	"0004_address_rate_limits": {
+		async up(db: Kysely<unknown>) {
+			// Password-reset and verification e-mails asked for per address, keyed by a hash of the
+			// address so the table holds no e-mail addresses.
+			await sql`
+				create table address_rate_limits (
+					key text primary key,
+					count integer not null,
+					window_started_at timestamptz not null
+				)`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -53,7 +53,14 @@ export type GenerationCountsTable = {
 	total: ColumnType<string, never, never>;
 };
 
+export type AddressRateLimitsTable = {
+	key: string;
+	count: number;
+	window_started_at: Timestamp;
+};
+
 export type DatabaseSchema = {
+	address_rate_limits: AddressRateLimitsTable;
 	generations: GenerationsTable;
 	generation_counts: GenerationCountsTable;
 	user: UserTable;

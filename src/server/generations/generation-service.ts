@@ -219,7 +219,10 @@ export async function listGenerations(
 }
 
 /** Stops the provider's job of a generation that is no longer wanted, where the provider can. */
-async function cancelProviderJob(deps: GenerationDeps, row: GenerationRow): Promise<void> {
+export async function cancelProviderJob(
+	deps: Pick<GenerationDeps, "provider" | "imagesPerGeneration">,
+	row: GenerationRow,
+): Promise<void> {
 	if (!row.api_id || !deps.provider.cancel) return;
 	await deps.provider.cancel({
 		jobId: row.api_id,

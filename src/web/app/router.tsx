@@ -15,8 +15,8 @@ function warmUpAuthClient(): void {
 }
 
 /**
- * Every route of the web app (SPEC.md section 2). Login, signup and the history are loaded on
- * demand so the first page stays small.
+ * Every route of the web app (SPEC.md section 2, plus the account screens). Everything but the
+ * generator is loaded on demand so the first page stays small.
  */
 export const appRoutes: RouteObject[] = [
 	{
@@ -34,6 +34,13 @@ export const appRoutes: RouteObject[] = [
 						lazy: async () => ({
 							Component: (await import("./generations-route")).GenerationsRoute,
 						}),
+					},
+					{
+						path: "account",
+						lazy: async () => {
+							warmUpAuthClient();
+							return { Component: (await import("./account-route")).AccountRoute };
+						},
 					},
 				],
 			},
@@ -63,6 +70,28 @@ export const appRoutes: RouteObject[] = [
 						},
 					},
 				],
+			},
+			// Reached from e-mails, signed in or not.
+			{
+				path: "forgot-password",
+				lazy: async () => {
+					warmUpAuthClient();
+					return { Component: (await import("./account-recovery-routes")).ForgotPasswordRoute };
+				},
+			},
+			{
+				path: "reset-password",
+				lazy: async () => {
+					warmUpAuthClient();
+					return { Component: (await import("./account-recovery-routes")).ResetPasswordRoute };
+				},
+			},
+			{
+				path: "verify-email",
+				lazy: async () => {
+					warmUpAuthClient();
+					return { Component: (await import("./account-recovery-routes")).VerifyEmailRoute };
+				},
 			},
 		],
 	},
