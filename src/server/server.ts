@@ -127,6 +127,7 @@ export async function assembleServer(options: {
 		provider,
 		imagesPerGeneration: settings.run.imagesPerGeneration,
 		limits: settings.limits,
+		logger,
 	};
 	const app = createApp({
 		database,

@@ -31,6 +31,7 @@ function createRow(id: string, imageCount: number): GenerationRow {
 		images,
 		error: null,
 		status_message: null,
+		is_favorite: false,
 		attempts: 1,
 		lease_owner: null,
 		lease_until: null,

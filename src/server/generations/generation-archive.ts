@@ -1,10 +1,22 @@
 import { PassThrough, Readable } from "node:stream";
 import { ZipFile } from "yazl";
-import type { GenerationRow } from "../db/schema";
+import type { GenerationRow, StoredImage } from "../db/schema";
 import type { Storage } from "../storage/storage";
 
 /** A small file written into the archive as it is, such as `account.json`. */
 export type ArchiveFile = { name: string; content: string };
+
+/** Where each generation's files go in an archive. */
+export type ArchiveLayout = {
+	/** Each generation's folder ("" for the archive's root), one per row, in order, all different. */
+	folderNames(rows: readonly GenerationRow[]): string[];
+	/** The name of the file describing a generation, in its folder. */
+	metadataFile: string;
+	/** The name of one image, in its generation's folder. */
+	imageFile(row: GenerationRow, index: number, extension: string): string;
+	/** A file at the root listing every generation, if any. */
+	indexFile?: string;
+};
 
 const EXTENSIONS: Record<string, string> = {
 	"image/png": "png",
@@ -14,18 +26,26 @@ const EXTENSIONS: Record<string, string> = {
 	"image/avif": "avif",
 };
 
+/** The file extension of a stored image, from its type (or, failing that, its key). */
+export function imageExtension(image: Pick<StoredImage, "key" | "contentType">): string {
+	return EXTENSIONS[image.contentType] ?? image.key.split(".").at(-1) ?? "bin";
+}
+
 /** The folder of one generation in the archive: its day and id, so folders sort by date. */
 export function archiveFolderName(row: Pick<GenerationRow, "id" | "created_at">): string {
 	return `generations/${row.created_at.toISOString().slice(0, 10)}_${row.id}`;
 }
 
-function imageFileName(index: number, key: string, contentType: string): string {
-	const extension = EXTENSIONS[contentType] ?? key.split(".").at(-1) ?? "bin";
-	return `image-${index + 1}.${extension}`;
-}
+/** The account export's layout: `generations/<day>_<id>/metadata.json`, `image-1.png`, ... */
+export const EXPORT_LAYOUT: ArchiveLayout = {
+	folderNames: (rows) => rows.map(archiveFolderName),
+	metadataFile: "metadata.json",
+	imageFile: (_row, index, extension) => `image-${index + 1}.${extension}`,
+	indexFile: "generations.json",
+};
 
 /** What the archive says about one generation, beside its images. */
-export function describeGeneration(row: GenerationRow) {
+export function describeGeneration(row: GenerationRow, layout: ArchiveLayout = EXPORT_LAYOUT) {
 	return {
 		id: row.id,
 		prompt: row.prompt,
@@ -33,10 +53,11 @@ export function describeGeneration(row: GenerationRow) {
 		status: row.status,
 		error: row.error,
 		provider: row.provider,
+		favorite: row.is_favorite,
 		createdAt: row.created_at.toISOString(),
 		completedAt: row.completed_at ? row.completed_at.toISOString() : null,
 		images: row.images.map((image, index) => ({
-			file: imageFileName(index, image.key, image.contentType),
+			file: layout.imageFile(row, index, imageExtension(image)),
 			contentType: image.contentType,
 			width: image.width,
 			height: image.height,
@@ -44,18 +65,24 @@ export function describeGeneration(row: GenerationRow) {
 	};
 }
 
+function inFolder(folder: string, name: string): string {
+	return folder ? `${folder}/${name}` : name;
+}
+
 /**
- * Streams a ZIP of the given generations: per generation a folder with `metadata.json` and its
- * original images, plus `generations.json` listing them all and any `files` given. Images are read
- * from storage one at a time, as the reader asks for more, so the archive is never held in memory.
- * If reading an image fails, the stream errors instead of ending, so a download is never a
- * silently truncated file.
+ * Streams a ZIP of the given generations: per generation a folder (as the layout says; by default
+ * `generations/<day>_<id>/`) with its metadata and its original images, plus the layout's index
+ * file and any `files` given. Images are read from storage one at a time, as the reader asks for
+ * more, so the archive is never held in memory. If reading an image fails, the stream errors
+ * instead of ending, so a download is never a silently truncated file.
  */
 export function createGenerationArchive(options: {
 	generations: readonly GenerationRow[];
 	storage: Storage;
 	files?: readonly ArchiveFile[];
+	layout?: ArchiveLayout;
 }): ReadableStream<Uint8Array> {
+	const layout = options.layout ?? EXPORT_LAYOUT;
 	const zip = new ZipFile();
 	const output = new PassThrough();
 	let hasFailed = false;
@@ -72,14 +99,16 @@ export function createGenerationArchive(options: {
 		zip.addBuffer(Buffer.from(content, "utf8"), name, { mtime: new Date() });
 	};
 	for (const file of options.files ?? []) addText(file.name, file.content);
-	const described = options.generations.map(describeGeneration);
-	addText("generations.json", `${JSON.stringify(described, null, 2)}\n`);
+	const described = options.generations.map((row) => describeGeneration(row, layout));
+	if (layout.indexFile) addText(layout.indexFile, `${JSON.stringify(described, null, 2)}\n`);
 
+	const folders = layout.folderNames(options.generations);
 	options.generations.forEach((row, rowIndex) => {
-		const folder = archiveFolderName(row);
-		addText(`${folder}/metadata.json`, `${JSON.stringify(described[rowIndex], null, 2)}\n`);
+		const folder = folders[rowIndex] ?? row.id;
+		const metadata = `${JSON.stringify(described[rowIndex], null, 2)}\n`;
+		addText(inFolder(folder, layout.metadataFile), metadata);
 		row.images.forEach((image, index) => {
-			const name = `${folder}/${imageFileName(index, image.key, image.contentType)}`;
+			const name = inFolder(folder, layout.imageFile(row, index, imageExtension(image)));
 			// Images are compressed already; storing them saves the CPU and changes nothing in size.
 			zip.addReadStreamLazy(name, { compress: false, mtime: row.created_at }, (callback) => {
 				options.storage.get(image.key).then(
@@ -91,7 +120,11 @@ export function createGenerationArchive(options: {
 							);
 							return;
 						}
-						callback(null, Readable.from([Buffer.from(object.data)]));
+						const { data } = object;
+						callback(
+							null,
+							Readable.from([Buffer.from(data.buffer, data.byteOffset, data.byteLength)]),
+						);
 					},
 					(error: unknown) =>
 						callback(error instanceof Error ? error : new Error(String(error)), Readable.from([])),
