@@ -11,6 +11,7 @@ import { forwardToAuth } from "./auth/forward-to-auth";
 import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
 import type { GenerationDeps } from "./generations/generation-service";
+import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
 import { refuseForeignOrigins } from "./http/origin-check";
 import type { StaticSite } from "./http/static-site";
@@ -38,12 +39,6 @@ export type AppDeps = {
 	config: AppConfig;
 	site?: StaticSite;
 	generations?: GenerationDeps;
-};
-
-export type AppEnv = {
-	Variables: {
-		requestId: string;
-	};
 };
 
 /** Builds the HTTP app from its dependencies; nothing here reads the environment or connects. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ERRORS } from "./errors";
 import {
+	formatGenerationRequestError,
 	formatPollingHttpError,
 	formatStartError,
 	GENERATION_MESSAGES,
@@ -30,6 +32,69 @@ describe("formatStartError", () => {
 		expect(formatStartError(undefined, 502)).toBe("HTTP 502");
 		expect(formatStartError({}, 500)).toBe("HTTP 500");
 		expect(formatStartError("", 500)).toBe("HTTP 500");
+	});
+});
+
+describe("formatGenerationRequestError", () => {
+	const refused = {
+		kind: "server",
+		code: "QUOTA_EXCEEDED",
+		message: "Too many",
+		status: 429,
+	} as const;
+
+	it("says a start failed with the server's message, its code, or HTTP and the status", () => {
+		expect(formatGenerationRequestError("start", refused)).toBe("Too many");
+		expect(formatGenerationRequestError("start", { ...refused, message: "" })).toBe(
+			"QUOTA_EXCEEDED",
+		);
+		expect(
+			formatGenerationRequestError("start", {
+				kind: "status",
+				code: "API_ERROR",
+				message: ERRORS.API_ERROR.message,
+				status: 502,
+			}),
+		).toBe("HTTP 502");
+		expect(
+			formatGenerationRequestError("start", {
+				kind: "answer",
+				code: "API_ERROR",
+				message: ERRORS.API_ERROR.message,
+				status: 200,
+			}),
+		).toBe("HTTP 200");
+	});
+
+	it("says a poll failed with Polling HTTP and the status, or the catalogue's API error", () => {
+		expect(formatGenerationRequestError("poll", refused)).toBe("Polling HTTP 429");
+		expect(
+			formatGenerationRequestError("poll", {
+				kind: "status",
+				code: "API_ERROR",
+				message: ERRORS.API_ERROR.message,
+				status: 503,
+			}),
+		).toBe("Polling HTTP 503");
+		expect(
+			formatGenerationRequestError("poll", {
+				kind: "answer",
+				code: "API_ERROR",
+				message: ERRORS.API_ERROR.message,
+				status: 200,
+			}),
+		).toBe(ERRORS.API_ERROR.message);
+	});
+
+	it("gives the catalogue's network message when nothing answered", () => {
+		const unanswered = {
+			kind: "network",
+			code: "NETWORK_ERROR",
+			message: ERRORS.NETWORK_ERROR.message,
+			status: 0,
+		} as const;
+		expect(formatGenerationRequestError("start", unanswered)).toBe(ERRORS.NETWORK_ERROR.message);
+		expect(formatGenerationRequestError("poll", unanswered)).toBe(ERRORS.NETWORK_ERROR.message);
 	});
 });
 

@@ -1,4 +1,4 @@
-import { CANCELLED_MESSAGE, ERRORS } from "./errors";
+import { type ApiFailure, CANCELLED_MESSAGE, ERRORS } from "./errors";
 
 /** The generator's own messages (SPEC.md sections 5 and 8), word for word. */
 export const GENERATION_MESSAGES = {
@@ -28,6 +28,24 @@ export function formatStartError(
 	const code = error?.code?.trim();
 	if (code) return code;
 	return `HTTP ${status}`;
+}
+
+/**
+ * The screen text of a failed start or poll request (SPEC.md section 8). No answer at all is the
+ * catalogue's network error. A failed start shows the server's message, else its code, else
+ * "HTTP {status}". A poll answered with an error status shows "Polling HTTP {status}"; one answered
+ * with something unreadable, the catalogue's API error.
+ */
+export function formatGenerationRequestError(
+	request: "start" | "poll",
+	failure: ApiFailure,
+): string {
+	if (failure.kind === "network") return ERRORS.NETWORK_ERROR.message;
+	if (request === "start") {
+		return formatStartError(failure.kind === "server" ? failure : undefined, failure.status);
+	}
+	if (failure.kind === "answer") return ERRORS.API_ERROR.message;
+	return formatPollingHttpError(failure.status);
 }
 
 /** A poll answer as SPEC.md section 3 describes it: results are URLs, or objects with url or src. */

@@ -28,7 +28,10 @@ export type GenerationStatus = z.infer<typeof GenerationStatusSchema>;
 /** The statuses of a generation that is not finished: waiting in the queue or being made. */
 export const ACTIVE_GENERATION_STATUSES: GenerationStatus[] = ["queued", "running"];
 
-/** `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs, `failed` with a message. */
+/**
+ * What this server answers to `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs,
+ * `failed` with a message. The browser reads every poll with the wider PollAnswerSchema below.
+ */
 export const PollResponseSchema = z.object({
 	status: GenerationStatusSchema,
 	results: z.array(z.string()),
@@ -37,9 +40,9 @@ export const PollResponseSchema = z.object({
 export type PollResponse = z.infer<typeof PollResponseSchema>;
 
 /**
- * What the browser accepts from a poll: the wider shape of SPEC.md section 3 (results as URLs or
- * as objects with url or src, any status), of which this server's PollResponse is one case.
- * `readPollOutcome` in generation-flow.ts says what an answer means.
+ * What the browser accepts from a poll, in both of its features: the wider shape of SPEC.md
+ * section 3 (results as URLs or as objects with url or src, any status), of which this server's
+ * PollResponse is one case. `readPollOutcome` in generation-flow.ts says what an answer means.
  */
 export const PollAnswerSchema = z.object({
 	status: z.string(),

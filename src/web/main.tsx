@@ -1,9 +1,9 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router";
+import { BrowserRouter } from "react-router";
 import { ErrorBoundary } from "./app/error-boundary";
 import { AppProviders, createQueryClient } from "./app/providers";
-import { createAppRouter } from "./app/router";
+import { AppRoutes } from "./app/router";
 import { applyBackgroundPattern } from "./lib/background-pattern";
 import "./styles.css";
 
@@ -16,7 +16,9 @@ createRoot(rootElement).render(
 	<StrictMode>
 		<ErrorBoundary isFullPage>
 			<AppProviders queryClient={createQueryClient()}>
-				<RouterProvider router={createAppRouter()} />
+				<BrowserRouter>
+					<AppRoutes />
+				</BrowserRouter>
 			</AppProviders>
 		</ErrorBoundary>
 	</StrictMode>,

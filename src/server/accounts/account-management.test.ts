@@ -6,7 +6,7 @@ import type { ImageProvider, ProviderJob } from "../providers/types";
 import { createS3Storage } from "../storage/s3-storage";
 import type { Storage } from "../storage/storage";
 import { readSessionEmail, readZip, waitForGeneration } from "../testing/account-test-kit";
-import { type FakeS3, startFakeS3 } from "../testing/fake-s3";
+import { type S3Server, startS3Server } from "../testing/s3-server";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -330,17 +330,17 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 
 describe.each(availableDatabaseKinds())("the account with S3 storage on %s", (kind) => {
 	let server: TestServer;
-	let fakeS3: FakeS3;
+	let s3: S3Server;
 
 	beforeAll(async () => {
-		fakeS3 = await startFakeS3({ bucket: "atelier-images", accessKeyId: "test-access-key" });
+		s3 = await startS3Server();
 		server = await createTestServer(kind, {
 			storage: createS3Storage({
-				bucket: "atelier-images",
-				region: "us-east-1",
-				endpoint: fakeS3.endpoint,
-				accessKeyId: "test-access-key",
-				secretAccessKey: "test-secret-key",
+				bucket: s3.bucket,
+				region: s3.region,
+				endpoint: s3.endpoint,
+				accessKeyId: s3.accessKeyId,
+				secretAccessKey: s3.secretAccessKey,
 				forcePathStyle: true,
 				prefix: "atelier/",
 			}),
@@ -348,7 +348,7 @@ describe.each(availableDatabaseKinds())("the account with S3 storage on %s", (ki
 	});
 	afterAll(async () => {
 		await server.close();
-		await fakeS3.stop();
+		await s3.stop();
 	});
 
 	it("exports from the bucket and deletion leaves no object of the person in it", async () => {
@@ -356,9 +356,9 @@ describe.each(availableDatabaseKinds())("the account with S3 storage on %s", (ki
 		const created = await generateToTheEnd(person, "a boat on a lake");
 		const other = await createTestUser(server);
 		const kept = await generateToTheEnd(other, "a kept picture");
-		const objectsOf = (id: string) =>
-			[...fakeS3.objects.keys()].filter((key) => key.includes(`generations/${id}/`));
-		expect(objectsOf(created.id)).toHaveLength(8);
+		const objectsOf = async (id: string) =>
+			(await s3.listKeys()).filter((key) => key.includes(`generations/${id}/`));
+		expect(await objectsOf(created.id)).toHaveLength(8);
 
 		const exported = await readZip(
 			new Uint8Array(await (await person.client.request("/api/account/export")).arrayBuffer()),
@@ -366,8 +366,8 @@ describe.each(availableDatabaseKinds())("the account with S3 storage on %s", (ki
 		expect([...exported.keys()].filter((name) => name.includes("/image-"))).toHaveLength(4);
 
 		expect((await deleteAccount(person.client, person.email)).status).toBe(200);
-		expect(objectsOf(created.id)).toEqual([]);
-		expect(objectsOf(kept.id)).toHaveLength(8);
+		expect(await objectsOf(created.id)).toEqual([]);
+		expect(await objectsOf(kept.id)).toHaveLength(8);
 	});
 });
 

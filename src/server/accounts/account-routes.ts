@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ACCOUNT_LABEL } from "../../shared/constants";
-import type { AppEnv } from "../app";
 import type { Auth } from "../auth/auth";
 import { forwardToAuth, withClientIp } from "../auth/forward-to-auth";
 import type { Database } from "../db/database";
 import { createGenerationArchive } from "../generations/generation-archive";
+import type { AppEnv } from "../http/app-env";
 import { AppError, errorResponse } from "../http/errors";
 import type { Storage } from "../storage/storage";
 import { listOwnGenerations } from "./account-data";

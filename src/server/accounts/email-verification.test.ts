@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followLink, waitForGeneration } from "../testing/account-test-kit";
-import { FAKE_GOOGLE_USER, type FakeGoogle, startFakeGoogle } from "../testing/fake-google";
+import { FAKE_GOOGLE_USER, type FakeGoogle, startFakeGoogle } from "../testing/fakes/google";
 import { type SmtpInbox, startSmtpInbox } from "../testing/smtp-inbox";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {

@@ -10,8 +10,8 @@ import {
 	ListGenerationsQuerySchema,
 	SetFavoriteRequestSchema,
 } from "../../shared/generations";
-import type { AppEnv } from "../app";
 import type { Auth } from "../auth/auth";
+import type { AppEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import {
 	archiveGeneration,

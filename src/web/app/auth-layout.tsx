@@ -1,5 +1,5 @@
-import { Outlet } from "react-router";
 import { BrandButton } from "./brand-button";
+import { ScreenOutlet } from "./screen-outlet";
 
 /** The quieter layout of the sign-in, sign-up and password screens: the product title and a centred card. */
 export function AuthLayout() {
@@ -9,7 +9,7 @@ export function AuthLayout() {
 				<BrandButton />
 			</header>
 			<main className="flex flex-1 justify-center px-4 pt-4 pb-16 sm:items-center sm:pt-0">
-				<Outlet />
+				<ScreenOutlet />
 			</main>
 		</div>
 	);

@@ -1,9 +1,10 @@
 import { screen } from "@testing-library/react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { Suspense } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startFakeAuthServer } from "../testing/fake-auth-server";
 import { renderWithProviders } from "../testing/render-app";
-import { ErrorBoundary, RouteErrorPage } from "./error-boundary";
+import { ErrorBoundary } from "./error-boundary";
+import { lazyScreen } from "./lazy-screen";
 
 type Failure = { isActive: boolean };
 
@@ -77,24 +78,19 @@ describe("error boundaries", () => {
 		expect(reload).toHaveBeenCalledOnce();
 	});
 
-	it("shows a failed route's error page, and Try Again loads the route again", async () => {
+	it("shows a screen whose code failed to load as failed, and Try Again loads it again", async () => {
 		const failure: Failure = { isActive: true };
-		const router = createMemoryRouter(
-			[
-				{
-					path: "/",
-					ErrorBoundary: RouteErrorPage,
-					loader: () => {
-						if (failure.isActive) throw new Error("The loader broke");
-						return null;
-					},
-					Component: WorkingRoute,
-					HydrateFallback: RouteLoading,
-				},
-			],
-			{ initialEntries: ["/"] },
+		const FlakyRoute = lazyScreen(async () => {
+			if (failure.isActive) throw new Error("The screen's code did not load");
+			return WorkingRoute;
+		});
+		const { user } = renderWithProviders(
+			<ErrorBoundary>
+				<Suspense fallback={<RouteLoading />}>
+					<FlakyRoute />
+				</Suspense>
+			</ErrorBoundary>,
 		);
-		const { user } = renderWithProviders(<RouterProvider router={router} />);
 
 		expect(await screen.findByRole("heading", { name: "Something went wrong" })).toBeVisible();
 		expect(screen.getByRole("button", { name: "Refresh Page" })).toBeVisible();

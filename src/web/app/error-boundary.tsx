@@ -1,6 +1,5 @@
 import { RotateCw, TriangleAlert } from "lucide-react";
-import { Component, type ErrorInfo, type ReactNode, useEffect } from "react";
-import { useLocation, useNavigate, useRouteError } from "react-router";
+import { Component, type ErrorInfo, type ReactNode } from "react";
 import { ERRORS } from "../../shared/errors";
 import { Button } from "../components/button";
 
@@ -9,7 +8,7 @@ type ErrorFallbackProps = {
 };
 
 /** What a screen shows in place of content that failed to render. */
-export function ErrorFallback({ onTryAgain }: ErrorFallbackProps) {
+function ErrorFallback({ onTryAgain }: ErrorFallbackProps) {
 	return (
 		<div className="mx-auto flex max-w-md flex-col items-center px-4 py-16 text-center">
 			<span className="inline-flex size-12 items-center justify-center rounded-xl bg-red-50 text-red-700 ring-1 ring-red-200 ring-inset">
@@ -59,24 +58,4 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
 		const fallback = <ErrorFallback onTryAgain={this.resetError} />;
 		return this.props.isFullPage ? <main>{fallback}</main> : fallback;
 	}
-}
-
-/** The router's error element: loader, lazy-module and render errors of a whole route. */
-export function RouteErrorPage() {
-	const error = useRouteError();
-	const navigate = useNavigate();
-	const location = useLocation();
-
-	useEffect(() => {
-		console.error("A route failed", error);
-	}, [error]);
-
-	return (
-		<main className="min-h-dvh">
-			<ErrorFallback
-				// A navigation to the same place runs the route's loaders again and clears the error.
-				onTryAgain={() => void navigate(location, { replace: true })}
-			/>
-		</main>
-	);
 }

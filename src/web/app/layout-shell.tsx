@@ -1,10 +1,8 @@
-import { Outlet, useLocation } from "react-router";
-import { ErrorBoundary } from "./error-boundary";
+import { ScreenOutlet } from "./screen-outlet";
 import { SiteHeader } from "./site-header";
 
 /** The layout of / and its nested screens: header, then the screen. */
 export function LayoutShell() {
-	const { pathname } = useLocation();
 	return (
 		<div className="flex min-h-dvh flex-col">
 			<a
@@ -19,10 +17,7 @@ export function LayoutShell() {
 				tabIndex={-1}
 				className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 focus:outline-none sm:px-6 sm:py-12 lg:px-8"
 			>
-				{/* Keyed by path, so moving to another screen also clears a failed one. */}
-				<ErrorBoundary key={pathname}>
-					<Outlet />
-				</ErrorBoundary>
+				<ScreenOutlet />
 			</main>
 		</div>
 	);

@@ -1,10 +1,11 @@
-import { createBrowserRouter, type RouteObject } from "react-router";
+import { Suspense } from "react";
+import { type RouteObject, useRoutes } from "react-router";
 import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
 import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
-import { RouteErrorPage } from "./error-boundary";
 import { GeneratorRoute } from "./generator-route";
 import { LayoutShell } from "./layout-shell";
+import { lazyScreen } from "./lazy-screen";
 import { NotFoundPage } from "./not-found-page";
 import { PageLoading } from "./page-loading";
 
@@ -14,34 +15,49 @@ function warmUpAuthClient(): void {
 	loadAuthClient().catch(() => {});
 }
 
+const GenerationsRoute = lazyScreen(
+	async () => (await import("./generations-route")).GenerationsRoute,
+);
+const LoginPage = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("../features/auth/login-page")).LoginPage;
+});
+const SignupPage = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("../features/auth/signup-page")).SignupPage;
+});
+const AccountRoute = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("./account-route")).AccountRoute;
+});
+const ForgotPasswordRoute = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("./account-recovery-routes")).ForgotPasswordRoute;
+});
+const ResetPasswordRoute = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("./account-recovery-routes")).ResetPasswordRoute;
+});
+const VerifyEmailRoute = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("./account-recovery-routes")).VerifyEmailRoute;
+});
+
 /**
  * Every route of the web app (SPEC.md section 2, plus the account screens). Everything but the
  * generator is loaded on demand so the first page stays small.
  */
-export const appRoutes: RouteObject[] = [
+const appRoutes: RouteObject[] = [
 	{
 		path: "/",
 		Component: LayoutShell,
-		ErrorBoundary: RouteErrorPage,
-		HydrateFallback: PageLoading,
 		children: [
 			{ index: true, Component: GeneratorRoute },
 			{
 				Component: RequireSignedIn,
 				children: [
-					{
-						path: "generations",
-						lazy: async () => ({
-							Component: (await import("./generations-route")).GenerationsRoute,
-						}),
-					},
-					{
-						path: "account",
-						lazy: async () => {
-							warmUpAuthClient();
-							return { Component: (await import("./account-route")).AccountRoute };
-						},
-					},
+					{ path: "generations", Component: GenerationsRoute },
+					{ path: "account", Component: AccountRoute },
 				],
 			},
 			{ path: "*", Component: NotFoundPage },
@@ -49,54 +65,29 @@ export const appRoutes: RouteObject[] = [
 	},
 	{
 		Component: AuthLayout,
-		ErrorBoundary: RouteErrorPage,
-		HydrateFallback: PageLoading,
 		children: [
 			{
 				Component: RequireSignedOut,
 				children: [
-					{
-						path: "login",
-						lazy: async () => {
-							warmUpAuthClient();
-							return { Component: (await import("../features/auth/login-page")).LoginPage };
-						},
-					},
-					{
-						path: "signup",
-						lazy: async () => {
-							warmUpAuthClient();
-							return { Component: (await import("../features/auth/signup-page")).SignupPage };
-						},
-					},
+					{ path: "login", Component: LoginPage },
+					{ path: "signup", Component: SignupPage },
 				],
 			},
 			// Reached from e-mails, signed in or not.
-			{
-				path: "forgot-password",
-				lazy: async () => {
-					warmUpAuthClient();
-					return { Component: (await import("./account-recovery-routes")).ForgotPasswordRoute };
-				},
-			},
-			{
-				path: "reset-password",
-				lazy: async () => {
-					warmUpAuthClient();
-					return { Component: (await import("./account-recovery-routes")).ResetPasswordRoute };
-				},
-			},
-			{
-				path: "verify-email",
-				lazy: async () => {
-					warmUpAuthClient();
-					return { Component: (await import("./account-recovery-routes")).VerifyEmailRoute };
-				},
-			},
+			{ path: "forgot-password", Component: ForgotPasswordRoute },
+			{ path: "reset-password", Component: ResetPasswordRoute },
+			{ path: "verify-email", Component: VerifyEmailRoute },
 		],
 	},
 ];
 
-export function createAppRouter() {
-	return createBrowserRouter(appRoutes);
+/**
+ * The screen for the router's location. React Router runs in declarative mode: the app loads its
+ * data with TanStack Query, and the data router's code would cost the first page about 17 kB
+ * (docs/decisions/005-first-load-budget.md). A screen whose code is still on its way on the first
+ * load shows PageLoading; later, the screen being left stays while the header shows a loading bar.
+ */
+export function AppRoutes() {
+	const screen = useRoutes(appRoutes);
+	return <Suspense fallback={<PageLoading />}>{screen}</Suspense>;
 }

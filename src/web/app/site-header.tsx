@@ -1,12 +1,13 @@
 import { Images, ShieldCheck } from "lucide-react";
 import { lazy, Suspense } from "react";
-import { Link, useNavigation } from "react-router";
+import { Link } from "react-router";
 import { Badge } from "../components/badge";
 import { getButtonClassName } from "../components/button";
 import { useAuth } from "../features/auth/auth-context";
 import { GoogleSignInButton } from "../features/auth/google-sign-in-button";
 import { showToast } from "../lib/toast";
 import { BrandButton } from "./brand-button";
+import { useIsScreenLoading } from "./lazy-screen";
 
 // The menu and its confirmation dialog are only needed once someone is signed in.
 const UserMenu = lazy(async () => ({
@@ -61,7 +62,7 @@ function AccountActions() {
 
 export function SiteHeader() {
 	const { isAdmin } = useAuth();
-	const navigation = useNavigation();
+	const isScreenLoading = useIsScreenLoading();
 
 	return (
 		<header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/80 backdrop-blur-md">
@@ -76,12 +77,12 @@ export function SiteHeader() {
 					<AccountActions />
 				</nav>
 			</div>
-			{navigation.state === "idle" ? null : (
+			{isScreenLoading ? (
 				<div
 					aria-hidden="true"
 					className="absolute inset-x-0 bottom-0 h-0.5 animate-pulse bg-gradient-to-r from-accent-500 via-accent-600 to-accent-500"
 				/>
-			)}
+			) : null}
 		</header>
 	);
 }

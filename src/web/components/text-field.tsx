@@ -1,7 +1,7 @@
 import { type InputHTMLAttributes, type ReactNode, type Ref, useId } from "react";
 import { joinClassNames } from "../lib/class-names";
 
-export const INPUT_CLASS_NAME =
+const INPUT_CLASS_NAME =
 	"block h-11 w-full rounded-lg border-0 bg-white px-3 text-base text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset transition-shadow placeholder:text-slate-500 focus:ring-2 focus:ring-accent-600 focus:outline-none sm:text-sm";
 
 type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & {

@@ -4,7 +4,7 @@
  * deployment installs a sink with `configureAnalytics`, so a self-hosted Atelier phones nobody.
  */
 
-export type AnalyticsEventName =
+type AnalyticsEventName =
 	| "generation_started"
 	| "generation_completed"
 	| "generation_failed"
@@ -12,9 +12,9 @@ export type AnalyticsEventName =
 	| "generation_resumed"
 	| "image_preview_opened";
 
-export type AnalyticsProperties = Readonly<Record<string, string | number | boolean>>;
+type AnalyticsProperties = Readonly<Record<string, string | number | boolean>>;
 
-export type AnalyticsSink = {
+type AnalyticsSink = {
 	track(name: AnalyticsEventName, properties: AnalyticsProperties): void;
 };
 

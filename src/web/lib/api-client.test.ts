@@ -41,6 +41,7 @@ describe("requestApi", () => {
 
 		await expect(failure).rejects.toBeInstanceOf(ApiError);
 		await expect(failure).rejects.toMatchObject({
+			kind: "server",
 			code: "QUOTA_EXCEEDED",
 			message: ERRORS.QUOTA_EXCEEDED.message,
 			status: 429,
@@ -81,6 +82,7 @@ describe("requestApi", () => {
 		mswServer.use(http.get("*/api/config", () => new HttpResponse("Bad gateway", { status: 502 })));
 
 		await expect(requestApi("/api/config", PublicConfigSchema)).rejects.toMatchObject({
+			kind: "status",
 			code: "API_ERROR",
 			message: ERRORS.API_ERROR.message,
 			status: 502,
@@ -91,6 +93,7 @@ describe("requestApi", () => {
 		mswServer.use(http.get("*/api/config", () => HttpResponse.error()));
 
 		await expect(requestApi("/api/config", PublicConfigSchema)).rejects.toMatchObject({
+			kind: "network",
 			code: "NETWORK_ERROR",
 			message: ERRORS.NETWORK_ERROR.message,
 		});
@@ -100,7 +103,9 @@ describe("requestApi", () => {
 		mswServer.use(http.get("*/api/config", () => HttpResponse.json({ googleEnabled: "yes" })));
 
 		await expect(requestApi("/api/config", PublicConfigSchema)).rejects.toMatchObject({
+			kind: "answer",
 			code: "API_ERROR",
+			status: 200,
 		});
 	});
 });

@@ -3,7 +3,17 @@ import { createUnexpectedAnswerError, fetchApiJson } from "./api-fetch";
 
 // ApiError lives with the fetch half, which the first page uses on its own; most callers want
 // both halves from here.
-export { ApiError } from "./api-fetch";
+export { ApiError, isAbortError } from "./api-fetch";
+
+/** Parses an answer of `fetchApiJson` with `schema`; an answer of another shape throws an ApiError. */
+export function parseApiAnswer<Schema extends z.core.$ZodType>(
+	schema: Schema,
+	{ body, status }: { body: unknown; status: number },
+): z.infer<Schema> {
+	const parsed = z.safeParse(schema, body);
+	if (!parsed.success) throw createUnexpectedAnswerError(status);
+	return parsed.data;
+}
 
 /**
  * Calls the API on this origin and parses the answer with `schema` (classic zod or zod/mini).
@@ -15,8 +25,5 @@ export async function requestApi<Schema extends z.core.$ZodType>(
 	schema: Schema,
 	init: RequestInit = {},
 ): Promise<z.infer<Schema>> {
-	const { body, status } = await fetchApiJson(path, init);
-	const parsed = z.safeParse(schema, body);
-	if (!parsed.success) throw createUnexpectedAnswerError(status);
-	return parsed.data;
+	return parseApiAnswer(schema, await fetchApiJson(path, init));
 }

@@ -1,30 +1,41 @@
 // The fetch half of the API client, without a schema library, for the first page; api-client.ts
 // adds parsing with the shared schemas (docs/decisions/005-first-load-budget.md).
-import { ERRORS, type ErrorCode } from "../../shared/errors";
+import { type ApiFailure, type ApiFailureKind, ERRORS, type ErrorCode } from "../../shared/errors";
 import { readErrorBody } from "./read-json";
 
-/** An error the API answered with, or a failure to reach it, in the shared error model. */
-export class ApiError extends Error {
+/**
+ * The one error of every call to the API: what the server answered, or why there is no usable
+ * answer, in the shared error model.
+ */
+export class ApiError extends Error implements ApiFailure {
+	readonly kind: ApiFailureKind;
 	readonly code: string;
 	readonly status: number;
 
-	constructor(code: string, message: string, status: number) {
+	constructor({ kind, code, message, status }: ApiFailure) {
 		super(message);
 		this.name = "ApiError";
+		this.kind = kind;
 		this.code = code;
 		this.status = status;
 	}
 }
 
-function createCatalogueError(code: ErrorCode, status: number = ERRORS[code].status): ApiError {
-	return new ApiError(code, ERRORS[code].message, status);
+function createCatalogueError(kind: ApiFailureKind, code: ErrorCode, status: number): ApiError {
+	return new ApiError({ kind, code, message: ERRORS[code].message, status });
+}
+
+/** True for the error a fetch or a wait throws when its signal aborts. */
+export function isAbortError(error: unknown): boolean {
+	return error instanceof DOMException && error.name === "AbortError";
 }
 
 async function readErrorEnvelope(response: Response): Promise<ApiError> {
 	// Only the error body matters, so an envelope without `success: false` still shows its message.
 	const error = readErrorBody(await response.json().catch(() => null));
-	if (error) return new ApiError(error.code, error.message, response.status);
+	if (error) return new ApiError({ kind: "server", ...error, status: response.status });
 	return createCatalogueError(
+		"status",
 		response.status >= 500 ? "API_ERROR" : "UNKNOWN_ERROR",
 		response.status,
 	);
@@ -53,8 +64,8 @@ export async function fetchApiJson(
 			credentials: "same-origin",
 		});
 	} catch (error) {
-		if (error instanceof DOMException && error.name === "AbortError") throw error;
-		throw createCatalogueError("NETWORK_ERROR", 0);
+		if (isAbortError(error)) throw error;
+		throw createCatalogueError("network", "NETWORK_ERROR", 0);
 	}
 
 	if (!response.ok) throw await readErrorEnvelope(response);
@@ -64,5 +75,5 @@ export async function fetchApiJson(
 
 /** An answer that does not have the expected shape: the server is not the one we know. */
 export function createUnexpectedAnswerError(status: number): ApiError {
-	return createCatalogueError("API_ERROR", status);
+	return createCatalogueError("answer", "API_ERROR", status);
 }

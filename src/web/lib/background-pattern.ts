@@ -1,6 +1,6 @@
-export type BackgroundPattern = "grid";
+type BackgroundPattern = "grid";
 
-export const DEFAULT_BACKGROUND_PATTERN: BackgroundPattern = "grid";
+const DEFAULT_BACKGROUND_PATTERN: BackgroundPattern = "grid";
 
 /** Marks the page body with a background pattern; styles.css draws it from the data attribute. */
 export function applyBackgroundPattern(

@@ -1,10 +1,10 @@
 import { QueryClient } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import type { ReactNode } from "react";
-import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
+import { type ReactNode, useLayoutEffect } from "react";
+import { type Location, MemoryRouter, useLocation } from "react-router";
 import { AppProviders } from "../app/providers";
-import { appRoutes } from "../app/router";
+import { AppRoutes } from "../app/router";
 
 function createTestQueryClient(): QueryClient {
 	// No retries: a failing request should show its failure at once, not after a back-off.
@@ -19,21 +19,28 @@ export function renderWithProviders(ui: ReactNode) {
 	return { ...view, user, queryClient };
 }
 
-type RenderAppOptions = {
-	/** The URL the app starts on. */
-	path?: string;
-	/** The route table; the app's own unless a test needs its own. */
-	routes?: RouteObject[];
-};
-
 /** Renders the real app, routes and providers included, in a memory router at `path`. */
-export function renderApp({ path = "/", routes = appRoutes }: RenderAppOptions = {}) {
-	const router = createMemoryRouter(routes, { initialEntries: [path] });
-	const view = renderWithProviders(<RouterProvider router={router} />);
+export function renderApp({ path = "/" }: { path?: string } = {}) {
+	let location: Location | undefined;
+	// Notes the location each time the router commits one, as the address bar would show it.
+	function LocationProbe() {
+		const current = useLocation();
+		useLayoutEffect(() => {
+			location = current;
+		}, [current]);
+		return null;
+	}
+	const view = renderWithProviders(
+		<MemoryRouter initialEntries={[path]}>
+			<AppRoutes />
+			<LocationProbe />
+		</MemoryRouter>,
+	);
 	/** Where the app is now: path, search and hash. */
 	const readLocation = () => {
-		const { pathname, search, hash } = router.state.location;
+		if (!location) throw new Error("the router has not rendered yet");
+		const { pathname, search, hash } = location;
 		return `${pathname}${search}${hash}`;
 	};
-	return { ...view, router, readLocation };
+	return { ...view, readLocation };
 }

@@ -4,8 +4,8 @@ import type { RefObject } from "react";
 import type { Generation } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
 
-export const DELETE_DIALOG_TITLE = "Delete Generation?";
-export const DELETE_DIALOG_DESCRIPTION =
+const DELETE_DIALOG_TITLE = "Delete Generation?";
+const DELETE_DIALOG_DESCRIPTION =
 	"This action cannot be undone. Do you really want to delete this generation?";
 
 type DeleteGenerationDialogProps = {

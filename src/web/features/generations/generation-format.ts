@@ -37,7 +37,7 @@ export function describeAspectRatio(aspectRatio: AspectRatio): string {
 	return `${formatRatio(aspectRatio)} · ${findAspectRatio(aspectRatio).label}`;
 }
 
-export function formatCount(count: number): string {
+function formatCount(count: number): string {
 	return COUNT_FORMAT.format(count);
 }
 

@@ -1,10 +1,14 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import type { Generation, GenerationPage } from "../../../shared/generation-responses";
-import { GENERATIONS_QUERY_KEY } from "./generations-api";
 
-export type GenerationsData = InfiniteData<GenerationPage, string | null>;
+type GenerationsData = InfiniteData<GenerationPage, string | null>;
 
-const LIST_KEY_PREFIX = [...GENERATIONS_QUERY_KEY, "list"] as const;
+const LIST_KEY_PREFIX = ["generations", "list"] as const;
+
+/** The cache key of the history list as counted in `timeZone`. */
+export function createGenerationsListKey(timeZone: string) {
+	return [...LIST_KEY_PREFIX, timeZone] as const;
+}
 
 /** Every loaded item in page order, each id once (a page boundary may repeat one after a change). */
 export function flattenPages(data: GenerationsData | undefined): Generation[] {

@@ -3,7 +3,7 @@ import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { GenerationsLoadFailure } from "./generations-states";
 
-export const END_OF_HISTORY_TEXT = "You have reached the end of the history.";
+const END_OF_HISTORY_TEXT = "You have reached the end of the history.";
 
 type GenerationsListFooterProps = {
 	hasNextPage: boolean;

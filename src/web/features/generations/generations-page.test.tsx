@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SKELETON_CARDS } from "../../../shared/constants";
 import { formatGroupDate } from "../../../shared/date-groups";
 import { createTestUser, startFakeAuthServer } from "../../testing/fake-auth-server";
+import { startFakeGenerationsServer } from "../../testing/fakes/fake-generations-server";
+import { createTestGeneration } from "../../testing/fakes/test-generations";
 import { renderApp } from "../../testing/render-app";
-import { createTestGeneration, startFakeGenerationsServer } from "./fake-generations-server";
 
 /** Stands in for the browser's IntersectionObserver, which jsdom lacks; the test says when. */
 class FakeIntersectionObserver {

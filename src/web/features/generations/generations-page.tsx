@@ -9,7 +9,6 @@ import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
 import { DeletingIdContext, type GenerationCardActions } from "./generation-card";
 import { formatSummary } from "./generation-format";
-import { readBrowserTimeZone } from "./generations-api";
 import { flattenPages } from "./generations-cache";
 import { GenerationsListFooter } from "./generations-list-footer";
 import {
@@ -22,7 +21,7 @@ import { ImagePreviewDialog, type PreviewTarget } from "./image-preview-dialog";
 import { useCompletionWatcher } from "./use-completion-watcher";
 import { useDeleteGeneration, useGenerationsList } from "./use-generations";
 
-export const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
+const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
 
 type GenerationsPageProps = {
 	/** The admin sees every user's generations, and the page says so. */
@@ -30,6 +29,15 @@ type GenerationsPageProps = {
 };
 
 /** Only web addresses open: a stored URL is never run as a script. */
+/** The viewer's IANA zone, so the server counts "today" on the viewer's calendar. */
+function readBrowserTimeZone(): string {
+	try {
+		return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+	} catch {
+		return "UTC";
+	}
+}
+
 function resolvePollingUrl(value: string | null): string | null {
 	if (!value) return null;
 	try {

@@ -4,9 +4,9 @@ import { SKELETON_CARDS } from "../../../shared/constants";
 import { Button, getButtonClassName } from "../../components/button";
 import { CARD_GRID_CLASS_NAME } from "./date-group-section";
 
-export const LOAD_FAILURE_MESSAGE = "Failed to load generations. Please try again.";
-export const EMPTY_TITLE = "No generations found";
-export const EMPTY_DESCRIPTION = "Your saved AI generations will appear here.";
+const LOAD_FAILURE_MESSAGE = "Failed to load generations. Please try again.";
+const EMPTY_TITLE = "No generations found";
+const EMPTY_DESCRIPTION = "Your saved AI generations will appear here.";
 
 function SkeletonCard() {
 	return (

@@ -22,7 +22,7 @@ export type GroupBlock = {
 	itemCount: number;
 };
 
-export type HistoryLayout = {
+type HistoryLayout = {
 	metrics: HistoryMetrics;
 	blocks: GroupBlock[];
 	totalHeight: number;

@@ -3,7 +3,7 @@ import { createRef } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DateGroup } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
-import { createTestGeneration } from "./fake-generations-server";
+import { createTestGeneration } from "../../testing/fakes/test-generations";
 import type { GenerationCardActions } from "./generation-card";
 import { HistoryList } from "./history-list";
 

@@ -4,7 +4,7 @@
 // idle for someone signed in, or on first use, whichever comes first.
 
 /** The flow's code (requests, polling, parsing). */
-export const loadGenerationFlow = () => import("./run-generation");
+export const loadGenerationFlow = () => import("./follow-generation");
 export const loadGenerationProgress = () => import("./generation-progress");
 export const loadGenerationResults = () => import("./generation-results");
 export const loadImagePreview = () => import("./image-preview");

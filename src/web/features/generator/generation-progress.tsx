@@ -1,33 +1,27 @@
 import { CircleSlash, Clock, Info, TriangleAlert } from "lucide-react";
-import { type AspectRatio, findAspectRatio } from "../../../shared/aspect-ratios";
+import { findAspectRatio } from "../../../shared/aspect-ratios";
 import { IMAGES_PER_GENERATION } from "../../../shared/constants";
 import { formatElapsed } from "../../../shared/elapsed";
 import { clampProgressLabelPosition } from "../../../shared/progress";
 import { Button } from "../../components/button";
+import { type RunningState, readProgress } from "./generation-state";
 
 type GenerationProgressProps = {
-	progress: number;
+	state: RunningState;
 	elapsedMs: number | null;
-	aspectRatio: AspectRatio | null;
-	/** Why the last poll failed while it is retried, shown quietly: the wait goes on. */
-	pollProblem: string | null;
-	/** What the server said with its last "not yet", if anything. */
-	serverNote: string | null;
 	onCancel: () => void;
 };
 
-export const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
+const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
 
 /** The result panel while a generation is under way: progress, elapsed time and a way out. */
-export function GenerationProgress({
-	progress,
-	elapsedMs,
-	aspectRatio,
-	pollProblem,
-	serverNote,
-	onCancel,
-}: GenerationProgressProps) {
-	const ratio = aspectRatio ? findAspectRatio(aspectRatio) : undefined;
+export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationProgressProps) {
+	const progress = readProgress(state);
+	const ratio = findAspectRatio(state.request.aspectRatio);
+	// Why the last poll failed while it is retried, shown quietly: the wait goes on. And what the
+	// server said with its last "not yet", if anything.
+	const { pollProblem, serverNote } =
+		state.phase === "following" ? state : { pollProblem: null, serverNote: null };
 	return (
 		<div className="flex flex-1 flex-col">
 			<div className="flex flex-wrap items-start justify-between gap-3">
@@ -94,7 +88,7 @@ export function GenerationProgress({
 						// biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart
 						key={index}
 						className="h-28 shrink-0 animate-pulse rounded-xl bg-gradient-to-br from-slate-100 to-slate-200 sm:h-40"
-						style={{ aspectRatio: ratio ? `${ratio.width} / ${ratio.height}` : "1 / 1" }}
+						style={{ aspectRatio: `${ratio.width} / ${ratio.height}` }}
 					/>
 				))}
 			</ul>

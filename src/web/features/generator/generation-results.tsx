@@ -4,11 +4,10 @@ import { findAspectRatio } from "../../../shared/aspect-ratios";
 import { formatElapsed } from "../../../shared/elapsed";
 import type { GenerationImage } from "../../../shared/generation-responses";
 import { joinClassNames } from "../../lib/class-names";
-import type { GeneratedRequest } from "./generation-state";
+import type { CompletedState } from "./generation-state";
 
 type GenerationResultsProps = {
-	images: GenerationImage[];
-	request: GeneratedRequest;
+	generation: CompletedState;
 	elapsedMs: number | null;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
 };
@@ -47,12 +46,8 @@ function GalleryImage({ image, index }: { image: GenerationImage; index: number 
 }
 
 /** The result panel with a finished generation: what was asked, and the images to browse. */
-export function GenerationResults({
-	images,
-	request,
-	elapsedMs,
-	onOpenImage,
-}: GenerationResultsProps) {
+export function GenerationResults({ generation, elapsedMs, onOpenImage }: GenerationResultsProps) {
+	const { images, request } = generation;
 	const [selectedIndex, setSelectedIndex] = useState(0);
 	const itemRefs = useRef<Array<HTMLLIElement | null>>([]);
 	const ratio = findAspectRatio(request.aspectRatio);

@@ -3,6 +3,9 @@ import {
 	type GenerationAction,
 	type GenerationState,
 	INITIAL_GENERATION_STATE,
+	isGenerationRunning,
+	readGenerationTimes,
+	readProgress,
 	reduceGeneration,
 } from "./generation-state";
 
@@ -26,6 +29,19 @@ function replay(actions: GenerationAction[], from: GenerationState = INITIAL_GEN
 	return states;
 }
 
+function readServerNote(state: GenerationState): string | null {
+	return state.phase === "following" ? state.serverNote : null;
+}
+
+const completed: GenerationState = {
+	phase: "completed",
+	request,
+	generationId: "old",
+	images: [image],
+	startedAt: 1_000,
+	endedAt: 5_000,
+};
+
 describe("the generation flow's state", () => {
 	it("moves through 5, 15, 20, 28, 36 and 100 as the flow goes", () => {
 		const states = replay([
@@ -37,9 +53,9 @@ describe("the generation flow's state", () => {
 			{ type: "completed", images: [image], startedAt: 900, endedAt: 4_200 },
 		]);
 
-		expect(states.map((state) => state.progress)).toEqual([5, 15, 20, 28, 36, 100]);
-		expect(states.map((state) => state.isLoading)).toEqual([true, true, true, true, true, false]);
-		expect(states.map((state) => state.serverNote)).toEqual([
+		expect(states.map(readProgress)).toEqual([5, 15, 20, 28, 36, 100]);
+		expect(states.map(isGenerationRunning)).toEqual([true, true, true, true, true, false]);
+		expect(states.map(readServerNote)).toEqual([
 			null,
 			null,
 			null,
@@ -47,35 +63,34 @@ describe("the generation flow's state", () => {
 			"The image service is busy",
 			null,
 		]);
-		expect(states.at(-1)).toMatchObject({
-			images: [image],
+		expect(states[2]).toMatchObject({
+			phase: "following",
 			generationId: "g1",
 			pollingUrl: "/poll",
+		});
+		expect(states.at(-1)).toEqual({
+			phase: "completed",
+			request,
+			images: [image],
+			generationId: "g1",
 			startedAt: 900,
 			endedAt: 4_200,
 		});
+		expect(states.map(readGenerationTimes)).toEqual([
+			...Array.from({ length: 5 }, () => ({ startedAt: 1_000, endedAt: null })),
+			{ startedAt: 900, endedAt: 4_200 },
+		]);
 	});
 
 	it("clears the previous error, images, polling URL, generation id and end time on start", () => {
-		const previous: GenerationState = {
-			...INITIAL_GENERATION_STATE,
-			error: "Generation failed",
-			images: [image],
-			pollingUrl: "/old",
-			generationId: "old",
-			endedAt: 5_000,
-			pollProblem: "Polling HTTP 503",
-		};
+		const failed: GenerationState = { phase: "failed", request, message: "Generation failed" };
 
-		const [started] = replay([{ type: "started", request, startedAt: 7_000 }], previous);
+		for (const previous of [completed, failed]) {
+			const [started] = replay([{ type: "started", request, startedAt: 7_000 }], previous);
 
-		expect(started).toEqual({
-			...INITIAL_GENERATION_STATE,
-			isLoading: true,
-			progress: 5,
-			request,
-			startedAt: 7_000,
-		});
+			expect(started).toEqual({ phase: "starting", request, startedAt: 7_000 });
+			expect(started && readProgress(started)).toBe(5);
+		}
 	});
 
 	it("shows a failure and drops the progress to 0", () => {
@@ -87,13 +102,11 @@ describe("the generation flow's state", () => {
 			{ type: "failed", message: "Generation timed out" },
 		]);
 
-		expect(states[3]?.pollProblem).toBe("Polling HTTP 503");
-		expect(states.at(-1)).toMatchObject({
-			isLoading: false,
-			progress: 0,
-			error: "Generation timed out",
-			pollProblem: null,
-		});
+		expect(states[3]).toMatchObject({ phase: "following", pollProblem: "Polling HTTP 503" });
+		const failed = states.at(-1);
+		expect(failed).toEqual({ phase: "failed", request, message: "Generation timed out" });
+		expect(failed && readProgress(failed)).toBe(0);
+		expect(failed && isGenerationRunning(failed)).toBe(false);
 	});
 
 	it("cancels with Request was cancelled, and resets to the start", () => {
@@ -103,12 +116,10 @@ describe("the generation flow's state", () => {
 			{ type: "reset" },
 		]);
 
-		expect(cancelled).toMatchObject({
-			isLoading: false,
-			progress: 0,
-			error: "Request was cancelled",
-		});
+		expect(cancelled).toEqual({ phase: "failed", request, message: "Request was cancelled" });
+		expect(cancelled && readProgress(cancelled)).toBe(0);
 		expect(reset).toEqual(INITIAL_GENERATION_STATE);
+		expect(reset && readProgress(reset)).toBe(0);
 	});
 
 	it("picks a generation up at the polling stage", () => {
@@ -117,23 +128,41 @@ describe("the generation flow's state", () => {
 		]);
 
 		expect(resumed).toMatchObject({
-			isLoading: true,
-			progress: 20,
+			phase: "following",
 			generationId: "g2",
 			pollingUrl: "/poll2",
 			startedAt: 300,
 			request,
 		});
+		expect(resumed && readProgress(resumed)).toBe(20);
+		expect(resumed && isGenerationRunning(resumed)).toBe(true);
 	});
 
-	it("shows a refusal without touching anything else", () => {
-		const previous: GenerationState = { ...INITIAL_GENERATION_STATE, images: [image], request };
+	it("shows a refusal in place of the panel, keeping what was asked last for Try Again", () => {
+		const message = "Please sign in to generate images.";
 
-		const [rejected] = replay(
-			[{ type: "rejected", message: "Please sign in to generate images." }],
-			previous,
-		);
+		expect(replay([{ type: "rejected", message }])).toEqual([
+			{ phase: "failed", request: null, message },
+		]);
+		expect(replay([{ type: "rejected", message }], completed)).toEqual([
+			{ phase: "failed", request, message },
+		]);
+	});
 
-		expect(rejected).toEqual({ ...previous, error: "Please sign in to generate images." });
+	it("ignores what does not fit the phase: a refusal while busy, a late answer after a cancel", () => {
+		const [starting] = replay([{ type: "started", request, startedAt: 0 }]);
+		if (!starting) throw new Error("no state");
+		expect(reduceGeneration(starting, { type: "rejected", message: "Nope" })).toBe(starting);
+
+		const [cancelled] = replay([{ type: "cancelled" }], starting);
+		if (!cancelled) throw new Error("no state");
+		for (const late of [
+			{ type: "accepted", generationId: "g1", pollingUrl: "/poll" },
+			{ type: "pollPending", message: null },
+			{ type: "completed", images: [image], startedAt: 0, endedAt: 1 },
+			{ type: "failed", message: "Generation failed" },
+		] satisfies GenerationAction[]) {
+			expect(reduceGeneration(cancelled, late)).toBe(cancelled);
+		}
 	});
 });

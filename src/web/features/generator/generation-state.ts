@@ -5,30 +5,54 @@ import { PROGRESS_STEPS, progressAfterPolls } from "../../../shared/progress";
 
 export type GeneratedRequest = { prompt: string; aspectRatio: AspectRatio };
 
-/** The state of the generator's right panel and of the generation it follows (SPEC.md section 4). */
-export type GenerationState = {
-	isLoading: boolean;
-	progress: number;
-	error: string | null;
-	images: GenerationImage[];
-	pollingUrl: string | null;
-	generationId: string | null;
-	/** What is being, or was last, generated: the results show it. */
-	request: GeneratedRequest | null;
-	/** Epoch milliseconds; the server's times once the saved record is known. */
-	startedAt: number | null;
-	endedAt: number | null;
-	/** Poll answers that said "not yet", which drive the progress. */
-	pendingPolls: number;
+/** The start request is on its way. Times are epoch milliseconds. */
+type StartingState = { phase: "starting"; request: GeneratedRequest; startedAt: number };
+
+/** The server took the generation; it is polled until done. */
+type FollowingState = {
+	phase: "following";
+	request: GeneratedRequest;
+	startedAt: number;
+	generationId: string;
+	pollingUrl: string;
+	/** Poll answers that said "not yet", which drive the progress; null until polling begins. */
+	pendingPolls: number | null;
 	/** Why the last poll failed while it is being retried; cleared by the next answer. */
 	pollProblem: string | null;
 	/** What the server said with its last "not yet" ("The image service is busy"), if anything. */
 	serverNote: string | null;
 };
 
+/** The images are ready; the times are the server's once its saved record is known. */
+export type CompletedState = {
+	phase: "completed";
+	request: GeneratedRequest;
+	generationId: string;
+	images: GenerationImage[];
+	startedAt: number;
+	endedAt: number;
+};
+
+/** Failed, cancelled, or refused before it started: the message says which. */
+type FailedState = { phase: "failed"; request: GeneratedRequest | null; message: string };
+
+/**
+ * The generator's right panel and the generation it follows, by phase (SPEC.md section 4,
+ * Generation flow): idle, starting, following, completed or failed.
+ */
+export type GenerationState =
+	| { phase: "idle" }
+	| StartingState
+	| FollowingState
+	| CompletedState
+	| FailedState;
+
+/** A generation on its way: the screen is busy. */
+export type RunningState = StartingState | FollowingState;
+
 export type GenerationAction =
 	| { type: "started"; request: GeneratedRequest; startedAt: number }
-	| { type: "accepted"; generationId: string; pollingUrl: string | null }
+	| { type: "accepted"; generationId: string; pollingUrl: string }
 	| { type: "pollingStarted" }
 	| {
 			type: "resumed";
@@ -45,99 +69,131 @@ export type GenerationAction =
 	| { type: "cancelled" }
 	| { type: "reset" };
 
-export const INITIAL_GENERATION_STATE: GenerationState = {
-	isLoading: false,
-	progress: PROGRESS_STEPS.idle,
-	error: null,
-	images: [],
-	pollingUrl: null,
-	generationId: null,
-	request: null,
-	startedAt: null,
-	endedAt: null,
-	pendingPolls: 0,
-	pollProblem: null,
-	serverNote: null,
-};
+export const INITIAL_GENERATION_STATE: GenerationState = { phase: "idle" };
 
+export function isGenerationRunning(state: GenerationState): state is RunningState {
+	return state.phase === "starting" || state.phase === "following";
+}
+
+/**
+ * The progress of SPEC.md section 4: 5 while starting, 15 once accepted, 20 and 8 more per
+ * "not yet" while polling (at most 95), 100 when completed, 0 otherwise.
+ */
+export function readProgress(state: GenerationState): number {
+	switch (state.phase) {
+		case "starting":
+			return PROGRESS_STEPS.starting;
+		case "following":
+			return state.pendingPolls === null
+				? PROGRESS_STEPS.accepted
+				: progressAfterPolls(state.pendingPolls);
+		case "completed":
+			return PROGRESS_STEPS.done;
+		case "failed":
+			return PROGRESS_STEPS.failed;
+		case "idle":
+			return PROGRESS_STEPS.idle;
+	}
+}
+
+/** When the generation on screen started and ended, for its elapsed time; null when unknown. */
+export function readGenerationTimes(state: GenerationState): {
+	startedAt: number | null;
+	endedAt: number | null;
+} {
+	switch (state.phase) {
+		case "starting":
+		case "following":
+			return { startedAt: state.startedAt, endedAt: null };
+		case "completed":
+			return { startedAt: state.startedAt, endedAt: state.endedAt };
+		default:
+			return { startedAt: null, endedAt: null };
+	}
+}
+
+function reduceFollowing(state: FollowingState, action: GenerationAction): GenerationState {
+	switch (action.type) {
+		case "pollingStarted":
+			return { ...state, pendingPolls: 0 };
+		case "pollPending":
+			return {
+				...state,
+				pendingPolls: (state.pendingPolls ?? 0) + 1,
+				pollProblem: null,
+				serverNote: action.message,
+			};
+		case "pollFailed":
+			return { ...state, pollProblem: action.message };
+		case "completed":
+			return {
+				phase: "completed",
+				request: state.request,
+				generationId: state.generationId,
+				images: action.images,
+				startedAt: action.startedAt ?? state.startedAt,
+				endedAt: action.endedAt,
+			};
+		default:
+			return state;
+	}
+}
+
+/**
+ * The next state. An action that does not fit the phase (a late answer for a generation that was
+ * cancelled or reset) changes nothing.
+ */
 export function reduceGeneration(
 	state: GenerationState,
 	action: GenerationAction,
 ): GenerationState {
 	switch (action.type) {
 		case "started":
-			// Starting clears the previous error, images, polling URL, generation id and end time.
-			return {
-				...INITIAL_GENERATION_STATE,
-				isLoading: true,
-				progress: PROGRESS_STEPS.starting,
-				request: action.request,
-				startedAt: action.startedAt,
-			};
-		case "accepted":
-			return {
-				...state,
-				progress: PROGRESS_STEPS.accepted,
-				generationId: action.generationId,
-				pollingUrl: action.pollingUrl,
-			};
-		case "pollingStarted":
-			return { ...state, progress: PROGRESS_STEPS.polling, pendingPolls: 0 };
+			// A start clears the previous error, images, polling URL, generation id and end time.
+			return { phase: "starting", request: action.request, startedAt: action.startedAt };
 		case "resumed":
 			return {
-				...INITIAL_GENERATION_STATE,
-				isLoading: true,
-				progress: PROGRESS_STEPS.polling,
+				phase: "following",
 				request: action.request,
+				startedAt: action.startedAt,
 				generationId: action.generationId,
 				pollingUrl: action.pollingUrl,
-				startedAt: action.startedAt,
-			};
-		case "pollPending": {
-			const pendingPolls = state.pendingPolls + 1;
-			return {
-				...state,
-				pendingPolls,
-				progress: progressAfterPolls(pendingPolls),
-				pollProblem: null,
-				serverNote: action.message,
-			};
-		}
-		case "pollFailed":
-			return { ...state, pollProblem: action.message };
-		case "completed":
-			return {
-				...state,
-				isLoading: false,
-				progress: PROGRESS_STEPS.done,
-				images: action.images,
-				startedAt: action.startedAt ?? state.startedAt,
-				endedAt: action.endedAt,
-				pollProblem: null,
-				serverNote: null,
-			};
-		case "failed":
-			return {
-				...state,
-				isLoading: false,
-				progress: PROGRESS_STEPS.failed,
-				error: action.message,
-				pollProblem: null,
-				serverNote: null,
-			};
-		case "rejected":
-			// Refused before anything started (signed out, invalid prompt): nothing else changes.
-			return { ...state, error: action.message };
-		case "cancelled":
-			return {
-				...state,
-				isLoading: false,
-				progress: PROGRESS_STEPS.idle,
-				error: GENERATION_MESSAGES.cancelled,
+				pendingPolls: 0,
 				pollProblem: null,
 				serverNote: null,
 			};
 		case "reset":
 			return INITIAL_GENERATION_STATE;
+		case "rejected":
+			// Refused before anything started (signed out, invalid prompt): the message takes the
+			// panel, and what was asked last stays for Try Again.
+			if (isGenerationRunning(state)) return state;
+			return {
+				phase: "failed",
+				request: state.phase === "idle" ? null : state.request,
+				message: action.message,
+			};
+		case "failed":
+		case "cancelled":
+			if (!isGenerationRunning(state)) return state;
+			return {
+				phase: "failed",
+				request: state.request,
+				message: action.type === "failed" ? action.message : GENERATION_MESSAGES.cancelled,
+			};
+		case "accepted":
+			if (state.phase !== "starting") return state;
+			return {
+				phase: "following",
+				request: state.request,
+				startedAt: state.startedAt,
+				generationId: action.generationId,
+				pollingUrl: action.pollingUrl,
+				pendingPolls: null,
+				pollProblem: null,
+				serverNote: null,
+			};
+		default:
+			return state.phase === "following" ? reduceFollowing(state, action) : state;
 	}
 }

@@ -7,7 +7,11 @@ import { Button } from "../../components/button";
 import { trackEvent } from "../../lib/analytics";
 import { AspectRatioSelect } from "./aspect-ratio-select";
 import { loadImagePreview, prefetchGenerationCode } from "./generation-code";
-import type { GeneratedRequest } from "./generation-state";
+import {
+	type GeneratedRequest,
+	isGenerationRunning,
+	readGenerationTimes,
+} from "./generation-state";
 import { OfflineEngineNote, ShortcutHints } from "./generator-notes";
 import { PromptField } from "./prompt-field";
 import { ResultPanel } from "./result-panel";
@@ -66,12 +70,15 @@ export function GeneratorPage({
 		isAuthLoading,
 		onResume: fillFormWithResumed,
 	});
-	const elapsedMs = useElapsed(state.startedAt, state.endedAt, state.isLoading);
+	const isGenerating = isGenerationRunning(state);
+	const { startedAt, endedAt } = readGenerationTimes(state);
+	const elapsedMs = useElapsed(startedAt, endedAt, isGenerating);
 
 	const promptCheck = validatePrompt(prompt);
 	const fieldMessage =
 		!promptCheck.ok && (prompt.length > 0 || hasTriedToGenerate) ? promptCheck.message : null;
-	const hasResults = !state.isLoading && state.images.length > 0;
+	const results = state.phase === "completed" && state.images.length > 0 ? state : null;
+	const hasResults = results !== null;
 
 	const hasPrefetchedRef = useRef(false);
 	const prefetchOnce = useCallback(() => {
@@ -87,12 +94,12 @@ export function GeneratorPage({
 	useEffect(() => {
 		// On one column the panel sits below the form, out of sight on a phone: bring the progress
 		// into view when a generation starts.
-		if (!state.isLoading || window.matchMedia(TWO_COLUMNS_QUERY).matches) return;
+		if (!isGenerating || window.matchMedia(TWO_COLUMNS_QUERY).matches) return;
 		const panel = resultPanelRef.current;
 		if (!panel || panel.getBoundingClientRect().top < window.innerHeight * 0.6) return;
 		const isMotionReduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 		panel.scrollIntoView({ block: "start", behavior: isMotionReduced ? "auto" : "smooth" });
-	}, [state.isLoading]);
+	}, [isGenerating]);
 
 	useEffect(() => {
 		// Fetch the preview's code while the person looks at the results, so it opens at once.
@@ -100,7 +107,7 @@ export function GeneratorPage({
 	}, [hasResults]);
 
 	function requestGeneration() {
-		if (state.isLoading) return;
+		if (isGenerating) return;
 		if (!isSignedIn && !isAuthLoading) {
 			reject(GENERATION_MESSAGES.signInRequired);
 			return;
@@ -162,11 +169,11 @@ export function GeneratorPage({
 						type="submit"
 						size="lg"
 						isFullWidth
-						isBusy={state.isLoading}
+						isBusy={isGenerating}
 						disabled={!promptCheck.ok}
 					>
-						{state.isLoading ? null : <Sparkles aria-hidden="true" className="size-4" />}
-						{state.isLoading ? "Generating..." : "Generate"}
+						{isGenerating ? null : <Sparkles aria-hidden="true" className="size-4" />}
+						{isGenerating ? "Generating..." : "Generate"}
 					</Button>
 					<ShortcutHints />
 					<OfflineEngineNote />
@@ -200,12 +207,12 @@ export function GeneratorPage({
 				/>
 			</div>
 
-			{isPreviewRequested && hasResults && state.request ? (
+			{isPreviewRequested && results ? (
 				<Suspense fallback={null}>
 					<ImagePreview
-						images={state.images}
+						images={results.images}
 						index={previewIndex}
-						prompt={state.request.prompt}
+						prompt={results.request.prompt}
 						onIndexChange={setPreviewIndex}
 						onClose={() => setPreviewIndex(null)}
 						readReturnFocus={() => previewOpenerRef.current}

@@ -7,7 +7,11 @@ import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { EmptyState } from "./empty-state";
 import { loadGenerationProgress, loadGenerationResults } from "./generation-code";
-import type { GeneratedRequest, GenerationState } from "./generation-state";
+import {
+	type GeneratedRequest,
+	type GenerationState,
+	isGenerationRunning,
+} from "./generation-state";
 
 const GenerationProgress = lazy(async () => ({
 	default: (await loadGenerationProgress()).GenerationProgress,
@@ -107,40 +111,29 @@ export function ResultPanel({
 	onPickExample,
 	onOpenImage,
 }: ResultPanelProps) {
-	const error = state.isLoading ? null : state.error;
+	const isRunning = isGenerationRunning(state);
+	const error = state.phase === "failed" ? state.message : null;
 	let content: ReactNode;
-	if (state.isLoading) {
+	if (isRunning) {
 		content = (
 			<Suspense fallback={<PanelLoading />}>
-				<GenerationProgress
-					progress={state.progress}
-					elapsedMs={elapsedMs}
-					aspectRatio={state.request?.aspectRatio ?? null}
-					pollProblem={state.pollProblem}
-					serverNote={state.serverNote}
-					onCancel={onCancel}
-				/>
+				<GenerationProgress state={state} elapsedMs={elapsedMs} onCancel={onCancel} />
 			</Suspense>
 		);
-	} else if (error) {
+	} else if (state.phase === "failed") {
 		content = (
 			<ErrorFollowUp
-				error={error}
+				error={state.message}
 				request={state.request}
 				isSignedIn={isSignedIn}
 				verificationAction={verificationAction}
 				onRetry={onRetry}
 			/>
 		);
-	} else if (state.images.length > 0 && state.request) {
+	} else if (state.phase === "completed" && state.images.length > 0) {
 		content = (
 			<Suspense fallback={<PanelLoading />}>
-				<GenerationResults
-					images={state.images}
-					request={state.request}
-					elapsedMs={elapsedMs}
-					onOpenImage={onOpenImage}
-				/>
+				<GenerationResults generation={state} elapsedMs={elapsedMs} onOpenImage={onOpenImage} />
 			</Suspense>
 		);
 	} else {
@@ -151,7 +144,7 @@ export function ResultPanel({
 		<section
 			ref={ref}
 			aria-label="Result"
-			aria-busy={state.isLoading}
+			aria-busy={isRunning}
 			className="flex min-h-64 min-w-0 scroll-mt-20 flex-col rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6 lg:min-h-[26rem]"
 		>
 			{/* Always mounted, so screen readers announce a message the moment it appears. */}

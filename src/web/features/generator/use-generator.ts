@@ -8,6 +8,7 @@ import {
 	type GenerationAction,
 	type GenerationState,
 	INITIAL_GENERATION_STATE,
+	isGenerationRunning,
 	reduceGeneration,
 } from "./generation-state";
 
@@ -18,7 +19,7 @@ type UseGeneratorOptions = {
 	onResume: (request: GeneratedRequest) => void;
 };
 
-export type Generator = {
+type Generator = {
 	state: GenerationState;
 	generate: (request: GeneratedRequest) => void;
 	/** Shows a message without starting anything: signed out, invalid prompt. */
@@ -66,7 +67,7 @@ export function useGenerator({
 
 	const generate = useCallback(
 		(request: GeneratedRequest) => {
-			if (stateRef.current.isLoading) return;
+			if (isGenerationRunning(stateRef.current)) return;
 			const signal = startFollowing();
 			// Progress 5 and "Generating..." at once, while the flow's code may still be loading.
 			dispatch({ type: "started", request, startedAt: Date.now() });
@@ -75,8 +76,8 @@ export function useGenerator({
 				promptLength: request.prompt.length,
 			});
 			loadGenerationFlow().then(
-				({ runGeneration }) => {
-					if (!signal.aborted) void runGeneration(request, dispatchAndTrack, signal);
+				({ startAndFollowGeneration }) => {
+					if (!signal.aborted) void startAndFollowGeneration(request, dispatchAndTrack, signal);
 				},
 				() => {
 					if (!signal.aborted) {
@@ -91,12 +92,12 @@ export function useGenerator({
 	const reject = useCallback((message: string) => dispatch({ type: "rejected", message }), []);
 
 	const forgetCurrent = useCallback(() => {
-		const { isLoading, generationId } = stateRef.current;
-		if (isLoading && generationId) rememberDismissedGeneration(generationId);
+		const state = stateRef.current;
+		if (state.phase === "following") rememberDismissedGeneration(state.generationId);
 	}, []);
 
 	const cancel = useCallback(() => {
-		if (!stateRef.current.isLoading) return;
+		if (!isGenerationRunning(stateRef.current)) return;
 		forgetCurrent();
 		stopFollowing();
 		dispatch({ type: "cancelled" });
@@ -120,7 +121,7 @@ export function useGenerator({
 					skipIds: readDismissedGenerations(),
 					lookupSignal: lookup.signal,
 					// Something started meanwhile wins over a generation from earlier.
-					shouldResume: () => !stateRef.current.isLoading,
+					shouldResume: () => !isGenerationRunning(stateRef.current),
 					onResume: (request) => {
 						onResumeRef.current(request);
 						trackEvent("generation_resumed");

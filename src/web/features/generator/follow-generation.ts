@@ -1,17 +1,26 @@
-// The generation flow: loaded on demand (see generator-page.tsx), not with the first page.
+// The browser's side of a generation: start it, then follow the server's record of it to the end.
+// Loaded on demand (see generation-code.ts), not with the first page.
 import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
 import { GENERATION_TIMEOUT_MS, POLLING_INTERVAL_MS } from "../../../shared/constants";
-import { GENERATION_MESSAGES, readPollOutcome } from "../../../shared/generation-flow";
-import type { GenerationImage } from "../../../shared/generation-responses";
+import {
+	formatGenerationRequestError,
+	GENERATION_MESSAGES,
+	type PollAnswer,
+	type PollOutcome,
+	readPollOutcome,
+} from "../../../shared/generation-flow";
+import {
+	ACTIVE_GENERATION_STATUSES,
+	type Generation,
+	type GenerationImage,
+} from "../../../shared/generation-responses";
+import { ApiError, isAbortError } from "../../lib/api-client";
 import {
 	fetchGeneration,
-	findGenerationToResume,
-	GenerationError,
-	isAbortError,
-	parseTimestamp,
-	pollGeneration,
+	fetchGenerationsPage,
+	pollGenerationStatus,
 	startGeneration,
-} from "./generation-api";
+} from "../../lib/generations-requests";
 import type { GeneratedRequest, GenerationAction } from "./generation-state";
 
 type Dispatch = (action: GenerationAction) => void;
@@ -38,6 +47,13 @@ function createImagesFromUrls(
 	}));
 }
 
+/** Parses a server timestamp, or null when it is missing or unreadable. */
+function parseTimestamp(value: string | null | undefined): number | null {
+	if (!value) return null;
+	const time = Date.parse(value);
+	return Number.isNaN(time) ? null : time;
+}
+
 /** Resolves after `milliseconds`, or rejects with an AbortError as soon as `signal` aborts. */
 function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
 	return new Promise((resolve, reject) => {
@@ -57,49 +73,45 @@ function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
 	});
 }
 
-function readMessage(error: unknown): string {
-	if (error instanceof Error && error.message) return error.message;
-	return GENERATION_MESSAGES.failed;
+/** The screen text for a failed request of the flow; anything but an ApiError is a plain failure. */
+function describeFailure(request: "start" | "poll", error: unknown): string {
+	return error instanceof ApiError
+		? formatGenerationRequestError(request, error)
+		: GENERATION_MESSAGES.failed;
 }
 
-type FollowTarget = {
-	generationId: string;
-	pollingUrl: string;
-	request: GeneratedRequest;
-};
+/** Passes actions on until `signal` aborts: cancel and reset have said what the screen shows. */
+function dispatchUntilAborted(dispatch: Dispatch, signal: AbortSignal): Dispatch {
+	return (action) => {
+		if (!signal.aborted) dispatch(action);
+	};
+}
 
 /**
- * Polls until the generation is done (SPEC.md section 4, Poll statuses), then shows its saved
- * record. Poll errors are retried at the polling interval until the overall timeout; an abort
- * ends at once.
+ * Polls until the generation is done (SPEC.md section 4, Poll statuses) or the overall timeout
+ * passes. Poll errors are retried at the polling interval; an abort ends at once.
  */
-async function followGeneration(
-	target: FollowTarget,
+async function pollUntilDone(
+	pollingUrl: string,
 	dispatch: Dispatch,
 	signal: AbortSignal,
-): Promise<void> {
+): Promise<Exclude<PollOutcome, { kind: "pending" }>> {
 	const deadline = Date.now() + GENERATION_TIMEOUT_MS;
 	let lastStatus: string | null = null;
-	let imageUrls: string[] | undefined;
 
-	while (imageUrls === undefined) {
-		if (Date.now() >= deadline) throw new GenerationError(GENERATION_MESSAGES.timedOut);
+	while (Date.now() < deadline) {
 		const pollStartedAt = Date.now();
-		let answer: Awaited<ReturnType<typeof pollGeneration>>;
+		let answer: PollAnswer;
 		try {
-			answer = await pollGeneration(target.pollingUrl, signal);
+			answer = await pollGenerationStatus(pollingUrl, signal);
 		} catch (error) {
 			if (isAbortError(error)) throw error;
-			dispatch({ type: "pollFailed", message: readMessage(error) });
+			dispatch({ type: "pollFailed", message: describeFailure("poll", error) });
 			await wait(Math.min(POLLING_INTERVAL_MS, Math.max(0, deadline - Date.now())), signal);
 			continue;
 		}
 		const outcome = readPollOutcome(answer);
-		if (outcome.kind === "completed") {
-			imageUrls = outcome.imageUrls;
-			break;
-		}
-		if (outcome.kind === "failed") throw new GenerationError(outcome.message);
+		if (outcome.kind !== "pending") return outcome;
 		dispatch({ type: "pollPending", message: outcome.message });
 		// The server holds a poll until the generation changes, so an early answer with a new
 		// status is followed by the next poll at once. An early answer with nothing new comes from
@@ -112,8 +124,28 @@ async function followGeneration(
 			if (pause > 0) await wait(pause, signal);
 		}
 	}
+	return { kind: "failed", message: GENERATION_MESSAGES.timedOut };
+}
 
-	let images: GenerationImage[] = createImagesFromUrls(imageUrls, target.request.aspectRatio);
+type FollowTarget = {
+	generationId: string;
+	pollingUrl: string;
+	request: GeneratedRequest;
+};
+
+/** Polls the generation to its end, then shows its saved record, or the failure. */
+async function followGeneration(
+	target: FollowTarget,
+	dispatch: Dispatch,
+	signal: AbortSignal,
+): Promise<void> {
+	const outcome = await pollUntilDone(target.pollingUrl, dispatch, signal);
+	if (outcome.kind === "failed") {
+		dispatch({ type: "failed", message: outcome.message });
+		return;
+	}
+
+	let images = createImagesFromUrls(outcome.imageUrls, target.request.aspectRatio);
 	let startedAt: number | null = null;
 	let endedAt = Date.now();
 	try {
@@ -130,26 +162,59 @@ async function followGeneration(
 	dispatch({ type: "completed", images, startedAt, endedAt });
 }
 
-/**
- * Starts a generation and follows it to the end; failures become the screen's error. The caller
- * has already dispatched `started`, so the screen answers the click before this module loads.
- */
-export async function runGeneration(
-	request: GeneratedRequest,
+/** Follows to the end; anything unexpected on the way is a plain failure, an abort is silence. */
+async function followToTheEnd(
+	target: FollowTarget,
 	dispatch: Dispatch,
 	signal: AbortSignal,
 ): Promise<void> {
 	try {
-		const { id, pollingUrl } = await startGeneration(request, signal);
-		dispatch({ type: "accepted", generationId: id, pollingUrl });
-		if (!pollingUrl) throw new GenerationError(GENERATION_MESSAGES.noPollingUrl);
-		dispatch({ type: "pollingStarted" });
-		await followGeneration({ generationId: id, pollingUrl, request }, dispatch, signal);
+		await followGeneration(target, dispatch, signal);
 	} catch (error) {
-		// Cancel and reset have already said what the screen shows.
-		if (isAbortError(error) || signal.aborted) return;
-		dispatch({ type: "failed", message: readMessage(error) });
+		if (!isAbortError(error)) dispatch({ type: "failed", message: GENERATION_MESSAGES.failed });
 	}
+}
+
+/**
+ * Starts a generation and follows it to the end; failures become the screen's error. The caller
+ * has already dispatched `started`, so the screen answers the click before this module loads.
+ */
+export async function startAndFollowGeneration(
+	request: GeneratedRequest,
+	dispatch: Dispatch,
+	signal: AbortSignal,
+): Promise<void> {
+	const report = dispatchUntilAborted(dispatch, signal);
+	let accepted: Awaited<ReturnType<typeof startGeneration>>;
+	try {
+		accepted = await startGeneration(request, signal);
+	} catch (error) {
+		if (!isAbortError(error)) report({ type: "failed", message: describeFailure("start", error) });
+		return;
+	}
+	const { id: generationId, pollingUrl } = accepted;
+	if (!pollingUrl) {
+		report({ type: "failed", message: GENERATION_MESSAGES.noPollingUrl });
+		return;
+	}
+	report({ type: "accepted", generationId, pollingUrl });
+	report({ type: "pollingStarted" });
+	await followToTheEnd({ generationId, pollingUrl, request }, report, signal);
+}
+
+// Several generations may run at once (the server allows a few per person); the newest few are
+// enough to find the one to pick up.
+const RESUME_LOOKUP_LIMIT = 5;
+
+/** The newest of the person's generations still queued or running, if any and not in `skipIds`. */
+async function findGenerationToResume(
+	skipIds: ReadonlySet<string>,
+	signal: AbortSignal,
+): Promise<Generation | undefined> {
+	const page = await fetchGenerationsPage({ limit: RESUME_LOOKUP_LIMIT, signal });
+	return page.items.find(
+		(item) => ACTIVE_GENERATION_STATUSES.includes(item.status) && !skipIds.has(item.id),
+	);
 }
 
 /**
@@ -174,15 +239,11 @@ export async function resumeGeneration(options: {
 		request: { prompt: generation.prompt, aspectRatio: generation.aspect_ratio },
 	};
 	const signal = options.onResume(target.request);
-	options.dispatch({
+	const report = dispatchUntilAborted(options.dispatch, signal);
+	report({
 		type: "resumed",
 		...target,
 		startedAt: parseTimestamp(generation.created_at) ?? Date.now(),
 	});
-	try {
-		await followGeneration(target, options.dispatch, signal);
-	} catch (error) {
-		if (isAbortError(error) || signal.aborted) return;
-		options.dispatch({ type: "failed", message: readMessage(error) });
-	}
+	await followToTheEnd(target, report, signal);
 }

@@ -1,58 +1,26 @@
 import { HttpResponse, http } from "msw";
-import {
-	ASPECT_RATIO_VALUES,
-	type AspectRatio,
-	sizeForAspectRatio,
-} from "../../../shared/aspect-ratios";
+import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../../shared/aspect-ratios";
 import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
-import type {
-	Generation,
-	GenerationImage,
-	GenerationStatus,
-} from "../../../shared/generation-responses";
-import { mswServer } from "../../testing/msw-server";
+import type { Generation, GenerationStatus } from "../../../shared/generation-responses";
+import { mswServer } from "../msw-server";
+import { createTestGeneration, createTestGenerationId, createTestImages } from "./test-generations";
 
 // A stand-in for the generations API at the network edge, for the generator's tests: the start
 // call, the poll, the saved record and the list the generator looks at to pick a generation up.
 
-let nextGenerationNumber = 1;
-
-function createUuid(number: number): string {
-	return `00000000-0000-4000-9000-${number.toString(16).padStart(12, "0")}`;
-}
-
-/** Four images of a generation in its ratio, with their thumbnails, as the server lists them. */
-export function createTestImages(id: string, aspectRatio: AspectRatio): GenerationImage[] {
-	const full = sizeForAspectRatio(aspectRatio, 1024);
-	const thumbnail = sizeForAspectRatio(aspectRatio, 384);
-	return Array.from({ length: 4 }, (_, index) => ({
-		url: `/api/images/generations/${id}/${index}.png`,
-		width: full.width,
-		height: full.height,
-		thumbnailUrl: `/api/images/generations/${id}/${index}-thumb.webp`,
-		thumbnailWidth: thumbnail.width,
-		thumbnailHeight: thumbnail.height,
-	}));
-}
-
-/** A generation record; running and without images unless the test says otherwise. */
-export function createTestGeneration(overrides: Partial<Generation> = {}): Generation {
-	const id = overrides.id ?? createUuid(nextGenerationNumber++);
-	return {
-		id,
+/**
+ * A generation still running on the server, started at 12:00:00 on 5 January 2025 (its saved
+ * record says it completed at 12:00:09).
+ */
+export function createRunningGeneration(overrides: Partial<Generation> = {}): Generation {
+	return createTestGeneration({
 		prompt: "A lighthouse on a cliff at dusk",
-		aspect_ratio: "--ar 1:1",
 		status: "running",
-		error: null,
 		images: [],
 		created_at: "2025-01-05T12:00:00.000Z",
 		completed_at: null,
-		api_id: `local_${id}`,
-		polling_url: `/api/generations/${id}/status`,
-		user_id: "user-1",
-		is_favorite: false,
 		...overrides,
-	};
+	});
 }
 
 /** One answer of `GET {pollingUrl}`: a poll body, an HTTP error, or no answer at all. */
@@ -61,15 +29,6 @@ export type PollStep =
 	| { status: "completed" }
 	| { httpStatus: number }
 	| { isNetworkError: true };
-
-/** Resolves when the test calls `release()`: holds a request open so a busy state can be seen. */
-export function createGate() {
-	let release: () => void = () => {};
-	const opened = new Promise<void>((resolve) => {
-		release = resolve;
-	});
-	return { opened, release };
-}
 
 type StartAnswer =
 	| { kind: "accepted"; pollingUrl?: string }
@@ -115,7 +74,7 @@ function isAspectRatio(value: unknown): value is AspectRatio {
  * back what the generator asked for.
  */
 export function startFakeGenerationServer(options: FakeGenerationServerOptions = {}) {
-	const id = createUuid(nextGenerationNumber++);
+	const id = createTestGenerationId();
 	const pollingUrl = `/api/generations/${id}/status`;
 	const state = {
 		createRequests: [] as CreateRequest[],

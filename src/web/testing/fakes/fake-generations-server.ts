@@ -1,5 +1,4 @@
 import { delay, HttpResponse, http } from "msw";
-import type { AspectRatio } from "../../../shared/aspect-ratios";
 import { formatGroupDate } from "../../../shared/date-groups";
 import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import type {
@@ -7,42 +6,8 @@ import type {
 	GenerationPage,
 	PollResponse,
 } from "../../../shared/generation-responses";
-import { mswServer } from "../../testing/msw-server";
-
-let nextGenerationNumber = 1;
-
-function createUuid(number: number): string {
-	return `00000000-0000-4000-8000-${number.toString(16).padStart(12, "0")}`;
-}
-
-/** A completed generation of four square images; pass only what the test is about. */
-export function createTestGeneration(overrides: Partial<Generation> = {}): Generation {
-	const number = nextGenerationNumber++;
-	const id = overrides.id ?? createUuid(number);
-	const aspectRatio: AspectRatio = overrides.aspect_ratio ?? "--ar 1:1";
-	return {
-		id,
-		prompt: `A lighthouse on a cliff at dusk, number ${number}`,
-		aspect_ratio: aspectRatio,
-		status: "completed",
-		error: null,
-		images: Array.from({ length: 4 }, (_, index) => ({
-			url: `/api/images/generations/${id}/${index}.png`,
-			width: 1024,
-			height: 1024,
-			thumbnailUrl: `/api/images/generations/${id}/${index}-thumb.webp`,
-			thumbnailWidth: 384,
-			thumbnailHeight: 384,
-		})),
-		created_at: new Date().toISOString(),
-		completed_at: new Date().toISOString(),
-		api_id: `local_${id}`,
-		polling_url: `/api/generations/${id}/status`,
-		user_id: "user-1",
-		is_favorite: false,
-		...overrides,
-	};
-}
+import { mswServer } from "../msw-server";
+import { createGate } from "./test-generations";
 
 type FakeGenerationsServerOptions = {
 	/** The history, in any order; the fake answers newest first like the server. */
@@ -52,15 +17,6 @@ type FakeGenerationsServerOptions = {
 };
 
 type RecordedRequest = { method: string; path: string; search: URLSearchParams };
-
-/** Resolves when the test calls `release()`: holds a request open so a busy state can be seen. */
-function createGate() {
-	let release: () => void = () => {};
-	const opened = new Promise<void>((resolve) => {
-		release = resolve;
-	});
-	return { opened, release };
-}
 
 function sortNewestFirst(items: Generation[]): Generation[] {
 	return [...items].sort(
@@ -96,6 +52,14 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 		state.requests.push({ method: request.method, path: url.pathname, search: url.searchParams });
 	};
 	const find = (id: string) => state.generations.find((item) => item.id === id);
+	const hold = (gateName: "listGate" | "deleteGate") => {
+		const gate = createGate();
+		state[gateName] = gate.opened;
+		return () => {
+			state[gateName] = undefined;
+			gate.release();
+		};
+	};
 
 	mswServer.use(
 		http.get("*/api/generations", async ({ request }) => {
@@ -165,23 +129,9 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 			state.deleteFailure = code;
 		},
 		/** Holds list requests until the returned function is called. */
-		holdList: () => {
-			const gate = createGate();
-			state.listGate = gate.opened;
-			return () => {
-				state.listGate = undefined;
-				gate.release();
-			};
-		},
+		holdList: () => hold("listGate"),
 		/** Holds delete requests until the returned function is called. */
-		holdDelete: () => {
-			const gate = createGate();
-			state.deleteGate = gate.opened;
-			return () => {
-				state.deleteGate = undefined;
-				gate.release();
-			};
-		},
+		holdDelete: () => hold("deleteGate"),
 		/** Adds a generation, as if someone made one elsewhere. */
 		addGeneration: (generation: Generation) => {
 			state.generations = sortNewestFirst([...state.generations, generation]);

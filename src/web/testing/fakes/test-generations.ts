@@ -1,0 +1,61 @@
+import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
+import type { Generation, GenerationImage } from "../../../shared/generation-responses";
+
+// Records and helpers shared by the fakes of the generations API.
+
+let nextGenerationNumber = 1;
+
+function createUuid(number: number): string {
+	return `00000000-0000-4000-8000-${number.toString(16).padStart(12, "0")}`;
+}
+
+/** A fresh id, as the server makes them. */
+export function createTestGenerationId(): string {
+	return createUuid(nextGenerationNumber++);
+}
+
+/** Four images of a generation in its ratio, with their thumbnails, as the server lists them. */
+export function createTestImages(id: string, aspectRatio: AspectRatio): GenerationImage[] {
+	const full = sizeForAspectRatio(aspectRatio, 1024);
+	const thumbnail = sizeForAspectRatio(aspectRatio, 384);
+	return Array.from({ length: 4 }, (_, index) => ({
+		url: `/api/images/generations/${id}/${index}.png`,
+		width: full.width,
+		height: full.height,
+		thumbnailUrl: `/api/images/generations/${id}/${index}-thumb.webp`,
+		thumbnailWidth: thumbnail.width,
+		thumbnailHeight: thumbnail.height,
+	}));
+}
+
+/** A generation completed just now with four images in its ratio; pass only what the test is about. */
+export function createTestGeneration(overrides: Partial<Generation> = {}): Generation {
+	const number = nextGenerationNumber++;
+	const id = overrides.id ?? createUuid(number);
+	const aspectRatio = overrides.aspect_ratio ?? "--ar 1:1";
+	const now = new Date().toISOString();
+	return {
+		id,
+		prompt: `A lighthouse on a cliff at dusk, number ${number}`,
+		aspect_ratio: aspectRatio,
+		status: "completed",
+		error: null,
+		images: createTestImages(id, aspectRatio),
+		created_at: now,
+		completed_at: now,
+		api_id: `local_${id}`,
+		polling_url: `/api/generations/${id}/status`,
+		user_id: "user-1",
+		is_favorite: false,
+		...overrides,
+	};
+}
+
+/** Resolves when the test calls `release()`: holds a request open so a busy state can be seen. */
+export function createGate() {
+	let release: () => void = () => {};
+	const opened = new Promise<void>((resolve) => {
+		release = resolve;
+	});
+	return { opened, release };
+}

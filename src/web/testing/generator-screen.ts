@@ -1,0 +1,94 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { vi } from "vitest";
+import { createTestUser, startFakeAuthServer } from "./fake-auth-server";
+import { renderApp } from "./render-app";
+
+// What the generator's screen tests share: opening the screen, finding its parts, and a fake clock
+// for the tests about its schedule.
+
+export const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
+
+/** For `afterEach`: real timers again, and no generation remembered as dismissed. */
+export function cleanUpGeneratorScreen(): void {
+	vi.useRealTimers();
+	vi.unstubAllGlobals();
+	window.sessionStorage.clear();
+}
+
+/** The real app at `/`, signed in unless the test says otherwise, once the session is known. */
+export async function openGenerator({ isSignedIn = true }: { isSignedIn?: boolean } = {}) {
+	startFakeAuthServer(isSignedIn ? { signedInAs: createTestUser() } : {});
+	const view = renderApp({ path: "/" });
+	await screen.findByRole("link", { name: isSignedIn ? /View Generations/ : "Sign In" });
+	return view;
+}
+
+export function getPromptBox(): HTMLTextAreaElement {
+	const box = screen.getByRole("textbox", { name: "Prompt" });
+	if (!(box instanceof HTMLTextAreaElement)) throw new Error("the prompt box is not a textarea");
+	return box;
+}
+
+export function getGenerateButton(): HTMLElement {
+	return screen.getByRole("button", { name: /^(Generate|Generating\.\.\.)$/ });
+}
+
+export function getResultPanel(): HTMLElement {
+	return screen.getByRole("region", { name: "Result" });
+}
+
+export function readProgress(): number {
+	return Number(screen.getByRole("progressbar").getAttribute("aria-valuenow"));
+}
+
+/** The progress, or 0 when no progress bar is shown. */
+export function readProgressOrZero(): number {
+	const bar = screen.queryByRole("progressbar");
+	return bar ? Number(bar.getAttribute("aria-valuenow")) : 0;
+}
+
+type ActEnvironment = { IS_REACT_ACT_ENVIRONMENT?: boolean };
+
+/**
+ * The generator, signed in, on a fake clock, for the schedule tests. Each step advances the clock,
+ * then lets a real turn of the event loop pass for requests and renders, with React told it is not
+ * under act() meanwhile. Testing Library waits on a timer of its own after every user-event
+ * action: it advances fake timers it recognises as Jest's, so `jest` stands for vitest here.
+ */
+export async function openGeneratorOnFakeClock() {
+	vi.useFakeTimers({
+		toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"],
+		now: new Date("2025-01-05T12:00:00.000Z"),
+	});
+	const advanceTimers = vi.advanceTimersByTime.bind(vi);
+	vi.stubGlobal("jest", { advanceTimersByTime: advanceTimers });
+	const environment = globalThis as ActEnvironment;
+	const advance = async (milliseconds: number) => {
+		environment.IS_REACT_ACT_ENVIRONMENT = false;
+		try {
+			await vi.advanceTimersByTimeAsync(milliseconds);
+			await new Promise((resolve) => setImmediate(resolve));
+		} finally {
+			environment.IS_REACT_ACT_ENVIRONMENT = true;
+		}
+	};
+	/** Waits, under the fake clock, until `check` passes (requests answer between the steps). */
+	const advanceUntil = async (check: () => void) => {
+		for (let attempt = 0; attempt < 50; attempt += 1) {
+			try {
+				check();
+				return;
+			} catch {
+				await advance(0);
+			}
+		}
+		check();
+	};
+
+	startFakeAuthServer({ signedInAs: createTestUser() });
+	renderApp({ path: "/" });
+	await advanceUntil(() => screen.getByRole("link", { name: /View Generations/ }));
+	const user = userEvent.setup({ advanceTimers });
+	return { user, advance, advanceUntil };
+}
