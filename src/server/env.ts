@@ -123,6 +123,19 @@ export const EnvSchema = z
 			.optional()
 			.transform((value) => value === undefined || value === "true" || value === "1"),
 		TRUST_PROXY: booleanFlag,
+		REQUIRE_EMAIL_VERIFICATION: booleanFlag,
+		SMTP_URL: optionalString.pipe(
+			z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+		),
+		MAIL_FROM: optionalString.pipe(
+			z
+				.string()
+				.regex(
+					/^([^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+					"must be an address or Name <address>, e.g. Atelier <atelier@example.com>",
+				)
+				.optional(),
+		),
 		IMAGE_PROVIDER: z
 			.enum(["local", "http", "comfyui", "replicate", "openai", "fal"])
 			.optional()
@@ -235,6 +248,13 @@ export const EnvSchema = z
 				code: "custom",
 				path: [env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"],
 				message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together",
+			});
+		}
+		if (env.SMTP_URL && !env.MAIL_FROM) {
+			context.addIssue({
+				code: "custom",
+				path: ["MAIL_FROM"],
+				message: "is required when SMTP_URL is set (the sender of reset and verification e-mails)",
 			});
 		}
 		if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {

@@ -35,6 +35,19 @@ export const ERRORS = {
 		status: 403,
 		message: "This request came from another site and was refused.",
 	},
+	EMAIL_NOT_VERIFIED: {
+		status: 403,
+		message:
+			"Please verify your e-mail address to generate images. Open the link we sent you, or send the e-mail again.",
+	},
+	ADMIN_ACCOUNT_PROTECTED: {
+		status: 403,
+		message: "The administrator's account (ADMIN_EMAIL) cannot be deleted.",
+	},
+	SIGN_IN_AGAIN: {
+		status: 403,
+		message: "For your safety, sign out and in again, then delete your account.",
+	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",

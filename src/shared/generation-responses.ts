@@ -84,6 +84,8 @@ export const GenerationSchema = z.object({
 	api_id: z.nullable(z.string()),
 	polling_url: z.nullable(z.string()),
 	user_id: z.string(),
+	/** The owner's star; only the owner can change it. */
+	is_favorite: z.boolean(),
 	/** Present in the administrator's list: whose generation this is. */
 	owner_email: z.optional(z.string()),
 });

@@ -81,6 +81,112 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`alter table generations add column status_message text`.execute(db);
 		},
 	},
+	"0004_address_rate_limits": {
+		async up(db: Kysely<unknown>) {
+			// Password-reset and verification e-mails asked for per address, keyed by a hash of the
+			// address so the table holds no e-mail addresses.
+			await sql`
+				create table address_rate_limits (
+					key text primary key,
+					count integer not null,
+					window_started_at timestamptz not null
+				)`.execute(db);
+		},
+	},
+	"0005_history_search": {
+		async up(db: Kysely<unknown>) {
+			// Word-part search: trigram indexes serve `like '%light%'`. pg_trgm is a trusted extension
+			// (PostgreSQL 13+): the database's owner may create it; PGlite loads it as a plugin.
+			await sql`create extension if not exists pg_trgm`.execute(db);
+			await sql`alter table generations add column is_favorite boolean not null default false`.execute(
+				db,
+			);
+			// What search and filters read, one narrow row per generation (about a tenth of a
+			// generation's row, which carries its images): counting the matches of a broad search
+			// reads every matching row, and narrow rows make that several times cheaper. The prompt is
+			// kept lowercased, so matching needs no ilike, which lowercases every row on every search.
+			// Kept by the triggers below; a generation's row leaves it when the generation is deleted.
+			await sql`
+				create table generation_search (
+					id uuid primary key references generations(id) on delete cascade,
+					user_id text not null,
+					created_at timestamptz not null,
+					aspect_ratio text not null,
+					is_favorite boolean not null,
+					prompt_search text not null
+				)`.execute(db);
+			// fastupdate off: new rows go straight into the index instead of a pending list that every
+			// search reads through and only VACUUM empties (PGlite has no autovacuum).
+			await sql`create index generation_search_prompt on generation_search using gin (prompt_search gin_trgm_ops) with (fastupdate = off)`.execute(
+				db,
+			);
+			await sql`create index generation_search_user_history on generation_search (user_id, created_at desc, id desc)`.execute(
+				db,
+			);
+			await sql`create index generation_search_history on generation_search (created_at desc, id desc)`.execute(
+				db,
+			);
+			await sql`create index generation_search_user_ratio on generation_search (user_id, aspect_ratio, created_at desc, id desc)`.execute(
+				db,
+			);
+			await sql`create index generation_search_user_favorites on generation_search (user_id, created_at desc, id desc) where is_favorite`.execute(
+				db,
+			);
+			await sql`
+				create function mirror_generation_search() returns trigger language plpgsql as $$
+				begin
+					if tg_op = 'INSERT' then
+						insert into generation_search (id, user_id, created_at, aspect_ratio, is_favorite, prompt_search)
+						values (new.id, new.user_id, new.created_at, new.aspect_ratio, new.is_favorite, lower(new.prompt));
+					else
+						update generation_search
+						set aspect_ratio = new.aspect_ratio, is_favorite = new.is_favorite, prompt_search = lower(new.prompt)
+						where id = new.id;
+					end if;
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger generations_search_insert
+				after insert on generations
+				for each row execute function mirror_generation_search()`.execute(db);
+			// Only these columns: the run's frequent writes (lease, status) do not touch the copy.
+			await sql`
+				create trigger generations_search_update
+				after update of aspect_ratio, is_favorite, prompt on generations
+				for each row execute function mirror_generation_search()`.execute(db);
+			await sql`
+				insert into generation_search (id, user_id, created_at, aspect_ratio, is_favorite, prompt_search)
+				select id, user_id, created_at, aspect_ratio, is_favorite, lower(prompt) from generations`.execute(
+				db,
+			);
+		},
+	},
+	"0006_generation_audit_log": {
+		async up(db: Kysely<unknown>) {
+			// The administrator's deletions of other people's generations. Copies, not references, of
+			// the generation (it is gone) and of the administrator; the entries go with the owner's
+			// account, which leaves nothing behind when it is deleted.
+			await sql`
+				create table generation_audit_log (
+					id uuid primary key,
+					action text not null check (action in ('delete')),
+					actor_id text not null,
+					actor_email text not null,
+					owner_id text not null references "user"(id) on delete cascade,
+					owner_email text not null,
+					generation_id uuid not null,
+					prompt text not null,
+					created_at timestamptz not null default now()
+				)`.execute(db);
+			await sql`create index generation_audit_log_recent on generation_audit_log (created_at desc, id desc)`.execute(
+				db,
+			);
+			await sql`create index generation_audit_log_owner on generation_audit_log (owner_id)`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

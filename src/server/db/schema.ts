@@ -32,6 +32,8 @@ export type GenerationsTable = {
 	images: ColumnType<StoredImage[], string | undefined, string>;
 	error: string | null;
 	status_message: ColumnType<string | null, string | null | undefined, string | null>;
+	/** The owner's star. */
+	is_favorite: ColumnType<boolean, boolean | undefined, boolean>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
@@ -53,9 +55,42 @@ export type GenerationCountsTable = {
 	total: ColumnType<string, never, never>;
 };
 
+export type AddressRateLimitsTable = {
+	key: string;
+	count: number;
+	window_started_at: Timestamp;
+};
+
+/** What history search and filters read: a narrow copy of each generation, kept by triggers. */
+export type GenerationSearchTable = {
+	id: ColumnType<string, never, never>;
+	user_id: ColumnType<string, never, never>;
+	created_at: ColumnType<Date, never, never>;
+	aspect_ratio: ColumnType<AspectRatio, never, never>;
+	is_favorite: ColumnType<boolean, never, never>;
+	/** The prompt, lowercased. */
+	prompt_search: ColumnType<string, never, never>;
+};
+
+/** One administrator deletion of another person's generation; outlives the generation. */
+export type GenerationAuditLogTable = {
+	id: string;
+	action: "delete";
+	actor_id: string;
+	actor_email: string;
+	owner_id: string;
+	owner_email: string;
+	generation_id: string;
+	prompt: string;
+	created_at: Timestamp;
+};
+
 export type DatabaseSchema = {
+	address_rate_limits: AddressRateLimitsTable;
 	generations: GenerationsTable;
+	generation_audit_log: GenerationAuditLogTable;
 	generation_counts: GenerationCountsTable;
+	generation_search: GenerationSearchTable;
 	user: UserTable;
 };
 
