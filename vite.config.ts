@@ -13,6 +13,8 @@ export default defineConfig({
 		emptyOutDir: true,
 		sourcemap: true,
 		target: "es2022",
+		// For scripts/prerender-web.mjs, which names each prerendered page's screen chunks.
+		manifest: true,
 	},
 	server: {
 		port: 5173,

@@ -6,7 +6,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { sql } from "kysely";
 import type { PublicConfig } from "../shared/session";
-import { type Auth, CLIENT_IP_HEADER } from "./auth/auth";
+import { type Auth, CLIENT_IP_HEADER, hasSessionCookie } from "./auth/auth";
 import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
 import type { GenerationDeps } from "./generations/generation-service";
@@ -56,6 +56,11 @@ function resolveClientIp(request: Request, incoming: unknown, trustProxy: boolea
 export function createApp(deps: AppDeps) {
 	const { auth, database, logger, config } = deps;
 	const app = new Hono<AppEnv>();
+	// Sent by GET /api/config, and inside every page (the boot state), so pages need not ask.
+	const publicConfig: PublicConfig = {
+		googleEnabled: config.isGoogleEnabled,
+		imageProvider: config.imageProvider,
+	};
 	const isHttps = config.baseUrl.startsWith("https://");
 
 	app.use(requestId());
@@ -103,13 +108,7 @@ export function createApp(deps: AppDeps) {
 		}
 	});
 
-	api.get("/config", (context) => {
-		const body: PublicConfig = {
-			googleEnabled: config.isGoogleEnabled,
-			imageProvider: config.imageProvider,
-		};
-		return context.json(body);
-	});
+	api.get("/config", (context) => context.json(publicConfig));
 
 	api.use("/auth/sign-in/social", async (context, next) => {
 		if (config.isGoogleEnabled || context.req.method !== "POST") return next();
@@ -143,7 +142,10 @@ export function createApp(deps: AppDeps) {
 	app.route("/api", api);
 
 	app.all("*", (context) => {
-		const response = deps.site?.serve(context);
+		const response = deps.site?.serve(context, {
+			publicConfig,
+			hasSessionCookie: hasSessionCookie(context.req.raw.headers),
+		});
 		if (response) return response;
 		return context.text("Not found", 404);
 	});

@@ -59,7 +59,9 @@ export function SignupPage() {
 				</>
 			}
 		>
-			<form onSubmit={submitSignup} className="space-y-4">
+			{/* Sent by the browser itself only before the script has run (the page is prerendered):
+			    POST, so the password never lands in a URL. */}
+			<form method="post" onSubmit={submitSignup} className="space-y-4">
 				<TextField
 					label="Email"
 					name="email"
