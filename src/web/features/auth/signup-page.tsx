@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { MIN_PASSWORD_LENGTH } from "../../../shared/constants";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/text-field";
+import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { AuthCard } from "./auth-card";
 import { useAuth } from "./auth-context";
 import { readAuthErrorMessage, SIGNUP_FAILED_MESSAGE } from "./auth-errors";
@@ -26,6 +27,12 @@ export function SignupPage() {
 	const [password, setPassword] = useState("");
 	const [confirmation, setConfirmation] = useState("");
 	const [isSubmitting, setIsSubmitting] = useState(false);
+	const formRef = useRef<HTMLFormElement>(null);
+	useTypedBeforeHydration(formRef, {
+		email: setEmail,
+		password: setPassword,
+		confirmPassword: setConfirmation,
+	});
 	const [errorMessage, setErrorMessage] = useState<string | null>(null);
 
 	async function submitSignup(event: FormEvent<HTMLFormElement>) {
@@ -61,7 +68,7 @@ export function SignupPage() {
 		>
 			{/* Sent by the browser itself only before the script has run (the page is prerendered):
 			    POST, so the password never lands in a URL. */}
-			<form method="post" onSubmit={submitSignup} className="space-y-4">
+			<form ref={formRef} method="post" onSubmit={submitSignup} className="space-y-4">
 				<TextField
 					label="Email"
 					name="email"
