@@ -56,6 +56,9 @@ type RunFigures = {
 	metrics: Record<(typeof METRICS)[number]["id"], number>;
 	/** Audits that did not pass, for the record. */
 	failing: string[];
+	/** The largest contentful paint's element and the longest main-thread tasks, to explain the figures. */
+	lcpElement: string;
+	longTasks: string[];
 };
 
 function freePort(): Promise<number> {
@@ -112,7 +115,18 @@ async function runLighthouse(url: string, port: number): Promise<RunFigures> {
 				audit.scoreDisplayMode !== "notApplicable",
 		)
 		.map((audit) => `${audit.id} (${audit.displayValue ?? audit.score})`);
-	return { scores, metrics, failing };
+	const lcpDetails = lhr.audits["largest-contentful-paint-element"]?.details as
+		| { items?: Array<{ items?: Array<{ node?: { snippet?: string } }> }> }
+		| undefined;
+	const lcpElement = lcpDetails?.items?.[0]?.items?.[0]?.node?.snippet ?? "-";
+	const taskDetails = lhr.audits["long-tasks"]?.details as
+		| { items?: Array<{ url?: string; duration?: number; startTime?: number }> }
+		| undefined;
+	const longTasks = (taskDetails?.items ?? []).map(
+		(task) =>
+			`${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms (${(task.url ?? "").replace(/^https?:\/\/[^/]+/, "")})`,
+	);
+	return { scores, metrics, failing, lcpElement, longTasks };
 }
 
 function formatMetric(value: number, unit: string): string {
@@ -164,6 +178,14 @@ async function main(): Promise<void> {
 					]),
 				],
 			);
+			console.log(
+				`largest contentful paint: ${[...new Set(runs.map((run) => run.lcpElement))].join(" | ")}`,
+			);
+			runs.forEach((run, index) => {
+				console.log(
+					`long tasks (simulated), run ${index + 1}: ${run.longTasks.join(", ") || "none"}`,
+				);
+			});
 			const failing = [...new Set(runs.flatMap((run) => run.failing))];
 			if (failing.length > 0) console.log(`audits under 0.9 in some run: ${failing.join(", ")}`);
 			const scores = (category: (typeof CATEGORIES)[number]) =>
