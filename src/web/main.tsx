@@ -29,10 +29,13 @@ if (rootElement.firstElementChild) {
 	// A prerendered page (docs/decisions/012-prerendering-and-hydration.md): its screen's code
 	// first, then hydrate as a transition, which React splits into short tasks so the page answers
 	// input meanwhile (an event on a part not yet hydrated hydrates that part at once).
+	// In a task of its own, after the script's evaluation, so neither makes a long task.
 	void preloadScreensFor(window.location.pathname).then(() => {
-		startTransition(() => {
-			hydrateRoot(rootElement, app);
-		});
+		setTimeout(() => {
+			startTransition(() => {
+				hydrateRoot(rootElement, app);
+			});
+		}, 0);
 	});
 } else {
 	// The app shell (routes rendered in the browser only, the Vite dev server).

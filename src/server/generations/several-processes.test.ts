@@ -187,11 +187,11 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 							expect(response.status).toBe(200);
 						}
 					}
-					// Exactly one run stored images, and nothing else is left behind.
+					// Exactly one run stored images (originals, display copies, thumbnails), and nothing else.
 					const folder = path.join(dataDir, "images", "generations", id);
 					const runs = await readdir(folder);
 					expect(runs).toHaveLength(1);
-					expect(await readdir(path.join(folder, runs[0] ?? ""))).toHaveLength(8);
+					expect(await readdir(path.join(folder, runs[0] ?? ""))).toHaveLength(12);
 				}
 			} finally {
 				clearInterval(watchJobs);
