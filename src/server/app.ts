@@ -10,6 +10,7 @@ import { type Auth, CLIENT_IP_HEADER, hasSessionCookie } from "./auth/auth";
 import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
 import type { GenerationDeps } from "./generations/generation-service";
+import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
 import { refuseForeignOrigins } from "./http/origin-check";
 import type { StaticSite } from "./http/static-site";
@@ -33,13 +34,7 @@ export type AppDeps = {
 	logger: Logger;
 	config: AppConfig;
 	site?: StaticSite;
-	generations?: GenerationDeps;
-};
-
-export type AppEnv = {
-	Variables: {
-		requestId: string;
-	};
+	generations: GenerationDeps;
 };
 
 function resolveClientIp(request: Request, incoming: unknown, trustProxy: boolean): string {
@@ -133,9 +128,7 @@ export function createApp(deps: AppDeps) {
 		return auth.handler(new Request(context.req.raw, { headers }));
 	});
 
-	if (deps.generations) {
-		api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
-	}
+	api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

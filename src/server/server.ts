@@ -10,6 +10,7 @@ import type { Database } from "./db/database";
 import { migrateToLatest } from "./db/migrations";
 import { withStartupLock } from "./db/startup-lock";
 import { listenForGenerationChanges } from "./generations/generation-events";
+import { GENERATION_RECOVERY } from "./generations/generation-lifecycle";
 import type { GenerationLimits } from "./generations/generation-service";
 import { type GenerationRunSettings, runGeneration } from "./generations/run-generation";
 import type { StaticSite } from "./http/static-site";
@@ -89,6 +90,7 @@ export async function assembleServer(options: {
 			leaseMs: settings.run.leaseMs,
 			timeoutMs: settings.run.timeoutMs,
 			isSoleProcess: database.kind === "pglite",
+			recovery: GENERATION_RECOVERY,
 			run: (generationId) =>
 				runGeneration(
 					{

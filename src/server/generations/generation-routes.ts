@@ -7,8 +7,8 @@ import {
 	GenerationIdSchema,
 	ListGenerationsQuerySchema,
 } from "../../shared/generations";
-import type { AppEnv } from "../app";
 import type { Auth } from "../auth/auth";
+import type { AppEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import {
 	createGeneration,

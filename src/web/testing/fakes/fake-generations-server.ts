@@ -52,6 +52,14 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 		state.requests.push({ method: request.method, path: url.pathname, search: url.searchParams });
 	};
 	const find = (id: string) => state.generations.find((item) => item.id === id);
+	const hold = (gateName: "listGate" | "deleteGate") => {
+		const gate = createGate();
+		state[gateName] = gate.opened;
+		return () => {
+			state[gateName] = undefined;
+			gate.release();
+		};
+	};
 
 	mswServer.use(
 		http.get("*/api/generations", async ({ request }) => {
@@ -121,23 +129,9 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 			state.deleteFailure = code;
 		},
 		/** Holds list requests until the returned function is called. */
-		holdList: () => {
-			const gate = createGate();
-			state.listGate = gate.opened;
-			return () => {
-				state.listGate = undefined;
-				gate.release();
-			};
-		},
+		holdList: () => hold("listGate"),
 		/** Holds delete requests until the returned function is called. */
-		holdDelete: () => {
-			const gate = createGate();
-			state.deleteGate = gate.opened;
-			return () => {
-				state.deleteGate = undefined;
-				gate.release();
-			};
-		},
+		holdDelete: () => hold("deleteGate"),
 		/** Adds a generation, as if someone made one elsewhere. */
 		addGeneration: (generation: Generation) => {
 			state.generations = sortNewestFirst([...state.generations, generation]);
