@@ -63,7 +63,7 @@ export function ImagePreviewDialog({
 								key={image.url}
 								src={readDisplaySource(image).url}
 								srcSet={buildImageSrcSet(image)}
-								sizes="(min-width: 48rem) min(calc(100vw - 24rem), 48rem), calc(100vw - 2.5rem)"
+								sizes="(min-width: 48rem) calc(100vw - 20rem), 100vw"
 								width={image.width}
 								height={image.height}
 								alt={`${generation?.prompt ?? ""} (${imageIndex + 1} of ${images.length})`}
