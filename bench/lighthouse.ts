@@ -158,7 +158,12 @@ async function main(): Promise<void> {
 		isWorkerEnabled: false,
 	});
 	const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
-	const chrome = await launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_FLAGS });
+	const chrome = await launch({
+		chromePath: CHROMIUM_PATH,
+		chromeFlags: CHROMIUM_FLAGS,
+		// A busy machine may take a while to start Chromium: give it 20 s, not chrome-launcher's 5.
+		maxConnectionRetries: 200,
+	});
 	let isOver = false;
 	try {
 		console.log(
