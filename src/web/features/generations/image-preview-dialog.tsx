@@ -4,6 +4,7 @@ import type { ReactNode, RefObject } from "react";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
+import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { describeAspectRatio, formatCreatedDateTime } from "./generation-format";
 
 export type PreviewTarget = { generation: Generation; imageIndex: number };
@@ -60,7 +61,9 @@ export function ImagePreviewDialog({
 						{image ? (
 							<img
 								key={image.url}
-								src={image.url}
+								src={readDisplaySource(image).url}
+								srcSet={buildImageSrcSet(image)}
+								sizes="(min-width: 48rem) calc(100vw - 20rem), 100vw"
 								width={image.width}
 								height={image.height}
 								alt={`${generation?.prompt ?? ""} (${imageIndex + 1} of ${images.length})`}

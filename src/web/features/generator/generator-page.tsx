@@ -2,9 +2,10 @@ import { Sparkles } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { validatePrompt } from "../../../shared/prompt";
+import { sanitizePrompt, validatePrompt } from "../../../shared/prompt";
 import { Button } from "../../components/button";
 import { trackEvent } from "../../lib/analytics";
+import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { AspectRatioSelect } from "./aspect-ratio-select";
 import { loadImagePreview, prefetchGenerationCode } from "./generation-code";
 import {
@@ -55,6 +56,8 @@ export function GeneratorPage({
 	const [previewIndex, setPreviewIndex] = useState<number | null>(null);
 	const [isPreviewRequested, setIsPreviewRequested] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
+	const formRef = useRef<HTMLFormElement>(null);
+	useTypedBeforeHydration(formRef, { prompt: (typed) => setPrompt(sanitizePrompt(typed)) });
 	const resultPanelRef = useRef<HTMLElement>(null);
 	const previewOpenerRef = useRef<HTMLElement | null>(null);
 
@@ -153,6 +156,7 @@ export function GeneratorPage({
 
 			<div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:gap-8">
 				<form
+					ref={formRef}
 					aria-label="Generate images"
 					noValidate
 					onFocusCapture={prefetchOnce}
