@@ -106,6 +106,7 @@ describe("the built web app", () => {
 			site,
 			config: {
 				baseUrl: TEST_BASE_URL,
+				trustedOrigins: [],
 				isGoogleEnabled: false,
 				imageProvider: "local",
 				trustProxy: false,

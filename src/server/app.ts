@@ -11,11 +11,14 @@ import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
 import type { GenerationDeps } from "./generations/generation-service";
 import { errorResponse, handleError } from "./http/errors";
+import { refuseForeignOrigins } from "./http/origin-check";
 import type { StaticSite } from "./http/static-site";
 import type { Logger } from "./logger";
 
 export type AppConfig = {
 	baseUrl: string;
+	/** Other origins allowed to send state-changing requests (TRUSTED_ORIGINS). */
+	trustedOrigins: readonly string[];
 	isGoogleEnabled: boolean;
 	imageProvider: string;
 	/** Take the client address from X-Forwarded-For (set only behind a proxy that overwrites it). */
@@ -87,6 +90,8 @@ export function createApp(deps: AppDeps) {
 		}),
 	);
 	api.use(compress());
+	// Better Auth checks origins on its own routes too; this covers every route, ours included.
+	api.use(refuseForeignOrigins([config.baseUrl, ...config.trustedOrigins]));
 
 	api.get("/health", async (context) => {
 		try {

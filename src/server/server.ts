@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
 	GENERATION_TIMEOUT_MS,
 	IMAGES_PER_GENERATION,
@@ -9,12 +8,13 @@ import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
 import type { Database } from "./db/database";
 import { migrateToLatest } from "./db/migrations";
+import { withStartupLock } from "./db/startup-lock";
 import { listenForGenerationChanges } from "./generations/generation-events";
 import type { GenerationLimits } from "./generations/generation-service";
+import { type GenerationRunSettings, runGeneration } from "./generations/run-generation";
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
-import { startGenerationQueue } from "./jobs/generation-queue";
-import { type GenerationRunSettings, runGeneration } from "./jobs/run-generation";
+import { type GenerationQueue, startGenerationQueue } from "./jobs/generation-queue";
 import type { Logger } from "./logger";
 import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";
@@ -47,6 +47,7 @@ export const DEFAULT_RUN_SETTINGS: GenerationRunSettings = {
 export type Server = {
 	app: App;
 	auth: Auth;
+	queue: GenerationQueue;
 	/** Stops background work; the caller closes the database it opened. */
 	stop(): Promise<void>;
 };
@@ -77,33 +78,32 @@ export async function assembleServer(options: {
 		isRateLimitEnabled: settings.isRateLimitEnabled,
 		logger,
 	});
-	// Better Auth's tables first: ours reference its user table.
-	await migrateAuthTables(auth);
-	await migrateToLatest(database.db);
-
-	const events = await listenForGenerationChanges(database, logger);
-	const workerId = `worker_${randomUUID()}`;
-	const queue = await startGenerationQueue({
-		database,
-		logger,
-		concurrency: options.isWorkerEnabled === false ? 0 : settings.concurrency,
-		leaseMs: settings.run.leaseMs,
-		timeoutMs: settings.run.timeoutMs,
-		isSoleProcess: database.kind === "pglite",
-		run: (generationId) =>
-			runGeneration(
-				{
-					db: database.db,
-					provider,
-					storage,
-					downloadImage,
-					logger,
-					settings: settings.run,
-					workerId,
-				},
-				generationId,
-			),
+	const queue = await withStartupLock(database, async () => {
+		// Better Auth's tables first: ours reference its user table. pg-boss creates its own at start.
+		await migrateAuthTables(auth);
+		await migrateToLatest(database.db);
+		return startGenerationQueue({
+			database,
+			logger,
+			concurrency: options.isWorkerEnabled === false ? 0 : settings.concurrency,
+			leaseMs: settings.run.leaseMs,
+			timeoutMs: settings.run.timeoutMs,
+			isSoleProcess: database.kind === "pglite",
+			run: (generationId) =>
+				runGeneration(
+					{
+						db: database.db,
+						provider,
+						storage,
+						downloadImage,
+						logger,
+						settings: settings.run,
+					},
+					generationId,
+				),
+		});
 	});
+	const events = await listenForGenerationChanges(database, logger);
 
 	const app = createApp({
 		database,
@@ -115,22 +115,13 @@ export async function assembleServer(options: {
 			storage,
 			queue,
 			events,
-			providerName: provider.name,
+			provider,
+			imagesPerGeneration: settings.run.imagesPerGeneration,
 			limits: settings.limits,
-			async cancelProviderJob(row) {
-				if (!row.api_id || !provider.cancel) return;
-				await provider.cancel({
-					jobId: row.api_id,
-					input: {
-						prompt: row.prompt,
-						aspectRatio: row.aspect_ratio as Parameters<ImageProvider["start"]>[0]["aspectRatio"],
-						count: settings.run.imagesPerGeneration,
-					},
-				});
-			},
 		},
 		config: {
 			baseUrl: settings.baseUrl,
+			trustedOrigins: settings.trustedOrigins,
 			isGoogleEnabled: settings.google !== undefined,
 			imageProvider: provider.name,
 			trustProxy: settings.trustProxy,
@@ -139,6 +130,7 @@ export async function assembleServer(options: {
 	return {
 		app,
 		auth,
+		queue,
 		async stop() {
 			await queue.stop();
 			await events.close();

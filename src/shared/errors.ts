@@ -28,6 +28,10 @@ export const ERRORS = {
 		status: 503,
 		message: "The service is temporarily unavailable. Please try again in a moment.",
 	},
+	FOREIGN_ORIGIN: {
+		status: 403,
+		message: "This request came from another site and was refused.",
+	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",

@@ -15,6 +15,7 @@ describe("the generator's messages", () => {
 			invalidPrompt: "Please enter a valid prompt.",
 			failed: "Generation failed",
 			timedOut: "Generation timed out",
+			busyRetrying: "The image service is busy, retrying",
 			noPollingUrl: "No polling URL provided",
 			cancelled: "Request was cancelled",
 		});

@@ -6,6 +6,8 @@ export const GENERATION_MESSAGES = {
 	invalidPrompt: "Please enter a valid prompt.",
 	failed: "Generation failed",
 	timedOut: "Generation timed out",
+	/** The poll's message while a rate-limited image service is waited for (429 and Retry-After). */
+	busyRetrying: "The image service is busy, retrying",
 	noPollingUrl: "No polling URL provided",
 	cancelled: CANCELLED_MESSAGE,
 } as const;

@@ -25,6 +25,9 @@ export type CreateGenerationResponse = z.infer<typeof CreateGenerationResponseSc
 export const GenerationStatusSchema = z.enum(["queued", "running", "completed", "failed"]);
 export type GenerationStatus = z.infer<typeof GenerationStatusSchema>;
 
+/** The statuses of a generation that is not finished: waiting in the queue or being made. */
+export const ACTIVE_GENERATION_STATUSES: GenerationStatus[] = ["queued", "running"];
+
 /**
  * What this server answers to `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs,
  * `failed` with a message. The browser reads every poll with the wider PollAnswerSchema below.

@@ -36,3 +36,11 @@ export function validatePrompt(input: unknown): PromptCheck {
 export function isValidPrompt(input: unknown): boolean {
 	return validatePrompt(input).ok;
 }
+
+/** Removes a user-typed `--ar W:H` flag: the ratio travels separately, the provider's way. */
+export function stripAspectRatioFlag(prompt: string): string {
+	return prompt
+		.replace(/(^|\s)--(ar|aspect)\s+\d+\s*:\s*\d+/gi, " ")
+		.replace(/\s+/g, " ")
+		.trim();
+}

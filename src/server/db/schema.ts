@@ -1,6 +1,6 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-
-export type GenerationStatus = "queued" | "running" | "completed" | "failed";
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+import type { AspectRatio } from "../../shared/aspect-ratios";
+import type { GenerationStatus } from "../../shared/generation-responses";
 
 /** One stored image of a generation: storage keys, never provider URLs. */
 export type StoredImage = {
@@ -24,7 +24,7 @@ export type GenerationsTable = {
 	id: string;
 	user_id: string;
 	prompt: string;
-	aspect_ratio: string;
+	aspect_ratio: AspectRatio;
 	status: GenerationStatus;
 	provider: string;
 	api_id: string | null;
@@ -61,4 +61,3 @@ export type DatabaseSchema = {
 
 export type GenerationRow = Selectable<GenerationsTable>;
 export type NewGenerationRow = Insertable<GenerationsTable>;
-export type GenerationUpdate = Updateable<GenerationsTable>;

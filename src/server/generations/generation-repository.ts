@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from "kysely";
+import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow, NewGenerationRow } from "../db/schema";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
@@ -26,7 +27,7 @@ export async function countActiveGenerations(db: Executor, userId: string): Prom
 		.selectFrom("generations")
 		.select(sql<string>`count(*)`.as("count"))
 		.where("user_id", "=", userId)
-		.where("status", "in", ["queued", "running"])
+		.where("status", "in", ACTIVE_GENERATION_STATUSES)
 		.executeTakeFirstOrThrow();
 	return Number(row.count);
 }

@@ -20,6 +20,7 @@ import {
 	presentGeneration,
 	type Viewer,
 } from "./generation-service";
+import { generationFolder, runFolder } from "./store-images";
 
 async function readViewer(auth: Auth, headers: Headers): Promise<Viewer | undefined> {
 	const session = await auth.api.getSession({ headers });
@@ -136,19 +137,30 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 		return context.json({ success: true });
 	});
 
+	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {
+		if (!/^\d+(-thumb)?\.(png|jpg|webp|gif|avif)$/.test(file)) throw new AppError("NOT_FOUND");
+		await getGeneration(deps, viewer, id);
+		const object = await deps.storage.get(`${folder}${file}`);
+		if (!object) throw new AppError("NOT_FOUND");
+		return new Response(new Uint8Array(object.data), {
+			headers: {
+				"content-type": object.contentType,
+				// Private: only the owner and the admin may read it. Immutable: a key never changes.
+				"cache-control": "private, max-age=31536000, immutable",
+				"content-length": String(object.data.length),
+			},
+		});
+	};
+	// Images live in the folder of the run that stored them.
+	app.get("/images/generations/:id/:run/:file", async (context) => {
+		const id = parseId(context.req.param("id"));
+		const run = parseId(context.req.param("run"));
+		return serveImage(context.get("viewer"), id, runFolder(id, run), context.req.param("file"));
+	});
+	// Generations stored before runs had folders keep the generation's own folder.
 	app.get("/images/generations/:id/:file", async (context) => {
 		const id = parseId(context.req.param("id"));
-		const file = context.req.param("file");
-		if (!/^\d+(-thumb)?\.(png|jpg|webp|gif|avif)$/.test(file)) throw new AppError("NOT_FOUND");
-		await getGeneration(deps, context.get("viewer"), id);
-		const object = await deps.storage.get(`generations/${id}/${file}`);
-		if (!object) throw new AppError("NOT_FOUND");
-		return context.body(new Uint8Array(object.data), 200, {
-			"content-type": object.contentType,
-			// Private: only the owner and the admin may read it. Immutable: a key never changes.
-			"cache-control": "private, max-age=31536000, immutable",
-			"content-length": String(object.data.length),
-		});
+		return serveImage(context.get("viewer"), id, generationFolder(id), context.req.param("file"));
 	});
 
 	return app;

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
+import { GENERATION_MESSAGES } from "../../shared/generation-flow";
+import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import type { Generation, GenerationPage, PollResponse } from "../../shared/generations";
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../http/errors";
 import { createTransactionExecutor, type GenerationQueue } from "../jobs/generation-queue";
+import type { ImageProvider } from "../providers/types";
 import type { Storage } from "../storage/storage";
 import type { GenerationEvents } from "./generation-events";
 import {
@@ -35,10 +38,10 @@ export type GenerationDeps = {
 	storage: Storage;
 	queue: GenerationQueue;
 	events: GenerationEvents;
-	providerName: string;
+	/** Makes the images; a deleted generation's job is cancelled there, where the provider can. */
+	provider: ImageProvider;
+	imagesPerGeneration: number;
 	limits: GenerationLimits;
-	/** Cancels the provider's job when a running generation is deleted, where the provider can. */
-	cancelProviderJob(row: GenerationRow): Promise<void>;
 };
 
 export function pollingUrlFor(id: string): string {
@@ -53,7 +56,7 @@ export function presentGeneration(row: GenerationWithOwner): Generation {
 	return {
 		id: row.id,
 		prompt: row.prompt,
-		aspect_ratio: row.aspect_ratio as AspectRatio,
+		aspect_ratio: row.aspect_ratio,
 		status: row.status,
 		error: row.error,
 		images: row.images.map((image) => ({
@@ -115,7 +118,7 @@ export async function createGeneration(
 			prompt: input.prompt,
 			aspect_ratio: input.aspectRatio,
 			status: "queued",
-			provider: deps.providerName,
+			provider: deps.provider.name,
 			api_id: null,
 			polling_url: pollingUrl,
 			error: null,
@@ -148,7 +151,8 @@ export function presentPoll(row: GenerationRow): PollResponse {
 	return {
 		status: row.status,
 		results: row.images.map((image) => imageUrl(image.key)),
-		message: row.status === "failed" ? (row.error ?? "Generation failed") : row.status_message,
+		message:
+			row.status === "failed" ? (row.error ?? GENERATION_MESSAGES.failed) : row.status_message,
 	};
 }
 
@@ -214,7 +218,19 @@ export async function listGenerations(
 	};
 }
 
-/** Deletes the record and its stored images; a running job notices and cancels the provider's job. */
+/** Stops the provider's job of a generation that is no longer wanted, where the provider can. */
+async function cancelProviderJob(deps: GenerationDeps, row: GenerationRow): Promise<void> {
+	if (!row.api_id || !deps.provider.cancel) return;
+	await deps.provider.cancel({
+		jobId: row.api_id,
+		input: { prompt: row.prompt, aspectRatio: row.aspect_ratio, count: deps.imagesPerGeneration },
+	});
+}
+
+/**
+ * Deletes the record and every stored image; the provider's job of a running generation is
+ * cancelled, and its run notices that it lost the generation and stops.
+ */
 export async function deleteGeneration(
 	deps: GenerationDeps,
 	viewer: Viewer,
@@ -225,7 +241,7 @@ export async function deleteGeneration(
 	if (!deleted) throw new AppError("NOT_FOUND");
 	await deps.storage.deletePrefix(generationFolder(row.id));
 	await notifyGenerationChanged(deps.database.db, row.id);
-	if (deleted.status === "queued" || deleted.status === "running") {
-		await deps.cancelProviderJob(deleted).catch(() => {});
+	if (ACTIVE_GENERATION_STATUSES.includes(deleted.status)) {
+		await cancelProviderJob(deps, deleted).catch(() => {});
 	}
 }

@@ -13,17 +13,26 @@ const EXTENSIONS: Record<string, { extension: string; contentType: string }> = {
 	heif: { extension: "avif", contentType: "image/avif" },
 };
 
+/** Where every stored object of a generation lives, whichever run wrote it. */
 export function generationFolder(generationId: string): string {
 	return `generations/${generationId}/`;
 }
 
 /**
- * Stores one image of a generation: the original as the provider made it, and a small WebP
- * thumbnail for the history, with both sizes recorded.
+ * Where one run of a generation stores its images. Each run writes only into its own folder, so a
+ * run that loses its claim can remove what it wrote without touching another run's images.
+ */
+export function runFolder(generationId: string, runToken: string): string {
+	return `${generationFolder(generationId)}${runToken}/`;
+}
+
+/**
+ * Stores one image of a generation under `folder`: the original as the provider made it, and a
+ * small WebP thumbnail for the history, with both sizes recorded.
  */
 export async function storeGenerationImage(
 	storage: Storage,
-	generationId: string,
+	folder: string,
 	index: number,
 	data: Uint8Array,
 ): Promise<StoredImage> {
@@ -46,7 +55,6 @@ export async function storeGenerationImage(
 		.resize(THUMBNAIL_LONG_SIDE, THUMBNAIL_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
 		.webp({ quality: 72 })
 		.toBuffer({ resolveWithObject: true });
-	const folder = generationFolder(generationId);
 	const key = `${folder}${index}.${format.extension}`;
 	const thumbnailKey = `${folder}${index}-thumb.webp`;
 	await storage.put(key, data, format.contentType);

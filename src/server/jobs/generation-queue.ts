@@ -1,6 +1,12 @@
-import { CompiledQuery, sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import PgBoss from "pg-boss";
 import type { Database } from "../db/database";
+import type { DatabaseSchema } from "../db/schema";
+import {
+	findOrphanedGenerations,
+	findUnfinishedGenerations,
+	releaseAllLeases,
+} from "../generations/generation-lifecycle";
 import type { Logger } from "../logger";
 
 const QUEUE = "generation";
@@ -12,6 +18,8 @@ export type GenerationQueue = {
 	enqueue(generationId: string, executor?: SqlExecutor): Promise<void>;
 	/** Wakes this process's idle workers at once instead of at their next poll. */
 	wake(): void;
+	/** Hands generations whose run died back to the queue now (a timer does it every lease). */
+	sweep(): Promise<void>;
 	stop(): Promise<void>;
 };
 
@@ -20,7 +28,7 @@ export type SqlExecutor = {
 };
 
 /** Lets pg-boss run its statements on our pool (PGlite has exactly one session to share). */
-export function createPoolExecutor(database: Database): SqlExecutor {
+function createPoolExecutor(database: Database): SqlExecutor {
 	return {
 		executeSql: (text, values) => database.pool.query(text, values),
 	};
@@ -38,9 +46,14 @@ export function createTransactionExecutor(transaction: {
 	};
 }
 
+/** A generation waiting longer than this without a run is handed to the queue again. */
+const QUEUED_TOO_LONG_MS = 30_000;
+
 /**
  * pg-boss runs generations: jobs survive restarts and spread over every server process on the
- * same database. A sweeper re-queues generations whose worker died (its lease ran out).
+ * same database. Each generation has at most one job, whose id is the generation's id, so sending
+ * it twice is a no-op. A sweeper hands back to the queue the generations whose run died (their
+ * lease ran out): it replaces the dead run's job, one sweeper at a time across every process.
  */
 export async function startGenerationQueue(options: {
 	database: Database;
@@ -74,41 +87,42 @@ export async function startGenerationQueue(options: {
 
 	const send = async (generationId: string, executor?: SqlExecutor) => {
 		await boss.send(QUEUE, { generationId } satisfies GenerationJobData, {
-			singletonKey: generationId,
+			id: generationId,
 			...(executor ? { db: executor as PgBoss.Db } : {}),
 		});
 	};
 
+	/**
+	 * Gives each generation `find` returns a job that will run it: a job already waiting is kept, a
+	 * job that ran (its run died, or it finished while the generation did not) is replaced. The
+	 * generations are looked up again under a lock that only one process holds at a time, so
+	 * processes sweeping together never hand one generation out twice.
+	 */
+	const requeue = (find: (db: Kysely<DatabaseSchema>) => Promise<string[]>) =>
+		database.db.transaction().execute(async (transaction) => {
+			const lock = await sql<{ locked: boolean }>`
+				select pg_try_advisory_xact_lock(hashtext('atelier:generation-requeue')) as locked`.execute(
+				transaction,
+			);
+			if (!lock.rows[0]?.locked) return;
+			const executor = createTransactionExecutor(transaction);
+			const db = executor as PgBoss.Db;
+			for (const id of await find(transaction)) {
+				const job = await boss.getJobById<GenerationJobData>(QUEUE, id, {
+					db,
+					includeArchive: false,
+				});
+				if (job && (job.state === "created" || job.state === "retry")) continue;
+				logger.info("re-queueing a generation whose run stopped", { generationId: id });
+				if (job) await boss.deleteJob(QUEUE, id, { db });
+				await send(id, executor);
+			}
+		});
+
 	if (options.isSoleProcess) {
 		// Whatever held these leases was this same server before it stopped.
-		await database.db
-			.updateTable("generations")
-			.set({ lease_owner: null, lease_until: null })
-			.where("status", "in", ["queued", "running"])
-			.execute();
+		await releaseAllLeases(database.db);
 	}
-
-	const sweep = async () => {
-		const orphans = await database.db
-			.selectFrom("generations")
-			.select("id")
-			.where("status", "in", ["queued", "running"])
-			.where((eb) =>
-				eb.or([
-					eb("lease_until", "<", sql<Date>`now()`),
-					eb.and([
-						eb("lease_until", "is", null),
-						eb("created_at", "<", sql<Date>`now() - interval '30 seconds'`),
-					]),
-				]),
-			)
-			.limit(100)
-			.execute();
-		for (const { id } of orphans) {
-			logger.info("re-queueing a generation whose worker stopped", { generationId: id });
-			await send(id);
-		}
-	};
 
 	const handle = async (jobs: PgBoss.Job<GenerationJobData>[]) => {
 		for (const job of jobs) await options.run(job.data.generationId);
@@ -125,14 +139,9 @@ export async function startGenerationQueue(options: {
 	}
 
 	// Unfinished generations from before a restart are picked up at once, not after a lease ends.
-	if (options.isSoleProcess) {
-		const unfinished = await database.db
-			.selectFrom("generations")
-			.select("id")
-			.where("status", "in", ["queued", "running"])
-			.execute();
-		for (const { id } of unfinished) await send(id);
-	}
+	if (options.isSoleProcess) await requeue(findUnfinishedGenerations);
+	const sweep = () =>
+		requeue((db) => findOrphanedGenerations(db, { queuedForMs: QUEUED_TOO_LONG_MS, limit: 100 }));
 	const sweepTimer = setInterval(
 		() => {
 			sweep().catch((error) => logger.warn("generation sweep failed", { error }));
@@ -146,6 +155,7 @@ export async function startGenerationQueue(options: {
 		wake() {
 			for (const workerId of workerIds) boss.notifyWorker(workerId);
 		},
+		sweep,
 		async stop() {
 			clearInterval(sweepTimer);
 			await boss.stop({ graceful: true, wait: true, timeout: 5_000 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { assertValidKey, type Storage } from "./storage";
 
@@ -22,9 +22,17 @@ export function createLocalStorage(root: string): Storage {
 		kind: "local",
 		async put(key, data) {
 			const target = resolve(key);
-			await mkdir(path.dirname(target), { recursive: true });
 			const temporary = `${target}.${randomUUID()}.tmp`;
-			await writeFile(temporary, data);
+			// Twice at most: a delete may remove the emptied folder between our mkdir and our write.
+			for (let attempt = 1; ; attempt++) {
+				await mkdir(path.dirname(target), { recursive: true });
+				try {
+					await writeFile(temporary, data);
+					break;
+				} catch (error) {
+					if (attempt >= 2 || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+				}
+			}
 			await rename(temporary, target);
 		},
 		async get(key) {
@@ -47,6 +55,16 @@ export function createLocalStorage(root: string): Storage {
 		async deletePrefix(prefix) {
 			const folder = prefix.replace(/\/+$/, "");
 			await rm(resolve(folder), { recursive: true, force: true });
+			// Folders left empty go too, as they would in a bucket, which has no folders of its own.
+			let parent = path.dirname(path.resolve(resolve(folder)));
+			while (parent.startsWith(`${path.resolve(root)}${path.sep}`)) {
+				try {
+					await rmdir(parent);
+				} catch {
+					break;
+				}
+				parent = path.dirname(parent);
+			}
 		},
 	};
 }

@@ -23,7 +23,8 @@ function findPostgresBin(): string | undefined {
 	return newest ? path.join(root, newest, "bin") : undefined;
 }
 
-async function findFreePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 at the time of asking. */
+export async function findFreePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once("error", reject);

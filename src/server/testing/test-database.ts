@@ -49,3 +49,31 @@ export async function createTestDatabase(
 		},
 	};
 }
+
+/** A new, empty PostgreSQL database (no tables at all), as a first deployment meets it. */
+export async function createEmptyPostgresDatabase(): Promise<{
+	url: string;
+	drop(): Promise<void>;
+}> {
+	const serverUrl = inject("postgresUrl");
+	if (!serverUrl) throw new Error("PostgreSQL is not available in this test run");
+	const name = `atelier_empty_${randomUUID().replaceAll("-", "")}`;
+	const admin = new pg.Client({ connectionString: serverUrl });
+	await admin.connect();
+	try {
+		await admin.query(`CREATE DATABASE ${name}`);
+	} finally {
+		await admin.end();
+	}
+	const url = new URL(serverUrl);
+	url.pathname = `/${name}`;
+	return {
+		url: url.toString(),
+		async drop() {
+			const cleanup = new pg.Client({ connectionString: serverUrl });
+			await cleanup.connect();
+			await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+			await cleanup.end();
+		},
+	};
+}

@@ -1,0 +1,179 @@
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
+import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
+import { notifyGenerationChanged } from "./generation-repository";
+
+/**
+ * The worker's state transitions of a generation. Every write a run makes to `generations` is one
+ * of these, each announced to every server process (and so to every waiting poll).
+ *
+ * A run holds the generation through a lease: a token of its own, written in `lease_owner`, that
+ * lasts `leaseMs` unless renewed. Every write of the run is conditional on still holding that token,
+ * so a run whose lease ran out (its process stalled or died) and was taken over changes nothing.
+ */
+export type Lease = { generationId: string; token: string };
+
+type Db = Kysely<DatabaseSchema>;
+
+function isHeldBy(lease: Lease) {
+	return (eb: ExpressionBuilder<DatabaseSchema, "generations">) =>
+		eb.and([
+			eb("id", "=", lease.generationId),
+			eb("lease_owner", "=", lease.token),
+			eb("status", "=", "running"),
+		]);
+}
+
+function leaseEnd(leaseMs: number) {
+	return sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})`;
+}
+
+/**
+ * Takes an unfinished generation for one run, if no other run holds a live lease on it. Returns the
+ * row as claimed, or undefined when it is finished, deleted or held by another run.
+ */
+export async function claimGeneration(
+	db: Db,
+	lease: Lease,
+	leaseMs: number,
+): Promise<GenerationRow | undefined> {
+	const row = await db
+		.updateTable("generations")
+		.set({
+			lease_owner: lease.token,
+			lease_until: leaseEnd(leaseMs),
+			status: "running",
+			started_at: sql`coalesce(started_at, now())`,
+			attempts: sql`attempts + 1`,
+			updated_at: sql`now()`,
+		})
+		.where("id", "=", lease.generationId)
+		.where("status", "in", ACTIVE_GENERATION_STATUSES)
+		.where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", sql<Date>`now()`)]))
+		.returningAll()
+		.executeTakeFirst();
+	if (row) await notifyGenerationChanged(db, lease.generationId);
+	return row;
+}
+
+/** Extends the lease; false when the run no longer holds the generation. */
+export async function renewLease(db: Db, lease: Lease, leaseMs: number): Promise<boolean> {
+	const row = await db
+		.updateTable("generations")
+		.set({ lease_until: leaseEnd(leaseMs) })
+		.where(isHeldBy(lease))
+		.returning("id")
+		.executeTakeFirst();
+	return row !== undefined;
+}
+
+/** Records the provider's job id, so a run that takes over resumes that job instead of paying twice. */
+export async function saveProviderJob(db: Db, lease: Lease, jobId: string): Promise<boolean> {
+	const row = await db
+		.updateTable("generations")
+		.set({ api_id: jobId, updated_at: sql`now()` })
+		.where(isHeldBy(lease))
+		.returning("id")
+		.executeTakeFirst();
+	if (row) await notifyGenerationChanged(db, lease.generationId);
+	return row !== undefined;
+}
+
+/** What the poll says while the generation waits (null clears it). */
+export async function setStatusMessage(
+	db: Db,
+	lease: Lease,
+	message: string | null,
+): Promise<boolean> {
+	const row = await db
+		.updateTable("generations")
+		.set({ status_message: message })
+		.where(isHeldBy(lease))
+		.returning("id")
+		.executeTakeFirst();
+	if (row) await notifyGenerationChanged(db, lease.generationId);
+	return row !== undefined;
+}
+
+async function finishGeneration(
+	db: Db,
+	lease: Lease,
+	outcome: { status: "completed"; images: StoredImage[] } | { status: "failed"; error: string },
+): Promise<boolean> {
+	const row = await db
+		.updateTable("generations")
+		.set({
+			status: outcome.status,
+			images: JSON.stringify(outcome.status === "completed" ? outcome.images : []),
+			error: outcome.status === "failed" ? outcome.error : null,
+			completed_at: sql`now()`,
+			updated_at: sql`now()`,
+			lease_owner: null,
+			lease_until: null,
+			status_message: null,
+		})
+		.where(isHeldBy(lease))
+		.returning("id")
+		.executeTakeFirst();
+	if (row) await notifyGenerationChanged(db, lease.generationId);
+	return row !== undefined;
+}
+
+/** Marks the generation done with its stored images; false when the run no longer holds it. */
+export function completeGeneration(db: Db, lease: Lease, images: StoredImage[]): Promise<boolean> {
+	return finishGeneration(db, lease, { status: "completed", images });
+}
+
+/** Marks the generation failed with the message people see; false when the run no longer holds it. */
+export function failGeneration(db: Db, lease: Lease, error: string): Promise<boolean> {
+	return finishGeneration(db, lease, { status: "failed", error });
+}
+
+/** Frees every lease: used at start by a sole server process, whose earlier self held them all. */
+export async function releaseAllLeases(db: Db): Promise<void> {
+	await db
+		.updateTable("generations")
+		.set({ lease_owner: null, lease_until: null })
+		.where("status", "in", ACTIVE_GENERATION_STATUSES)
+		.execute();
+}
+
+/**
+ * Unfinished generations nobody is running: their lease ran out (the run's process died), or they
+ * have waited in the queue for longer than `queuedForMs` without a run.
+ */
+export async function findOrphanedGenerations(
+	db: Db,
+	options: { queuedForMs: number; limit: number },
+): Promise<string[]> {
+	const rows = await db
+		.selectFrom("generations")
+		.select("id")
+		.where("status", "in", ACTIVE_GENERATION_STATUSES)
+		.where((eb) =>
+			eb.or([
+				eb("lease_until", "<", sql<Date>`now()`),
+				eb.and([
+					eb("lease_until", "is", null),
+					eb(
+						"created_at",
+						"<",
+						sql<Date>`now() - make_interval(secs => ${options.queuedForMs / 1000})`,
+					),
+				]),
+			]),
+		)
+		.limit(options.limit)
+		.execute();
+	return rows.map((row) => row.id);
+}
+
+/** Every generation not yet completed or failed. */
+export async function findUnfinishedGenerations(db: Db): Promise<string[]> {
+	const rows = await db
+		.selectFrom("generations")
+		.select("id")
+		.where("status", "in", ACTIVE_GENERATION_STATUSES)
+		.execute();
+	return rows.map((row) => row.id);
+}

@@ -1,0 +1,245 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import { findAspectRatio } from "../../shared/aspect-ratios";
+import { GENERATION_MESSAGES } from "../../shared/generation-flow";
+import { stripAspectRatioFlag } from "../../shared/prompt";
+import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
+import type { downloadImage } from "../images/download-image";
+import type { Logger } from "../logger";
+import {
+	type ImageProvider,
+	type ImageSource,
+	ProviderError,
+	type ProviderJob,
+	type ProviderJobState,
+} from "../providers/types";
+import type { Storage } from "../storage/storage";
+import {
+	claimGeneration,
+	completeGeneration,
+	failGeneration,
+	type Lease,
+	renewLease,
+	saveProviderJob,
+	setStatusMessage,
+} from "./generation-lifecycle";
+import { findGenerationById } from "./generation-repository";
+import { runFolder, storeGenerationImage } from "./store-images";
+
+export type GenerationRunSettings = {
+	timeoutMs: number;
+	maxRetries: number;
+	retryDelayMs: number;
+	/** How often the provider is asked for news. */
+	providerPollMs: number;
+	/** How long a run's claim on a generation lasts without renewal. */
+	leaseMs: number;
+	imagesPerGeneration: number;
+	downloadMaxBytes: number;
+	downloadTimeoutMs: number;
+};
+
+export type GenerationRunDeps = {
+	db: Kysely<DatabaseSchema>;
+	provider: ImageProvider;
+	storage: Storage;
+	downloadImage: typeof downloadImage;
+	logger: Logger;
+	settings: GenerationRunSettings;
+};
+
+export type RunOutcome = "completed" | "failed" | "skipped";
+
+/** The run no longer holds the generation: it was deleted, or its lease ran out and another run took it. */
+class ClaimLostError extends Error {
+	constructor() {
+		super("The generation was deleted or taken over by another run");
+	}
+}
+
+class TimedOutError extends Error {}
+
+/** One run of one generation: its claim, its clock and what it has done so far. */
+type Run = {
+	deps: GenerationRunDeps;
+	lease: Lease;
+	signal: AbortSignal;
+	deadline: number;
+	/** The provider's job once started (or resumed from the row). */
+	job: ProviderJob | undefined;
+};
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (signal.aborted) {
+			reject(signal.reason);
+			return;
+		}
+		const timer = setTimeout(() => {
+			signal.removeEventListener("abort", onAbort);
+			resolve();
+		}, ms);
+		const onAbort = () => {
+			clearTimeout(timer);
+			reject(signal.reason);
+		};
+		signal.addEventListener("abort", onAbort, { once: true });
+	});
+}
+
+/**
+ * Calls the provider, trying transient failures again (`maxRetries` times, `retryDelayMs` apart
+ * or as long as Retry-After asks) while the generation's time lasts.
+ */
+async function withRetries<T>(run: Run, step: string, call: () => Promise<T>): Promise<T> {
+	const { deps, lease, signal } = run;
+	let isShowingBusy = false;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const result = await call();
+			if (isShowingBusy) await setStatusMessage(deps.db, lease, null);
+			return result;
+		} catch (error) {
+			if (signal.aborted) throw signal.reason;
+			const isRetryable = !(error instanceof ProviderError) || error.retryable;
+			if (!isRetryable || attempt >= deps.settings.maxRetries) throw error;
+			const delay = Math.max(
+				deps.settings.retryDelayMs,
+				error instanceof ProviderError ? (error.retryAfterMs ?? 0) : 0,
+			);
+			if (Date.now() + delay >= run.deadline) throw new TimedOutError();
+			if (error instanceof ProviderError && error.isBusy && !isShowingBusy) {
+				isShowingBusy = true;
+				await setStatusMessage(deps.db, lease, GENERATION_MESSAGES.busyRetrying);
+			}
+			deps.logger.warn("provider call failed; retrying", { step, attempt, delayMs: delay, error });
+			await sleep(delay, signal);
+		}
+	}
+}
+
+/** Starts the provider's job once (saving its id at once) or resumes the one the row names. */
+async function startOrResume(run: Run, row: GenerationRow): Promise<ProviderJob> {
+	const { deps } = run;
+	const input = {
+		prompt: stripAspectRatioFlag(row.prompt),
+		aspectRatio: findAspectRatio(row.aspect_ratio).value,
+		count: deps.settings.imagesPerGeneration,
+	};
+	if (row.api_id) return { jobId: row.api_id, input };
+	const started = await withRetries(run, "start", () =>
+		deps.provider.start(input, { signal: run.signal }),
+	);
+	run.job = { jobId: started.jobId, input };
+	if (!(await saveProviderJob(deps.db, run.lease, started.jobId))) throw new ClaimLostError();
+	return run.job;
+}
+
+async function followJob(run: Run, job: ProviderJob): Promise<ImageSource[]> {
+	const { deps, signal } = run;
+	let state: ProviderJobState;
+	for (;;) {
+		state = await withRetries(run, "check", () => deps.provider.check(job, { signal }));
+		if (state.status !== "running") break;
+		await sleep(deps.settings.providerPollMs, signal);
+	}
+	if (state.status === "failed") {
+		throw new ProviderError(`The provider reported failure: ${state.reason ?? state.message}`, {
+			retryable: false,
+			userMessage: state.message || GENERATION_MESSAGES.failed,
+		});
+	}
+	if (state.images.length === 0) {
+		throw new ProviderError("The provider returned no images", { retryable: false });
+	}
+	return state.images;
+}
+
+async function storeImages(run: Run, sources: ImageSource[]): Promise<StoredImage[]> {
+	const { deps, signal, lease } = run;
+	const folder = runFolder(lease.generationId, lease.token);
+	const images: StoredImage[] = [];
+	for (const [index, source] of sources.entries()) {
+		const bytes = await withRetries(run, "download", async () => {
+			if (source.kind === "bytes") return source.data;
+			const downloaded = await deps.downloadImage(source.url, {
+				maxBytes: deps.settings.downloadMaxBytes,
+				timeoutMs: deps.settings.downloadTimeoutMs,
+				allowPrivateHosts: deps.provider.trustedPrivateHosts ?? [],
+				signal,
+			});
+			return downloaded.data;
+		});
+		images.push(await storeGenerationImage(deps.storage, folder, index, bytes));
+	}
+	return images;
+}
+
+/**
+ * After a run failed or lost its claim: removes what this run stored (never another run's images),
+ * cancels the provider's job when nobody will follow it any more, and records the failure if the
+ * run still holds the generation.
+ */
+async function settleFailure(run: Run, reason: unknown): Promise<RunOutcome> {
+	const { deps, lease } = run;
+	const generationId = lease.generationId;
+	await deps.storage.deletePrefix(runFolder(generationId, lease.token));
+	if (reason instanceof ClaimLostError) {
+		const isDeleted = !(await findGenerationById(deps.db, generationId));
+		deps.logger.info("run lost its claim; stopping without changes", { generationId, isDeleted });
+		// A run that took over follows the same provider job; only a deleted generation's job goes.
+		if (isDeleted && run.job) await deps.provider.cancel?.(run.job).catch(() => {});
+		return "skipped";
+	}
+	const message =
+		reason instanceof TimedOutError
+			? GENERATION_MESSAGES.timedOut
+			: reason instanceof ProviderError
+				? reason.userMessage
+				: GENERATION_MESSAGES.failed;
+	deps.logger.warn("generation failed", { generationId, message, error: reason });
+	if (reason instanceof TimedOutError && run.job) {
+		await deps.provider.cancel?.(run.job).catch(() => {});
+	}
+	return (await failGeneration(deps.db, lease, message)) ? "failed" : "skipped";
+}
+
+/**
+ * Runs one generation to its end: start at the provider once (its job id saved at once so a run
+ * that takes over resumes it), follow it within the timeout, copy every image into our storage,
+ * and mark the row completed or failed. Each call claims the generation with a token of its own;
+ * a call that cannot claim it, or loses the claim, stops without changing anything.
+ */
+export async function runGeneration(deps: GenerationRunDeps, id: string): Promise<RunOutcome> {
+	const lease: Lease = { generationId: id, token: randomUUID() };
+	const row = await claimGeneration(deps.db, lease, deps.settings.leaseMs);
+	if (!row) return "skipped";
+	deps.logger.info("running generation", { generationId: id, attempt: row.attempts });
+
+	const controller = new AbortController();
+	const deadline = (row.started_at ?? new Date()).getTime() + deps.settings.timeoutMs;
+	const timeoutTimer = setTimeout(
+		() => controller.abort(new TimedOutError()),
+		Math.max(0, deadline - Date.now()),
+	);
+	const renewTimer = setInterval(() => {
+		renewLease(deps.db, lease, deps.settings.leaseMs)
+			.then((isHeld) => {
+				if (!isHeld) controller.abort(new ClaimLostError());
+			})
+			.catch((error) => deps.logger.warn("lease renewal failed", { generationId: id, error }));
+	}, deps.settings.leaseMs / 3);
+	const run: Run = { deps, lease, signal: controller.signal, deadline, job: undefined };
+
+	try {
+		run.job = await startOrResume(run, row);
+		const images = await storeImages(run, await followJob(run, run.job));
+		if (!(await completeGeneration(deps.db, lease, images))) throw new ClaimLostError();
+		return "completed";
+	} catch (error) {
+		return await settleFailure(run, controller.signal.aborted ? controller.signal.reason : error);
+	} finally {
+		clearTimeout(timeoutTimer);
+		clearInterval(renewTimer);
+	}
+}
