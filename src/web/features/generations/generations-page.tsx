@@ -1,34 +1,72 @@
-import { ArrowLeft, ShieldCheck } from "lucide-react";
-import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
-import { useLocation, useNavigate } from "react-router";
+import { ArrowLeft, ScrollText, ShieldCheck } from "lucide-react";
+import {
+	type ReactNode,
+	useCallback,
+	useEffect,
+	useLayoutEffect,
+	useMemo,
+	useRef,
+	useState,
+} from "react";
+import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
+import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
-import { DeletingIdContext, type GenerationCardActions } from "./generation-card";
+import { hasImages } from "./generation-actions-menu";
+import {
+	DeletingIdsContext,
+	type GenerationCardActions,
+	SelectionContext,
+} from "./generation-card";
 import { formatSummary } from "./generation-format";
 import { flattenPages } from "./generations-cache";
 import { GenerationsListFooter } from "./generations-list-footer";
 import {
 	GenerationsEmpty,
 	GenerationsLoadFailure,
+	GenerationsNoMatch,
 	GenerationsSkeleton,
 } from "./generations-states";
+import {
+	type HistoryFilters,
+	isFiltered,
+	NO_FILTERS,
+	readHistoryFilters,
+	writeHistoryFilters,
+} from "./history-filters";
 import { HistoryList } from "./history-list";
-import { ImagePreviewDialog, type PreviewTarget } from "./image-preview-dialog";
+import { type FilterChange, HistoryToolbar } from "./history-toolbar";
+import { ImagePreviewDialog, type PreviewStep, type PreviewTarget } from "./image-preview-dialog";
+import { clickSelection, EMPTY_SELECTION, type Selection, selectAll } from "./selection";
+import { SelectionBar } from "./selection-bar";
 import { useCompletionWatcher } from "./use-completion-watcher";
-import { useDeleteGeneration, useGenerationsList } from "./use-generations";
+import {
+	useDeleteGeneration,
+	useDeleteGenerations,
+	useGenerationsList,
+	useRerunGeneration,
+	useToggleFavorite,
+} from "./use-generations";
 
 const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
+const PROMPT_COPIED_MESSAGE = "Prompt copied";
+const COPY_FAILED_MESSAGE = "Could not copy the prompt. Please select it and copy it yourself.";
+export const AUDIT_LOG_PATH = "/admin/audit-log";
 
 type GenerationsPageProps = {
 	/** The admin sees every user's generations, and the page says so. */
 	isAdmin: boolean;
+	/** Who is looking: a deletion of someone else's generation names its owner. */
+	viewerEmail: string | null;
 };
 
-/** Only web addresses open: a stored URL is never run as a script. */
+/** What is about to be deleted, and from where: a card (or the preview), or the selection. */
+type PendingDelete = { generations: readonly Generation[]; isSelection: boolean };
+
 /** The viewer's IANA zone, so the server counts "today" on the viewer's calendar. */
 function readBrowserTimeZone(): string {
 	try {
@@ -38,6 +76,7 @@ function readBrowserTimeZone(): string {
 	}
 }
 
+/** Only web addresses open: a stored URL is never run as a script. */
 function resolvePollingUrl(value: string | null): string | null {
 	if (!value) return null;
 	try {
@@ -57,48 +96,151 @@ function openPollingUrl(generation: Generation): void {
 	window.open(url, "_blank", "noopener,noreferrer");
 }
 
-/** The card shown after `id` in the list, else the one before it: where focus goes when it is deleted. */
-function findNeighbourCard(list: HTMLElement | null, id: string): HTMLElement | null {
-	if (!list) return null;
-	const cards = Array.from(list.querySelectorAll<HTMLElement>("article[data-generation-id]"));
-	const index = cards.findIndex((card) => card.dataset.generationId === id);
-	if (index < 0) return null;
-	return cards[index + 1] ?? cards[index - 1] ?? null;
+async function copyPrompt(generation: Generation): Promise<void> {
+	try {
+		await navigator.clipboard.writeText(generation.prompt);
+		void showToast("success", PROMPT_COPIED_MESSAGE);
+	} catch {
+		void showToast("error", COPY_FAILED_MESSAGE);
+	}
 }
 
-function SummaryLine({ counts }: { counts: { total: number; today: number } | undefined }) {
+function findCardElement(list: HTMLElement | null, id: string): HTMLElement | null {
+	return (
+		list?.querySelector<HTMLElement>(`article[data-generation-id="${CSS.escape(id)}"]`) ?? null
+	);
+}
+
+/** The card shown after `id` in the list, else the one before it: where focus goes when it is deleted. */
+function findNeighbourCard(list: HTMLElement | null, ids: ReadonlySet<string>): HTMLElement | null {
+	if (!list) return null;
+	const cards = Array.from(list.querySelectorAll<HTMLElement>("article[data-generation-id]"));
+	const isGoing = (card: HTMLElement) => ids.has(card.dataset.generationId ?? "");
+	const last = cards.findLastIndex(isGoing);
+	if (last < 0) return null;
+	return (
+		cards.slice(last + 1).find((card) => !isGoing(card)) ??
+		cards.findLast((card) => !isGoing(card)) ??
+		null
+	);
+}
+
+function SummaryLine({
+	counts,
+	isFiltered,
+}: {
+	counts: { total: number; today: number } | undefined;
+	isFiltered: boolean;
+}) {
 	if (!counts) {
 		return <p aria-hidden="true" className="mt-2 h-5 w-44 animate-pulse rounded bg-slate-200/80" />;
 	}
-	return <p className="mt-2 text-sm text-slate-600">{formatSummary(counts.total, counts.today)}</p>;
+	return (
+		<p className="mt-2 text-sm text-slate-600">
+			{formatSummary(counts.total, counts.today, { isFiltered })}
+		</p>
+	);
+}
+
+/** The next image of the preview one step back or on, across generations at either end. */
+function stepPreview(
+	target: PreviewTarget,
+	previewable: readonly Generation[],
+	step: PreviewStep,
+): PreviewTarget | null {
+	const count = Math.min(target.generation.images.length, GALLERY_CARD_IMAGES);
+	const imageIndex = target.imageIndex + step;
+	if (imageIndex >= 0 && imageIndex < count) return { ...target, imageIndex };
+	const position = previewable.findIndex((item) => item.id === target.generation.id);
+	const generation = position < 0 ? undefined : previewable[position + step];
+	if (!generation) return null;
+	const lastIndex = Math.min(generation.images.length, GALLERY_CARD_IMAGES) - 1;
+	return { generation, imageIndex: step === 1 ? 0 : lastIndex };
 }
 
 /**
  * The generations history (SPEC.md section 2): the person's own, or everyone's for the admin,
- * grouped by day, loaded a cursor page at a time as the person scrolls.
+ * grouped by day, loaded a cursor page at a time as the person scrolls; searched and filtered on
+ * the server by what the address says; with favourites, downloads, reuse and a selection mode.
  */
-export function GenerationsPage({ isAdmin }: GenerationsPageProps) {
+export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) {
 	const navigate = useNavigate();
 	const location = useLocation();
 	const [timeZone] = useState(readBrowserTimeZone);
 	const groupByDate = useMemo(() => createDateGrouper({ timeZone }), [timeZone]);
 
-	const list = useGenerationsList(timeZone);
+	const [searchParams, setSearchParams] = useSearchParams();
+	const filters = useMemo(
+		() => readHistoryFilters(searchParams, { isAdmin }),
+		[searchParams, isAdmin],
+	);
+	const changeFilters = useCallback(
+		({ change, isRefinement = false }: FilterChange) => {
+			void setSearchParams(
+				(current) =>
+					writeHistoryFilters(current, { ...readHistoryFilters(current, { isAdmin }), ...change }),
+				{ replace: isRefinement },
+			);
+		},
+		[setSearchParams, isAdmin],
+	);
+
+	const list = useGenerationsList(timeZone, filters);
 	const items = useMemo(() => flattenPages(list.data), [list.data]);
 	const groups = useMemo(() => groupByDate(items), [groupByDate, items]);
 	const firstPage = list.data?.pages[0];
 	useCompletionWatcher(items);
 
+	// While a new search loads, the last one's cards stay: the summary and the empty state speak of
+	// what is shown, not of what was asked for.
+	const shownFiltersRef = useRef<HistoryFilters>(filters);
+	const isShowingEarlierResults = list.isPlaceholderData;
+	const shownFilters = isShowingEarlierResults ? shownFiltersRef.current : filters;
+	useLayoutEffect(() => {
+		if (!isShowingEarlierResults) shownFiltersRef.current = filters;
+	});
+	const shownFiltersKey = JSON.stringify(shownFilters);
+
 	const deletion = useDeleteGeneration(timeZone);
-	const deletingId = deletion.isPending ? (deletion.variables?.id ?? null) : null;
+	const bulkDeletion = useDeleteGenerations(timeZone);
+	const favorite = useToggleFavorite();
+	const rerun = useRerunGeneration();
+	const deletingIds = useMemo<ReadonlySet<string>>(() => {
+		if (deletion.isPending && deletion.variables) return new Set([deletion.variables.id]);
+		if (bulkDeletion.isPending && bulkDeletion.variables) {
+			return new Set(bulkDeletion.variables.map((generation) => generation.id));
+		}
+		return new Set();
+	}, [deletion.isPending, deletion.variables, bulkDeletion.isPending, bulkDeletion.variables]);
 
 	const [preview, setPreview] = useState<PreviewTarget | null>(null);
 	const previewReturnRef = useRef<HTMLElement | null>(null);
-	const [pendingDelete, setPendingDelete] = useState<Generation | null>(null);
+	const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
 	const deleteReturnRef = useRef<HTMLElement | null>(null);
 	const listRef = useRef<HTMLDivElement>(null);
 	const headingRef = useRef<HTMLHeadingElement>(null);
+	const toolbarRef = useRef<HTMLDivElement>(null);
 
+	const [isSelecting, setIsSelecting] = useState(false);
+	const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
+	const itemIds = useMemo(() => items.map((item) => item.id), [items]);
+	const selectedIds = useMemo(
+		() => itemIds.filter((id) => selection.ids.has(id)),
+		[itemIds, selection.ids],
+	);
+	const selectionContext = useMemo(
+		() => ({ isActive: isSelecting, selectedIds: new Set(selectedIds) }),
+		[isSelecting, selectedIds],
+	);
+
+	// Cards and the preview act on the latest list without being drawn again for it.
+	const latest = useRef({ itemIds });
+	useLayoutEffect(() => {
+		latest.current = { itemIds };
+	});
+
+	const { mutate: toggleFavorite } = favorite;
+	const { mutate: startRerun } = rerun;
 	// One object for every card, made once: cards are memoised and must not re-render for it.
 	const actions = useMemo<GenerationCardActions>(
 		() => ({
@@ -109,22 +251,115 @@ export function GenerationsPage({ isAdmin }: GenerationsPageProps) {
 			onOpenPolling: openPollingUrl,
 			onDelete: (generation, trigger) => {
 				deleteReturnRef.current = trigger;
-				setPendingDelete(generation);
+				setPendingDelete({ generations: [generation], isSelection: false });
 			},
+			onToggleFavorite: (generation) =>
+				toggleFavorite({ id: generation.id, isFavorite: generation.is_favorite !== true }),
+			onRerun: (generation) => startRerun(generation),
+			onCopyPrompt: (generation) => void copyPrompt(generation),
+			onSelect: (generation, { isRange }) =>
+				setSelection((current) =>
+					clickSelection(current, latest.current.itemIds, generation.id, { isRange }),
+				),
 		}),
-		[],
+		[toggleFavorite, startRerun],
 	);
 
-	const { mutate: deleteGeneration } = deletion;
-	const confirmDelete = useCallback(
-		(generation: Generation) => {
-			deleteReturnRef.current =
-				findNeighbourCard(listRef.current, generation.id) ?? headingRef.current;
-			setPendingDelete(null);
-			deleteGeneration(generation);
+	// A new search or filter starts a new selection, and shows its results from the top.
+	// biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for what is shown.
+	useLayoutEffect(() => {
+		setSelection(EMPTY_SELECTION);
+		const toolbar = toolbarRef.current;
+		if (!toolbar) return;
+		const toolbarTop = toolbar.getBoundingClientRect().top + window.scrollY - 80;
+		if (window.scrollY > toolbarTop) window.scrollTo(0, Math.max(0, toolbarTop));
+	}, [shownFiltersKey]);
+
+	useEffect(() => {
+		if (!isSelecting) return;
+		const onKeyDown = (event: KeyboardEvent) => {
+			if (event.key !== "Escape" || event.defaultPrevented) return;
+			const target = event.target;
+			if (
+				target instanceof HTMLElement &&
+				target.closest("input, textarea, select, [role=dialog], [role=alertdialog], [role=menu]")
+			)
+				return;
+			setIsSelecting(false);
+			setSelection(EMPTY_SELECTION);
+		};
+		document.addEventListener("keydown", onKeyDown);
+		return () => document.removeEventListener("keydown", onKeyDown);
+	}, [isSelecting]);
+
+	const itemsById = useMemo(() => new Map(items.map((item) => [item.id, item])), [items]);
+	const previewable = useMemo(() => items.filter(hasImages), [items]);
+	// The preview shows the latest copy of its generation (a star changed from the preview).
+	const previewTarget: PreviewTarget | null = preview
+		? {
+				generation: itemsById.get(preview.generation.id) ?? preview.generation,
+				imageIndex: preview.imageIndex,
+			}
+		: null;
+
+	const { fetchNextPage, refetch, hasNextPage } = list;
+	const loadMore = useCallback(() => {
+		void fetchNextPage({ cancelRefetch: false });
+	}, [fetchNextPage]);
+
+	const stepPreviewBy = (step: PreviewStep) => {
+		if (!previewTarget) return;
+		const next = stepPreview(previewTarget, previewable, step);
+		if (next) setPreview(next);
+	};
+	// Near the end of what is loaded, the preview fetches on, so Right keeps going through the history.
+	const previewedPosition = preview
+		? previewable.findIndex((item) => item.id === preview.generation.id)
+		: -1;
+	const isPreviewNearEnd = previewedPosition >= 0 && previewedPosition >= previewable.length - 2;
+	useEffect(() => {
+		if (isPreviewNearEnd && hasNextPage) loadMore();
+	}, [isPreviewNearEnd, hasNextPage, loadMore]);
+	const canStep = {
+		previous: previewTarget !== null && stepPreview(previewTarget, previewable, -1) !== null,
+		next: previewTarget !== null && stepPreview(previewTarget, previewable, 1) !== null,
+	};
+	const closePreview = () => {
+		// When the arrows moved on to another generation, back to its card if it is drawn; else to
+		// the thumbnail that opened the preview.
+		const opener = previewReturnRef.current;
+		const shownId = previewTarget?.generation.id;
+		if (shownId && opener?.closest("article")?.dataset.generationId !== shownId) {
+			const shown = findCardElement(listRef.current, shownId)?.querySelector<HTMLElement>(
+				'button[aria-label^="Preview image"]',
+			);
+			if (shown) previewReturnRef.current = shown;
+		}
+		setPreview(null);
+	};
+	const previewActions = {
+		...actions,
+		onDelete: (generation: Generation) => {
+			closePreview();
+			deleteReturnRef.current = previewReturnRef.current;
+			setPendingDelete({ generations: [generation], isSelection: false });
 		},
-		[deleteGeneration],
-	);
+	};
+
+	const { mutate: deleteGeneration } = deletion;
+	const { mutate: deleteGenerations } = bulkDeletion;
+	const confirmDelete = (generations: readonly Generation[]) => {
+		const ids = new Set(generations.map((generation) => generation.id));
+		deleteReturnRef.current = findNeighbourCard(listRef.current, ids) ?? headingRef.current;
+		const isSelection = pendingDelete?.isSelection ?? false;
+		setPendingDelete(null);
+		const [only] = generations;
+		if (!isSelection && only) {
+			deleteGeneration(only);
+			return;
+		}
+		deleteGenerations(generations, { onSuccess: () => setSelection(EMPTY_SELECTION) });
+	};
 
 	const goBack = () => {
 		// Opened directly (a bookmark, a new tab), there is no step back inside the app: go home.
@@ -132,10 +367,13 @@ export function GenerationsPage({ isAdmin }: GenerationsPageProps) {
 		else void navigate(-1);
 	};
 
-	const { fetchNextPage, refetch } = list;
-	const loadMore = useCallback(() => {
-		void fetchNextPage({ cancelRefetch: false });
-	}, [fetchNextPage]);
+	const knownOwners = useMemo(
+		() =>
+			isAdmin
+				? [...new Set(items.flatMap((item) => (item.owner_email ? [item.owner_email] : [])))].sort()
+				: [],
+		[isAdmin, items],
+	);
 
 	let content: ReactNode;
 	if (list.isPending) {
@@ -145,18 +383,31 @@ export function GenerationsPage({ isAdmin }: GenerationsPageProps) {
 			<GenerationsLoadFailure onTryAgain={() => void refetch()} isRetrying={list.isFetching} />
 		);
 	} else if (items.length === 0) {
-		content = <GenerationsEmpty />;
+		content = isFiltered(shownFilters) ? (
+			<GenerationsNoMatch
+				search={shownFilters.search}
+				hasFilters={isFiltered({ ...shownFilters, search: "" })}
+				onClear={() => changeFilters({ change: NO_FILTERS })}
+			/>
+		) : (
+			<GenerationsEmpty />
+		);
 	} else {
 		content = (
-			<>
-				<DeletingIdContext value={deletingId}>
+			<div
+				aria-busy={isShowingEarlierResults || undefined}
+				className={isShowingEarlierResults ? "opacity-60 transition-opacity" : undefined}
+			>
+				<SelectionContext value={selectionContext}>
 					<HistoryList
+						// A new search or filter is a new list: nothing of the last one's scroll carries over.
+						key={shownFiltersKey}
 						groups={groups}
 						isOwnerShown={isAdmin}
 						actions={actions}
 						containerRef={listRef}
 					/>
-				</DeletingIdContext>
+				</SelectionContext>
 				<GenerationsListFooter
 					hasNextPage={list.hasNextPage}
 					isFetchingNextPage={list.isFetchingNextPage}
@@ -164,14 +415,14 @@ export function GenerationsPage({ isAdmin }: GenerationsPageProps) {
 					pageCount={list.data?.pages.length ?? 0}
 					onLoadMore={loadMore}
 				/>
-			</>
+			</div>
 		);
 	}
 
 	return (
 		// No browser scroll anchoring on this screen: the list keeps its first card in view in place
 		// itself (history-list.tsx), and two mechanisms moving the same scroll would fight.
-		<div className="space-y-6 [overflow-anchor:none]">
+		<div className={`space-y-6 [overflow-anchor:none] ${isSelecting ? "pb-24" : ""}`}>
 			<Button variant="ghost" size="sm" onClick={goBack} className="-ml-3">
 				<ArrowLeft aria-hidden="true" className="size-4" />
 				Back
@@ -192,30 +443,79 @@ export function GenerationsPage({ isAdmin }: GenerationsPageProps) {
 				{list.isError && !list.data ? null : (
 					<SummaryLine
 						counts={firstPage ? { total: firstPage.total, today: firstPage.today } : undefined}
+						isFiltered={isFiltered(shownFilters)}
 					/>
 				)}
+				<p role="status" className="sr-only">
+					{isShowingEarlierResults ? "Searching" : ""}
+				</p>
 			</div>
 			{isAdmin ? (
-				<p className="flex items-start gap-2 rounded-xl bg-accent-50 px-4 py-3 text-sm text-accent-800 ring-1 ring-accent-200 ring-inset">
-					<ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-					<span>
-						<strong className="font-semibold">Admin View</strong>: you are seeing the generations of
-						every user.
-					</span>
-				</p>
+				<div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-xl bg-accent-50 px-4 py-3 text-sm text-accent-800 ring-1 ring-accent-200 ring-inset">
+					<p className="flex items-start gap-2">
+						<ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+						<span>
+							<strong className="font-semibold">Admin View</strong>: you are seeing the generations
+							of every user.
+						</span>
+					</p>
+					<Link
+						to={AUDIT_LOG_PATH}
+						className="inline-flex items-center gap-1.5 font-semibold underline-offset-2 hover:underline"
+					>
+						<ScrollText aria-hidden="true" className="size-4" />
+						Audit log
+					</Link>
+				</div>
 			) : null}
-			{content}
+			<div ref={toolbarRef}>
+				<HistoryToolbar
+					filters={filters}
+					onChange={changeFilters}
+					isAdmin={isAdmin}
+					knownOwners={knownOwners}
+					isSelecting={isSelecting}
+					onToggleSelecting={() => {
+						setIsSelecting((current) => !current);
+						setSelection(EMPTY_SELECTION);
+					}}
+				/>
+			</div>
+			<DeletingIdsContext value={deletingIds}>{content}</DeletingIdsContext>
+			{isSelecting ? (
+				<SelectionBar
+					selectedIds={selectedIds}
+					shownCount={items.length}
+					isDeleting={bulkDeletion.isPending}
+					onSelectAll={() => setSelection((current) => selectAll(current, itemIds))}
+					onDelete={() => {
+						deleteReturnRef.current = null;
+						setPendingDelete({
+							generations: selectedIds.flatMap((id) => itemsById.get(id) ?? []),
+							isSelection: true,
+						});
+					}}
+					onDone={() => {
+						setIsSelecting(false);
+						setSelection(EMPTY_SELECTION);
+					}}
+				/>
+			) : null}
 			<ImagePreviewDialog
-				target={preview}
+				target={previewTarget}
 				isOwnerShown={isAdmin}
 				onSelectImage={(imageIndex) =>
 					setPreview((current) => (current ? { ...current, imageIndex } : current))
 				}
-				onClose={() => setPreview(null)}
+				onStep={stepPreviewBy}
+				canStep={canStep}
+				actions={previewActions}
+				onClose={closePreview}
 				returnFocusRef={previewReturnRef}
 			/>
 			<DeleteGenerationDialog
-				generation={pendingDelete}
+				generations={pendingDelete?.generations ?? null}
+				viewerEmail={viewerEmail}
 				onConfirm={confirmDelete}
 				onCancel={() => setPendingDelete(null)}
 				returnFocusRef={deleteReturnRef}
