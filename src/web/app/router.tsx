@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { type RouteObject, useRoutes } from "react-router";
-import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
+import { RequireAdmin, RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
+import { AUDIT_LOG_PATH } from "../lib/app-paths";
 import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
 import { GeneratorRoute } from "./generator-route";
@@ -18,6 +19,9 @@ function warmUpAuthClient(): void {
 const GenerationsRoute = lazyScreen(
 	async () => (await import("./generations-route")).GenerationsRoute,
 );
+const AuditLogPage = lazyScreen(
+	async () => (await import("../features/admin/audit-log-page")).AuditLogPage,
+);
 const LoginPage = lazyScreen(async () => {
 	warmUpAuthClient();
 	return (await import("../features/auth/login-page")).LoginPage;
@@ -28,8 +32,8 @@ const SignupPage = lazyScreen(async () => {
 });
 
 /**
- * Every route of the web app (SPEC.md section 2). Login, signup and the history are loaded on
- * demand so the first page stays small.
+ * Every route of the web app (SPEC.md section 2, and the administrator's audit log). Login,
+ * signup, the history and the audit log are loaded on demand so the first page stays small.
  */
 const appRoutes: RouteObject[] = [
 	{
@@ -40,6 +44,10 @@ const appRoutes: RouteObject[] = [
 			{
 				Component: RequireSignedIn,
 				children: [{ path: "generations", Component: GenerationsRoute }],
+			},
+			{
+				Component: RequireAdmin,
+				children: [{ path: AUDIT_LOG_PATH, Component: AuditLogPage }],
 			},
 			{ path: "*", Component: NotFoundPage },
 		],

@@ -23,7 +23,10 @@ export function cleanUpGeneratorScreen(): void {
 export async function openGenerator({
 	isSignedIn = true,
 	path = "/",
-}: { isSignedIn?: boolean; path?: string } = {}) {
+}: {
+	isSignedIn?: boolean;
+	path?: string;
+} = {}) {
 	startFakeAuthServer(isSignedIn ? { signedInAs: createTestUser() } : {});
 	const view = renderApp({ path });
 	await screen.findByRole("link", { name: isSignedIn ? /View Generations/ : "Sign In" });

@@ -14,6 +14,7 @@ import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
+import { AUDIT_LOG_PATH } from "../../lib/app-paths";
 import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
 import { hasImages } from "./generation-actions-menu";
@@ -55,7 +56,6 @@ import {
 const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
 const PROMPT_COPIED_MESSAGE = "Prompt copied";
 const COPY_FAILED_MESSAGE = "Could not copy the prompt. Please select it and copy it yourself.";
-export const AUDIT_LOG_PATH = "/admin/audit-log";
 
 type GenerationsPageProps = {
 	/** The admin sees every user's generations, and the page says so. */
