@@ -19,9 +19,7 @@ function warmUpAuthClient(): void {
 const GenerationsRoute = lazyScreen(
 	async () => (await import("./generations-route")).GenerationsRoute,
 );
-const AuditLogPage = lazyScreen(
-	async () => (await import("../features/admin/audit-log-page")).AuditLogPage,
-);
+const AuditLogPage = lazyScreen(async () => (await import("./generations-route")).AuditLogPage);
 const LoginPage = lazyScreen(async () => {
 	warmUpAuthClient();
 	return (await import("../features/auth/login-page")).LoginPage;
