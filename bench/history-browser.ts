@@ -118,7 +118,9 @@ async function renderVariants(storage: Storage, ids: readonly string[]): Promise
 		const rendered = await renderImages({ prompt: `${prompt} ${index}`, aspectRatio, count: 4 });
 		const images: StoredImage[] = [];
 		for (const [imageIndex, image] of rendered.entries()) {
-			images.push(await storeGenerationImage(storage, id, imageIndex, image.data));
+			images.push(
+				await storeGenerationImage(storage, `generations/${id}/`, imageIndex, image.data),
+			);
 		}
 		variants.push({ aspectRatio, prompt, images });
 	}
