@@ -166,8 +166,11 @@ test("downloads: an image's original from the preview, a generation's ZIP, and a
 	expect(download.suggestedFilename()).toMatch(
 		/^a-lighthouse-on-a-cliff-at-dusk[a-z0-9-]*-2\.(png|webp|jpe?g)$/,
 	);
+	// The original itself, as the offline engine made it (a JPEG), not the thumbnail (WebP).
 	const image = await readDownload(download);
-	expect(image.subarray(1, 4).toString("latin1")).toBe("PNG");
+	const isJpeg = image[0] === 0xff && image[1] === 0xd8;
+	const isPng = image.subarray(1, 4).toString("latin1") === "PNG";
+	expect(isJpeg || isPng).toBe(true);
 	await page.keyboard.press("Escape");
 	await expect(dialog).toHaveCount(0);
 
@@ -228,7 +231,7 @@ test("Use prompt opens the generator filled in; Rerun starts the same generation
 	);
 	await (await openCardMenu(page, lighthouse)).getByRole("menuitem", { name: "Rerun" }).click();
 	await created;
-	await expect(page.getByText("Rerun started: it is at the top of the history")).toBeVisible();
+	await expect(page.getByText("Rerun started")).toBeVisible();
 	await expect(page.getByText("3 generations · 3 today")).toBeVisible();
 	const newest = page.getByRole("article").first();
 	await expect(newest).toHaveAccessibleName(lighthouse);

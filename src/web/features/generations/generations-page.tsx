@@ -266,11 +266,14 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 	);
 
 	// A new search or filter starts a new selection, and shows its results from the top.
-	// biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for what is shown.
+	const shownKeyRef = useRef(shownFiltersKey);
 	useLayoutEffect(() => {
+		if (shownKeyRef.current === shownFiltersKey) return;
+		shownKeyRef.current = shownFiltersKey;
 		setSelection(EMPTY_SELECTION);
 		const toolbar = toolbarRef.current;
 		if (!toolbar) return;
+		// Below the sticky header, with the toolbar in view.
 		const toolbarTop = toolbar.getBoundingClientRect().top + window.scrollY - 80;
 		if (window.scrollY > toolbarTop) window.scrollTo(0, Math.max(0, toolbarTop));
 	}, [shownFiltersKey]);
@@ -422,7 +425,7 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 	return (
 		// No browser scroll anchoring on this screen: the list keeps its first card in view in place
 		// itself (history-list.tsx), and two mechanisms moving the same scroll would fight.
-		<div className={`space-y-6 [overflow-anchor:none] ${isSelecting ? "pb-24" : ""}`}>
+		<div className={`space-y-6 [overflow-anchor:none] ${isSelecting ? "pb-40 sm:pb-24" : ""}`}>
 			<Button variant="ghost" size="sm" onClick={goBack} className="-ml-3">
 				<ArrowLeft aria-hidden="true" className="size-4" />
 				Back

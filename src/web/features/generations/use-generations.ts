@@ -41,7 +41,7 @@ const DELETE_SUCCESS_MESSAGE = "Generation deleted successfully";
 const DELETE_FAILURE_MESSAGE = "Failed to delete generation. Please try again.";
 const BULK_DELETE_FAILURE_MESSAGE = "Failed to delete the generations. Nothing was deleted.";
 const FAVORITE_FAILURE_MESSAGE = "Failed to update the favourite. Please try again.";
-const RERUN_STARTED_MESSAGE = "Rerun started: it is at the top of the history";
+const RERUN_STARTED_MESSAGE = "Rerun started";
 
 const FAVORITE_MUTATION_KEY = ["generations", "favorite"] as const;
 
