@@ -585,7 +585,8 @@ function readMainThreadTasks(buffer: Buffer): MainThreadTasks {
 		count: tasks.length,
 		longByWall: long.length,
 		longByCpu: tasks.filter((task) => (task.tdur ?? 0) > LONG_TASK_TARGET_MS * 1000).length,
-		maxCpuMs: Math.max(0, ...tasks.map((task) => (task.tdur ?? 0) / 1000)),
+		// A reduce, not Math.max(...): a long scroll records more tasks than a call takes arguments.
+		maxCpuMs: tasks.reduce((max, task) => Math.max(max, (task.tdur ?? 0) / 1000), 0),
 		long,
 	};
 }
