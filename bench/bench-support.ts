@@ -6,7 +6,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { type Database, openPgliteDatabase, openPostgresDatabase } from "../src/server/db/database";
+import {
+	type Database,
+	openPgliteDatabase,
+	openPostgresDatabase,
+	PGLITE_EXTENSIONS,
+} from "../src/server/db/database";
 import { createSilentLogger } from "../src/server/logger";
 import type { ImageProvider } from "../src/server/providers/types";
 import { assembleServer, type ServerSettings } from "../src/server/server";
@@ -28,7 +33,7 @@ export type DatabaseKind = "pglite" | "postgres";
 
 /** A fresh in-memory PGlite database. */
 export async function openBenchPglite(): Promise<Database> {
-	const pglite = await PGlite.create();
+	const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
 	return openPgliteDatabase(pglite, { ownsPglite: true });
 }
 

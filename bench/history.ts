@@ -70,12 +70,17 @@ async function timeParts(
 		{
 			name: "part: page query (selectGenerationPage)",
 			summary: await timeCalls(() =>
-				selectGenerationPage(db, { userId, cursor: undefined, limit: PAGE_SIZE + 1 }),
+				selectGenerationPage(db, {
+					filters: { userId },
+					cursor: undefined,
+					limit: PAGE_SIZE + 1,
+					isOwnerShown: false,
+				}),
 			),
 		},
 		{
 			name: "part: counts (countHistory)",
-			summary: await timeCalls(() => countHistory(db, { userId, todayStart })),
+			summary: await timeCalls(() => countHistory(db, { filters: { userId }, todayStart })),
 		},
 		{
 			name: "part: listGenerations (service, no HTTP/session)",

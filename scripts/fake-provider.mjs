@@ -11,7 +11,7 @@ const outfile = `${root}.tmp/fake-provider/fake-runner.mjs`;
 
 await mkdir(`${root}.tmp/fake-provider`, { recursive: true });
 await build({
-	entryPoints: [`${root}src/server/providers/shared/fake-runner.ts`],
+	entryPoints: [`${root}src/server/testing/fakes/fake-runner.ts`],
 	outfile,
 	bundle: true,
 	platform: "node",

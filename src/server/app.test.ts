@@ -39,7 +39,11 @@ describe.each(availableDatabaseKinds())("the HTTP app on %s", (kind) => {
 
 	it("publishes whether Google sign-in is configured", async () => {
 		const response = await server.app.request("/api/config");
-		expect(await response.json()).toEqual({ googleEnabled: false, imageProvider: "local" });
+		expect(await response.json()).toEqual({
+			googleEnabled: false,
+			imageProvider: "local",
+			emailVerificationRequired: false,
+		});
 	});
 
 	it("answers an unknown API path with the error envelope", async () => {
@@ -110,6 +114,8 @@ describe("the built web app", () => {
 				isGoogleEnabled: false,
 				imageProvider: "local",
 				trustProxy: false,
+				isRateLimitEnabled: false,
+				requireEmailVerification: false,
 			},
 		});
 		return { app, close: () => server.close() };

@@ -1,4 +1,3 @@
-import { getConnInfo } from "@hono/node-server/conninfo";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
@@ -6,10 +5,13 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { sql } from "kysely";
 import type { PublicConfig } from "../shared/session";
-import { type Auth, CLIENT_IP_HEADER } from "./auth/auth";
+import { createAccountRoutes } from "./accounts/account-routes";
+import type { Auth } from "./auth/auth";
+import { forwardToAuth } from "./auth/forward-to-auth";
 import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
 import type { GenerationDeps } from "./generations/generation-service";
+import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
 import { refuseForeignOrigins } from "./http/origin-check";
 import type { StaticSite } from "./http/static-site";
@@ -25,6 +27,9 @@ export type AppConfig = {
 	trustProxy: boolean;
 	/** Largest JSON body the API accepts, in bytes. */
 	maxBodyBytes?: number;
+	isRateLimitEnabled: boolean;
+	/** Until their address is verified, people may look around but not generate. */
+	requireEmailVerification: boolean;
 };
 
 export type AppDeps = {
@@ -35,22 +40,6 @@ export type AppDeps = {
 	site?: StaticSite;
 	generations?: GenerationDeps;
 };
-
-export type AppEnv = {
-	Variables: {
-		requestId: string;
-	};
-};
-
-function resolveClientIp(request: Request, incoming: unknown, trustProxy: boolean): string {
-	if (trustProxy) {
-		// The proxy appends the address it saw; anything to its left could be forged by the client.
-		const forwarded = request.headers.get("x-forwarded-for");
-		const last = forwarded?.split(",").at(-1)?.trim();
-		if (last) return last;
-	}
-	return (incoming as string | undefined) ?? "unknown";
-}
 
 /** Builds the HTTP app from its dependencies; nothing here reads the environment or connects. */
 export function createApp(deps: AppDeps) {
@@ -107,6 +96,7 @@ export function createApp(deps: AppDeps) {
 		const body: PublicConfig = {
 			googleEnabled: config.isGoogleEnabled,
 			imageProvider: config.imageProvider,
+			emailVerificationRequired: config.requireEmailVerification,
 		};
 		return context.json(body);
 	});
@@ -122,17 +112,22 @@ export function createApp(deps: AppDeps) {
 		return next();
 	});
 
-	api.on(["GET", "POST"], "/auth/*", (context) => {
-		let incoming: string | undefined;
-		try {
-			incoming = getConnInfo(context).remote.address;
-		} catch {
-			incoming = undefined;
-		}
-		const headers = new Headers(context.req.raw.headers);
-		headers.set(CLIENT_IP_HEADER, resolveClientIp(context.req.raw, incoming, config.trustProxy));
-		return auth.handler(new Request(context.req.raw, { headers }));
-	});
+	// Before the catch-all below: it wraps some of Better Auth's endpoints with Atelier's rules.
+	api.route(
+		"/",
+		createAccountRoutes({
+			auth,
+			database,
+			storage: deps.generations?.storage,
+			config: {
+				trustProxy: config.trustProxy,
+				isRateLimitEnabled: config.isRateLimitEnabled,
+				requireEmailVerification: config.requireEmailVerification,
+			},
+		}),
+	);
+
+	api.on(["GET", "POST"], "/auth/*", (context) => forwardToAuth(auth, context, config.trustProxy));
 
 	if (deps.generations) {
 		api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));

@@ -60,6 +60,37 @@ describe("parseEnv", () => {
 		expect(good.ok).toBe(true);
 	});
 
+	it("reads mail settings: an smtp(s) URL, a sender it requires, verification off by default", () => {
+		const none = parseEnv({});
+		expect(none.ok && none.env.REQUIRE_EMAIL_VERIFICATION).toBe(false);
+		expect(none.ok && none.env.SMTP_URL).toBeUndefined();
+
+		const bad = parseEnv({ SMTP_URL: "http://mail.example.com", MAIL_FROM: "no at sign" });
+		expect(bad.ok).toBe(false);
+		if (bad.ok) return;
+		expect(bad.problems.map((problem) => problem.split(":")[0]).sort()).toEqual([
+			"MAIL_FROM",
+			"SMTP_URL",
+		]);
+
+		const missingSender = parseEnv({ SMTP_URL: "smtps://user:pass@mail.example.com:465" });
+		expect(missingSender.ok).toBe(false);
+		if (missingSender.ok) return;
+		expect(missingSender.problems).toEqual([
+			"MAIL_FROM: is required when SMTP_URL is set (the sender of reset and verification e-mails)",
+		]);
+
+		const good = parseEnv({
+			SMTP_URL: "smtps://user:pass@mail.example.com:465",
+			MAIL_FROM: "Atelier <atelier@example.com>",
+			REQUIRE_EMAIL_VERIFICATION: "true",
+		});
+		expect(good.ok).toBe(true);
+		if (!good.ok) return;
+		expect(good.env.REQUIRE_EMAIL_VERIFICATION).toBe(true);
+		expect(good.env.MAIL_FROM).toBe("Atelier <atelier@example.com>");
+	});
+
 	it("wants the Google client id and secret together", () => {
 		const result = parseEnv({ GOOGLE_CLIENT_ID: "id-only" });
 		expect(result.ok).toBe(false);

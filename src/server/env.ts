@@ -1,19 +1,27 @@
 import { z } from "zod";
+import { COMFYUI_DEFAULT_INPUTS, COMFYUI_DEFAULT_SIZES } from "./providers/comfyui/comfyui-config";
 import {
+	FAL_DEFAULT_IMAGES_PER_REQUEST,
 	FAL_DEFAULT_MODEL,
 	FAL_DEFAULT_QUEUE_URL,
+	FAL_DEFAULT_RATIO_INPUT,
+	FAL_MODEL_PATTERN,
 	FAL_RATIO_INPUTS,
-} from "./providers/fal/fal-provider";
+} from "./providers/fal/fal-config";
 import {
 	OPENAI_DEFAULT_BASE_URL,
 	OPENAI_DEFAULT_MODEL,
+	OPENAI_DEFAULT_QUALITY,
+	OPENAI_DEFAULT_SIZES,
 	OPENAI_QUALITIES,
-} from "./providers/openai/openai-provider";
-import { OPENAI_SIZE_MODES } from "./providers/openai/openai-sizes";
+	OPENAI_SIZE_MODES,
+} from "./providers/openai/openai-config";
 import {
 	REPLICATE_DEFAULT_BASE_URL,
+	REPLICATE_DEFAULT_IMAGES_PER_PREDICTION,
 	REPLICATE_DEFAULT_MODEL,
-} from "./providers/replicate/replicate-provider";
+	REPLICATE_MODEL_PATTERN,
+} from "./providers/replicate/replicate-config";
 import { PIXEL_SIZE_SETS } from "./providers/shared/pixel-sizes";
 
 const GOOGLE_DISCOVERY_URL = "https://accounts.google.com/.well-known/openid-configuration";
@@ -32,7 +40,8 @@ const booleanFlag = z
 const positiveInt = (fallback: number) =>
 	z.coerce.number().int().positive().optional().default(fallback);
 
-const imagesPerRequest = z.coerce.number().int().min(1).max(4).optional().default(4);
+const imagesPerRequest = (fallback: number) =>
+	z.coerce.number().int().min(1).max(4).optional().default(fallback);
 
 const httpUrl = (fallback: string) =>
 	z
@@ -106,6 +115,19 @@ export const EnvSchema = z
 			.optional()
 			.transform((value) => value === undefined || value === "true" || value === "1"),
 		TRUST_PROXY: booleanFlag,
+		REQUIRE_EMAIL_VERIFICATION: booleanFlag,
+		SMTP_URL: optionalString.pipe(
+			z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+		),
+		MAIL_FROM: optionalString.pipe(
+			z
+				.string()
+				.regex(
+					/^([^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+					"must be an address or Name <address>, e.g. Atelier <atelier@example.com>",
+				)
+				.optional(),
+		),
 		IMAGE_PROVIDER: z
 			.enum(["local", "http", "comfyui", "replicate", "openai", "fal"])
 			.optional()
@@ -121,9 +143,9 @@ export const EnvSchema = z
 				.optional(),
 		),
 		COMFYUI_WORKFLOW_FILE: optionalString,
-		COMFYUI_PROMPT_INPUT: comfyInput("6.text"),
-		COMFYUI_WIDTH_INPUT: comfyInput("5.width"),
-		COMFYUI_HEIGHT_INPUT: comfyInput("5.height"),
+		COMFYUI_PROMPT_INPUT: comfyInput(COMFYUI_DEFAULT_INPUTS.prompt),
+		COMFYUI_WIDTH_INPUT: comfyInput(COMFYUI_DEFAULT_INPUTS.width),
+		COMFYUI_HEIGHT_INPUT: comfyInput(COMFYUI_DEFAULT_INPUTS.height),
 		COMFYUI_BATCH_INPUT: z
 			.string()
 			.trim()
@@ -132,41 +154,38 @@ export const EnvSchema = z
 				"must be <node id>.<input name>, such as 5.batch_size, or none",
 			)
 			.optional()
-			.default("5.batch_size"),
-		COMFYUI_SEED_INPUT: comfyInput("3.seed"),
+			.default(COMFYUI_DEFAULT_INPUTS.batch),
+		COMFYUI_SEED_INPUT: comfyInput(COMFYUI_DEFAULT_INPUTS.seed),
 		COMFYUI_CHECKPOINT: optionalString,
-		COMFYUI_SIZES: z.enum(PIXEL_SIZE_SETS).optional().default("sd15"),
+		COMFYUI_SIZES: z.enum(PIXEL_SIZE_SETS).optional().default(COMFYUI_DEFAULT_SIZES),
 		REPLICATE_API_TOKEN: optionalString,
 		REPLICATE_MODEL: z
 			.string()
 			.trim()
 			.regex(
-				/^([\w.-]+\/[\w.-]+(:[0-9a-f]{64})?|[0-9a-f]{64})$/,
+				REPLICATE_MODEL_PATTERN,
 				"must be owner/name, owner/name:<version> or a 64-hex version",
 			)
 			.optional()
 			.default(REPLICATE_DEFAULT_MODEL),
 		REPLICATE_BASE_URL: httpUrl(REPLICATE_DEFAULT_BASE_URL),
-		REPLICATE_IMAGES_PER_PREDICTION: imagesPerRequest,
+		REPLICATE_IMAGES_PER_PREDICTION: imagesPerRequest(REPLICATE_DEFAULT_IMAGES_PER_PREDICTION),
 		REPLICATE_INPUT_JSON: jsonObject,
 		OPENAI_API_KEY: optionalString,
 		OPENAI_BASE_URL: httpUrl(OPENAI_DEFAULT_BASE_URL),
 		OPENAI_IMAGE_MODEL: z.string().trim().min(1).optional().default(OPENAI_DEFAULT_MODEL),
-		OPENAI_IMAGE_QUALITY: z.enum(OPENAI_QUALITIES).optional().default("medium"),
-		OPENAI_IMAGE_SIZES: z.enum(OPENAI_SIZE_MODES).optional().default("auto"),
+		OPENAI_IMAGE_QUALITY: z.enum(OPENAI_QUALITIES).optional().default(OPENAI_DEFAULT_QUALITY),
+		OPENAI_IMAGE_SIZES: z.enum(OPENAI_SIZE_MODES).optional().default(OPENAI_DEFAULT_SIZES),
 		FAL_KEY: optionalString,
 		FAL_MODEL: z
 			.string()
 			.trim()
-			.regex(
-				/^[\w.-]+\/[\w.-]+(\/[\w.-]+)*$/,
-				"must look like owner/app[/path], such as fal-ai/flux/schnell",
-			)
+			.regex(FAL_MODEL_PATTERN, "must look like owner/app[/path], such as fal-ai/flux/schnell")
 			.optional()
 			.default(FAL_DEFAULT_MODEL),
 		FAL_QUEUE_URL: httpUrl(FAL_DEFAULT_QUEUE_URL),
-		FAL_RATIO_INPUT: z.enum(FAL_RATIO_INPUTS).optional().default("auto"),
-		FAL_IMAGES_PER_REQUEST: imagesPerRequest,
+		FAL_RATIO_INPUT: z.enum(FAL_RATIO_INPUTS).optional().default(FAL_DEFAULT_RATIO_INPUT),
+		FAL_IMAGES_PER_REQUEST: imagesPerRequest(FAL_DEFAULT_IMAGES_PER_REQUEST),
 		FAL_INPUT_JSON: jsonObject,
 		MAX_ACTIVE_GENERATIONS_PER_USER: positiveInt(3),
 		DAILY_GENERATIONS_PER_USER: z.coerce.number().int().min(0).optional().default(0),
@@ -221,6 +240,13 @@ export const EnvSchema = z
 				code: "custom",
 				path: [env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"],
 				message: "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together",
+			});
+		}
+		if (env.SMTP_URL && !env.MAIL_FROM) {
+			context.addIssue({
+				code: "custom",
+				path: ["MAIL_FROM"],
+				message: "is required when SMTP_URL is set (the sender of reset and verification e-mails)",
 			});
 		}
 		if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {

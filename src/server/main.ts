@@ -83,6 +83,11 @@ async function main() {
 			google,
 			isRateLimitEnabled: env.AUTH_RATE_LIMIT_ENABLED,
 			trustProxy: env.TRUST_PROXY,
+			mail: {
+				smtpUrl: env.SMTP_URL,
+				from: env.MAIL_FROM ?? `Atelier <no-reply@${new URL(baseUrl).hostname}>`,
+			},
+			requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION,
 			limits: {
 				maxActivePerUser: env.MAX_ACTIVE_GENERATIONS_PER_USER,
 				dailyLimitPerUser: env.DAILY_GENERATIONS_PER_USER,
@@ -105,8 +110,15 @@ async function main() {
 			database: database.kind,
 			imageProvider: provider.name,
 			storage: env.STORAGE,
+			mail: env.SMTP_URL ? "smtp" : "log",
+			requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION,
 			dataDir: env.DATABASE_URL ? undefined : dataDir,
 		});
+		if (!env.SMTP_URL) {
+			logger.info(
+				"no SMTP_URL: password-reset and verification e-mails are written to this log with their links",
+			);
+		}
 	});
 
 	let isShuttingDown = false;

@@ -4,18 +4,20 @@ import {
 	MAX_RETRIES,
 	RETRY_DELAY_MS,
 } from "../shared/constants";
+import { deleteUserData } from "./accounts/account-data";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
 import type { Database } from "./db/database";
 import { migrateToLatest } from "./db/migrations";
 import { withStartupLock } from "./db/startup-lock";
 import { listenForGenerationChanges } from "./generations/generation-events";
-import type { GenerationLimits } from "./generations/generation-service";
+import type { GenerationDeps, GenerationLimits } from "./generations/generation-service";
 import { type GenerationRunSettings, runGeneration } from "./generations/run-generation";
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
 import { type GenerationQueue, startGenerationQueue } from "./jobs/generation-queue";
 import type { Logger } from "./logger";
+import { createMailer, type MailConfig } from "./mail/mailer";
 import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";
 
@@ -27,6 +29,9 @@ export type ServerSettings = {
 	google: GoogleConfig | undefined;
 	isRateLimitEnabled: boolean;
 	trustProxy: boolean;
+	/** Where password-reset and verification e-mails go: SMTP, or the log without SMTP_URL. */
+	mail: MailConfig;
+	requireEmailVerification: boolean;
 	limits: GenerationLimits;
 	/** How many generations this process runs at once. */
 	concurrency: number;
@@ -68,6 +73,9 @@ export async function assembleServer(options: {
 	isWorkerEnabled?: boolean;
 }): Promise<Server> {
 	const { database, logger, settings, site, storage, provider } = options;
+	const mailer = createMailer(settings.mail, logger);
+	// Set once the generation queue runs; Better Auth calls it only while deleting an account.
+	let generationDeps: GenerationDeps | undefined;
 	const auth = createAuth({
 		pool: database.pool,
 		baseUrl: settings.baseUrl,
@@ -77,6 +85,12 @@ export async function assembleServer(options: {
 		google: settings.google,
 		isRateLimitEnabled: settings.isRateLimitEnabled,
 		logger,
+		mailer,
+		requireEmailVerification: settings.requireEmailVerification,
+		async beforeDeleteUser(user) {
+			if (!generationDeps) throw new Error("The server is not ready to delete accounts yet");
+			await deleteUserData(generationDeps, user.id);
+		},
 	});
 	const queue = await withStartupLock(database, async () => {
 		// Better Auth's tables first: ours reference its user table. pg-boss creates its own at start.
@@ -105,26 +119,30 @@ export async function assembleServer(options: {
 	});
 	const events = await listenForGenerationChanges(database, logger);
 
+	generationDeps = {
+		database,
+		storage,
+		queue,
+		events,
+		provider,
+		imagesPerGeneration: settings.run.imagesPerGeneration,
+		limits: settings.limits,
+		logger,
+	};
 	const app = createApp({
 		database,
 		auth,
 		logger,
 		...(site ? { site } : {}),
-		generations: {
-			database,
-			storage,
-			queue,
-			events,
-			provider,
-			imagesPerGeneration: settings.run.imagesPerGeneration,
-			limits: settings.limits,
-		},
+		generations: generationDeps,
 		config: {
 			baseUrl: settings.baseUrl,
 			trustedOrigins: settings.trustedOrigins,
 			isGoogleEnabled: settings.google !== undefined,
 			imageProvider: provider.name,
 			trustProxy: settings.trustProxy,
+			isRateLimitEnabled: settings.isRateLimitEnabled,
+			requireEmailVerification: settings.requireEmailVerification,
 		},
 	});
 	return {
@@ -134,6 +152,7 @@ export async function assembleServer(options: {
 		async stop() {
 			await queue.stop();
 			await events.close();
+			await mailer.close();
 		},
 	};
 }

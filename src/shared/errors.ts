@@ -1,5 +1,8 @@
 // No schema library here: the first page imports this module (docs/decisions/005-first-load-budget.md).
 
+/** The HTTP statuses the API answers errors with: each one a status that carries a body. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503;
+
 /**
  * One error model end to end: each code has its HTTP status and the user message of the error
  * catalogue (SPEC.md section 8) where the catalogue gives one.
@@ -32,11 +35,24 @@ export const ERRORS = {
 		status: 403,
 		message: "This request came from another site and was refused.",
 	},
+	EMAIL_NOT_VERIFIED: {
+		status: 403,
+		message:
+			"Please verify your e-mail address to generate images. Open the link we sent you, or send the e-mail again.",
+	},
+	ADMIN_ACCOUNT_PROTECTED: {
+		status: 403,
+		message: "The administrator's account (ADMIN_EMAIL) cannot be deleted.",
+	},
+	SIGN_IN_AGAIN: {
+		status: 403,
+		message: "For your safety, sign out and in again, then delete your account.",
+	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",
 	},
-} as const satisfies Record<string, { status: number; message: string }>;
+} as const satisfies Record<string, { status: ErrorStatus; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
 

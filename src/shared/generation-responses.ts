@@ -84,10 +84,10 @@ export const GenerationSchema = z.object({
 	api_id: z.nullable(z.string()),
 	polling_url: z.nullable(z.string()),
 	user_id: z.string(),
+	/** The owner's star; only the owner can change it. */
+	is_favorite: z.boolean(),
 	/** Present in the administrator's list: whose generation this is. */
 	owner_email: z.optional(z.string()),
-	/** Marked with a star by its owner. */
-	is_favorite: z.optional(z.boolean()),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 
@@ -98,27 +98,3 @@ export const GenerationPageSchema = z.object({
 	today: z.int(),
 });
 export type GenerationPage = z.infer<typeof GenerationPageSchema>;
-
-/** `PUT /api/generations/:id/favorite`: the star as the server now keeps it. */
-export const FavoriteAnswerSchema = z.object({ success: z.literal(true), favorite: z.boolean() });
-
-/** `POST /api/generations/bulk-delete`: all of them were deleted, or none. */
-export const BulkDeleteAnswerSchema = z.object({ success: z.literal(true), deleted: z.int() });
-
-/** One line of the administrator's audit log: who deleted whose generation, and when. */
-export const AuditLogEntrySchema = z.object({
-	id: z.string(),
-	action: z.literal("delete"),
-	actor_email: z.string(),
-	owner_email: z.string(),
-	generation_id: z.string(),
-	prompt: z.string(),
-	created_at: z.string(),
-});
-export type AuditLogEntry = z.infer<typeof AuditLogEntrySchema>;
-
-export const AuditLogPageSchema = z.object({
-	items: z.array(AuditLogEntrySchema),
-	nextCursor: z.nullable(z.string()),
-});
-export type AuditLogPage = z.infer<typeof AuditLogPageSchema>;

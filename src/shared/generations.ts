@@ -40,7 +40,20 @@ export type CreateGenerationRequest = z.input<typeof CreateGenerationRequestSche
 
 export const GENERATIONS_PAGE_DEFAULT = 24;
 export const GENERATIONS_PAGE_MAX = 100;
+/** The longest search text, after trimming. */
+export const SEARCH_TEXT_MAX = 200;
+/** The most generations one archive or bulk delete may name. */
+export const GENERATION_IDS_MAX = 200;
 
+/** A query parameter sent empty (`ratio=`) counts as not sent. */
+function emptyAsAbsent(value: unknown): unknown {
+	return value === "" ? undefined : value;
+}
+
+/**
+ * `GET /api/generations`: a cursor page of the history, filtered. `q` matches anywhere in the
+ * prompt, any case; `owner` (an e-mail) is the administrator's filter by person.
+ */
 export const ListGenerationsQuerySchema = z.object({
 	cursor: z.string().max(200).optional(),
 	limit: z.coerce
@@ -50,6 +63,57 @@ export const ListGenerationsQuerySchema = z.object({
 		.max(GENERATIONS_PAGE_MAX)
 		.optional()
 		.default(GENERATIONS_PAGE_DEFAULT),
+	q: z
+		.string()
+		.trim()
+		.max(SEARCH_TEXT_MAX, `Search text must be ${SEARCH_TEXT_MAX} characters or less`)
+		.optional(),
+	ratio: z.preprocess(emptyAsAbsent, z.optional(AspectRatioSchema)),
+	favorites: z.preprocess(
+		emptyAsAbsent,
+		z
+			.enum(["true", "false"], { error: "favorites must be true or false" })
+			.optional()
+			.transform((value) => value === "true"),
+	),
+	owner: z.preprocess(
+		emptyAsAbsent,
+		z
+			.string()
+			.trim()
+			.toLowerCase()
+			.pipe(z.email({ error: "owner must be an e-mail address" }).max(254))
+			.optional(),
+	),
+});
+export type ListGenerationsQuery = z.infer<typeof ListGenerationsQuerySchema>;
+
+/** `PUT /api/generations/:id/favorite`. */
+export const SetFavoriteRequestSchema = z.object({
+	favorite: z.boolean({ error: "favorite must be true or false" }),
+});
+
+/** Several generations at once (an archive, a bulk delete): 1 to 200 ids, duplicates counted once. */
+export const GenerationIdsSchema = z
+	.array(z.string().max(100), { error: "ids must be a list of generation ids" })
+	.min(1, "Choose at least one generation")
+	.max(GENERATION_IDS_MAX, `At most ${GENERATION_IDS_MAX} generations at a time`)
+	.transform((ids) => [...new Set(ids)]);
+
+export const GenerationIdsRequestSchema = z.object({ ids: GenerationIdsSchema });
+
+export const AUDIT_LOG_PAGE_DEFAULT = 50;
+
+/** `GET /api/admin/audit-log`. */
+export const AuditLogQuerySchema = z.object({
+	cursor: z.string().max(200).optional(),
+	limit: z.coerce
+		.number()
+		.int()
+		.min(1)
+		.max(GENERATIONS_PAGE_MAX)
+		.optional()
+		.default(AUDIT_LOG_PAGE_DEFAULT),
 });
 
 /** The uuid form generation ids take; anything else is answered 404 without a query. */

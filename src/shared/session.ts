@@ -2,10 +2,22 @@
 // library (docs/decisions/005-first-load-budget.md).
 
 /** The signed-in person as the server sends it with the session; `isAdmin` is the server's word. */
-export type SessionUser = { id: string; email: string; name?: string; isAdmin: boolean };
+export type SessionUser = {
+	id: string;
+	email: string;
+	name?: string;
+	isAdmin: boolean;
+	/** Whether the person opened the verification link (Google accounts arrive verified). */
+	emailVerified: boolean;
+};
 
 /** `GET /api/config`: what every visitor may know about the server. */
-export type PublicConfig = { googleEnabled: boolean; imageProvider: string };
+export type PublicConfig = {
+	googleEnabled: boolean;
+	imageProvider: string;
+	/** REQUIRE_EMAIL_VERIFICATION: generating waits until the address is verified. */
+	emailVerificationRequired: boolean;
+};
 
 /** The administrator is the account whose e-mail, trimmed and lowercased, equals the configured one. */
 export function isAdminEmail(email: string | null | undefined, adminEmail: string | undefined) {

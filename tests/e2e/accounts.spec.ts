@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { FAKE_GOOGLE_USER } from "../../src/server/testing/fake-google";
+import { FAKE_GOOGLE_USER } from "../../src/server/testing/fakes/google";
 import { E2E_ADMIN_EMAIL } from "./support/constants";
 import { expectNoAxeViolations, signIn, signUp, uniqueEmail } from "./support/journeys";
 

@@ -1,10 +1,14 @@
 import { betterAuth } from "better-auth";
+import { APIError } from "better-auth/api";
 import { getMigrations } from "better-auth/db/migration";
 import { customSession, genericOAuth } from "better-auth/plugins";
 import type pg from "pg";
 import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
+import { ERRORS } from "../../shared/errors";
 import { isAdminEmail } from "../../shared/session";
 import type { Logger } from "../logger";
+import type { Mailer } from "../mail/mailer";
+import { createPasswordResetMessage, createVerificationMessage } from "../mail/messages";
 
 /** The header the app sets, from the socket or a trusted proxy, so Better Auth can key rate limits. */
 export const CLIENT_IP_HEADER = "x-atelier-client-ip";
@@ -24,7 +28,25 @@ export type AuthConfig = {
 	google: GoogleConfig | undefined;
 	isRateLimitEnabled: boolean;
 	logger: Logger;
+	mailer: Mailer;
+	/** Until their address is verified, people may look around but not generate. */
+	requireEmailVerification: boolean;
+	/**
+	 * Removes everything Atelier keeps for a person (generations, stored images, running jobs)
+	 * before Better Auth deletes the user, their sessions and accounts.
+	 */
+	beforeDeleteUser?: (user: { id: string; email: string }) => Promise<void>;
 };
+
+/** Reset and verification links live one hour, and a reset link works once. */
+export const ACCOUNT_LINK_LIFETIME_SECONDS = 60 * 60;
+
+/** The web page a link from an e-mail lands on, whatever the client asked for. */
+function landOn(url: string, page: string): string {
+	const link = new URL(url);
+	link.searchParams.set("callbackURL", page);
+	return link.toString();
+}
 
 /** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
 export function createAuth(config: AuthConfig) {
@@ -50,6 +72,50 @@ export function createAuth(config: AuthConfig) {
 			minPasswordLength: MIN_PASSWORD_LENGTH,
 			maxPasswordLength: 128,
 			autoSignIn: true,
+			resetPasswordTokenExpiresIn: ACCOUNT_LINK_LIFETIME_SECONDS,
+			// Whoever had the old password is signed out everywhere; the app signs this browser in.
+			revokeSessionsOnPasswordReset: true,
+			// Not awaited, so the answer takes as long whether or not the address has an account.
+			sendResetPassword: async ({ user, url }) => {
+				config.mailer.sendInBackground(
+					createPasswordResetMessage({ to: user.email, link: landOn(url, "/reset-password") }),
+				);
+			},
+			onPasswordReset: async ({ user }) => {
+				// The link reached this mailbox, which is what verification proves.
+				if (user.emailVerified) return;
+				await config.pool.query(
+					'update "user" set "emailVerified" = true, "updatedAt" = now() where id = $1',
+					[user.id],
+				);
+			},
+		},
+		emailVerification: {
+			sendOnSignUp: config.requireEmailVerification,
+			autoSignInAfterVerification: false,
+			expiresIn: ACCOUNT_LINK_LIFETIME_SECONDS,
+			sendVerificationEmail: async ({ user, url }) => {
+				config.mailer.sendInBackground(
+					createVerificationMessage({ to: user.email, link: landOn(url, "/verify-email") }),
+				);
+			},
+		},
+		user: {
+			deleteUser: {
+				enabled: true,
+				beforeDelete: async (user) => {
+					// The administrator is named by the configuration; the account must stay.
+					if (isAdminEmail(user.email, config.adminEmail)) {
+						throw new APIError("FORBIDDEN", {
+							code: "ADMIN_ACCOUNT_PROTECTED",
+							message: ERRORS.ADMIN_ACCOUNT_PROTECTED.message,
+						});
+					}
+					await config.beforeDeleteUser?.({ id: user.id, email: user.email });
+					// Better Auth removes sessions and accounts; unused reset links would stay behind.
+					await config.pool.query("delete from verification where value = $1", [user.id]);
+				},
+			},
 		},
 		session: {
 			expiresIn: 60 * 60 * 24 * 30,
@@ -67,6 +133,9 @@ export function createAuth(config: AuthConfig) {
 				"/sign-in/email": { window: 60, max: 10 },
 				"/sign-up/email": { window: 60, max: 10 },
 				"/sign-in/social": { window: 60, max: 20 },
+				// Per client; the app also limits these per e-mail address.
+				"/request-password-reset": { window: 600, max: 5 },
+				"/send-verification-email": { window: 600, max: 5 },
 			},
 		},
 		advanced: {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FAKE_GOOGLE_USER, type FakeGoogle, startFakeGoogle } from "../testing/fake-google";
+import { FAKE_GOOGLE_USER, type FakeGoogle, startFakeGoogle } from "../testing/fakes/google";
 import { createTestServer, TestClient, type TestServer } from "../testing/test-server";
 
 describe("Continue with Google (OpenID Connect, authorization code with PKCE)", () => {

@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
@@ -22,6 +23,9 @@ export type Database = {
 function createKysely(pool: pg.Pool): Kysely<DatabaseSchema> {
 	return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
 }
+
+/** The extensions every PGlite instance of ours loads: pg_trgm serves the history search. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /**
  * Wraps a PGlite instance. PGlite is a single session, so the pool holds exactly one connection:
@@ -49,7 +53,7 @@ export function openPgliteDatabase(pglite: PGlite, options: { ownsPglite: boolea
 
 /** Opens (creating if needed) the embedded database in `directory`. */
 export async function openEmbeddedDatabase(directory: string): Promise<Database> {
-	const pglite = await PGlite.create(directory);
+	const pglite = await PGlite.create(directory, { extensions: PGLITE_EXTENSIONS });
 	return openPgliteDatabase(pglite, { ownsPglite: true });
 }
 

@@ -81,6 +81,77 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`alter table generations add column status_message text`.execute(db);
 		},
 	},
+	"0004_address_rate_limits": {
+		async up(db: Kysely<unknown>) {
+			// Password-reset and verification e-mails asked for per address, keyed by a hash of the
+			// address so the table holds no e-mail addresses.
+			await sql`
+				create table address_rate_limits (
+					key text primary key,
+					count integer not null,
+					window_started_at timestamptz not null
+				)`.execute(db);
+		},
+	},
+	"0005_history_search": {
+		async up(db: Kysely<unknown>) {
+			// Word-part search: trigram indexes serve `like '%light%'`. pg_trgm is a trusted extension
+			// (PostgreSQL 13+): the database's owner may create it; PGlite loads it as a plugin.
+			await sql`create extension if not exists pg_trgm`.execute(db);
+			await sql`alter table generations add column is_favorite boolean not null default false`.execute(
+				db,
+			);
+			// Lowercased once when written: matching a stored lowercase copy is several times cheaper
+			// than ilike, which lowercases every candidate row on every search.
+			await sql`alter table generations add column prompt_search text generated always as (lower(prompt)) stored`.execute(
+				db,
+			);
+			// fastupdate off: new rows go straight into the index instead of a pending list that every
+			// search reads through and only VACUUM empties (PGlite has no autovacuum). One insert per
+			// generation pays a little more.
+			await sql`create index generations_prompt_search on generations using gin (prompt_search gin_trgm_ops) with (fastupdate = off)`.execute(
+				db,
+			);
+			// The filters, for one person's history and for the administrator's (everyone's).
+			await sql`create index generations_user_ratio_history on generations (user_id, aspect_ratio, created_at desc, id desc)`.execute(
+				db,
+			);
+			await sql`create index generations_ratio_history on generations (aspect_ratio, created_at desc, id desc)`.execute(
+				db,
+			);
+			await sql`create index generations_user_favorites on generations (user_id, created_at desc, id desc) where is_favorite`.execute(
+				db,
+			);
+			await sql`create index generations_favorites on generations (created_at desc, id desc) where is_favorite`.execute(
+				db,
+			);
+		},
+	},
+	"0006_generation_audit_log": {
+		async up(db: Kysely<unknown>) {
+			// The administrator's deletions of other people's generations. Copies, not references, of
+			// the generation (it is gone) and of the administrator; the entries go with the owner's
+			// account, which leaves nothing behind when it is deleted.
+			await sql`
+				create table generation_audit_log (
+					id uuid primary key,
+					action text not null check (action in ('delete')),
+					actor_id text not null,
+					actor_email text not null,
+					owner_id text not null references "user"(id) on delete cascade,
+					owner_email text not null,
+					generation_id uuid not null,
+					prompt text not null,
+					created_at timestamptz not null default now()
+				)`.execute(db);
+			await sql`create index generation_audit_log_recent on generation_audit_log (created_at desc, id desc)`.execute(
+				db,
+			);
+			await sql`create index generation_audit_log_owner on generation_audit_log (owner_id)`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -32,6 +32,8 @@ export type GenerationsTable = {
 	images: ColumnType<StoredImage[], string | undefined, string>;
 	error: string | null;
 	status_message: ColumnType<string | null, string | null | undefined, string | null>;
+	/** The owner's star. (`prompt_search`, the lowercased prompt, is written by the database only.) */
+	is_favorite: ColumnType<boolean, boolean | undefined, boolean>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
@@ -53,8 +55,29 @@ export type GenerationCountsTable = {
 	total: ColumnType<string, never, never>;
 };
 
+export type AddressRateLimitsTable = {
+	key: string;
+	count: number;
+	window_started_at: Timestamp;
+};
+
+/** One administrator deletion of another person's generation; outlives the generation. */
+export type GenerationAuditLogTable = {
+	id: string;
+	action: "delete";
+	actor_id: string;
+	actor_email: string;
+	owner_id: string;
+	owner_email: string;
+	generation_id: string;
+	prompt: string;
+	created_at: Timestamp;
+};
+
 export type DatabaseSchema = {
+	address_rate_limits: AddressRateLimitsTable;
 	generations: GenerationsTable;
+	generation_audit_log: GenerationAuditLogTable;
 	generation_counts: GenerationCountsTable;
 	user: UserTable;
 };

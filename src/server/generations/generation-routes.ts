@@ -3,21 +3,34 @@ import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { POLLING_INTERVAL_MS } from "../../shared/constants";
 import {
+	AuditLogQuerySchema,
 	CreateGenerationRequestSchema,
 	GenerationIdSchema,
+	GenerationIdsRequestSchema,
 	ListGenerationsQuerySchema,
+	SetFavoriteRequestSchema,
 } from "../../shared/generations";
-import type { AppEnv } from "../app";
 import type { Auth } from "../auth/auth";
+import type { AppEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
+import {
+	archiveGeneration,
+	archiveGenerations,
+	attachmentDisposition,
+	type Download,
+	downloadGenerationImage,
+} from "./generation-downloads";
 import {
 	createGeneration,
 	deleteGeneration,
+	deleteGenerations,
 	type GenerationDeps,
 	getGeneration,
+	listAuditLog,
 	listGenerations,
 	pollGeneration,
 	presentGeneration,
+	setFavorite,
 	type Viewer,
 } from "./generation-service";
 import { generationFolder, runFolder } from "./store-images";
@@ -41,6 +54,54 @@ function parseId(value: string): string {
 	// Not an id of ours: the same answer as someone else's id, without asking the database.
 	if (!GenerationIdSchema.safeParse(value).success) throw new AppError("NOT_FOUND");
 	return value;
+}
+
+async function readJson(request: { json(): Promise<unknown> }): Promise<unknown> {
+	return request.json().catch(() => {
+		throw new AppError("VALIDATION_ERROR");
+	});
+}
+
+/**
+ * The ids of a request about several generations: JSON `{ "ids": [...] }`, or a plain HTML form's
+ * `ids=<id>&ids=<id>` (so the browser downloads an archive natively).
+ */
+async function readIds(request: {
+	header(name: string): string | undefined;
+	json(): Promise<unknown>;
+	parseBody(options: { all: true }): Promise<Record<string, unknown>>;
+}): Promise<string[]> {
+	const type = request.header("content-type")?.toLowerCase() ?? "";
+	let body: unknown;
+	if (
+		type.startsWith("application/x-www-form-urlencoded") ||
+		type.startsWith("multipart/form-data")
+	) {
+		const form = await request.parseBody({ all: true }).catch(() => {
+			throw new AppError("VALIDATION_ERROR");
+		});
+		const ids = form.ids ?? [];
+		body = { ids: Array.isArray(ids) ? ids : [ids] };
+	} else {
+		body = await readJson(request);
+	}
+	return parseOrThrow(GenerationIdsRequestSchema, body).ids;
+}
+
+function parseImageIndex(value: string): number {
+	// Not a position of ours: the same answer as an image that does not exist.
+	if (!/^\d{1,3}$/.test(value)) throw new AppError("NOT_FOUND");
+	return Number(value);
+}
+
+function sendDownload(download: Download, contentType: string): Response {
+	return new Response(download.body, {
+		headers: {
+			"content-type": contentType,
+			"content-disposition": attachmentDisposition(download.fileName),
+			"cache-control": "private, no-store",
+		},
+	});
 }
 
 const TimeZoneSchema = z
@@ -88,11 +149,10 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 	// "/generations/*" also matches "/generations" itself; one entry, so the session is read once.
 	app.use("/generations/*", requireViewer);
 	app.use("/images/*", requireViewer);
+	app.use("/admin/*", requireViewer);
 
 	app.post("/generations", async (context) => {
-		const body = await context.req.json().catch(() => {
-			throw new AppError("VALIDATION_ERROR");
-		});
+		const body = await readJson(context.req);
 		const input = parseOrThrow(CreateGenerationRequestSchema, body);
 		const created = await createGeneration(deps, context.get("viewer"), input);
 		return context.json({ success: true, id: created.id, pollingUrl: created.pollingUrl }, 201);
@@ -107,8 +167,25 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 			cursor: query.cursor,
 			limit: query.limit,
 			todayStart: startOfDayIn(query.timeZone ?? "UTC"),
+			search: query.q,
+			aspectRatio: query.ratio,
+			isFavoritesOnly: query.favorites,
+			ownerEmail: query.owner,
 		});
 		return context.json(page);
+	});
+
+	app.post("/generations/archive", async (context) => {
+		const ids = await readIds(context.req);
+		const download = await archiveGenerations(deps, context.get("viewer"), ids);
+		return sendDownload(download, "application/zip");
+	});
+
+	app.post("/generations/bulk-delete", async (context) => {
+		const body = await readJson(context.req);
+		const { ids } = parseOrThrow(GenerationIdsRequestSchema, body);
+		const deleted = await deleteGenerations(deps, context.get("viewer"), ids);
+		return context.json({ success: true, deleted });
 	});
 
 	app.get("/generations/:id", async (context) => {
@@ -135,6 +212,43 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 	app.delete("/generations/:id", async (context) => {
 		await deleteGeneration(deps, context.get("viewer"), parseId(context.req.param("id")));
 		return context.json({ success: true });
+	});
+
+	app.put("/generations/:id/favorite", async (context) => {
+		const id = parseId(context.req.param("id"));
+		const input = parseOrThrow(SetFavoriteRequestSchema, await readJson(context.req));
+		const favorite = await setFavorite(deps, context.get("viewer"), id, input.favorite);
+		return context.json({ success: true, favorite });
+	});
+
+	app.get("/generations/:id/images/:index/download", async (context) => {
+		const id = parseId(context.req.param("id"));
+		const index = parseImageIndex(context.req.param("index"));
+		const { object, fileName } = await downloadGenerationImage(
+			deps,
+			context.get("viewer"),
+			id,
+			index,
+		);
+		return new Response(new Uint8Array(object.data), {
+			headers: {
+				"content-type": object.contentType,
+				"content-length": String(object.data.length),
+				"content-disposition": attachmentDisposition(fileName),
+				"cache-control": "private, no-store",
+			},
+		});
+	});
+
+	app.get("/generations/:id/archive", async (context) => {
+		const id = parseId(context.req.param("id"));
+		const download = await archiveGeneration(deps, context.get("viewer"), id);
+		return sendDownload(download, "application/zip");
+	});
+
+	app.get("/admin/audit-log", async (context) => {
+		const query = parseOrThrow(AuditLogQuerySchema, context.req.query());
+		return context.json(await listAuditLog(deps, context.get("viewer"), query));
 	});
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {

@@ -3,24 +3,34 @@ import { sql } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
 import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
-import type { Generation, GenerationPage, PollResponse } from "../../shared/generations";
+import {
+	type Generation,
+	GenerationIdSchema,
+	type GenerationPage,
+	type PollResponse,
+} from "../../shared/generations";
+import type { AuditLogPage } from "../../shared/history-responses";
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../http/errors";
 import { createTransactionExecutor, type GenerationQueue } from "../jobs/generation-queue";
+import type { Logger } from "../logger";
 import type { ImageProvider } from "../providers/types";
 import type { Storage } from "../storage/storage";
+import { insertDeletionEntries, selectAuditLogPage } from "./audit-log-repository";
 import type { GenerationEvents } from "./generation-events";
 import {
 	countActiveGenerations,
 	countGenerationsSince,
 	countHistory,
-	deleteGenerationRow,
+	deleteGenerationRows,
 	findGenerationById,
+	findUserIdByEmail,
 	type GenerationWithOwner,
 	type HistoryCursor,
+	type HistoryFilters,
 	insertGeneration,
-	notifyGenerationChanged,
+	notifyGenerationsChanged,
 	selectGenerationPage,
 } from "./generation-repository";
 import { generationFolder } from "./store-images";
@@ -42,6 +52,7 @@ export type GenerationDeps = {
 	provider: ImageProvider;
 	imagesPerGeneration: number;
 	limits: GenerationLimits;
+	logger: Logger;
 };
 
 export function pollingUrlFor(id: string): string {
@@ -72,6 +83,7 @@ export function presentGeneration(row: GenerationWithOwner): Generation {
 		api_id: row.api_id,
 		polling_url: row.polling_url,
 		user_id: row.user_id,
+		is_favorite: row.is_favorite,
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 	};
 }
@@ -193,17 +205,53 @@ export function decodeCursor(value: string): HistoryCursor {
 	return { createdAt: date, id };
 }
 
-/** The viewer's history (the admin's: everyone's), newest first, one cursor page at a time. */
+export type HistoryQuery = {
+	cursor?: string | undefined;
+	limit: number;
+	todayStart: Date;
+	search?: string | undefined;
+	aspectRatio?: AspectRatio | undefined;
+	isFavoritesOnly?: boolean;
+	/** The administrator's filter by person; anyone else passing it is refused. */
+	ownerEmail?: string | undefined;
+};
+
+const EMPTY_PAGE: GenerationPage = { items: [], nextCursor: null, total: 0, today: 0 };
+
+/**
+ * The viewer's history (the admin's: everyone's, or one person's), newest first, one cursor page
+ * at a time; the counts are of what the search and filters match. A cursor continues the query
+ * that gave it.
+ */
 export async function listGenerations(
 	deps: Pick<GenerationDeps, "database">,
 	viewer: Viewer,
-	query: { cursor?: string | undefined; limit: number; todayStart: Date },
+	query: HistoryQuery,
 ): Promise<GenerationPage> {
-	const userId = viewer.isAdmin ? undefined : viewer.id;
+	const db = deps.database.db;
+	let userId: string | undefined = viewer.isAdmin ? undefined : viewer.id;
+	if (query.ownerEmail !== undefined) {
+		if (!viewer.isAdmin) {
+			throw new AppError("VALIDATION_ERROR", "Only the administrator can filter by person.");
+		}
+		userId = await findUserIdByEmail(db, query.ownerEmail);
+		if (userId === undefined) return EMPTY_PAGE;
+	}
+	const filters: HistoryFilters = {
+		userId,
+		search: query.search || undefined,
+		aspectRatio: query.aspectRatio,
+		isFavoritesOnly: query.isFavoritesOnly ?? false,
+	};
 	const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
 	const [rows, counts] = await Promise.all([
-		selectGenerationPage(deps.database.db, { userId, cursor, limit: query.limit + 1 }),
-		countHistory(deps.database.db, { userId, todayStart: query.todayStart }),
+		selectGenerationPage(db, {
+			filters,
+			cursor,
+			limit: query.limit + 1,
+			isOwnerShown: viewer.isAdmin,
+		}),
+		countHistory(db, { filters, todayStart: query.todayStart }),
 	]);
 	const page = rows.slice(0, query.limit);
 	const last = page.at(-1);
@@ -219,7 +267,10 @@ export async function listGenerations(
 }
 
 /** Stops the provider's job of a generation that is no longer wanted, where the provider can. */
-async function cancelProviderJob(deps: GenerationDeps, row: GenerationRow): Promise<void> {
+export async function cancelProviderJob(
+	deps: Pick<GenerationDeps, "provider" | "imagesPerGeneration">,
+	row: GenerationRow,
+): Promise<void> {
 	if (!row.api_id || !deps.provider.cancel) return;
 	await deps.provider.cancel({
 		jobId: row.api_id,
@@ -227,21 +278,109 @@ async function cancelProviderJob(deps: GenerationDeps, row: GenerationRow): Prom
 	});
 }
 
+/** Ids as the client sent them: any that is not an id of ours is an unknown one. */
+export function parseGenerationIds(ids: readonly string[]): string[] {
+	if (!ids.every((id) => GenerationIdSchema.safeParse(id).success)) {
+		throw new AppError("NOT_FOUND");
+	}
+	return [...new Set(ids.map((id) => id.toLowerCase()))];
+}
+
 /**
- * Deletes the record and every stored image; the provider's job of a running generation is
- * cancelled, and its run notices that it lost the generation and stops.
+ * Deletes generations, all or none: every id must be one the viewer may delete (the owner's; the
+ * administrator: any), else NOT_FOUND and nothing changes. In the same transaction, each deletion
+ * of another person's generation by the administrator is written to the audit log. After the
+ * commit, the stored images go and the provider's job of a running generation is cancelled; its
+ * run notices that it lost the generation and stops.
  */
+export async function deleteGenerations(
+	deps: GenerationDeps,
+	viewer: Viewer,
+	ids: readonly string[],
+): Promise<number> {
+	const wanted = parseGenerationIds(ids);
+	const deleted = await deps.database.db.transaction().execute(async (transaction) => {
+		const rows = await deleteGenerationRows(transaction, {
+			ids: wanted,
+			userId: viewer.isAdmin ? undefined : viewer.id,
+		});
+		// Throwing rolls the transaction back: nothing is deleted.
+		if (rows.length !== wanted.length) throw new AppError("NOT_FOUND");
+		await insertDeletionEntries(
+			transaction,
+			viewer,
+			rows
+				.filter((row) => row.user_id !== viewer.id)
+				.map((row) => ({
+					generationId: row.id,
+					prompt: row.prompt,
+					ownerId: row.user_id,
+					ownerEmail: row.owner_email,
+				})),
+		);
+		await notifyGenerationsChanged(transaction, wanted);
+		return rows;
+	});
+	for (const row of deleted) {
+		try {
+			await deps.storage.deletePrefix(generationFolder(row.id));
+		} catch (error) {
+			// The rows are gone; files left behind cost space, not correctness.
+			deps.logger.warn("stored images of a deleted generation were not removed", {
+				generationId: row.id,
+				error,
+			});
+		}
+		if (ACTIVE_GENERATION_STATUSES.includes(row.status)) {
+			await cancelProviderJob(deps, row).catch(() => {});
+		}
+	}
+	return deleted.length;
+}
+
+/** Deletes one generation, like `deleteGenerations`. */
 export async function deleteGeneration(
 	deps: GenerationDeps,
 	viewer: Viewer,
 	id: string,
 ): Promise<void> {
-	const row = await getGeneration(deps, viewer, id);
-	const deleted = await deleteGenerationRow(deps.database.db, row.id);
-	if (!deleted) throw new AppError("NOT_FOUND");
-	await deps.storage.deletePrefix(generationFolder(row.id));
-	await notifyGenerationChanged(deps.database.db, row.id);
-	if (ACTIVE_GENERATION_STATUSES.includes(deleted.status)) {
-		await cancelProviderJob(deps, deleted).catch(() => {});
-	}
+	await deleteGenerations(deps, viewer, [id]);
+}
+
+/** Stars or unstars one of the viewer's own generations (the administrator's too: only their own). */
+export async function setFavorite(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	id: string,
+	favorite: boolean,
+): Promise<boolean> {
+	const row = await deps.database.db
+		.updateTable("generations")
+		.set({ is_favorite: favorite })
+		.where("id", "=", id)
+		.where("user_id", "=", viewer.id)
+		.returning("is_favorite")
+		.executeTakeFirst();
+	if (!row) throw new AppError("NOT_FOUND");
+	return row.is_favorite;
+}
+
+/** The administrator's audit log, newest first; anyone else learns nothing. */
+export async function listAuditLog(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	query: { cursor?: string | undefined; limit: number },
+): Promise<AuditLogPage> {
+	if (!viewer.isAdmin) throw new AppError("NOT_FOUND");
+	const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+	const rows = await selectAuditLogPage(deps.database.db, { cursor, limit: query.limit + 1 });
+	const page = rows.slice(0, query.limit);
+	const last = page.at(-1);
+	return {
+		items: page.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),
+		nextCursor:
+			rows.length > query.limit && last
+				? encodeCursor({ createdAt: last.created_at, id: last.id })
+				: null,
+	};
 }

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Generation, GenerationPage, PollResponse } from "../../shared/generations";
 import { type ImageProvider, ProviderError, type ProviderJobState } from "../providers/types";
+import { waitForFinish } from "../testing/generation-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -20,17 +21,6 @@ async function startGeneration(
 	body: unknown = { prompt: "a lighthouse at dusk", aspectRatio: "--ar 16:9" },
 ) {
 	return client.request("/api/generations", { method: "POST", json: body });
-}
-
-/** Polls as the browser does until the generation is finished. */
-async function waitForFinish(client: Client, pollingUrl: string): Promise<PollResponse> {
-	for (let attempt = 0; attempt < 60; attempt++) {
-		const response = await client.request(pollingUrl);
-		expect(response.status).toBe(200);
-		const poll = (await response.json()) as PollResponse;
-		if (poll.status === "completed" || poll.status === "failed") return poll;
-	}
-	throw new Error("the generation did not finish");
 }
 
 async function listFiles(directory: string): Promise<string[]> {

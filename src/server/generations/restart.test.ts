@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Generation } from "../../shared/generations";
-import { startFakeHttpImageService } from "../providers/http/fake-http-image-service";
+import { startFakeHttpImageService } from "../testing/fakes/http-image-service";
 import {
 	buildServerBundle,
 	type ServerProcess,

@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Generation } from "../../shared/generations";
-import { startFakeHttpImageService } from "../providers/http/fake-http-image-service";
+import { startFakeHttpImageService } from "../testing/fakes/http-image-service";
 import { findFreePort } from "../testing/postgres-cluster";
+import { startS3Server } from "../testing/s3-server";
 import {
 	buildServerBundle,
 	type ServerProcess,
@@ -80,6 +81,8 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 		const database = await createEmptyPostgresDatabase();
 		const dataDir = await mkdtemp(path.join(".tmp", "replicas-"));
 		const provider = await startFakeHttpImageService({ latencyMs: 6_000 });
+		// Images in one S3-protocol bucket, as replicas on several machines share them.
+		const s3 = await startS3Server();
 		const sql = new pg.Client({ connectionString: database.url });
 		let replicas: ServerProcess[] = [];
 		try {
@@ -89,6 +92,13 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 				IMAGE_PROVIDER: "http",
 				IMAGE_API_URL: provider.url,
 				GENERATION_CONCURRENCY: "4",
+				STORAGE: "s3",
+				S3_BUCKET: s3.bucket,
+				S3_REGION: s3.region,
+				S3_ENDPOINT: s3.endpoint,
+				S3_FORCE_PATH_STYLE: "true",
+				S3_ACCESS_KEY_ID: s3.accessKeyId,
+				S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
 			});
 			await sql.connect();
 
@@ -187,11 +197,10 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 							expect(response.status).toBe(200);
 						}
 					}
-					// Exactly one run stored images, and nothing else is left behind.
-					const folder = path.join(dataDir, "images", "generations", id);
-					const runs = await readdir(folder);
-					expect(runs).toHaveLength(1);
-					expect(await readdir(path.join(folder, runs[0] ?? ""))).toHaveLength(8);
+					// Exactly one run stored images (one folder of 8), and nothing else is left behind.
+					const keys = await s3.listKeys(`generations/${id}/`);
+					expect(keys).toHaveLength(8);
+					expect(new Set(keys.map((key) => key.split("/")[2])).size).toBe(1);
 				}
 			} finally {
 				clearInterval(watchJobs);
@@ -201,6 +210,7 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 			await Promise.all(replicas.map((replica) => replica.kill()));
 			await sql.end().catch(() => {});
 			await provider.stop();
+			await s3.stop();
 			await database.drop();
 			await rm(dataDir, { recursive: true, force: true });
 		}

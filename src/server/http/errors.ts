@@ -1,26 +1,31 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ERRORS, type ErrorCode, type ErrorEnvelope, errorBody } from "../../shared/errors";
+import {
+	ERRORS,
+	type ErrorCode,
+	type ErrorEnvelope,
+	type ErrorStatus,
+	errorBody,
+} from "../../shared/errors";
 import { isDatabaseUnavailableError } from "../db/database";
 import type { Logger } from "../logger";
 
 /** An error with a catalogue code; `app.onError` renders it as the one error envelope. */
 export class AppError extends Error {
 	readonly code: ErrorCode;
-	readonly status: ContentfulStatusCode;
+	readonly status: ErrorStatus;
 
 	constructor(code: ErrorCode, message?: string, options?: { cause?: unknown }) {
 		super(message ?? ERRORS[code].message, options);
 		this.name = "AppError";
 		this.code = code;
-		this.status = ERRORS[code].status as ContentfulStatusCode;
+		this.status = ERRORS[code].status;
 	}
 }
 
 export function errorResponse(context: Context, code: ErrorCode, message?: string): Response {
 	const body: ErrorEnvelope = { success: false, error: errorBody(code, message) };
-	return context.json(body, ERRORS[code].status as ContentfulStatusCode);
+	return context.json(body, ERRORS[code].status);
 }
 
 function codeForHttpStatus(status: number): ErrorCode {

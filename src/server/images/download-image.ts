@@ -1,20 +1,13 @@
 import { lookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, type RequestInit as UndiciRequestInit, fetch as undiciFetch } from "undici";
-import {
-	BodyTooLargeError,
-	cancelBody,
-	readLimitedBody,
-} from "../providers/http/read-limited-body";
-import {
-	createRequestDeadline,
-	raceWithSignal,
-	toRequestFailure,
-} from "../providers/http/request-deadline";
-import { parseRetryAfter } from "../providers/http/retry-after";
+import { isPrivateAddress, unbracketHostname } from "../net/private-address";
+import { BodyTooLargeError, cancelBody, readLimitedBody } from "../net/read-limited-body";
+import { createRequestDeadline, raceWithSignal } from "../net/request-deadline";
+import { parseRetryAfter } from "../net/retry-after";
+import { sniffImageType } from "../net/sniff-image-type";
+import { toRequestFailure } from "../providers/shared/request-failure";
 import { ProviderError } from "../providers/types";
-import { isPrivateAddress, unbracketHostname } from "./private-address";
-import { sniffImageType } from "./sniff-image-type";
 
 export type DownloadImageOptions = {
 	/** Largest body accepted, checked against Content-Length and counted while streaming. */

@@ -1,4 +1,5 @@
 import type { AspectRatio } from "../../shared/aspect-ratios";
+import { GENERATION_MESSAGES } from "../../shared/generation-flow";
 
 /** What a generation asks a provider for. `prompt` never contains an `--ar` flag. */
 export type GenerationInput = {
@@ -60,7 +61,7 @@ export class ProviderError extends Error {
 		this.name = "ProviderError";
 		this.retryable = options.retryable;
 		this.retryAfterMs = options.retryAfterMs;
-		this.userMessage = options.userMessage ?? "Generation failed";
+		this.userMessage = options.userMessage ?? GENERATION_MESSAGES.failed;
 		this.isBusy = options.isBusy ?? false;
 	}
 }

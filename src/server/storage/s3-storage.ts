@@ -24,6 +24,12 @@ export type S3StorageConfig = {
 
 /** Images in an S3-compatible bucket, so several server processes share one image store. */
 export function createS3Storage(config: S3StorageConfig, client?: S3Client): Storage {
+	// On Node older than 22 the SDK's first client warns (NodeVersionSupportWarning) that SDK
+	// releases from January 2027 on need Node 22. That is safe to silence: package.json pins
+	// @aws-sdk/client-s3 to a release whose engines are node >=20, which covers every Node that
+	// Atelier supports (>=20.19); docs/decisions/008-aws-sdk-node-20.md says when to lift the pin.
+	// An operator's own value of the variable is kept.
+	process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 	const s3 =
 		client ??
 		new S3Client({

@@ -2,43 +2,40 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeS3, startFakeS3 } from "../testing/fake-s3";
+import { type S3Server, startS3Server } from "../testing/s3-server";
 import { createTestServer, createTestUser } from "../testing/test-server";
 import { createLocalStorage } from "./local-storage";
 import { createS3Storage } from "./s3-storage";
 import type { Storage } from "./storage";
 
 let folder: string;
-let fakeS3: FakeS3;
+let s3: S3Server;
 
 beforeAll(async () => {
 	folder = await mkdtemp(path.join(tmpdir(), "atelier-storage-"));
-	fakeS3 = await startFakeS3({
-		bucket: "atelier-images",
-		accessKeyId: "test-access-key",
-		pageSize: 2,
-	});
+	s3 = await startS3Server({ bucket: "atelier-images" });
 });
 afterAll(async () => {
 	await rm(folder, { recursive: true, force: true });
-	await fakeS3.stop();
+	await s3?.stop();
 });
+
+/** The S3 driver on the s3rver started above, with every key under `prefix`. */
+function createTestS3Storage(prefix: string): Storage {
+	return createS3Storage({
+		bucket: s3.bucket,
+		region: s3.region,
+		endpoint: s3.endpoint,
+		accessKeyId: s3.accessKeyId,
+		secretAccessKey: s3.secretAccessKey,
+		forcePathStyle: true,
+		prefix,
+	});
+}
 
 const drivers: Array<[string, () => Storage]> = [
 	["local folder", () => createLocalStorage(folder)],
-	[
-		"S3-compatible bucket",
-		() =>
-			createS3Storage({
-				bucket: "atelier-images",
-				region: "us-east-1",
-				endpoint: fakeS3.endpoint,
-				accessKeyId: "test-access-key",
-				secretAccessKey: "test-secret-key",
-				forcePathStyle: true,
-				prefix: "atelier/",
-			}),
-	],
+	["S3-compatible bucket", () => createTestS3Storage("atelier/")],
 ];
 
 describe.each(drivers)("storage in a %s", (_name, create) => {
@@ -79,15 +76,7 @@ describe.each(drivers)("storage in a %s", (_name, create) => {
 
 describe("S3 storage", () => {
 	it("holds a generation's images and thumbnails, serves them, and loses them with the generation", async () => {
-		const storage = createS3Storage({
-			bucket: "atelier-images",
-			region: "us-east-1",
-			endpoint: fakeS3.endpoint,
-			accessKeyId: "test-access-key",
-			secretAccessKey: "test-secret-key",
-			forcePathStyle: true,
-			prefix: "server/",
-		});
+		const storage = createTestS3Storage("server/");
 		const server = await createTestServer("pglite", { storage });
 		try {
 			const { client } = await createTestUser(server);
@@ -103,9 +92,7 @@ describe("S3 storage", () => {
 					.status;
 			}
 			expect(status).toBe("completed");
-			const stored = [...fakeS3.objects.keys()].filter((key) =>
-				key.startsWith(`server/generations/${created.id}/`),
-			);
+			const stored = await s3.listKeys(`server/generations/${created.id}/`);
 			expect(stored).toHaveLength(8);
 			const item = (await (await client.request(`/api/generations/${created.id}`)).json()) as {
 				images: Array<{ thumbnailUrl: string }>;
@@ -115,21 +102,21 @@ describe("S3 storage", () => {
 			expect(thumbnail.headers.get("content-type")).toBe("image/webp");
 
 			await client.request(`/api/generations/${created.id}`, { method: "DELETE" });
-			expect([...fakeS3.objects.keys()].filter((key) => key.includes(created.id))).toEqual([]);
+			expect((await s3.listKeys()).filter((key) => key.includes(created.id))).toEqual([]);
 		} finally {
 			await server.close();
 		}
 	});
 
 	it("keeps every key under the configured prefix and signs with the configured key", async () => {
-		const storage = drivers[1]?.[1]();
-		await storage?.put("generations/c3/0.png", new Uint8Array([7]), "image/png");
-		expect(fakeS3.objects.has("atelier/generations/c3/0.png")).toBe(true);
+		const storage = createTestS3Storage("atelier/");
+		await storage.put("generations/c3/0.png", new Uint8Array([7]), "image/png");
+		expect(await s3.listKeys("atelier/generations/c3/")).toEqual(["atelier/generations/c3/0.png"]);
 
 		const wrongKey = createS3Storage({
-			bucket: "atelier-images",
-			region: "us-east-1",
-			endpoint: fakeS3.endpoint,
+			bucket: s3.bucket,
+			region: s3.region,
+			endpoint: s3.endpoint,
 			accessKeyId: "someone-else",
 			secretAccessKey: "nope",
 			forcePathStyle: true,
@@ -137,6 +124,32 @@ describe("S3 storage", () => {
 		});
 		await expect(
 			wrongKey.put("generations/c3/1.png", new Uint8Array([1]), "image/png"),
-		).rejects.toThrow();
+		).rejects.toThrow(/Access Key Id/);
+		expect(await s3.listKeys("generations/")).toEqual([]);
 	});
+
+	it("deletes a folder that spans several list pages (s3rver answers 1000 keys a page)", async () => {
+		const storage = createTestS3Storage("atelier/");
+		const count = 1003;
+		const keys = Array.from(
+			{ length: count },
+			(_, index) => `generations/d4/${String(index).padStart(4, "0")}.webp`,
+		);
+		// 50 at a time: the SDK's default number of sockets per host.
+		for (let start = 0; start < count; start += 50) {
+			await Promise.all(
+				keys
+					.slice(start, start + 50)
+					.map((key) => storage.put(key, new Uint8Array([1]), "image/webp")),
+			);
+		}
+		await storage.put("generations/d44/0.webp", new Uint8Array([9]), "image/webp");
+		expect(await s3.listKeys("atelier/generations/d4/")).toHaveLength(count);
+
+		await storage.deletePrefix("generations/d4/");
+		expect(await s3.listKeys("atelier/generations/d4/")).toEqual([]);
+		expect(await s3.listKeys("atelier/generations/d44/")).toEqual([
+			"atelier/generations/d44/0.webp",
+		]);
+	}, 120_000);
 });

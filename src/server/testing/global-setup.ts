@@ -4,7 +4,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { openPgliteDatabase, openPostgresDatabase } from "../db/database";
+import { openPgliteDatabase, openPostgresDatabase, PGLITE_EXTENSIONS } from "../db/database";
 import { createSilentLogger } from "../logger";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { assembleServer } from "../server";
@@ -36,7 +36,7 @@ async function migrate(database: Parameters<typeof assembleServer>[0]["database"
 }
 
 async function preparePgliteTemplate(directory: string): Promise<string> {
-	const pglite = await PGlite.create();
+	const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
 	const database = openPgliteDatabase(pglite, { ownsPglite: false });
 	await migrate(database);
 	await database.close();

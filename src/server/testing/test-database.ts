@@ -3,7 +3,12 @@ import { readFile } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { inject } from "vitest";
-import { type Database, openPgliteDatabase, openPostgresDatabase } from "../db/database";
+import {
+	type Database,
+	openPgliteDatabase,
+	openPostgresDatabase,
+	PGLITE_EXTENSIONS,
+} from "../db/database";
 import { createSilentLogger } from "../logger";
 
 export type DatabaseKind = "pglite" | "postgres";
@@ -21,7 +26,10 @@ export async function createTestDatabase(
 ): Promise<Database & { connectionString?: string }> {
 	if (kind === "pglite") {
 		templateBlob ??= new Blob([await readFile(inject("pgliteTemplatePath"))]);
-		const pglite = await PGlite.create({ loadDataDir: templateBlob });
+		const pglite = await PGlite.create({
+			loadDataDir: templateBlob,
+			extensions: PGLITE_EXTENSIONS,
+		});
 		return openPgliteDatabase(pglite, { ownsPglite: true });
 	}
 	const serverUrl = inject("postgresUrl");

@@ -18,6 +18,8 @@ export function createTestSettings(overrides: TestSettingsOverrides = {}): Serve
 		google: undefined,
 		isRateLimitEnabled: false,
 		trustProxy: true,
+		mail: { smtpUrl: undefined, from: "Atelier <atelier@example.com>" },
+		requireEmailVerification: false,
 		limits: { maxActivePerUser: 3, dailyLimitPerUser: 0 },
 		concurrency: 2,
 		...overrides,

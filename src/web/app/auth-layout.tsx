@@ -1,7 +1,7 @@
 import { BrandButton } from "./brand-button";
 import { ScreenOutlet } from "./screen-outlet";
 
-/** The quieter layout of /login and /signup: the product title and a centred card. */
+/** The quieter layout of the sign-in, sign-up and password screens: the product title and a centred card. */
 export function AuthLayout() {
 	return (
 		<div className="flex min-h-dvh flex-col">

@@ -28,10 +28,26 @@ const SignupPage = lazyScreen(async () => {
 	warmUpAuthClient();
 	return (await import("../features/auth/signup-page")).SignupPage;
 });
+const AccountRoute = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("./account-route")).AccountRoute;
+});
+const ForgotPasswordRoute = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("./account-recovery-routes")).ForgotPasswordRoute;
+});
+const ResetPasswordRoute = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("./account-recovery-routes")).ResetPasswordRoute;
+});
+const VerifyEmailRoute = lazyScreen(async () => {
+	warmUpAuthClient();
+	return (await import("./account-recovery-routes")).VerifyEmailRoute;
+});
 
 /**
- * Every route of the web app (SPEC.md section 2, and the administrator's audit log). Login,
- * signup, the history and the audit log are loaded on demand so the first page stays small.
+ * Every route of the web app (SPEC.md section 2, plus the account screens and the administrator's
+ * audit log). Everything but the generator is loaded on demand so the first page stays small.
  */
 const appRoutes: RouteObject[] = [
 	{
@@ -41,7 +57,10 @@ const appRoutes: RouteObject[] = [
 			{ index: true, Component: GeneratorRoute },
 			{
 				Component: RequireSignedIn,
-				children: [{ path: "generations", Component: GenerationsRoute }],
+				children: [
+					{ path: "generations", Component: GenerationsRoute },
+					{ path: "account", Component: AccountRoute },
+				],
 			},
 			{
 				Component: RequireAdmin,
@@ -60,6 +79,10 @@ const appRoutes: RouteObject[] = [
 					{ path: "signup", Component: SignupPage },
 				],
 			},
+			// Reached from e-mails, signed in or not.
+			{ path: "forgot-password", Component: ForgotPasswordRoute },
+			{ path: "reset-password", Component: ResetPasswordRoute },
+			{ path: "verify-email", Component: VerifyEmailRoute },
 		],
 	},
 ];

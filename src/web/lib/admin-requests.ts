@@ -1,6 +1,6 @@
 // The administrator's calls to the API, each wrapped once. Loaded on demand, with the screens that
 // use them (docs/decisions/005-first-load-budget.md).
-import { type AuditLogPage, AuditLogPageSchema } from "../../shared/generation-responses";
+import { type AuditLogPage, AuditLogPageSchema } from "../../shared/history-responses";
 import { requestApi } from "./api-client";
 
 /** One cursor page of the audit log, newest first. */

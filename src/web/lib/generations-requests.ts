@@ -5,15 +5,17 @@ import { z } from "zod/mini";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { PollAnswer } from "../../shared/generation-flow";
 import {
-	BulkDeleteAnswerSchema,
 	CreateGenerationResponseSchema,
-	FavoriteAnswerSchema,
 	type Generation,
 	type GenerationPage,
 	GenerationPageSchema,
 	GenerationSchema,
 	PollAnswerSchema,
 } from "../../shared/generation-responses";
+import {
+	BulkDeleteResponseSchema,
+	SetFavoriteResponseSchema,
+} from "../../shared/history-responses";
 import { ApiError, parseApiAnswer, requestApi } from "./api-client";
 import { fetchApiJson } from "./api-fetch";
 
@@ -102,7 +104,7 @@ export async function deleteGenerationById(id: string): Promise<void> {
 
 /** Deletes several generations at once (at most MAX_BULK_GENERATIONS): all of them, or none. */
 export async function deleteGenerationsByIds(ids: readonly string[]): Promise<number> {
-	const answer = await requestApi("/api/generations/bulk-delete", BulkDeleteAnswerSchema, {
+	const answer = await requestApi("/api/generations/bulk-delete", BulkDeleteResponseSchema, {
 		method: "POST",
 		body: JSON.stringify({ ids }),
 	});
@@ -111,7 +113,7 @@ export async function deleteGenerationsByIds(ids: readonly string[]): Promise<nu
 
 /** Stars a generation, or takes its star away; answers what the server now keeps. */
 export async function setGenerationFavorite(id: string, isFavorite: boolean): Promise<boolean> {
-	const answer = await requestApi(`${generationPath(id)}/favorite`, FavoriteAnswerSchema, {
+	const answer = await requestApi(`${generationPath(id)}/favorite`, SetFavoriteResponseSchema, {
 		method: "PUT",
 		body: JSON.stringify({ favorite: isFavorite }),
 	});

@@ -9,6 +9,7 @@ export type TestUser = {
 	name: string;
 	password: string;
 	isAdmin: boolean;
+	emailVerified: boolean;
 };
 
 let nextUserNumber = 1;
@@ -22,6 +23,7 @@ export function createTestUser(overrides: Partial<TestUser> = {}): TestUser {
 		name: `jane.doe${number}`,
 		password: "correct horse battery",
 		isAdmin: false,
+		emailVerified: false,
 		...overrides,
 	};
 }
@@ -44,7 +46,7 @@ export function buildSessionAnswer(user: TestUser) {
 			id: user.id,
 			email: user.email,
 			name: user.name,
-			emailVerified: false,
+			emailVerified: user.emailVerified,
 			image: null,
 			createdAt: now.toISOString(),
 			updatedAt: now.toISOString(),

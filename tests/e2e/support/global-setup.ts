@@ -1,4 +1,4 @@
-import { startFakeGoogle } from "../../../src/server/testing/fake-google";
+import { startFakeGoogle } from "../../../src/server/testing/fakes/google";
 import { removeDataDir, startAppServer } from "./app-server";
 import { E2E_ADMIN_EMAIL, E2E_PORT, FAKE_GOOGLE_PORT } from "./constants";
 

@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { type FakeComfyUiBehaviour, startFakeComfyUi } from "../../testing/fakes/comfyui";
 import {
 	deleteWhenStarted,
 	readGeneration,
@@ -6,9 +7,8 @@ import {
 	signUp,
 	startServerWithProvider,
 	waitForFinish,
-} from "../shared/generation-test-kit";
+} from "../../testing/generation-kit";
 import { createComfyUiProvider } from "./comfyui-provider";
-import { type FakeComfyUiBehaviour, startFakeComfyUi } from "./fake-comfyui";
 
 async function startWorld(behaviour: Partial<FakeComfyUiBehaviour> = {}) {
 	const fake = await startFakeComfyUi({ behaviour: { pendingMs: 0, runningMs: 50, ...behaviour } });

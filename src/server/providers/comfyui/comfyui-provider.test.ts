@@ -1,12 +1,17 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
+	type FakeComfyUi,
+	type FakeComfyUiOptions,
+	startFakeComfyUi,
+} from "../../testing/fakes/comfyui";
+import {
 	catchProviderError,
 	checkUntilDone,
 	createTestInput,
 	expectCompleted,
 	readImages,
 	startTestJob,
-} from "../shared/provider-test-kit";
+} from "../../testing/provider-kit";
 import type { ImageProvider } from "../types";
 import { type ComfyUiProviderOptions, createComfyUiProvider } from "./comfyui-provider";
 import {
@@ -16,7 +21,6 @@ import {
 	parseInputRef,
 	parseWorkflowText,
 } from "./comfyui-workflow";
-import { type FakeComfyUi, type FakeComfyUiOptions, startFakeComfyUi } from "./fake-comfyui";
 
 const NEVER = 3_600_000;
 

@@ -1,8 +1,8 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { z } from "zod";
-import { sniffImageType } from "../../images/sniff-image-type";
-import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
-import { decodeJobId, encodeJobId } from "../shared/job-id";
+import { sniffImageType } from "../../net/sniff-image-type";
+import { createBatchedJobs } from "../shared/batches";
+import { defineBatchJobIds } from "../shared/job-id";
 import { PIXEL_SIZES, type PixelSizeSet } from "../shared/pixel-sizes";
 import { PROVIDER_MESSAGES, summarizeVendorText } from "../shared/provider-messages";
 import { describeUrl, parseBaseUrl, resolveBelow } from "../shared/provider-urls";
@@ -12,6 +12,7 @@ import {
 	readErrorBody,
 	toHttpStatusError,
 	type VendorReply,
+	type VendorRequestSettings,
 } from "../shared/vendor-request";
 import {
 	type GenerationInput,
@@ -19,9 +20,9 @@ import {
 	type ImageSource,
 	type ProviderCallOptions,
 	ProviderError,
-	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
+import { COMFYUI_DEFAULT_SIZES } from "./comfyui-config";
 import {
 	assertBindings,
 	type ComfyUiBindings,
@@ -31,7 +32,7 @@ import {
 	fillWorkflow,
 } from "./comfyui-workflow";
 
-export type ComfyUiProviderOptions = {
+export type ComfyUiProviderOptions = VendorRequestSettings & {
 	/** The ComfyUI server, such as `http://127.0.0.1:8188` (a reverse proxy's path prefix is kept). */
 	url: string;
 	/** An API-format workflow; the shipped text-to-image one by default. */
@@ -45,11 +46,8 @@ export type ComfyUiProviderOptions = {
 	authHeader?: { name: string; value: string };
 	/** The largest image accepted from `/view`. */
 	maxImageBytes?: number;
-	fetch?: typeof fetch;
-	requestTimeoutMs?: number;
 };
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
 // The queue lists every pending workflow in full; a busy server's answer can be large.
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -127,10 +125,7 @@ const ExecutionErrorSchema = z
 	.loose();
 
 /** The saved job id: the prompt ids ComfyUI gave (one, or one per image without a batch input). */
-const ComfyUiJobIdSchema = z.object({
-	provider: z.literal("comfyui"),
-	promptIds: z.array(z.string().min(1)).min(1),
-});
+const COMFYUI_JOB_IDS = defineBatchJobIds("ComfyUI", "promptIds", z.string().min(1));
 
 /**
  * A self-hosted ComfyUI: the workflow with this job's prompt, size, batch and a fresh random seed
@@ -143,19 +138,19 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 	const workflow = options.workflow ?? DEFAULT_WORKFLOW;
 	const bindings = options.bindings ?? DEFAULT_BINDINGS;
 	assertBindings(workflow, bindings);
-	const sizes = PIXEL_SIZES[options.sizes ?? "sd15"];
+	const sizes = PIXEL_SIZES[options.sizes ?? COMFYUI_DEFAULT_SIZES];
 	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
-	const headers: Record<string, string> = options.authHeader
-		? { [options.authHeader.name]: options.authHeader.value }
-		: {};
 	// One client id for this process: ComfyUI groups WebSocket events by it (unused here).
 	const clientId = randomUUID();
-	const clientOptions = {
-		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-		...(options.fetch ? { fetch: options.fetch } : {}),
+	const credentials = {
+		origin: baseUrl.origin,
+		headers: options.authHeader ? { [options.authHeader.name]: options.authHeader.value } : {},
 	};
-	const send = createVendorClient({ ...clientOptions, maxResponseBytes: MAX_RESPONSE_BYTES });
-	const sendForImage = createVendorClient({ ...clientOptions, maxResponseBytes: maxImageBytes });
+	const send = createVendorClient(options, { maxResponseBytes: MAX_RESPONSE_BYTES, credentials });
+	const sendForImage = createVendorClient(options, {
+		maxResponseBytes: maxImageBytes,
+		credentials,
+	});
 
 	async function submit(
 		input: GenerationInput,
@@ -176,7 +171,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 		const what = `Queueing a workflow at ${describeUrl(url)}`;
 		const reply = await send(
 			what,
-			{ method: "POST", url, headers, json: { prompt: graph, client_id: clientId } },
+			{ method: "POST", url, json: { prompt: graph, client_id: clientId } },
 			callOptions,
 		);
 		if (!reply.ok) throw toSubmitError(what, reply);
@@ -191,7 +186,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 	): Promise<z.infer<Schema>> {
 		const reply = await send(
 			what,
-			{ method: "GET", url: resolveBelow(baseUrl, path), headers },
+			{ method: "GET", url: resolveBelow(baseUrl, path) },
 			callOptions,
 		);
 		if (!reply.ok) throw toHttpStatusError(what, reply, readComfyError(reply), "poll");
@@ -287,11 +282,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 			type: image.type,
 		}).toString();
 		const what = `Reading ComfyUI image ${image.subfolder}/${image.filename}`;
-		const reply = await sendForImage(
-			what,
-			{ method: "GET", url, headers, isBinary: true },
-			callOptions,
-		);
+		const reply = await sendForImage(what, { method: "GET", url, isBinary: true }, callOptions);
 		if (reply.status === 404) {
 			throw new ProviderError(`${what} answered HTTP 404 (the file was deleted)`, {
 				retryable: false,
@@ -315,7 +306,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 		const post = (path: string, json: unknown) =>
 			send(
 				`Cancelling ComfyUI prompt at ${path}`,
-				{ method: "POST", url: resolveBelow(baseUrl, path), headers, json },
+				{ method: "POST", url: resolveBelow(baseUrl, path), json },
 				callOptions,
 			);
 		const pending = promptIds.filter((id) => queue.queue_pending.includes(id));
@@ -331,38 +322,17 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 		name: "comfyui",
 		// Images are read here (with the proxy header), never downloaded by URL.
 		trustedPrivateHosts: [],
-
-		async start(input, callOptions) {
-			const batches = bindings.batch
-				? [Math.max(1, input.count)]
-				: splitIntoBatches(input.count, 1);
-			const promptIds = await startBatches(
-				batches,
-				(size) => submit(input, size, callOptions),
-				(promptId) => cancelPrompts([promptId], undefined),
-			);
-			return { jobId: encodeJobId({ provider: "comfyui", promptIds }) };
-		},
-
-		async check(job: ProviderJob, callOptions) {
-			const { promptIds } = decodeJobId(job.jobId, ComfyUiJobIdSchema, "ComfyUI");
-			const batchSize = promptIds.length === 1 ? Math.max(1, job.input.count) : 1;
-			const states: ProviderJobState[] = [];
+		...createBatchedJobs({
+			// With a batch input one prompt makes every image; without, one prompt per image.
+			imagesPerRequest: bindings.batch ? Number.POSITIVE_INFINITY : 1,
 			// One after another: each may read its images, and a GPU box is not a CDN.
-			for (const promptId of promptIds) {
-				states.push(await checkPrompt(promptId, batchSize, callOptions));
-			}
-			const combined = combineBatchStates(states);
-			if (combined.status === "failed" && promptIds.length > 1) {
-				await cancelPrompts(promptIds, callOptions).catch(() => undefined);
-			}
-			return combined;
-		},
-
-		async cancel(job: ProviderJob, callOptions) {
-			const { promptIds } = decodeJobId(job.jobId, ComfyUiJobIdSchema, "ComfyUI");
-			await cancelPrompts(promptIds, callOptions);
-		},
+			isCheckedInTurn: true,
+			submit,
+			check: (promptId, callOptions, { input, requestCount }) =>
+				checkPrompt(promptId, requestCount === 1 ? Math.max(1, input.count) : 1, callOptions),
+			cancel: cancelPrompts,
+			jobIds: COMFYUI_JOB_IDS,
+		}),
 	};
 }
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { COMFYUI_DEFAULT_INPUTS } from "./comfyui-config";
 import defaultWorkflowJson from "./default-workflow.json";
 
 /** A workflow in ComfyUI's API format ("Save (API format)"): node id → class and inputs. */
-export const ComfyWorkflowSchema = z.record(
+const ComfyWorkflowSchema = z.record(
 	z.string(),
 	z.looseObject({
 		class_type: z.string().min(1),
@@ -23,19 +24,22 @@ export type ComfyUiBindings = {
 	seed: InputRef;
 };
 
+// Defined before the defaults below, which are read with it as the module loads.
+const INPUT_REF_PATTERN = /^([^.\s]+)\.([^.\s]+)$/;
+
 /** The shipped text-to-image workflow (ComfyUI's stock default graph) and its bindings. */
 export const DEFAULT_WORKFLOW: ComfyWorkflow = ComfyWorkflowSchema.parse(defaultWorkflowJson);
 
 export const DEFAULT_BINDINGS: ComfyUiBindings = {
-	prompt: { node: "6", input: "text" },
-	width: { node: "5", input: "width" },
-	height: { node: "5", input: "height" },
-	batch: { node: "5", input: "batch_size" },
-	seed: { node: "3", input: "seed" },
+	prompt: toDefaultRef(COMFYUI_DEFAULT_INPUTS.prompt),
+	width: toDefaultRef(COMFYUI_DEFAULT_INPUTS.width),
+	height: toDefaultRef(COMFYUI_DEFAULT_INPUTS.height),
+	batch: toDefaultRef(COMFYUI_DEFAULT_INPUTS.batch),
+	seed: toDefaultRef(COMFYUI_DEFAULT_INPUTS.seed),
 };
 
 /** The environment variable behind each binding, for messages that say what to fix. */
-export const BINDING_VARIABLES: Record<keyof ComfyUiBindings, string> = {
+const BINDING_VARIABLES: Record<keyof ComfyUiBindings, string> = {
 	prompt: "COMFYUI_PROMPT_INPUT",
 	width: "COMFYUI_WIDTH_INPUT",
 	height: "COMFYUI_HEIGHT_INPUT",
@@ -45,7 +49,11 @@ export const BINDING_VARIABLES: Record<keyof ComfyUiBindings, string> = {
 
 const BINDING_KEYS = ["prompt", "width", "height", "batch", "seed"] as const;
 
-const INPUT_REF_PATTERN = /^([^.\s]+)\.([^.\s]+)$/;
+function toDefaultRef(text: string): InputRef {
+	const ref = parseInputRef(text);
+	if (!ref) throw new Error(`A default ComfyUI input is not <node id>.<input name>: ${text}`);
+	return ref;
+}
 
 /** Reads `<node id>.<input name>`; undefined when the text is not of that form. */
 export function parseInputRef(text: string): InputRef | undefined {

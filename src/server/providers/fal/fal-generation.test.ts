@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { FAKE_FAL_KEY, type FakeFalBehaviour, startFakeFal } from "../../testing/fakes/fal";
 import {
 	deleteWhenStarted,
 	readGeneration,
@@ -6,8 +7,7 @@ import {
 	signUp,
 	startServerWithProvider,
 	waitForFinish,
-} from "../shared/generation-test-kit";
-import { FAKE_FAL_KEY, type FakeFalBehaviour, startFakeFal } from "./fake-fal";
+} from "../../testing/generation-kit";
 import { createFalProvider } from "./fal-provider";
 
 async function startWorld(behaviour: Partial<FakeFalBehaviour> = {}) {

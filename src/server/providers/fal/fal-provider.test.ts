@@ -1,14 +1,19 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
+	FAKE_FAL_KEY,
+	type FakeFal,
+	type FakeFalOptions,
+	startFakeFal,
+} from "../../testing/fakes/fal";
+import {
 	catchProviderError,
 	checkUntilDone,
 	createTestInput,
 	expectCompleted,
 	readImages,
 	startTestJob,
-} from "../shared/provider-test-kit";
+} from "../../testing/provider-kit";
 import type { ImageProvider } from "../types";
-import { FAKE_FAL_KEY, type FakeFal, type FakeFalOptions, startFakeFal } from "./fake-fal";
 import { createFalProvider, type FalProviderOptions } from "./fal-provider";
 
 const NEVER = 3_600_000;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AspectRatio } from "../../../shared/aspect-ratios";
-import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
-import { decodeJobId, encodeJobId } from "../shared/job-id";
+import { cancelEach, createBatchedJobs } from "../shared/batches";
+import { defineBatchJobIds } from "../shared/job-id";
 import { PIXEL_SIZES, toRatioText } from "../shared/pixel-sizes";
 import {
 	isModerationText,
@@ -20,7 +20,9 @@ import {
 	parseReply,
 	readErrorBody,
 	toHttpStatusError,
+	toPollError,
 	type VendorReply,
+	type VendorRequestSettings,
 } from "../shared/vendor-request";
 import {
 	type GenerationInput,
@@ -28,16 +30,18 @@ import {
 	type ImageSource,
 	type ProviderCallOptions,
 	ProviderError,
-	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
+import {
+	FAL_DEFAULT_IMAGES_PER_REQUEST,
+	FAL_DEFAULT_MODEL,
+	FAL_DEFAULT_QUEUE_URL,
+	FAL_DEFAULT_RATIO_INPUT,
+	FAL_MODEL_PATTERN,
+	type FalRatioInput,
+} from "./fal-config";
 
-export const FAL_DEFAULT_QUEUE_URL = "https://queue.fal.run";
-export const FAL_DEFAULT_MODEL = "fal-ai/flux/schnell";
-export const FAL_RATIO_INPUTS = ["auto", "image_size", "aspect_ratio"] as const;
-export type FalRatioInput = (typeof FAL_RATIO_INPUTS)[number];
-
-export type FalProviderOptions = {
+export type FalProviderOptions = VendorRequestSettings & {
 	apiKey: string;
 	/** The model id, with its sub-path: `fal-ai/flux/schnell`, `fal-ai/flux-pro/v1.1-ultra`. */
 	model?: string;
@@ -52,13 +56,9 @@ export type FalProviderOptions = {
 	imagesPerRequest?: number;
 	/** Extra model input, such as `{ "output_format": "png" }`. */
 	extraInput?: Record<string, unknown>;
-	fetch?: typeof fetch;
-	requestTimeoutMs?: number;
 };
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-const MODEL_PATTERN = /^[\w.-]+\/[\w.-]+(\/[\w.-]+)*$/;
 
 // Flux's named sizes where one matches our ratio; the others get an explicit width and height.
 const IMAGE_SIZE_PRESETS: Partial<Record<AspectRatio, string>> = {
@@ -116,10 +116,7 @@ const FalRequestRefSchema = z.object({
 type FalRequestRef = z.infer<typeof FalRequestRefSchema>;
 
 /** The saved job id: every queue request of the generation with the URLs fal gave for it. */
-const FalJobIdSchema = z.object({
-	provider: z.literal("fal"),
-	requests: z.array(FalRequestRefSchema).min(1),
-});
+const FAL_JOB_IDS = defineBatchJobIds("fal", "requests", FalRequestRefSchema);
 
 /**
  * fal.ai's queue API: submit to `{queue}/{model}`, follow `status_url` until COMPLETED, then read
@@ -130,18 +127,13 @@ const FalJobIdSchema = z.object({
 export function createFalProvider(options: FalProviderOptions): ImageProvider {
 	const queueUrl = parseBaseUrl(options.queueUrl ?? FAL_DEFAULT_QUEUE_URL, "FAL_QUEUE_URL");
 	const model = parseModel(options.model ?? FAL_DEFAULT_MODEL);
-	const ratioInput = resolveRatioInput(options.ratioInput ?? "auto", model);
-	const imagesPerRequest = Math.max(1, options.imagesPerRequest ?? 4);
-	const authorization = `Key ${options.apiKey}`;
-	const send = createVendorClient({
-		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+	const ratioInput = resolveRatioInput(options.ratioInput ?? FAL_DEFAULT_RATIO_INPUT, model);
+	const imagesPerRequest = Math.max(1, options.imagesPerRequest ?? FAL_DEFAULT_IMAGES_PER_REQUEST);
+	// The key goes to the queue's own origin only, never to a host an answer names.
+	const send = createVendorClient(options, {
 		maxResponseBytes: MAX_RESPONSE_BYTES,
-		...(options.fetch ? { fetch: options.fetch } : {}),
+		credentials: { origin: queueUrl.origin, headers: { authorization: `Key ${options.apiKey}` } },
 	});
-
-	function authorizationFor(url: URL): Record<string, string> {
-		return url.origin === queueUrl.origin ? { authorization } : {};
-	}
 
 	async function submit(
 		input: GenerationInput,
@@ -155,7 +147,6 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 			{
 				method: "POST",
 				url,
-				headers: { authorization },
 				json: {
 					...options.extraInput,
 					prompt: input.prompt,
@@ -182,37 +173,24 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 		};
 	}
 
+	/** The request's status, and once COMPLETED its result, read at once: fal keeps it briefly. */
 	async function checkRequest(
 		request: FalRequestRef,
 		callOptions: ProviderCallOptions | undefined,
 	): Promise<ProviderJobState> {
+		const polling = `Polling fal request ${request.id}`;
 		const statusUrl = parseVendorUrl(request.status, "The saved status URL");
-		const what = `Polling fal request ${request.id}`;
-		const reply = await send(
-			what,
-			{ method: "GET", url: statusUrl, headers: authorizationFor(statusUrl) },
-			callOptions,
-		);
-		if (!reply.ok) throw toPollError(what, reply);
-		const { status } = parseReply(what, reply, StatusResponseSchema, { retryable: true });
+		const statusReply = await send(polling, { method: "GET", url: statusUrl }, callOptions);
+		if (!statusReply.ok) throw toPollError(polling, statusReply, readErrorDetail(statusReply));
+		const { status } = parseReply(polling, statusReply, StatusResponseSchema, { retryable: true });
 		// IN_QUEUE, IN_PROGRESS, or a status newer than this adapter: still running.
 		if (status !== "COMPLETED") return { status: "running" };
-		return readResult(request, callOptions);
-	}
 
-	async function readResult(
-		request: FalRequestRef,
-		callOptions: ProviderCallOptions | undefined,
-	): Promise<ProviderJobState> {
+		const reading = `Reading fal result ${request.id}`;
 		const responseUrl = parseVendorUrl(request.response, "The saved response URL");
-		const what = `Reading fal result ${request.id}`;
-		const reply = await send(
-			what,
-			{ method: "GET", url: responseUrl, headers: authorizationFor(responseUrl) },
-			callOptions,
-		);
-		if (!reply.ok) return toFailedResult(what, reply);
-		const result = parseReply(what, reply, ResultSchema, { retryable: true });
+		const resultReply = await send(reading, { method: "GET", url: responseUrl }, callOptions);
+		if (!resultReply.ok) return toFailedResult(reading, resultReply);
+		const result = parseReply(reading, resultReply, ResultSchema, { retryable: true });
 		return toImagesState(request.id, result);
 	}
 
@@ -222,51 +200,25 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 	): Promise<void> {
 		const url = parseVendorUrl(request.cancel, "The saved cancel URL");
 		// 202 CANCELLATION_REQUESTED, 400 ALREADY_COMPLETED or 404 NOT_FOUND: all mean we are done.
-		await send(
-			`Cancelling fal request ${request.id}`,
-			{ method: "PUT", url, headers: authorizationFor(url) },
-			callOptions,
-		);
+		await send(`Cancelling fal request ${request.id}`, { method: "PUT", url }, callOptions);
 	}
 
 	return {
 		name: "fal",
 		trustedPrivateHosts: listTrustedPrivateHosts(queueUrl),
-
-		async start(input, callOptions) {
-			const requests = await startBatches(
-				splitIntoBatches(input.count, imagesPerRequest),
-				(size) => submit(input, size, callOptions),
-				(started) => cancelRequest(started),
-			);
-			return { jobId: encodeJobId({ provider: "fal", requests }) };
-		},
-
-		async check(job: ProviderJob, callOptions) {
-			const { requests } = decodeJobId(job.jobId, FalJobIdSchema, "fal");
-			const states = await Promise.all(
-				requests.map((request) => checkRequest(request, callOptions)),
-			);
-			const combined = combineBatchStates(states);
-			if (combined.status === "failed" && requests.length > 1) {
-				// The generation has failed; the requests still queued would only cost money.
-				await Promise.all(
-					requests.map((request) => cancelRequest(request, callOptions).catch(() => undefined)),
-				);
-			}
-			return combined;
-		},
-
-		async cancel(job: ProviderJob, callOptions) {
-			const { requests } = decodeJobId(job.jobId, FalJobIdSchema, "fal");
-			await Promise.all(requests.map((request) => cancelRequest(request, callOptions)));
-		},
+		...createBatchedJobs({
+			imagesPerRequest,
+			submit,
+			check: checkRequest,
+			cancel: cancelEach(cancelRequest),
+			jobIds: FAL_JOB_IDS,
+		}),
 	};
 }
 
 function parseModel(value: string): string {
 	const model = value.trim().replace(/^\/+|\/+$/g, "");
-	if (!MODEL_PATTERN.test(model)) {
+	if (!FAL_MODEL_PATTERN.test(model)) {
 		throw new Error(`FAL_MODEL must look like owner/app[/path]: ${JSON.stringify(value)}`);
 	}
 	return model;
@@ -352,17 +304,6 @@ function toSubmitError(what: string, reply: VendorReply): ProviderError {
 	return toHttpStatusError(what, reply, detail, "start");
 }
 
-function toPollError(what: string, reply: VendorReply): ProviderError {
-	const detail = readErrorDetail(reply);
-	if (reply.status === 404) {
-		return new ProviderError(`${what} answered HTTP 404${detail ? `: ${detail}` : ""}`, {
-			retryable: false,
-			userMessage: PROVIDER_MESSAGES.lost,
-		});
-	}
-	return toHttpStatusError(what, reply, detail, "poll");
-}
-
 /**
  * A non-2xx result after COMPLETED is mostly the model's own failure, kept by fal; only a bare
  * 429 or 5xx without fal's error type is a hiccup of the moment, worth reading again.
@@ -376,7 +317,7 @@ function toFailedResult(what: string, reply: VendorReply): ProviderJobState {
 		return { status: "failed", message: PROVIDER_MESSAGES.expired, reason };
 	}
 	if (reply.status === 504 && reply.headers.get("x-fal-request-timeout-type") === "user") {
-		return { status: "failed", message: "Generation timed out", reason };
+		return { status: "failed", message: PROVIDER_MESSAGES.timedOut, reason };
 	}
 	if ((reply.status === 429 || reply.status >= 500) && errorType === undefined) {
 		throw toHttpStatusError(what, reply, detail, "poll");

@@ -1,17 +1,12 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { downloadImage } from "../../images/download-image";
 import {
-	type GenerationInput,
-	type ImageProvider,
-	type ImageSource,
-	ProviderError,
-	type ProviderJob,
-} from "../types";
-import {
 	type FakeHttpImageService,
 	type FakeHttpImageServiceOptions,
 	startFakeHttpImageService,
-} from "./fake-http-image-service";
+} from "../../testing/fakes/http-image-service";
+import { catchProviderError, createTestInput, startTestJob } from "../../testing/provider-kit";
+import type { ImageProvider, ImageSource } from "../types";
 import { createHttpProvider, type HttpProviderOptions } from "./http-provider";
 
 const NEVER = 3_600_000;
@@ -31,41 +26,15 @@ function createProvider(
 	return createHttpProvider({ apiUrl: service.url, requestTimeoutMs: 5_000, ...overrides });
 }
 
-function createTestInput(overrides: Partial<GenerationInput> = {}): GenerationInput {
-	return {
-		prompt: "An hourglass on a study desk, steampunk",
-		aspectRatio: "--ar 16:9",
-		count: 4,
-		...overrides,
-	};
-}
-
-async function startJob(provider: ImageProvider): Promise<ProviderJob> {
-	const input = createTestInput();
-	const { jobId } = await provider.start(input);
-	return { jobId, input };
-}
-
 function toUrls(images: ImageSource[]): string[] {
 	return images.map((image) => (image.kind === "url" ? image.url : "(bytes)"));
-}
-
-async function catchProviderError(promise: Promise<unknown>): Promise<ProviderError> {
-	const error = await promise.then(
-		() => undefined,
-		(reason: unknown) => reason,
-	);
-	if (!(error instanceof ProviderError)) {
-		throw new Error(`Expected a ProviderError, got ${String(error)}`);
-	}
-	return error;
 }
 
 describe("http provider: happy path", () => {
 	it("starts, reports running, then completed with four downloadable, different images", async () => {
 		const service = await startService({ latencyMs: NEVER });
 		const provider = createProvider(service);
-		const job = await startJob(provider);
+		const job = await startTestJob(provider);
 
 		expect(service.requests()[0]?.body).toEqual({
 			prompt: "An hourglass on a study desk, steampunk",
@@ -96,7 +65,7 @@ describe("http provider: happy path", () => {
 
 	it("resumes a job from its saved id in a fresh provider, without starting again", async () => {
 		const service = await startService();
-		const job = await startJob(createProvider(service));
+		const job = await startTestJob(createProvider(service));
 
 		const afterRestart = createProvider(service);
 		const state = await afterRestart.check({ jobId: job.jobId, input: job.input });
@@ -113,7 +82,7 @@ describe("http provider: happy path", () => {
 			behaviour: { start: "processing", pollingUrlStyle: "relative" },
 		});
 		const provider = createProvider(service);
-		const job = await startJob(provider);
+		const job = await startTestJob(provider);
 		const state = await provider.check(job);
 		expect(state.status).toBe("completed");
 	});
@@ -123,7 +92,7 @@ describe("http provider: happy path", () => {
 		async (results) => {
 			const service = await startService({ behaviour: { results } });
 			const provider = createProvider(service);
-			const state = await provider.check(await startJob(provider));
+			const state = await provider.check(await startTestJob(provider));
 			if (state.status !== "completed") throw new Error(`Expected completed, got ${state.status}`);
 			const urls = toUrls(state.images);
 			expect(urls).toHaveLength(4);
@@ -245,7 +214,7 @@ describe("http provider: poll failures", () => {
 			behaviour: { poll: "failed", pollMessage: "The image service ran out of GPU memory" },
 		});
 		const provider = createProvider(service);
-		const job = await startJob(provider);
+		const job = await startTestJob(provider);
 		await expect(provider.check(job)).resolves.toMatchObject({
 			status: "failed",
 			message: "The image service ran out of GPU memory",
@@ -267,7 +236,7 @@ describe("http provider: poll failures", () => {
 	it("treats completed without results as a failure", async () => {
 		const service = await startService({ behaviour: { poll: "completed-empty" } });
 		const provider = createProvider(service);
-		await expect(provider.check(await startJob(provider))).resolves.toMatchObject({
+		await expect(provider.check(await startTestJob(provider))).resolves.toMatchObject({
 			status: "failed",
 			message: "Generation failed",
 		});
@@ -276,7 +245,7 @@ describe("http provider: poll failures", () => {
 	it("times out on a poll that never answers", async () => {
 		const service = await startService({ behaviour: { poll: "hang" } });
 		const provider = createProvider(service, { requestTimeoutMs: 300 });
-		const job = await startJob(provider);
+		const job = await startTestJob(provider);
 		const error = await catchProviderError(provider.check(job));
 		expect(error.retryable).toBe(true);
 		expect(error.message).toMatch(/Polling .* timed out after 300 ms/);
@@ -285,7 +254,7 @@ describe("http provider: poll failures", () => {
 	it("retries bad JSON and JSON that is not an object", async () => {
 		const service = await startService({ behaviour: { poll: "bad-json" } });
 		const provider = createProvider(service);
-		const job = await startJob(provider);
+		const job = await startTestJob(provider);
 		const badJson = await catchProviderError(provider.check(job));
 		expect(badJson.retryable).toBe(true);
 		expect(badJson.message).toMatch(/answered a body that is not JSON/);
@@ -301,7 +270,7 @@ describe("http provider: poll failures", () => {
 			behaviour: { poll: "rate-limited", retryAfterSeconds: 3 },
 		});
 		const provider = createProvider(service);
-		const job = await startJob(provider);
+		const job = await startTestJob(provider);
 		const limited = await catchProviderError(provider.check(job));
 		expect(limited.retryable).toBe(true);
 		expect(limited.retryAfterMs).toBe(3_000);
@@ -315,7 +284,7 @@ describe("http provider: poll failures", () => {
 	it("fails without retry when the generation is not found", async () => {
 		const service = await startService();
 		const provider = createProvider(service);
-		const job = await startJob(provider);
+		const job = await startTestJob(provider);
 		const lost = {
 			...job,
 			jobId: JSON.stringify({ id: "x", pollingUrl: `${service.origin}/jobs/x` }),
@@ -337,7 +306,7 @@ describe("http provider: poll failures", () => {
 	it("completes with image URLs that then fail to download with a 404", async () => {
 		const service = await startService({ behaviour: { imagesMissing: true } });
 		const provider = createProvider(service);
-		const state = await provider.check(await startJob(provider));
+		const state = await provider.check(await startTestJob(provider));
 		if (state.status !== "completed") throw new Error(`Expected completed, got ${state.status}`);
 		const [url = ""] = toUrls(state.images);
 		const error = await catchProviderError(
@@ -360,7 +329,7 @@ describe("http provider: API key", () => {
 		expect(unauthorised.userMessage).toBe("Invalid or missing API key");
 
 		const provider = createProvider(service, { apiKey: "sk-test-123" });
-		const state = await provider.check(await startJob(provider));
+		const state = await provider.check(await startTestJob(provider));
 		expect(state.status).toBe("completed");
 		expect(service.requests().map((request) => [request.method, request.authorization])).toEqual([
 			["POST", undefined],
@@ -375,7 +344,7 @@ describe("http provider: API key", () => {
 			behaviour: { apiKey: "sk-test-123", pollingOrigin: pollingService.origin },
 		});
 		const provider = createProvider(apiService, { apiKey: "sk-test-123" });
-		const job = await startJob(provider);
+		const job = await startTestJob(provider);
 		const state = await provider.check(job);
 
 		expect(state.status).toBe("completed");

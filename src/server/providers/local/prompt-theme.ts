@@ -1,6 +1,6 @@
 import { hashString } from "./random";
 
-export const SCENE_KINDS = [
+const SCENE_KINDS = [
 	"mountains",
 	"lake",
 	"forest",

@@ -16,8 +16,8 @@ export type RenderInput = { prompt: string; aspectRatio: AspectRatio; count: num
 export type RenderedImage = { data: Buffer; contentType: string; width: number; height: number };
 
 /** Long side of every image, matching what hosted providers return for a "standard" image. */
-export const LONG_SIDE = 1024;
-export const CONTENT_TYPE = "image/jpeg";
+const LONG_SIDE = 1024;
+const CONTENT_TYPE = "image/jpeg";
 
 // Scenes for prompts that name none: all read as a picture whatever the subject.
 const DEFAULT_SCENES: readonly SceneKind[] = [
@@ -48,7 +48,7 @@ export async function renderImages(input: RenderInput): Promise<RenderedImage[]>
 	return Promise.all(svgs.map((svg) => rasterise(svg, width, height)));
 }
 
-export function planImage(theme: PromptTheme, index: number): ImagePlan {
+function planImage(theme: PromptTheme, index: number): ImagePlan {
 	const order =
 		theme.scenes.length > 0 ? theme.scenes : shuffle(DEFAULT_SCENES, createRandom(theme.seed));
 	const kind = order[index % order.length] ?? "mountains";
@@ -75,12 +75,7 @@ const NEIGHBOUR_LIGHTING: Record<Lighting, Lighting> = {
 	night: "dusk",
 };
 
-export function buildSceneSvg(
-	theme: PromptTheme,
-	plan: ImagePlan,
-	width: number,
-	height: number,
-): string {
+function buildSceneSvg(theme: PromptTheme, plan: ImagePlan, width: number, height: number): string {
 	const random = createRandom(plan.seed);
 	const canvas = createCanvas(width, height, random, createLook(theme, plan.lighting, random));
 	drawScene(canvas, plan.kind);

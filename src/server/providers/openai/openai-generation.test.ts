@@ -1,16 +1,16 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { FAKE_OPENAI_KEY, startFakeOpenAi } from "../../testing/fakes/openai";
 import {
 	readGeneration,
 	requestGeneration,
 	signUp,
 	startServerWithProvider,
 	waitForFinish,
-} from "../shared/generation-test-kit";
-import { FAKE_OPENAI_KEY, startFakeOpenAi } from "./fake-openai";
+} from "../../testing/generation-kit";
 import { createOpenAiProvider } from "./openai-provider";
 
-async function startWorld() {
-	const fake = await startFakeOpenAi({ behaviour: { latencyMs: 50, retryAfterSeconds: 0 } });
+async function startWorld(retryAfterSeconds = 0) {
+	const fake = await startFakeOpenAi({ behaviour: { latencyMs: 50, retryAfterSeconds } });
 	onTestFinished(() => fake.stop());
 	const server = await startServerWithProvider(
 		createOpenAiProvider({ apiKey: FAKE_OPENAI_KEY, baseUrl: fake.baseUrl }),
@@ -45,5 +45,21 @@ describe("openai through the worker", () => {
 			message: "The provider refused this prompt",
 		});
 		expect(fake.generateCount()).toBe(3);
+	});
+
+	it("tells the person the image service is busy while a rate limit is waited out", async () => {
+		const { fake, client } = await startWorld(1);
+		fake.fail("generate", "rate-limited", { times: 1 });
+		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1");
+		const messages: Array<string | null> = [];
+		const finished = await waitForFinish(client, created.pollingUrl, (poll) => {
+			if (messages.at(-1) !== poll.message) messages.push(poll.message);
+		});
+		expect(finished).toMatchObject({ status: "completed", message: null });
+		// Busy while the Retry-After second is waited out; once OpenAI answers, the message goes away.
+		const busy = "The image service is busy, retrying";
+		expect(messages).toContain(busy);
+		expect(messages.slice(messages.indexOf(busy))).toEqual([busy, null]);
+		expect(fake.generateCount()).toBe(2);
 	});
 });

@@ -1,19 +1,19 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
+	FAKE_OPENAI_KEY,
+	type FakeOpenAi,
+	type FakeOpenAiOptions,
+	startFakeOpenAi,
+} from "../../testing/fakes/openai";
+import {
 	catchProviderError,
 	checkUntilDone,
 	createTestInput,
 	expectCompleted,
 	readImages,
 	startTestJob,
-} from "../shared/provider-test-kit";
+} from "../../testing/provider-kit";
 import type { ImageProvider } from "../types";
-import {
-	FAKE_OPENAI_KEY,
-	type FakeOpenAi,
-	type FakeOpenAiOptions,
-	startFakeOpenAi,
-} from "./fake-openai";
 import { createOpenAiProvider, type OpenAiProviderOptions } from "./openai-provider";
 
 async function startFake(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
@@ -171,6 +171,8 @@ describe("openai provider: failures", () => {
 		const error = await catchProviderError(checkUntilDone(provider, job));
 		expect(error.retryable).toBe(retryable);
 		expect(error.userMessage).toMatch(userMessage);
+		// Only a rate limit makes the worker tell the person the service is busy while it waits.
+		expect(error.isBusy).toBe(kind === "rate-limited");
 		if (kind === "rate-limited") expect(error.retryAfterMs).toBe(2_000);
 		// The worker checks again after a retryable failure: the call is sent again and succeeds.
 		if (retryable) {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { sniffImageType } from "../../images/sniff-image-type";
+import { readRetryAfterMs } from "../../net/retry-after";
+import { sniffImageType } from "../../net/sniff-image-type";
 import { decodeJobId, encodeJobId } from "../shared/job-id";
 import {
 	isModerationText,
@@ -17,9 +18,9 @@ import {
 	createVendorClient,
 	parseReply,
 	readErrorBody,
-	readRetryAfterMs,
 	toHttpStatusError,
 	type VendorReply,
+	type VendorRequestSettings,
 } from "../shared/vendor-request";
 import {
 	type GenerationInput,
@@ -30,25 +31,25 @@ import {
 	type ProviderJobState,
 } from "../types";
 import { cropToAspectRatio } from "./crop-to-ratio";
-import { type OpenAiSizeMode, selectOpenAiSize } from "./openai-sizes";
+import {
+	OPENAI_DEFAULT_BASE_URL,
+	OPENAI_DEFAULT_MODEL,
+	OPENAI_DEFAULT_QUALITY,
+	OPENAI_DEFAULT_SIZES,
+	type OpenAiQuality,
+	type OpenAiSizeMode,
+} from "./openai-config";
+import { selectOpenAiSize } from "./openai-sizes";
 
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
-export const OPENAI_DEFAULT_MODEL = "gpt-image-1";
-export const OPENAI_QUALITIES = ["low", "medium", "high", "auto"] as const;
-export type OpenAiQuality = (typeof OPENAI_QUALITIES)[number];
-
-export type OpenAiProviderOptions = {
+export type OpenAiProviderOptions = VendorRequestSettings & {
 	apiKey: string;
 	/** The API root, `https://api.openai.com/v1` by default (or an OpenAI-compatible gateway's). */
 	baseUrl?: string;
 	model?: string;
 	quality?: OpenAiQuality;
 	sizes?: OpenAiSizeMode;
-	/** One generation is one blocking call that takes tens of seconds: give it the generation's time. */
-	requestTimeoutMs?: number;
 	/** The largest image accepted; the answer may be up to four of them in base64. */
 	maxImageBytes?: number;
-	fetch?: typeof fetch;
 };
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 180_000;
@@ -88,28 +89,33 @@ type OpenAiJob = {
 export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvider {
 	const baseUrl = parseBaseUrl(options.baseUrl ?? OPENAI_DEFAULT_BASE_URL, "OPENAI_BASE_URL");
 	const model = options.model ?? OPENAI_DEFAULT_MODEL;
-	const quality = options.quality ?? "medium";
-	const sizes = options.sizes ?? "auto";
+	const quality = options.quality ?? OPENAI_DEFAULT_QUALITY;
+	const sizes = options.sizes ?? OPENAI_DEFAULT_SIZES;
 	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
-	const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-	const fetchOption = options.fetch ? { fetch: options.fetch } : {};
+	// One generation is one blocking call that takes tens of seconds: it gets a longer limit.
+	const settings = {
+		fetch: options.fetch,
+		requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+	};
+	const credentials = {
+		origin: baseUrl.origin,
+		headers: { authorization: `Bearer ${options.apiKey}` },
+	};
 	const jobs = new Map<string, OpenAiJob>();
 
 	async function generate(input: GenerationInput, signal: AbortSignal): Promise<ProviderJobState> {
 		const url = resolveBelow(baseUrl, "images/generations");
 		const what = `Generating images at ${describeUrl(url)}`;
 		// Base64 is 4/3 of the bytes; room for every image plus the JSON around them.
-		const send = createVendorClient({
-			timeoutMs,
+		const send = createVendorClient(settings, {
 			maxResponseBytes: Math.ceil((input.count * maxImageBytes * 4) / 3) + 64 * 1024,
-			...fetchOption,
+			credentials,
 		});
 		const reply = await send(
 			what,
 			{
 				method: "POST",
 				url,
-				headers: { authorization: `Bearer ${options.apiKey}` },
 				json: {
 					model,
 					prompt: input.prompt,
@@ -258,12 +264,8 @@ function toGenerateError(what: string, reply: VendorReply): ProviderError {
 			...(isRetryable ? { retryAfterMs: readRetryAfterMs(reply.headers) } : {}),
 			userMessage:
 				reply.status === 429 ? PROVIDER_MESSAGES.busy : (vendorMessage ?? `HTTP ${reply.status}`),
+			isBusy: isRetryable && reply.status === 429,
 		});
 	}
-	const error = toHttpStatusError(what, reply, vendorMessage, "start");
-	return new ProviderError(message, {
-		retryable: error.retryable,
-		...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-		userMessage: error.userMessage,
-	});
+	return toHttpStatusError(what, reply, vendorMessage, "start", message);
 }

@@ -1,8 +1,6 @@
 import type { AspectRatio } from "../../../shared/aspect-ratios";
 import type { PixelSize } from "../shared/pixel-sizes";
-
-export const OPENAI_SIZE_MODES = ["auto", "standard", "exact"] as const;
-export type OpenAiSizeMode = (typeof OPENAI_SIZE_MODES)[number];
+import type { OpenAiSizeMode } from "./openai-config";
 
 /**
  * The size each ratio is generated at. `standard`: the three sizes every GPT image model takes

@@ -1,17 +1,17 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
+	FAKE_REPLICATE_TOKEN,
+	type FakeReplicateBehaviour,
+	startFakeReplicate,
+} from "../../testing/fakes/replicate";
+import {
 	deleteWhenStarted,
 	readGeneration,
 	requestGeneration,
 	signUp,
 	startServerWithProvider,
 	waitForFinish,
-} from "../shared/generation-test-kit";
-import {
-	FAKE_REPLICATE_TOKEN,
-	type FakeReplicateBehaviour,
-	startFakeReplicate,
-} from "./fake-replicate";
+} from "../../testing/generation-kit";
 import { createReplicateProvider } from "./replicate-provider";
 
 async function startWorld(behaviour: Partial<FakeReplicateBehaviour> = {}) {

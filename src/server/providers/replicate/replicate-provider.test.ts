@@ -1,19 +1,19 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import {
+	FAKE_REPLICATE_TOKEN,
+	type FakeReplicate,
+	type FakeReplicateOptions,
+	startFakeReplicate,
+} from "../../testing/fakes/replicate";
+import {
 	catchProviderError,
 	checkUntilDone,
 	createTestInput,
 	expectCompleted,
 	readImages,
 	startTestJob,
-} from "../shared/provider-test-kit";
+} from "../../testing/provider-kit";
 import type { ImageProvider } from "../types";
-import {
-	FAKE_REPLICATE_TOKEN,
-	type FakeReplicate,
-	type FakeReplicateOptions,
-	startFakeReplicate,
-} from "./fake-replicate";
 import { createReplicateProvider, type ReplicateProviderOptions } from "./replicate-provider";
 
 const NEVER = 3_600_000;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { combineBatchStates, splitIntoBatches, startBatches } from "../shared/batches";
-import { decodeJobId, encodeJobId } from "../shared/job-id";
+import { cancelEach, createBatchedJobs } from "../shared/batches";
+import { defineBatchJobIds } from "../shared/job-id";
 import { toRatioText } from "../shared/pixel-sizes";
 import {
 	isModerationText,
@@ -19,7 +19,9 @@ import {
 	parseReply,
 	readErrorBody,
 	toHttpStatusError,
+	toPollError,
 	type VendorReply,
+	type VendorRequestSettings,
 } from "../shared/vendor-request";
 import {
 	type GenerationInput,
@@ -27,14 +29,16 @@ import {
 	type ImageSource,
 	type ProviderCallOptions,
 	ProviderError,
-	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
+import {
+	REPLICATE_DEFAULT_BASE_URL,
+	REPLICATE_DEFAULT_IMAGES_PER_PREDICTION,
+	REPLICATE_DEFAULT_MODEL,
+	REPLICATE_MODEL_PATTERN,
+} from "./replicate-config";
 
-export const REPLICATE_DEFAULT_BASE_URL = "https://api.replicate.com/v1";
-export const REPLICATE_DEFAULT_MODEL = "black-forest-labs/flux-schnell";
-
-export type ReplicateProviderOptions = {
+export type ReplicateProviderOptions = VendorRequestSettings & {
 	apiToken: string;
 	/**
 	 * `owner/name` for an official model (created at `/models/owner/name/predictions`), or a
@@ -49,15 +53,10 @@ export type ReplicateProviderOptions = {
 	extraInput?: Record<string, unknown>;
 	/** Sent as `Cancel-After`, so a prediction nobody follows any more stops on Replicate's side. */
 	cancelAfterMs?: number;
-	fetch?: typeof fetch;
-	requestTimeoutMs?: number;
 };
 
-const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const MAX_RESPONSE_BYTES = 1024 * 1024;
-const VERSION_PATTERN = /^[0-9a-f]{64}$/;
 const OFFICIAL_MODEL_PATTERN = /^[\w.-]+\/[\w.-]+$/;
-const VERSIONED_MODEL_PATTERN = /^[\w.-]+\/[\w.-]+:[0-9a-f]{64}$/;
 // The official client reads progress from the last tqdm line of the logs: " 50%|█████ | 2/4 [...]".
 const TQDM_PATTERN = /^\s*(\d+)%\s*\|.+?\|\s*(\d+)\/(\d+)/;
 
@@ -81,10 +80,7 @@ const PredictionRefSchema = z.object({ id: z.string(), get: z.string(), cancel: 
 type PredictionRef = z.infer<typeof PredictionRefSchema>;
 
 /** The saved job id: every prediction of the generation with the URLs Replicate gave for it. */
-const ReplicateJobIdSchema = z.object({
-	provider: z.literal("replicate"),
-	predictions: z.array(PredictionRefSchema).min(1),
-});
+const REPLICATE_JOB_IDS = defineBatchJobIds("Replicate", "predictions", PredictionRefSchema);
 
 /**
  * Replicate's predictions API: one prediction of `num_outputs` images (or one per image for
@@ -94,18 +90,18 @@ const ReplicateJobIdSchema = z.object({
 export function createReplicateProvider(options: ReplicateProviderOptions): ImageProvider {
 	const baseUrl = parseBaseUrl(options.baseUrl ?? REPLICATE_DEFAULT_BASE_URL, "REPLICATE_BASE_URL");
 	const model = parseModel(options.model ?? REPLICATE_DEFAULT_MODEL);
-	const imagesPerPrediction = Math.min(4, Math.max(1, options.imagesPerPrediction ?? 4));
-	const authorization = `Bearer ${options.apiToken}`;
-	const send = createVendorClient({
-		timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+	const imagesPerPrediction = Math.min(
+		4,
+		Math.max(1, options.imagesPerPrediction ?? REPLICATE_DEFAULT_IMAGES_PER_PREDICTION),
+	);
+	// The token goes to the API's own origin only, never to a host an answer names.
+	const send = createVendorClient(options, {
 		maxResponseBytes: MAX_RESPONSE_BYTES,
-		...(options.fetch ? { fetch: options.fetch } : {}),
+		credentials: {
+			origin: baseUrl.origin,
+			headers: { authorization: `Bearer ${options.apiToken}` },
+		},
 	});
-
-	// Credentials go only to the API's own origin, never to a host an answer names.
-	function authorizationFor(url: URL): Record<string, string> {
-		return url.origin === baseUrl.origin ? { authorization } : {};
-	}
 
 	async function createPrediction(
 		input: GenerationInput,
@@ -128,12 +124,9 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 			{
 				method: "POST",
 				url,
-				headers: {
-					authorization,
-					...(options.cancelAfterMs
-						? { "cancel-after": `${Math.ceil(options.cancelAfterMs / 60_000)}m` }
-						: {}),
-				},
+				headers: options.cancelAfterMs
+					? { "cancel-after": `${Math.ceil(options.cancelAfterMs / 60_000)}m` }
+					: {},
 				json:
 					model.kind === "official"
 						? { input: modelInput }
@@ -162,12 +155,8 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 	): Promise<ProviderJobState> {
 		const url = parseVendorUrl(prediction.get, "The saved prediction URL");
 		const what = `Polling Replicate prediction ${prediction.id}`;
-		const reply = await send(
-			what,
-			{ method: "GET", url, headers: authorizationFor(url) },
-			callOptions,
-		);
-		if (!reply.ok) throw toPollError(what, reply);
+		const reply = await send(what, { method: "GET", url }, callOptions);
+		if (!reply.ok) throw toPollError(what, reply, readProblemDetail(reply));
 		return toJobState(parseReply(what, reply, PredictionSchema, { retryable: true }));
 	}
 
@@ -179,7 +168,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 		// Whatever the answer (a finished prediction stays as it was), there is nothing more to do.
 		await send(
 			`Cancelling Replicate prediction ${prediction.id}`,
-			{ method: "POST", url, headers: authorizationFor(url) },
+			{ method: "POST", url },
 			callOptions,
 		);
 	}
@@ -187,37 +176,13 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 	return {
 		name: "replicate",
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
-
-		async start(input, callOptions) {
-			const predictions = await startBatches(
-				splitIntoBatches(input.count, imagesPerPrediction),
-				(size) => createPrediction(input, size, callOptions),
-				(started) => cancelPrediction(started),
-			);
-			return { jobId: encodeJobId({ provider: "replicate", predictions }) };
-		},
-
-		async check(job: ProviderJob, callOptions) {
-			const { predictions } = decodeJobId(job.jobId, ReplicateJobIdSchema, "Replicate");
-			const states = await Promise.all(
-				predictions.map((prediction) => checkPrediction(prediction, callOptions)),
-			);
-			const combined = combineBatchStates(states);
-			if (combined.status === "failed" && predictions.length > 1) {
-				// The generation has failed; the predictions still running would only cost money.
-				await Promise.all(
-					predictions.map((prediction) =>
-						cancelPrediction(prediction, callOptions).catch(() => undefined),
-					),
-				);
-			}
-			return combined;
-		},
-
-		async cancel(job: ProviderJob, callOptions) {
-			const { predictions } = decodeJobId(job.jobId, ReplicateJobIdSchema, "Replicate");
-			await Promise.all(predictions.map((prediction) => cancelPrediction(prediction, callOptions)));
-		},
+		...createBatchedJobs({
+			imagesPerRequest: imagesPerPrediction,
+			submit: createPrediction,
+			check: checkPrediction,
+			cancel: cancelEach(cancelPrediction),
+			jobIds: REPLICATE_JOB_IDS,
+		}),
 	};
 }
 
@@ -226,9 +191,8 @@ type ReplicateModel = { kind: "official"; name: string } | { kind: "version"; ve
 function parseModel(value: string): ReplicateModel {
 	const model = value.trim();
 	if (OFFICIAL_MODEL_PATTERN.test(model)) return { kind: "official", name: model };
-	if (VERSIONED_MODEL_PATTERN.test(model) || VERSION_PATTERN.test(model)) {
-		return { kind: "version", version: model };
-	}
+	// Anything else the pattern allows is a version: `owner/name:<hash>` or a bare hash.
+	if (REPLICATE_MODEL_PATTERN.test(model)) return { kind: "version", version: model };
 	throw new Error(
 		`REPLICATE_MODEL must be owner/name, owner/name:<version> or a 64-hex version: ${JSON.stringify(value)}`,
 	);
@@ -256,7 +220,7 @@ function toJobState(prediction: Prediction): ProviderJobState {
 		case "aborted":
 			return {
 				status: "failed",
-				message: "Generation timed out",
+				message: PROVIDER_MESSAGES.timedOut,
 				reason: `Replicate prediction ${prediction.id} was aborted: its Cancel-After deadline passed before it started`,
 			};
 		default: {
@@ -330,15 +294,4 @@ function toCreateError(what: string, reply: VendorReply): ProviderError {
 		});
 	}
 	return toHttpStatusError(what, reply, detail, "start");
-}
-
-function toPollError(what: string, reply: VendorReply): ProviderError {
-	const detail = readProblemDetail(reply);
-	if (reply.status === 404) {
-		return new ProviderError(`${what} answered HTTP 404${detail ? `: ${detail}` : ""}`, {
-			retryable: false,
-			userMessage: PROVIDER_MESSAGES.lost,
-		});
-	}
-	return toHttpStatusError(what, reply, detail, "poll");
 }

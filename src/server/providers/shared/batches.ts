@@ -1,10 +1,17 @@
-import type { ImageSource, ProviderJobState } from "../types";
+import type {
+	GenerationInput,
+	ImageProvider,
+	ImageSource,
+	ProviderCallOptions,
+	ProviderJobState,
+} from "../types";
+import type { BatchJobIds } from "./job-id";
 
 /**
  * How many images each vendor request asks for: `count` split into requests of at most
  * `perRequest` (one request of 4 where the vendor batches, four of 1 where it makes one at a time).
  */
-export function splitIntoBatches(count: number, perRequest: number): number[] {
+function splitIntoBatches(count: number, perRequest: number): number[] {
 	const size = Math.max(1, Math.floor(perRequest));
 	const batches: number[] = [];
 	for (let remaining = Math.max(1, count); remaining > 0; remaining -= size) {
@@ -18,7 +25,7 @@ export function splitIntoBatches(count: number, perRequest: number): number[] {
  * cancelled before the error is passed on: the worker will start the whole set again, and
  * orphans would be paid for without ever being used.
  */
-export async function startBatches<Started>(
+async function startBatches<Started>(
 	batches: readonly number[],
 	start: (size: number, index: number) => Promise<Started>,
 	cancel: (started: Started) => Promise<void>,
@@ -37,7 +44,7 @@ export async function startBatches<Started>(
  * One state for a generation made of several vendor jobs: failed as soon as one failed,
  * completed with every image once all completed, running (with the share done) otherwise.
  */
-export function combineBatchStates(states: readonly ProviderJobState[]): ProviderJobState {
+function combineBatchStates(states: readonly ProviderJobState[]): ProviderJobState {
 	const [only] = states;
 	if (states.length === 1 && only) return only;
 	const failed = states.find((state) => state.status === "failed");
@@ -56,4 +63,84 @@ export function combineBatchStates(states: readonly ProviderJobState[]): Provide
 	}
 	if (!isRunning) return { status: "completed", images };
 	return { status: "running", progress: Math.round(progressSum / Math.max(1, states.length)) };
+}
+
+/** A vendor's requests as a generation made of several of them needs them. */
+export type VendorRequests<Ref> = {
+	/** The most images one request asks for: a generation's count is split into requests of it. */
+	imagesPerRequest: number;
+	/** Checks one request after another rather than all at once (a GPU box is not a CDN). */
+	isCheckedInTurn?: boolean;
+	/** Makes one request for `size` images; what it returns is saved in the job id. */
+	submit(input: GenerationInput, size: number, callOptions?: ProviderCallOptions): Promise<Ref>;
+	check(
+		ref: Ref,
+		callOptions: ProviderCallOptions | undefined,
+		generation: { input: GenerationInput; requestCount: number },
+	): Promise<ProviderJobState>;
+	/** Stops requests; called without the caller's signal to clean up after a failed start. */
+	cancel(refs: readonly Ref[], callOptions?: ProviderCallOptions): Promise<void>;
+	/** How the requests are saved in the job id, and read back (refusing another vendor's). */
+	jobIds: BatchJobIds<Ref>;
+};
+
+/**
+ * `start`, `check` and `cancel` over a set of vendor requests: the set is started together
+ * (cancelling what was started if a later one fails), reported as one state, and stopped as a
+ * whole once one of them has failed, since the rest would only cost money.
+ */
+export function createBatchedJobs<Ref>(
+	requests: VendorRequests<Ref>,
+): Required<Pick<ImageProvider, "start" | "check" | "cancel">> {
+	async function checkAll(
+		refs: Ref[],
+		generation: { input: GenerationInput },
+		callOptions?: ProviderCallOptions,
+	) {
+		const context = { input: generation.input, requestCount: refs.length };
+		if (!requests.isCheckedInTurn) {
+			return Promise.all(refs.map((ref) => requests.check(ref, callOptions, context)));
+		}
+		const states: ProviderJobState[] = [];
+		for (const ref of refs) states.push(await requests.check(ref, callOptions, context));
+		return states;
+	}
+
+	return {
+		async start(input, callOptions) {
+			const refs = await startBatches(
+				splitIntoBatches(input.count, requests.imagesPerRequest),
+				(size) => requests.submit(input, size, callOptions),
+				(started) => requests.cancel([started]),
+			);
+			return { jobId: requests.jobIds.encode(refs) };
+		},
+
+		async check(job, callOptions) {
+			const refs = requests.jobIds.decode(job.jobId);
+			const combined = combineBatchStates(await checkAll(refs, job, callOptions));
+			if (combined.status === "failed" && refs.length > 1) {
+				await requests.cancel(refs, callOptions).catch(() => undefined);
+			}
+			return combined;
+		},
+
+		async cancel(job, callOptions) {
+			await requests.cancel(requests.jobIds.decode(job.jobId), callOptions);
+		},
+	};
+}
+
+/**
+ * A set's cancel made of one request's: every request is asked, and once all have answered the
+ * first failure, if any, is passed on.
+ */
+export function cancelEach<Ref>(
+	cancelOne: (ref: Ref, callOptions?: ProviderCallOptions) => Promise<void>,
+): (refs: readonly Ref[], callOptions?: ProviderCallOptions) => Promise<void> {
+	return async (refs, callOptions) => {
+		const outcomes = await Promise.allSettled(refs.map((ref) => cancelOne(ref, callOptions)));
+		const failure = outcomes.find((outcome) => outcome.status === "rejected");
+		if (failure) throw failure.reason;
+	};
 }

@@ -1,10 +1,13 @@
+import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+
 /**
  * What a person is shown when an image service fails. The vendor's own words always go to the log
  * (ProviderError.message or a failed state's `reason`); they are shown only where they help, such
  * as a validation message naming the field at fault.
  */
 export const PROVIDER_MESSAGES = {
-	failed: "Generation failed",
+	failed: GENERATION_MESSAGES.failed,
+	timedOut: GENERATION_MESSAGES.timedOut,
 	refused: "The provider refused this prompt",
 	busy: "The image service is busy. Please try again later.",
 	credentials: "The image service did not accept Atelier's credentials",

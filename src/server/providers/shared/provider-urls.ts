@@ -1,16 +1,28 @@
-import { isPrivateHostname } from "../../images/private-address";
+import { isPrivateHostname } from "../../net/private-address";
 import { ProviderError } from "../types";
 
+/** `value` (resolved against `base` when given) as an http(s) URL; undefined when it is not one. */
+export function readHttpUrl(value: string, base?: URL): URL | undefined {
+	const url = URL.canParse(value, base) ? new URL(value, base) : undefined;
+	return url && (url.protocol === "http:" || url.protocol === "https:") ? url : undefined;
+}
+
 /**
- * A configured base URL (the vendor's API root), checked once at boot: a bad one is a
- * configuration mistake, not a provider failure. The path keeps a trailing slash so paths can be
- * resolved below it.
+ * A configured URL, checked once at boot: a bad one is a configuration mistake, not a provider
+ * failure. `name` says what to fix, such as the variable.
+ */
+export function parseConfiguredUrl(value: string, name: string): URL {
+	const url = readHttpUrl(value);
+	if (!url) throw new Error(`${name} is not an http(s) URL: ${JSON.stringify(value)}`);
+	return url;
+}
+
+/**
+ * A configured base URL (the vendor's API root), checked once at boot. The path keeps a trailing
+ * slash so paths can be resolved below it.
  */
 export function parseBaseUrl(value: string, variable: string): URL {
-	const url = URL.canParse(value) ? new URL(value) : undefined;
-	if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-		throw new Error(`${variable} is not an http(s) URL: ${JSON.stringify(value)}`);
-	}
+	const url = parseConfiguredUrl(value, variable);
 	if (!url.pathname.endsWith("/")) url.pathname = `${url.pathname}/`;
 	url.search = "";
 	url.hash = "";
@@ -22,10 +34,13 @@ export function resolveBelow(base: URL, path: string): URL {
 	return new URL(path.replace(/^\/+/, ""), base);
 }
 
-/** An http(s) URL a vendor answered (or a saved job id holds); anything else is refused. */
-export function parseVendorUrl(value: string, label: string): URL {
-	const url = URL.canParse(value) ? new URL(value) : undefined;
-	if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+/**
+ * An http(s) URL a vendor answered (or a saved job id holds), resolved against `base` when given;
+ * anything else is refused.
+ */
+export function parseVendorUrl(value: string, label: string, base?: URL): URL {
+	const url = readHttpUrl(value, base);
+	if (!url) {
 		throw new ProviderError(
 			`${label} is not an http(s) URL: ${JSON.stringify(value.slice(0, 200))}`,
 			{ retryable: false },

@@ -1,9 +1,10 @@
 import type { z } from "zod";
-import { BodyTooLargeError, readLimitedBody } from "../http/read-limited-body";
-import { createRequestDeadline, toRequestFailure } from "../http/request-deadline";
-import { parseRetryAfter } from "../http/retry-after";
+import { BodyTooLargeError, readLimitedBody } from "../../net/read-limited-body";
+import { createRequestDeadline } from "../../net/request-deadline";
+import { readRetryAfterMs } from "../../net/retry-after";
 import { type ProviderCallOptions, ProviderError } from "../types";
 import { PROVIDER_MESSAGES } from "./provider-messages";
+import { toRequestFailure } from "./request-failure";
 
 /** How a vendor's answer body came back: parsed JSON, or why it is not JSON. */
 export type ReplyBody =
@@ -27,13 +28,24 @@ export type VendorRequest = {
 	isBinary?: boolean;
 };
 
-export type VendorClientOptions = {
+/** What every adapter's options take for the requests it sends. */
+export type VendorRequestSettings = {
 	fetch?: typeof fetch;
-	/** Limit for each request, so a hanging service never blocks the worker. */
-	timeoutMs: number;
+	/** Limit for each request (30 s unless set), so a hanging service never blocks the worker. */
+	requestTimeoutMs?: number;
+};
+
+export type VendorClientOptions = {
 	/** The largest answer read; a bigger one is refused without reading the rest. */
 	maxResponseBytes: number;
+	/**
+	 * Headers that carry credentials, sent only with requests to `origin` (the API's own), never
+	 * to another host an answer names.
+	 */
+	credentials?: { origin: string; headers: Record<string, string> };
 };
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Sends one request to a vendor's API and reads its whole (size-limited) answer. */
 export type SendVendorRequest = (
@@ -44,15 +56,22 @@ export type SendVendorRequest = (
 
 /**
  * A request function with the safety every adapter needs: a per-request deadline combined with
- * the caller's signal, a size limit on answers, and network failures and timeouts turned into
- * retryable ProviderErrors (a caller's abort rejects with the caller's own reason).
+ * the caller's signal, a size limit on answers, credentials for the API's origin only, and
+ * network failures and timeouts turned into retryable ProviderErrors (a caller's abort rejects
+ * with the caller's own reason).
  */
-export function createVendorClient(options: VendorClientOptions): SendVendorRequest {
-	const fetchVendor = options.fetch ?? fetch;
+export function createVendorClient(
+	settings: VendorRequestSettings,
+	options: VendorClientOptions,
+): SendVendorRequest {
+	const fetchVendor = settings.fetch ?? fetch;
+	const timeoutMs = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+	const { credentials } = options;
 	return async (what, request, callOptions) => {
-		const deadline = createRequestDeadline(options.timeoutMs, callOptions?.signal);
+		const deadline = createRequestDeadline(timeoutMs, callOptions?.signal);
 		const headers: Record<string, string> = {
 			accept: request.isBinary ? "image/*" : "application/json",
+			...(credentials && request.url.origin === credentials.origin ? credentials.headers : {}),
 			...request.headers,
 		};
 		if (request.json !== undefined) headers["content-type"] = "application/json";
@@ -115,8 +134,13 @@ export function parseReply<Schema extends z.ZodType>(
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
 		const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+		const value = reply.body.value;
+		const shape =
+			typeof value === "object" && value !== null && !Array.isArray(value)
+				? "of an unexpected shape"
+				: "that is not an object";
 		throw new ProviderError(
-			`${what} answered JSON of an unexpected shape (${issue?.message ?? "invalid"}${where})`,
+			`${what} answered JSON ${shape} (${issue?.message ?? "invalid"}${where})`,
 			{ retryable: options.retryable },
 		);
 	}
@@ -133,28 +157,40 @@ export function readErrorBody<Schema extends z.ZodType>(
 	return parsed.success ? parsed.data : undefined;
 }
 
-/** Milliseconds a vendor asks us to wait: `retry-after-ms` (OpenAI), else `Retry-After`. */
-export function readRetryAfterMs(headers: Headers): number | undefined {
-	const milliseconds = headers.get("retry-after-ms");
-	if (milliseconds !== null && /^\d+(\.\d+)?$/.test(milliseconds.trim())) {
-		return Math.ceil(Number(milliseconds));
+/**
+ * The error for a poll's non-2xx answer: a 404 means the vendor no longer knows the job (failing
+ * without retry); anything else is read as `toHttpStatusError` reads it.
+ */
+export function toPollError(
+	what: string,
+	reply: VendorReply,
+	vendorMessage: string | undefined,
+): ProviderError {
+	if (reply.status === 404) {
+		const detail = vendorMessage ? `: ${vendorMessage}` : "";
+		return new ProviderError(`${what} answered HTTP 404${detail}`, {
+			retryable: false,
+			userMessage: PROVIDER_MESSAGES.lost,
+		});
 	}
-	return parseRetryAfter(headers.get("retry-after"));
+	return toHttpStatusError(what, reply, vendorMessage, "poll");
 }
 
 /**
  * The error for a non-2xx answer with no vendor-specific meaning: 429 and 5xx are tried again
- * (after Retry-After); anything else fails the generation. People see the error catalogue's
- * words: a start error shows the vendor's message or `HTTP <status>`, a poll `Polling HTTP <status>`.
+ * (after Retry-After), a 429 marked busy; anything else fails the generation. People see the
+ * error catalogue's words: a start error shows the vendor's message or `HTTP <status>`, a poll
+ * `Polling HTTP <status>`. `logMessage` replaces the logged message where the vendor said more.
  */
 export function toHttpStatusError(
 	what: string,
 	reply: VendorReply,
 	vendorMessage: string | undefined,
 	step: "start" | "poll",
+	logMessage?: string,
 ): ProviderError {
 	const detail = vendorMessage ? `: ${vendorMessage}` : "";
-	const message = `${what} answered HTTP ${reply.status}${detail}`;
+	const message = logMessage ?? `${what} answered HTTP ${reply.status}${detail}`;
 	const catalogueMessage =
 		step === "poll" ? `Polling HTTP ${reply.status}` : (vendorMessage ?? `HTTP ${reply.status}`);
 	if (reply.status === 429) {

@@ -6,7 +6,7 @@ import { DATE_LOCALE } from "../../../shared/constants";
 import type {
 	AuditLogEntry,
 	AuditLogPage as AuditLogPageData,
-} from "../../../shared/generation-responses";
+} from "../../../shared/history-responses";
 import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";

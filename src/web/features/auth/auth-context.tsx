@@ -25,6 +25,10 @@ export type AuthContextValue = {
 	/** Starts the Google flow; on success the browser leaves for Google. */
 	signInWithGoogle: () => Promise<void>;
 	signOut: () => Promise<void>;
+	/** Looks the session up again, after the server changed it (a password reset, a verification). */
+	refreshSession: () => Promise<void>;
+	/** Forgets the signed-in user here, after the server has ended the session (account deleted). */
+	forgetSession: () => Promise<void>;
 };
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -88,15 +92,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 		if (!data || !("url" in data) || !data.url) throw new AuthActionError(undefined);
 	}, []);
 
-	const signOut = useCallback(async () => {
-		const authClient = await loadAuthClient();
-		const { error } = await authClient.signOut();
-		if (error) throw new AuthActionError(readServerErrorMessage(error));
+	const forgetSession = useCallback(async () => {
 		// Drop everything cached for the previous user, but keep the session query itself: the
 		// provider observes it, and removing it would detach the observer.
 		queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_QUERY_KEY[0] });
 		await replaceSignedInState(null);
 	}, [queryClient, replaceSignedInState]);
+
+	const signOut = useCallback(async () => {
+		const authClient = await loadAuthClient();
+		const { error } = await authClient.signOut();
+		if (error) throw new AuthActionError(readServerErrorMessage(error));
+		await forgetSession();
+	}, [forgetSession]);
 
 	const value = useMemo<AuthContextValue>(
 		() => ({
@@ -108,8 +116,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 			signIn,
 			signInWithGoogle,
 			signOut,
+			refreshSession: refreshSignedInState,
+			forgetSession,
 		}),
-		[signedIn, sessionQuery.isPending, signUp, signIn, signInWithGoogle, signOut],
+		[
+			signedIn,
+			sessionQuery.isPending,
+			signUp,
+			signIn,
+			signInWithGoogle,
+			signOut,
+			refreshSignedInState,
+			forgetSession,
+		],
 	);
 
 	return <AuthContext value={value}>{children}</AuthContext>;

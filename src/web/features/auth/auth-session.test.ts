@@ -13,7 +13,13 @@ describe("readSignedInState", () => {
 				userId: user.id,
 				expiresAt: new Date(answer.session.expiresAt),
 			},
-			user: { id: user.id, email: user.email, name: user.name, isAdmin: true },
+			user: {
+				id: user.id,
+				email: user.email,
+				name: user.name,
+				isAdmin: true,
+				emailVerified: false,
+			},
 		});
 	});
 

@@ -37,6 +37,7 @@ export function readSignedInState(body: unknown): SignedInState | null | undefin
 			id: user.id,
 			email: user.email,
 			isAdmin: user.isAdmin,
+			emailVerified: body.user.emailVerified === true,
 			...(user.name !== undefined ? { name: user.name } : {}),
 		},
 	};

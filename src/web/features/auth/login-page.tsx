@@ -2,8 +2,9 @@ import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
+import { FormCard } from "../../components/form-card";
+import { PasswordField } from "../../components/password-field";
 import { TextField } from "../../components/text-field";
-import { AuthCard } from "./auth-card";
 import { useAuth } from "./auth-context";
 import {
 	describeOAuthError,
@@ -13,7 +14,6 @@ import {
 } from "./auth-errors";
 import { GoogleSignInButton } from "./google-sign-in-button";
 import { OrDivider } from "./or-divider";
-import { PasswordField } from "./password-field";
 
 export function LoginPage() {
 	const { signIn } = useAuth();
@@ -42,7 +42,7 @@ export function LoginPage() {
 	}
 
 	return (
-		<AuthCard
+		<FormCard
 			title="Welcome back"
 			description="Sign in to continue creating with Atelier."
 			footer={
@@ -68,14 +68,24 @@ export function LoginPage() {
 					value={email}
 					onChange={(event) => setEmail(event.target.value)}
 				/>
-				<PasswordField
-					label="Password"
-					name="password"
-					autoComplete="current-password"
-					required
-					value={password}
-					onChange={(event) => setPassword(event.target.value)}
-				/>
+				<div>
+					<PasswordField
+						label="Password"
+						name="password"
+						autoComplete="current-password"
+						required
+						value={password}
+						onChange={(event) => setPassword(event.target.value)}
+					/>
+					<p className="mt-1.5 text-right text-sm">
+						<Link
+							to="/forgot-password"
+							className="font-medium text-accent-700 underline-offset-4 hover:underline"
+						>
+							Forgot password?
+						</Link>
+					</p>
+				</div>
 				<AlertMessage message={errorMessage} />
 				<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>
 					Sign In
@@ -89,6 +99,6 @@ export function LoginPage() {
 				onStart={() => setErrorMessage(null)}
 				onError={setErrorMessage}
 			/>
-		</AuthCard>
+		</FormCard>
 	);
 }

@@ -1,23 +1,14 @@
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { MIN_PASSWORD_LENGTH } from "../../../shared/constants";
+import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
+import { FormCard } from "../../components/form-card";
+import { PasswordField } from "../../components/password-field";
 import { TextField } from "../../components/text-field";
-import { AuthCard } from "./auth-card";
 import { useAuth } from "./auth-context";
 import { readAuthErrorMessage, SIGNUP_FAILED_MESSAGE } from "./auth-errors";
-import { PasswordField } from "./password-field";
-
-export const PASSWORDS_DO_NOT_MATCH_MESSAGE = "Passwords do not match";
-export const PASSWORD_TOO_SHORT_MESSAGE = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
-
-/** The signup rules the browser checks before asking the server (SPEC.md section 5). */
-export function checkSignupPasswords(password: string, confirmation: string): string | null {
-	if (password !== confirmation) return PASSWORDS_DO_NOT_MATCH_MESSAGE;
-	if (password.length < MIN_PASSWORD_LENGTH) return PASSWORD_TOO_SHORT_MESSAGE;
-	return null;
-}
 
 export function SignupPage() {
 	const { signUp } = useAuth();
@@ -30,7 +21,7 @@ export function SignupPage() {
 
 	async function submitSignup(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault();
-		const problem = checkSignupPasswords(password, confirmation);
+		const problem = checkNewPassword(password, confirmation);
 		setErrorMessage(problem);
 		if (problem) return;
 		setIsSubmitting(true);
@@ -44,7 +35,7 @@ export function SignupPage() {
 	}
 
 	return (
-		<AuthCard
+		<FormCard
 			title="Create your account"
 			description="Sign up to generate images and keep every result in your history."
 			footer={
@@ -92,6 +83,6 @@ export function SignupPage() {
 					Sign Up
 				</Button>
 			</form>
-		</AuthCard>
+		</FormCard>
 	);
 }

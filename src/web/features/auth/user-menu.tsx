@@ -1,6 +1,6 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { ChevronDown, LogOut, ScrollText } from "lucide-react";
+import { ChevronDown, LogOut, ScrollText, UserRound } from "lucide-react";
 import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ACCOUNT_LABEL } from "../../../shared/constants";
@@ -105,6 +105,13 @@ export function UserMenu({ onError }: UserMenuProps) {
 							Audit log
 						</DropdownMenu.Item>
 					) : null}
+					<DropdownMenu.Item
+						onSelect={() => void navigate("/account")}
+						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
+					>
+						<UserRound aria-hidden="true" className="size-4" />
+						Account
+					</DropdownMenu.Item>
 					<DropdownMenu.Item
 						onSelect={() => {
 							isOpeningConfirm.current = true;

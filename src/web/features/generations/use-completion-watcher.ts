@@ -1,7 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { POLLING_INTERVAL_MS } from "../../../shared/constants";
-import type { Generation, GenerationStatus } from "../../../shared/generation-responses";
+import {
+	ACTIVE_GENERATION_STATUSES,
+	type Generation,
+	type GenerationStatus,
+} from "../../../shared/generation-responses";
 import { ApiError } from "../../lib/api-client";
 import { fetchGeneration, pollGenerationStatus } from "../../lib/generations-requests";
 import {
@@ -18,7 +22,7 @@ const MAX_POLLS_AT_ONCE = 2;
 const QUICK_ANSWER_MS = 300;
 
 export function isInProgress(status: GenerationStatus): boolean {
-	return status === "queued" || status === "running";
+	return ACTIVE_GENERATION_STATUSES.includes(status);
 }
 
 function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {

@@ -9,7 +9,11 @@ import {
 	type PollOutcome,
 	readPollOutcome,
 } from "../../../shared/generation-flow";
-import type { Generation, GenerationImage } from "../../../shared/generation-responses";
+import {
+	ACTIVE_GENERATION_STATUSES,
+	type Generation,
+	type GenerationImage,
+} from "../../../shared/generation-responses";
 import { ApiError, isAbortError } from "../../lib/api-client";
 import {
 	fetchGeneration,
@@ -209,7 +213,7 @@ async function findGenerationToResume(
 ): Promise<Generation | undefined> {
 	const page = await fetchGenerationsPage({ limit: RESUME_LOOKUP_LIMIT, signal });
 	return page.items.find(
-		(item) => (item.status === "queued" || item.status === "running") && !skipIds.has(item.id),
+		(item) => ACTIVE_GENERATION_STATUSES.includes(item.status) && !skipIds.has(item.id),
 	);
 }
 

@@ -1,5 +1,5 @@
 import { Sparkles } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
@@ -41,10 +41,16 @@ type GeneratorPageProps = {
 	isSignedIn: boolean;
 	/** True until the first session lookup answers. */
 	isAuthLoading: boolean;
+	/** Shown under "please verify your e-mail address": the action that sends the link again. */
+	verificationAction?: ReactNode;
 };
 
 /** The generator screen at `/` (SPEC.md section 2): the prompt form on the left, results on the right. */
-export function GeneratorPage({ isSignedIn, isAuthLoading }: GeneratorPageProps) {
+export function GeneratorPage({
+	isSignedIn,
+	isAuthLoading,
+	verificationAction,
+}: GeneratorPageProps) {
 	const location = useLocation();
 	const navigate = useNavigate();
 	// "Use prompt" in the history opens `/?prompt=...&ratio=...`: read once, when the page opens.
@@ -193,6 +199,7 @@ export function GeneratorPage({ isSignedIn, isAuthLoading }: GeneratorPageProps)
 					ref={resultPanelRef}
 					state={state}
 					isSignedIn={isSignedIn}
+					verificationAction={verificationAction}
 					elapsedMs={elapsedMs}
 					onCancel={cancel}
 					onRetry={(request) => {

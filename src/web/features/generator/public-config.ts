@@ -5,8 +5,8 @@ import { isRecord, readString } from "../../lib/read-json";
 export const PUBLIC_CONFIG_QUERY_KEY = ["config"] as const;
 
 /**
- * What the server tells every visitor about itself: whether Google sign-in is on and which image
- * provider it uses. Read by hand: it is on the first page (see src/web/lib/read-json.ts).
+ * What the server tells every visitor about itself: whether Google sign-in is on, which image
+ * provider it uses and whether generating waits for a verified address. Read by hand: it is on the first page (see src/web/lib/read-json.ts).
  */
 export async function fetchPublicConfig(): Promise<PublicConfig> {
 	const { body, status } = await fetchApiJson("/api/config");
@@ -14,5 +14,9 @@ export async function fetchPublicConfig(): Promise<PublicConfig> {
 	if (!isRecord(body) || typeof body.googleEnabled !== "boolean" || imageProvider === undefined) {
 		throw createUnexpectedAnswerError(status);
 	}
-	return { googleEnabled: body.googleEnabled, imageProvider };
+	return {
+		googleEnabled: body.googleEnabled,
+		imageProvider,
+		emailVerificationRequired: body.emailVerificationRequired === true,
+	};
 }

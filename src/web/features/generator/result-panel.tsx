@@ -1,6 +1,7 @@
 import { CircleAlert, Images, LogIn, RotateCw } from "lucide-react";
 import { lazy, type ReactNode, type Ref, Suspense } from "react";
 import { Link } from "react-router";
+import { ERRORS } from "../../../shared/errors";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
@@ -31,11 +32,21 @@ type ErrorFollowUpProps = {
 	error: string;
 	request: GeneratedRequest | null;
 	isSignedIn: boolean;
+	verificationAction: ReactNode;
 	onRetry: (request: GeneratedRequest) => void;
 };
 
 /** What can be done about the error shown above it. */
-function ErrorFollowUp({ error, request, isSignedIn, onRetry }: ErrorFollowUpProps) {
+function ErrorFollowUp({
+	error,
+	request,
+	isSignedIn,
+	verificationAction,
+	onRetry,
+}: ErrorFollowUpProps) {
+	if (error === ERRORS.EMAIL_NOT_VERIFIED.message) {
+		return verificationAction ? <div className="mt-4">{verificationAction}</div> : null;
+	}
 	if (error === GENERATION_MESSAGES.signInRequired) {
 		return (
 			<div className="mt-4">
@@ -80,6 +91,7 @@ type ResultPanelProps = {
 	ref: Ref<HTMLElement>;
 	state: GenerationState;
 	isSignedIn: boolean;
+	verificationAction?: ReactNode;
 	elapsedMs: number | null;
 	onCancel: () => void;
 	onRetry: (request: GeneratedRequest) => void;
@@ -92,6 +104,7 @@ export function ResultPanel({
 	ref,
 	state,
 	isSignedIn,
+	verificationAction,
 	elapsedMs,
 	onCancel,
 	onRetry,
@@ -113,6 +126,7 @@ export function ResultPanel({
 				error={state.message}
 				request={state.request}
 				isSignedIn={isSignedIn}
+				verificationAction={verificationAction}
 				onRetry={onRetry}
 			/>
 		);

@@ -46,6 +46,7 @@ export function createTestGeneration(overrides: Partial<Generation> = {}): Gener
 		api_id: `local_${id}`,
 		polling_url: `/api/generations/${id}/status`,
 		user_id: "user-1",
+		is_favorite: false,
 		...overrides,
 	};
 }

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { downloadImage } from "../../images/download-image";
+import { downloadImage } from "../images/download-image";
 import {
 	type GenerationInput,
 	type ImageProvider,
@@ -7,7 +7,7 @@ import {
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
-} from "../types";
+} from "../providers/types";
 
 /** Helpers the provider adapter tests share; never imported by the product. */
 

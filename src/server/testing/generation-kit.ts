@@ -1,18 +1,20 @@
 import { expect } from "vitest";
+import { z } from "zod/mini";
 import {
 	CreateGenerationResponseSchema,
 	type Generation,
 	GenerationSchema,
 	type PollResponse,
 	PollResponseSchema,
-} from "../../../shared/generations";
-import { DEFAULT_RUN_SETTINGS } from "../../server";
-import { createTestServer, createTestUser, type TestServer } from "../../testing/test-server";
-import type { ImageProvider } from "../types";
+} from "../../shared/generations";
+import type { ImageProvider } from "../providers/types";
+import { DEFAULT_RUN_SETTINGS } from "../server";
+import { createTestServer, createTestUser, type TestClient, type TestServer } from "./test-server";
 
-/** Helpers for the tests that run a provider through the real server and worker. */
+/** Helpers for the tests that run generations through the real server and worker. */
 
-type Client = Awaited<ReturnType<typeof createTestUser>>["client"];
+// Strict, so a test comparing a whole answer also notices a field the server should not send.
+const ExactPollResponseSchema = z.strictObject(PollResponseSchema.shape);
 
 /** A real server (PGlite) whose worker uses this provider; closed when the caller is done. */
 export async function startServerWithProvider(provider: ImageProvider): Promise<TestServer> {
@@ -22,12 +24,12 @@ export async function startServerWithProvider(provider: ImageProvider): Promise<
 	});
 }
 
-export async function signUp(server: TestServer): Promise<Client> {
+export async function signUp(server: TestServer): Promise<TestClient> {
 	return (await createTestUser(server)).client;
 }
 
 export async function requestGeneration(
-	client: Client,
+	client: TestClient,
 	prompt: string,
 	aspectRatio: string,
 ): Promise<{ id: string; pollingUrl: string }> {
@@ -40,25 +42,33 @@ export async function requestGeneration(
 	return created;
 }
 
-/** Polls as the browser does until the generation is finished. */
-export async function waitForFinish(client: Client, pollingUrl: string): Promise<PollResponse> {
-	for (let attempt = 0; attempt < 40; attempt++) {
-		const response = await client.request(`${pollingUrl}?wait=5000`);
+/**
+ * Polls as the browser does until the generation is finished; each answer must be a PollResponse,
+ * and is handed to `onPoll` (to follow the messages shown while it runs).
+ */
+export async function waitForFinish(
+	client: TestClient,
+	pollingUrl: string,
+	onPoll?: (poll: PollResponse) => void,
+): Promise<PollResponse> {
+	for (let attempt = 0; attempt < 60; attempt++) {
+		const response = await client.request(pollingUrl);
 		expect(response.status).toBe(200);
-		const poll = PollResponseSchema.parse(await response.json());
+		const poll = ExactPollResponseSchema.parse(await response.json());
+		onPoll?.(poll);
 		if (poll.status === "completed" || poll.status === "failed") return poll;
 	}
 	throw new Error("the generation did not finish");
 }
 
-export async function readGeneration(client: Client, id: string): Promise<Generation> {
+export async function readGeneration(client: TestClient, id: string): Promise<Generation> {
 	const response = await client.request(`/api/generations/${id}`);
 	expect(response.status).toBe(200);
 	return GenerationSchema.parse(await response.json());
 }
 
 /** Deletes a generation once its provider job id is saved, as a person would mid-generation. */
-export async function deleteWhenStarted(client: Client, id: string): Promise<Generation> {
+export async function deleteWhenStarted(client: TestClient, id: string): Promise<Generation> {
 	await expect.poll(async () => (await readGeneration(client, id)).api_id).not.toBeNull();
 	const started = await readGeneration(client, id);
 	const response = await client.request(`/api/generations/${id}`, { method: "DELETE" });

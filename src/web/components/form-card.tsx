@@ -1,14 +1,14 @@
 import type { ReactNode } from "react";
 
-type AuthCardProps = {
+type FormCardProps = {
 	title: string;
 	description: string;
 	children: ReactNode;
-	footer: ReactNode;
+	footer?: ReactNode;
 };
 
-/** The card that frames the login and signup forms. */
-export function AuthCard({ title, description, children, footer }: AuthCardProps) {
+/** The centred card that frames a form of its own: login, signup, password reset. */
+export function FormCard({ title, description, children, footer }: FormCardProps) {
 	return (
 		<div className="w-full max-w-md">
 			<div className="rounded-2xl bg-white/95 p-6 shadow-card ring-1 ring-slate-200/80 sm:p-8">
@@ -18,7 +18,7 @@ export function AuthCard({ title, description, children, footer }: AuthCardProps
 				</div>
 				{children}
 			</div>
-			<p className="mt-6 text-center text-sm text-slate-600">{footer}</p>
+			{footer ? <p className="mt-6 text-center text-sm text-slate-600">{footer}</p> : null}
 		</div>
 	);
 }

@@ -15,3 +15,12 @@ export function parseRetryAfter(
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - now);
 }
+
+/** Milliseconds a server asks us to wait: `retry-after-ms` (OpenAI), else `Retry-After`. */
+export function readRetryAfterMs(headers: Headers): number | undefined {
+	const milliseconds = headers.get("retry-after-ms");
+	if (milliseconds !== null && /^\d+(\.\d+)?$/.test(milliseconds.trim())) {
+		return Math.ceil(Number(milliseconds));
+	}
+	return parseRetryAfter(headers.get("retry-after"));
+}

@@ -1,23 +1,19 @@
-import {
-	FAKE_COMFYUI_ENDPOINTS,
-	FAKE_COMFYUI_FAILURES,
-	startFakeComfyUi,
-} from "../comfyui/fake-comfyui";
-import { FAKE_FAL_ENDPOINTS, FAKE_FAL_FAILURES, FAKE_FAL_KEY, startFakeFal } from "../fal/fake-fal";
-import { startFakeHttpImageService } from "../http/fake-http-image-service";
+import { FAKE_COMFYUI_ENDPOINTS, FAKE_COMFYUI_FAILURES, startFakeComfyUi } from "./comfyui";
+import { FAKE_REFUSED_WORD } from "./fake-server";
+import { FAKE_FAL_ENDPOINTS, FAKE_FAL_FAILURES, FAKE_FAL_KEY, startFakeFal } from "./fal";
+import { startFakeHttpImageService } from "./http-image-service";
 import {
 	FAKE_OPENAI_ENDPOINTS,
 	FAKE_OPENAI_FAILURES,
 	FAKE_OPENAI_KEY,
 	startFakeOpenAi,
-} from "../openai/fake-openai";
+} from "./openai";
 import {
 	FAKE_REPLICATE_ENDPOINTS,
 	FAKE_REPLICATE_FAILURES,
 	FAKE_REPLICATE_TOKEN,
 	startFakeReplicate,
-} from "../replicate/fake-replicate";
-import { FAKE_REFUSED_WORD } from "./fake-server";
+} from "./replicate";
 
 export const FAKE_VENDORS = ["http", "comfyui", "replicate", "openai", "fal"] as const;
 export type FakeVendor = (typeof FAKE_VENDORS)[number];

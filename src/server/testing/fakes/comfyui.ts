@@ -9,7 +9,7 @@ import {
 	renderFakeImage,
 	startFakeServer,
 	textReply,
-} from "../shared/fake-server";
+} from "./fake-server";
 
 export const FAKE_COMFYUI_ENDPOINTS = ["prompt", "history", "queue", "view", "interrupt"] as const;
 export type FakeComfyUiEndpoint = (typeof FAKE_COMFYUI_ENDPOINTS)[number];

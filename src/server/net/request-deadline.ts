@@ -1,5 +1,3 @@
-import { ProviderError } from "../types";
-
 /** One outgoing request's abort signal: the caller's signal combined with a timeout. */
 export type RequestDeadline = {
 	signal: AbortSignal;
@@ -15,26 +13,6 @@ export function createRequestDeadline(
 	const timeoutSignal = AbortSignal.timeout(timeoutMs);
 	const signal = callerSignal ? AbortSignal.any([callerSignal, timeoutSignal]) : timeoutSignal;
 	return { signal, timeoutMs, callerSignal, timeoutSignal };
-}
-
-/**
- * What to throw when a request step failed: the caller's own abort reason untouched (a cancel is
- * not a provider failure), a retryable timeout, or a retryable network error. ProviderErrors pass
- * through unchanged.
- */
-export function toRequestFailure(error: unknown, deadline: RequestDeadline, what: string): unknown {
-	if (error instanceof ProviderError) return error;
-	if (deadline.callerSignal?.aborted) return deadline.callerSignal.reason;
-	if (deadline.timeoutSignal.aborted) {
-		return new ProviderError(`${what} timed out after ${deadline.timeoutMs} ms`, {
-			retryable: true,
-			cause: error,
-		});
-	}
-	return new ProviderError(`${what} failed: ${describeNetworkError(error)}`, {
-		retryable: true,
-		cause: error,
-	});
 }
 
 /** Resolves with the promise, or rejects as soon as the signal aborts (for steps fetch does not cover). */
@@ -57,7 +35,7 @@ export function raceWithSignal<T>(promise: Promise<T>, signal: AbortSignal): Pro
 }
 
 // fetch reports every network failure as TypeError("fetch failed"); the useful part is the cause.
-function describeNetworkError(error: unknown): string {
+export function describeNetworkError(error: unknown): string {
 	if (!(error instanceof Error)) return String(error);
 	const cause = error.cause;
 	if (cause instanceof Error) {

@@ -10,7 +10,7 @@ import {
 	renderFakeImage,
 	startFakeServer,
 	textReply,
-} from "../shared/fake-server";
+} from "./fake-server";
 
 export const FAKE_OPENAI_ENDPOINTS = ["generate"] as const;
 export type FakeOpenAiEndpoint = (typeof FAKE_OPENAI_ENDPOINTS)[number];

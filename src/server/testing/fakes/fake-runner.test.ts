@@ -1,8 +1,8 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { parseEnv } from "../../env";
-import { createProviderFromEnv } from "../create-provider";
+import { createProviderFromEnv } from "../../providers/create-provider";
+import { checkUntilDone, expectCompleted, startTestJob } from "../provider-kit";
 import { FAKE_VENDORS, parseFakeArgs, startFakeForVendor } from "./fake-runner";
-import { checkUntilDone, expectCompleted, startTestJob } from "./provider-test-kit";
 
 describe("fake runner", () => {
 	it("reads the vendor, port, latency and planned failures", () => {

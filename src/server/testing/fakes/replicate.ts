@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { PIXEL_SIZES } from "../../providers/shared/pixel-sizes";
 import {
 	createFailurePlan,
 	FAKE_REFUSED_WORD,
@@ -11,8 +12,7 @@ import {
 	renderFakeImage,
 	startFakeServer,
 	textReply,
-} from "../shared/fake-server";
-import { PIXEL_SIZES } from "../shared/pixel-sizes";
+} from "./fake-server";
 
 export const FAKE_REPLICATE_ENDPOINTS = ["create", "get", "cancel", "file"] as const;
 export type FakeReplicateEndpoint = (typeof FAKE_REPLICATE_ENDPOINTS)[number];

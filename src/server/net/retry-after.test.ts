@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRetryAfter } from "./retry-after";
+import { parseRetryAfter, readRetryAfterMs } from "./retry-after";
 
 describe("parseRetryAfter", () => {
 	const now = Date.parse("2025-03-01T12:00:00Z");
@@ -18,5 +18,17 @@ describe("parseRetryAfter", () => {
 		expect(parseRetryAfter(null, now)).toBeUndefined();
 		expect(parseRetryAfter("soon", now)).toBeUndefined();
 		expect(parseRetryAfter("-5", now)).toBeUndefined();
+	});
+});
+
+describe("readRetryAfterMs", () => {
+	it("prefers retry-after-ms, else reads Retry-After", () => {
+		expect(readRetryAfterMs(new Headers({ "retry-after-ms": "1500.2", "retry-after": "9" }))).toBe(
+			1_501,
+		);
+		expect(readRetryAfterMs(new Headers({ "retry-after-ms": "soon", "retry-after": "9" }))).toBe(
+			9_000,
+		);
+		expect(readRetryAfterMs(new Headers())).toBeUndefined();
 	});
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { PIXEL_SIZES } from "../../providers/shared/pixel-sizes";
 import {
 	createFailurePlan,
 	FAKE_REFUSED_WORD,
@@ -10,8 +11,7 @@ import {
 	renderFakeImage,
 	startFakeServer,
 	textReply,
-} from "../shared/fake-server";
-import { PIXEL_SIZES } from "../shared/pixel-sizes";
+} from "./fake-server";
 
 export const FAKE_FAL_ENDPOINTS = ["submit", "status", "result", "cancel", "file"] as const;
 export type FakeFalEndpoint = (typeof FAKE_FAL_ENDPOINTS)[number];

@@ -1,0 +1,184 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { ACCOUNT_LABEL } from "../../shared/constants";
+import type { Auth } from "../auth/auth";
+import { forwardToAuth, withClientIp } from "../auth/forward-to-auth";
+import type { Database } from "../db/database";
+import { createGenerationArchive } from "../generations/generation-archive";
+import type { AppEnv } from "../http/app-env";
+import { AppError, errorResponse } from "../http/errors";
+import type { Storage } from "../storage/storage";
+import { listOwnGenerations } from "./account-data";
+import { addressKey, consumeAddressLimit, MAIL_PER_ADDRESS_LIMIT } from "./address-rate-limit";
+
+export type AccountRoutesConfig = {
+	trustProxy: boolean;
+	isRateLimitEnabled: boolean;
+	requireEmailVerification: boolean;
+};
+
+const DeleteAccountRequestSchema = z.object({
+	email: z.string({ error: "Type your e-mail address to confirm." }).trim().max(320),
+});
+
+/** The JSON body of a request without consuming it, or an empty object when it has none. */
+async function peekJson(message: Request | Response): Promise<Record<string, unknown>> {
+	const body: unknown = await message
+		.clone()
+		.json()
+		.catch(() => undefined);
+	return typeof body === "object" && body !== null && !Array.isArray(body)
+		? (body as Record<string, unknown>)
+		: {};
+}
+
+/** Better Auth's `{ code, message }` from a failed answer, if it has one. */
+async function readAuthErrorCode(response: Response): Promise<string | undefined> {
+	const { code } = await peekJson(response);
+	return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * Atelier's account rules around Better Auth's own endpoints (per-address limits on mail, signing
+ * in after a password reset, account deletion only with its confirmation) and the account's own
+ * routes: `GET /account/export` and `POST /account/delete`.
+ */
+export function createAccountRoutes(options: {
+	auth: Auth;
+	database: Database;
+	storage: Storage | undefined;
+	config: AccountRoutesConfig;
+}) {
+	const { auth, database, storage, config } = options;
+	const app = new Hono<AppEnv>();
+
+	async function readSession(headers: Headers) {
+		const session = await auth.api.getSession({ headers });
+		if (!session) throw new AppError("AUTH_ERROR");
+		return session;
+	}
+
+	// Three reset or verification e-mails an hour per address, on top of Better Auth's limit per
+	// client. The count does not depend on whether the address has an account, so the answer
+	// tells nothing about that either.
+	for (const path of ["/auth/request-password-reset", "/auth/send-verification-email"]) {
+		app.post(path, async (context, next) => {
+			if (!config.isRateLimitEnabled) return next();
+			const { email } = await peekJson(context.req.raw);
+			if (typeof email !== "string" || email.trim() === "") return next();
+			const { isAllowed } = await consumeAddressLimit(
+				database.db,
+				addressKey(path.slice("/auth/".length), email),
+				MAIL_PER_ADDRESS_LIMIT,
+			);
+			if (!isAllowed) {
+				return errorResponse(
+					context,
+					"RATE_LIMITED",
+					"Too many e-mails were asked for this address. Please wait an hour and try again.",
+				);
+			}
+			return next();
+		});
+	}
+
+	// After a reset the person is signed in here; Better Auth has signed them out everywhere else.
+	app.post("/auth/reset-password", async (context) => {
+		const body = await peekJson(context.req.raw);
+		const token = typeof body.token === "string" ? body.token : context.req.query("token");
+		const newPassword = typeof body.newPassword === "string" ? body.newPassword : undefined;
+		const authContext = await auth.$context;
+		const verification = token
+			? await authContext.internalAdapter.findVerificationValue(`reset-password:${token}`)
+			: null;
+		const owner = verification
+			? await authContext.internalAdapter.findUserById(verification.value)
+			: null;
+
+		const reset = await forwardToAuth(auth, context, config.trustProxy);
+		if (!reset.ok || !owner || newPassword === undefined) return reset;
+
+		const signIn = await auth.api.signInEmail({
+			body: { email: owner.email, password: newPassword },
+			headers: withClientIp(context, config.trustProxy),
+			asResponse: true,
+		});
+		const headers = new Headers(reset.headers);
+		if (signIn.ok) {
+			for (const cookie of signIn.headers.getSetCookie()) headers.append("set-cookie", cookie);
+		}
+		return new Response(await reset.text(), { status: reset.status, headers });
+	});
+
+	// Deleting an account goes through POST /account/delete, which asks for its confirmation.
+	app.on(["GET", "POST"], ["/auth/delete-user", "/auth/delete-user/*"], (context) =>
+		errorResponse(context, "NOT_FOUND"),
+	);
+
+	app.use("/generations", async (context, next) => {
+		if (!config.requireEmailVerification || context.req.method !== "POST") return next();
+		const session = await auth.api.getSession({ headers: context.req.raw.headers });
+		// Signed-out callers get the generation routes' own answer.
+		if (session && !session.user.emailVerified) throw new AppError("EMAIL_NOT_VERIFIED");
+		return next();
+	});
+
+	app.get("/account/export", async (context) => {
+		const { user } = await readSession(context.req.raw.headers);
+		if (!storage) throw new AppError("SERVICE_UNAVAILABLE");
+		const generations = await listOwnGenerations(database.db, user.id);
+		const account = {
+			email: user.email,
+			label: ACCOUNT_LABEL,
+			emailVerified: user.emailVerified,
+			createdAt: new Date(user.createdAt).toISOString(),
+			exportedAt: new Date().toISOString(),
+			generations: generations.length,
+		};
+		const archive = createGenerationArchive({
+			generations,
+			storage,
+			files: [{ name: "account.json", content: `${JSON.stringify(account, null, 2)}\n` }],
+		});
+		const day = new Date().toISOString().slice(0, 10);
+		return context.body(archive, 200, {
+			"content-type": "application/zip",
+			"content-disposition": `attachment; filename="atelier-export-${day}.zip"`,
+			"cache-control": "no-store",
+		});
+	});
+
+	app.post("/account/delete", async (context) => {
+		const session = await readSession(context.req.raw.headers);
+		const parsed = DeleteAccountRequestSchema.safeParse(
+			await context.req.json().catch(() => undefined),
+		);
+		if (!parsed.success) {
+			throw new AppError("VALIDATION_ERROR", parsed.error.issues[0]?.message);
+		}
+		if (parsed.data.email.toLowerCase() !== session.user.email.trim().toLowerCase()) {
+			throw new AppError(
+				"VALIDATION_ERROR",
+				"That is not your e-mail address. Type it exactly to confirm.",
+			);
+		}
+		if (session.user.isAdmin) throw new AppError("ADMIN_ACCOUNT_PROTECTED");
+
+		const deleted = await auth.api.deleteUser({
+			body: {},
+			headers: withClientIp(context, config.trustProxy),
+			asResponse: true,
+		});
+		if (!deleted.ok) {
+			const code = await readAuthErrorCode(deleted);
+			if (code === "SESSION_EXPIRED") throw new AppError("SIGN_IN_AGAIN");
+			if (code === "ADMIN_ACCOUNT_PROTECTED") throw new AppError("ADMIN_ACCOUNT_PROTECTED");
+			throw new Error(`Better Auth refused to delete the account: ${deleted.status} ${code}`);
+		}
+		const headers = new Headers({ "content-type": "application/json" });
+		for (const cookie of deleted.headers.getSetCookie()) headers.append("set-cookie", cookie);
+		return new Response(JSON.stringify({ success: true }), { status: 200, headers });
+	});
+
+	return app;
+}

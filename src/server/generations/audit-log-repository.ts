@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { type Kysely, sql, type Transaction } from "kysely";
+import type { DatabaseSchema } from "../db/schema";
+import type { HistoryCursor } from "./generation-repository";
+
+type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+export type AuditedDeletion = {
+	generationId: string;
+	prompt: string;
+	ownerId: string;
+	ownerEmail: string;
+};
+
+/** Records the administrator's deletions of other people's generations (in the deleting transaction). */
+export async function insertDeletionEntries(
+	db: Executor,
+	actor: { id: string; email: string },
+	deletions: readonly AuditedDeletion[],
+): Promise<void> {
+	if (deletions.length === 0) return;
+	// Milliseconds, as JavaScript keeps them: a cursor made from an entry must find it again.
+	const createdAt = new Date();
+	await db
+		.insertInto("generation_audit_log")
+		.values(
+			deletions.map((deletion) => ({
+				id: randomUUID(),
+				action: "delete" as const,
+				actor_id: actor.id,
+				actor_email: actor.email,
+				owner_id: deletion.ownerId,
+				owner_email: deletion.ownerEmail,
+				generation_id: deletion.generationId,
+				prompt: deletion.prompt,
+				created_at: createdAt,
+			})),
+		)
+		.execute();
+}
+
+/** One page of the audit log, newest first, keyed on (created_at, id) like the history. */
+export async function selectAuditLogPage(
+	db: Executor,
+	options: { cursor: HistoryCursor | undefined; limit: number },
+) {
+	let query = db
+		.selectFrom("generation_audit_log")
+		.select(["id", "action", "actor_email", "owner_email", "generation_id", "prompt", "created_at"])
+		.orderBy("created_at", "desc")
+		.orderBy("id", "desc")
+		.limit(options.limit);
+	if (options.cursor) {
+		const { createdAt, id } = options.cursor;
+		query = query.where(sql<boolean>`(created_at, id) < (${createdAt}::timestamptz, ${id}::uuid)`);
+	}
+	return query.execute();
+}

@@ -1,0 +1,15 @@
+import type { PixelSizeSet } from "../shared/pixel-sizes";
+
+// ComfyUI's settings and their defaults, shared by env.ts and the adapter without loading the adapter.
+
+/** Where the shipped workflow (ComfyUI's stock graph) takes each input: `<node id>.<input name>`. */
+export const COMFYUI_DEFAULT_INPUTS = {
+	prompt: "6.text",
+	width: "5.width",
+	height: "5.height",
+	batch: "5.batch_size",
+	seed: "3.seed",
+} as const;
+
+/** The sizes that fit the stock graph's Stable Diffusion 1.5 checkpoint. */
+export const COMFYUI_DEFAULT_SIZES: PixelSizeSet = "sd15";

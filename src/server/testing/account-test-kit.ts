@@ -1,0 +1,62 @@
+import { expect } from "vitest";
+import { fromBuffer, type ZipFile } from "yauzl";
+import type { ReceivedMail } from "./smtp-inbox";
+import type { TestClient } from "./test-server";
+
+/** The path and query of the one link in a mail, to request through a TestClient. */
+export function linkPath(mail: ReceivedMail): string {
+	expect(mail.links).toHaveLength(1);
+	const url = new URL(mail.links[0] ?? "");
+	return `${url.pathname}${url.search}`;
+}
+
+/** Follows an e-mail link as a browser does and answers where it was sent. */
+export async function followLink(client: TestClient, mail: ReceivedMail): Promise<URL> {
+	const response = await client.request(linkPath(mail), { redirect: "manual" });
+	expect(response.status).toBe(302);
+	return new URL(response.headers.get("location") ?? "", "http://localhost:3000");
+}
+
+export async function readSessionEmail(client: TestClient): Promise<string | null> {
+	const body = (await (await client.request("/api/auth/get-session")).json()) as {
+		user: { email: string };
+	} | null;
+	return body?.user.email ?? null;
+}
+
+/** Polls a generation as the browser does until it is finished. */
+export async function waitForGeneration(client: TestClient, pollingUrl: string): Promise<string> {
+	for (let attempt = 0; attempt < 100; attempt++) {
+		const poll = (await (await client.request(pollingUrl)).json()) as { status: string };
+		if (poll.status === "completed" || poll.status === "failed") return poll.status;
+	}
+	throw new Error("the generation did not finish");
+}
+
+/** Every file of a ZIP, by name, with its bytes. */
+export async function readZip(bytes: Uint8Array): Promise<Map<string, Buffer>> {
+	const zip = await new Promise<ZipFile>((resolve, reject) =>
+		fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (error, file) =>
+			error ? reject(error) : resolve(file),
+		),
+	);
+	const files = new Map<string, Buffer>();
+	await new Promise<void>((resolve, reject) => {
+		zip.on("error", reject);
+		zip.on("end", () => resolve());
+		zip.on("entry", (entry) => {
+			zip.openReadStream(entry, (error, stream) => {
+				if (error) return reject(error);
+				const chunks: Buffer[] = [];
+				stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+				stream.on("error", reject);
+				stream.on("end", () => {
+					files.set(entry.fileName, Buffer.concat(chunks));
+					zip.readEntry();
+				});
+			});
+		});
+		zip.readEntry();
+	});
+	return files;
+}

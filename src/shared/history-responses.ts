@@ -1,0 +1,36 @@
+// What the history's own endpoints answer (favourites, bulk delete, the administrator's audit log),
+// in zod/mini like generation-responses.ts, for the history screen to parse.
+import { z } from "zod/mini";
+
+/** `PUT /api/generations/:id/favorite`. */
+export const SetFavoriteResponseSchema = z.object({
+	success: z.literal(true),
+	favorite: z.boolean(),
+});
+export type SetFavoriteResponse = z.infer<typeof SetFavoriteResponseSchema>;
+
+/** `POST /api/generations/bulk-delete`. */
+export const BulkDeleteResponseSchema = z.object({
+	success: z.literal(true),
+	deleted: z.int(),
+});
+export type BulkDeleteResponse = z.infer<typeof BulkDeleteResponseSchema>;
+
+/** One administrator deletion of another person's generation. */
+export const AuditLogEntrySchema = z.object({
+	id: z.string(),
+	action: z.literal("delete"),
+	actor_email: z.string(),
+	owner_email: z.string(),
+	generation_id: z.string(),
+	prompt: z.string(),
+	created_at: z.string(),
+});
+export type AuditLogEntry = z.infer<typeof AuditLogEntrySchema>;
+
+/** `GET /api/admin/audit-log`: newest first, one cursor page at a time. */
+export const AuditLogPageSchema = z.object({
+	items: z.array(AuditLogEntrySchema),
+	nextCursor: z.nullable(z.string()),
+});
+export type AuditLogPage = z.infer<typeof AuditLogPageSchema>;

@@ -1,0 +1,116 @@
+// The account's calls: Better Auth's own endpoints through its client (loaded on demand), and
+// Atelier's account routes through the API client.
+import { ERRORS } from "../../../shared/errors";
+import { ApiError, fetchApiJson } from "../../lib/api-fetch";
+import { loadAuthClient } from "../../lib/auth-client";
+import { isRecord, readErrorBody, readString } from "../../lib/read-json";
+
+/** Where the browser downloads the ZIP of everything; a plain link, so the download streams to disk. */
+export const EXPORT_URL = "/api/account/export";
+
+/** A refused account action, with the words to show and Better Auth's code when it sent one. */
+export class AccountActionError extends Error {
+	readonly code: string | undefined;
+
+	constructor(message: string, code?: string) {
+		super(message);
+		this.name = "AccountActionError";
+		this.code = code;
+	}
+}
+
+// Better Auth's codes whose own message is not the clearest thing to tell a person.
+const MESSAGES_BY_CODE: Record<string, string> = {
+	INVALID_TOKEN: "This link has expired or was already used.",
+	INVALID_PASSWORD: "Your current password is not right.",
+	CREDENTIAL_ACCOUNT_NOT_FOUND: "This account has no password yet: you sign in with Google.",
+	PASSWORD_TOO_SHORT: "Password must be at least 6 characters",
+};
+
+/** The error the auth client returned, in words: our envelope, Better Auth's body, or a fallback. */
+function toActionError(error: unknown): AccountActionError {
+	const envelope = readErrorBody(error);
+	if (envelope) return new AccountActionError(envelope.message, envelope.code);
+	const code = isRecord(error) ? readString(error, "code") : undefined;
+	const message = isRecord(error) ? readString(error, "message") : undefined;
+	const known = code ? MESSAGES_BY_CODE[code] : undefined;
+	return new AccountActionError(known ?? message ?? ERRORS.UNKNOWN_ERROR.message, code);
+}
+
+async function callAuth<T>(
+	call: (
+		client: Awaited<ReturnType<typeof loadAuthClient>>,
+	) => Promise<{ data: T; error: unknown }>,
+): Promise<NonNullable<T>> {
+	let client: Awaited<ReturnType<typeof loadAuthClient>>;
+	try {
+		client = await loadAuthClient();
+	} catch {
+		throw new AccountActionError(ERRORS.NETWORK_ERROR.message, "NETWORK_ERROR");
+	}
+	const { data, error } = await call(client);
+	if (error || data === null || data === undefined) throw toActionError(error);
+	return data;
+}
+
+export async function requestPasswordReset(email: string): Promise<void> {
+	await callAuth((client) => client.requestPasswordReset({ email, redirectTo: "/reset-password" }));
+}
+
+export async function resetPassword(token: string, newPassword: string): Promise<void> {
+	await callAuth((client) => client.resetPassword({ token, newPassword }));
+}
+
+export async function sendVerificationEmail(email: string): Promise<void> {
+	await callAuth((client) => client.sendVerificationEmail({ email, callbackURL: "/verify-email" }));
+}
+
+/** Changes the password and signs every other device out, as a reset does. */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+	await callAuth((client) =>
+		client.changePassword({ currentPassword, newPassword, revokeOtherSessions: true }),
+	);
+}
+
+/** A signed-in device as the account page shows it. */
+export type DeviceSession = {
+	id: string;
+	userAgent: string | null;
+	ipAddress: string | null;
+	createdAt: Date;
+	lastActiveAt: Date;
+};
+
+export async function listDeviceSessions(): Promise<DeviceSession[]> {
+	const sessions = await callAuth((client) => client.listSessions());
+	return sessions.map((session) => ({
+		id: session.id,
+		userAgent: session.userAgent ?? null,
+		ipAddress: session.ipAddress ?? null,
+		createdAt: new Date(session.createdAt),
+		lastActiveAt: new Date(session.updatedAt),
+	}));
+}
+
+export async function signOutOtherDevices(): Promise<void> {
+	await callAuth((client) => client.revokeOtherSessions());
+}
+
+/** Whether the person has a password to change (an account made with Google has none). */
+export async function readHasPassword(): Promise<boolean> {
+	const accounts = await callAuth((client) => client.listAccounts());
+	return accounts.some((account) => account.providerId === "credential");
+}
+
+/** Deletes the account; the server asks for the e-mail, typed, as the confirmation. */
+export async function deleteAccount(typedEmail: string): Promise<void> {
+	try {
+		await fetchApiJson("/api/account/delete", {
+			method: "POST",
+			body: JSON.stringify({ email: typedEmail }),
+		});
+	} catch (error) {
+		if (error instanceof ApiError) throw new AccountActionError(error.message, error.code);
+		throw error;
+	}
+}

@@ -1,0 +1,236 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Download, LogOut, MonitorSmartphone, ShieldCheck } from "lucide-react";
+import { type ReactNode, useState } from "react";
+import { Link } from "react-router";
+import { ACCOUNT_LABEL, DATE_LOCALE } from "../../../shared/constants";
+import type { SessionUser } from "../../../shared/session";
+import { AlertMessage } from "../../components/alert-message";
+import { Badge } from "../../components/badge";
+import { Button, getButtonClassName } from "../../components/button";
+import { Spinner } from "../../components/spinner";
+import {
+	EXPORT_URL,
+	listDeviceSessions,
+	readHasPassword,
+	signOutOtherDevices,
+} from "./account-api";
+import { ChangePasswordForm } from "./change-password-form";
+import { DeleteAccountDialog } from "./delete-account-dialog";
+import { describeDevice } from "./device-name";
+import { ResendVerificationButton } from "./resend-verification-button";
+
+const SESSIONS_QUERY_KEY = ["account", "sessions"] as const;
+const HAS_PASSWORD_QUERY_KEY = ["account", "has-password"] as const;
+
+type AccountPageProps = {
+	user: SessionUser;
+	currentSessionId: string;
+	isEmailVerificationRequired: boolean;
+	/** Called once the account is gone: forget the session and leave the page. */
+	onDeleted: () => Promise<void>;
+};
+
+function Section({
+	title,
+	description,
+	children,
+}: {
+	title: string;
+	description?: ReactNode;
+	children: ReactNode;
+}) {
+	const headingId = `section-${title.toLowerCase().replaceAll(/[^a-z]+/g, "-")}`;
+	return (
+		<section
+			aria-labelledby={headingId}
+			className="rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6"
+		>
+			<h2 id={headingId} className="text-lg font-semibold text-slate-900">
+				{title}
+			</h2>
+			{description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
+			<div className="mt-4">{children}</div>
+		</section>
+	);
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(DATE_LOCALE, {
+	dateStyle: "medium",
+	timeStyle: "short",
+});
+
+function DevicesSection({ currentSessionId }: { currentSessionId: string }) {
+	const queryClient = useQueryClient();
+	const sessions = useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: listDeviceSessions });
+	const [isSigningOut, setIsSigningOut] = useState(false);
+	const [message, setMessage] = useState<string | null>(null);
+	const [errorMessage, setErrorMessage] = useState<string | null>(null);
+	const others = (sessions.data ?? []).filter((session) => session.id !== currentSessionId);
+
+	async function signOutOthers() {
+		setIsSigningOut(true);
+		setMessage(null);
+		setErrorMessage(null);
+		try {
+			await signOutOtherDevices();
+			setMessage("You are signed out of every other device.");
+			await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+		} catch (error) {
+			setErrorMessage(error instanceof Error ? error.message : null);
+		} finally {
+			setIsSigningOut(false);
+		}
+	}
+
+	return (
+		<Section title="Signed-in devices" description="Where your account is signed in right now.">
+			{sessions.isPending ? (
+				<Spinner label="Loading your devices" />
+			) : sessions.isError ? (
+				<AlertMessage message={sessions.error.message} />
+			) : (
+				<ul className="divide-y divide-slate-200">
+					{[...sessions.data]
+						.sort((a, b) => Number(b.id === currentSessionId) - Number(a.id === currentSessionId))
+						.map((session) => (
+							<li key={session.id} className="flex items-start gap-3 py-3">
+								<MonitorSmartphone aria-hidden="true" className="mt-0.5 size-5 text-slate-500" />
+								<div className="min-w-0">
+									<p className="text-sm font-medium text-slate-900">
+										{describeDevice(session.userAgent)}
+										{session.id === currentSessionId ? (
+											<span className="ml-2 text-xs font-semibold text-accent-700">
+												This device
+											</span>
+										) : null}
+									</p>
+									<p className="text-xs text-slate-600">
+										{session.ipAddress ? `${session.ipAddress} · ` : ""}last active{" "}
+										{dateTimeFormat.format(session.lastActiveAt)}
+									</p>
+								</div>
+							</li>
+						))}
+				</ul>
+			)}
+			<div className="mt-4 space-y-2">
+				<Button
+					variant="secondary"
+					isBusy={isSigningOut}
+					disabled={sessions.isPending || others.length === 0}
+					onClick={() => void signOutOthers()}
+				>
+					<LogOut aria-hidden="true" className="size-4" />
+					Sign out of other devices
+				</Button>
+				<div role="status" className="text-sm text-emerald-800">
+					{message}
+				</div>
+				<AlertMessage message={errorMessage} />
+			</div>
+		</Section>
+	);
+}
+
+function PasswordSection() {
+	const queryClient = useQueryClient();
+	const hasPassword = useQuery({ queryKey: HAS_PASSWORD_QUERY_KEY, queryFn: readHasPassword });
+	return (
+		<Section title="Password">
+			{hasPassword.isPending ? (
+				<Spinner label="Loading" />
+			) : hasPassword.data === false ? (
+				<p className="text-sm text-slate-600">
+					You sign in with Google, so this account has no password. To add one, use{" "}
+					<Link
+						to="/forgot-password"
+						className="font-medium text-accent-700 underline-offset-4 hover:underline"
+					>
+						Forgot password?
+					</Link>{" "}
+					with your e-mail address.
+				</p>
+			) : (
+				<ChangePasswordForm
+					onChanged={() => void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY })}
+				/>
+			)}
+		</Section>
+	);
+}
+
+/** The account page: who you are, your password, your devices, your data. */
+export function AccountPage({
+	user,
+	currentSessionId,
+	isEmailVerificationRequired,
+	onDeleted,
+}: AccountPageProps) {
+	return (
+		<div className="mx-auto max-w-3xl space-y-6">
+			<div>
+				<h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">
+					Account
+				</h1>
+				<p className="mt-1 text-sm text-slate-600">Your sign-in, your devices and your data.</p>
+			</div>
+
+			<Section title="Profile">
+				<dl className="grid gap-3 text-sm sm:grid-cols-[10rem_1fr]">
+					<dt className="font-medium text-slate-600">E-mail</dt>
+					<dd className="flex flex-wrap items-center gap-2 text-slate-900">
+						<span className="break-all">{user.email}</span>
+						{user.emailVerified ? (
+							<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Verified</Badge>
+						) : isEmailVerificationRequired ? (
+							<span className="text-xs font-semibold text-amber-800">Not verified yet</span>
+						) : null}
+					</dd>
+					<dt className="font-medium text-slate-600">Account</dt>
+					<dd className="text-slate-900">{ACCOUNT_LABEL}</dd>
+				</dl>
+				{isEmailVerificationRequired && !user.emailVerified ? (
+					<div className="mt-4 rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
+						<p className="mb-3">
+							Open the link we sent to {user.email} to start generating. No e-mail? Check your spam
+							folder, or send it again.
+						</p>
+						<ResendVerificationButton email={user.email} />
+					</div>
+				) : null}
+			</Section>
+
+			<PasswordSection />
+			<DevicesSection currentSessionId={currentSessionId} />
+
+			<Section
+				title="Your data"
+				description="A ZIP of every generation you made: its prompt, ratio, dates and original images. A long history takes a while to download."
+			>
+				<a href={EXPORT_URL} download className={getButtonClassName({ variant: "secondary" })}>
+					<Download aria-hidden="true" className="size-4" />
+					Export my data
+				</a>
+			</Section>
+
+			<Section title="Delete account">
+				{user.isAdmin ? (
+					<p className="text-sm text-slate-600">
+						You are the administrator: the server's configuration names this account in{" "}
+						<code className="rounded bg-slate-100 px-1 py-0.5 text-xs">ADMIN_EMAIL</code>, so it
+						cannot be deleted here. To close it, name another administrator there and restart the
+						server first.
+					</p>
+				) : (
+					<div className="space-y-3">
+						<p className="text-sm text-slate-600">
+							Deletes your generations, their images, your sessions and the account. Export your
+							data first if you want to keep it.
+						</p>
+						<DeleteAccountDialog email={user.email} onDeleted={onDeleted} />
+					</div>
+				)}
+			</Section>
+		</div>
+	);
+}

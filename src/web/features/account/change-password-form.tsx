@@ -1,0 +1,82 @@
+import { type FormEvent, useState } from "react";
+import { MIN_PASSWORD_LENGTH } from "../../../shared/constants";
+import { checkNewPassword } from "../../../shared/passwords";
+import { AlertMessage } from "../../components/alert-message";
+import { Button } from "../../components/button";
+import { PasswordField } from "../../components/password-field";
+import { changePassword } from "./account-api";
+
+type ChangePasswordFormProps = {
+	/** Called after the change: other devices were signed out, so their list changed. */
+	onChanged: () => void;
+};
+
+/** Current password, then the new one twice, with the sign-up rules. */
+export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
+	const [currentPassword, setCurrentPassword] = useState("");
+	const [password, setPassword] = useState("");
+	const [confirmation, setConfirmation] = useState("");
+	const [isSubmitting, setIsSubmitting] = useState(false);
+	const [errorMessage, setErrorMessage] = useState<string | null>(null);
+	const [isChanged, setIsChanged] = useState(false);
+
+	async function submit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault();
+		setIsChanged(false);
+		const problem = currentPassword
+			? checkNewPassword(password, confirmation)
+			: "Enter your current password.";
+		setErrorMessage(problem);
+		if (problem) return;
+		setIsSubmitting(true);
+		try {
+			await changePassword(currentPassword, password);
+			setCurrentPassword("");
+			setPassword("");
+			setConfirmation("");
+			setIsChanged(true);
+			onChanged();
+		} catch (error) {
+			setErrorMessage(error instanceof Error ? error.message : null);
+		} finally {
+			setIsSubmitting(false);
+		}
+	}
+
+	return (
+		<form onSubmit={submit} className="max-w-md space-y-4">
+			<PasswordField
+				label="Current password"
+				name="currentPassword"
+				autoComplete="current-password"
+				required
+				value={currentPassword}
+				onChange={(event) => setCurrentPassword(event.target.value)}
+			/>
+			<PasswordField
+				label="New password"
+				name="newPassword"
+				autoComplete="new-password"
+				hint={`At least ${MIN_PASSWORD_LENGTH} characters. Other devices will be signed out.`}
+				required
+				value={password}
+				onChange={(event) => setPassword(event.target.value)}
+			/>
+			<PasswordField
+				label="Confirm new password"
+				name="confirmNewPassword"
+				autoComplete="new-password"
+				required
+				value={confirmation}
+				onChange={(event) => setConfirmation(event.target.value)}
+			/>
+			<AlertMessage message={errorMessage} />
+			<div role="status" className="text-sm text-emerald-800">
+				{isChanged ? "Your password is changed. Other devices were signed out." : null}
+			</div>
+			<Button type="submit" isBusy={isSubmitting}>
+				Change password
+			</Button>
+		</form>
+	);
+}

@@ -1,0 +1,65 @@
+import { MailCheck } from "lucide-react";
+import { type FormEvent, useState } from "react";
+import { AlertMessage } from "../../components/alert-message";
+import { Button } from "../../components/button";
+import { TextField } from "../../components/text-field";
+import { requestPasswordReset } from "./account-api";
+
+/** The answer is the same whether or not the address has an account. */
+export const RESET_REQUESTED_MESSAGE =
+	"If an account exists for that address, we sent a link. It works once and expires in one hour.";
+
+/** Asks for an e-mail address and has a reset link sent to it. */
+export function RequestResetForm({ submitLabel }: { submitLabel: string }) {
+	const [email, setEmail] = useState("");
+	const [isSubmitting, setIsSubmitting] = useState(false);
+	const [sentTo, setSentTo] = useState<string | null>(null);
+	const [errorMessage, setErrorMessage] = useState<string | null>(null);
+
+	async function submit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault();
+		setErrorMessage(null);
+		setIsSubmitting(true);
+		try {
+			await requestPasswordReset(email.trim());
+			setSentTo(email.trim());
+		} catch (error) {
+			setErrorMessage(error instanceof Error ? error.message : null);
+		} finally {
+			setIsSubmitting(false);
+		}
+	}
+
+	if (sentTo) {
+		return (
+			<div
+				role="status"
+				className="rounded-lg bg-emerald-50 p-4 text-sm text-emerald-900 ring-1 ring-emerald-200 ring-inset"
+			>
+				<p className="flex items-start gap-2">
+					<MailCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+					<span>{RESET_REQUESTED_MESSAGE}</span>
+				</p>
+			</div>
+		);
+	}
+
+	return (
+		<form onSubmit={submit} className="space-y-4">
+			<TextField
+				label="Email"
+				name="email"
+				type="email"
+				autoComplete="email"
+				placeholder="you@example.com"
+				required
+				value={email}
+				onChange={(event) => setEmail(event.target.value)}
+			/>
+			<AlertMessage message={errorMessage} />
+			<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>
+				{submitLabel}
+			</Button>
+		</form>
+	);
+}

@@ -1,0 +1,47 @@
+import { MailCheck, Send } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../components/button";
+import { sendVerificationEmail } from "./account-api";
+
+type ResendVerificationButtonProps = { email: string };
+
+/** "Resend the e-mail": asks for a new verification link and says what happened. */
+export function ResendVerificationButton({ email }: ResendVerificationButtonProps) {
+	const [state, setState] = useState<"idle" | "sending" | "sent">("idle");
+	const [errorMessage, setErrorMessage] = useState<string | null>(null);
+
+	async function resend() {
+		setState("sending");
+		setErrorMessage(null);
+		try {
+			await sendVerificationEmail(email);
+			setState("sent");
+		} catch (error) {
+			setState("idle");
+			setErrorMessage(error instanceof Error ? error.message : "Sending failed. Please try again.");
+		}
+	}
+
+	return (
+		<div className="space-y-2">
+			<Button
+				variant="secondary"
+				size="sm"
+				isBusy={state === "sending"}
+				onClick={() => void resend()}
+			>
+				<Send aria-hidden="true" className="size-4" />
+				Resend the e-mail
+			</Button>
+			<div role="status" className="text-sm">
+				{state === "sent" ? (
+					<p className="flex items-center gap-1.5 text-emerald-800">
+						<MailCheck aria-hidden="true" className="size-4" />
+						We sent a new link to {email}.
+					</p>
+				) : null}
+				{errorMessage ? <p className="text-red-800">{errorMessage}</p> : null}
+			</div>
+		</div>
+	);
+}

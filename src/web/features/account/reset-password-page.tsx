@@ -1,0 +1,102 @@
+import { type FormEvent, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { MIN_PASSWORD_LENGTH } from "../../../shared/constants";
+import { checkNewPassword } from "../../../shared/passwords";
+import { AlertMessage } from "../../components/alert-message";
+import { Button } from "../../components/button";
+import { FormCard } from "../../components/form-card";
+import { PasswordField } from "../../components/password-field";
+import { showToast } from "../../lib/toast";
+import { AccountActionError, resetPassword } from "./account-api";
+import { RequestResetForm } from "./request-reset-form";
+
+type ResetPasswordPageProps = {
+	/** Called once the server has set the password and signed this browser in. */
+	onSignedIn: () => Promise<void>;
+};
+
+function ExpiredLink() {
+	return (
+		<FormCard
+			title="This link has expired"
+			description="Reset links work once and expire after an hour. Send yourself a new one."
+			footer={
+				<Link
+					to="/login"
+					className="font-semibold text-accent-700 underline-offset-4 hover:underline"
+				>
+					Back to sign in
+				</Link>
+			}
+		>
+			<RequestResetForm submitLabel="Send a new link" />
+		</FormCard>
+	);
+}
+
+/** "Set a new password", reached from the link in the reset e-mail. */
+export function ResetPasswordPage({ onSignedIn }: ResetPasswordPageProps) {
+	const [searchParams] = useSearchParams();
+	const navigate = useNavigate();
+	const token = searchParams.get("token");
+	const [password, setPassword] = useState("");
+	const [confirmation, setConfirmation] = useState("");
+	const [isSubmitting, setIsSubmitting] = useState(false);
+	const [isExpired, setIsExpired] = useState(() => !token || searchParams.has("error"));
+	const [errorMessage, setErrorMessage] = useState<string | null>(null);
+
+	if (isExpired || !token) return <ExpiredLink />;
+
+	async function submit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault();
+		const problem = checkNewPassword(password, confirmation);
+		setErrorMessage(problem);
+		if (problem || !token) return;
+		setIsSubmitting(true);
+		try {
+			await resetPassword(token, password);
+		} catch (error) {
+			setIsSubmitting(false);
+			if (error instanceof AccountActionError && error.code === "INVALID_TOKEN") {
+				setIsExpired(true);
+				return;
+			}
+			setErrorMessage(error instanceof Error ? error.message : null);
+			return;
+		}
+		await onSignedIn();
+		void showToast("success", "Your new password is set. You are signed in.");
+		await navigate("/", { replace: true });
+	}
+
+	return (
+		<FormCard
+			title="Set a new password"
+			description="Choose the password you will sign in with from now on. Every other device will be signed out."
+		>
+			<form onSubmit={submit} className="space-y-4">
+				<PasswordField
+					label="New password"
+					name="newPassword"
+					autoComplete="new-password"
+					hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
+					required
+					value={password}
+					onChange={(event) => setPassword(event.target.value)}
+				/>
+				<PasswordField
+					label="Confirm new password"
+					name="confirmNewPassword"
+					autoComplete="new-password"
+					required
+					value={confirmation}
+					onChange={(event) => setConfirmation(event.target.value)}
+				/>
+				<AlertMessage message={errorMessage} />
+				<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>
+					Set password
+				</Button>
+			</form>
+		</FormCard>
+	);
+}

@@ -1,0 +1,65 @@
+import { CircleCheck } from "lucide-react";
+import { useEffect } from "react";
+import { Link, useSearchParams } from "react-router";
+import type { SessionUser } from "../../../shared/session";
+import { getButtonClassName } from "../../components/button";
+import { FormCard } from "../../components/form-card";
+import { ResendVerificationButton } from "./resend-verification-button";
+
+type VerifyEmailPageProps = {
+	user: SessionUser | null;
+	/** Looks the session up again, so the verified address counts at once. */
+	onVerified: () => Promise<void>;
+};
+
+/** Where the verification link lands: Better Auth sends `?error=` when the link did not work. */
+export function VerifyEmailPage({ user, onVerified }: VerifyEmailPageProps) {
+	const [searchParams] = useSearchParams();
+	const error = searchParams.get("error");
+
+	useEffect(() => {
+		if (!error) void onVerified();
+	}, [error, onVerified]);
+
+	if (error) {
+		const canResend = user !== null && !user.emailVerified;
+		return (
+			<FormCard
+				title="This link has expired or is not valid"
+				description="Verification links expire after an hour. Ask for a new one and open the newest e-mail."
+				footer={
+					user ? null : (
+						<Link
+							to="/login"
+							className="font-semibold text-accent-700 underline-offset-4 hover:underline"
+						>
+							Sign in to send a new link
+						</Link>
+					)
+				}
+			>
+				{canResend ? (
+					<ResendVerificationButton email={user.email} />
+				) : (
+					<p className="text-center text-sm text-slate-600">
+						{user ? "Your address is verified already." : "Sign in, then send a new link."}
+					</p>
+				)}
+			</FormCard>
+		);
+	}
+
+	return (
+		<FormCard
+			title="Your e-mail address is verified"
+			description="Thank you. You can generate images now."
+		>
+			<div className="flex flex-col items-center gap-4">
+				<CircleCheck aria-hidden="true" className="size-10 text-emerald-600" />
+				<Link to="/" className={getButtonClassName({ size: "lg" })}>
+					Start creating
+				</Link>
+			</div>
+		</FormCard>
+	);
+}
