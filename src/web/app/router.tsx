@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { type RouteObject, useRoutes } from "react-router";
-import { RequireAdmin, RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
+import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
 import { AUDIT_LOG_PATH } from "../lib/app-paths";
 import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
@@ -19,7 +19,7 @@ function warmUpAuthClient(): void {
 const GenerationsRoute = lazyScreen(
 	async () => (await import("./generations-route")).GenerationsRoute,
 );
-const AuditLogPage = lazyScreen(async () => (await import("./generations-route")).AuditLogPage);
+const AuditLogRoute = lazyScreen(async () => (await import("./generations-route")).AuditLogRoute);
 const LoginPage = lazyScreen(async () => {
 	warmUpAuthClient();
 	return (await import("../features/auth/login-page")).LoginPage;
@@ -60,11 +60,8 @@ const appRoutes: RouteObject[] = [
 				children: [
 					{ path: "generations", Component: GenerationsRoute },
 					{ path: "account", Component: AccountRoute },
+					{ path: AUDIT_LOG_PATH, Component: AuditLogRoute },
 				],
-			},
-			{
-				Component: RequireAdmin,
-				children: [{ path: AUDIT_LOG_PATH, Component: AuditLogPage }],
 			},
 			{ path: "*", Component: NotFoundPage },
 		],

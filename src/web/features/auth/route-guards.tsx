@@ -20,15 +20,6 @@ export function RequireSignedIn() {
 	return <Outlet />;
 }
 
-/** Renders its child routes for the administrator; a signed-in user who is not goes to /. */
-export function RequireAdmin() {
-	const { user, isLoading, isAdmin } = useAuth();
-	if (isLoading) return <SessionCheck />;
-	if (!user) return <Navigate to="/login" replace />;
-	if (!isAdmin) return <Navigate to="/" replace />;
-	return <Outlet />;
-}
-
 /** Renders its child routes for a signed-out visitor and sends a signed-in user to /. */
 export function RequireSignedOut() {
 	const { user, isLoading } = useAuth();
