@@ -63,11 +63,22 @@ async function openCardMenu(page: Page, prompt: string) {
 	return menu;
 }
 
-/** The number of files in a ZIP, from its end-of-central-directory record. */
-function countZipEntries(zip: Buffer): number {
+/** The names of the files in a ZIP, read from its central directory. */
+function listZipEntries(zip: Buffer): string[] {
 	const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
 	expect(end, "a ZIP's end record").toBeGreaterThanOrEqual(0);
-	return zip.readUInt16LE(end + 10);
+	const count = zip.readUInt16LE(end + 10);
+	let offset = zip.readUInt32LE(end + 16);
+	const names: string[] = [];
+	for (let index = 0; index < count; index++) {
+		expect(zip.readUInt32LE(offset)).toBe(0x02014b50);
+		const nameLength = zip.readUInt16LE(offset + 28);
+		const extraLength = zip.readUInt16LE(offset + 30);
+		const commentLength = zip.readUInt16LE(offset + 32);
+		names.push(zip.subarray(offset + 46, offset + 46 + nameLength).toString("utf8"));
+		offset += 46 + nameLength + extraLength + commentLength;
+	}
+	return names.filter((name) => !name.endsWith("/")).sort();
 }
 
 async function readDownload(download: Download): Promise<Buffer> {
@@ -179,7 +190,13 @@ test("downloads: an image's original from the preview, a generation's ZIP, and a
 	await menu.getByRole("menuitem", { name: "Download all (ZIP)" }).click();
 	download = await downloading;
 	expect(download.suggestedFilename()).toMatch(/\.zip$/);
-	expect(countZipEntries(await readDownload(download))).toBe(4);
+	// The four originals, named from the prompt, and the generation's details.
+	const single = listZipEntries(await readDownload(download));
+	expect(single).toHaveLength(5);
+	expect(
+		single.filter((name) => /^a-lighthouse-on-a-cliff[a-z0-9-]*-[1-4]\.jpg$/.test(name)),
+	).toHaveLength(4);
+	expect(single).toContain("generation.json");
 
 	await page.getByRole("button", { name: "Select", exact: true }).click();
 	await card(page, SEEDS[0]?.prompt ?? "")
@@ -195,7 +212,11 @@ test("downloads: an image's original from the preview, a generation's ZIP, and a
 	await bar.getByRole("button", { name: "Download (ZIP)" }).click();
 	download = await downloading;
 	expect(download.suggestedFilename()).toMatch(/\.zip$/);
-	expect(countZipEntries(await readDownload(download))).toBe(8);
+	// One folder per generation, each with its four originals and its details.
+	const selection = listZipEntries(await readDownload(download));
+	expect(selection.filter((name) => name.endsWith(".jpg"))).toHaveLength(8);
+	expect(selection.filter((name) => name.endsWith("/generation.json"))).toHaveLength(2);
+	expect(new Set(selection.map((name) => name.split("/")[0])).size).toBe(2);
 	// Still on the history: the form's answer went to a hidden frame.
 	await expect(page).toHaveURL(/\/generations$/);
 	await context.close();
@@ -242,7 +263,7 @@ test("Use prompt opens the generator filled in; Rerun starts the same generation
 		timeout: 30_000,
 	});
 
-	// The person's quota applies: with three running, a rerun is refused with the catalogue's words.
+	// The person's quota applies: with three running, a rerun is refused with the server's words.
 	for (let index = 0; index < 3; index++) {
 		await startGeneration(context.request, { prompt: `Busy ${index}`, aspectRatio: "--ar 1:1" });
 	}
@@ -250,7 +271,9 @@ test("Use prompt opens the generator filled in; Rerun starts the same generation
 		.getByRole("menuitem", { name: "Rerun" })
 		.click();
 	await expect(
-		page.getByText("You have reached the limit of generations. Please try again later."),
+		page.getByText(
+			"You already have 3 generations in progress (the limit is 3). Please wait for one to finish.",
+		),
 	).toBeVisible();
 	await context.close();
 });
