@@ -217,7 +217,7 @@ export const GenerationCard = memo(function GenerationCard({
 				<div className="absolute top-2 right-2 z-10">
 					<FavoriteButton
 						look="overlay"
-						isFavorite={generation.is_favorite === true}
+						isFavorite={generation.is_favorite}
 						onToggle={() => actions.onToggleFavorite(generation)}
 					/>
 				</div>

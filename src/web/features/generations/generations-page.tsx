@@ -1,15 +1,6 @@
 import { ArrowLeft, ScrollText, ShieldCheck } from "lucide-react";
-import {
-	type ReactNode,
-	useCallback,
-	useEffect,
-	useLayoutEffect,
-	useMemo,
-	useRef,
-	useState,
-} from "react";
+import { type ReactNode, useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
-import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
 import { Badge } from "../../components/badge";
@@ -17,7 +8,6 @@ import { Button } from "../../components/button";
 import { AUDIT_LOG_PATH } from "../../lib/app-paths";
 import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
-import { hasImages } from "./generation-actions-menu";
 import {
 	DeletingIdsContext,
 	type GenerationCardActions,
@@ -41,8 +31,7 @@ import {
 } from "./history-filters";
 import { HistoryList } from "./history-list";
 import { type FilterChange, HistoryToolbar } from "./history-toolbar";
-import { ImagePreviewDialog, type PreviewStep, type PreviewTarget } from "./image-preview-dialog";
-import { clickSelection, EMPTY_SELECTION, type Selection, selectAll } from "./selection";
+import { ImagePreviewDialog } from "./image-preview-dialog";
 import { SelectionBar } from "./selection-bar";
 import { useCompletionWatcher } from "./use-completion-watcher";
 import {
@@ -52,6 +41,8 @@ import {
 	useRerunGeneration,
 	useToggleFavorite,
 } from "./use-generations";
+import { useHistoryPreview } from "./use-history-preview";
+import { useSelectionMode } from "./use-selection-mode";
 
 const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
 const PROMPT_COPIED_MESSAGE = "Prompt copied";
@@ -105,12 +96,6 @@ async function copyPrompt(generation: Generation): Promise<void> {
 	}
 }
 
-function findCardElement(list: HTMLElement | null, id: string): HTMLElement | null {
-	return (
-		list?.querySelector<HTMLElement>(`article[data-generation-id="${CSS.escape(id)}"]`) ?? null
-	);
-}
-
 /** The card shown after `id` in the list, else the one before it: where focus goes when it is deleted. */
 function findNeighbourCard(list: HTMLElement | null, ids: ReadonlySet<string>): HTMLElement | null {
 	if (!list) return null;
@@ -140,22 +125,6 @@ function SummaryLine({
 			{formatSummary(counts.total, counts.today, { isFiltered })}
 		</p>
 	);
-}
-
-/** The next image of the preview one step back or on, across generations at either end. */
-function stepPreview(
-	target: PreviewTarget,
-	previewable: readonly Generation[],
-	step: PreviewStep,
-): PreviewTarget | null {
-	const count = Math.min(target.generation.images.length, GALLERY_CARD_IMAGES);
-	const imageIndex = target.imageIndex + step;
-	if (imageIndex >= 0 && imageIndex < count) return { ...target, imageIndex };
-	const position = previewable.findIndex((item) => item.id === target.generation.id);
-	const generation = position < 0 ? undefined : previewable[position + step];
-	if (!generation) return null;
-	const lastIndex = Math.min(generation.images.length, GALLERY_CARD_IMAGES) - 1;
-	return { generation, imageIndex: step === 1 ? 0 : lastIndex };
 }
 
 /**
@@ -213,56 +182,41 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 		return new Set();
 	}, [deletion.isPending, deletion.variables, bulkDeletion.isPending, bulkDeletion.variables]);
 
-	const [preview, setPreview] = useState<PreviewTarget | null>(null);
-	const previewReturnRef = useRef<HTMLElement | null>(null);
 	const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
 	const deleteReturnRef = useRef<HTMLElement | null>(null);
 	const listRef = useRef<HTMLDivElement>(null);
 	const headingRef = useRef<HTMLHeadingElement>(null);
 	const toolbarRef = useRef<HTMLDivElement>(null);
 
-	const [isSelecting, setIsSelecting] = useState(false);
-	const [selection, setSelection] = useState<Selection>(EMPTY_SELECTION);
 	const itemIds = useMemo(() => items.map((item) => item.id), [items]);
-	const selectedIds = useMemo(
-		() => itemIds.filter((id) => selection.ids.has(id)),
-		[itemIds, selection.ids],
-	);
-	const selectionContext = useMemo(
-		() => ({ isActive: isSelecting, selectedIds: new Set(selectedIds) }),
-		[isSelecting, selectedIds],
-	);
+	const selection = useSelectionMode(itemIds);
+	const { click: clickSelection, clear: clearSelection } = selection;
 
-	// Cards and the preview act on the latest list without being drawn again for it.
-	const latest = useRef({ itemIds });
-	useLayoutEffect(() => {
-		latest.current = { itemIds };
-	});
+	const { fetchNextPage, refetch, hasNextPage } = list;
+	const loadMore = useCallback(() => {
+		void fetchNextPage({ cancelRefetch: false });
+	}, [fetchNextPage]);
+	const preview = useHistoryPreview({ items, listRef, hasNextPage, loadMore });
+	const { open: openPreview } = preview;
 
 	const { mutate: toggleFavorite } = favorite;
 	const { mutate: startRerun } = rerun;
 	// One object for every card, made once: cards are memoised and must not re-render for it.
 	const actions = useMemo<GenerationCardActions>(
 		() => ({
-			onPreview: (generation, imageIndex, trigger) => {
-				previewReturnRef.current = trigger;
-				setPreview({ generation, imageIndex });
-			},
+			onPreview: openPreview,
 			onOpenPolling: openPollingUrl,
 			onDelete: (generation, trigger) => {
 				deleteReturnRef.current = trigger;
 				setPendingDelete({ generations: [generation], isSelection: false });
 			},
 			onToggleFavorite: (generation) =>
-				toggleFavorite({ id: generation.id, isFavorite: generation.is_favorite !== true }),
+				toggleFavorite({ id: generation.id, isFavorite: !generation.is_favorite }),
 			onRerun: (generation) => startRerun(generation),
 			onCopyPrompt: (generation) => void copyPrompt(generation),
-			onSelect: (generation, { isRange }) =>
-				setSelection((current) =>
-					clickSelection(current, latest.current.itemIds, generation.id, { isRange }),
-				),
+			onSelect: (generation, options) => clickSelection(generation.id, options),
 		}),
-		[toggleFavorite, startRerun],
+		[openPreview, toggleFavorite, startRerun, clickSelection],
 	);
 
 	// A new search or filter starts a new selection, and shows its results from the top.
@@ -270,81 +224,20 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 	useLayoutEffect(() => {
 		if (shownKeyRef.current === shownFiltersKey) return;
 		shownKeyRef.current = shownFiltersKey;
-		setSelection(EMPTY_SELECTION);
+		clearSelection();
 		const toolbar = toolbarRef.current;
 		if (!toolbar) return;
 		// Below the sticky header, with the toolbar in view.
 		const toolbarTop = toolbar.getBoundingClientRect().top + window.scrollY - 80;
 		if (window.scrollY > toolbarTop) window.scrollTo(0, Math.max(0, toolbarTop));
-	}, [shownFiltersKey]);
-
-	useEffect(() => {
-		if (!isSelecting) return;
-		const onKeyDown = (event: KeyboardEvent) => {
-			if (event.key !== "Escape" || event.defaultPrevented) return;
-			const target = event.target;
-			if (
-				target instanceof HTMLElement &&
-				target.closest("input, textarea, select, [role=dialog], [role=alertdialog], [role=menu]")
-			)
-				return;
-			setIsSelecting(false);
-			setSelection(EMPTY_SELECTION);
-		};
-		document.addEventListener("keydown", onKeyDown);
-		return () => document.removeEventListener("keydown", onKeyDown);
-	}, [isSelecting]);
+	}, [shownFiltersKey, clearSelection]);
 
 	const itemsById = useMemo(() => new Map(items.map((item) => [item.id, item])), [items]);
-	const previewable = useMemo(() => items.filter(hasImages), [items]);
-	// The preview shows the latest copy of its generation (a star changed from the preview).
-	const previewTarget: PreviewTarget | null = preview
-		? {
-				generation: itemsById.get(preview.generation.id) ?? preview.generation,
-				imageIndex: preview.imageIndex,
-			}
-		: null;
-
-	const { fetchNextPage, refetch, hasNextPage } = list;
-	const loadMore = useCallback(() => {
-		void fetchNextPage({ cancelRefetch: false });
-	}, [fetchNextPage]);
-
-	const stepPreviewBy = (step: PreviewStep) => {
-		if (!previewTarget) return;
-		const next = stepPreview(previewTarget, previewable, step);
-		if (next) setPreview(next);
-	};
-	// Near the end of what is loaded, the preview fetches on, so Right keeps going through the history.
-	const previewedPosition = preview
-		? previewable.findIndex((item) => item.id === preview.generation.id)
-		: -1;
-	const isPreviewNearEnd = previewedPosition >= 0 && previewedPosition >= previewable.length - 2;
-	useEffect(() => {
-		if (isPreviewNearEnd && hasNextPage) loadMore();
-	}, [isPreviewNearEnd, hasNextPage, loadMore]);
-	const canStep = {
-		previous: previewTarget !== null && stepPreview(previewTarget, previewable, -1) !== null,
-		next: previewTarget !== null && stepPreview(previewTarget, previewable, 1) !== null,
-	};
-	const closePreview = () => {
-		// When the arrows moved on to another generation, back to its card if it is drawn; else to
-		// the thumbnail that opened the preview.
-		const opener = previewReturnRef.current;
-		const shownId = previewTarget?.generation.id;
-		if (shownId && opener?.closest("article")?.dataset.generationId !== shownId) {
-			const shown = findCardElement(listRef.current, shownId)?.querySelector<HTMLElement>(
-				'button[aria-label^="Preview image"]',
-			);
-			if (shown) previewReturnRef.current = shown;
-		}
-		setPreview(null);
-	};
 	const previewActions = {
 		...actions,
 		onDelete: (generation: Generation) => {
-			closePreview();
-			deleteReturnRef.current = previewReturnRef.current;
+			preview.close();
+			deleteReturnRef.current = preview.returnFocusRef.current;
 			setPendingDelete({ generations: [generation], isSelection: false });
 		},
 	};
@@ -361,7 +254,7 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 			deleteGeneration(only);
 			return;
 		}
-		deleteGenerations(generations, { onSuccess: () => setSelection(EMPTY_SELECTION) });
+		deleteGenerations(generations, { onSuccess: clearSelection });
 	};
 
 	const goBack = () => {
@@ -401,7 +294,7 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 				aria-busy={isShowingEarlierResults || undefined}
 				className={isShowingEarlierResults ? "opacity-60 transition-opacity" : undefined}
 			>
-				<SelectionContext value={selectionContext}>
+				<SelectionContext value={selection.context}>
 					<HistoryList
 						// A new search or filter is a new list: nothing of the last one's scroll carries over.
 						key={shownFiltersKey}
@@ -425,7 +318,9 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 	return (
 		// No browser scroll anchoring on this screen: the list keeps its first card in view in place
 		// itself (history-list.tsx), and two mechanisms moving the same scroll would fight.
-		<div className={`space-y-6 [overflow-anchor:none] ${isSelecting ? "pb-40 sm:pb-24" : ""}`}>
+		<div
+			className={`space-y-6 [overflow-anchor:none] ${selection.isActive ? "pb-40 sm:pb-24" : ""}`}
+		>
 			<Button variant="ghost" size="sm" onClick={goBack} className="-ml-3">
 				<ArrowLeft aria-hidden="true" className="size-4" />
 				Back
@@ -477,44 +372,36 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 					onChange={changeFilters}
 					isAdmin={isAdmin}
 					knownOwners={knownOwners}
-					isSelecting={isSelecting}
-					onToggleSelecting={() => {
-						setIsSelecting((current) => !current);
-						setSelection(EMPTY_SELECTION);
-					}}
+					isSelecting={selection.isActive}
+					onToggleSelecting={selection.toggle}
 				/>
 			</div>
 			<DeletingIdsContext value={deletingIds}>{content}</DeletingIdsContext>
-			{isSelecting ? (
+			{selection.isActive ? (
 				<SelectionBar
-					selectedIds={selectedIds}
+					selectedIds={selection.selectedIds}
 					shownCount={items.length}
 					isDeleting={bulkDeletion.isPending}
-					onSelectAll={() => setSelection((current) => selectAll(current, itemIds))}
+					onSelectAll={selection.selectAllShown}
 					onDelete={() => {
 						deleteReturnRef.current = null;
 						setPendingDelete({
-							generations: selectedIds.flatMap((id) => itemsById.get(id) ?? []),
+							generations: selection.selectedIds.flatMap((id) => itemsById.get(id) ?? []),
 							isSelection: true,
 						});
 					}}
-					onDone={() => {
-						setIsSelecting(false);
-						setSelection(EMPTY_SELECTION);
-					}}
+					onDone={selection.leave}
 				/>
 			) : null}
 			<ImagePreviewDialog
-				target={previewTarget}
+				target={preview.target}
 				isOwnerShown={isAdmin}
-				onSelectImage={(imageIndex) =>
-					setPreview((current) => (current ? { ...current, imageIndex } : current))
-				}
-				onStep={stepPreviewBy}
-				canStep={canStep}
+				onSelectImage={preview.showImage}
+				onStep={preview.step}
+				canStep={preview.canStep}
 				actions={previewActions}
-				onClose={closePreview}
-				returnFocusRef={previewReturnRef}
+				onClose={preview.close}
+				returnFocusRef={preview.returnFocusRef}
 			/>
 			<DeleteGenerationDialog
 				generations={pendingDelete?.generations ?? null}

@@ -188,7 +188,7 @@ export function ImagePreviewDialog({
 							<div className="mt-auto flex flex-wrap gap-2 border-t border-slate-100 pt-4">
 								<FavoriteButton
 									look="labelled"
-									isFavorite={generation.is_favorite === true}
+									isFavorite={generation.is_favorite}
 									onToggle={() => actions.onToggleFavorite(generation)}
 								/>
 								<a

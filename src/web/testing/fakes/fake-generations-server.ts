@@ -45,7 +45,7 @@ function matches(item: Generation, search: URLSearchParams): boolean {
 	if (!words.every((word) => prompt.includes(word))) return false;
 	const ratio = search.get("ratio");
 	if (ratio && item.aspect_ratio !== ratio) return false;
-	if (search.get("favorites") === "true" && item.is_favorite !== true) return false;
+	if (search.get("favorites") === "true" && !item.is_favorite) return false;
 	const owner = search.get("owner");
 	if (owner && item.owner_email?.toLowerCase() !== owner.toLowerCase()) return false;
 	return true;
