@@ -11,6 +11,7 @@ import { build } from "esbuild";
 
 const BENCHMARKS = [
 	"history",
+	"history-archive",
 	"completion-latency",
 	"local-engine",
 	"history-browser",

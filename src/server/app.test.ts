@@ -3,12 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "./app";
 import { loadStaticSite } from "./http/static-site";
-import { createSilentLogger } from "./logger";
 import { availableDatabaseKinds } from "./testing/test-database";
 import { createTestServer, TestClient, type TestServer } from "./testing/test-server";
-import { TEST_BASE_URL } from "./testing/test-settings";
 
 describe.each(availableDatabaseKinds())("the HTTP app on %s", (kind) => {
 	let server: TestServer;
@@ -101,24 +98,11 @@ describe("the built web app", () => {
 	});
 
 	async function createSiteApp() {
-		const server = await createTestServer("pglite");
-		const site = await loadStaticSite(directory);
-		const app = createApp({
-			database: server.database,
-			auth: server.auth,
-			logger: createSilentLogger(),
-			site,
-			config: {
-				baseUrl: TEST_BASE_URL,
-				trustedOrigins: [],
-				isGoogleEnabled: false,
-				imageProvider: "local",
-				trustProxy: false,
-				isRateLimitEnabled: false,
-				requireEmailVerification: false,
-			},
+		const server = await createTestServer("pglite", {
+			site: await loadStaticSite(directory),
+			isWorkerEnabled: false,
 		});
-		return { app, close: () => server.close() };
+		return { app: server.app, close: () => server.close() };
 	}
 
 	it("serves hashed assets as immutable and compressed, and client routes as the app shell", async () => {

@@ -38,7 +38,7 @@ export type AppDeps = {
 	logger: Logger;
 	config: AppConfig;
 	site?: StaticSite;
-	generations?: GenerationDeps;
+	generations: GenerationDeps;
 };
 
 /** Builds the HTTP app from its dependencies; nothing here reads the environment or connects. */
@@ -129,9 +129,7 @@ export function createApp(deps: AppDeps) {
 
 	api.on(["GET", "POST"], "/auth/*", (context) => forwardToAuth(auth, context, config.trustProxy));
 
-	if (deps.generations) {
-		api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
-	}
+	api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

@@ -32,7 +32,7 @@ export type GenerationsTable = {
 	images: ColumnType<StoredImage[], string | undefined, string>;
 	error: string | null;
 	status_message: ColumnType<string | null, string | null | undefined, string | null>;
-	/** The owner's star. (`prompt_search`, the lowercased prompt, is written by the database only.) */
+	/** The owner's star. */
 	is_favorite: ColumnType<boolean, boolean | undefined, boolean>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
@@ -61,6 +61,17 @@ export type AddressRateLimitsTable = {
 	window_started_at: Timestamp;
 };
 
+/** What history search and filters read: a narrow copy of each generation, kept by triggers. */
+export type GenerationSearchTable = {
+	id: ColumnType<string, never, never>;
+	user_id: ColumnType<string, never, never>;
+	created_at: ColumnType<Date, never, never>;
+	aspect_ratio: ColumnType<AspectRatio, never, never>;
+	is_favorite: ColumnType<boolean, never, never>;
+	/** The prompt, lowercased. */
+	prompt_search: ColumnType<string, never, never>;
+};
+
 /** One administrator deletion of another person's generation; outlives the generation. */
 export type GenerationAuditLogTable = {
 	id: string;
@@ -79,6 +90,7 @@ export type DatabaseSchema = {
 	generations: GenerationsTable;
 	generation_audit_log: GenerationAuditLogTable;
 	generation_counts: GenerationCountsTable;
+	generation_search: GenerationSearchTable;
 	user: UserTable;
 };
 

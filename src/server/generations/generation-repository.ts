@@ -71,21 +71,22 @@ export function escapeLikePattern(text: string): string {
 	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/** The search and filters, on `generation_search` (the person, when given, too). */
 function matchesFilters(filters: HistoryFilters) {
-	return (eb: ExpressionBuilder<DatabaseSchema, "generations">) => {
+	return (eb: ExpressionBuilder<DatabaseSchema, "generation_search">) => {
 		const conditions: Expression<SqlBool>[] = [];
 		if (filters.userId !== undefined) {
-			conditions.push(eb("generations.user_id", "=", filters.userId));
+			conditions.push(eb("generation_search.user_id", "=", filters.userId));
 		}
 		if (filters.aspectRatio !== undefined) {
-			conditions.push(eb("generations.aspect_ratio", "=", filters.aspectRatio));
+			conditions.push(eb("generation_search.aspect_ratio", "=", filters.aspectRatio));
 		}
-		// Spelled without a parameter so the planner can match the partial favourites indexes.
-		if (filters.isFavoritesOnly) conditions.push(sql<SqlBool>`generations.is_favorite`);
+		// Spelled without a parameter so the planner can match the partial favourites index.
+		if (filters.isFavoritesOnly) conditions.push(sql<SqlBool>`generation_search.is_favorite`);
 		if (filters.search) {
-			// prompt_search is lower(prompt), kept by the database; its trigram index serves this.
+			// prompt_search is the prompt lowercased; its trigram index serves this.
 			const pattern = `%${escapeLikePattern(filters.search)}%`;
-			conditions.push(sql<SqlBool>`generations.prompt_search like lower(${pattern})`);
+			conditions.push(sql<SqlBool>`generation_search.prompt_search like lower(${pattern})`);
 		}
 		return eb.and(conditions);
 	};
@@ -95,7 +96,14 @@ function isNarrowed(filters: HistoryFilters): boolean {
 	return Boolean(filters.search || filters.aspectRatio || filters.isFavoritesOnly);
 }
 
-/** One page of history, newest first, keyed on (created_at, id) so new rows never shift a page. */
+function isBefore(table: "generations" | "generation_search", cursor: HistoryCursor) {
+	return sql<SqlBool>`(${sql.ref(`${table}.created_at`)}, ${sql.ref(`${table}.id`)}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
+}
+
+/**
+ * One page of history, newest first, keyed on (created_at, id) so new rows never shift a page.
+ * Searched or filtered, the page is found in `generation_search` and its 25 rows read by id.
+ */
 export async function selectGenerationPage(
 	db: Executor,
 	options: {
@@ -106,19 +114,31 @@ export async function selectGenerationPage(
 		isOwnerShown: boolean;
 	},
 ): Promise<GenerationWithOwner[]> {
+	const { filters, cursor, limit } = options;
+	if (isNarrowed(filters)) {
+		let query = db
+			.selectFrom("generation_search")
+			.innerJoin("generations", "generations.id", "generation_search.id")
+			.selectAll("generations")
+			.where(matchesFilters(filters))
+			.orderBy("generation_search.created_at", "desc")
+			.orderBy("generation_search.id", "desc")
+			.limit(limit);
+		if (cursor) query = query.where(isBefore("generation_search", cursor));
+		if (!options.isOwnerShown) return query.execute();
+		return query
+			.innerJoin("user", "user.id", "generations.user_id")
+			.select("user.email as owner_email")
+			.execute();
+	}
 	let query = db
 		.selectFrom("generations")
 		.selectAll("generations")
-		.where(matchesFilters(options.filters))
 		.orderBy("generations.created_at", "desc")
 		.orderBy("generations.id", "desc")
-		.limit(options.limit);
-	if (options.cursor) {
-		const { createdAt, id } = options.cursor;
-		query = query.where(
-			sql<boolean>`(generations.created_at, generations.id) < (${createdAt}::timestamptz, ${id}::uuid)`,
-		);
-	}
+		.limit(limit);
+	if (filters.userId !== undefined) query = query.where("generations.user_id", "=", filters.userId);
+	if (cursor) query = query.where(isBefore("generations", cursor));
 	if (!options.isOwnerShown) return query.execute();
 	return query
 		.innerJoin("user", "user.id", "generations.user_id")
@@ -128,8 +148,8 @@ export async function selectGenerationPage(
 
 /**
  * The total and today's count of what the filters match, for the summary line. Unfiltered, the
- * total comes from the counter a trigger keeps and today's rows are a short index range; filtered,
- * both come from one pass over the matching rows.
+ * total comes from the counter a trigger keeps and today's rows are a short index range; searched
+ * or filtered, both come from one pass over the matching rows of `generation_search`.
  */
 export async function countHistory(
 	db: Executor,
@@ -138,10 +158,12 @@ export async function countHistory(
 	const { filters, todayStart } = options;
 	if (isNarrowed(filters)) {
 		const row = await db
-			.selectFrom("generations")
+			.selectFrom("generation_search")
 			.select([
 				sql<string>`count(*)`.as("total"),
-				sql<string>`count(*) filter (where generations.created_at >= ${todayStart})`.as("today"),
+				sql<string>`count(*) filter (where generation_search.created_at >= ${todayStart})`.as(
+					"today",
+				),
 			])
 			.where(matchesFilters(filters))
 			.executeTakeFirstOrThrow();

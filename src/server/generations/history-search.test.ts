@@ -308,7 +308,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 				imageCount: 0,
 			});
 		}
-		await sql`analyze generations`.execute(server.database.db);
+		await sql`analyze generations, generation_search`.execute(server.database.db);
 
 		const page = await listPage(person, { q: "GHTHOU" });
 		expect(prompts(page)).toEqual([
@@ -338,7 +338,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 		for (const query of queries) {
 			const plan = await server.database.pool.query(`explain ${query.sql}`, [...query.parameters]);
 			const text = plan.rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
-			expect(text).toContain("generations_prompt_search");
+			expect(text).toContain("generation_search_prompt");
 		}
 	});
 });
