@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { matchRoutes, type RouteObject, useRoutes } from "react-router";
 import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
+import { AUDIT_LOG_PATH } from "../lib/app-paths";
 import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
 import { GeneratorRoute } from "./generator-route";
@@ -18,6 +19,7 @@ function warmUpAuthClient(): void {
 const GenerationsRoute = lazyScreen(
 	async () => (await import("./generations-route")).GenerationsRoute,
 );
+const AuditLogRoute = lazyScreen(async () => (await import("./generations-route")).AuditLogRoute);
 const LoginPage = lazyScreen(async () => {
 	warmUpAuthClient();
 	return (await import("../features/auth/login-page")).LoginPage;
@@ -44,8 +46,8 @@ const VerifyEmailRoute = lazyScreen(async () => {
 });
 
 /**
- * Every route of the web app (SPEC.md section 2, plus the account screens). Everything but the
- * generator is loaded on demand so the first page stays small.
+ * Every route of the web app (SPEC.md section 2, plus the account screens and the administrator's
+ * audit log). Everything but the generator is loaded on demand so the first page stays small.
  */
 const appRoutes: RouteObject[] = [
 	{
@@ -58,6 +60,7 @@ const appRoutes: RouteObject[] = [
 				children: [
 					{ path: "generations", Component: GenerationsRoute },
 					{ path: "account", Component: AccountRoute },
+					{ path: AUDIT_LOG_PATH, Component: AuditLogRoute },
 				],
 			},
 			{ path: "*", Component: NotFoundPage },
