@@ -5,8 +5,9 @@ import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider, ProviderJob } from "../providers/types";
 import { createS3Storage } from "../storage/s3-storage";
 import type { Storage } from "../storage/storage";
-import { readSessionEmail, readZip, waitForGeneration } from "../testing/account-test-kit";
+import { readSessionEmail, waitForGeneration } from "../testing/account-test-kit";
 import { type FakeS3, startFakeS3 } from "../testing/fake-s3";
+import { readZip } from "../testing/read-zip";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
