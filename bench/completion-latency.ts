@@ -201,7 +201,9 @@ async function timeImageStorage(images: ImageSource[]): Promise<Summary> {
 			const id = randomUUID();
 			const started = performance.now();
 			for (const [index, image] of images.entries()) {
-				if (image.kind === "bytes") await storeGenerationImage(storage, id, index, image.data);
+				if (image.kind === "bytes") {
+					await storeGenerationImage(storage, `generations/${id}/`, index, image.data);
+				}
 			}
 			if (run >= WARMUP) samples.push(performance.now() - started);
 		}

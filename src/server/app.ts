@@ -6,7 +6,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { sql } from "kysely";
 import type { PublicConfig } from "../shared/session";
 import { createAccountRoutes } from "./accounts/account-routes";
-import type { Auth } from "./auth/auth";
+import { type Auth, hasSessionCookie } from "./auth/auth";
 import { forwardToAuth } from "./auth/forward-to-auth";
 import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
@@ -38,13 +38,19 @@ export type AppDeps = {
 	logger: Logger;
 	config: AppConfig;
 	site?: StaticSite;
-	generations?: GenerationDeps;
+	generations: GenerationDeps;
 };
 
 /** Builds the HTTP app from its dependencies; nothing here reads the environment or connects. */
 export function createApp(deps: AppDeps) {
 	const { auth, database, logger, config } = deps;
 	const app = new Hono<AppEnv>();
+	// Sent by GET /api/config, and inside every page (the boot state), so pages need not ask.
+	const publicConfig: PublicConfig = {
+		googleEnabled: config.isGoogleEnabled,
+		imageProvider: config.imageProvider,
+		emailVerificationRequired: config.requireEmailVerification,
+	};
 	const isHttps = config.baseUrl.startsWith("https://");
 
 	app.use(requestId());
@@ -92,14 +98,7 @@ export function createApp(deps: AppDeps) {
 		}
 	});
 
-	api.get("/config", (context) => {
-		const body: PublicConfig = {
-			googleEnabled: config.isGoogleEnabled,
-			imageProvider: config.imageProvider,
-			emailVerificationRequired: config.requireEmailVerification,
-		};
-		return context.json(body);
-	});
+	api.get("/config", (context) => context.json(publicConfig));
 
 	api.use("/auth/sign-in/social", async (context, next) => {
 		if (config.isGoogleEnabled || context.req.method !== "POST") return next();
@@ -129,16 +128,17 @@ export function createApp(deps: AppDeps) {
 
 	api.on(["GET", "POST"], "/auth/*", (context) => forwardToAuth(auth, context, config.trustProxy));
 
-	if (deps.generations) {
-		api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
-	}
+	api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 
 	app.route("/api", api);
 
 	app.all("*", (context) => {
-		const response = deps.site?.serve(context);
+		const response = deps.site?.serve(context, {
+			publicConfig,
+			hasSessionCookie: hasSessionCookie(context.req.raw.headers),
+		});
 		if (response) return response;
 		return context.text("Not found", 404);
 	});

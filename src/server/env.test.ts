@@ -60,6 +60,17 @@ describe("parseEnv", () => {
 		expect(good.ok).toBe(true);
 	});
 
+	it("sizes the PostgreSQL pool from DATABASE_POOL_MAX, 20 by default", () => {
+		const defaults = parseEnv({});
+		expect(defaults.ok && defaults.env.DATABASE_POOL_MAX).toBe(20);
+		const larger = parseEnv({ DATABASE_POOL_MAX: "40" });
+		expect(larger.ok && larger.env.DATABASE_POOL_MAX).toBe(40);
+		const bad = parseEnv({ DATABASE_POOL_MAX: "1" });
+		expect(bad.ok).toBe(false);
+		if (bad.ok) return;
+		expect(bad.problems).toEqual(["DATABASE_POOL_MAX: must be at least 2"]);
+	});
+
 	it("reads mail settings: an smtp(s) URL, a sender it requires, verification off by default", () => {
 		const none = parseEnv({});
 		expect(none.ok && none.env.REQUIRE_EMAIL_VERIFICATION).toBe(false);

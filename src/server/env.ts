@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_POOL_MAX } from "./db/database";
 import { COMFYUI_DEFAULT_INPUTS, COMFYUI_DEFAULT_SIZES } from "./providers/comfyui/comfyui-config";
 import {
 	FAL_DEFAULT_IMAGES_PER_REQUEST,
@@ -102,6 +103,13 @@ export const EnvSchema = z
 		DATABASE_URL: optionalString.pipe(
 			z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// URL" }).optional(),
 		),
+		DATABASE_POOL_MAX: z.coerce
+			.number()
+			.int()
+			.min(2, "must be at least 2")
+			.max(1000)
+			.optional()
+			.default(DEFAULT_POOL_MAX),
 		BETTER_AUTH_SECRET: optionalString.pipe(
 			z.string().min(32, "must be at least 32 characters").optional(),
 		),

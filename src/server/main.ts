@@ -6,7 +6,7 @@ import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/
 import { parseEnv, resolveBaseUrl } from "./env";
 import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logger";
-import { createProviderFromEnv } from "./providers/create-provider";
+import { createProviderFromEnv } from "./provider-from-env";
 import { readOrCreateSecret } from "./secret-file";
 import { assembleServer, DEFAULT_RUN_SETTINGS } from "./server";
 import { createLocalStorage } from "./storage/local-storage";
@@ -34,7 +34,7 @@ async function main() {
 	let releaseLock: (() => Promise<void>) | undefined;
 	let database: Database;
 	if (env.DATABASE_URL) {
-		database = openPostgresDatabase(env.DATABASE_URL, logger);
+		database = openPostgresDatabase(env.DATABASE_URL, logger, { max: env.DATABASE_POOL_MAX });
 	} else {
 		try {
 			releaseLock = (await lockDataDir(dataDir)).release;

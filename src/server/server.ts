@@ -12,6 +12,7 @@ import { keepStatisticsFresh } from "./db/embedded-statistics";
 import { migrateToLatest } from "./db/migrations";
 import { withStartupLock } from "./db/startup-lock";
 import { listenForGenerationChanges } from "./generations/generation-events";
+import { GENERATION_RECOVERY } from "./generations/generation-lifecycle";
 import type { GenerationDeps, GenerationLimits } from "./generations/generation-service";
 import { type GenerationRunSettings, runGeneration } from "./generations/run-generation";
 import type { StaticSite } from "./http/static-site";
@@ -104,6 +105,7 @@ export async function assembleServer(options: {
 			leaseMs: settings.run.leaseMs,
 			timeoutMs: settings.run.timeoutMs,
 			isSoleProcess: database.kind === "pglite",
+			recovery: GENERATION_RECOVERY,
 			run: (generationId) =>
 				runGeneration(
 					{

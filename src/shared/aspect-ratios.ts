@@ -28,6 +28,18 @@ export function findAspectRatio(value: AspectRatio): AspectRatioOption {
 	return option;
 }
 
+/** The ratio as it reads in a web address: "--ar 16:9" gives "16:9". */
+export function toRatioParam(value: AspectRatio): string {
+	return value.slice("--ar ".length);
+}
+
+/** The aspect ratio a web address names ("16:9", or the flag itself), or null for anything else. */
+export function readRatioParam(param: string | null): AspectRatio | null {
+	if (!param) return null;
+	const flag = param.startsWith("--ar ") ? param : `--ar ${param.trim()}`;
+	return ASPECT_RATIO_VALUES.find((value) => value === flag) ?? null;
+}
+
 /** Pixel size of an image in this ratio whose long side is `longSide` pixels. */
 export function sizeForAspectRatio(
 	value: AspectRatio,

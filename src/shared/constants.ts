@@ -12,6 +12,10 @@ export const MIN_PASSWORD_LENGTH = 6;
 export const DATE_LOCALE = "en-US";
 export const ACCOUNT_LABEL = "Free Account";
 export const IMAGES_PER_GENERATION = 4;
+/** The longest search of the history's prompts the API takes. */
+export const MAX_SEARCH_LENGTH = 200;
+/** The most generations one bulk delete or one ZIP of many takes. */
+export const MAX_BULK_GENERATIONS = 200;
 
 export const PROGRESS = {
 	start: 5,

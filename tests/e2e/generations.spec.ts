@@ -1,14 +1,16 @@
 import { mkdir } from "node:fs/promises";
+import { type BrowserContext, expect, type Page, type Route, test } from "@playwright/test";
+import { E2E_ADMIN_EMAIL } from "./support/constants";
 import {
-	type APIRequestContext,
-	type Browser,
-	type BrowserContext,
-	expect,
-	type Page,
-	type Route,
-	test,
-} from "@playwright/test";
-import { E2E_ADMIN_EMAIL, E2E_BASE_URL, E2E_PASSWORD } from "./support/constants";
+	createGenerations,
+	isListRequest,
+	openAccount,
+	revealCard,
+	type Seed,
+	startGeneration,
+	todayLabel,
+	waitForTransitions,
+} from "./support/history";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // The admin's password in every journey that signs the admin up (accounts.spec.ts too): whichever
@@ -16,8 +18,6 @@ import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 const ADMIN_PASSWORD = "admin password";
 const HISTORY_SCREENSHOT = "docs/images/history.png";
 const END_OF_HISTORY = "You have reached the end of the history.";
-
-type Seed = { prompt: string; aspectRatio: string };
 
 // Alice's history, oldest first: also what the README's screenshot shows.
 const ALICE_SEEDS: Seed[] = [
@@ -40,91 +40,6 @@ const BOB_SEEDS: Seed[] = [
 	{ prompt: "Bob's lemon tree in a terracotta pot", aspectRatio: "--ar 1:1" },
 ];
 
-function todayLabel(): string {
-	// The browser and this process share the machine's time zone.
-	return new Intl.DateTimeFormat("en-US", {
-		month: "short",
-		day: "numeric",
-		year: "numeric",
-	}).format(new Date());
-}
-
-function isListRequest(url: URL): boolean {
-	return url.pathname === "/api/generations";
-}
-
-/** Signs up through the API (or signs in, when the account exists) and keeps the session cookie. */
-async function signUpThroughApi(
-	request: APIRequestContext,
-	email: string,
-	password = E2E_PASSWORD,
-): Promise<void> {
-	const headers = { origin: E2E_BASE_URL };
-	const signUp = await request.post("/api/auth/sign-up/email", {
-		data: { email, password, name: email.split("@")[0] },
-		headers,
-	});
-	if (signUp.ok()) return;
-	const signIn = await request.post("/api/auth/sign-in/email", {
-		data: { email, password },
-		headers,
-	});
-	expect(signIn.ok(), `sign-in of ${email}: ${await signIn.text()}`).toBe(true);
-}
-
-/** Starts a generation, waiting for a free slot when the person's quota is full. */
-async function startGeneration(request: APIRequestContext, seed: Seed): Promise<string> {
-	for (let attempt = 0; attempt < 200; attempt++) {
-		const response = await request.post("/api/generations", {
-			data: { prompt: seed.prompt, aspectRatio: seed.aspectRatio },
-			headers: { origin: E2E_BASE_URL },
-		});
-		if (response.status() === 201) return ((await response.json()) as { id: string }).id;
-		expect(response.status(), await response.text()).toBe(429);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	throw new Error("the quota never freed up");
-}
-
-async function waitUntilFinished(request: APIRequestContext, id: string): Promise<void> {
-	for (let attempt = 0; attempt < 60; attempt++) {
-		const response = await request.get(`/api/generations/${id}/status?wait=5000`);
-		const body = (await response.json()) as { status: string };
-		if (body.status === "completed") return;
-		expect(body.status).not.toBe("failed");
-	}
-	throw new Error(`generation ${id} did not finish`);
-}
-
-/** Creates the generations in order, through the real API and the local engine, and waits for all. */
-async function createGenerations(request: APIRequestContext, seeds: Seed[]): Promise<string[]> {
-	const ids: string[] = [];
-	for (const seed of seeds) ids.push(await startGeneration(request, seed));
-	await Promise.all(ids.map((id) => waitUntilFinished(request, id)));
-	return ids;
-}
-
-async function openAccount(browser: Browser, email: string, password = E2E_PASSWORD) {
-	const context = await browser.newContext({ baseURL: E2E_BASE_URL });
-	await signUpThroughApi(context.request, email, password);
-	return context;
-}
-
-/**
- * The card of `prompt`, scrolled into view: the history keeps only the cards near the viewport in
- * the page, so a card further down exists only once the person scrolls to it.
- */
-async function revealCard(page: Page, prompt: string) {
-	const card = page.getByRole("article", { name: prompt });
-	await page.evaluate(() => window.scrollTo(0, 0));
-	for (let step = 0; step < 60 && (await card.count()) === 0; step++) {
-		await page.mouse.wheel(0, 400);
-		await page.waitForTimeout(50);
-	}
-	await card.scrollIntoViewIfNeeded();
-	return card;
-}
-
 async function expectThumbnailsLoaded(page: Page, prompt: string): Promise<void> {
 	const card = page.getByRole("article", { name: prompt });
 	await expect(card.getByRole("button", { name: /^Preview image/ })).toHaveCount(4);
@@ -137,24 +52,6 @@ async function expectThumbnailsLoaded(page: Page, prompt: string): Promise<void>
 				),
 		)
 		.toBe(true);
-}
-
-/** Waits until transitions have finished (a toast fading in would read as low contrast to axe). */
-async function waitForTransitions(page: Page): Promise<void> {
-	await expect
-		.poll(() =>
-			page.evaluate(
-				() =>
-					document
-						.getAnimations()
-						.filter(
-							(animation) =>
-								animation.playState === "running" &&
-								animation.effect?.getTiming().iterations !== Infinity,
-						).length,
-			),
-		)
-		.toBe(0);
 }
 
 let aliceEmail = "";
@@ -209,6 +106,30 @@ test("a person sees only their own generations, grouped by day and counted", asy
 	await expect(first.getByRole("button", { name: "Delete" })).toBeEnabled();
 	for (const seed of ALICE_SEEDS.slice(-3)) await expectThumbnailsLoaded(page, seed.prompt);
 
+	await expectNoAxeViolations(page);
+
+	// The README's screenshot shows the search box, two favourites and selection mode.
+	for (const seed of [ALICE_SEEDS.at(-2), ALICE_SEEDS.at(-3)]) {
+		const star = page.getByRole("article", { name: seed?.prompt ?? "" }).getByRole("button", {
+			name: "Favourite",
+		});
+		const saved = page.waitForResponse(
+			(response) => response.request().method() === "PUT" && response.ok(),
+		);
+		await star.click();
+		await saved;
+		await expect(star).toHaveAttribute("aria-pressed", "true");
+	}
+	await page.getByRole("button", { name: "Select", exact: true }).click();
+	for (const seed of [ALICE_SEEDS.at(-1), ALICE_SEEDS.at(-2)]) {
+		await page
+			.getByRole("article", { name: seed?.prompt ?? "" })
+			.getByRole("checkbox")
+			.check();
+	}
+	await expect(page.getByRole("region", { name: "Selection" })).toContainText("2 selected");
+	await page.mouse.move(0, 0);
+	await waitForTransitions(page);
 	await expectNoAxeViolations(page);
 	await mkdir("docs/images", { recursive: true });
 	await page.screenshot({ path: HISTORY_SCREENSHOT });
@@ -348,9 +269,15 @@ test("a card image opens a preview with the prompt, date and time, and aspect ra
 	).toBeVisible();
 	await expect(dialog.getByText("16:9 · Landscape (widescreen)")).toBeVisible();
 	const image = dialog.getByRole("img", { name: new RegExp(seed?.prompt ?? "") });
+	// The display copy (the original's 1024 px, as WebP), not the thumbnail.
 	await expect
-		.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
-		.toBe(1024);
+		.poll(() =>
+			image.evaluate((element) => {
+				const picture = element as HTMLImageElement;
+				return picture.complete ? picture.currentSrc : "";
+			}),
+		)
+		.toMatch(/-display\.webp$/);
 	expect(await bodyOverflow()).toBe("hidden");
 	await expectNoAxeViolations(page);
 

@@ -1,14 +1,17 @@
 import { betterAuth } from "better-auth";
-import { APIError } from "better-auth/api";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { getSessionCookie } from "better-auth/cookies";
 import { getMigrations } from "better-auth/db/migration";
 import { customSession, genericOAuth } from "better-auth/plugins";
 import type pg from "pg";
 import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
 import { ERRORS } from "../../shared/errors";
 import { isAdminEmail } from "../../shared/session";
+import { isDatabaseUnavailableError } from "../db/database";
 import type { Logger } from "../logger";
 import type { Mailer } from "../mail/mailer";
 import { createPasswordResetMessage, createVerificationMessage } from "../mail/messages";
+import { createPasswordHasher } from "./password-hashing";
 
 /** The header the app sets, from the socket or a trusted proxy, so Better Auth can key rate limits. */
 export const CLIENT_IP_HEADER = "x-atelier-client-ip";
@@ -38,6 +41,7 @@ export type AuthConfig = {
 	beforeDeleteUser?: (user: { id: string; email: string }) => Promise<void>;
 };
 
+const MAX_PASSWORD_LENGTH = 128;
 /** Reset and verification links live one hour, and a reset link works once. */
 export const ACCOUNT_LINK_LIFETIME_SECONDS = 60 * 60;
 
@@ -48,8 +52,20 @@ function landOn(url: string, page: string): string {
 	return link.toString();
 }
 
+const AUTH_COOKIE_PREFIX = "atelier";
+
+/**
+ * Whether a request carries a session cookie, valid or not. Without one nobody is signed in, which
+ * the pages can tell the browser without looking the session up.
+ */
+export function hasSessionCookie(headers: Headers): boolean {
+	return getSessionCookie(headers, { cookiePrefix: AUTH_COOKIE_PREFIX }) !== null;
+}
+
 /** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
 export function createAuth(config: AuthConfig) {
+	const { hash, verify } = createPasswordHasher();
+
 	return betterAuth({
 		appName: "Atelier",
 		baseURL: config.baseUrl,
@@ -70,8 +86,9 @@ export function createAuth(config: AuthConfig) {
 		emailAndPassword: {
 			enabled: true,
 			minPasswordLength: MIN_PASSWORD_LENGTH,
-			maxPasswordLength: 128,
+			maxPasswordLength: MAX_PASSWORD_LENGTH,
 			autoSignIn: true,
+			password: { hash: (password) => hash(password), verify },
 			resetPasswordTokenExpiresIn: ACCOUNT_LINK_LIFETIME_SECONDS,
 			// Whoever had the old password is signed out everywhere; the app signs this browser in.
 			revokeSessionsOnPasswordReset: true,
@@ -117,6 +134,58 @@ export function createAuth(config: AuthConfig) {
 				},
 			},
 		},
+		hooks: {
+			// Sign-up hashes the password inside its database transaction, holding a pooled connection
+			// all along: a crowd signing up would hold every connection and starve every other
+			// request. The hash is made here instead, before the transaction (and after the rate
+			// limit), and handed to the endpoint for that password only.
+			before: createAuthMiddleware(async (context) => {
+				if (context.path !== "/sign-up/email") return;
+				const body: unknown = context.body;
+				const password =
+					typeof body === "object" && body !== null && "password" in body
+						? body.password
+						: undefined;
+				if (
+					typeof password !== "string" ||
+					password.length < MIN_PASSWORD_LENGTH ||
+					password.length > MAX_PASSWORD_LENGTH
+				) {
+					return;
+				}
+				// Not hashed for someone who has gone (the server aborts their request's signal).
+				const ready = await hash(password, context.request?.signal);
+				const passwordContext = context.context.password;
+				return {
+					context: {
+						context: {
+							password: {
+								...passwordContext,
+								hash: async (candidate: string) =>
+									candidate === password ? ready : passwordContext.hash(candidate),
+							},
+						},
+					},
+				};
+			}),
+			// Some endpoints (get-session) turn any failure into their own 500, "Failed to get
+			// session". When the cause is a database that cannot be reached (every connection busy,
+			// say), the app's error handler answers instead, with 503 and the catalogue's message.
+			after: createAuthMiddleware(async (context) => {
+				const returned = context.context.returned;
+				if (
+					isAPIError(returned) &&
+					returned.statusCode >= 500 &&
+					isDatabaseUnavailableError(returned)
+				) {
+					throw new Error("Better Auth could not reach the database", { cause: returned });
+				}
+			}),
+		},
+		// Errors other than Better Auth's own (a database that cannot be reached, say) go to the
+		// app's error handler, which answers with the catalogue's envelope; Better Auth would answer
+		// an empty 500.
+		onAPIError: { throw: true },
 		session: {
 			expiresIn: 60 * 60 * 24 * 30,
 			updateAge: 60 * 60 * 24,
@@ -139,7 +208,7 @@ export function createAuth(config: AuthConfig) {
 			},
 		},
 		advanced: {
-			cookiePrefix: "atelier",
+			cookiePrefix: AUTH_COOKIE_PREFIX,
 			// Explicit, because Better Auth turns the check off by itself when NODE_ENV is "test".
 			disableOriginCheck: false,
 			useSecureCookies: config.baseUrl.startsWith("https://"),

@@ -11,18 +11,46 @@ export class DataDirLockedError extends Error {
 	}
 }
 
-function isProcessAlive(pid: number): boolean {
+// The kernel sets this task flag when a process starts to exit; it runs no more of its own code.
+const PF_EXITING = 0x4;
+
+export type ProcessState = "running" | "exiting" | "gone";
+
+/**
+ * Whether `pid` is a process that can still touch the data folder. A process killed with SIGKILL
+ * stays visible for a while (its memory is being torn down, then it is a zombie until its parent
+ * reaps it); on Linux /proc tells it apart from a live one. Elsewhere any visible process counts
+ * as running.
+ */
+export async function readProcessState(pid: number): Promise<ProcessState> {
 	try {
 		process.kill(pid, 0);
-		return true;
 	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
+		if ((error as NodeJS.ErrnoException).code !== "EPERM") return "gone";
 	}
+	let stat: string;
+	try {
+		stat = await readFile(`/proc/${pid}/stat`, "utf8");
+	} catch (error) {
+		// No /proc (not Linux): all we know is that the process exists.
+		if ((error as NodeJS.ErrnoException).code === "ENOENT" && process.platform === "linux") {
+			return "gone";
+		}
+		return "running";
+	}
+	// "pid (comm) state ppid pgrp session tty_nr tpgid flags ...": comm may hold spaces and parentheses.
+	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	const state = fields[0];
+	const flags = Number(fields[6]);
+	if (state === "Z" || state === "X" || state === "x") return "exiting";
+	if (Number.isInteger(flags) && (flags & PF_EXITING) !== 0) return "exiting";
+	return "running";
 }
 
 /**
  * PGlite does not lock its data folder and two processes on one folder corrupt it, so the server
- * holds a lock file there. A lock left by a process that no longer runs (killed) is taken over.
+ * holds a lock file there. A lock left by a process that no longer runs (killed, or still being
+ * torn down after a kill) is taken over, so a supervisor can restart the server at once.
  */
 export async function lockDataDir(dataDir: string): Promise<{ release(): Promise<void> }> {
 	await mkdir(dataDir, { recursive: true });
@@ -43,7 +71,12 @@ export async function lockDataDir(dataDir: string): Promise<{ release(): Promise
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
 			const owner = Number.parseInt((await readFile(lockPath, "utf8").catch(() => "")).trim(), 10);
-			if (Number.isInteger(owner) && owner !== process.pid && isProcessAlive(owner)) {
+			if (
+				Number.isInteger(owner) &&
+				owner > 0 &&
+				owner !== process.pid &&
+				(await readProcessState(owner)) === "running"
+			) {
 				throw new DataDirLockedError(dataDir, owner);
 			}
 			await rm(lockPath, { force: true });

@@ -57,16 +57,26 @@ export async function openEmbeddedDatabase(directory: string): Promise<Database>
 	return openPgliteDatabase(pglite, { ownsPglite: true });
 }
 
+/** Connections a server process keeps to PostgreSQL unless DATABASE_POOL_MAX says otherwise. */
+export const DEFAULT_POOL_MAX = 20;
+
+export type PostgresPoolOptions = {
+	/** Most connections open at once (`DATABASE_POOL_MAX`). */
+	max?: number;
+	/** How long a query waits for a free connection before failing (answered 503). */
+	connectionTimeoutMs?: number;
+};
+
 /** Connects to a PostgreSQL server. LISTEN uses a dedicated client that reconnects on its own. */
 export function openPostgresDatabase(
 	connectionString: string,
 	logger: Logger,
-	options: { max?: number } = {},
+	options: PostgresPoolOptions = {},
 ): Database {
 	const pool = new pg.Pool({
 		connectionString,
-		max: options.max ?? 10,
-		connectionTimeoutMillis: 5_000,
+		max: options.max ?? DEFAULT_POOL_MAX,
+		connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
 		idleTimeoutMillis: 30_000,
 	});
 	// An idle client that loses its server must not crash the process; the next query reconnects.

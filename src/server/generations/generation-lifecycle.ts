@@ -168,6 +168,17 @@ export async function findOrphanedGenerations(
 	return rows.map((row) => row.id);
 }
 
+/** A generation waiting longer than this without a run is handed to the queue again. */
+const QUEUED_TOO_LONG_MS = 30_000;
+
+/** How the job queue recovers generations whose run died: the transitions it needs, in one place. */
+export const GENERATION_RECOVERY = {
+	findOrphaned: (db: Db) =>
+		findOrphanedGenerations(db, { queuedForMs: QUEUED_TOO_LONG_MS, limit: 100 }),
+	findUnfinished: (db: Db) => findUnfinishedGenerations(db),
+	releaseAllLeases: (db: Db) => releaseAllLeases(db),
+};
+
 /** Every generation not yet completed or failed. */
 export async function findUnfinishedGenerations(db: Db): Promise<string[]> {
 	const rows = await db

@@ -2,11 +2,6 @@ import { CompiledQuery, type Kysely, sql } from "kysely";
 import PgBoss from "pg-boss";
 import type { Database } from "../db/database";
 import type { DatabaseSchema } from "../db/schema";
-import {
-	findOrphanedGenerations,
-	findUnfinishedGenerations,
-	releaseAllLeases,
-} from "../generations/generation-lifecycle";
 import type { Logger } from "../logger";
 
 const QUEUE = "generation";
@@ -46,8 +41,17 @@ export function createTransactionExecutor(transaction: {
 	};
 }
 
-/** A generation waiting longer than this without a run is handed to the queue again. */
-const QUEUED_TOO_LONG_MS = 30_000;
+type Db = Kysely<DatabaseSchema>;
+
+/** What the queue asks the generations table when it recovers from dead runs. */
+export type GenerationRecovery = {
+	/** Unfinished generations nobody runs any more. */
+	findOrphaned(db: Db): Promise<string[]>;
+	/** Every unfinished generation. */
+	findUnfinished(db: Db): Promise<string[]>;
+	/** Frees every lease (a sole process's earlier self held them all). */
+	releaseAllLeases(db: Db): Promise<void>;
+};
 
 /**
  * pg-boss runs generations: jobs survive restarts and spread over every server process on the
@@ -63,6 +67,7 @@ export async function startGenerationQueue(options: {
 	timeoutMs: number;
 	/** Only this process uses the database (embedded), so every lease at start belongs to a dead process. */
 	isSoleProcess: boolean;
+	recovery: GenerationRecovery;
 	run(generationId: string): Promise<unknown>;
 }): Promise<GenerationQueue> {
 	const { database, logger } = options;
@@ -98,7 +103,7 @@ export async function startGenerationQueue(options: {
 	 * generations are looked up again under a lock that only one process holds at a time, so
 	 * processes sweeping together never hand one generation out twice.
 	 */
-	const requeue = (find: (db: Kysely<DatabaseSchema>) => Promise<string[]>) =>
+	const requeue = (find: (db: Db) => Promise<string[]>) =>
 		database.db.transaction().execute(async (transaction) => {
 			const lock = await sql<{ locked: boolean }>`
 				select pg_try_advisory_xact_lock(hashtext('atelier:generation-requeue')) as locked`.execute(
@@ -121,7 +126,7 @@ export async function startGenerationQueue(options: {
 
 	if (options.isSoleProcess) {
 		// Whatever held these leases was this same server before it stopped.
-		await releaseAllLeases(database.db);
+		await options.recovery.releaseAllLeases(database.db);
 	}
 
 	const handle = async (jobs: PgBoss.Job<GenerationJobData>[]) => {
@@ -139,9 +144,8 @@ export async function startGenerationQueue(options: {
 	}
 
 	// Unfinished generations from before a restart are picked up at once, not after a lease ends.
-	if (options.isSoleProcess) await requeue(findUnfinishedGenerations);
-	const sweep = () =>
-		requeue((db) => findOrphanedGenerations(db, { queuedForMs: QUEUED_TOO_LONG_MS, limit: 100 }));
+	if (options.isSoleProcess) await requeue(options.recovery.findUnfinished);
+	const sweep = () => requeue(options.recovery.findOrphaned);
 	const sweepTimer = setInterval(
 		() => {
 			sweep().catch((error) => logger.warn("generation sweep failed", { error }));

@@ -106,7 +106,7 @@ export function createS3Storage(config: S3StorageConfig, client?: S3Client): Sto
 			await deleteObjectKeys(keys.map(objectKey));
 		},
 		async deletePrefix(folder) {
-			const listPrefix = objectKey(folder.replace(/\/+$/, "")) + "/";
+			const listPrefix = `${objectKey(folder.replace(/\/+$/, ""))}/`;
 			let token: string | undefined;
 			do {
 				const page = await s3.send(

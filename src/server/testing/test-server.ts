@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { StaticSite } from "../http/static-site";
 import { createSilentLogger } from "../logger";
 import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider } from "../providers/types";
@@ -22,6 +23,8 @@ export type TestServerOptions = TestSettingsOverrides & {
 	/** Another image store than a fresh local folder (the folder is still made and removed). */
 	storage?: Storage;
 	isWorkerEnabled?: boolean;
+	/** The built web app to serve beside the API. */
+	site?: StaticSite;
 };
 
 /** A real server on a private database and image folder; the local engine renders at once by default. */
@@ -29,7 +32,7 @@ export async function createTestServer(
 	kind: DatabaseKind,
 	options: TestServerOptions = {},
 ): Promise<TestServer> {
-	const { provider, isWorkerEnabled, storage: storageOverride, ...overrides } = options;
+	const { provider, isWorkerEnabled, site, storage: storageOverride, ...overrides } = options;
 	const database = await createTestDatabase(kind);
 	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-images-"));
 	const storage = storageOverride ?? createLocalStorage(storageDir);
@@ -40,6 +43,7 @@ export async function createTestServer(
 		storage,
 		provider: provider ?? createLocalProvider({ delayMs: 0 }),
 		...(isWorkerEnabled === undefined ? {} : { isWorkerEnabled }),
+		...(site ? { site } : {}),
 	});
 	return {
 		...server,

@@ -1,8 +1,22 @@
+// The history and the administrator's audit log load as one module: apart, the query code they
+// share would be split into a chunk of its own that the first page then loads as well
+// (docs/decisions/005-first-load-budget.md).
+import { Navigate } from "react-router";
+import { AuditLogPage } from "../features/admin/audit-log-page";
 import { useAuth } from "../features/auth/auth-context";
 import { GenerationsPage } from "../features/generations/generations-page";
 
 /** Hands the server's admin flag to the history, which may not import the auth feature itself. */
 export function GenerationsRoute() {
+	const { isAdmin, user } = useAuth();
+	return <GenerationsPage isAdmin={isAdmin} viewerEmail={user?.email ?? null} />;
+}
+
+/**
+ * The audit log, for the administrator only (the server answers anyone else 404); others go home.
+ * Checked here rather than by a guard in the route table, which would load with the first page.
+ */
+export function AuditLogRoute() {
 	const { isAdmin } = useAuth();
-	return <GenerationsPage isAdmin={isAdmin} />;
+	return isAdmin ? <AuditLogPage /> : <Navigate to="/" replace />;
 }

@@ -1,11 +1,12 @@
 import { Suspense } from "react";
-import { type RouteObject, useRoutes } from "react-router";
+import { matchRoutes, type RouteObject, useRoutes } from "react-router";
 import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
+import { AUDIT_LOG_PATH } from "../lib/app-paths";
 import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
 import { GeneratorRoute } from "./generator-route";
 import { LayoutShell } from "./layout-shell";
-import { lazyScreen } from "./lazy-screen";
+import { type LazyScreen, lazyScreen } from "./lazy-screen";
 import { NotFoundPage } from "./not-found-page";
 import { PageLoading } from "./page-loading";
 
@@ -18,6 +19,7 @@ function warmUpAuthClient(): void {
 const GenerationsRoute = lazyScreen(
 	async () => (await import("./generations-route")).GenerationsRoute,
 );
+const AuditLogRoute = lazyScreen(async () => (await import("./generations-route")).AuditLogRoute);
 const LoginPage = lazyScreen(async () => {
 	warmUpAuthClient();
 	return (await import("../features/auth/login-page")).LoginPage;
@@ -44,8 +46,8 @@ const VerifyEmailRoute = lazyScreen(async () => {
 });
 
 /**
- * Every route of the web app (SPEC.md section 2, plus the account screens). Everything but the
- * generator is loaded on demand so the first page stays small.
+ * Every route of the web app (SPEC.md section 2, plus the account screens and the administrator's
+ * audit log). Everything but the generator is loaded on demand so the first page stays small.
  */
 const appRoutes: RouteObject[] = [
 	{
@@ -58,6 +60,7 @@ const appRoutes: RouteObject[] = [
 				children: [
 					{ path: "generations", Component: GenerationsRoute },
 					{ path: "account", Component: AccountRoute },
+					{ path: AUDIT_LOG_PATH, Component: AuditLogRoute },
 				],
 			},
 			{ path: "*", Component: NotFoundPage },
@@ -90,4 +93,23 @@ const appRoutes: RouteObject[] = [
 export function AppRoutes() {
 	const screen = useRoutes(appRoutes);
 	return <Suspense fallback={<PageLoading />}>{screen}</Suspense>;
+}
+
+function isLazyScreen(component: unknown): component is LazyScreen {
+	return typeof component === "function" && "preload" in component;
+}
+
+/**
+ * Loads the code of the screens `pathname` shows that load on demand, so a prerendered page is
+ * hydrated in one pass instead of waiting on its screen inside the hydration. Failures are left to
+ * the render, whose error boundary reports them.
+ */
+export async function preloadScreensFor(pathname: string): Promise<void> {
+	const matches = matchRoutes(appRoutes, pathname) ?? [];
+	await Promise.all(
+		matches
+			.map((match) => match.route.Component)
+			.filter(isLazyScreen)
+			.map((screen) => screen.preload().catch(() => {})),
+	);
 }

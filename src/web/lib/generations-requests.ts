@@ -12,6 +12,10 @@ import {
 	GenerationSchema,
 	PollAnswerSchema,
 } from "../../shared/generation-responses";
+import {
+	BulkDeleteResponseSchema,
+	SetFavoriteResponseSchema,
+} from "../../shared/history-responses";
 import { ApiError, parseApiAnswer, requestApi } from "./api-client";
 import { fetchApiJson } from "./api-fetch";
 
@@ -25,7 +29,7 @@ function generationPath(id: string): string {
  */
 export async function startGeneration(
 	request: { prompt: string; aspectRatio: AspectRatio },
-	signal: AbortSignal,
+	signal?: AbortSignal,
 ): Promise<{ id: string; pollingUrl: string | null }> {
 	const answer = await fetchApiJson("/api/generations", {
 		method: "POST",
@@ -57,20 +61,36 @@ export function fetchGeneration(id: string, signal?: AbortSignal): Promise<Gener
 	return requestApi(generationPath(id), GenerationSchema, { signal });
 }
 
+/** What the history is narrowed to; every part is optional and they combine. */
+export type GenerationsQuery = {
+	/** Words the prompt contains. */
+	search?: string;
+	aspectRatio?: AspectRatio | null;
+	isFavoritesOnly?: boolean;
+	/** The owner's e-mail: the administrator's filter by person. */
+	ownerEmail?: string;
+};
+
 /**
- * One cursor page of the history, newest first. With `timeZone`, the server counts "today" on
- * that calendar.
+ * One cursor page of the history, newest first, of what matches `query`; the total and today's
+ * count are of what matches. With `timeZone`, the server counts "today" on that calendar.
  */
 export function fetchGenerationsPage(options: {
 	limit: number;
 	cursor?: string | null;
 	timeZone?: string;
+	query?: GenerationsQuery;
 	signal?: AbortSignal;
 }): Promise<GenerationPage> {
-	const query = new URLSearchParams({ limit: String(options.limit) });
-	if (options.timeZone) query.set("timeZone", options.timeZone);
-	if (options.cursor) query.set("cursor", options.cursor);
-	return requestApi(`/api/generations?${query}`, GenerationPageSchema, {
+	const params = new URLSearchParams({ limit: String(options.limit) });
+	if (options.timeZone) params.set("timeZone", options.timeZone);
+	const { search, aspectRatio, isFavoritesOnly, ownerEmail } = options.query ?? {};
+	if (search) params.set("q", search);
+	if (aspectRatio) params.set("ratio", aspectRatio);
+	if (isFavoritesOnly) params.set("favorites", "true");
+	if (ownerEmail) params.set("owner", ownerEmail);
+	if (options.cursor) params.set("cursor", options.cursor);
+	return requestApi(`/api/generations?${params}`, GenerationPageSchema, {
 		signal: options.signal,
 	});
 }
@@ -81,3 +101,40 @@ const DeleteAnswerSchema = z.object({ success: z.literal(true) });
 export async function deleteGenerationById(id: string): Promise<void> {
 	await requestApi(generationPath(id), DeleteAnswerSchema, { method: "DELETE" });
 }
+
+/** Deletes several generations at once (at most MAX_BULK_GENERATIONS): all of them, or none. */
+export async function deleteGenerationsByIds(ids: readonly string[]): Promise<number> {
+	const answer = await requestApi("/api/generations/bulk-delete", BulkDeleteResponseSchema, {
+		method: "POST",
+		body: JSON.stringify({ ids }),
+	});
+	return answer.deleted;
+}
+
+/** Stars a generation, or takes its star away; answers what the server now keeps. */
+export async function setGenerationFavorite(id: string, isFavorite: boolean): Promise<boolean> {
+	const answer = await requestApi(`${generationPath(id)}/favorite`, SetFavoriteResponseSchema, {
+		method: "PUT",
+		body: JSON.stringify({ favorite: isFavorite }),
+	});
+	return answer.favorite;
+}
+
+// Downloads are plain links and a plain form: the browser streams the file to disk itself, under
+// the name the server gives it (Content-Disposition), with its own progress and no copy in memory.
+
+/** Where one image's original downloads, under the name the server gives it. */
+export function buildImageDownloadUrl(id: string, index: number): string {
+	return `${generationPath(id)}/images/${index}/download`;
+}
+
+/** Where the ZIP of one generation's images downloads. */
+export function buildArchiveUrl(id: string): string {
+	return `${generationPath(id)}/archive`;
+}
+
+/**
+ * Where a form posts `ids` fields (at most MAX_BULK_GENERATIONS) to download them as one ZIP: a
+ * form, not a fetch, so the browser streams the download natively.
+ */
+export const BULK_ARCHIVE_URL = "/api/generations/archive";

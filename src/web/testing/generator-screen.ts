@@ -16,10 +16,19 @@ export function cleanUpGeneratorScreen(): void {
 	window.sessionStorage.clear();
 }
 
-/** The real app at `/`, signed in unless the test says otherwise, once the session is known. */
-export async function openGenerator({ isSignedIn = true }: { isSignedIn?: boolean } = {}) {
+/**
+ * The real app at `/` (or `path`, such as `/?prompt=...`), signed in unless the test says
+ * otherwise, once the session is known.
+ */
+export async function openGenerator({
+	isSignedIn = true,
+	path = "/",
+}: {
+	isSignedIn?: boolean;
+	path?: string;
+} = {}) {
 	startFakeAuthServer(isSignedIn ? { signedInAs: createTestUser() } : {});
-	const view = renderApp({ path: "/" });
+	const view = renderApp({ path });
 	await screen.findByRole("link", { name: isSignedIn ? /View Generations/ : "Sign In" });
 	return view;
 }

@@ -1,12 +1,13 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { ChevronDown, LogOut, UserRound } from "lucide-react";
+import { ChevronDown, LogOut, ScrollText, UserRound } from "lucide-react";
 import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ACCOUNT_LABEL } from "../../../shared/constants";
 import { emailLocalPart } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
+import { AUDIT_LOG_PATH } from "../../lib/app-paths";
 import { useAuth } from "./auth-context";
 import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "./auth-errors";
 
@@ -37,7 +38,7 @@ type UserMenuProps = {
 
 /** The signed-in user's menu: who they are, their plan, and Sign Out behind a confirmation. */
 export function UserMenu({ onError }: UserMenuProps) {
-	const { user, signOut } = useAuth();
+	const { user, isAdmin, signOut } = useAuth();
 	const navigate = useNavigate();
 	const [isConfirmOpen, setIsConfirmOpen] = useState(false);
 	const [isSigningOut, setIsSigningOut] = useState(false);
@@ -95,6 +96,15 @@ export function UserMenu({ onError }: UserMenuProps) {
 						</div>
 					</div>
 					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+					{isAdmin ? (
+						<DropdownMenu.Item
+							onSelect={() => void navigate(AUDIT_LOG_PATH)}
+							className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
+						>
+							<ScrollText aria-hidden="true" className="size-4" />
+							Audit log
+						</DropdownMenu.Item>
+					) : null}
 					<DropdownMenu.Item
 						onSelect={() => void navigate("/account")}
 						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"

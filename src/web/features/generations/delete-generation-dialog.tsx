@@ -3,14 +3,18 @@ import { Trash2 } from "lucide-react";
 import type { RefObject } from "react";
 import type { Generation } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
+import { formatCount } from "./generation-format";
 
 const DELETE_DIALOG_TITLE = "Delete Generation?";
 const DELETE_DIALOG_DESCRIPTION =
 	"This action cannot be undone. Do you really want to delete this generation?";
 
 type DeleteGenerationDialogProps = {
-	generation: Generation | null;
-	onConfirm: (generation: Generation) => void;
+	/** What is about to be deleted: one generation (a card's Delete) or the selection. */
+	generations: readonly Generation[] | null;
+	/** The administrator is told whose generations they are, when they are not their own. */
+	viewerEmail: string | null;
+	onConfirm: (generations: readonly Generation[]) => void;
 	onCancel: () => void;
 	/**
 	 * Where focus goes when the dialog closes: the card's Delete button after Cancel, a neighbouring
@@ -19,16 +23,41 @@ type DeleteGenerationDialogProps = {
 	returnFocusRef: RefObject<HTMLElement | null>;
 };
 
-/** Asks before a generation is deleted; deleting happens on the card, which shows it is busy. */
+/** The owners, other than the viewer, of what is about to be deleted, each once. */
+function listOtherOwners(generations: readonly Generation[], viewerEmail: string | null): string[] {
+	const owners = new Set<string>();
+	for (const generation of generations) {
+		const owner = generation.owner_email;
+		if (owner && owner.toLowerCase() !== viewerEmail?.toLowerCase()) owners.add(owner);
+	}
+	return [...owners].sort();
+}
+
+function describeOwners(owners: readonly string[], count: number): string | null {
+	if (owners.length === 0) return null;
+	if (count === 1) return `This generation belongs to ${owners[0]}.`;
+	return `These generations belong to ${owners.join(", ")}.`;
+}
+
+/**
+ * Asks before generations are deleted: one with the exact words of SPEC.md, several with their
+ * count. Deleting happens on the cards, which show they are busy.
+ */
 export function DeleteGenerationDialog({
-	generation,
+	generations,
+	viewerEmail,
 	onConfirm,
 	onCancel,
 	returnFocusRef,
 }: DeleteGenerationDialogProps) {
+	const count = generations?.length ?? 0;
+	const single = count === 1 ? generations?.[0] : undefined;
+	const ownerNote = generations
+		? describeOwners(listOtherOwners(generations, viewerEmail), count)
+		: null;
 	return (
 		<AlertDialog.Root
-			open={generation !== null}
+			open={generations !== null && count > 0}
 			onOpenChange={(isOpen) => (isOpen ? null : onCancel())}
 		>
 			<AlertDialog.Portal>
@@ -48,14 +77,19 @@ export function DeleteGenerationDialog({
 						</span>
 						<div className="min-w-0">
 							<AlertDialog.Title className="text-lg font-semibold text-slate-900">
-								{DELETE_DIALOG_TITLE}
+								{single ? DELETE_DIALOG_TITLE : `Delete ${formatCount(count)} generations?`}
 							</AlertDialog.Title>
 							<AlertDialog.Description className="mt-2 text-sm text-slate-600">
-								{DELETE_DIALOG_DESCRIPTION}
+								{single
+									? DELETE_DIALOG_DESCRIPTION
+									: `This action cannot be undone. Do you really want to delete these ${formatCount(count)} generations?`}
 							</AlertDialog.Description>
-							{generation ? (
+							{ownerNote ? (
+								<p className="mt-3 text-sm font-medium break-words text-slate-800">{ownerNote}</p>
+							) : null}
+							{single ? (
 								<p className="mt-3 line-clamp-2 rounded-lg bg-slate-50 px-3 py-2 text-sm break-words text-slate-700 ring-1 ring-slate-200 ring-inset">
-									{generation.prompt}
+									{single.prompt}
 								</p>
 							) : null}
 						</div>
@@ -67,10 +101,10 @@ export function DeleteGenerationDialog({
 						<AlertDialog.Action
 							className={getButtonClassName({ variant: "danger" })}
 							onClick={() => {
-								if (generation) onConfirm(generation);
+								if (generations) onConfirm(generations);
 							}}
 						>
-							Delete
+							{single ? "Delete" : `Delete ${formatCount(count)}`}
 						</AlertDialog.Action>
 					</div>
 				</AlertDialog.Content>

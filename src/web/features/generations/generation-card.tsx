@@ -4,16 +4,28 @@ import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation, GenerationImage } from "../../../shared/generation-responses";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
+import { joinClassNames } from "../../lib/class-names";
+import { FavoriteButton } from "./favorite-button";
+import { GenerationActionsMenu, type ReuseActions } from "./generation-actions-menu";
 import { formatCreatedTime, formatRatio } from "./generation-format";
 import { isInProgress } from "./use-completion-watcher";
 
-/** Which generation is being deleted, if any: every Delete button is disabled meanwhile. */
-export const DeletingIdContext = createContext<string | null>(null);
+/** Which generations are being deleted, if any: every Delete button is disabled meanwhile. */
+export const DeletingIdsContext = createContext<ReadonlySet<string>>(new Set());
 
-export type GenerationCardActions = {
+/** Whether selection mode is on, and what is selected: each card then shows a checkbox. */
+export const SelectionContext = createContext<{
+	isActive: boolean;
+	selectedIds: ReadonlySet<string>;
+}>({ isActive: false, selectedIds: new Set() });
+
+export type GenerationCardActions = ReuseActions & {
 	onPreview: (generation: Generation, imageIndex: number, trigger: HTMLElement) => void;
 	onOpenPolling: (generation: Generation) => void;
 	onDelete: (generation: Generation, trigger: HTMLElement) => void;
+	onToggleFavorite: (generation: Generation) => void;
+	/** A click on the card's checkbox; with Shift held, `isRange`. */
+	onSelect: (generation: Generation, options: { isRange: boolean }) => void;
 };
 
 type GenerationCardProps = {
@@ -123,19 +135,46 @@ function DeleteButton({
 	generation: Generation;
 	onDelete: GenerationCardActions["onDelete"];
 }) {
-	const deletingId = use(DeletingIdContext);
+	const deletingIds = use(DeletingIdsContext);
+	const isDeleting = deletingIds.has(generation.id);
 	return (
 		<Button
 			variant="ghost"
 			size="sm"
-			disabled={deletingId !== null}
-			isBusy={deletingId === generation.id}
+			disabled={deletingIds.size > 0}
+			isBusy={isDeleting}
 			onClick={(event) => onDelete(generation, event.currentTarget)}
 			className="text-red-700 hover:bg-red-50 hover:text-red-800"
 		>
-			{deletingId === generation.id ? null : <Trash2 aria-hidden="true" className="size-4" />}
+			{isDeleting ? null : <Trash2 aria-hidden="true" className="size-4" />}
 			Delete
 		</Button>
+	);
+}
+
+function SelectCheckbox({
+	generation,
+	isSelected,
+	onSelect,
+}: {
+	generation: Generation;
+	isSelected: boolean;
+	onSelect: GenerationCardActions["onSelect"];
+}) {
+	return (
+		<label className="absolute top-2 left-2 z-10 inline-flex size-9 cursor-pointer items-center justify-center rounded-lg bg-white/90 shadow-sm ring-1 ring-slate-200">
+			<input
+				type="checkbox"
+				checked={isSelected}
+				// React reports a checkbox's change with its click, which says whether Shift was held.
+				onChange={(event) => {
+					const click = event.nativeEvent;
+					onSelect(generation, { isRange: click instanceof MouseEvent && click.shiftKey });
+				}}
+				aria-label={`Select: ${generation.prompt}`}
+				className="size-4 cursor-pointer accent-accent-600"
+			/>
+		</label>
 	);
 }
 
@@ -149,29 +188,52 @@ export const GenerationCard = memo(function GenerationCard({
 	actions,
 }: GenerationCardProps) {
 	const promptId = useId();
+	const selection = use(SelectionContext);
+	const isSelected = selection.isActive && selection.selectedIds.has(generation.id);
 	return (
 		<article
 			aria-labelledby={promptId}
 			data-generation-id={generation.id}
 			tabIndex={-1}
-			className="flex flex-col overflow-hidden rounded-2xl bg-white shadow-card ring-1 ring-slate-200/80 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent-600"
+			className={joinClassNames(
+				"flex flex-col overflow-hidden rounded-2xl bg-white shadow-card ring-1 focus:outline-none focus-visible:ring-2 focus-visible:ring-accent-600",
+				isSelected ? "ring-2 ring-accent-600" : "ring-slate-200/80",
+			)}
 		>
-			{/* Overflow hidden: an aspect-ratio box would otherwise grow to fit a tall thumbnail. */}
-			<div className="aspect-square overflow-hidden bg-slate-100">
+			{/* Overflow hidden: an aspect-ratio box would otherwise grow to fit a tall thumbnail. The
+			    star and the checkbox lie over the images, so every card keeps one height. */}
+			<div className="relative aspect-square overflow-hidden bg-slate-100">
 				<CardMedia
 					generation={generation}
 					onOpen={(index, trigger) => actions.onPreview(generation, index, trigger)}
 				/>
+				{selection.isActive ? (
+					<SelectCheckbox
+						generation={generation}
+						isSelected={isSelected}
+						onSelect={actions.onSelect}
+					/>
+				) : null}
+				<div className="absolute top-2 right-2 z-10">
+					<FavoriteButton
+						look="overlay"
+						isFavorite={generation.is_favorite}
+						onToggle={() => actions.onToggleFavorite(generation)}
+					/>
+				</div>
 			</div>
 			<div className="flex flex-1 flex-col gap-3 p-4">
-				<p
-					id={promptId}
-					title={generation.prompt}
-					// Two lines kept even for a short prompt: every card has one height (history-layout.ts).
-					className="line-clamp-2 min-h-10 text-sm/5 font-medium break-words text-slate-900"
-				>
-					{generation.prompt}
-				</p>
+				<div className="flex items-start gap-1">
+					<p
+						id={promptId}
+						title={generation.prompt}
+						// Two lines kept even for a short prompt: every card has one height (history-layout.ts).
+						className="line-clamp-2 min-h-10 flex-1 text-sm/5 font-medium break-words text-slate-900"
+					>
+						{generation.prompt}
+					</p>
+					<GenerationActionsMenu generation={generation} actions={actions} />
+				</div>
 				<div className="flex h-5 items-center gap-x-3 overflow-hidden text-xs whitespace-nowrap text-slate-600">
 					<span className="inline-flex items-center gap-1">
 						<Clock aria-hidden="true" className="size-3.5" />

@@ -37,11 +37,21 @@ export function describeAspectRatio(aspectRatio: AspectRatio): string {
 	return `${formatRatio(aspectRatio)} · ${findAspectRatio(aspectRatio).label}`;
 }
 
-function formatCount(count: number): string {
+/** A count in en-US form, like "1,204". */
+export function formatCount(count: number): string {
 	return COUNT_FORMAT.format(count);
 }
 
-/** The summary line: the total and today's count, like "1,204 generations · 3 today". */
-export function formatSummary(total: number, today: number): string {
-	return `${formatCount(total)} ${total === 1 ? "generation" : "generations"} · ${formatCount(today)} today`;
+/**
+ * The summary line: the total and today's count, like "1,204 generations · 3 today"; of a search
+ * or filter, how many match, like "12 generations match · 3 today".
+ */
+export function formatSummary(
+	total: number,
+	today: number,
+	options: { isFiltered?: boolean } = {},
+) {
+	const noun = total === 1 ? "generation" : "generations";
+	const verb = options.isFiltered ? (total === 1 ? " matches" : " match") : "";
+	return `${formatCount(total)} ${noun}${verb} · ${formatCount(today)} today`;
 }

@@ -1,13 +1,14 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import type { Generation, GenerationPage } from "../../../shared/generation-responses";
+import type { HistoryFilters } from "./history-filters";
 
 type GenerationsData = InfiniteData<GenerationPage, string | null>;
 
 const LIST_KEY_PREFIX = ["generations", "list"] as const;
 
-/** The cache key of the history list as counted in `timeZone`. */
-export function createGenerationsListKey(timeZone: string) {
-	return [...LIST_KEY_PREFIX, timeZone] as const;
+/** The cache key of the history list of what matches `query`, counted in `timeZone`. */
+export function createGenerationsListKey(timeZone: string, filters: HistoryFilters) {
+	return [...LIST_KEY_PREFIX, timeZone, filters] as const;
 }
 
 /** Every loaded item in page order, each id once (a page boundary may repeat one after a change). */
@@ -48,36 +49,69 @@ export function replaceGeneration(data: GenerationsData, fresh: Generation): Gen
 	}));
 }
 
-/**
- * Takes a deleted generation out of the loaded pages and the counts at once, so the card goes
- * before the reload (which may span many pages) answers.
- */
-export function removeGeneration(
+/** Shows a generation with its star, or without (a favourite's change, before the server answers). */
+export function setFavorite(
 	data: GenerationsData,
 	id: string,
-	options: { isToday: boolean },
+	isFavorite: boolean,
 ): GenerationsData {
-	const removed = mapPages(data, id, (page) => ({
+	return mapPages(data, id, (page) => ({
 		...page,
-		items: page.items.filter((item) => item.id !== id),
+		items: page.items.map((item) =>
+			item.id === id && item.is_favorite !== isFavorite
+				? { ...item, is_favorite: isFavorite }
+				: item,
+		),
 	}));
-	if (removed === data) return data;
-	const [first, ...rest] = removed.pages;
-	if (!first) return removed;
+}
+
+/**
+ * Takes deleted generations out of the loaded pages and the counts at once, so their cards go
+ * before the reload (which may span many pages) answers. `isToday` says which counted today.
+ */
+export function removeGenerations(
+	data: GenerationsData,
+	ids: ReadonlySet<string>,
+	isToday: (generation: Generation) => boolean,
+): GenerationsData {
+	let removedCount = 0;
+	let removedToday = 0;
+	const pages = data.pages.map((page) => {
+		if (!page.items.some((item) => ids.has(item.id))) return page;
+		const items = page.items.filter((item) => {
+			if (!ids.has(item.id)) return true;
+			removedCount += 1;
+			if (isToday(item)) removedToday += 1;
+			return false;
+		});
+		return { ...page, items };
+	});
+	if (removedCount === 0) return data;
+	const [first, ...rest] = pages;
+	if (!first) return data;
 	return {
-		...removed,
+		...data,
 		pages: [
 			{
 				...first,
-				total: Math.max(0, first.total - 1),
-				today: options.isToday ? Math.max(0, first.today - 1) : first.today,
+				total: Math.max(0, first.total - removedCount),
+				today: Math.max(0, first.today - removedToday),
 			},
 			...rest,
 		],
 	};
 }
 
-/** Applies `change` to every cached history list (one per time zone, in practice one). */
+/** Takes one deleted generation out of the loaded pages and the counts (see removeGenerations). */
+export function removeGeneration(
+	data: GenerationsData,
+	id: string,
+	options: { isToday: boolean },
+): GenerationsData {
+	return removeGenerations(data, new Set([id]), () => options.isToday);
+}
+
+/** Applies `change` to every cached history list (one per time zone and search or filter). */
 export function updateGenerationLists(
 	queryClient: QueryClient,
 	change: (data: GenerationsData) => GenerationsData,
@@ -90,4 +124,13 @@ export function updateGenerationLists(
 /** Loads every cached history list again from the server, pages and counts. */
 export function reloadGenerationLists(queryClient: QueryClient): Promise<void> {
 	return queryClient.invalidateQueries({ queryKey: LIST_KEY_PREFIX });
+}
+
+/**
+ * Marks every cached history list out of date without reloading the one on screen: after a star
+ * changes, the favourites-only list, its counts and other searches load again when next shown,
+ * while the cards in view stay where they are.
+ */
+export function markGenerationListsStale(queryClient: QueryClient): Promise<void> {
+	return queryClient.invalidateQueries({ queryKey: LIST_KEY_PREFIX, refetchType: "none" });
 }

@@ -1,89 +1,24 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { toast } from "sonner";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SKELETON_CARDS } from "../../../shared/constants";
 import { formatGroupDate } from "../../../shared/date-groups";
-import { createTestUser, startFakeAuthServer } from "../../testing/fake-auth-server";
 import { startFakeGenerationsServer } from "../../testing/fakes/fake-generations-server";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
-import { renderApp } from "../../testing/render-app";
-
-/** Stands in for the browser's IntersectionObserver, which jsdom lacks; the test says when. */
-class FakeIntersectionObserver {
-	static instances = new Set<FakeIntersectionObserver>();
-	readonly targets = new Set<Element>();
-	constructor(private readonly callback: IntersectionObserverCallback) {
-		FakeIntersectionObserver.instances.add(this);
-	}
-	observe(target: Element) {
-		this.targets.add(target);
-	}
-	unobserve(target: Element) {
-		this.targets.delete(target);
-	}
-	disconnect() {
-		this.targets.clear();
-		FakeIntersectionObserver.instances.delete(this);
-	}
-	takeRecords(): IntersectionObserverEntry[] {
-		return [];
-	}
-	/** As if the person scrolled the end of the list into view. */
-	static scrollToEnd() {
-		for (const observer of FakeIntersectionObserver.instances) {
-			const entries = [...observer.targets].map(
-				(target) => ({ target, isIntersecting: true }) as unknown as IntersectionObserverEntry,
-			);
-			if (entries.length > 0) {
-				observer.callback(entries, observer as unknown as IntersectionObserver);
-			}
-		}
-	}
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-function hoursAgo(hours: number): string {
-	return new Date(Date.now() - hours * 60 * 60 * 1000).toISOString();
-}
-
-function daysAgoAtNoon(days: number): string {
-	const date = new Date(Date.now() - days * DAY_MS);
-	date.setHours(12, 0, 0, 0);
-	return date.toISOString();
-}
-
-function openHistory(options: { isAdmin?: boolean; path?: string } = {}) {
-	const user = createTestUser({ isAdmin: options.isAdmin ?? false });
-	startFakeAuthServer({ signedInAs: user });
-	return { ...renderApp({ path: options.path ?? "/generations" }), signedInUser: user };
-}
-
-async function findCards() {
-	await screen.findAllByRole("article");
-	return screen.getAllByRole("article");
-}
-
-function readPrompts(cards: HTMLElement[]) {
-	return cards.map((card) => card.querySelector("p")?.textContent);
-}
-
-function findCard(prompt: string) {
-	return screen.getByRole("article", { name: prompt });
-}
+import {
+	cleanUpHistoryScreen,
+	daysAgoAtNoon,
+	FakeIntersectionObserver,
+	findCard,
+	findCards,
+	hoursAgo,
+	openHistory,
+	readPrompts,
+	setUpHistoryScreen,
+} from "../../testing/history-screen";
 
 describe("the generations screen", () => {
-	beforeEach(() => {
-		vi.stubGlobal("IntersectionObserver", FakeIntersectionObserver);
-	});
-
-	afterEach(() => {
-		// Toasts live in the toast library's module state and would reappear in the next test.
-		toast.dismiss();
-		FakeIntersectionObserver.instances.clear();
-		vi.unstubAllGlobals();
-		vi.restoreAllMocks();
-	});
+	beforeEach(setUpHistoryScreen);
+	afterEach(cleanUpHistoryScreen);
 
 	it("shows 8 skeleton cards while the first page is on its way", async () => {
 		const server = startFakeGenerationsServer({ generations: [createTestGeneration()] });

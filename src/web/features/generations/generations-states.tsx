@@ -1,4 +1,4 @@
-import { ImagePlus, RotateCw, TriangleAlert } from "lucide-react";
+import { ImagePlus, RotateCw, SearchX, TriangleAlert } from "lucide-react";
 import { Link } from "react-router";
 import { SKELETON_CARDS } from "../../../shared/constants";
 import { Button, getButtonClassName } from "../../components/button";
@@ -52,6 +52,38 @@ export function GenerationsEmpty() {
 			<Link to="/" className={`${getButtonClassName()} mt-6`}>
 				Create an image
 			</Link>
+		</div>
+	);
+}
+
+const NO_MATCH_TITLE = "No generations match";
+
+/** A search or filter that matches nothing: say so, and offer the way back to everything. */
+export function GenerationsNoMatch({
+	search,
+	hasFilters,
+	onClear,
+}: {
+	search: string;
+	/** Filters other than the search are on (ratio, favourites, person). */
+	hasFilters: boolean;
+	onClear: () => void;
+}) {
+	const what = search
+		? `Nothing in this history matches “${search}”${hasFilters ? " with these filters" : ""}.`
+		: "Nothing in this history matches these filters.";
+	const clearLabel =
+		search && hasFilters ? "Clear search and filters" : search ? "Clear search" : "Clear filters";
+	return (
+		<div className="flex flex-col items-center rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-16 text-center shadow-card">
+			<span className="inline-flex size-12 items-center justify-center rounded-xl bg-slate-100 text-slate-700 ring-1 ring-slate-200 ring-inset">
+				<SearchX aria-hidden="true" className="size-6" />
+			</span>
+			<h2 className="mt-4 text-lg font-semibold text-slate-900">{NO_MATCH_TITLE}</h2>
+			<p className="mt-1.5 max-w-md text-sm break-words text-slate-600">{what}</p>
+			<Button variant="secondary" onClick={onClear} className="mt-6">
+				{clearLabel}
+			</Button>
 		</div>
 	);
 }

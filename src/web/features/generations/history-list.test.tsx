@@ -19,6 +19,10 @@ const ACTIONS: GenerationCardActions = {
 	onPreview: () => {},
 	onOpenPolling: () => {},
 	onDelete: () => {},
+	onToggleFavorite: () => {},
+	onRerun: () => {},
+	onCopyPrompt: () => {},
+	onSelect: () => {},
 };
 
 function createDay(label: string, count: number, prefix = label): DateGroup<Generation> {

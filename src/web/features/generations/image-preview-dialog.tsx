@@ -1,17 +1,41 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { X } from "lucide-react";
-import type { ReactNode, RefObject } from "react";
+import {
+	ChevronLeft,
+	ChevronRight,
+	Copy,
+	Download,
+	ExternalLink,
+	FileArchive,
+	Repeat2,
+	SquarePen,
+	Trash2,
+	X,
+} from "lucide-react";
+import type { KeyboardEvent, ReactNode, RefObject } from "react";
+import { Link } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
-import { getButtonClassName } from "../../components/button";
+import { Button, getButtonClassName } from "../../components/button";
+import { buildArchiveUrl, buildImageDownloadUrl } from "../../lib/generations-requests";
+import { buildGeneratorLink } from "../../lib/generator-link";
+import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
+import { FavoriteButton } from "./favorite-button";
+import type { GenerationCardActions } from "./generation-card";
 import { describeAspectRatio, formatCreatedDateTime } from "./generation-format";
 
 export type PreviewTarget = { generation: Generation; imageIndex: number };
+
+/** Which way the arrow keys and the Previous and Next buttons move through the history. */
+export type PreviewStep = -1 | 1;
 
 type ImagePreviewDialogProps = {
 	target: PreviewTarget | null;
 	isOwnerShown: boolean;
 	onSelectImage: (imageIndex: number) => void;
+	/** Moves one image back or on, into the generation before or after at either end. */
+	onStep: (step: PreviewStep) => void;
+	canStep: { previous: boolean; next: boolean };
+	actions: Omit<GenerationCardActions, "onPreview" | "onSelect">;
 	onClose: () => void;
 	/** Where focus goes back to when the preview closes: the thumbnail that opened it. */
 	returnFocusRef: RefObject<HTMLElement | null>;
@@ -26,14 +50,24 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 	);
 }
 
+const STEP_BUTTON_CLASS_NAME =
+	"absolute top-1/2 z-10 inline-flex size-10 -translate-y-1/2 cursor-pointer items-center justify-center rounded-full bg-white/90 text-slate-900 shadow ring-1 ring-slate-200 transition hover:bg-white disabled:cursor-default disabled:opacity-0";
+
+const SMALL_SECONDARY = getButtonClassName({ variant: "secondary", size: "sm" });
+
 /**
  * The full-size preview of one image of a generation, with its prompt, date and time, and aspect
- * ratio. Escape, the Close button and a click outside close it; the page does not scroll meanwhile.
+ * ratio, and the card's actions. Left and Right arrows (and the buttons on the image) move through
+ * the images and on to the generation before or after. Escape, the Close button and a click
+ * outside close it; the page does not scroll meanwhile.
  */
 export function ImagePreviewDialog({
 	target,
 	isOwnerShown,
 	onSelectImage,
+	onStep,
+	canStep,
+	actions,
 	onClose,
 	returnFocusRef,
 }: ImagePreviewDialogProps) {
@@ -42,11 +76,20 @@ export function ImagePreviewDialog({
 	const imageIndex = Math.min(target?.imageIndex ?? 0, Math.max(0, images.length - 1));
 	const image = images[imageIndex];
 
+	const onKeyDown = (event: KeyboardEvent) => {
+		if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+		const step = event.key === "ArrowLeft" ? -1 : event.key === "ArrowRight" ? 1 : 0;
+		if (step === 0) return;
+		event.preventDefault();
+		if (step === -1 ? canStep.previous : canStep.next) onStep(step);
+	};
+
 	return (
 		<Dialog.Root open={target !== null} onOpenChange={(isOpen) => (isOpen ? null : onClose())}>
 			<Dialog.Portal>
 				<Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/80" />
 				<Dialog.Content
+					onKeyDown={onKeyDown}
 					onCloseAutoFocus={(event) => {
 						const target = returnFocusRef.current;
 						if (target?.isConnected) {
@@ -56,11 +99,13 @@ export function ImagePreviewDialog({
 					}}
 					className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-1.5rem)] w-[calc(100vw-1.5rem)] max-w-6xl -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl bg-white shadow-2xl focus:outline-none md:flex-row"
 				>
-					<div className="flex min-h-0 flex-1 items-center justify-center bg-slate-950 p-2 sm:p-4">
+					<div className="relative flex min-h-0 flex-1 items-center justify-center bg-slate-950 p-2 sm:p-4">
 						{image ? (
 							<img
 								key={image.url}
-								src={image.url}
+								src={readDisplaySource(image).url}
+								srcSet={buildImageSrcSet(image)}
+								sizes="(min-width: 48rem) calc(100vw - 20rem), 100vw"
 								width={image.width}
 								height={image.height}
 								alt={`${generation?.prompt ?? ""} (${imageIndex + 1} of ${images.length})`}
@@ -69,13 +114,33 @@ export function ImagePreviewDialog({
 								className="h-auto max-h-[55dvh] w-auto max-w-full rounded-lg bg-slate-900 bg-cover bg-center object-contain md:max-h-[calc(100dvh-4rem)]"
 							/>
 						) : null}
+						<button
+							type="button"
+							aria-label="Previous image"
+							title="Previous image (Left arrow)"
+							disabled={!canStep.previous}
+							onClick={() => onStep(-1)}
+							className={`${STEP_BUTTON_CLASS_NAME} left-3`}
+						>
+							<ChevronLeft aria-hidden="true" className="size-5" />
+						</button>
+						<button
+							type="button"
+							aria-label="Next image"
+							title="Next image (Right arrow)"
+							disabled={!canStep.next}
+							onClick={() => onStep(1)}
+							className={`${STEP_BUTTON_CLASS_NAME} right-3`}
+						>
+							<ChevronRight aria-hidden="true" className="size-5" />
+						</button>
 					</div>
 					<div className="flex w-full shrink-0 flex-col gap-5 overflow-y-auto p-5 md:w-80">
 						<div className="flex items-start justify-between gap-3">
 							<Dialog.Title className="text-base font-semibold text-slate-900">
 								{images.length > 1 ? `Image ${imageIndex + 1} of ${images.length}` : "Image"}
 							</Dialog.Title>
-							<Dialog.Close className={getButtonClassName({ variant: "secondary", size: "sm" })}>
+							<Dialog.Close className={SMALL_SECONDARY}>
 								<X aria-hidden="true" className="size-4" />
 								Close
 							</Dialog.Close>
@@ -101,7 +166,7 @@ export function ImagePreviewDialog({
 							</dl>
 						) : null}
 						{images.length > 1 ? (
-							<div className="mt-auto grid grid-cols-4 gap-2">
+							<div className="grid grid-cols-4 gap-2">
 								{images.map((thumbnail, index) => (
 									<button
 										key={thumbnail.thumbnailUrl}
@@ -120,6 +185,66 @@ export function ImagePreviewDialog({
 										/>
 									</button>
 								))}
+							</div>
+						) : null}
+						{generation ? (
+							<div className="mt-auto flex flex-wrap gap-2 border-t border-slate-100 pt-4">
+								<FavoriteButton
+									look="labelled"
+									isFavorite={generation.is_favorite}
+									onToggle={() => actions.onToggleFavorite(generation)}
+								/>
+								<a
+									href={buildImageDownloadUrl(generation.id, imageIndex)}
+									download
+									className={SMALL_SECONDARY}
+								>
+									<Download aria-hidden="true" className="size-4" />
+									Download image
+								</a>
+								<a href={buildArchiveUrl(generation.id)} download className={SMALL_SECONDARY}>
+									<FileArchive aria-hidden="true" className="size-4" />
+									Download all (ZIP)
+								</a>
+								<Link
+									to={buildGeneratorLink({
+										prompt: generation.prompt,
+										aspectRatio: generation.aspect_ratio,
+									})}
+									className={SMALL_SECONDARY}
+								>
+									<SquarePen aria-hidden="true" className="size-4" />
+									Use prompt
+								</Link>
+								<Button variant="secondary" size="sm" onClick={() => actions.onRerun(generation)}>
+									<Repeat2 aria-hidden="true" className="size-4" />
+									Rerun
+								</Button>
+								<Button
+									variant="secondary"
+									size="sm"
+									onClick={() => actions.onCopyPrompt(generation)}
+								>
+									<Copy aria-hidden="true" className="size-4" />
+									Copy prompt
+								</Button>
+								<Button
+									variant="secondary"
+									size="sm"
+									onClick={() => actions.onOpenPolling(generation)}
+								>
+									<ExternalLink aria-hidden="true" className="size-4" />
+									Open Polling
+								</Button>
+								<Button
+									variant="ghost"
+									size="sm"
+									onClick={(event) => actions.onDelete(generation, event.currentTarget)}
+									className="text-red-700 hover:bg-red-50 hover:text-red-800"
+								>
+									<Trash2 aria-hidden="true" className="size-4" />
+									Delete
+								</Button>
 							</div>
 						) : null}
 					</div>

@@ -1,19 +1,34 @@
 import {
 	type InfiniteData,
+	keepPreviousData,
+	type QueryClient,
 	useInfiniteQuery,
 	useMutation,
 	useQueryClient,
 } from "@tanstack/react-query";
 import { formatGroupDate } from "../../../shared/date-groups";
+import { ERRORS } from "../../../shared/errors";
 import type { Generation, GenerationPage } from "../../../shared/generation-responses";
-import { deleteGenerationById, fetchGenerationsPage } from "../../lib/generations-requests";
+import { ApiError } from "../../lib/api-client";
+import {
+	deleteGenerationById,
+	deleteGenerationsByIds,
+	fetchGenerationsPage,
+	setGenerationFavorite,
+	startGeneration,
+} from "../../lib/generations-requests";
 import { showToast } from "../../lib/toast";
+import { formatCount } from "./generation-format";
 import {
 	createGenerationsListKey,
+	markGenerationListsStale,
 	reloadGenerationLists,
 	removeGeneration,
+	removeGenerations,
+	setFavorite,
 	updateGenerationLists,
 } from "./generations-cache";
+import type { HistoryFilters } from "./history-filters";
 
 /**
  * Items per cursor page, sent with every request: two or three screens of cards on a wide screen,
@@ -24,9 +39,14 @@ const GENERATIONS_PAGE_SIZE = 24;
 
 const DELETE_SUCCESS_MESSAGE = "Generation deleted successfully";
 const DELETE_FAILURE_MESSAGE = "Failed to delete generation. Please try again.";
+const BULK_DELETE_FAILURE_MESSAGE = "Failed to delete the generations. Nothing was deleted.";
+const FAVORITE_FAILURE_MESSAGE = "Failed to update the favourite. Please try again.";
+const RERUN_STARTED_MESSAGE = "Rerun started";
 
-/** The history, newest first, one cursor page at a time. */
-export function useGenerationsList(timeZone: string) {
+const FAVORITE_MUTATION_KEY = ["generations", "favorite"] as const;
+
+/** The history of what matches `filters`, newest first, one cursor page at a time. */
+export function useGenerationsList(timeZone: string, filters: HistoryFilters) {
 	return useInfiniteQuery<
 		GenerationPage,
 		Error,
@@ -34,12 +54,25 @@ export function useGenerationsList(timeZone: string) {
 		ReturnType<typeof createGenerationsListKey>,
 		string | null
 	>({
-		queryKey: createGenerationsListKey(timeZone),
+		queryKey: createGenerationsListKey(timeZone, filters),
 		queryFn: ({ pageParam, signal }) =>
-			fetchGenerationsPage({ limit: GENERATIONS_PAGE_SIZE, cursor: pageParam, timeZone, signal }),
+			fetchGenerationsPage({
+				limit: GENERATIONS_PAGE_SIZE,
+				cursor: pageParam,
+				timeZone,
+				query: filters,
+				signal,
+			}),
 		initialPageParam: null,
 		getNextPageParam: (lastPage) => lastPage.nextCursor,
+		// While a new search loads, the cards of the last one stay (dimmed) instead of skeletons.
+		placeholderData: keepPreviousData,
 	});
+}
+
+function createIsToday(timeZone: string) {
+	const today = formatGroupDate(new Date(), { timeZone });
+	return (generation: Generation) => formatGroupDate(generation.created_at, { timeZone }) === today;
 }
 
 /**
@@ -51,9 +84,7 @@ export function useDeleteGeneration(timeZone: string) {
 	return useMutation({
 		mutationFn: (generation: Generation) => deleteGenerationById(generation.id),
 		onSuccess: (_answer, generation) => {
-			const isToday =
-				formatGroupDate(generation.created_at, { timeZone }) ===
-				formatGroupDate(new Date(), { timeZone });
+			const isToday = createIsToday(timeZone)(generation);
 			updateGenerationLists(queryClient, (data) =>
 				removeGeneration(data, generation.id, { isToday }),
 			);
@@ -63,6 +94,89 @@ export function useDeleteGeneration(timeZone: string) {
 		onError: () => {
 			void showToast("error", DELETE_FAILURE_MESSAGE);
 			void reloadGenerationLists(queryClient);
+		},
+	});
+}
+
+/** Deletes the selected generations in one request (all or nothing), like useDeleteGeneration. */
+export function useDeleteGenerations(timeZone: string) {
+	const queryClient = useQueryClient();
+	return useMutation({
+		mutationFn: (generations: readonly Generation[]) =>
+			deleteGenerationsByIds(generations.map((generation) => generation.id)),
+		onSuccess: (deleted, generations) => {
+			const ids = new Set(generations.map((generation) => generation.id));
+			const isToday = createIsToday(timeZone);
+			updateGenerationLists(queryClient, (data) => removeGenerations(data, ids, isToday));
+			void showToast(
+				"success",
+				deleted === 1 ? DELETE_SUCCESS_MESSAGE : `${formatCount(deleted)} generations deleted`,
+			);
+			void reloadGenerationLists(queryClient);
+		},
+		onError: () => {
+			void showToast("error", BULK_DELETE_FAILURE_MESSAGE);
+			void reloadGenerationLists(queryClient);
+		},
+	});
+}
+
+type FavoriteChange = { id: string; isFavorite: boolean };
+
+/** True while a later change of the same generation's star is still on its way. */
+function hasLaterFavoriteChange(queryClient: QueryClient, id: string): boolean {
+	const pending = queryClient.getMutationCache().findAll({
+		mutationKey: FAVORITE_MUTATION_KEY,
+		status: "pending",
+		predicate: (mutation) => (mutation.state.variables as FavoriteChange | undefined)?.id === id,
+	});
+	// The change that just finished is still counted as pending.
+	return pending.length > 1;
+}
+
+/**
+ * Stars a generation or takes its star away: every card and the preview show it at once, the
+ * server is told, and a refusal puts the star back as it was with a toast. Changes are sent one
+ * after another, so the last one sent is what the server keeps.
+ */
+export function useToggleFavorite() {
+	const queryClient = useQueryClient();
+	const show = (id: string, isFavorite: boolean) =>
+		updateGenerationLists(queryClient, (data) => setFavorite(data, id, isFavorite));
+	return useMutation({
+		mutationKey: FAVORITE_MUTATION_KEY,
+		scope: { id: "generations-favorite" },
+		mutationFn: ({ id, isFavorite }: FavoriteChange) => setGenerationFavorite(id, isFavorite),
+		onMutate: ({ id, isFavorite }) => show(id, isFavorite),
+		onSuccess: (isFavorite, { id }) => {
+			if (!hasLaterFavoriteChange(queryClient, id)) show(id, isFavorite);
+			void markGenerationListsStale(queryClient);
+		},
+		onError: (_error, { id, isFavorite }) => {
+			if (!hasLaterFavoriteChange(queryClient, id)) show(id, !isFavorite);
+			void showToast("error", FAVORITE_FAILURE_MESSAGE);
+		},
+	});
+}
+
+/**
+ * Starts a new generation with the same prompt and ratio at once (quotas apply): the history
+ * reloads and shows it in progress; a refusal shows the server's message from the catalogue.
+ */
+export function useRerunGeneration() {
+	const queryClient = useQueryClient();
+	return useMutation({
+		mutationFn: (generation: Generation) =>
+			startGeneration({ prompt: generation.prompt, aspectRatio: generation.aspect_ratio }),
+		onSuccess: () => {
+			void showToast("success", RERUN_STARTED_MESSAGE);
+			void reloadGenerationLists(queryClient);
+		},
+		onError: (error) => {
+			void showToast(
+				"error",
+				error instanceof ApiError ? error.message : ERRORS.UNKNOWN_ERROR.message,
+			);
 		},
 	});
 }

@@ -14,6 +14,29 @@ import {
 afterEach(cleanUpGeneratorScreen);
 
 describe("the prompt form", () => {
+	it("fills in the prompt and ratio the address names, once (Use prompt in the history)", async () => {
+		const { readLocation } = await openGenerator({
+			path: "/?prompt=A+lighthouse+%3Cb%3Eat%3C%2Fb%3E+dusk&ratio=21%3A9",
+		});
+		const box = getPromptBox();
+
+		expect(box).toHaveValue("A lighthouse bat/b dusk");
+		expect(box).toHaveFocus();
+		expect(screen.getByRole("combobox", { name: "Aspect ratio" })).toHaveTextContent(
+			"Landscape (ultrawide)",
+		);
+		// Taken out of the address, so a reload starts from an empty form.
+		await waitFor(() => expect(readLocation()).toBe("/"));
+		expect(getGenerateButton()).toBeEnabled();
+	});
+
+	it("ignores a ratio in the address that is not one of the options", async () => {
+		await openGenerator({ path: "/?prompt=A+fox&ratio=5:4" });
+
+		expect(getPromptBox()).toHaveValue("A fox");
+		expect(screen.getByRole("combobox", { name: "Aspect ratio" })).toHaveTextContent("Square");
+	});
+
 	it("has a 6-row prompt box with its placeholder, a live counter and a clear button", async () => {
 		const { user } = await openGenerator();
 		const box = getPromptBox();

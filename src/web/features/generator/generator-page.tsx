@@ -1,10 +1,13 @@
 import { Sparkles } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { validatePrompt } from "../../../shared/prompt";
+import { sanitizePrompt, validatePrompt } from "../../../shared/prompt";
 import { Button } from "../../components/button";
 import { trackEvent } from "../../lib/analytics";
+import { readGeneratorLink } from "../../lib/generator-link";
+import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { AspectRatioSelect } from "./aspect-ratio-select";
 import { loadImagePreview, prefetchGenerationCode } from "./generation-code";
 import {
@@ -49,12 +52,20 @@ export function GeneratorPage({
 	isAuthLoading,
 	verificationAction,
 }: GeneratorPageProps) {
-	const [prompt, setPrompt] = useState("");
-	const [aspectRatio, setAspectRatio] = useState<AspectRatio>(DEFAULT_ASPECT_RATIO);
+	const location = useLocation();
+	const navigate = useNavigate();
+	// "Use prompt" in the history opens `/?prompt=...&ratio=...`: read once, when the page opens.
+	const [prefill] = useState(() => readGeneratorLink(location.search));
+	const [prompt, setPrompt] = useState(prefill.prompt ?? "");
+	const [aspectRatio, setAspectRatio] = useState<AspectRatio>(
+		prefill.aspectRatio ?? DEFAULT_ASPECT_RATIO,
+	);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
 	const [previewIndex, setPreviewIndex] = useState<number | null>(null);
 	const [isPreviewRequested, setIsPreviewRequested] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
+	const formRef = useRef<HTMLFormElement>(null);
+	useTypedBeforeHydration(formRef, { prompt: (typed) => setPrompt(sanitizePrompt(typed)) });
 	const resultPanelRef = useRef<HTMLElement>(null);
 	const previewOpenerRef = useRef<HTMLElement | null>(null);
 
@@ -90,6 +101,14 @@ export function GeneratorPage({
 	useEffect(() => {
 		if (isSignedIn) return whenIdle(prefetchOnce);
 	}, [isSignedIn, prefetchOnce]);
+
+	// biome-ignore lint/correctness/useExhaustiveDependencies: once, for the address the page opened at.
+	useEffect(() => {
+		if (prefill.prompt === null && prefill.aspectRatio === null) return;
+		// Taken: a reload or Escape must not fill the form again.
+		void navigate({ search: "" }, { replace: true });
+		promptRef.current?.focus();
+	}, []);
 
 	useEffect(() => {
 		// On one column the panel sits below the form, out of sight on a phone: bring the progress
@@ -153,6 +172,7 @@ export function GeneratorPage({
 
 			<div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:gap-8">
 				<form
+					ref={formRef}
 					aria-label="Generate images"
 					noValidate
 					onFocusCapture={prefetchOnce}

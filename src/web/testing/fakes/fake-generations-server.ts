@@ -1,4 +1,5 @@
 import { delay, HttpResponse, http } from "msw";
+import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../../shared/aspect-ratios";
 import { formatGroupDate } from "../../../shared/date-groups";
 import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import type {
@@ -7,7 +8,7 @@ import type {
 	PollResponse,
 } from "../../../shared/generation-responses";
 import { mswServer } from "../msw-server";
-import { createGate } from "./test-generations";
+import { createGate, createTestGeneration } from "./test-generations";
 
 type FakeGenerationsServerOptions = {
 	/** The history, in any order; the fake answers newest first like the server. */
@@ -16,13 +17,38 @@ type FakeGenerationsServerOptions = {
 	listFailure?: ErrorCode;
 };
 
-type RecordedRequest = { method: string; path: string; search: URLSearchParams };
+type Failure = "list" | "delete" | "bulkDelete" | "favorite" | "create";
+
+type RecordedRequest = { method: string; path: string; search: URLSearchParams; body?: unknown };
 
 function sortNewestFirst(items: Generation[]): Generation[] {
 	return [...items].sort(
 		(left, right) =>
 			right.created_at.localeCompare(left.created_at) || right.id.localeCompare(left.id),
 	);
+}
+
+function isAspectRatio(value: unknown): value is AspectRatio {
+	return ASPECT_RATIO_VALUES.some((ratio) => ratio === value);
+}
+
+function readIds(body: unknown): string[] | undefined {
+	if (typeof body !== "object" || body === null || !("ids" in body)) return undefined;
+	const { ids } = body;
+	return Array.isArray(ids) && ids.every((id) => typeof id === "string") ? ids : undefined;
+}
+
+/** The list filters of the API: words of the prompt, ratio, favourites, owner. */
+function matches(item: Generation, search: URLSearchParams): boolean {
+	const words = (search.get("q") ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+	const prompt = item.prompt.toLowerCase();
+	if (!words.every((word) => prompt.includes(word))) return false;
+	const ratio = search.get("ratio");
+	if (ratio && item.aspect_ratio !== ratio) return false;
+	if (search.get("favorites") === "true" && !item.is_favorite) return false;
+	const owner = search.get("owner");
+	if (owner && item.owner_email?.toLowerCase() !== owner.toLowerCase()) return false;
+	return true;
 }
 
 function answerError(code: ErrorCode) {
@@ -34,25 +60,33 @@ function answerError(code: ErrorCode) {
 
 /**
  * Answers the generations API at the network edge the way the server does: cursor pages newest
- * first with the total and today's count, one item, its polling URL, and delete. Each test creates
- * its own and changes it through the returned controls.
+ * first of what matches the search and filters, with the total and today's count of those; one
+ * item, its polling URL, delete and bulk delete, the favourite star, and a new generation (Rerun).
+ * Each test creates its own and changes it through the returned controls.
  */
 export function startFakeGenerationsServer(options: FakeGenerationsServerOptions = {}) {
 	const state = {
 		generations: sortNewestFirst(options.generations ?? []),
-		listFailure: options.listFailure as ErrorCode | undefined,
-		deleteFailure: undefined as ErrorCode | undefined,
+		failures: new Map<Failure, ErrorCode>(
+			options.listFailure ? [["list", options.listFailure]] : [],
+		),
 		listGate: undefined as Promise<void> | undefined,
 		deleteGate: undefined as Promise<void> | undefined,
+		favoriteGate: undefined as Promise<void> | undefined,
 		requests: [] as RecordedRequest[],
 	};
 
-	const record = (request: Request) => {
+	const record = (request: Request, body?: unknown) => {
 		const url = new URL(request.url);
-		state.requests.push({ method: request.method, path: url.pathname, search: url.searchParams });
+		state.requests.push({
+			method: request.method,
+			path: url.pathname,
+			search: url.searchParams,
+			body,
+		});
 	};
 	const find = (id: string) => state.generations.find((item) => item.id === id);
-	const hold = (gateName: "listGate" | "deleteGate") => {
+	const hold = (gateName: "listGate" | "deleteGate" | "favoriteGate") => {
 		const gate = createGate();
 		state[gateName] = gate.opened;
 		return () => {
@@ -61,29 +95,94 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 		};
 	};
 
+	/** Makes every request of one kind fail with `code`, or answer again with undefined. */
+	const setFailure = (kind: Failure, code: ErrorCode | undefined) => {
+		if (code) state.failures.set(kind, code);
+		else state.failures.delete(kind);
+	};
+
 	mswServer.use(
 		http.get("*/api/generations", async ({ request }) => {
 			record(request);
 			if (state.listGate) await state.listGate;
-			if (state.listFailure) return answerError(state.listFailure);
+			const failure = state.failures.get("list");
+			if (failure) return answerError(failure);
 			const url = new URL(request.url);
 			const limit = Number(url.searchParams.get("limit") ?? 24);
 			const timeZone = url.searchParams.get("timeZone") ?? "UTC";
 			const cursor = url.searchParams.get("cursor");
+			const ratio = url.searchParams.get("ratio");
+			if (ratio !== null && !isAspectRatio(ratio)) return answerError("VALIDATION_ERROR");
+			const matching = state.generations.filter((item) => matches(item, url.searchParams));
 			// The real cursor is the last item's (created_at, id); an index stands in for it here.
 			const start = cursor ? Number(cursor.replace("after-", "")) : 0;
-			const items = state.generations.slice(start, start + limit);
+			const items = matching.slice(start, start + limit);
 			const end = start + items.length;
 			const todayLabel = formatGroupDate(new Date(), { timeZone });
 			const page: GenerationPage = {
 				items,
-				nextCursor: end < state.generations.length ? `after-${end}` : null,
-				total: state.generations.length,
-				today: state.generations.filter(
+				nextCursor: end < matching.length ? `after-${end}` : null,
+				total: matching.length,
+				today: matching.filter(
 					(item) => formatGroupDate(item.created_at, { timeZone }) === todayLabel,
 				).length,
 			};
 			return HttpResponse.json(page);
+		}),
+		http.post("*/api/generations", async ({ request }) => {
+			const body: unknown = await request.json().catch(() => null);
+			record(request, body);
+			const failure = state.failures.get("create");
+			if (failure) return answerError(failure);
+			const prompt =
+				typeof body === "object" && body !== null && "prompt" in body ? body.prompt : undefined;
+			const aspectRatio =
+				typeof body === "object" && body !== null && "aspectRatio" in body
+					? body.aspectRatio
+					: undefined;
+			if (typeof prompt !== "string" || !isAspectRatio(aspectRatio)) {
+				return answerError("VALIDATION_ERROR");
+			}
+			const created = createTestGeneration({
+				prompt,
+				aspect_ratio: aspectRatio,
+				status: "queued",
+				images: [],
+				completed_at: null,
+			});
+			state.generations = sortNewestFirst([...state.generations, created]);
+			return HttpResponse.json(
+				{ success: true, id: created.id, pollingUrl: created.polling_url },
+				{ status: 201 },
+			);
+		}),
+		http.post("*/api/generations/bulk-delete", async ({ request }) => {
+			const body: unknown = await request.json().catch(() => null);
+			record(request, body);
+			if (state.deleteGate) await state.deleteGate;
+			const failure = state.failures.get("bulkDelete");
+			if (failure) return answerError(failure);
+			const ids = readIds(body);
+			if (!ids || ids.length === 0 || ids.length > 200) return answerError("VALIDATION_ERROR");
+			if (!ids.every((id) => find(id))) return answerError("NOT_FOUND");
+			state.generations = state.generations.filter((item) => !ids.includes(item.id));
+			return HttpResponse.json({ success: true, deleted: ids.length });
+		}),
+		http.put("*/api/generations/:id/favorite", async ({ request, params }) => {
+			const body: unknown = await request.json().catch(() => null);
+			record(request, body);
+			if (state.favoriteGate) await state.favoriteGate;
+			const failure = state.failures.get("favorite");
+			if (failure) return answerError(failure);
+			const generation = find(String(params.id));
+			if (!generation) return answerError("NOT_FOUND");
+			const favorite =
+				typeof body === "object" && body !== null && "favorite" in body ? body.favorite : undefined;
+			if (typeof favorite !== "boolean") return answerError("VALIDATION_ERROR");
+			state.generations = state.generations.map((item) =>
+				item.id === generation.id ? { ...item, is_favorite: favorite } : item,
+			);
+			return HttpResponse.json({ success: true, favorite });
 		}),
 		http.get("*/api/generations/:id/status", async ({ request, params }) => {
 			record(request);
@@ -105,7 +204,8 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 		http.delete("*/api/generations/:id", async ({ request, params }) => {
 			record(request);
 			if (state.deleteGate) await state.deleteGate;
-			if (state.deleteFailure) return answerError(state.deleteFailure);
+			const failure = state.failures.get("delete");
+			if (failure) return answerError(failure);
 			const generation = find(String(params.id));
 			if (!generation) return answerError("NOT_FOUND");
 			state.generations = state.generations.filter((item) => item.id !== generation.id);
@@ -122,16 +222,15 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 					(path === undefined || request.path === path),
 			),
 		readGenerations: () => state.generations,
-		setListFailure: (code: ErrorCode | undefined) => {
-			state.listFailure = code;
-		},
-		setDeleteFailure: (code: ErrorCode | undefined) => {
-			state.deleteFailure = code;
-		},
+		setFailure,
+		setListFailure: (code: ErrorCode | undefined) => setFailure("list", code),
+		setDeleteFailure: (code: ErrorCode | undefined) => setFailure("delete", code),
 		/** Holds list requests until the returned function is called. */
 		holdList: () => hold("listGate"),
-		/** Holds delete requests until the returned function is called. */
+		/** Holds delete and bulk delete requests until the returned function is called. */
 		holdDelete: () => hold("deleteGate"),
+		/** Holds favourite changes until the returned function is called. */
+		holdFavorite: () => hold("favoriteGate"),
 		/** Adds a generation, as if someone made one elsewhere. */
 		addGeneration: (generation: Generation) => {
 			state.generations = sortNewestFirst([...state.generations, generation]);

@@ -1,18 +1,18 @@
 import { readFileSync } from "node:fs";
-import type { Env } from "../env";
-import { createComfyUiProvider } from "./comfyui/comfyui-provider";
+import type { Env } from "./env";
+import { createComfyUiProvider } from "./providers/comfyui/comfyui-provider";
 import {
 	type ComfyUiBindings,
 	type InputRef,
 	parseInputRef,
 	parseWorkflowText,
-} from "./comfyui/comfyui-workflow";
-import { createFalProvider } from "./fal/fal-provider";
-import { createHttpProvider } from "./http/http-provider";
-import { createLocalProvider } from "./local/local-provider";
-import { createOpenAiProvider } from "./openai/openai-provider";
-import { createReplicateProvider } from "./replicate/replicate-provider";
-import type { ImageProvider } from "./types";
+} from "./providers/comfyui/comfyui-workflow";
+import { createFalProvider } from "./providers/fal/fal-provider";
+import { createHttpProvider } from "./providers/http/http-provider";
+import { createLocalProvider } from "./providers/local/local-provider";
+import { createOpenAiProvider } from "./providers/openai/openai-provider";
+import { createReplicateProvider } from "./providers/replicate/replicate-provider";
+import type { ImageProvider } from "./providers/types";
 
 /**
  * The image provider `IMAGE_PROVIDER` names, configured from its own variables. Throws, at boot,

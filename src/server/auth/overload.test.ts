@@ -1,0 +1,111 @@
+import { describe, expect, inject, it } from "vitest";
+import { ERRORS } from "../../shared/errors";
+import { openPostgresDatabase } from "../db/database";
+import { createSilentLogger } from "../logger";
+import { createLocalProvider } from "../providers/local/local-provider";
+import { assembleServer } from "../server";
+import { createTestServer, createTestUser, TestClient } from "../testing/test-server";
+import { createTestSettings } from "../testing/test-settings";
+
+/** The real server on its own small pool of connections to a fresh, migrated PostgreSQL database. */
+async function createServerOnSmallPool(pool: { max: number; connectionTimeoutMs: number }) {
+	const base = await createTestServer("postgres", { isWorkerEnabled: false });
+	const database = openPostgresDatabase(
+		base.database.connectionString ?? "",
+		createSilentLogger(),
+		pool,
+	);
+	const server = await assembleServer({
+		database,
+		logger: createSilentLogger(),
+		settings: createTestSettings(),
+		storage: base.storage,
+		provider: createLocalProvider({ delayMs: 0 }),
+		isWorkerEnabled: false,
+	});
+	return {
+		...server,
+		database,
+		async close() {
+			await server.stop();
+			await database.close();
+			await base.close();
+		},
+	};
+}
+
+describe.skipIf(!inject("postgresUrl"))("a server whose database connections are all busy", () => {
+	it("answers 503 with the catalogue's message on auth and API routes, never an empty 500", async () => {
+		const server = await createServerOnSmallPool({ max: 2, connectionTimeoutMs: 300 });
+		try {
+			const { client, email, password } = await createTestUser(server);
+			const held = await Promise.all([
+				server.database.pool.connect(),
+				server.database.pool.connect(),
+			]);
+			try {
+				const stranger = new TestClient(server, "203.0.113.77");
+				const answers = [
+					await stranger.request("/api/auth/sign-up/email", {
+						method: "POST",
+						json: { email: `crowd-${Date.now()}@example.com`, password, name: "crowd" },
+					}),
+					await stranger.request("/api/auth/sign-in/email", {
+						method: "POST",
+						json: { email, password },
+					}),
+					await client.request("/api/auth/get-session"),
+					await client.request("/api/generations"),
+					await client.request("/api/generations", {
+						method: "POST",
+						json: { prompt: "a crowd", aspectRatio: "--ar 1:1" },
+					}),
+				];
+				for (const response of answers) {
+					expect(response.status).toBe(503);
+					expect(response.headers.get("content-type")).toMatch(/application\/json/);
+					expect(await response.json()).toEqual({
+						success: false,
+						error: { code: "SERVICE_UNAVAILABLE", message: ERRORS.SERVICE_UNAVAILABLE.message },
+					});
+				}
+			} finally {
+				for (const connection of held) connection.release();
+			}
+			// Once connections are free again, the same person carries on.
+			expect((await client.request("/api/generations")).status).toBe(200);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it("signs up without holding a connection while the password is hashed", async () => {
+		const server = await createServerOnSmallPool({ max: 4, connectionTimeoutMs: 5_000 });
+		try {
+			// How long each connection stays checked out, while sign-ups run one at a time.
+			const checkedOutAt = new Map<object, number>();
+			let heldMs = 0;
+			server.database.pool.on("acquire", (connection) => {
+				checkedOutAt.set(connection, performance.now());
+			});
+			server.database.pool.on("release", (_error, connection) => {
+				const since = checkedOutAt.get(connection);
+				if (since !== undefined) heldMs = Math.max(heldMs, performance.now() - since);
+				checkedOutAt.delete(connection);
+			});
+			const shares: number[] = [];
+			for (let index = 0; index < 5; index++) {
+				heldMs = 0;
+				const started = performance.now();
+				await createTestUser(server);
+				shares.push(heldMs / (performance.now() - started));
+			}
+			shares.sort((a, b) => a - b);
+			// Hashing (scrypt) is most of a sign-up; inside the transaction a connection would be held
+			// for nearly all of it. Outside, the longest hold is the few statements of the transaction.
+			expect(shares[2]).toBeLessThan(0.5);
+		} finally {
+			await server.close();
+		}
+	});
+});

@@ -1,0 +1,124 @@
+import {
+	type APIRequestContext,
+	type Browser,
+	type BrowserContext,
+	expect,
+	type Page,
+} from "@playwright/test";
+import { E2E_BASE_URL, E2E_PASSWORD } from "./constants";
+
+// What the history's journeys share: accounts and generations made through the real API, and
+// ways to find cards in a list that draws only the cards near the viewport.
+
+export type Seed = { prompt: string; aspectRatio: string };
+
+export function todayLabel(): string {
+	// The browser and this process share the machine's time zone.
+	return new Intl.DateTimeFormat("en-US", {
+		month: "short",
+		day: "numeric",
+		year: "numeric",
+	}).format(new Date());
+}
+
+export function isListRequest(url: URL): boolean {
+	return url.pathname === "/api/generations";
+}
+
+/** Signs up through the API (or signs in, when the account exists) and keeps the session cookie. */
+export async function signUpThroughApi(
+	request: APIRequestContext,
+	email: string,
+	password = E2E_PASSWORD,
+): Promise<void> {
+	const headers = { origin: E2E_BASE_URL };
+	const signUp = await request.post("/api/auth/sign-up/email", {
+		data: { email, password, name: email.split("@")[0] },
+		headers,
+	});
+	if (signUp.ok()) return;
+	const signIn = await request.post("/api/auth/sign-in/email", {
+		data: { email, password },
+		headers,
+	});
+	expect(signIn.ok(), `sign-in of ${email}: ${await signIn.text()}`).toBe(true);
+}
+
+/** Starts a generation, waiting for a free slot when the person's quota is full. */
+export async function startGeneration(request: APIRequestContext, seed: Seed): Promise<string> {
+	for (let attempt = 0; attempt < 200; attempt++) {
+		const response = await request.post("/api/generations", {
+			data: { prompt: seed.prompt, aspectRatio: seed.aspectRatio },
+			headers: { origin: E2E_BASE_URL },
+		});
+		if (response.status() === 201) return ((await response.json()) as { id: string }).id;
+		expect(response.status(), await response.text()).toBe(429);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error("the quota never freed up");
+}
+
+export async function waitUntilFinished(request: APIRequestContext, id: string): Promise<void> {
+	for (let attempt = 0; attempt < 60; attempt++) {
+		const response = await request.get(`/api/generations/${id}/status?wait=5000`);
+		const body = (await response.json()) as { status: string };
+		if (body.status === "completed") return;
+		expect(body.status).not.toBe("failed");
+	}
+	throw new Error(`generation ${id} did not finish`);
+}
+
+/** Creates the generations in order, through the real API and the local engine, and waits for all. */
+export async function createGenerations(
+	request: APIRequestContext,
+	seeds: Seed[],
+): Promise<string[]> {
+	const ids: string[] = [];
+	for (const seed of seeds) ids.push(await startGeneration(request, seed));
+	await Promise.all(ids.map((id) => waitUntilFinished(request, id)));
+	return ids;
+}
+
+/** A browser context signed in as `email`, signed up first when the account is new. */
+export async function openAccount(
+	browser: Browser,
+	email: string,
+	password = E2E_PASSWORD,
+): Promise<BrowserContext> {
+	const context = await browser.newContext({ baseURL: E2E_BASE_URL });
+	await signUpThroughApi(context.request, email, password);
+	return context;
+}
+
+/**
+ * The card of `prompt`, scrolled into view: the history keeps only the cards near the viewport in
+ * the page, so a card further down exists only once the person scrolls to it.
+ */
+export async function revealCard(page: Page, prompt: string) {
+	const card = page.getByRole("article", { name: prompt });
+	await page.evaluate(() => window.scrollTo(0, 0));
+	for (let step = 0; step < 60 && (await card.count()) === 0; step++) {
+		await page.mouse.wheel(0, 400);
+		await page.waitForTimeout(50);
+	}
+	await card.scrollIntoViewIfNeeded();
+	return card;
+}
+
+/** Waits until transitions have finished (a toast fading in would read as low contrast to axe). */
+export async function waitForTransitions(page: Page): Promise<void> {
+	await expect
+		.poll(() =>
+			page.evaluate(
+				() =>
+					document
+						.getAnimations()
+						.filter(
+							(animation) =>
+								animation.playState === "running" &&
+								animation.effect?.getTiming().iterations !== Infinity,
+						).length,
+			),
+		)
+		.toBe(0);
+}
