@@ -7,6 +7,9 @@ import { renderApp } from "./render-app";
 // What the generator's screen tests share: opening the screen, finding its parts, and a fake clock
 // for the tests about its schedule.
 
+/** As long as Testing Library's own async limit (see the web test setup). */
+const REAL_WAIT_LIMIT_MS = 5_000;
+
 export const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
 
 /** For `afterEach`: real timers again, and no generation remembered as dismissed. */
@@ -82,9 +85,15 @@ export async function openGeneratorOnFakeClock() {
 			environment.IS_REACT_ACT_ENVIRONMENT = true;
 		}
 	};
-	/** Waits, under the fake clock, until `check` passes (requests answer between the steps). */
+	/**
+	 * Waits, under the fake clock, until `check` passes (requests answer between the steps). The
+	 * limit is real time, not a count of turns: a lazy chunk (the result gallery, the preview) is
+	 * a real import that Vite transforms on first use, and on a loaded machine that takes far more
+	 * turns of the event loop than a fixed count allowed. `performance` is not faked.
+	 */
 	const advanceUntil = async (check: () => void) => {
-		for (let attempt = 0; attempt < 50; attempt += 1) {
+		const deadline = performance.now() + REAL_WAIT_LIMIT_MS;
+		while (performance.now() < deadline) {
 			try {
 				check();
 				return;
