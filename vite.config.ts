@@ -13,6 +13,11 @@ export default defineConfig({
 		emptyOutDir: true,
 		sourcemap: true,
 		target: "es2022",
+		// For scripts/prerender-web.mjs, which names each prerendered page's screen chunks.
+		manifest: true,
+		// Every browser the app supports preloads modules itself (Safari since 17); an older one
+		// only fetches them a little later. Not shipping the polyfill keeps the first load small.
+		modulePreload: { polyfill: false },
 	},
 	server: {
 		port: 5173,

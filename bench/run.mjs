@@ -16,6 +16,8 @@ const BENCHMARKS = [
 	"local-engine",
 	"history-browser",
 	"web-bundle",
+	"lighthouse",
+	"results-images",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -40,6 +40,9 @@ const sourcesChanged =
 		newestMtime("package-lock.json"),
 		newestMtime("vite.config.ts"),
 		newestMtime("index.html"),
+		// The build's own steps: prerendering the first screens, compressing assets.
+		newestMtime("scripts/prerender-web.mjs"),
+		newestMtime("scripts/compress-web.mjs"),
 	) > Math.min(newestMtime(builtServer), newestMtime(builtWeb));
 if (!existsSync(builtServer) || !existsSync(builtWeb) || sourcesChanged) {
 	console.log("Building Atelier...");

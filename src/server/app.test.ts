@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BOOT_STATE_PLACEHOLDER, type PagesManifest } from "../shared/boot-state";
 import { loadStaticSite } from "./http/static-site";
 import { availableDatabaseKinds } from "./testing/test-database";
 import { createTestServer, TestClient, type TestServer } from "./testing/test-server";
@@ -97,9 +98,9 @@ describe("the built web app", () => {
 		);
 	});
 
-	async function createSiteApp() {
+	async function createSiteApp(siteDirectory = directory) {
 		const server = await createTestServer("pglite", {
-			site: await loadStaticSite(directory),
+			site: await loadStaticSite(siteDirectory),
 			isWorkerEnabled: false,
 		});
 		return { app: server.app, close: () => server.close() };
@@ -129,6 +130,96 @@ describe("the built web app", () => {
 			const etag = (await app.request("/")).headers.get("etag") ?? "";
 			const revalidated = await app.request("/", { headers: { "if-none-match": etag } });
 			expect(revalidated.status).toBe(304);
+		} finally {
+			await close();
+		}
+	});
+
+	it("answers each prerendered route with its page in the variant the request calls for, and unknown paths with the 404 page", async () => {
+		const pages = await mkdtemp(path.join(tmpdir(), "atelier-pages-"));
+		const shell = `<!doctype html><head>${BOOT_STATE_PLACEHOLDER}</head><div id="root"></div>`;
+		await writeFile(path.join(pages, "index.html"), shell);
+		await mkdir(path.join(pages, "pages"));
+		const manifest: PagesManifest = { pages: [], shellPaths: ["/generations"] };
+		for (const [name, paths, status] of [
+			["home", ["/"], 200],
+			["login", ["/login"], 200],
+			["not-found", [], 404],
+		] as const) {
+			const files = {} as PagesManifest["pages"][number]["files"];
+			for (const variant of [
+				"signed-out.offline-engine",
+				"signed-out.image-service",
+				"unknown.offline-engine",
+				"unknown.image-service",
+			] as const) {
+				const file = `pages/${name}.${variant}.html`;
+				await writeFile(
+					path.join(pages, file),
+					`<!doctype html><head>${BOOT_STATE_PLACEHOLDER}</head><div id="root"><p>${name} ${variant}</p></div>`,
+				);
+				files[variant] = file;
+			}
+			manifest.pages.push({ name, paths: [...paths], status, files });
+		}
+		await writeFile(path.join(pages, "pages.json"), JSON.stringify(manifest));
+		const { app, close } = await createSiteApp(pages);
+		const read = async (route: string, headers: Record<string, string> = {}) => {
+			const response = await app.request(route, { headers });
+			const html = await response.text();
+			const boot = /<script type="application\/json" id="boot-state">(.*?)<\/script>/.exec(
+				html,
+			)?.[1];
+			return {
+				status: response.status,
+				html,
+				boot: boot ? (JSON.parse(boot) as unknown) : undefined,
+				hasSessionPreload: html.includes(
+					'<link rel="preload" as="fetch" crossorigin href="/api/auth/get-session">',
+				),
+				vary: response.headers.get("vary"),
+			};
+		};
+		try {
+			// No session cookie: nobody is signed in, and the page says so without a lookup.
+			const home = await read("/");
+			expect(home).toMatchObject({
+				status: 200,
+				hasSessionPreload: false,
+				vary: "accept-encoding, cookie",
+			});
+			expect(home.html).toContain("<p>home signed-out.offline-engine</p>");
+			expect(home.boot).toEqual({
+				session: "signed-out",
+				config: { googleEnabled: false, imageProvider: "local", emailVerificationRequired: false },
+			});
+			expect(home.html).not.toContain(BOOT_STATE_PLACEHOLDER);
+			const compressed = await app.request("/", { headers: { "accept-encoding": "gzip, br" } });
+			expect(compressed.headers.get("content-encoding")).toBe("br");
+
+			// A session cookie: the page of an unknown session, and the lookup preloaded.
+			const withCookie = await read("/login/", { cookie: "atelier.session_token=abc.def" });
+			expect(withCookie.html).toContain("<p>login unknown.offline-engine</p>");
+			expect(withCookie).toMatchObject({ status: 200, hasSessionPreload: true });
+			expect(withCookie.boot).toMatchObject({ session: "unknown" });
+
+			for (const unknownPath of [
+				"/no/such/page",
+				"/pages.json",
+				"/pages/home.unknown.image-service.html",
+			]) {
+				const notFound = await read(unknownPath);
+				expect(notFound.status).toBe(404);
+				expect(notFound.html).toContain("<p>not-found signed-out.offline-engine</p>");
+			}
+
+			// Routes rendered in the browser, and any URL with a query, get the app shell.
+			for (const route of ["/generations", "/login?error=access_denied", "/index.html"]) {
+				const page = await read(route);
+				expect(page.status).toBe(200);
+				expect(page.html).toContain('<div id="root"></div>');
+				expect(page.boot).toMatchObject({ session: "signed-out" });
+			}
 		} finally {
 			await close();
 		}

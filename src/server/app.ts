@@ -6,7 +6,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { sql } from "kysely";
 import type { PublicConfig } from "../shared/session";
 import { createAccountRoutes } from "./accounts/account-routes";
-import type { Auth } from "./auth/auth";
+import { type Auth, hasSessionCookie } from "./auth/auth";
 import { forwardToAuth } from "./auth/forward-to-auth";
 import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
@@ -45,6 +45,12 @@ export type AppDeps = {
 export function createApp(deps: AppDeps) {
 	const { auth, database, logger, config } = deps;
 	const app = new Hono<AppEnv>();
+	// Sent by GET /api/config, and inside every page (the boot state), so pages need not ask.
+	const publicConfig: PublicConfig = {
+		googleEnabled: config.isGoogleEnabled,
+		imageProvider: config.imageProvider,
+		emailVerificationRequired: config.requireEmailVerification,
+	};
 	const isHttps = config.baseUrl.startsWith("https://");
 
 	app.use(requestId());
@@ -92,14 +98,7 @@ export function createApp(deps: AppDeps) {
 		}
 	});
 
-	api.get("/config", (context) => {
-		const body: PublicConfig = {
-			googleEnabled: config.isGoogleEnabled,
-			imageProvider: config.imageProvider,
-			emailVerificationRequired: config.requireEmailVerification,
-		};
-		return context.json(body);
-	});
+	api.get("/config", (context) => context.json(publicConfig));
 
 	api.use("/auth/sign-in/social", async (context, next) => {
 		if (config.isGoogleEnabled || context.req.method !== "POST") return next();
@@ -136,7 +135,10 @@ export function createApp(deps: AppDeps) {
 	app.route("/api", api);
 
 	app.all("*", (context) => {
-		const response = deps.site?.serve(context);
+		const response = deps.site?.serve(context, {
+			publicConfig,
+			hasSessionCookie: hasSessionCookie(context.req.raw.headers),
+		});
 		if (response) return response;
 		return context.text("Not found", 404);
 	});

@@ -8,6 +8,7 @@ import { deleteUserData } from "./accounts/account-data";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
 import type { Database } from "./db/database";
+import { keepStatisticsFresh } from "./db/embedded-statistics";
 import { migrateToLatest } from "./db/migrations";
 import { withStartupLock } from "./db/startup-lock";
 import { listenForGenerationChanges } from "./generations/generation-events";
@@ -120,6 +121,9 @@ export async function assembleServer(options: {
 		});
 	});
 	const events = await listenForGenerationChanges(database, logger);
+	// PostgreSQL's autovacuum keeps its statistics; PGlite has none.
+	const stopStatistics =
+		database.kind === "pglite" ? keepStatisticsFresh(database, logger) : () => {};
 
 	generationDeps = {
 		database,
@@ -152,6 +156,7 @@ export async function assembleServer(options: {
 		auth,
 		queue,
 		async stop() {
+			stopStatistics();
 			await queue.stop();
 			await events.close();
 			await mailer.close();

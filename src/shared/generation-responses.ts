@@ -62,10 +62,18 @@ export const PollAnswerSchema = z.object({
 	message: z.optional(z.nullable(z.string())),
 });
 
+/**
+ * One image of a generation. `url` is the original (what a download gives); `displayUrl` is its
+ * WebP display copy, long side at most 1600 px, which the screens show. Images stored before
+ * display copies were made have none: show the original then.
+ */
 export const GenerationImageSchema = z.object({
 	url: z.string(),
 	width: z.int(),
 	height: z.int(),
+	displayUrl: z.optional(z.string()),
+	displayWidth: z.optional(z.int()),
+	displayHeight: z.optional(z.int()),
 	thumbnailUrl: z.string(),
 	thumbnailWidth: z.int(),
 	thumbnailHeight: z.int(),

@@ -269,9 +269,15 @@ test("a card image opens a preview with the prompt, date and time, and aspect ra
 	).toBeVisible();
 	await expect(dialog.getByText("16:9 · Landscape (widescreen)")).toBeVisible();
 	const image = dialog.getByRole("img", { name: new RegExp(seed?.prompt ?? "") });
+	// The display copy (the original's 1024 px, as WebP), not the thumbnail.
 	await expect
-		.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth))
-		.toBe(1024);
+		.poll(() =>
+			image.evaluate((element) => {
+				const picture = element as HTMLImageElement;
+				return picture.complete ? picture.currentSrc : "";
+			}),
+		)
+		.toMatch(/-display\.webp$/);
 	expect(await bodyOverflow()).toBe("hidden");
 	await expectNoAxeViolations(page);
 

@@ -1,5 +1,6 @@
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { getSessionCookie } from "better-auth/cookies";
 import { getMigrations } from "better-auth/db/migration";
 import { customSession, genericOAuth } from "better-auth/plugins";
 import type pg from "pg";
@@ -49,6 +50,16 @@ function landOn(url: string, page: string): string {
 	const link = new URL(url);
 	link.searchParams.set("callbackURL", page);
 	return link.toString();
+}
+
+const AUTH_COOKIE_PREFIX = "atelier";
+
+/**
+ * Whether a request carries a session cookie, valid or not. Without one nobody is signed in, which
+ * the pages can tell the browser without looking the session up.
+ */
+export function hasSessionCookie(headers: Headers): boolean {
+	return getSessionCookie(headers, { cookiePrefix: AUTH_COOKIE_PREFIX }) !== null;
 }
 
 /** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
@@ -197,7 +208,7 @@ export function createAuth(config: AuthConfig) {
 			},
 		},
 		advanced: {
-			cookiePrefix: "atelier",
+			cookiePrefix: AUTH_COOKIE_PREFIX,
 			// Explicit, because Better Auth turns the check off by itself when NODE_ENV is "test".
 			disableOriginCheck: false,
 			useSecureCookies: config.baseUrl.startsWith("https://"),

@@ -129,6 +129,9 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`create index generation_search_user_ratio on generation_search (user_id, aspect_ratio, created_at desc, id desc)`.execute(
 				db,
 			);
+			await sql`create index generation_search_ratio on generation_search (aspect_ratio, created_at desc, id desc)`.execute(
+				db,
+			);
 			await sql`create index generation_search_user_favorites on generation_search (user_id, created_at desc, id desc) where is_favorite`.execute(
 				db,
 			);

@@ -4,10 +4,18 @@ import type { GenerationStatus } from "../../shared/generation-responses";
 
 /** One stored image of a generation: storage keys, never provider URLs. */
 export type StoredImage = {
+	/** The original, as the provider made it. */
 	key: string;
 	contentType: string;
 	width: number;
 	height: number;
+	/**
+	 * The WebP display copy, long side at most 1600 px. Missing on rows stored before display
+	 * copies were made: the original stands in.
+	 */
+	displayKey?: string;
+	displayWidth?: number;
+	displayHeight?: number;
 	thumbnailKey: string;
 	thumbnailWidth: number;
 	thumbnailHeight: number;

@@ -252,7 +252,8 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 	});
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {
-		if (!/^\d+(-thumb)?\.(png|jpg|webp|gif|avif)$/.test(file)) throw new AppError("NOT_FOUND");
+		if (!/^\d+(-thumb|-display)?\.(png|jpg|webp|gif|avif)$/.test(file))
+			throw new AppError("NOT_FOUND");
 		await getGeneration(deps, viewer, id);
 		const object = await deps.storage.get(`${folder}${file}`);
 		if (!object) throw new AppError("NOT_FOUND");

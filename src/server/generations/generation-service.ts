@@ -74,6 +74,13 @@ export function presentGeneration(row: GenerationWithOwner): Generation {
 			url: imageUrl(image.key),
 			width: image.width,
 			height: image.height,
+			...(image.displayKey && image.displayWidth && image.displayHeight
+				? {
+						displayUrl: imageUrl(image.displayKey),
+						displayWidth: image.displayWidth,
+						displayHeight: image.displayHeight,
+					}
+				: {}),
 			thumbnailUrl: imageUrl(image.thumbnailKey),
 			thumbnailWidth: image.thumbnailWidth,
 			thumbnailHeight: image.thumbnailHeight,

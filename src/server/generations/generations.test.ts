@@ -55,7 +55,7 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		await server.close();
 	});
 
-	it("generates four images in the chosen ratio, stored with thumbnails, readable by the owner only", async () => {
+	it("generates four images in the chosen ratio, stored with display copies and thumbnails, readable by the owner only", async () => {
 		const { client } = await createTestUser(server);
 		const start = await startGeneration(client);
 		expect(start.status).toBe(201);
@@ -85,6 +85,12 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 			expect((await sharp(bytes).metadata()).width).toBe(1024);
 			const thumbnail = await client.request(image.thumbnailUrl);
 			expect(thumbnail.headers.get("content-type")).toBe("image/webp");
+			// The screens show the display copy; the offline engine's 1024 px fits it unscaled.
+			expect(image.displayUrl).toMatch(/-display\.webp$/);
+			expect([image.displayWidth, image.displayHeight]).toEqual([1024, 576]);
+			const display = await client.request(image.displayUrl ?? "");
+			expect(display.status).toBe(200);
+			expect(display.headers.get("content-type")).toBe("image/webp");
 		}
 
 		const stranger = await createTestUser(server);
@@ -174,14 +180,15 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		};
 		await waitForFinish(client, created.pollingUrl);
 		const folder = path.join(server.storageDir, "generations", created.id);
-		expect(await listFiles(folder)).toHaveLength(8);
+		// Four originals, four display copies, four thumbnails.
+		expect(await listFiles(folder)).toHaveLength(12);
 
 		const stranger = await createTestUser(server);
 		expect(
 			(await stranger.client.request(`/api/generations/${created.id}`, { method: "DELETE" }))
 				.status,
 		).toBe(404);
-		expect(await listFiles(folder)).toHaveLength(8);
+		expect(await listFiles(folder)).toHaveLength(12);
 
 		const response = await client.request(`/api/generations/${created.id}`, { method: "DELETE" });
 		expect(response.status).toBe(200);

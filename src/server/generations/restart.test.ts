@@ -78,7 +78,9 @@ describe("restart safety", () => {
 				expect(runs).toHaveLength(1);
 				const files = await readdir(path.join(folder, runs[0] ?? ""));
 				expect(files.sort()).toEqual(
-					["0", "1", "2", "3"].flatMap((index) => [`${index}-thumb.webp`, `${index}.png`]).sort(),
+					["0", "1", "2", "3"]
+						.flatMap((index) => [`${index}-thumb.webp`, `${index}-display.webp`, `${index}.png`])
+						.sort(),
 				);
 			}
 		} finally {

@@ -158,7 +158,7 @@ describe.each(availableDatabaseKinds())("two runs of one generation (%s)", (kind
 			expect(row.attempts).toBe(2);
 			const stored = await Promise.all(
 				row.images
-					.flatMap((image) => [image.key, image.thumbnailKey])
+					.flatMap((image) => [image.key, image.thumbnailKey, image.displayKey ?? ""])
 					.map(async (key) => {
 						expect(key.startsWith(generationFolder(id))).toBe(true);
 						return server.storage.get(key);

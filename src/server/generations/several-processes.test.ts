@@ -197,9 +197,10 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 							expect(response.status).toBe(200);
 						}
 					}
-					// Exactly one run stored images (one folder of 8), and nothing else is left behind.
+					// Exactly one run stored images (one folder of 12: originals, display copies,
+					// thumbnails), and nothing else is left behind.
 					const keys = await s3.listKeys(`generations/${id}/`);
-					expect(keys).toHaveLength(8);
+					expect(keys).toHaveLength(12);
 					expect(new Set(keys.map((key) => key.split("/")[2])).size).toBe(1);
 				}
 			} finally {

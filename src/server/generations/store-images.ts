@@ -4,6 +4,11 @@ import { ProviderError } from "../providers/types";
 import type { Storage } from "../storage/storage";
 
 export const THUMBNAIL_LONG_SIDE = 384;
+/**
+ * The long side of the display copy, the picture the result gallery and the previews show: sharp
+ * on large phone and laptop screens at their pixel density, a fraction of a provider's PNG.
+ */
+export const DISPLAY_LONG_SIDE = 1600;
 
 const EXTENSIONS: Record<string, { extension: string; contentType: string }> = {
 	png: { extension: "png", contentType: "image/png" },
@@ -27,8 +32,9 @@ export function runFolder(generationId: string, runToken: string): string {
 }
 
 /**
- * Stores one image of a generation under `folder`: the original as the provider made it, and a
- * small WebP thumbnail for the history, with both sizes recorded.
+ * Stores one image of a generation under `folder`: the original as the provider made it (what a
+ * download gives), a WebP display copy at most DISPLAY_LONG_SIDE on its long side (what the screens
+ * show) and a small WebP thumbnail for the history, with every size recorded.
  */
 export async function storeGenerationImage(
 	storage: Storage,
@@ -51,19 +57,34 @@ export async function storeGenerationImage(
 			retryable: false,
 		});
 	}
-	const thumbnail = await sharp(data)
-		.resize(THUMBNAIL_LONG_SIDE, THUMBNAIL_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
-		.webp({ quality: 72 })
-		.toBuffer({ resolveWithObject: true });
+	// One decode, two resized encodes side by side.
+	const source = sharp(data);
+	const [thumbnail, display] = await Promise.all([
+		source
+			.clone()
+			.resize(THUMBNAIL_LONG_SIDE, THUMBNAIL_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
+			.webp({ quality: 72 })
+			.toBuffer({ resolveWithObject: true }),
+		source
+			.clone()
+			.resize(DISPLAY_LONG_SIDE, DISPLAY_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
+			.webp({ quality: 80 })
+			.toBuffer({ resolveWithObject: true }),
+	]);
 	const key = `${folder}${index}.${format.extension}`;
+	const displayKey = `${folder}${index}-display.webp`;
 	const thumbnailKey = `${folder}${index}-thumb.webp`;
 	await storage.put(key, data, format.contentType);
+	await storage.put(displayKey, display.data, "image/webp");
 	await storage.put(thumbnailKey, thumbnail.data, "image/webp");
 	return {
 		key,
 		contentType: format.contentType,
 		width: metadata.width,
 		height: metadata.height,
+		displayKey,
+		displayWidth: display.info.width,
+		displayHeight: display.info.height,
 		thumbnailKey,
 		thumbnailWidth: thumbnail.info.width,
 		thumbnailHeight: thumbnail.info.height,

@@ -62,8 +62,9 @@ describe("the built server with STORAGE=s3", () => {
 				return body.status === "completed" ? body : undefined;
 			});
 
-			// Four images and four thumbnails, in the bucket under the prefix, read back through the server.
-			expect(await s3.listKeys(`process/generations/${id}/`)).toHaveLength(8);
+			// Four images, their display copies and thumbnails, in the bucket under the prefix, read
+			// back through the server.
+			expect(await s3.listKeys(`process/generations/${id}/`)).toHaveLength(12);
 			expect(generation.images).toHaveLength(4);
 			for (const image of generation.images) {
 				const response = await fetch(`${origin}${image.thumbnailUrl}`, { headers: session });

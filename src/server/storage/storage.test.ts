@@ -93,13 +93,16 @@ describe("S3 storage", () => {
 			}
 			expect(status).toBe("completed");
 			const stored = await s3.listKeys(`server/generations/${created.id}/`);
-			expect(stored).toHaveLength(8);
+			// Four originals, four display copies, four thumbnails.
+			expect(stored).toHaveLength(12);
 			const item = (await (await client.request(`/api/generations/${created.id}`)).json()) as {
-				images: Array<{ thumbnailUrl: string }>;
+				images: Array<{ thumbnailUrl: string; displayUrl?: string }>;
 			};
-			const thumbnail = await client.request(item.images[0]?.thumbnailUrl ?? "");
-			expect(thumbnail.status).toBe(200);
-			expect(thumbnail.headers.get("content-type")).toBe("image/webp");
+			for (const url of [item.images[0]?.thumbnailUrl, item.images[0]?.displayUrl]) {
+				const copy = await client.request(url ?? "");
+				expect(copy.status).toBe(200);
+				expect(copy.headers.get("content-type")).toBe("image/webp");
+			}
 
 			await client.request(`/api/generations/${created.id}`, { method: "DELETE" });
 			expect((await s3.listKeys()).filter((key) => key.includes(created.id))).toEqual([]);

@@ -1,12 +1,12 @@
 import { Suspense } from "react";
-import { type RouteObject, useRoutes } from "react-router";
+import { matchRoutes, type RouteObject, useRoutes } from "react-router";
 import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
 import { AUDIT_LOG_PATH } from "../lib/app-paths";
 import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
 import { GeneratorRoute } from "./generator-route";
 import { LayoutShell } from "./layout-shell";
-import { lazyScreen } from "./lazy-screen";
+import { type LazyScreen, lazyScreen } from "./lazy-screen";
 import { NotFoundPage } from "./not-found-page";
 import { PageLoading } from "./page-loading";
 
@@ -93,4 +93,23 @@ const appRoutes: RouteObject[] = [
 export function AppRoutes() {
 	const screen = useRoutes(appRoutes);
 	return <Suspense fallback={<PageLoading />}>{screen}</Suspense>;
+}
+
+function isLazyScreen(component: unknown): component is LazyScreen {
+	return typeof component === "function" && "preload" in component;
+}
+
+/**
+ * Loads the code of the screens `pathname` shows that load on demand, so a prerendered page is
+ * hydrated in one pass instead of waiting on its screen inside the hydration. Failures are left to
+ * the render, whose error boundary reports them.
+ */
+export async function preloadScreensFor(pathname: string): Promise<void> {
+	const matches = matchRoutes(appRoutes, pathname) ?? [];
+	await Promise.all(
+		matches
+			.map((match) => match.route.Component)
+			.filter(isLazyScreen)
+			.map((screen) => screen.preload().catch(() => {})),
+	);
 }

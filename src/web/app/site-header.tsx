@@ -73,7 +73,12 @@ export function SiteHeader() {
 						<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
 					) : null}
 				</div>
-				<nav aria-label="Account" className="flex items-center gap-1.5 sm:gap-2">
+				{/* As wide as the wider of the signed-in and signed-out forms (Sign In and Google; the
+				    history link and the menu), so nothing moves when the session arrives. */}
+				<nav
+					aria-label="Account"
+					className="flex min-w-[9.75rem] items-center justify-end gap-1.5 sm:min-w-[15.25rem] sm:gap-2"
+				>
 					<AccountActions />
 				</nav>
 			</div>

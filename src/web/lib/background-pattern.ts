@@ -7,5 +7,6 @@ export function applyBackgroundPattern(
 	body: HTMLElement,
 	pattern: BackgroundPattern = DEFAULT_BACKGROUND_PATTERN,
 ): void {
-	body.dataset.pattern = pattern;
+	// Prerendered pages carry it already: writing it again would make the browser restyle the page.
+	if (body.dataset.pattern !== pattern) body.dataset.pattern = pattern;
 }

@@ -1,10 +1,11 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
 import { PasswordField } from "../../components/password-field";
 import { TextField } from "../../components/text-field";
+import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
 import {
 	describeOAuthError,
@@ -22,6 +23,8 @@ export function LoginPage() {
 	const [email, setEmail] = useState("");
 	const [password, setPassword] = useState("");
 	const [isSubmitting, setIsSubmitting] = useState(false);
+	const formRef = useRef<HTMLFormElement>(null);
+	useTypedBeforeHydration(formRef, { email: setEmail, password: setPassword });
 	// A failed Google flow comes back here as /login?error=<code>.
 	const [errorMessage, setErrorMessage] = useState<string | null>(() => {
 		const oauthError = searchParams.get("error");
@@ -57,7 +60,9 @@ export function LoginPage() {
 				</>
 			}
 		>
-			<form onSubmit={submitLogin} className="space-y-4">
+			{/* Sent by the browser itself only before the script has run (the page is prerendered):
+			    POST, so the password never lands in a URL. */}
+			<form ref={formRef} method="post" onSubmit={submitLogin} className="space-y-4">
 				<TextField
 					label="Email"
 					name="email"

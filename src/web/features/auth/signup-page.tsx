@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { MIN_PASSWORD_LENGTH } from "../../../shared/constants";
 import { checkNewPassword } from "../../../shared/passwords";
@@ -7,6 +7,7 @@ import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
 import { PasswordField } from "../../components/password-field";
 import { TextField } from "../../components/text-field";
+import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
 import { readAuthErrorMessage, SIGNUP_FAILED_MESSAGE } from "./auth-errors";
 
@@ -17,6 +18,12 @@ export function SignupPage() {
 	const [password, setPassword] = useState("");
 	const [confirmation, setConfirmation] = useState("");
 	const [isSubmitting, setIsSubmitting] = useState(false);
+	const formRef = useRef<HTMLFormElement>(null);
+	useTypedBeforeHydration(formRef, {
+		email: setEmail,
+		password: setPassword,
+		confirmPassword: setConfirmation,
+	});
 	const [errorMessage, setErrorMessage] = useState<string | null>(null);
 
 	async function submitSignup(event: FormEvent<HTMLFormElement>) {
@@ -50,7 +57,9 @@ export function SignupPage() {
 				</>
 			}
 		>
-			<form onSubmit={submitSignup} className="space-y-4">
+			{/* Sent by the browser itself only before the script has run (the page is prerendered):
+			    POST, so the password never lands in a URL. */}
+			<form ref={formRef} method="post" onSubmit={submitSignup} className="space-y-4">
 				<TextField
 					label="Email"
 					name="email"

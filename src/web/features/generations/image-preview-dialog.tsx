@@ -18,6 +18,7 @@ import type { Generation } from "../../../shared/generation-responses";
 import { Button, getButtonClassName } from "../../components/button";
 import { buildArchiveUrl, buildImageDownloadUrl } from "../../lib/generations-requests";
 import { buildGeneratorLink } from "../../lib/generator-link";
+import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { FavoriteButton } from "./favorite-button";
 import type { GenerationCardActions } from "./generation-card";
 import { describeAspectRatio, formatCreatedDateTime } from "./generation-format";
@@ -102,7 +103,9 @@ export function ImagePreviewDialog({
 						{image ? (
 							<img
 								key={image.url}
-								src={image.url}
+								src={readDisplaySource(image).url}
+								srcSet={buildImageSrcSet(image)}
+								sizes="(min-width: 48rem) calc(100vw - 20rem), 100vw"
 								width={image.width}
 								height={image.height}
 								alt={`${generation?.prompt ?? ""} (${imageIndex + 1} of ${images.length})`}

@@ -4,6 +4,7 @@ import { findAspectRatio } from "../../../shared/aspect-ratios";
 import { formatElapsed } from "../../../shared/elapsed";
 import type { GenerationImage } from "../../../shared/generation-responses";
 import { joinClassNames } from "../../lib/class-names";
+import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import type { CompletedState } from "./generation-state";
 
 type GenerationResultsProps = {
@@ -14,12 +15,21 @@ type GenerationResultsProps = {
 
 // Gallery images are at most this tall, and at most 85% of the gallery's width.
 const GALLERY_MAX_HEIGHT_REM = 20;
+// The result panel's width beside the form on wide screens (7 of 12 columns of max-w-6xl).
+const GALLERY_MAX_WIDTH_REM = 40;
+
+/** How wide the gallery shows an image, for `sizes`: the item's width rule, in viewport terms. */
+function gallerySizes(image: GenerationImage): string {
+	const widthAtMaxHeight = `${((GALLERY_MAX_HEIGHT_REM * image.width) / image.height).toFixed(2)}rem`;
+	return `(min-width: 64rem) min(${widthAtMaxHeight}, ${GALLERY_MAX_WIDTH_REM}rem), min(85vw, ${widthAtMaxHeight})`;
+}
 
 function GalleryImage({ image, index }: { image: GenerationImage; index: number }) {
 	const [isLoaded, setIsLoaded] = useState(false);
+	const display = readDisplaySource(image);
 	return (
 		<>
-			{/* The small thumbnail first, at the full image's shape; the full image fades in over it. */}
+			{/* The small thumbnail first, at the image's shape; the display copy fades in over it. */}
 			<img
 				src={image.thumbnailUrl}
 				width={image.thumbnailWidth}
@@ -29,9 +39,11 @@ function GalleryImage({ image, index }: { image: GenerationImage; index: number 
 				className="block h-auto w-full"
 			/>
 			<img
-				src={image.url}
-				width={image.width}
-				height={image.height}
+				src={display.url}
+				srcSet={buildImageSrcSet(image)}
+				sizes={gallerySizes(image)}
+				width={display.width}
+				height={display.height}
 				alt=""
 				decoding="async"
 				loading={index === 0 ? "eager" : "lazy"}

@@ -1,9 +1,23 @@
 import { useQuery } from "@tanstack/react-query";
 import { Cpu } from "lucide-react";
+import { useSyncExternalStore } from "react";
 import { fetchPublicConfig, PUBLIC_CONFIG_QUERY_KEY } from "./public-config";
 
 function isApplePlatform(): boolean {
 	return /Mac|iPhone|iPad/.test(navigator.platform);
+}
+
+function subscribeToNothing(): () => void {
+	return () => {};
+}
+
+/**
+ * The platform's command key. The prerendered page says Ctrl (there is no platform at build time);
+ * React hydrates with that, then shows ⌘ on Apple devices.
+ */
+function useCommandKey(): string {
+	const isApple = useSyncExternalStore(subscribeToNothing, isApplePlatform, () => false);
+	return isApple ? "⌘" : "Ctrl";
 }
 
 function Key({ children }: { children: string }) {
@@ -16,7 +30,7 @@ function Key({ children }: { children: string }) {
 
 /** The keyboard shortcuts, for screens wide enough to suggest a keyboard. */
 export function ShortcutHints() {
-	const command = isApplePlatform() ? "⌘" : "Ctrl";
+	const command = useCommandKey();
 	return (
 		<p className="hidden flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 sm:flex">
 			<span>Outside the text box:</span>

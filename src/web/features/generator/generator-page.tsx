@@ -3,10 +3,11 @@ import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useStat
 import { useLocation, useNavigate } from "react-router";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { validatePrompt } from "../../../shared/prompt";
+import { sanitizePrompt, validatePrompt } from "../../../shared/prompt";
 import { Button } from "../../components/button";
 import { trackEvent } from "../../lib/analytics";
 import { readGeneratorLink } from "../../lib/generator-link";
+import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { AspectRatioSelect } from "./aspect-ratio-select";
 import { loadImagePreview, prefetchGenerationCode } from "./generation-code";
 import {
@@ -63,6 +64,8 @@ export function GeneratorPage({
 	const [previewIndex, setPreviewIndex] = useState<number | null>(null);
 	const [isPreviewRequested, setIsPreviewRequested] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
+	const formRef = useRef<HTMLFormElement>(null);
+	useTypedBeforeHydration(formRef, { prompt: (typed) => setPrompt(sanitizePrompt(typed)) });
 	const resultPanelRef = useRef<HTMLElement>(null);
 	const previewOpenerRef = useRef<HTMLElement | null>(null);
 
@@ -169,6 +172,7 @@ export function GeneratorPage({
 
 			<div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:gap-8">
 				<form
+					ref={formRef}
 					aria-label="Generate images"
 					noValidate
 					onFocusCapture={prefetchOnce}

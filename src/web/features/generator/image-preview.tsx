@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight, X } from "lucide-react";
 import type { KeyboardEvent } from "react";
 import type { GenerationImage } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
+import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 
 type ImagePreviewProps = {
 	images: GenerationImage[];
@@ -32,6 +33,7 @@ export function ImagePreview({
 	readReturnFocus,
 }: ImagePreviewProps) {
 	const image = index === null ? undefined : images[index];
+	const display = image ? readDisplaySource(image) : undefined;
 	const count = images.length;
 	const showImage = (next: number) => onIndexChange((next + count) % count);
 
@@ -50,7 +52,7 @@ export function ImagePreview({
 		<Dialog.Root open={image !== undefined} onOpenChange={(isOpen) => (isOpen ? null : onClose())}>
 			<Dialog.Portal>
 				<Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/80 backdrop-blur-sm" />
-				{image && index !== null ? (
+				{image && display && index !== null ? (
 					<Dialog.Content
 						onKeyDown={handleKeyDown}
 						onCloseAutoFocus={(event) => {
@@ -72,14 +74,16 @@ export function ImagePreview({
 						<div className="relative min-h-0">
 							<img
 								key={image.url}
-								src={image.url}
-								width={image.width}
-								height={image.height}
+								src={display.url}
+								srcSet={buildImageSrcSet(image)}
+								sizes={`min(calc(100vw - 3rem), calc((100vh - 10rem) * ${(display.width / display.height).toFixed(4)}), ${display.width}px)`}
+								width={display.width}
+								height={display.height}
 								alt={prompt}
 								decoding="async"
 								style={{
 									// As large as the screen allows in the image's own shape, never above its size.
-									width: `min(calc(100vw - 3rem), calc((100dvh - 10rem) * ${image.width / image.height}), ${image.width}px)`,
+									width: `min(calc(100vw - 3rem), calc((100dvh - 10rem) * ${display.width / display.height}), ${display.width}px)`,
 									// The thumbnail, already loaded for the gallery, shows until the full image arrives.
 									backgroundImage: `url("${image.thumbnailUrl}")`,
 								}}

@@ -1,0 +1,105 @@
+// Prerenders the screens a signed-out visitor can reach first into dist/web/pages/, after
+// `vite build` (docs/decisions/012-prerendering-and-hydration.md). Bundles src/web/prerender.tsx
+// for Node with the project's Vite config, renders every page in each variant of the boot state
+// (session cookie or not, offline engine or an image service) into the built index.html, names
+// each page's on-demand screen code in <link rel="modulepreload">, and writes pages.json, which
+// the server reads to answer each route with its page. Fails if a page would carry a script.
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "vite";
+
+const root = process.cwd();
+const webRoot = path.join(root, "dist/web");
+const bundleDir = path.join(root, ".tmp/prerender");
+const ROOT_ELEMENT = '<div id="root"></div>';
+const PLACEHOLDER = "<!--app-boot-state-->";
+const SESSIONS = ["signed-out", "unknown"];
+const IMAGE_PROVIDERS = [
+	["offline-engine", "local"],
+	["image-service", "prerender"],
+];
+
+await build({
+	configFile: path.join(root, "vite.config.ts"),
+	logLevel: "warn",
+	build: {
+		ssr: path.join(root, "src/web/prerender.tsx"),
+		outDir: bundleDir,
+		emptyOutDir: true,
+		sourcemap: false,
+		manifest: false,
+		copyPublicDir: false,
+	},
+});
+const bundle = (await readdir(bundleDir)).find((file) => /^prerender\.m?js$/.test(file));
+if (!bundle) throw new Error(`no prerender bundle in ${bundleDir}`);
+const { renderPage, PRERENDERED_PAGES, SHELL_PATHS } = await import(
+	pathToFileURL(path.join(bundleDir, bundle)).href
+);
+
+const template = await readFile(path.join(webRoot, "index.html"), "utf8");
+if (!template.includes(ROOT_ELEMENT) || !template.includes(PLACEHOLDER)) {
+	throw new Error("dist/web/index.html has no empty #root or no boot-state placeholder");
+}
+const clientManifestPath = path.join(webRoot, ".vite/manifest.json");
+const clientManifest = JSON.parse(await readFile(clientManifestPath, "utf8"));
+
+/** The built chunks of a source module and of everything it imports statically. */
+function collectChunks(moduleKey, found = new Set()) {
+	const chunk = clientManifest[moduleKey];
+	if (!chunk) throw new Error(`${moduleKey} is not in Vite's manifest`);
+	if (found.has(chunk.file)) return found;
+	found.add(chunk.file);
+	for (const imported of chunk.imports ?? []) collectChunks(imported, found);
+	return found;
+}
+
+/**
+ * A prerendered page paints without its scripts, which only make it interactive: fetched at low
+ * priority, they leave the connection to the stylesheet first. (The app shell, index.html, needs
+ * them to paint anything and keeps their default priority.)
+ */
+function lowerScriptPriority(html) {
+	return html
+		.replace(/<script type="module" /g, '<script type="module" fetchpriority="low" ')
+		.replace(/<link rel="modulepreload" /g, '<link rel="modulepreload" fetchpriority="low" ');
+}
+
+const entryChunks = collectChunks("index.html");
+await mkdir(path.join(webRoot, "pages"), { recursive: true });
+const manifest = { pages: [], shellPaths: SHELL_PATHS };
+for (const page of PRERENDERED_PAGES) {
+	const screenChunks = new Set();
+	for (const moduleKey of page.screenModules) {
+		for (const file of collectChunks(moduleKey)) if (!entryChunks.has(file)) screenChunks.add(file);
+	}
+	const preloads = [...screenChunks]
+		.map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`)
+		.join("");
+	const files = {};
+	for (const session of SESSIONS) {
+		for (const [engine, imageProvider] of IMAGE_PROVIDERS) {
+			const state = { session, config: { googleEnabled: false, imageProvider } };
+			const html = await renderPage(page.renderPath, state);
+			if (/<script\b/i.test(html)) {
+				throw new Error(
+					`the prerender of ${page.renderPath} holds a script, which the CSP forbids`,
+				);
+			}
+			const file = `pages/${page.name}.${session}.${engine}.html`;
+			const document = lowerScriptPriority(template)
+				.replace(PLACEHOLDER, `${preloads}${PLACEHOLDER}`)
+				.replace(ROOT_ELEMENT, `<div id="root">${html}</div>`);
+			await writeFile(path.join(webRoot, file), document);
+			files[`${session}.${engine}`] = file;
+		}
+	}
+	manifest.pages.push({ name: page.name, paths: page.paths, status: page.status, files });
+}
+await writeFile(path.join(webRoot, "pages.json"), `${JSON.stringify(manifest, null, "\t")}\n`);
+// Vite's manifest was only needed here: the server must not publish it.
+await rm(path.join(webRoot, ".vite"), { recursive: true, force: true });
+console.log(
+	`prerendered ${manifest.pages.length} pages x ${SESSIONS.length * IMAGE_PROVIDERS.length} variants into ${path.relative(root, path.join(webRoot, "pages"))}`,
+);

@@ -1,0 +1,41 @@
+// What the server tells a page at its start, in a non-executable JSON element of the HTML (the
+// content security policy allows no inline script): whether anyone can be signed in, and the public
+// config. The prerendered screens are rendered for each case, and the browser hydrates them with
+// the same state (docs/decisions/012-prerendering-and-hydration.md). Plain types: the first page
+// reads this by hand.
+import type { PublicConfig } from "./session";
+
+/**
+ * `signed-out`: the request carried no session cookie, so nobody is signed in. `unknown`: it did,
+ * and the session lookup (preloaded with the page) says whose it is.
+ */
+export type SessionHint = "signed-out" | "unknown";
+
+export type BootState = { session: SessionHint; config: PublicConfig };
+
+/** The id of the `<script type="application/json">` element holding the BootState. */
+export const BOOT_STATE_ELEMENT_ID = "boot-state";
+
+/** Where the server puts the boot state and the session preload in the head of every page. */
+export const BOOT_STATE_PLACEHOLDER = "<!--app-boot-state-->";
+
+/** The screens' prerendered variants: the session hint, and whether the offline engine is on. */
+export type PrerenderVariant = `${SessionHint}.${"offline-engine" | "image-service"}`;
+
+export function readPrerenderVariant(state: BootState): PrerenderVariant {
+	return `${state.session}.${state.config.imageProvider === "local" ? "offline-engine" : "image-service"}`;
+}
+
+/** Every prerendered page, as the build writes it to `pages.json` beside index.html. */
+export type PagesManifest = {
+	pages: Array<{
+		name: string;
+		/** The paths this page answers; none for the 404 page, which answers every unknown path. */
+		paths: string[];
+		status: 200 | 404;
+		/** The HTML file of each variant, relative to the web root. */
+		files: Record<PrerenderVariant, string>;
+	}>;
+	/** Routes rendered in the browser only (their screen needs the session): they get index.html. */
+	shellPaths: string[];
+};

@@ -1,0 +1,35 @@
+// The build's prerender entry (scripts/prerender-web.mjs bundles it with Vite for Node): renders a
+// route to HTML with React's static prerendering, which waits for every lazy screen, for a given
+// boot state. The browser hydrates that HTML with the same state (main.tsx).
+import { PassThrough } from "node:stream";
+import { prerenderToNodeStream } from "react-dom/static";
+import { StaticRouter } from "react-router";
+import type { BootState } from "../shared/boot-state";
+import { App } from "./app/app";
+import { seedQueryClient } from "./app/boot-state";
+import { createQueryClient } from "./app/providers";
+import { AppRoutes } from "./app/router";
+
+export { PRERENDERED_PAGES, SHELL_PATHS } from "./app/pages";
+
+/** The HTML of the app at `path`, as the browser's first render with `state` would make it. */
+export async function renderPage(path: string, state: BootState): Promise<string> {
+	const queryClient = createQueryClient();
+	seedQueryClient(queryClient, state);
+	const { prelude } = await prerenderToNodeStream(
+		<App queryClient={queryClient}>
+			<StaticRouter location={path}>
+				<AppRoutes />
+			</StaticRouter>
+		</App>,
+		{
+			onError(error) {
+				throw error;
+			},
+		},
+	);
+	const chunks: Buffer[] = [];
+	for await (const chunk of prelude.pipe(new PassThrough())) chunks.push(Buffer.from(chunk));
+	queryClient.clear();
+	return Buffer.concat(chunks).toString("utf8");
+}

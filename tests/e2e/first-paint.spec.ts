@@ -1,0 +1,179 @@
+import { expect, type Page, test } from "@playwright/test";
+import { signUp, uniqueEmail } from "./support/journeys";
+
+// The first screens are prerendered HTML, hydrated by the script
+// (docs/decisions/012-prerendering-and-hydration.md).
+
+/** Console errors and warnings, and uncaught errors, from the moment the page starts loading. */
+function collectConsoleProblems(page: Page): string[] {
+	const problems: string[] = [];
+	page.on("console", (message) => {
+		if (message.type() === "error" || message.type() === "warning") {
+			problems.push(`${message.type()}: ${message.text()}`);
+		}
+	});
+	page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));
+	return problems;
+}
+
+/** Requests to the API, by path, from the moment the page starts loading. */
+function collectApiRequests(page: Page): string[] {
+	const paths: string[] = [];
+	page.on("request", (request) => {
+		const { pathname } = new URL(request.url());
+		if (pathname.startsWith("/api/")) paths.push(pathname);
+	});
+	return paths;
+}
+
+/** Types into the prompt box and sees the counter follow: React is in charge of the page. */
+async function expectGeneratorHydrated(page: Page): Promise<void> {
+	await page.getByRole("textbox", { name: "Prompt" }).fill("hydrated");
+	await expect(page.getByText("8/500")).toBeVisible();
+}
+
+test.describe("without JavaScript", () => {
+	test.use({ javaScriptEnabled: false });
+
+	test("/, /login and /signup show their whole first screen; an unknown path the 404 page", async ({
+		page,
+	}) => {
+		const home = await page.goto("/");
+		expect(home?.status()).toBe(200);
+		const header = page.getByRole("banner");
+		await expect(header.getByRole("button", { name: "Atelier" })).toBeVisible();
+		await expect(header.getByRole("link", { name: "Sign In" })).toBeVisible();
+		await expect(header.getByRole("button", { name: "Sign in with Google" })).toBeVisible();
+		await expect(
+			page.getByRole("heading", { level: 1, name: "Create with Atelier" }),
+		).toBeVisible();
+		await expect(page.getByRole("textbox", { name: "Prompt" })).toBeVisible();
+		await expect(page.getByText("0/500")).toBeVisible();
+		await expect(page.getByRole("combobox", { name: "Aspect ratio" })).toContainText("Square");
+		await expect(page.getByRole("button", { name: "Generate" })).toBeVisible();
+		await expect(page.getByText("Built-in offline engine.")).toBeVisible();
+		const result = page.getByRole("region", { name: "Result" });
+		await expect(result.getByRole("heading", { name: "No images to display" })).toBeVisible();
+		await expect(result.getByRole("listitem")).toHaveCount(3);
+
+		expect((await page.goto("/login"))?.status()).toBe(200);
+		await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
+		await expect(page.getByLabel("Email")).toBeVisible();
+		await expect(page.getByLabel("Password", { exact: true })).toBeVisible();
+		await expect(page.getByRole("button", { name: "Sign In", exact: true })).toBeVisible();
+		await expect(page.getByRole("button", { name: "Continue with Google" })).toBeVisible();
+		await expect(page.getByRole("link", { name: "Sign up" })).toBeVisible();
+
+		expect((await page.goto("/signup"))?.status()).toBe(200);
+		await expect(
+			page.getByRole("heading", { level: 1, name: "Create your account" }),
+		).toBeVisible();
+		await expect(page.getByLabel("Email")).toBeVisible();
+		await expect(page.getByLabel("Password", { exact: true })).toBeVisible();
+		await expect(page.getByLabel("Confirm password")).toBeVisible();
+		await expect(page.getByRole("button", { name: "Sign Up" })).toBeVisible();
+
+		expect((await page.goto("/no/such/page"))?.status()).toBe(404);
+		await expect(page.getByRole("heading", { level: 1, name: "Page Not Found" })).toBeVisible();
+		await expect(page.getByRole("link", { name: "Go to Home" })).toBeVisible();
+	});
+});
+
+test("signed out, the pages hydrate without a console warning and ask the API nothing", async ({
+	page,
+}) => {
+	const problems = collectConsoleProblems(page);
+	const apiRequests = collectApiRequests(page);
+
+	await page.goto("/");
+	await expectGeneratorHydrated(page);
+
+	await page.goto("/login");
+	await page.getByRole("button", { name: "Show password" }).click();
+	await expect(page.getByRole("button", { name: "Hide password" })).toBeVisible();
+
+	await page.goto("/signup");
+	await page.getByRole("link", { name: "Sign in" }).click();
+	await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
+
+	await page.goto("/no/such/page");
+	await page.getByRole("link", { name: "Go to Home" }).click();
+	await expectGeneratorHydrated(page);
+
+	// The browser reports the 404 page's own status; nothing else may be said.
+	expect(problems.filter((problem) => !/status of 404/.test(problem))).toEqual([]);
+	// Nobody is signed in without a session cookie, and the page carries the public config.
+	expect(apiRequests).toEqual([]);
+});
+
+test("signed in, the session is asked for once, with the page, and the header keeps its place", async ({
+	page,
+}) => {
+	await signUp(page, uniqueEmail("first-paint"));
+	const problems = collectConsoleProblems(page);
+	const apiRequests = collectApiRequests(page);
+	const navigation = page.getByRole("navigation", { name: "Account" });
+
+	await page.goto("/");
+	const boxWhileLoading = await navigation.boundingBox();
+	await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
+	await expectGeneratorHydrated(page);
+	const boxSignedIn = await navigation.boundingBox();
+	expect(boxSignedIn?.x).toBe(boxWhileLoading?.x);
+	expect(boxSignedIn?.width).toBe(boxWhileLoading?.width);
+	expect(apiRequests.filter((path) => path === "/api/auth/get-session")).toHaveLength(1);
+	expect(apiRequests).not.toContain("/api/config");
+
+	await page.goto("/login");
+	await expect(page).toHaveURL(/\/$/);
+	await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
+
+	expect(problems).toEqual([]);
+});
+
+test("text typed into the prompt box before the script runs is kept", async ({ page }) => {
+	let releaseScript: () => void = () => {};
+	const scriptHeld = new Promise<void>((resolve) => {
+		releaseScript = resolve;
+	});
+	await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+		await scriptHeld;
+		await route.continue();
+	});
+
+	await page.goto("/", { waitUntil: "commit" });
+	await page.getByRole("textbox", { name: "Prompt" }).fill("A kite over the dunes");
+	releaseScript();
+
+	await expect(page.getByText("21/500")).toBeVisible();
+	await expect(page.getByRole("button", { name: "Generate" })).toBeEnabled();
+});
+
+test("the results show display copies and thumbnails, never the originals", async ({ page }) => {
+	await page.setViewportSize({ width: 1280, height: 900 });
+	await signUp(page, uniqueEmail("display-copies"));
+	const images: string[] = [];
+	page.on("request", (request) => {
+		const { pathname } = new URL(request.url());
+		if (pathname.startsWith("/api/images/")) images.push(pathname);
+	});
+
+	await page.getByRole("textbox", { name: "Prompt" }).fill("A harbour at night, lanterns");
+	await page.getByRole("button", { name: "Generate" }).click();
+	const panel = page.getByRole("region", { name: "Result" });
+	await expect(panel.getByRole("heading", { name: "4 images" })).toBeVisible({ timeout: 20_000 });
+	// A square image 20rem wide on a 1x screen: the 384 px thumbnail covers it.
+	const first = panel.getByRole("button", { name: "Open image 1 of 4" });
+	const readSource = (image: HTMLImageElement) => (image.complete ? image.currentSrc : "");
+	await expect
+		.poll(() => first.locator("img").last().evaluate(readSource))
+		.toMatch(/-thumb\.webp$/);
+	// The preview is larger: the display copy.
+	await first.click();
+	const dialog = page.getByRole("dialog", { name: "Image 1 of 4" });
+	await expect.poll(() => dialog.getByRole("img").evaluate(readSource)).toMatch(/-display\.webp$/);
+	await page.keyboard.press("Escape");
+
+	expect(images.some((path) => path.endsWith("-display.webp"))).toBe(true);
+	expect(images.filter((path) => !/-(display|thumb)\.webp$/.test(path))).toEqual([]);
+});
