@@ -5,7 +5,8 @@ import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider, ProviderJob } from "../providers/types";
 import { createS3Storage } from "../storage/s3-storage";
 import type { Storage } from "../storage/storage";
-import { readSessionEmail, readZip, waitForGeneration } from "../testing/account-test-kit";
+import { readSessionEmail, waitForGeneration } from "../testing/account-test-kit";
+import { readZip } from "../testing/read-zip";
 import { type S3Server, startS3Server } from "../testing/s3-server";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {

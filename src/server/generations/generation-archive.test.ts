@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { GenerationRow, StoredImage } from "../db/schema";
 import type { Storage, StoredObject } from "../storage/storage";
-import { readZip } from "../testing/account-test-kit";
+import { readZip } from "../testing/read-zip";
 import { createGenerationArchive } from "./generation-archive";
 
 function createRow(id: string, imageCount: number): GenerationRow {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Generation, GenerationPage } from "../../shared/generations";
 import type { AuditLogPage } from "../../shared/history-responses";
 import type { ImageProvider, ProviderJob, ProviderJobState } from "../providers/types";
-import { readZip } from "../testing/account-test-kit";
 import { minutesAgo, type SeededGeneration, seedGeneration } from "../testing/history-kit";
+import { readZip } from "../testing/read-zip";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
 import { AccountPage } from "../features/account/account-page";
 import { useAuth } from "../features/auth/auth-context";
@@ -10,6 +11,17 @@ export function AccountRoute() {
 	const { user, session, forgetSession } = useAuth();
 	const navigate = useNavigate();
 	const config = useQuery({ queryKey: PUBLIC_CONFIG_QUERY_KEY, queryFn: fetchPublicConfig });
+	const isDeleted = useRef(false);
+
+	// Forget the deleted account only once this signed-in-only screen is gone: forgetting it while
+	// the screen is still shown would send the person to /login instead of home.
+	useEffect(
+		() => () => {
+			if (isDeleted.current) void forgetSession();
+		},
+		[forgetSession],
+	);
+
 	if (!user || !session) return null;
 	return (
 		<AccountPage
@@ -17,10 +29,9 @@ export function AccountRoute() {
 			currentSessionId={session.id}
 			isEmailVerificationRequired={config.data?.emailVerificationRequired ?? false}
 			onDeleted={async () => {
-				// Leave first: on a signed-in-only screen, forgetting the session would redirect to /login.
-				await navigate("/", { replace: true });
-				await forgetSession();
+				isDeleted.current = true;
 				void showToast("success", "Your account and everything in it were deleted.");
+				await navigate("/", { replace: true });
 			}}
 		/>
 	);

@@ -4,3 +4,5 @@ export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
 export const E2E_ADMIN_EMAIL = "admin@example.com";
 export const FAKE_GOOGLE_PORT = E2E_PORT + 1;
 export const E2E_PASSWORD = "correct horse battery";
+/** The SMTP inbox the journeys' server sends mail to serves what it received here. */
+export const MAIL_INBOX_PORT = E2E_PORT + 2;

@@ -1,10 +1,16 @@
 import { startFakeGoogle } from "../../../src/server/testing/fakes/google";
+import { startSmtpInbox } from "../../../src/server/testing/smtp-inbox";
 import { removeDataDir, startAppServer } from "./app-server";
-import { E2E_ADMIN_EMAIL, E2E_PORT, FAKE_GOOGLE_PORT } from "./constants";
+import { E2E_ADMIN_EMAIL, E2E_PORT, FAKE_GOOGLE_PORT, MAIL_INBOX_PORT } from "./constants";
 
-/** One server for the journeys, configured with a local OpenID Connect server standing in for Google. */
+/**
+ * One server for the journeys, configured with a local OpenID Connect server standing in for
+ * Google and a real SMTP server on 127.0.0.1 that keeps the mail it is sent.
+ */
 export default async function globalSetup() {
 	const google = await startFakeGoogle(FAKE_GOOGLE_PORT);
+	const inbox = await startSmtpInbox();
+	await inbox.serveOverHttp(MAIL_INBOX_PORT);
 	const server = await startAppServer({
 		port: E2E_PORT,
 		env: {
@@ -14,11 +20,14 @@ export default async function globalSetup() {
 			GOOGLE_DISCOVERY_URL: google.discoveryUrl,
 			// The journeys sign in many times from one address; rate limiting has its own tests.
 			AUTH_RATE_LIMIT_ENABLED: "false",
+			SMTP_URL: inbox.smtpUrl,
+			MAIL_FROM: "Atelier <atelier@example.com>",
 		},
 	});
 	return async () => {
 		await server.stop();
 		await google.stop();
+		await inbox.stop();
 		await removeDataDir(server.dataDir);
 	};
 }

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
-import { E2E_PASSWORD } from "./constants";
+import { E2E_PASSWORD, MAIL_INBOX_PORT } from "./constants";
 
 export function uniqueEmail(prefix = "person"): string {
 	return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
@@ -33,4 +33,29 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 			`${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
 	);
 	expect(summary).toEqual([]);
+}
+
+type InboxMail = { to: string[]; subject: string; links: string[]; receivedAt: number };
+
+/** The newest mail to `to` received after `since`, as the journeys' SMTP inbox kept it. */
+export async function waitForMail(to: string, since: number): Promise<InboxMail> {
+	const deadline = Date.now() + 15_000;
+	for (;;) {
+		const response = await fetch(
+			`http://127.0.0.1:${MAIL_INBOX_PORT}/messages?to=${encodeURIComponent(to)}`,
+		);
+		const messages = ((await response.json()) as InboxMail[]).filter(
+			(mail) => mail.receivedAt >= since,
+		);
+		const newest = messages.at(-1);
+		if (newest) return newest;
+		if (Date.now() > deadline) throw new Error(`no mail to ${to}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
+
+/** The one link in a mail. */
+export function readMailLink(mail: { links: string[] }): string {
+	expect(mail.links).toHaveLength(1);
+	return mail.links[0] ?? "";
 }
