@@ -191,7 +191,7 @@ describe("the built web app", () => {
 			expect(home.html).toContain("<p>home signed-out.offline-engine</p>");
 			expect(home.boot).toEqual({
 				session: "signed-out",
-				config: { googleEnabled: false, imageProvider: "local" },
+				config: { googleEnabled: false, imageProvider: "local", emailVerificationRequired: false },
 			});
 			expect(home.html).not.toContain(BOOT_STATE_PLACEHOLDER);
 			const compressed = await app.request("/", { headers: { "accept-encoding": "gzip, br" } });

@@ -298,7 +298,8 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 		const kept = await generateToTheEnd(other, "a picture that stays");
 
 		const folder = (id: string) => path.join(server.storageDir, "generations", id);
-		expect(await listFiles(folder(done.id))).toHaveLength(8);
+		// Four images, each stored as the original, a thumbnail and a display copy.
+		expect(await listFiles(folder(done.id))).toHaveLength(12);
 
 		const response = await deleteAccount(person.client, person.email.toUpperCase());
 		expect(response.status).toBe(200);
@@ -324,7 +325,7 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 			json: { email: person.email, password: person.password },
 		});
 		expect(signIn.status).toBe(401);
-		expect(await listFiles(folder(kept.id))).toHaveLength(8);
+		expect(await listFiles(folder(kept.id))).toHaveLength(12);
 		expect(await readSessionEmail(other.client)).toBe(other.email);
 	});
 });
@@ -359,7 +360,7 @@ describe.each(availableDatabaseKinds())("the account with S3 storage on %s", (ki
 		const kept = await generateToTheEnd(other, "a kept picture");
 		const objectsOf = async (id: string) =>
 			(await s3.listKeys()).filter((key) => key.includes(`generations/${id}/`));
-		expect(await objectsOf(created.id)).toHaveLength(8);
+		expect(await objectsOf(created.id)).toHaveLength(12);
 
 		const exported = await readZip(
 			new Uint8Array(await (await person.client.request("/api/account/export")).arrayBuffer()),
@@ -368,7 +369,7 @@ describe.each(availableDatabaseKinds())("the account with S3 storage on %s", (ki
 
 		expect((await deleteAccount(person.client, person.email)).status).toBe(200);
 		expect(await objectsOf(created.id)).toEqual([]);
-		expect(await objectsOf(kept.id)).toHaveLength(8);
+		expect(await objectsOf(kept.id)).toHaveLength(12);
 	});
 });
 

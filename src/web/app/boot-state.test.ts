@@ -20,12 +20,12 @@ afterEach(() => {
 describe("the boot state a page carries", () => {
 	it("is read from its JSON element and answers the session and config queries at once", () => {
 		putBootState(
-			'{"session":"signed-out","config":{"googleEnabled":true,"imageProvider":"local"}}',
+			'{"session":"signed-out","config":{"googleEnabled":true,"imageProvider":"local","emailVerificationRequired":true}}',
 		);
 		const state = readBootState(document);
 		expect(state).toEqual({
 			session: "signed-out",
-			config: { googleEnabled: true, imageProvider: "local" },
+			config: { googleEnabled: true, imageProvider: "local", emailVerificationRequired: true },
 		});
 
 		const queryClient = new QueryClient();
@@ -42,6 +42,7 @@ describe("the boot state a page carries", () => {
 		expect(queryClient.getQueryData(PUBLIC_CONFIG_QUERY_KEY)).toEqual({
 			googleEnabled: false,
 			imageProvider: "fal",
+			emailVerificationRequired: false,
 		});
 	});
 
