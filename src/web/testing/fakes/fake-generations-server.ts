@@ -38,11 +38,10 @@ function readIds(body: unknown): string[] | undefined {
 	return Array.isArray(ids) && ids.every((id) => typeof id === "string") ? ids : undefined;
 }
 
-/** The list filters of the API: words of the prompt, ratio, favourites, owner. */
+/** The list filters of the API: the search (any case, anywhere in the prompt), ratio, favourites, owner. */
 function matches(item: Generation, search: URLSearchParams): boolean {
-	const words = (search.get("q") ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-	const prompt = item.prompt.toLowerCase();
-	if (!words.every((word) => prompt.includes(word))) return false;
+	const text = (search.get("q") ?? "").trim().toLowerCase();
+	if (!item.prompt.toLowerCase().includes(text)) return false;
 	const ratio = search.get("ratio");
 	if (ratio && item.aspect_ratio !== ratio) return false;
 	if (search.get("favorites") === "true" && !item.is_favorite) return false;
