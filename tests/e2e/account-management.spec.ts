@@ -167,20 +167,7 @@ test("delete my account: confirmed by typing the e-mail, then signed out with no
 });
 
 test("the administrator's account page says why it cannot be deleted", async ({ page }) => {
-	await page.goto("/signup");
-	await page.getByLabel("Email").fill(E2E_ADMIN_EMAIL);
-	await page.getByLabel("Password", { exact: true }).fill("admin password");
-	await page.getByLabel("Confirm password").fill("admin password");
-	await page.getByRole("button", { name: "Sign Up" }).click();
-	if (
-		await page
-			.getByRole("alert")
-			.isVisible()
-			.catch(() => false)
-	) {
-		await signIn(page, E2E_ADMIN_EMAIL, "admin password");
-	}
-	await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
+	await signUpOrSignIn(page, E2E_ADMIN_EMAIL, "admin password");
 	await openAccountPage(page);
 	await expect(page.getByText(/You are the administrator/)).toBeVisible();
 	await expect(page.getByRole("button", { name: "Delete my account" })).toHaveCount(0);

@@ -7,7 +7,6 @@ import { AuthLayout } from "./auth-layout";
 import { GeneratorRoute } from "./generator-route";
 import { LayoutShell } from "./layout-shell";
 import { type LazyScreen, lazyScreen } from "./lazy-screen";
-import { NotFoundPage } from "./not-found-page";
 import { PageLoading } from "./page-loading";
 
 /** These screens exist to call the auth client: fetch it alongside them, not on the first click. */
@@ -16,6 +15,7 @@ function warmUpAuthClient(): void {
 	loadAuthClient().catch(() => {});
 }
 
+const NotFoundPage = lazyScreen(async () => (await import("./not-found-page")).NotFoundPage);
 const GenerationsRoute = lazyScreen(
 	async () => (await import("./generations-route")).GenerationsRoute,
 );

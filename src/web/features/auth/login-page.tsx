@@ -7,13 +7,9 @@ import { PasswordField } from "../../components/password-field";
 import { TextField } from "../../components/text-field";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
-import {
-	describeOAuthError,
-	formatGoogleSignInError,
-	LOGIN_FAILED_MESSAGE,
-	readAuthErrorMessage,
-} from "./auth-errors";
+import { formatGoogleSignInError, LOGIN_FAILED_MESSAGE, readAuthErrorMessage } from "./auth-errors";
 import { GoogleSignInButton } from "./google-sign-in-button";
+import { describeOAuthError } from "./oauth-error-reasons";
 import { OrDivider } from "./or-divider";
 
 export function LoginPage() {
