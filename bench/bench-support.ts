@@ -12,7 +12,7 @@ import {
 	openPostgresDatabase,
 	PGLITE_EXTENSIONS,
 } from "../src/server/db/database";
-import { createSilentLogger } from "../src/server/logger";
+import { createSilentLogger } from "../src/server/logging/logger";
 import type { ImageProvider } from "../src/server/providers/types";
 import { assembleServer, type ServerSettings } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";

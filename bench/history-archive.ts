@@ -16,7 +16,7 @@ import path from "node:path";
 import { serve } from "@hono/node-server";
 import sharp from "sharp";
 import type { StoredImage } from "../src/server/db/schema";
-import { createSilentLogger } from "../src/server/logger";
+import { createSilentLogger } from "../src/server/logging/logger";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import { renderImages } from "../src/server/providers/local/render";
 import { assembleServer } from "../src/server/server";

@@ -21,7 +21,7 @@ import type { Database } from "../src/server/db/database";
 import type { StoredImage } from "../src/server/db/schema";
 import { storeGenerationImage } from "../src/server/generations/store-images";
 import { loadStaticSite } from "../src/server/http/static-site";
-import { createSilentLogger } from "../src/server/logger";
+import { createSilentLogger } from "../src/server/logging/logger";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import { renderImages } from "../src/server/providers/local/render";
 import { assembleServer } from "../src/server/server";

@@ -19,7 +19,7 @@ import { serve } from "@hono/node-server";
 import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { loadStaticSite } from "../src/server/http/static-site";
-import { createSilentLogger } from "../src/server/logger";
+import { createSilentLogger } from "../src/server/logging/logger";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import { assembleServer } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";

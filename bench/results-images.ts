@@ -19,7 +19,7 @@ import { serve } from "@hono/node-server";
 import { type Browser, chromium } from "@playwright/test";
 import sharp from "sharp";
 import { loadStaticSite } from "../src/server/http/static-site";
-import { createSilentLogger } from "../src/server/logger";
+import { createSilentLogger } from "../src/server/logging/logger";
 import { renderImages } from "../src/server/providers/local/render";
 import type { ImageProvider, ImageSource } from "../src/server/providers/types";
 import { assembleServer } from "../src/server/server";

@@ -15,7 +15,7 @@ import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/errors";
 import { refuseForeignOrigins } from "./http/origin-check";
 import type { StaticSite } from "./http/static-site";
-import type { Logger } from "./logger";
+import type { Logger } from "./logging/logger";
 
 export type AppConfig = {
 	baseUrl: string;

@@ -5,7 +5,7 @@ import { DataDirLockedError, lockDataDir } from "./db/data-dir-lock";
 import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/database";
 import { parseEnv, resolveBaseUrl } from "./env";
 import { loadStaticSite } from "./http/static-site";
-import { createLogger } from "./logger";
+import { createLogger } from "./logging/logger";
 import { createProviderFromEnv } from "./provider-from-env";
 import { readOrCreateSecret } from "./secret-file";
 import { assembleServer, DEFAULT_RUN_SETTINGS } from "./server";

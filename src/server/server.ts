@@ -18,7 +18,7 @@ import { type GenerationRunSettings, runGeneration } from "./generations/run-gen
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
 import { type GenerationQueue, startGenerationQueue } from "./jobs/generation-queue";
-import type { Logger } from "./logger";
+import type { Logger } from "./logging/logger";
 import { createMailer, type MailConfig } from "./mail/mailer";
 import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";

@@ -9,6 +9,7 @@ import {
 	readMailLink,
 	signIn,
 	signUp,
+	signUpOrSignIn,
 	uniqueEmail,
 	waitForMail,
 } from "./support/journeys";

@@ -1,7 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { FAKE_GOOGLE_USER } from "../../src/server/testing/fakes/google";
 import { E2E_ADMIN_EMAIL } from "./support/constants";
-import { expectNoAxeViolations, signIn, signUp, uniqueEmail } from "./support/journeys";
+import {
+	expectNoAxeViolations,
+	signIn,
+	signUp,
+	signUpOrSignIn,
+	uniqueEmail,
+} from "./support/journeys";
 
 test("sign up, stay signed in across a reload, sign out with confirmation, sign in again", async ({
 	page,

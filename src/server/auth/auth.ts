@@ -8,7 +8,7 @@ import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
 import { ERRORS } from "../../shared/errors";
 import { isAdminEmail } from "../../shared/session";
 import { isDatabaseUnavailableError } from "../db/database";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import type { Mailer } from "../mail/mailer";
 import { createPasswordResetMessage, createVerificationMessage } from "../mail/messages";
 import { createPasswordHasher } from "./password-hashing";

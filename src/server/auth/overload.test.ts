@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { ERRORS } from "../../shared/errors";
 import { openPostgresDatabase } from "../db/database";
-import { createSilentLogger } from "../logger";
+import { createSilentLogger } from "../logging/logger";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { assembleServer } from "../server";
 import { createTestServer, createTestUser, TestClient } from "../testing/test-server";

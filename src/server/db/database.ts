@@ -3,7 +3,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import type { DatabaseSchema } from "./schema";
 
 export type NotificationHandler = (payload: string) => void;

@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import type { Database } from "./database";
 
 /** The tables whose statistics the history's plans depend on. */

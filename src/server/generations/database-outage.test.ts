@@ -6,7 +6,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openPostgresDatabase } from "../db/database";
-import { createSilentLogger } from "../logger";
+import { createSilentLogger } from "../logging/logger";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { assembleServer, type Server } from "../server";
 import { createLocalStorage } from "../storage/local-storage";

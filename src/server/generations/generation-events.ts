@@ -1,5 +1,5 @@
 import type { Database } from "../db/database";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import { GENERATION_CHANGED_CHANNEL } from "./generation-repository";
 
 export type GenerationEvents = {

@@ -14,7 +14,7 @@ import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../http/errors";
 import { createTransactionExecutor, type GenerationQueue } from "../jobs/generation-queue";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import type { ImageProvider } from "../providers/types";
 import type { Storage } from "../storage/storage";
 import { insertDeletionEntries, selectAuditLogPage } from "./audit-log-repository";

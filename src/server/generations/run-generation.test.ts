@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { Generation } from "../../shared/generations";
-import { createSilentLogger } from "../logger";
+import { createSilentLogger } from "../logging/logger";
 import type { ImageProvider, ProviderJobState } from "../providers/types";
 import { DEFAULT_RUN_SETTINGS } from "../server";
 import { availableDatabaseKinds } from "../testing/test-database";

@@ -5,7 +5,7 @@ import { GENERATION_MESSAGES } from "../../shared/generation-flow";
 import { stripAspectRatioFlag } from "../../shared/prompt";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
 import type { downloadImage } from "../images/download-image";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import {
 	type ImageProvider,
 	type ImageSource,

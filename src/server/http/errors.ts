@@ -8,7 +8,7 @@ import {
 	errorBody,
 } from "../../shared/errors";
 import { isDatabaseUnavailableError } from "../db/database";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 
 /** An error with a catalogue code; `app.onError` renders it as the one error envelope. */
 export class AppError extends Error {

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openPostgresDatabase } from "../db/database";
-import { createSilentLogger } from "../logger";
+import { createSilentLogger } from "../logging/logger";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { assembleServer, type Server } from "../server";
 import { availableDatabaseKinds } from "../testing/test-database";

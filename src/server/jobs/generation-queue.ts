@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely, sql } from "kysely";
 import PgBoss from "pg-boss";
 import type { Database } from "../db/database";
 import type { DatabaseSchema } from "../db/schema";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 
 const QUEUE = "generation";
 

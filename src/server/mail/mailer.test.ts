@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../logger";
+import { createLogger } from "../logging/logger";
 import { type SmtpInbox, startSmtpInbox } from "../testing/smtp-inbox";
 import { createMailer } from "./mailer";
 import { createPasswordResetMessage, createVerificationMessage } from "./messages";

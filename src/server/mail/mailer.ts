@@ -1,5 +1,5 @@
 import { createTransport } from "nodemailer";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 
 /** One e-mail: plain text and simple HTML carrying the same words and link. */
 export type MailMessage = {

@@ -5,7 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openPgliteDatabase, openPostgresDatabase, PGLITE_EXTENSIONS } from "../db/database";
-import { createSilentLogger } from "../logger";
+import { createSilentLogger } from "../logging/logger";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { assembleServer } from "../server";
 import { createLocalStorage } from "../storage/local-storage";

@@ -9,7 +9,7 @@ import {
 	openPostgresDatabase,
 	PGLITE_EXTENSIONS,
 } from "../db/database";
-import { createSilentLogger } from "../logger";
+import { createSilentLogger } from "../logging/logger";
 
 export type DatabaseKind = "pglite" | "postgres";
 

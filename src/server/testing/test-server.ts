@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { StaticSite } from "../http/static-site";
-import { createSilentLogger } from "../logger";
+import { createSilentLogger } from "../logging/logger";
 import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider } from "../providers/types";
 import { assembleServer, type Server } from "../server";
