@@ -11,6 +11,7 @@ import {
 	openPgliteDatabase,
 	openPostgresDatabase,
 	PGLITE_EXTENSIONS,
+	PGLITE_START_PARAMS,
 } from "../src/server/db/database";
 import { createSilentLogger } from "../src/server/logger";
 import type { ImageProvider } from "../src/server/providers/types";
@@ -31,9 +32,12 @@ export const BENCH_PASSWORD = "correct horse battery";
 
 export type DatabaseKind = "pglite" | "postgres";
 
-/** A fresh in-memory PGlite database. */
+/** A fresh in-memory PGlite database, with the settings the server gives its embedded database. */
 export async function openBenchPglite(): Promise<Database> {
-	const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+	const pglite = await PGlite.create({
+		extensions: PGLITE_EXTENSIONS,
+		startParams: [...PGLITE_START_PARAMS],
+	});
 	return openPgliteDatabase(pglite, { ownsPglite: true });
 }
 
