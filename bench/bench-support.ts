@@ -46,6 +46,8 @@ export type PostgresTarget = {
 	source: string;
 	/** Opens a fresh, empty database on the server; closing it drops it. */
 	openDatabase(): Promise<Database>;
+	/** Creates a fresh, empty database on the server for another process to use; `drop` removes it. */
+	createDatabase(): Promise<{ url: string; drop(): Promise<void> }>;
 	stop(): Promise<void>;
 };
 
@@ -90,19 +92,29 @@ export async function startBenchPostgres(): Promise<PostgresTarget | undefined> 
 			await client.end();
 		}
 	})();
+	const createDatabase = async () => {
+		const name = `atelier_bench_${randomUUID().replaceAll("-", "")}`;
+		await admin(`CREATE DATABASE ${name}`);
+		const url = new URL(adminUrl);
+		url.pathname = `/${name}`;
+		return {
+			url: url.toString(),
+			async drop() {
+				await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+			},
+		};
+	};
 	return {
 		source: `PostgreSQL ${version}, ${source}`,
+		createDatabase,
 		async openDatabase() {
-			const name = `atelier_bench_${randomUUID().replaceAll("-", "")}`;
-			await admin(`CREATE DATABASE ${name}`);
-			const url = new URL(adminUrl);
-			url.pathname = `/${name}`;
-			const database = openPostgresDatabase(url.toString(), createSilentLogger());
+			const created = await createDatabase();
+			const database = openPostgresDatabase(created.url, createSilentLogger());
 			return {
 				...database,
 				async close() {
 					await database.close();
-					await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+					await created.drop();
 				},
 			};
 		},
