@@ -11,6 +11,7 @@ import {
 	openPgliteDatabase,
 	openPostgresDatabase,
 	PGLITE_EXTENSIONS,
+	PGLITE_START_PARAMS,
 } from "../src/server/db/database";
 import { createSilentLogger } from "../src/server/logging/logger";
 import type { ImageProvider } from "../src/server/providers/types";
@@ -31,9 +32,12 @@ export const BENCH_PASSWORD = "correct horse battery";
 
 export type DatabaseKind = "pglite" | "postgres";
 
-/** A fresh in-memory PGlite database. */
+/** A fresh in-memory PGlite database, with the settings the server gives its embedded database. */
 export async function openBenchPglite(): Promise<Database> {
-	const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+	const pglite = await PGlite.create({
+		extensions: PGLITE_EXTENSIONS,
+		startParams: [...PGLITE_START_PARAMS],
+	});
 	return openPgliteDatabase(pglite, { ownsPglite: true });
 }
 
@@ -42,6 +46,8 @@ export type PostgresTarget = {
 	source: string;
 	/** Opens a fresh, empty database on the server; closing it drops it. */
 	openDatabase(): Promise<Database>;
+	/** Creates a fresh, empty database on the server for another process to use; `drop` removes it. */
+	createDatabase(): Promise<{ url: string; drop(): Promise<void> }>;
 	stop(): Promise<void>;
 };
 
@@ -86,19 +92,29 @@ export async function startBenchPostgres(): Promise<PostgresTarget | undefined> 
 			await client.end();
 		}
 	})();
+	const createDatabase = async () => {
+		const name = `atelier_bench_${randomUUID().replaceAll("-", "")}`;
+		await admin(`CREATE DATABASE ${name}`);
+		const url = new URL(adminUrl);
+		url.pathname = `/${name}`;
+		return {
+			url: url.toString(),
+			async drop() {
+				await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+			},
+		};
+	};
 	return {
 		source: `PostgreSQL ${version}, ${source}`,
+		createDatabase,
 		async openDatabase() {
-			const name = `atelier_bench_${randomUUID().replaceAll("-", "")}`;
-			await admin(`CREATE DATABASE ${name}`);
-			const url = new URL(adminUrl);
-			url.pathname = `/${name}`;
-			const database = openPostgresDatabase(url.toString(), createSilentLogger());
+			const created = await createDatabase();
+			const database = openPostgresDatabase(created.url, createSilentLogger());
 			return {
 				...database,
 				async close() {
 					await database.close();
-					await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+					await created.drop();
 				},
 			};
 		},

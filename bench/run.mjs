@@ -18,6 +18,7 @@ const BENCHMARKS = [
 	"web-bundle",
 	"lighthouse",
 	"results-images",
+	"load",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

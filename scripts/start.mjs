@@ -49,7 +49,13 @@ if (!existsSync(builtServer) || !existsSync(builtWeb) || sourcesChanged) {
 	run(npm, ["run", "build"]);
 }
 
-const server = spawn(process.execPath, ["--enable-source-maps", builtServer], { stdio: "inherit" });
+// glibc gives each thread that allocates its own memory arena (up to 8 per core); image work on
+// libuv's and libvips's threads then leaves memory spread over them. Two arenas are plenty
+// (docs/decisions/010-embedded-memory.md).
+const server = spawn(process.execPath, ["--enable-source-maps", builtServer], {
+	stdio: "inherit",
+	env: { MALLOC_ARENA_MAX: "2", ...process.env },
+});
 for (const signal of ["SIGINT", "SIGTERM"]) {
 	process.on(signal, () => server.kill(signal));
 }

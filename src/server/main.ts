@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
+import sharp from "sharp";
 import { DataDirLockedError, lockDataDir } from "./db/data-dir-lock";
 import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/database";
 import { parseEnv, resolveBaseUrl } from "./env";
@@ -27,6 +28,9 @@ async function main() {
 		);
 	}
 	const env = parsed.env;
+	// libvips keeps recent operations' results for reuse (up to 50 MB); every image here is processed
+	// once, so that cache only holds memory (docs/decisions/010-embedded-memory.md).
+	sharp.cache(false);
 	const logger = createLogger(env.LOG_LEVEL);
 	const baseUrl = resolveBaseUrl(env);
 	const dataDir = path.resolve(env.DATA_DIR);

@@ -1,3 +1,8 @@
+import { execFile } from "node:child_process";
+import { access, mkdir, rename, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
@@ -51,9 +56,65 @@ export function openPgliteDatabase(pglite: PGlite, options: { ownsPglite: boolea
 	};
 }
 
+/**
+ * PostgreSQL settings for the embedded database. PGlite keeps PostgreSQL's shared memory inside its
+ * WebAssembly heap, in this process: the default 128 MB of shared buffers cost an idle server
+ * 100 to 130 MB. The data files sit in the operating system's page cache anyway, so a small buffer
+ * pool costs a copy per page read, not a disk read (docs/decisions/010-embedded-memory.md).
+ */
+export const PGLITE_START_PARAMS: readonly string[] = [
+	...PGlite.defaultStartParams,
+	"-c",
+	"shared_buffers=16MB",
+];
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Creates a new embedded database in `directory` in a short-lived child process. PGlite's initdb
+ * runs temporary instances that take some 700 MB for a few seconds; in this process 100 to 200 MB
+ * of that stayed allocated afterwards (docs/decisions/010-embedded-memory.md). The database is
+ * made beside `directory` and renamed into place when complete, so a first start killed half-way
+ * leaves nothing that looks like a database.
+ */
+async function createEmbeddedDatabase(directory: string): Promise<void> {
+	const creating = `${directory}.creating`;
+	// The leftover of a first start that was killed; the data-folder lock keeps out anyone else.
+	await rm(creating, { recursive: true, force: true });
+	await mkdir(path.dirname(directory), { recursive: true });
+	const pgliteEntry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+	const script =
+		"const [entry, directory, startParams] = process.argv.slice(1);" +
+		"require(entry).PGlite.create(directory, { startParams: JSON.parse(startParams) })" +
+		".then((db) => db.close()).catch((error) => { console.error(error); process.exitCode = 1; });";
+	try {
+		await execFileAsync(
+			process.execPath,
+			["-e", script, pgliteEntry, creating, JSON.stringify(PGLITE_START_PARAMS)],
+			{ maxBuffer: 16 * 1024 * 1024 },
+		);
+		await rename(creating, directory);
+	} catch (error) {
+		await rm(creating, { recursive: true, force: true });
+		const stderr = (error as { stderr?: unknown }).stderr;
+		const detail = typeof stderr === "string" && stderr.trim() ? `: ${stderr.trim()}` : "";
+		throw new Error(`Could not create the embedded database in ${directory}${detail}`, {
+			cause: error,
+		});
+	}
+}
+
 /** Opens (creating if needed) the embedded database in `directory`. */
 export async function openEmbeddedDatabase(directory: string): Promise<Database> {
-	const pglite = await PGlite.create(directory, { extensions: PGLITE_EXTENSIONS });
+	const isCreated = await access(path.join(directory, "PG_VERSION")).then(
+		() => true,
+		() => false,
+	);
+	if (!isCreated) await createEmbeddedDatabase(directory);
+	const pglite = await PGlite.create(directory, {
+		extensions: PGLITE_EXTENSIONS,
+		startParams: [...PGLITE_START_PARAMS],
+	});
 	return openPgliteDatabase(pglite, { ownsPglite: true });
 }
 
