@@ -407,8 +407,10 @@ describe("the generations screen", () => {
 		startFakeGenerationsServer({ generations: [] });
 		const { user, readLocation } = openHistory({ path: "/no/such/page" });
 
+		// The 404 screen loads on demand: wait for it, not for the loading screen's <main>.
+		await screen.findByRole("heading", { level: 1, name: "Page Not Found" });
 		await user.click(
-			within(await screen.findByRole("main")).getByRole("link", { name: "View Generations" }),
+			within(screen.getByRole("main")).getByRole("link", { name: "View Generations" }),
 		);
 		await screen.findByRole("heading", { level: 1, name: "Saved Generations" });
 		await user.click(screen.getByRole("button", { name: "Back" }));
