@@ -121,9 +121,7 @@ describe("createGenerationArchive", () => {
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		// 40 images of 256 kB exist; an unread archive has asked for only the first few.
 		expect(readCount()).toBeLessThan(5);
-		let chunk = await reader.read();
-		while (!chunk.done) chunk = await reader.read();
-		expect(readCount()).toBe(40);
+		await reader.cancel();
 		expect(largestConcurrent()).toBe(1);
 	});
 

@@ -1,6 +1,7 @@
+import { PassThrough, Readable } from "node:stream";
+import { ZipFile } from "yazl";
 import type { GenerationRow, StoredImage } from "../db/schema";
 import type { Storage } from "../storage/storage";
-import { createZipStream, type ZipEntry } from "./zip-stream";
 
 /** A small file written into the archive as it is, such as `account.json`. */
 export type ArchiveFile = { name: string; content: string };
@@ -82,11 +83,20 @@ export function createGenerationArchive(options: {
 	layout?: ArchiveLayout;
 }): ReadableStream<Uint8Array> {
 	const layout = options.layout ?? EXPORT_LAYOUT;
-	const entries: ZipEntry[] = [];
-	const writtenAt = new Date();
+	const zip = new ZipFile();
+	const output = new PassThrough();
+	let hasFailed = false;
+	const fail = (error: unknown) => {
+		if (hasFailed) return;
+		hasFailed = true;
+		output.destroy(error instanceof Error ? error : new Error(String(error)));
+	};
+	zip.on("error", fail);
+	zip.outputStream.on("error", fail);
+	zip.outputStream.pipe(output);
+
 	const addText = (name: string, content: string) => {
-		const bytes = Buffer.from(content, "utf8");
-		entries.push({ name, modifiedAt: writtenAt, isCompressed: true, read: async () => bytes });
+		zip.addBuffer(Buffer.from(content, "utf8"), name, { mtime: new Date() });
 	};
 	for (const file of options.files ?? []) addText(file.name, file.content);
 	const described = options.generations.map((row) => describeGeneration(row, layout));
@@ -95,23 +105,34 @@ export function createGenerationArchive(options: {
 	const folders = layout.folderNames(options.generations);
 	options.generations.forEach((row, rowIndex) => {
 		const folder = folders[rowIndex] ?? row.id;
-		addText(
-			inFolder(folder, layout.metadataFile),
-			`${JSON.stringify(described[rowIndex], null, 2)}\n`,
-		);
+		const metadata = `${JSON.stringify(described[rowIndex], null, 2)}\n`;
+		addText(inFolder(folder, layout.metadataFile), metadata);
 		row.images.forEach((image, index) => {
-			entries.push({
-				name: inFolder(folder, layout.imageFile(row, index, imageExtension(image))),
-				modifiedAt: row.created_at,
-				// Images are compressed already; storing them saves the CPU and changes nothing in size.
-				isCompressed: false,
-				read: async () => {
-					const object = await options.storage.get(image.key);
-					if (!object) throw new Error(`The image ${image.key} is missing from storage`);
-					return object.data;
-				},
+			const name = inFolder(folder, layout.imageFile(row, index, imageExtension(image)));
+			// Images are compressed already; storing them saves the CPU and changes nothing in size.
+			zip.addReadStreamLazy(name, { compress: false, mtime: row.created_at }, (callback) => {
+				options.storage.get(image.key).then(
+					(object) => {
+						if (!object) {
+							callback(
+								new Error(`The image ${image.key} is missing from storage`),
+								Readable.from([]),
+							);
+							return;
+						}
+						const { data } = object;
+						callback(
+							null,
+							Readable.from([Buffer.from(data.buffer, data.byteOffset, data.byteLength)]),
+						);
+					},
+					(error: unknown) =>
+						callback(error instanceof Error ? error : new Error(String(error)), Readable.from([])),
+				);
 			});
 		});
 	});
-	return createZipStream(entries);
+	zip.end();
+
+	return Readable.toWeb(output) as ReadableStream<Uint8Array>;
 }
