@@ -1,7 +1,7 @@
 // Benchmark of the history's ZIP download: POST /api/generations/archive for 200 generations (800
 // original images) over real HTTP to a client in another process, measuring throughput against
 // reading the same files directly, and how much the server process's memory grows while it streams.
-// Twice: with the offline engine's JPEGs (about 60 kB) and with 1 MB PNGs, the size hosted
+// Twice: with the offline engine's JPEGs (about 50 kB) and with 1 MB PNGs, the size hosted
 // providers return. Targets: about the speed of reading the files, memory growing less than 50 MB.
 // Run from the repository root (see bench/README.md):
 //   node bench/run.mjs history-archive
@@ -91,8 +91,9 @@ function sampleMemory(): Sample {
 }
 
 // The client runs in a process of its own, so its buffers and CPU are not counted as the server's.
-// It reads the body as it comes, keeps the last bytes only, and reports the ZIP's entry count from
-// its end-of-central-directory record.
+// It reads the body as it comes, keeps the last kilobyte or so only (in as many chunks as it came:
+// a ZIP's end may arrive a few bytes at a time), and reports the ZIP's entry count from its
+// end-of-central-directory record.
 const CLIENT_SCRIPT = `
 const http = require("node:http");
 const [port, cookie, origin] = process.argv.slice(1);
@@ -103,11 +104,16 @@ process.stdin.on("end", () => {
 	const request = http.request({ host: "127.0.0.1", port: Number(port), method: "POST", path: "/api/generations/archive",
 		headers: { cookie, origin, "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (response) => {
 		let bytes = 0;
-		let last = Buffer.alloc(0);
-		let previous = Buffer.alloc(0);
-		response.on("data", (chunk) => { bytes += chunk.length; previous = last; last = chunk; });
+		const tailChunks = [];
+		let tailBytes = 0;
+		response.on("data", (chunk) => {
+			bytes += chunk.length;
+			tailChunks.push(chunk);
+			tailBytes += chunk.length;
+			while (tailChunks.length > 1 && tailBytes - tailChunks[0].length >= 1024) tailBytes -= tailChunks.shift().length;
+		});
 		const finish = (outcome) => {
-			const tail = Buffer.concat([previous, last]);
+			const tail = Buffer.concat(tailChunks);
 			const at = tail.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
 			const entries = at < 0 ? -1 : tail.readUInt16LE(at + 10);
 			process.stdout.write(JSON.stringify({ outcome, status: response.statusCode, bytes, entries, milliseconds: performance.now() - started }));

@@ -154,7 +154,7 @@ test("the admin sees everyone's generations, each card naming its owner", async 
 		[BOB_SEEDS[0], bobEmail],
 		[ALICE_SEEDS.at(-1), aliceEmail],
 	] as const) {
-		const card = await revealCard(page, seed?.prompt ?? "");
+		const card = await revealCard(page, seed?.prompt ?? "", { owner });
 		await expect(card.getByText(owner, { exact: true })).toBeVisible();
 	}
 	await expectNoAxeViolations(page);

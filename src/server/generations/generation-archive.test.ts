@@ -125,6 +125,19 @@ describe("createGenerationArchive", () => {
 		expect(largestConcurrent()).toBe(1);
 	});
 
+	it("errors the stream, rather than ending it, when the first image is missing", async () => {
+		const { storage } = createMemoryStorage();
+		const missingFirst: Storage = {
+			...storage,
+			get: async (key) => (key.endsWith("/0.png") ? undefined : storage.get(key)),
+		};
+		const stream = createGenerationArchive({
+			generations: [createRow("a", 2)],
+			storage: missingFirst,
+		});
+		await expect(readAll(stream)).rejects.toThrow("The image generations/a/0.png is missing");
+	});
+
 	it("aborts the HTTP response when storage fails part-way, instead of ending a truncated file", async () => {
 		const { storage } = createMemoryStorage({ failAfterReads: 3 });
 		const app = new Hono();

@@ -143,6 +143,41 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 		}
 	});
 
+	it("counts today from midnight in the time zone the client names, and refuses an unknown zone", async () => {
+		// Zones of fixed offsets (no daylight saving): Etc/GMT-14 is UTC+14, Etc/GMT+12 is UTC-12.
+		for (const [timeZone, offsetHours] of [
+			["Etc/GMT-14", 14],
+			["Etc/GMT+12", -12],
+			["UTC", 0],
+		] as const) {
+			const person = await createTestUser(server);
+			const offsetMs = offsetHours * 3_600_000;
+			const midnight = Math.floor((Date.now() + offsetMs) / DAY_MS) * DAY_MS - offsetMs;
+			for (const createdAt of [midnight, midnight - 1_000]) {
+				await seedGeneration(server, {
+					userId: person.userId,
+					prompt: `around midnight in ${timeZone}`,
+					createdAt: new Date(createdAt),
+					imageCount: 0,
+				});
+			}
+			const page = await listPage(person, { timeZone });
+			expect({ timeZone, total: page.total, today: page.today }).toEqual({
+				timeZone,
+				total: 2,
+				today: 1,
+			});
+			const searched = await listPage(person, { timeZone, q: "midnight" });
+			expect({ timeZone, today: searched.today }).toEqual({ timeZone, today: 1 });
+		}
+		const person = await createTestUser(server);
+		await expectError(
+			await person.client.request("/api/generations?timeZone=Mars%2FOlympus_Mons"),
+			400,
+			"VALIDATION_ERROR",
+		);
+	});
+
 	it("filters by aspect ratio and favourites, combined with each other and with search", async () => {
 		const person = await createTestUser(server);
 		const seed = (prompt: string, aspectRatio: "--ar 16:9" | "--ar 1:1", isFavorite: boolean) =>

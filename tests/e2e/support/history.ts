@@ -92,10 +92,15 @@ export async function openAccount(
 
 /**
  * The card of `prompt`, scrolled into view: the history keeps only the cards near the viewport in
- * the page, so a card further down exists only once the person scrolls to it.
+ * the page, so a card further down exists only once the person scrolls to it. In the
+ * administrator's history `owner` picks the card of one person when others used the same prompt
+ * (journeys running beside each other share the server).
  */
-export async function revealCard(page: Page, prompt: string) {
-	const card = page.getByRole("article", { name: prompt });
+export async function revealCard(page: Page, prompt: string, options: { owner?: string } = {}) {
+	let card = page.getByRole("article", { name: prompt });
+	if (options.owner !== undefined) {
+		card = card.filter({ has: page.getByText(options.owner, { exact: true }) });
+	}
 	await page.evaluate(() => window.scrollTo(0, 0));
 	for (let step = 0; step < 60 && (await card.count()) === 0; step++) {
 		await page.mouse.wheel(0, 400);
