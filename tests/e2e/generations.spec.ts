@@ -11,7 +11,7 @@ import {
 	todayLabel,
 	waitForTransitions,
 } from "./support/history";
-import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import { clickOutsideDialog, expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // The admin's password in every journey that signs the admin up (accounts.spec.ts too): whichever
 // journey comes first creates the account, the other signs in.
@@ -291,7 +291,7 @@ test("a card image opens a preview with the prompt, date and time, and aspect ra
 
 	await card.getByRole("button", { name: "Preview image 1 of 4" }).click();
 	await expect(page.getByRole("dialog")).toBeVisible();
-	await page.mouse.click(4, 4);
+	await clickOutsideDialog(page, 4, 4);
 	await expect(page.getByRole("dialog")).toHaveCount(0);
 	await page.close();
 });

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { GenerationPageSchema } from "../../src/shared/generation-responses";
-import { expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";
+import { clickOutsideDialog, expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";
 
 const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
 const SCREENSHOT_PATH = path.join("docs", "images", "generator.png");
@@ -203,7 +203,7 @@ test("generate with the offline engine: progress, four images in the chosen rati
 	// A click outside the picture.
 	await panel.getByRole("button", { name: "Open image 3 of 4" }).click();
 	await expect(page.getByRole("dialog", { name: "Image 3 of 4" })).toBeVisible();
-	await page.mouse.click(8, 8);
+	await clickOutsideDialog(page, 8, 8);
 	await expect(page.getByRole("dialog")).toBeHidden();
 	await expect(panel.getByRole("heading", { name: "4 images" })).toBeVisible();
 });

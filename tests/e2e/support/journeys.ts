@@ -53,6 +53,20 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 	expect(summary).toEqual([]);
 }
 
+/**
+ * Clicks the page at (x, y), outside the open dialog, once the dialog can notice it. Radix starts
+ * listening for clicks outside a dialog one timer tick after the dialog has opened (so the click
+ * that opened it does not close it again); on a loaded machine a click sent as soon as the dialog
+ * is visible can arrive before that tick and go unnoticed, which no person clicking is quick
+ * enough to do. Focus inside the dialog shows it has mounted; one tick of the page's own timers
+ * later the listener is there.
+ */
+export async function clickOutsideDialog(page: Page, x: number, y: number): Promise<void> {
+	await expect(page.locator('[role="dialog"]:focus-within')).toBeVisible();
+	await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+	await page.mouse.click(x, y);
+}
+
 type InboxMail = { to: string[]; subject: string; links: string[]; receivedAt: number };
 
 /** The newest mail to `to` received after `since`, as the journeys' SMTP inbox kept it. */
