@@ -5,10 +5,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { createPgConfig } from "@electric-sql/pglite/node-postgres";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import type { Logger } from "../logging/logger";
+import { createPglitePool } from "./pglite-connection";
 import type { DatabaseSchema } from "./schema";
 
 export type NotificationHandler = (payload: string) => void;
@@ -34,22 +34,38 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /**
  * Wraps a PGlite instance. PGlite is a single session, so the pool holds exactly one connection:
- * a transaction then owns the session until it ends and nothing interleaves with it.
+ * a transaction then owns the session until it ends and nothing interleaves with it. LISTEN goes
+ * through that pool too (PGlite's own `listen` runs its statement beside the pool's, in the same
+ * session), and PGlite hands the notifications that come back with any answer to its listeners.
  */
 export function openPgliteDatabase(pglite: PGlite, options: { ownsPglite: boolean }): Database {
-	const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+	const pool = createPglitePool(pglite);
 	const db = createKysely(pool);
+	const listeners = new Map<string, Set<NotificationHandler>>();
+	const stopNotifications = pglite.onNotification((channel, payload) => {
+		for (const handler of listeners.get(channel) ?? []) handler(payload);
+	});
 	return {
 		kind: "pglite",
 		pool,
 		db,
 		async listen(channel, handler) {
-			const unsubscribe = await pglite.listen(channel, handler);
+			let handlers = listeners.get(channel);
+			if (!handlers) {
+				handlers = new Set();
+				listeners.set(channel, handlers);
+				await sql`listen ${sql.id(channel)}`.execute(db);
+			}
+			handlers.add(handler);
 			return async () => {
-				await unsubscribe();
+				handlers.delete(handler);
+				if (handlers.size > 0 || listeners.get(channel) !== handlers) return;
+				listeners.delete(channel);
+				await sql`unlisten ${sql.id(channel)}`.execute(db);
 			};
 		},
 		async close() {
+			stopNotifications();
 			await db.destroy();
 			if (options.ownsPglite) await pglite.close();
 		},
