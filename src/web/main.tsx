@@ -40,7 +40,9 @@ function start(root: HTMLElement): void {
 			}, 0);
 		});
 	} else {
-		// The app shell (routes rendered in the browser only, the Vite dev server).
+		// The app shell (routes rendered in the browser only, the Vite dev server). The screen's code
+		// is fetched now, beside the session lookup, rather than once the session has answered.
+		void preloadScreensFor(window.location.pathname);
 		createRoot(root).render(app);
 	}
 }
