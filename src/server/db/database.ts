@@ -50,12 +50,11 @@ export function openPgliteDatabase(pglite: PGlite, options: { ownsPglite: boolea
 		pool,
 		db,
 		async listen(channel, handler) {
-			let handlers = listeners.get(channel);
-			if (!handlers) {
-				handlers = new Set();
-				listeners.set(channel, handlers);
-				await sql`listen ${sql.id(channel)}`.execute(db);
-			}
+			// Registered once LISTEN has succeeded, so a failed one is tried again by the next call.
+			// Two first calls at once both send LISTEN, which PostgreSQL takes as one.
+			if (!listeners.has(channel)) await sql`listen ${sql.id(channel)}`.execute(db);
+			const handlers = listeners.get(channel) ?? new Set<NotificationHandler>();
+			listeners.set(channel, handlers);
 			handlers.add(handler);
 			return async () => {
 				handlers.delete(handler);
