@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { FAKE_GOOGLE_USER } from "../../src/server/testing/fakes/google";
-import { E2E_ADMIN_EMAIL } from "./support/constants";
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "./support/constants";
 import {
 	expectNoAxeViolations,
 	signIn,
@@ -114,7 +114,7 @@ test("any other path shows the 404 page with its two links", async ({ page }) =>
 });
 
 test("the administrator gets the Admin badge and the all-generations heading", async ({ page }) => {
-	await signUpOrSignIn(page, E2E_ADMIN_EMAIL, "admin password");
+	await signUpOrSignIn(page, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
 	const badge = page.getByRole("banner").getByText("Admin", { exact: true });
 	await expect(badge).toBeVisible();
 	await page.getByRole("link", { name: "View Generations" }).click();

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { type BrowserContext, expect, type Page, type Route, test } from "@playwright/test";
-import { E2E_ADMIN_EMAIL } from "./support/constants";
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "./support/constants";
 import {
 	createGenerations,
 	isListRequest,
@@ -15,7 +15,6 @@ import { clickOutsideDialog, expectNoAxeViolations, uniqueEmail } from "./suppor
 
 // The admin's password in every journey that signs the admin up (accounts.spec.ts too): whichever
 // journey comes first creates the account, the other signs in.
-const ADMIN_PASSWORD = "admin password";
 const HISTORY_SCREENSHOT = "docs/images/history.png";
 const END_OF_HISTORY = "You have reached the end of the history.";
 
@@ -137,7 +136,7 @@ test("a person sees only their own generations, grouped by day and counted", asy
 });
 
 test("the admin sees everyone's generations, each card naming its owner", async ({ browser }) => {
-	const context = await openAccount(browser, E2E_ADMIN_EMAIL, ADMIN_PASSWORD);
+	const context = await openAccount(browser, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
 	const page = await context.newPage();
 	await page.goto("/generations");
 

@@ -7,7 +7,7 @@ import {
 	type Page,
 	test,
 } from "@playwright/test";
-import { E2E_ADMIN_EMAIL } from "./support/constants";
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "./support/constants";
 import {
 	createGenerations,
 	openAccount,
@@ -24,7 +24,6 @@ import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // Shared with generations.spec.ts and accounts.spec.ts: whichever journey runs first signs the
 // administrator up, the others sign in.
-const ADMIN_PASSWORD = "admin password";
 
 // Oldest first; the newest leads the history.
 const SEEDS: Seed[] = [
@@ -368,7 +367,7 @@ test("the administrator filters by person, deletes someone's generation naming i
 	]);
 	await owner.close();
 
-	const admin: BrowserContext = await openAccount(browser, E2E_ADMIN_EMAIL, ADMIN_PASSWORD);
+	const admin: BrowserContext = await openAccount(browser, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
 	const page = await admin.newPage();
 	await page.goto("/generations");
 	await expect(page.getByRole("heading", { level: 1, name: "All Generations" })).toBeVisible();
