@@ -1,5 +1,5 @@
 // Load benchmark: a crowd arriving at once. PEOPLE simulated people (100) come to one built server
-// (dist/server/main.js, its own OS process, as `npm start` runs it) within ARRIVAL_S seconds (3) and
+// (dist/server/main.js, its own OS process, as `npm start` runs it) within ARRIVAL_S seconds (5) and
 // use it for DURATION_S seconds (60): each signs up, then, again and again, starts a generation
 // with the offline engine, follows it to the end, lists their history, opens a thumbnail and
 // sometimes deletes a generation, with a pause between rounds. Runs on the embedded database and
@@ -8,7 +8,7 @@
 // the peak while it is there, and idle after.
 // Needs `npm run build` first. Run from the repository root (see bench/README.md):
 //   node bench/run.mjs load
-// Optional: PEOPLE=100 DURATION_S=60 ARRIVAL_S=3 THINK_MS=1000-3000 DELETE_SHARE=0.2
+// Optional: PEOPLE=100 DURATION_S=60 ARRIVAL_S=5 THINK_MS=1000-3000 DELETE_SHARE=0.2
 //   DATABASES=pglite,postgres SERVER=dist/server/main.js BENCH_DATABASE_URL=postgres://...
 //   MALLOC_ARENA_MAX=2 (as `npm start` sets it; `none` leaves glibc's default)
 //   and the server variables in SERVER_VARIABLES (DATABASE_POOL_MAX, GENERATION_CONCURRENCY, ...).
@@ -31,7 +31,7 @@ import { formatMs, percentile, printTable, startBenchPostgres } from "./bench-su
 
 const PEOPLE = Number(process.env.PEOPLE ?? 100);
 const DURATION_MS = Number(process.env.DURATION_S ?? 60) * 1000;
-const ARRIVAL_MS = Number(process.env.ARRIVAL_S ?? 3) * 1000;
+const ARRIVAL_MS = Number(process.env.ARRIVAL_S ?? 5) * 1000;
 const [THINK_MIN_MS = 1000, THINK_MAX_MS = 3000] = (process.env.THINK_MS ?? "1000-3000")
 	.split("-")
 	.map(Number);
@@ -68,6 +68,8 @@ const SERVER_VARIABLES = [
 
 type Sample = { route: string; status: string; ms: number };
 
+type Counters = { signedUp: number; started: number; failed: number; signUpMs: number[] };
+
 type Run = {
 	label: string;
 	samples: Sample[];
@@ -75,6 +77,8 @@ type Run = {
 	generationsStarted: number;
 	generationsFailed: number;
 	signedUp: number;
+	/** Each person's time from arriving to being signed up, retries included. */
+	signUpMs: number[];
 	/** From spawning the server to its first healthy answer. */
 	startMs: number;
 	memory: {
@@ -158,7 +162,7 @@ class Person {
 		route: string,
 		pathname: string,
 		init: { method?: string; json?: unknown } = {},
-	): Promise<{ status: number; body: unknown }> {
+	): Promise<{ status: number; body: unknown; retryAfterS?: number }> {
 		const headers: Record<string, string> = {
 			origin: this.origin,
 			"x-forwarded-for": this.address,
@@ -195,7 +199,12 @@ class Person {
 			const isBare = response.statusCode >= 500 && raw.length === 0;
 			const status = `${response.statusCode}${isBare ? " (empty body)" : ""}`;
 			this.samples.push({ route, status, ms });
-			return { status: response.statusCode, body };
+			const retryAfter = Number(response.headers["retry-after"]);
+			return {
+				status: response.statusCode,
+				body,
+				...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterS: retryAfter } : {}),
+			};
 		} catch (error) {
 			const ms = performance.now() - started;
 			const name = error instanceof Error ? error.name : "error";
@@ -227,9 +236,10 @@ async function simulatePerson(
 	index: number,
 	endsAt: number,
 	completions: number[],
-	counters: { signedUp: number; started: number; failed: number },
+	counters: Counters,
 ) {
 	await sleep(randomBetween(0, ARRIVAL_MS));
+	const arrivedAt = performance.now();
 	const email = `crowd-${index}-${Date.now()}@example.com`;
 	// Someone whose sign-up fails tries again a little later, like a person would; told the account
 	// exists (an earlier attempt went through after they gave up on it), they sign in instead.
@@ -251,9 +261,11 @@ async function simulatePerson(
 			if (signIn.status === 200) break;
 		}
 		if (attempt >= 4 || Date.now() > endsAt) return;
-		await sleep(2_000);
+		// As the web app would: after the time the server asked for, else a little later.
+		await sleep((signUp.retryAfterS ?? 2) * 1000);
 	}
 	counters.signedUp += 1;
+	counters.signUpMs.push(performance.now() - arrivedAt);
 	await person.request("GET /api/auth/get-session", "/api/auth/get-session");
 
 	while (Date.now() < endsAt) {
@@ -357,7 +369,7 @@ async function runCrowd(label: string, serverEnv: Record<string, string>): Promi
 
 		const samples: Sample[] = [];
 		const completions: number[] = [];
-		const counters = { signedUp: 0, started: 0, failed: 0 };
+		const counters: Counters = { signedUp: 0, started: 0, failed: 0, signUpMs: [] };
 		const cpuBefore = readCpuSeconds(pid);
 		const started = performance.now();
 		const endsAt = Date.now() + DURATION_MS;
@@ -396,6 +408,7 @@ async function runCrowd(label: string, serverEnv: Record<string, string>): Promi
 			generationsStarted: counters.started,
 			generationsFailed: counters.failed,
 			signedUp: counters.signedUp,
+			signUpMs: counters.signUpMs,
 			startMs,
 			memory: { startPeakMb, idleMb, peakMb, isPeakReset, afterMb },
 			loadAverage,
@@ -447,6 +460,18 @@ function printRun(run: Run) {
 		];
 	});
 	printTable(["route", "requests", "not 2xx", "p50", "p95", "max"], rows, 3);
+
+	const signUps = run.samples
+		.filter((sample) => sample.route === "POST /api/auth/sign-up/email")
+		.map((sample) => sample.ms)
+		.sort((a, b) => a - b);
+	const refused = run.samples.filter(
+		(sample) => sample.route === "POST /api/auth/sign-up/email" && !/^2/.test(sample.status),
+	).length;
+	const arrivalToSignedUp = [...run.signUpMs].sort((a, b) => a - b);
+	console.log(
+		`sign-ups: ${signUps.length} answered, ${refused} not 2xx; each answer p50 ${formatMs(percentile(signUps, 0.5))}, p95 ${formatMs(percentile(signUps, 0.95))}, max ${formatMs(signUps.at(-1) ?? Number.NaN)}, ${signUps.filter((ms) => ms > 15_000).length} over 15 s; arrival to signed up (retries included) p50 ${formatMs(percentile(arrivalToSignedUp, 0.5))}, max ${formatMs(arrivalToSignedUp.at(-1) ?? Number.NaN)}`,
+	);
 
 	const completions = [...run.completions].sort((a, b) => a - b);
 	console.log(

@@ -34,6 +34,8 @@ export type ServerSettings = {
 	/** Where password-reset and verification e-mails go: SMTP, or the log without SMTP_URL. */
 	mail: MailConfig;
 	requireEmailVerification: boolean;
+	/** Password hashing's turns (auth/password-hashing.ts); its defaults unless a test narrows them. */
+	passwordHashing?: { concurrency?: number; maxWaitMs?: number };
 	limits: GenerationLimits;
 	/** How many generations this process runs at once. */
 	concurrency: number;
@@ -89,6 +91,7 @@ export async function assembleServer(options: {
 		logger,
 		mailer,
 		requireEmailVerification: settings.requireEmailVerification,
+		passwordHashing: settings.passwordHashing,
 		async beforeDeleteUser(user) {
 			if (!generationDeps) throw new Error("The server is not ready to delete accounts yet");
 			await deleteUserData(generationDeps, user.id);

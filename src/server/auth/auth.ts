@@ -34,6 +34,8 @@ export type AuthConfig = {
 	mailer: Mailer;
 	/** Until their address is verified, people may look around but not generate. */
 	requireEmailVerification: boolean;
+	/** How many passwords are hashed at once and how long a turn is waited for; defaults suit most. */
+	passwordHashing?: { concurrency?: number; maxWaitMs?: number };
 	/**
 	 * Removes everything Atelier keeps for a person (generations, stored images, running jobs)
 	 * before Better Auth deletes the user, their sessions and accounts.
@@ -64,7 +66,7 @@ export function hasSessionCookie(headers: Headers): boolean {
 
 /** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
 export function createAuth(config: AuthConfig) {
-	const { hash, verify } = createPasswordHasher();
+	const { hash, verify } = createPasswordHasher(config.passwordHashing);
 
 	return betterAuth({
 		appName: "Atelier",

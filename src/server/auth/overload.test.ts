@@ -4,7 +4,13 @@ import { openPostgresDatabase } from "../db/database";
 import { createSilentLogger } from "../logging/logger";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { assembleServer } from "../server";
-import { createTestServer, createTestUser, TestClient } from "../testing/test-server";
+import { availableDatabaseKinds } from "../testing/test-database";
+import {
+	createTestServer,
+	createTestUser,
+	TestClient,
+	type TestServer,
+} from "../testing/test-server";
 import { createTestSettings } from "../testing/test-settings";
 
 /** The real server on its own small pool of connections to a fresh, migrated PostgreSQL database. */
@@ -104,6 +110,58 @@ describe.skipIf(!inject("postgresUrl"))("a server whose database connections are
 			// Hashing (scrypt) is most of a sign-up; inside the transaction a connection would be held
 			// for nearly all of it. Outside, the longest hold is the few statements of the transaction.
 			expect(shares[2]).toBeLessThan(0.5);
+		} finally {
+			await server.close();
+		}
+	});
+});
+
+describe.each(availableDatabaseKinds())("a crowd signing up on %s", (kind) => {
+	async function signUpCrowd(server: TestServer, size: number) {
+		const stamp = Date.now();
+		return Promise.all(
+			Array.from({ length: size }, (_, index) =>
+				new TestClient(server, `198.51.100.${index + 1}`).request("/api/auth/sign-up/email", {
+					method: "POST",
+					json: {
+						email: `crowd-${stamp}-${index}@example.com`,
+						password: "correct horse battery",
+						name: "crowd",
+					},
+				}),
+			),
+		);
+	}
+
+	it("signs everyone up when hashing can serve them in reasonable time", async () => {
+		const server = await createTestServer(kind, { isWorkerEnabled: false });
+		try {
+			const answers = await signUpCrowd(server, 20);
+			expect(answers.map((response) => response.status)).toEqual(answers.map(() => 200));
+		} finally {
+			await server.close();
+		}
+	});
+
+	it("answers those hashing cannot serve in time at once with 503 and Retry-After, and serves the others", async () => {
+		// One hash at a time, and no wait longer than about three hashes admitted.
+		const server = await createTestServer(kind, {
+			isWorkerEnabled: false,
+			passwordHashing: { concurrency: 1, maxWaitMs: 300 },
+		});
+		try {
+			const answers = await signUpCrowd(server, 12);
+			const refused = answers.filter((response) => response.status === 503);
+			expect(answers.filter((response) => response.status === 200).length).toBeGreaterThan(0);
+			expect(refused.length).toBeGreaterThan(0);
+			expect(refused.length + answers.filter((r) => r.status === 200).length).toBe(12);
+			for (const response of refused) {
+				expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+				expect(await response.json()).toEqual({
+					success: false,
+					error: { code: "SERVICE_UNAVAILABLE", message: ERRORS.SERVICE_UNAVAILABLE.message },
+				});
+			}
 		} finally {
 			await server.close();
 		}

@@ -1,6 +1,7 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../http/errors";
-import { createLimiter, createPasswordHasher } from "./password-hashing";
+import { createLimiter, createPasswordHasher, DEFAULT_HASH_CONCURRENCY } from "./password-hashing";
 
 function deferred() {
 	let resolve: () => void = () => {};
@@ -32,16 +33,61 @@ describe("createLimiter", () => {
 		expect(await Promise.all(finished)).toEqual([0, 1, 2, 3]);
 	});
 
-	it("answers SERVICE_UNAVAILABLE to a task that waited too long, and keeps its places right", async () => {
-		const limit = createLimiter({ concurrency: 1, maxWaitMs: 50 });
+	it("admits a crowd whose predicted wait is within the limit: none is refused", async () => {
+		// Tasks of about 20 ms, two at a time: 40 of them wait at most 20 turns of 20 ms, well
+		// within 2 s. Before, every task was refused once it had waited a fixed time, however
+		// long the wait it had left.
+		const limit = createLimiter({ concurrency: 2, maxWaitMs: 2_000, firstTaskEstimateMs: 20 });
+		const sleep = () => new Promise((resolve) => setTimeout(resolve, 20));
+		const results = await Promise.allSettled(
+			Array.from({ length: 40 }, (_, index) =>
+				limit(async () => {
+					await sleep();
+					return index;
+				}),
+			),
+		);
+		expect(results.filter((result) => result.status === "rejected")).toEqual([]);
+	});
+
+	it("refuses at once, with a Retry-After, a task whose predicted wait is over the limit, and keeps the places right", async () => {
+		const limit = createLimiter({ concurrency: 1, maxWaitMs: 250, firstTaskEstimateMs: 100 });
 		const gate = deferred();
 		const first = limit(() => gate.promise);
-		const second = limit(async () => "never");
-		await expect(second).rejects.toBeInstanceOf(AppError);
-		await expect(second).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE", status: 503 });
+		// Waits one turn (100 ms) and then two: both within 250 ms.
+		const queued = [limit(async () => "second"), limit(async () => "third")];
+		// Would wait three turns, 300 ms: refused without waiting.
+		let hasRun = false;
+		const refused = limit(async () => {
+			hasRun = true;
+		});
+		await expect(refused).rejects.toBeInstanceOf(AppError);
+		await expect(refused).rejects.toMatchObject({
+			code: "SERVICE_UNAVAILABLE",
+			status: 503,
+			retryAfterSeconds: 1,
+		});
 		gate.resolve();
 		await first;
-		// The place the refused task waited for was never taken: the next one runs at once.
+		expect(await Promise.all(queued)).toEqual(["second", "third"]);
+		expect(hasRun).toBe(false);
+		// The places of the refused task were never taken: the next one runs at once.
+		expect(await limit(async () => "next")).toBe("next");
+	});
+
+	it("refuses a task admitted whose turn does not come long past its predicted wait", async () => {
+		const limit = createLimiter({
+			concurrency: 1,
+			maxWaitMs: 50,
+			firstTaskEstimateMs: 10,
+			giveUpMarginMs: 50,
+		});
+		const gate = deferred();
+		const first = limit(() => gate.promise);
+		const stuck = limit(async () => "never");
+		await expect(stuck).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+		gate.resolve();
+		await first;
 		expect(await limit(async () => "next")).toBe("next");
 	});
 
@@ -66,6 +112,11 @@ describe("createLimiter", () => {
 });
 
 describe("createPasswordHasher", () => {
+	it("hashes on every core by default, up to three", () => {
+		expect(DEFAULT_HASH_CONCURRENCY).toBe(Math.max(1, Math.min(availableParallelism(), 3)));
+		expect(DEFAULT_HASH_CONCURRENCY).toBeGreaterThanOrEqual(Math.min(availableParallelism(), 2));
+	});
+
 	it("makes hashes Better Auth's scrypt check accepts", async () => {
 		const hasher = createPasswordHasher({ concurrency: 1 });
 		const hash = await hasher.hash("correct horse battery");

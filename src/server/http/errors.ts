@@ -14,12 +14,19 @@ import type { Logger } from "../logging/logger";
 export class AppError extends Error {
 	readonly code: ErrorCode;
 	readonly status: ErrorStatus;
+	/** Sent as Retry-After: when trying again is expected to succeed (503 and 429). */
+	readonly retryAfterSeconds: number | undefined;
 
-	constructor(code: ErrorCode, message?: string, options?: { cause?: unknown }) {
+	constructor(
+		code: ErrorCode,
+		message?: string,
+		options?: { cause?: unknown; retryAfterSeconds?: number },
+	) {
 		super(message ?? ERRORS[code].message, options);
 		this.name = "AppError";
 		this.code = code;
 		this.status = ERRORS[code].status;
+		this.retryAfterSeconds = options?.retryAfterSeconds;
 	}
 }
 
@@ -42,6 +49,9 @@ function codeForHttpStatus(status: number): ErrorCode {
 export function handleError(error: unknown, context: Context, logger: Logger): Response {
 	if (error instanceof AppError) {
 		const body: ErrorEnvelope = { success: false, error: errorBody(error.code, error.message) };
+		if (error.retryAfterSeconds !== undefined) {
+			context.header("Retry-After", String(error.retryAfterSeconds));
+		}
 		return context.json(body, error.status);
 	}
 	if (error instanceof HTTPException) {
