@@ -4,7 +4,7 @@ import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { PasswordField } from "../../components/password-field";
-import { changePassword } from "./account-api";
+import { changePassword } from "../../lib/account-requests";
 
 type ChangePasswordFormProps = {
 	/** Called after the change: other devices were signed out, so their list changed. */

@@ -6,8 +6,9 @@ import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
 import { PasswordField } from "../../components/password-field";
+import { resetPassword } from "../../lib/account-requests";
+import { AuthActionError } from "../../lib/auth-errors";
 import { showToast } from "../../lib/toast";
-import { AccountActionError, resetPassword } from "./account-api";
 import { RequestResetForm } from "./request-reset-form";
 
 type ResetPasswordPageProps = {
@@ -57,7 +58,7 @@ export function ResetPasswordPage({ onSignedIn }: ResetPasswordPageProps) {
 			await resetPassword(token, password);
 		} catch (error) {
 			setIsSubmitting(false);
-			if (error instanceof AccountActionError && error.code === "INVALID_TOKEN") {
+			if (error instanceof AuthActionError && error.code === "INVALID_TOKEN") {
 				setIsExpired(true);
 				return;
 			}

@@ -7,9 +7,9 @@ import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
 import { PasswordField } from "../../components/password-field";
 import { TextField } from "../../components/text-field";
+import { readAuthErrorMessage, SIGNUP_FAILED_MESSAGE } from "../../lib/auth-errors";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
-import { readAuthErrorMessage, SIGNUP_FAILED_MESSAGE } from "./auth-errors";
 
 export function SignupPage() {
 	const { signUp } = useAuth();

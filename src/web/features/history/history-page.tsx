@@ -8,20 +8,9 @@ import { Button } from "../../components/button";
 import { AUDIT_LOG_PATH } from "../../lib/app-paths";
 import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
-import {
-	DeletingIdsContext,
-	type GenerationCardActions,
-	SelectionContext,
-} from "./generation-card";
-import { formatSummary } from "./generation-format";
-import { flattenPages } from "./generations-cache";
-import { GenerationsListFooter } from "./generations-list-footer";
-import {
-	GenerationsEmpty,
-	GenerationsLoadFailure,
-	GenerationsNoMatch,
-	GenerationsSkeleton,
-} from "./generations-states";
+import type { GenerationCardActions } from "./generation-card";
+import { DeletingIdsContext, SelectionContext } from "./generation-card-contexts";
+import { flattenPages } from "./history-cache";
 import {
 	type HistoryFilters,
 	isFiltered,
@@ -29,26 +18,34 @@ import {
 	readHistoryFilters,
 	writeHistoryFilters,
 } from "./history-filters";
+import { formatSummary } from "./history-format";
 import { HistoryList } from "./history-list";
+import { HistoryListFooter } from "./history-list-footer";
+import {
+	HistoryEmpty,
+	HistoryLoadFailure,
+	HistoryNoMatch,
+	HistorySkeleton,
+} from "./history-states";
 import { type FilterChange, HistoryToolbar } from "./history-toolbar";
 import { ImagePreviewDialog } from "./image-preview-dialog";
 import { SelectionBar } from "./selection-bar";
 import { useCompletionWatcher } from "./use-completion-watcher";
+import { useHistoryPreview } from "./use-history-preview";
 import {
 	useDeleteGeneration,
 	useDeleteGenerations,
-	useGenerationsList,
+	useHistoryList,
 	useRerunGeneration,
 	useToggleFavorite,
-} from "./use-generations";
-import { useHistoryPreview } from "./use-history-preview";
+} from "./use-history-queries";
 import { useSelectionMode } from "./use-selection-mode";
 
 const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
 const PROMPT_COPIED_MESSAGE = "Prompt copied";
 const COPY_FAILED_MESSAGE = "Could not copy the prompt. Please select it and copy it yourself.";
 
-type GenerationsPageProps = {
+type HistoryPageProps = {
 	/** The admin sees every user's generations, and the page says so. */
 	isAdmin: boolean;
 	/** Who is looking: a deletion of someone else's generation names its owner. */
@@ -132,7 +129,7 @@ function SummaryLine({
  * grouped by day, loaded a cursor page at a time as the person scrolls; searched and filtered on
  * the server by what the address says; with favourites, downloads, reuse and a selection mode.
  */
-export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) {
+export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 	const navigate = useNavigate();
 	const location = useLocation();
 	const [timeZone] = useState(readBrowserTimeZone);
@@ -154,7 +151,7 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 		[setSearchParams, isAdmin],
 	);
 
-	const list = useGenerationsList(timeZone, filters);
+	const list = useHistoryList(timeZone, filters);
 	const items = useMemo(() => flattenPages(list.data), [list.data]);
 	const groups = useMemo(() => groupByDate(items), [groupByDate, items]);
 	const firstPage = list.data?.pages[0];
@@ -273,20 +270,18 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 
 	let content: ReactNode;
 	if (list.isPending) {
-		content = <GenerationsSkeleton />;
+		content = <HistorySkeleton />;
 	} else if (list.isError && !list.data) {
-		content = (
-			<GenerationsLoadFailure onTryAgain={() => void refetch()} isRetrying={list.isFetching} />
-		);
+		content = <HistoryLoadFailure onTryAgain={() => void refetch()} isRetrying={list.isFetching} />;
 	} else if (items.length === 0) {
 		content = isFiltered(shownFilters) ? (
-			<GenerationsNoMatch
+			<HistoryNoMatch
 				search={shownFilters.search}
 				hasFilters={isFiltered({ ...shownFilters, search: "" })}
 				onClear={() => changeFilters({ change: NO_FILTERS })}
 			/>
 		) : (
-			<GenerationsEmpty />
+			<HistoryEmpty />
 		);
 	} else {
 		content = (
@@ -304,7 +299,7 @@ export function GenerationsPage({ isAdmin, viewerEmail }: GenerationsPageProps) 
 						containerRef={listRef}
 					/>
 				</SelectionContext>
-				<GenerationsListFooter
+				<HistoryListFooter
 					hasNextPage={list.hasNextPage}
 					isFetchingNextPage={list.isFetchingNextPage}
 					isNextPageError={list.isFetchNextPageError}
