@@ -5,7 +5,7 @@ import { HistoryLoadFailure } from "./history-states";
 
 const END_OF_HISTORY_TEXT = "You have reached the end of the history.";
 
-type GenerationsListFooterProps = {
+type HistoryListFooterProps = {
 	hasNextPage: boolean;
 	isFetchingNextPage: boolean;
 	isNextPageError: boolean;
@@ -24,7 +24,7 @@ export function HistoryListFooter({
 	isNextPageError,
 	pageCount,
 	onLoadMore,
-}: GenerationsListFooterProps) {
+}: HistoryListFooterProps) {
 	const sentinelRef = useRef<HTMLDivElement>(null);
 	const onLoadMoreRef = useRef(onLoadMore);
 	useEffect(() => {
