@@ -28,7 +28,10 @@ export function findAspectRatio(value: AspectRatio): AspectRatioOption {
 	return option;
 }
 
-/** The ratio as it reads in a web address: "--ar 16:9" gives "16:9". */
+/**
+ * The ratio without its flag, as web addresses, the history's labels and the image services
+ * write it: "--ar 16:9" gives "16:9".
+ */
 export function toRatioParam(value: AspectRatio): string {
 	return value.slice("--ar ".length);
 }

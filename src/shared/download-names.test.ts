@@ -8,6 +8,7 @@ describe("slugifyPrompt", () => {
 		["Café crème brûlée", "cafe-creme-brulee"],
 		["a red fox --ar 16:9", "a-red-fox"],
 		["an hourglass --AR 2:3 on a desk, 8k", "an-hourglass-on-a-desk-8k"],
+		["a tall tower --aspect 9:16", "a-tall-tower"],
 		["✨ 🦊 ✨", "image"],
 		["", "image"],
 		["日本の城", "image"],

@@ -1,7 +1,7 @@
 // File names of downloads, made from the prompt: `lighthouse-at-dusk-2.png`, `lighthouse-at-dusk.zip`.
+import { stripAspectRatioFlag } from "./prompt";
 
 const SLUG_MAX = 60;
-const ASPECT_RATIO_FLAG = /--ar\s+\d+\s*:\s*\d+/gi;
 
 /**
  * The prompt as a file-name stem: lowercase ASCII words joined by `-` (accents dropped, a typed
@@ -9,8 +9,7 @@ const ASPECT_RATIO_FLAG = /--ar\s+\d+\s*:\s*\d+/gi;
  */
 export function slugifyPrompt(prompt: string): string {
 	const words =
-		prompt
-			.replace(ASPECT_RATIO_FLAG, " ")
+		stripAspectRatioFlag(prompt)
 			.normalize("NFKD")
 			.replace(/[\u0300-\u036f]/g, "")
 			.toLowerCase()

@@ -28,6 +28,11 @@ export type GenerationStatus = z.infer<typeof GenerationStatusSchema>;
 /** The statuses of a generation that is not finished: waiting in the queue or being made. */
 export const ACTIVE_GENERATION_STATUSES: GenerationStatus[] = ["queued", "running"];
 
+/** Whether a generation in this status is still to finish: queued or running. */
+export function isInProgress(status: GenerationStatus): boolean {
+	return ACTIVE_GENERATION_STATUSES.includes(status);
+}
+
 /**
  * What this server answers to `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs,
  * `failed` with a message. The browser reads every poll with the wider PollAnswerSchema below.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_BULK_GENERATIONS, MAX_SEARCH_LENGTH } from "./constants";
 import { AspectRatioSchema } from "./generation-responses";
 import { validatePrompt } from "./prompt";
 
@@ -40,10 +41,6 @@ export type CreateGenerationRequest = z.input<typeof CreateGenerationRequestSche
 
 export const GENERATIONS_PAGE_DEFAULT = 24;
 export const GENERATIONS_PAGE_MAX = 100;
-/** The longest search text, after trimming. */
-export const SEARCH_TEXT_MAX = 200;
-/** The most generations one archive or bulk delete may name. */
-export const GENERATION_IDS_MAX = 200;
 
 /** A query parameter sent empty (`ratio=`) counts as not sent. */
 function emptyAsAbsent(value: unknown): unknown {
@@ -66,7 +63,7 @@ export const ListGenerationsQuerySchema = z.object({
 	q: z
 		.string()
 		.trim()
-		.max(SEARCH_TEXT_MAX, `Search text must be ${SEARCH_TEXT_MAX} characters or less`)
+		.max(MAX_SEARCH_LENGTH, `Search text must be ${MAX_SEARCH_LENGTH} characters or less`)
 		.optional(),
 	ratio: z.preprocess(emptyAsAbsent, z.optional(AspectRatioSchema)),
 	favorites: z.preprocess(
@@ -97,7 +94,7 @@ export const SetFavoriteRequestSchema = z.object({
 export const GenerationIdsSchema = z
 	.array(z.string().max(100), { error: "ids must be a list of generation ids" })
 	.min(1, "Choose at least one generation")
-	.max(GENERATION_IDS_MAX, `At most ${GENERATION_IDS_MAX} generations at a time`)
+	.max(MAX_BULK_GENERATIONS, `At most ${MAX_BULK_GENERATIONS} generations at a time`)
 	.transform((ids) => [...new Set(ids)]);
 
 export const GenerationIdsRequestSchema = z.object({ ids: GenerationIdsSchema });

@@ -1,16 +1,15 @@
-import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
 import { AccountPage } from "../features/account/account-page";
 import { useAuth } from "../features/auth/auth-context";
-import { fetchPublicConfig, PUBLIC_CONFIG_QUERY_KEY } from "../features/generator/public-config";
+import { usePublicConfig } from "../lib/public-config";
 import { showToast } from "../lib/toast";
 
 /** Hands the signed-in person and the server's settings to the account page. */
 export function AccountRoute() {
 	const { user, session, forgetSession } = useAuth();
 	const navigate = useNavigate();
-	const config = useQuery({ queryKey: PUBLIC_CONFIG_QUERY_KEY, queryFn: fetchPublicConfig });
+	const config = usePublicConfig();
 	const isDeleted = useRef(false);
 
 	// Forget the deleted account only once this signed-in-only screen is gone: forgetting it while

@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it } from "vitest";
 import { BOOT_STATE_ELEMENT_ID } from "../../shared/boot-state";
 import { SESSION_QUERY_KEY } from "../features/auth/auth-session";
-import { PUBLIC_CONFIG_QUERY_KEY } from "../features/generator/public-config";
+import { PUBLIC_CONFIG_QUERY_KEY } from "../lib/public-config";
 import { readBootState, seedQueryClient } from "./boot-state";
 
 function putBootState(text: string): void {

@@ -1,8 +1,8 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { BOOT_STATE_ELEMENT_ID, type BootState } from "../../shared/boot-state";
 import { SESSION_QUERY_KEY } from "../features/auth/auth-session";
-import { PUBLIC_CONFIG_QUERY_KEY } from "../features/generator/public-config";
-import { isRecord, readString } from "../lib/read-json";
+import { PUBLIC_CONFIG_QUERY_KEY, readPublicConfig } from "../lib/public-config";
+import { isRecord } from "../lib/read-json";
 
 /**
  * The boot state the server put in the page (src/shared/boot-state.ts), or undefined when there is
@@ -17,14 +17,11 @@ export function readBootState(document: Document): BootState | undefined {
 	} catch {
 		return undefined;
 	}
-	if (!isRecord(body) || !isRecord(body.config)) return undefined;
+	if (!isRecord(body)) return undefined;
 	const session = body.session;
-	const imageProvider = readString(body.config, "imageProvider");
-	const googleEnabled = body.config.googleEnabled;
+	const config = readPublicConfig(body.config);
 	if (session !== "signed-out" && session !== "unknown") return undefined;
-	if (imageProvider === undefined || typeof googleEnabled !== "boolean") return undefined;
-	const emailVerificationRequired = body.config.emailVerificationRequired === true;
-	return { session, config: { googleEnabled, imageProvider, emailVerificationRequired } };
+	return config && { session, config };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { Suspense } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { startFakeAuthServer } from "../testing/fake-auth-server";
+import { startFakeAuthServer } from "../testing/fakes/fake-auth-server";
 import { renderWithProviders } from "../testing/render-app";
 import { ErrorBoundary } from "./error-boundary";
 import { lazyScreen } from "./lazy-screen";

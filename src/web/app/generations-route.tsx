@@ -4,12 +4,12 @@
 import { Navigate } from "react-router";
 import { AuditLogPage } from "../features/admin/audit-log-page";
 import { useAuth } from "../features/auth/auth-context";
-import { GenerationsPage } from "../features/generations/generations-page";
+import { HistoryPage } from "../features/history/history-page";
 
 /** Hands the server's admin flag to the history, which may not import the auth feature itself. */
 export function GenerationsRoute() {
 	const { isAdmin, user } = useAuth();
-	return <GenerationsPage isAdmin={isAdmin} viewerEmail={user?.email ?? null} />;
+	return <HistoryPage isAdmin={isAdmin} viewerEmail={user?.email ?? null} />;
 }
 
 /**

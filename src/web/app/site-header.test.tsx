@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ERRORS } from "../../shared/errors";
-import { createTestUser, startFakeAuthServer } from "../testing/fake-auth-server";
+import { createTestUser, startFakeAuthServer } from "../testing/fakes/fake-auth-server";
 import { renderApp } from "../testing/render-app";
 
 async function findHeader() {

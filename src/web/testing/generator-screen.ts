@@ -1,7 +1,11 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { vi } from "vitest";
-import { createTestUser, startFakeAuthServer } from "./fake-auth-server";
+import { createTestUser, startFakeAuthServer } from "./fakes/fake-auth-server";
+import {
+	type FakeGenerationsApiOptions,
+	startFakeGenerationsApi,
+} from "./fakes/fake-generations-api";
 import { renderApp } from "./render-app";
 
 // What the generator's screen tests share: opening the screen, finding its parts, and a fake clock
@@ -11,6 +15,14 @@ import { renderApp } from "./render-app";
 const REAL_WAIT_LIMIT_MS = 5_000;
 
 export const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
+
+/**
+ * The generations API as the generator's tests meet it: a generation started completes at its
+ * first poll, unless the test scripts the polls itself.
+ */
+export function startGeneratorApi(options: FakeGenerationsApiOptions = {}) {
+	return startFakeGenerationsApi({ polls: [{ status: "completed" }], ...options });
+}
 
 /** For `afterEach`: real timers again, and no generation remembered as dismissed. */
 export function cleanUpGeneratorScreen(): void {

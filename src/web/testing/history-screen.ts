@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { toast } from "sonner";
 import { vi } from "vitest";
-import { createTestUser, startFakeAuthServer, type TestUser } from "./fake-auth-server";
+import { createTestUser, startFakeAuthServer, type TestUser } from "./fakes/fake-auth-server";
 import { renderApp } from "./render-app";
 
 // What the history's screen tests share: opening the screen signed in, finding its cards, and an

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { AspectRatio } from "../../../shared/aspect-ratios";
+import { type AspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
 import { cancelEach, createBatchedJobs } from "../shared/batches";
 import { defineBatchJobIds } from "../shared/job-id";
-import { PIXEL_SIZES, toRatioText } from "../shared/pixel-sizes";
+import { PIXEL_SIZES } from "../shared/pixel-sizes";
 import {
 	isModerationText,
 	PROVIDER_MESSAGES,
@@ -234,7 +234,7 @@ function toRatioFields(
 	aspectRatio: AspectRatio,
 	ratioInput: "image_size" | "aspect_ratio",
 ): Record<string, unknown> {
-	if (ratioInput === "aspect_ratio") return { aspect_ratio: toRatioText(aspectRatio) };
+	if (ratioInput === "aspect_ratio") return { aspect_ratio: toRatioParam(aspectRatio) };
 	return { image_size: IMAGE_SIZE_PRESETS[aspectRatio] ?? PIXEL_SIZES["1mp-exact"][aspectRatio] };
 }
 

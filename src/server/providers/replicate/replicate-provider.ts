@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { toRatioParam } from "../../../shared/aspect-ratios";
 import { cancelEach, createBatchedJobs } from "../shared/batches";
 import { defineBatchJobIds } from "../shared/job-id";
-import { toRatioText } from "../shared/pixel-sizes";
 import {
 	isModerationText,
 	PROVIDER_MESSAGES,
@@ -116,7 +116,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 		const modelInput = {
 			...options.extraInput,
 			prompt: input.prompt,
-			aspect_ratio: toRatioText(input.aspectRatio),
+			aspect_ratio: toRatioParam(input.aspectRatio),
 			...(imagesPerPrediction > 1 ? { num_outputs: size } : {}),
 		};
 		const reply = await send(

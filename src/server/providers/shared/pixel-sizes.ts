@@ -37,8 +37,3 @@ export const PIXEL_SIZES = {
 		"--ar 21:9": { width: 1176, height: 504 },
 	},
 } as const satisfies Record<PixelSizeSet, Record<AspectRatio, PixelSize>>;
-
-/** The vendor's way of writing one of our ratios: `--ar 16:9` becomes `16:9`. */
-export function toRatioText(aspectRatio: AspectRatio): string {
-	return aspectRatio.replace(/^--ar\s+/, "");
-}

@@ -13,7 +13,7 @@ import {
 	listDeviceSessions,
 	readHasPassword,
 	signOutOtherDevices,
-} from "./account-api";
+} from "../../lib/account-requests";
 import { ChangePasswordForm } from "./change-password-form";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 import { describeDevice } from "./device-name";

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
-import { MIN_PASSWORD_LENGTH } from "../../../shared/constants";
 import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
+import { NewPasswordFields } from "../../components/new-password-fields";
 import { PasswordField } from "../../components/password-field";
-import { changePassword } from "./account-api";
+import { changePassword } from "../../lib/account-requests";
 
 type ChangePasswordFormProps = {
 	/** Called after the change: other devices were signed out, so their list changed. */
@@ -53,22 +53,13 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
 				value={currentPassword}
 				onChange={(event) => setCurrentPassword(event.target.value)}
 			/>
-			<PasswordField
-				label="New password"
-				name="newPassword"
-				autoComplete="new-password"
-				hint={`At least ${MIN_PASSWORD_LENGTH} characters. Other devices will be signed out.`}
-				required
-				value={password}
-				onChange={(event) => setPassword(event.target.value)}
-			/>
-			<PasswordField
-				label="Confirm new password"
-				name="confirmNewPassword"
-				autoComplete="new-password"
-				required
-				value={confirmation}
-				onChange={(event) => setConfirmation(event.target.value)}
+			<NewPasswordFields
+				kind="replacement"
+				hintNote="Other devices will be signed out."
+				password={password}
+				confirmation={confirmation}
+				onPasswordChange={setPassword}
+				onConfirmationChange={setConfirmation}
 			/>
 			<AlertMessage message={errorMessage} />
 			<div role="status" className="text-sm text-emerald-800">

@@ -4,7 +4,7 @@ import { type FormEvent, useState } from "react";
 import { AlertMessage } from "../../components/alert-message";
 import { Button, getButtonClassName } from "../../components/button";
 import { TextField } from "../../components/text-field";
-import { deleteAccount } from "./account-api";
+import { deleteAccount } from "../../lib/account-requests";
 
 type DeleteAccountDialogProps = {
 	email: string;

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/text-field";
-import { requestPasswordReset } from "./account-api";
+import { requestPasswordReset } from "../../lib/account-requests";
 
 /** The answer is the same whether or not the address has an account. */
 export const RESET_REQUESTED_MESSAGE =

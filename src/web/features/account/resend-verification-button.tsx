@@ -1,7 +1,7 @@
 import { MailCheck, Send } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../components/button";
-import { sendVerificationEmail } from "./account-api";
+import { sendVerificationEmail } from "../../lib/account-requests";
 
 type ResendVerificationButtonProps = { email: string };
 

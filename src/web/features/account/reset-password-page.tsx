@@ -1,13 +1,13 @@
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { MIN_PASSWORD_LENGTH } from "../../../shared/constants";
 import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
-import { PasswordField } from "../../components/password-field";
+import { NewPasswordFields } from "../../components/new-password-fields";
+import { resetPassword } from "../../lib/account-requests";
+import { AuthActionError } from "../../lib/auth-errors";
 import { showToast } from "../../lib/toast";
-import { AccountActionError, resetPassword } from "./account-api";
 import { RequestResetForm } from "./request-reset-form";
 
 type ResetPasswordPageProps = {
@@ -57,7 +57,7 @@ export function ResetPasswordPage({ onSignedIn }: ResetPasswordPageProps) {
 			await resetPassword(token, password);
 		} catch (error) {
 			setIsSubmitting(false);
-			if (error instanceof AccountActionError && error.code === "INVALID_TOKEN") {
+			if (error instanceof AuthActionError && error.code === "INVALID_TOKEN") {
 				setIsExpired(true);
 				return;
 			}
@@ -75,22 +75,12 @@ export function ResetPasswordPage({ onSignedIn }: ResetPasswordPageProps) {
 			description="Choose the password you will sign in with from now on. Every other device will be signed out."
 		>
 			<form onSubmit={submit} className="space-y-4">
-				<PasswordField
-					label="New password"
-					name="newPassword"
-					autoComplete="new-password"
-					hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-					required
-					value={password}
-					onChange={(event) => setPassword(event.target.value)}
-				/>
-				<PasswordField
-					label="Confirm new password"
-					name="confirmNewPassword"
-					autoComplete="new-password"
-					required
-					value={confirmation}
-					onChange={(event) => setConfirmation(event.target.value)}
+				<NewPasswordFields
+					kind="replacement"
+					password={password}
+					confirmation={confirmation}
+					onPasswordChange={setPassword}
+					onConfirmationChange={setConfirmation}
 				/>
 				<AlertMessage message={errorMessage} />
 				<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestUser, startFakeAuthServer } from "../../testing/fake-auth-server";
 import {
 	createTestAuditEntry,
 	startFakeAuditLogServer,
 } from "../../testing/fakes/fake-audit-log-server";
-import { startFakeGenerationsServer } from "../../testing/fakes/fake-generations-server";
+import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
+import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { renderApp } from "../../testing/render-app";
 
 function openAs({ isAdmin, path }: { isAdmin: boolean; path: string }) {
@@ -96,7 +96,7 @@ describe("the audit log", () => {
 
 	it("is reached from the administrator's menu and the history, and only by the administrator", async () => {
 		startFakeAuditLogServer({ entries: [createTestAuditEntry()] });
-		startFakeGenerationsServer({ generations: [] });
+		startFakeGenerationsApi({ generations: [] });
 		const { user, readLocation } = openAs({ isAdmin: true, path: "/generations" });
 
 		await user.click(await screen.findByRole("link", { name: "Audit log" }, { timeout: 10_000 }));

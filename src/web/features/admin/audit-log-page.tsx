@@ -2,7 +2,6 @@ import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
 import { ArrowLeft, RotateCw, ScrollText, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { DATE_LOCALE } from "../../../shared/constants";
 import type {
 	AuditLogEntry,
 	AuditLogPage as AuditLogPageData,
@@ -11,23 +10,11 @@ import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { fetchAuditLogPage } from "../../lib/admin-requests";
+import { formatDateTime } from "../../lib/date-format";
 
 const AUDIT_LOG_PAGE_SIZE = 50;
 const LOAD_FAILURE_MESSAGE = "Failed to load the audit log. Please try again.";
 const EMPTY_MESSAGE = "No deletions recorded yet.";
-
-const WHEN_FORMAT = new Intl.DateTimeFormat(DATE_LOCALE, {
-	month: "short",
-	day: "numeric",
-	year: "numeric",
-	hour: "numeric",
-	minute: "2-digit",
-});
-
-function formatWhen(value: string): string {
-	const date = new Date(value);
-	return Number.isNaN(date.getTime()) ? "—" : WHEN_FORMAT.format(date);
-}
 
 const ACTION_LABELS: Record<AuditLogEntry["action"], string> = { delete: "Deleted" };
 
@@ -53,7 +40,7 @@ function EntryRow({ entry }: { entry: AuditLogEntry }) {
 	return (
 		<tr className="align-top">
 			<td className="py-3 pr-4 text-sm whitespace-nowrap text-slate-700">
-				<time dateTime={entry.created_at}>{formatWhen(entry.created_at)}</time>
+				<time dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
 			</td>
 			<td className="py-3 pr-4 text-sm break-all text-slate-900">{entry.actor_email}</td>
 			<td className="py-3 pr-4 text-sm break-all text-slate-900">{entry.owner_email}</td>

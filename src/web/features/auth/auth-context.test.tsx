@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
-import { createTestUser, startFakeAuthServer } from "../../testing/fake-auth-server";
+import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { mswServer } from "../../testing/msw-server";
 import { renderWithProviders } from "../../testing/render-app";
 import { useAuth } from "./auth-context";

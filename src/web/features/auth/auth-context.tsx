@@ -3,7 +3,7 @@ import { createContext, type ReactNode, use, useCallback, useMemo } from "react"
 import type { SessionUser } from "../../../shared/session";
 import { emailLocalPart } from "../../../shared/session";
 import { loadAuthClient } from "../../lib/auth-client";
-import { AuthActionError, readServerErrorMessage } from "./auth-errors";
+import { AuthActionError, toAuthActionError } from "../../lib/auth-errors";
 import {
 	type AuthSession,
 	fetchSignedInState,
@@ -60,7 +60,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 		async ({ email, password }: Credentials) => {
 			const authClient = await loadAuthClient();
 			const { error } = await authClient.signIn.email({ email, password });
-			if (error) throw new AuthActionError(readServerErrorMessage(error));
+			if (error) throw toAuthActionError(error);
 			await refreshSignedInState();
 		},
 		[refreshSignedInState],
@@ -74,7 +74,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 				password,
 				name: emailLocalPart(email),
 			});
-			if (error) throw new AuthActionError(readServerErrorMessage(error));
+			if (error) throw toAuthActionError(error);
 			await refreshSignedInState();
 		},
 		[refreshSignedInState],
@@ -87,7 +87,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 			callbackURL: "/",
 			errorCallbackURL: "/login",
 		});
-		if (error) throw new AuthActionError(readServerErrorMessage(error));
+		if (error) throw toAuthActionError(error);
 		// Better Auth's client follows `url` itself; an answer without one cannot go anywhere.
 		if (!data || !("url" in data) || !data.url) throw new AuthActionError(undefined);
 	}, []);
@@ -102,7 +102,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 	const signOut = useCallback(async () => {
 		const authClient = await loadAuthClient();
 		const { error } = await authClient.signOut();
-		if (error) throw new AuthActionError(readServerErrorMessage(error));
+		if (error) throw toAuthActionError(error);
 		await forgetSession();
 	}, [forgetSession]);
 

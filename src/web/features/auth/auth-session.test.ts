@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildSessionAnswer, createTestUser } from "../../testing/fake-auth-server";
+import { buildSessionAnswer, createTestUser } from "../../testing/fakes/fake-auth-server";
 import { readSignedInState } from "./auth-session";
 
 describe("readSignedInState", () => {

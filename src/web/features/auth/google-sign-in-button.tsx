@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { Button, type ButtonSize } from "../../components/button";
+import { AuthActionError, formatGoogleSignInError } from "../../lib/auth-errors";
 import { joinClassNames } from "../../lib/class-names";
 import { useAuth } from "./auth-context";
-import { AuthActionError, formatGoogleSignInError } from "./auth-errors";
 import { GoogleLogo } from "./google-logo";
 
 type GoogleSignInButtonProps = {

@@ -1,15 +1,14 @@
 import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { MIN_PASSWORD_LENGTH } from "../../../shared/constants";
 import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
-import { PasswordField } from "../../components/password-field";
+import { NewPasswordFields } from "../../components/new-password-fields";
 import { TextField } from "../../components/text-field";
+import { readAuthErrorMessage, SIGNUP_FAILED_MESSAGE } from "../../lib/auth-errors";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
-import { readAuthErrorMessage, SIGNUP_FAILED_MESSAGE } from "./auth-errors";
 
 export function SignupPage() {
 	const { signUp } = useAuth();
@@ -70,22 +69,12 @@ export function SignupPage() {
 					value={email}
 					onChange={(event) => setEmail(event.target.value)}
 				/>
-				<PasswordField
-					label="Password"
-					name="password"
-					autoComplete="new-password"
-					hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
-					required
-					value={password}
-					onChange={(event) => setPassword(event.target.value)}
-				/>
-				<PasswordField
-					label="Confirm password"
-					name="confirmPassword"
-					autoComplete="new-password"
-					required
-					value={confirmation}
-					onChange={(event) => setConfirmation(event.target.value)}
+				<NewPasswordFields
+					kind="signup"
+					password={password}
+					confirmation={confirmation}
+					onPasswordChange={setPassword}
+					onConfirmationChange={setConfirmation}
 				/>
 				<AlertMessage message={errorMessage} />
 				<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>

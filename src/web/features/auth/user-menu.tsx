@@ -8,8 +8,8 @@ import { emailLocalPart } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { AUDIT_LOG_PATH } from "../../lib/app-paths";
+import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/auth-errors";
 import { useAuth } from "./auth-context";
-import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "./auth-errors";
 
 /** The uppercase first letter of an e-mail, shown as the user's avatar. */
 export function getUserInitial(email: string): string {

@@ -10,9 +10,9 @@ import {
 	readPollOutcome,
 } from "../../../shared/generation-flow";
 import {
-	ACTIVE_GENERATION_STATUSES,
 	type Generation,
 	type GenerationImage,
+	isInProgress,
 } from "../../../shared/generation-responses";
 import { ApiError, isAbortError } from "../../lib/api-client";
 import {
@@ -212,9 +212,7 @@ async function findGenerationToResume(
 	signal: AbortSignal,
 ): Promise<Generation | undefined> {
 	const page = await fetchGenerationsPage({ limit: RESUME_LOOKUP_LIMIT, signal });
-	return page.items.find(
-		(item) => ACTIVE_GENERATION_STATUSES.includes(item.status) && !skipIds.has(item.id),
-	);
+	return page.items.find((item) => isInProgress(item.status) && !skipIds.has(item.id));
 }
 
 /**

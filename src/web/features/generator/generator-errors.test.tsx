@@ -1,7 +1,6 @@
 // What the generator says when it refuses to start, or when a start or a poll fails.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeGenerationServer } from "../../testing/fakes/fake-generation-server";
 import {
 	cleanUpGeneratorScreen,
 	getGenerateButton,
@@ -10,13 +9,14 @@ import {
 	openGenerator,
 	openGeneratorOnFakeClock,
 	readProgressOrZero,
+	startGeneratorApi,
 } from "../../testing/generator-screen";
 
 afterEach(cleanUpGeneratorScreen);
 
 describe("refusals before anything starts", () => {
 	it("asks a signed-out visitor to sign in, without starting anything", async () => {
-		const server = startFakeGenerationServer();
+		const server = startGeneratorApi();
 		const { user } = await openGenerator({ isSignedIn: false });
 
 		await user.type(getPromptBox(), "A castle in the clouds");
@@ -33,7 +33,7 @@ describe("refusals before anything starts", () => {
 	});
 
 	it("says Please enter a valid prompt when generating with an invalid one by shortcut", async () => {
-		const server = startFakeGenerationServer();
+		const server = startGeneratorApi();
 		const { user } = await openGenerator();
 
 		await user.keyboard("{Control>}{Enter}{/Control}");
@@ -46,7 +46,7 @@ describe("refusals before anything starts", () => {
 
 describe("failures of a generation", () => {
 	it("shows the failure in red with an alert role and drops the progress; Try Again asks again", async () => {
-		const server = startFakeGenerationServer({
+		const server = startGeneratorApi({
 			polls: [{ status: "failed", message: "The provider refused the prompt." }],
 		});
 		const { user } = await openGenerator();
@@ -65,7 +65,7 @@ describe("failures of a generation", () => {
 	});
 
 	it("says Generation failed when a failure comes without a message", async () => {
-		startFakeGenerationServer({ polls: [{ status: "failed", message: null }] });
+		startGeneratorApi({ polls: [{ status: "failed", message: null }] });
 		const { user } = await openGenerator();
 
 		await user.type(getPromptBox(), "A broken vase");
@@ -99,7 +99,7 @@ describe("failures of a generation", () => {
 			},
 		] as const;
 		for (const { start, expected } of cases) {
-			startFakeGenerationServer({ start });
+			startGeneratorApi({ start });
 			const { user, unmount } = await openGenerator();
 			await user.type(getPromptBox(), "A tiny robot");
 			await user.click(getGenerateButton());
@@ -110,7 +110,7 @@ describe("failures of a generation", () => {
 	});
 
 	it("says No polling URL provided when the server gives none", async () => {
-		startFakeGenerationServer({ start: { kind: "accepted", pollingUrl: "" } });
+		startGeneratorApi({ start: { kind: "accepted", pollingUrl: "" } });
 		const { user } = await openGenerator();
 
 		await user.type(getPromptBox(), "A paper boat");
@@ -122,7 +122,7 @@ describe("failures of a generation", () => {
 	});
 
 	it("retries a failed poll after the polling interval, saying why meanwhile", async () => {
-		const server = startFakeGenerationServer({
+		const server = startGeneratorApi({
 			polls: [{ httpStatus: 503 }, { isNetworkError: true }, { status: "completed" }],
 		});
 		const { user, advance, advanceUntil } = await openGeneratorOnFakeClock();
@@ -147,7 +147,7 @@ describe("failures of a generation", () => {
 	});
 
 	it("gives up with Generation timed out when polls keep failing for five minutes", async () => {
-		startFakeGenerationServer({ polls: [{ httpStatus: 502 }] });
+		startGeneratorApi({ polls: [{ httpStatus: 502 }] });
 		const { user, advance, advanceUntil } = await openGeneratorOnFakeClock();
 
 		await user.type(getPromptBox(), "A frozen waterfall");

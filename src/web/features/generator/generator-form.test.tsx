@@ -2,13 +2,13 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { ASPECT_RATIOS } from "../../../shared/aspect-ratios";
-import { startFakeGenerationServer } from "../../testing/fakes/fake-generation-server";
 import {
 	cleanUpGeneratorScreen,
 	getGenerateButton,
 	getPromptBox,
 	getResultPanel,
 	openGenerator,
+	startGeneratorApi,
 } from "../../testing/generator-screen";
 
 afterEach(cleanUpGeneratorScreen);
@@ -155,13 +155,13 @@ describe("the empty result panel", () => {
 	});
 
 	it("says when the built-in offline engine makes the images, and not otherwise", async () => {
-		startFakeGenerationServer({ imageProvider: "local" });
+		startGeneratorApi({ imageProvider: "local" });
 		await openGenerator();
 		expect(await screen.findByText("Built-in offline engine.")).toBeVisible();
 	});
 
 	it("says nothing about the engine when a real provider is configured", async () => {
-		const server = startFakeGenerationServer({ imageProvider: "http" });
+		const server = startGeneratorApi({ imageProvider: "http" });
 		await openGenerator();
 		await waitFor(() => expect(server.readListRequests()).toHaveLength(1));
 		expect(screen.queryByText("Built-in offline engine.")).not.toBeInTheDocument();

@@ -1,12 +1,12 @@
 // The generator's keyboard journeys: the aspect-ratio menu and the screen's shortcuts.
 import { screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeGenerationServer } from "../../testing/fakes/fake-generation-server";
 import {
 	cleanUpGeneratorScreen,
 	getGenerateButton,
 	getPromptBox,
 	openGenerator,
+	startGeneratorApi,
 } from "../../testing/generator-screen";
 
 afterEach(cleanUpGeneratorScreen);
@@ -68,7 +68,7 @@ describe("the generator from the keyboard", () => {
 	});
 
 	it("clears the prompt and the result on Escape outside the text box, not inside it", async () => {
-		startFakeGenerationServer();
+		startGeneratorApi();
 		const { user } = await openGenerator();
 
 		await user.type(getPromptBox(), "A green comet");
@@ -90,7 +90,7 @@ describe("the generator from the keyboard", () => {
 	});
 
 	it("generates on Ctrl or Cmd + Enter outside the text box, not inside it", async () => {
-		const server = startFakeGenerationServer();
+		const server = startGeneratorApi();
 		const { user } = await openGenerator();
 
 		await user.type(getPromptBox(), "A violet sky");

@@ -1,7 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
 import { Cpu } from "lucide-react";
 import { useSyncExternalStore } from "react";
-import { fetchPublicConfig, PUBLIC_CONFIG_QUERY_KEY } from "./public-config";
+import { usePublicConfig } from "../../lib/public-config";
 
 function isApplePlatform(): boolean {
 	return /Mac|iPhone|iPad/.test(navigator.platform);
@@ -49,11 +48,7 @@ export function ShortcutHints() {
 
 /** Says so when the built-in offline engine makes the images, as it does out of the box. */
 export function OfflineEngineNote() {
-	const { data: config } = useQuery({
-		queryKey: PUBLIC_CONFIG_QUERY_KEY,
-		queryFn: fetchPublicConfig,
-		staleTime: Number.POSITIVE_INFINITY,
-	});
+	const { data: config } = usePublicConfig();
 	if (config?.imageProvider !== "local") return null;
 	return (
 		<p className="flex items-start gap-2 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset">

@@ -1,26 +1,16 @@
 import { Sparkles } from "lucide-react";
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
-import { useLocation, useNavigate } from "react-router";
-import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { sanitizePrompt, validatePrompt } from "../../../shared/prompt";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef } from "react";
 import { Button } from "../../components/button";
-import { trackEvent } from "../../lib/analytics";
-import { readGeneratorLink } from "../../lib/generator-link";
-import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { AspectRatioSelect } from "./aspect-ratio-select";
 import { loadImagePreview, prefetchGenerationCode } from "./generation-code";
-import {
-	type GeneratedRequest,
-	isGenerationRunning,
-	readGenerationTimes,
-} from "./generation-state";
+import { readGenerationTimes } from "./generation-state";
 import { OfflineEngineNote, ShortcutHints } from "./generator-notes";
 import { PromptField } from "./prompt-field";
 import { ResultPanel } from "./result-panel";
 import { useElapsed } from "./use-elapsed";
-import { useGenerator } from "./use-generator";
+import { useGeneratorForm } from "./use-generator-form";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
+import { useResultPreview } from "./use-result-preview";
 
 /** Runs `task` when the browser has nothing better to do (or soon, where it cannot say). */
 function whenIdle(task: () => void): () => void {
@@ -52,42 +42,12 @@ export function GeneratorPage({
 	isAuthLoading,
 	verificationAction,
 }: GeneratorPageProps) {
-	const location = useLocation();
-	const navigate = useNavigate();
-	// "Use prompt" in the history opens `/?prompt=...&ratio=...`: read once, when the page opens.
-	const [prefill] = useState(() => readGeneratorLink(location.search));
-	const [prompt, setPrompt] = useState(prefill.prompt ?? "");
-	const [aspectRatio, setAspectRatio] = useState<AspectRatio>(
-		prefill.aspectRatio ?? DEFAULT_ASPECT_RATIO,
-	);
-	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
-	const [previewIndex, setPreviewIndex] = useState<number | null>(null);
-	const [isPreviewRequested, setIsPreviewRequested] = useState(false);
-	const promptRef = useRef<HTMLTextAreaElement>(null);
-	const formRef = useRef<HTMLFormElement>(null);
-	useTypedBeforeHydration(formRef, { prompt: (typed) => setPrompt(sanitizePrompt(typed)) });
-	const resultPanelRef = useRef<HTMLElement>(null);
-	const previewOpenerRef = useRef<HTMLElement | null>(null);
-
-	const fillFormWithResumed = useCallback((request: GeneratedRequest) => {
-		// Show what is being generated, unless the person already started typing something new.
-		if (promptRef.current?.value.trim()) return;
-		setPrompt(request.prompt);
-		setAspectRatio(request.aspectRatio);
-	}, []);
-
-	const { state, generate, reject, cancel, reset } = useGenerator({
-		isSignedIn,
-		isAuthLoading,
-		onResume: fillFormWithResumed,
-	});
-	const isGenerating = isGenerationRunning(state);
+	const preview = useResultPreview();
+	const form = useGeneratorForm({ isSignedIn, isAuthLoading, closePreview: preview.close });
+	const { state, isGenerating, promptRef } = form;
 	const { startedAt, endedAt } = readGenerationTimes(state);
 	const elapsedMs = useElapsed(startedAt, endedAt, isGenerating);
-
-	const promptCheck = validatePrompt(prompt);
-	const fieldMessage =
-		!promptCheck.ok && (prompt.length > 0 || hasTriedToGenerate) ? promptCheck.message : null;
+	const resultPanelRef = useRef<HTMLElement>(null);
 	const results = state.phase === "completed" && state.images.length > 0 ? state : null;
 	const hasResults = results !== null;
 
@@ -101,14 +61,6 @@ export function GeneratorPage({
 	useEffect(() => {
 		if (isSignedIn) return whenIdle(prefetchOnce);
 	}, [isSignedIn, prefetchOnce]);
-
-	// biome-ignore lint/correctness/useExhaustiveDependencies: once, for the address the page opened at.
-	useEffect(() => {
-		if (prefill.prompt === null && prefill.aspectRatio === null) return;
-		// Taken: a reload or Escape must not fill the form again.
-		void navigate({ search: "" }, { replace: true });
-		promptRef.current?.focus();
-	}, []);
 
 	useEffect(() => {
 		// On one column the panel sits below the form, out of sight on a phone: bring the progress
@@ -125,34 +77,11 @@ export function GeneratorPage({
 		if (hasResults) loadImagePreview().catch(() => {});
 	}, [hasResults]);
 
-	function requestGeneration() {
-		if (isGenerating) return;
-		if (!isSignedIn && !isAuthLoading) {
-			reject(GENERATION_MESSAGES.signInRequired);
-			return;
-		}
-		if (!promptCheck.ok) {
-			setHasTriedToGenerate(true);
-			reject(GENERATION_MESSAGES.invalidPrompt);
-			return;
-		}
-		setPreviewIndex(null);
-		generate({ prompt: promptCheck.prompt, aspectRatio });
-	}
-
-	function clearEverything() {
-		reset();
-		setPrompt("");
-		setAspectRatio(DEFAULT_ASPECT_RATIO);
-		setHasTriedToGenerate(false);
-		setPreviewIndex(null);
-	}
-
 	useKeyboardShortcuts({
-		onGenerate: requestGeneration,
-		onClear: clearEverything,
+		onGenerate: form.requestGeneration,
+		onClear: form.clearEverything,
 		onFocusPrompt: () => promptRef.current?.focus(),
-		isEnabled: previewIndex === null,
+		isEnabled: preview.index === null,
 	});
 
 	return (
@@ -172,25 +101,34 @@ export function GeneratorPage({
 
 			<div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:gap-8">
 				<form
-					ref={formRef}
+					ref={form.formRef}
 					aria-label="Generate images"
 					noValidate
 					onFocusCapture={prefetchOnce}
 					onPointerEnter={prefetchOnce}
 					onSubmit={(event) => {
 						event.preventDefault();
-						requestGeneration();
+						form.requestGeneration();
 					}}
 					className="space-y-5 rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6 lg:sticky lg:top-24"
 				>
-					<PromptField ref={promptRef} value={prompt} onChange={setPrompt} message={fieldMessage} />
-					<AspectRatioSelect label="Aspect ratio" value={aspectRatio} onChange={setAspectRatio} />
+					<PromptField
+						ref={promptRef}
+						value={form.prompt}
+						onChange={form.setPrompt}
+						message={form.fieldMessage}
+					/>
+					<AspectRatioSelect
+						label="Aspect ratio"
+						value={form.aspectRatio}
+						onChange={form.setAspectRatio}
+					/>
 					<Button
 						type="submit"
 						size="lg"
 						isFullWidth
 						isBusy={isGenerating}
-						disabled={!promptCheck.ok}
+						disabled={!form.isPromptValid}
 					>
 						{isGenerating ? null : <Sparkles aria-hidden="true" className="size-4" />}
 						{isGenerating ? "Generating..." : "Generate"}
@@ -205,37 +143,25 @@ export function GeneratorPage({
 					isSignedIn={isSignedIn}
 					verificationAction={verificationAction}
 					elapsedMs={elapsedMs}
-					onCancel={cancel}
-					onRetry={(request) => {
-						if (!isSignedIn && !isAuthLoading) {
-							reject(GENERATION_MESSAGES.signInRequired);
-							return;
-						}
-						setPreviewIndex(null);
-						generate(request);
-					}}
+					onCancel={form.cancel}
+					onRetry={form.retry}
 					onPickExample={(example) => {
-						setPrompt(example);
+						form.setPrompt(example);
 						promptRef.current?.focus();
 					}}
-					onOpenImage={(index, opener) => {
-						previewOpenerRef.current = opener;
-						setIsPreviewRequested(true);
-						setPreviewIndex(index);
-						trackEvent("image_preview_opened");
-					}}
+					onOpenImage={preview.open}
 				/>
 			</div>
 
-			{isPreviewRequested && results ? (
+			{preview.isRequested && results ? (
 				<Suspense fallback={null}>
 					<ImagePreview
 						images={results.images}
-						index={previewIndex}
+						index={preview.index}
 						prompt={results.request.prompt}
-						onIndexChange={setPreviewIndex}
-						onClose={() => setPreviewIndex(null)}
-						readReturnFocus={() => previewOpenerRef.current}
+						onIndexChange={preview.setIndex}
+						onClose={preview.close}
+						readReturnFocus={() => preview.openerRef.current}
 					/>
 				</Suspense>
 			) : null}

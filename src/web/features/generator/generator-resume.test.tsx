@@ -2,11 +2,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-	createRunningGeneration,
-	startFakeGenerationServer,
-} from "../../testing/fakes/fake-generation-server";
-import { createGate } from "../../testing/fakes/test-generations";
+import { createGate, createRunningGeneration } from "../../testing/fakes/test-generations";
 import {
 	BUSY_TEXT,
 	cleanUpGeneratorScreen,
@@ -15,6 +11,7 @@ import {
 	getResultPanel,
 	openGenerator,
 	readProgress,
+	startGeneratorApi,
 } from "../../testing/generator-screen";
 import { mswServer } from "../../testing/msw-server";
 
@@ -28,9 +25,10 @@ describe("picking a generation up again", () => {
 			aspect_ratio: "--ar 2:3",
 			status: "running",
 		});
-		startFakeGenerationServer({
-			history: [running],
+		startGeneratorApi({
+			generations: [running],
 			pollGates: new Map([[0, pollGate.opened]]),
+			runTimeMs: 9_000,
 		});
 		await openGenerator();
 
@@ -52,8 +50,8 @@ describe("picking a generation up again", () => {
 	it("leaves finished generations, and ones cancelled in this tab, alone", async () => {
 		const pollGate = createGate();
 		const running = createRunningGeneration({ prompt: "A moth at a lamp" });
-		const server = startFakeGenerationServer({
-			history: [running],
+		const server = startGeneratorApi({
+			generations: [running],
 			pollGates: new Map([[0, pollGate.opened]]),
 		});
 		const first = await openGenerator();
@@ -84,7 +82,7 @@ describe("picking a generation up again", () => {
 describe("signing out", () => {
 	it("drops the generation of the previous account on sign-out", async () => {
 		const pollGate = createGate();
-		startFakeGenerationServer({ pollGates: new Map([[0, pollGate.opened]]) });
+		startGeneratorApi({ pollGates: new Map([[0, pollGate.opened]]) });
 		const { user } = await openGenerator();
 		await user.type(getPromptBox(), "A secret garden");
 		await user.click(getGenerateButton());

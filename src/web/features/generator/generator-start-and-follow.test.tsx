@@ -2,10 +2,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-	type PollStep,
-	startFakeGenerationServer,
-} from "../../testing/fakes/fake-generation-server";
+import type { PollStep } from "../../testing/fakes/fake-generations-api";
 import { createGate } from "../../testing/fakes/test-generations";
 import {
 	BUSY_TEXT,
@@ -16,6 +13,7 @@ import {
 	openGenerator,
 	openGeneratorOnFakeClock,
 	readProgress,
+	startGeneratorApi,
 } from "../../testing/generator-screen";
 import { mswServer } from "../../testing/msw-server";
 
@@ -24,7 +22,7 @@ afterEach(cleanUpGeneratorScreen);
 describe("starting and following a generation", () => {
 	it("shows the progress while busy, then four images with the prompt, ratio and time", async () => {
 		const startGate = createGate();
-		const server = startFakeGenerationServer({ startGate: startGate.opened });
+		const server = startGeneratorApi({ startGate: startGate.opened });
 		const { user } = await openGenerator();
 
 		await user.type(getPromptBox(), "  A lighthouse in a storm  ");
@@ -87,7 +85,7 @@ describe("starting and following a generation", () => {
 			...Array.from({ length: 12 }, (): PollStep => ({ status: "running" })),
 			{ status: "completed" },
 		];
-		const server = startFakeGenerationServer({
+		const server = startGeneratorApi({
 			startGate: startGate.opened,
 			pollGates: new Map([[0, firstPollGate.opened]]),
 			polls,
@@ -132,7 +130,7 @@ describe("starting and following a generation", () => {
 
 	it("passes on what the server says while the generation waits", async () => {
 		const secondPollGate = createGate();
-		startFakeGenerationServer({
+		startGeneratorApi({
 			polls: [
 				{ status: "running", message: "The image service is busy, retrying" },
 				{ status: "completed" },
@@ -153,7 +151,7 @@ describe("starting and following a generation", () => {
 
 	it("shows the elapsed time in minutes and seconds past a minute", async () => {
 		const startGate = createGate();
-		startFakeGenerationServer({ startGate: startGate.opened });
+		startGeneratorApi({ startGate: startGate.opened });
 		const { user, advance, advanceUntil } = await openGeneratorOnFakeClock();
 
 		await user.type(getPromptBox(), "A slow sunrise");
@@ -168,9 +166,9 @@ describe("starting and following a generation", () => {
 	});
 
 	it("reads the wider poll answers too: results as objects with url or src, and an error status", async () => {
-		const server = startFakeGenerationServer({ isRecordAvailable: false });
+		startGeneratorApi({ isRecordAvailable: false });
 		mswServer.use(
-			http.get(`*${server.pollingUrl}`, () =>
+			http.get("*/api/generations/:id/status", () =>
 				HttpResponse.json({
 					status: "completed",
 					results: [{ url: "/first.png" }, { src: "/second.png" }],
@@ -188,7 +186,7 @@ describe("starting and following a generation", () => {
 		).toHaveAttribute("src", "/second.png");
 
 		mswServer.use(
-			http.get(`*${server.pollingUrl}`, () =>
+			http.get("*/api/generations/:id/status", () =>
 				HttpResponse.json({ status: "error", message: "The GPU caught fire" }),
 			),
 		);
@@ -197,7 +195,7 @@ describe("starting and following a generation", () => {
 	});
 
 	it("shows the images from the poll when the saved record cannot be read, without a word", async () => {
-		const server = startFakeGenerationServer({ isRecordAvailable: false });
+		const server = startGeneratorApi({ isRecordAvailable: false });
 		const { user } = await openGenerator();
 
 		await user.type(getPromptBox(), "A desert road");
@@ -218,7 +216,7 @@ describe("starting and following a generation", () => {
 
 	it("cancels: polling stops, the busy state ends and Request was cancelled is shown", async () => {
 		const pollGate = createGate();
-		const server = startFakeGenerationServer({
+		const server = startGeneratorApi({
 			pollGates: new Map([[0, pollGate.opened]]),
 		});
 		const { user } = await openGenerator();
@@ -243,7 +241,7 @@ describe("starting and following a generation", () => {
 
 describe("the full-size preview", () => {
 	it("opens on an image and closes on Escape, Close and a click outside, locking the page meanwhile", async () => {
-		const server = startFakeGenerationServer();
+		const server = startGeneratorApi();
 		const { user } = await openGenerator();
 		await user.type(getPromptBox(), "A koi pond");
 		await user.click(getGenerateButton());
@@ -287,7 +285,7 @@ describe("the full-size preview", () => {
 	});
 
 	it("marks the thumbnail of the image shown in the gallery", async () => {
-		startFakeGenerationServer();
+		startGeneratorApi();
 		const { user } = await openGenerator();
 		await user.type(getPromptBox(), "A fox in the snow");
 		await user.click(getGenerateButton());

@@ -59,3 +59,18 @@ export function createGate() {
 	});
 	return { opened, release };
 }
+
+/**
+ * A generation still running on the server, started at 12:00:00 on 5 January 2025: one for the
+ * generator to pick up again.
+ */
+export function createRunningGeneration(overrides: Partial<Generation> = {}): Generation {
+	return createTestGeneration({
+		prompt: "A lighthouse on a cliff at dusk",
+		status: "running",
+		images: [],
+		created_at: "2025-01-05T12:00:00.000Z",
+		completed_at: null,
+		...overrides,
+	});
+}

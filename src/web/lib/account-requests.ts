@@ -1,40 +1,28 @@
 // The account's calls: Better Auth's own endpoints through its client (loaded on demand), and
 // Atelier's account routes through the API client.
-import { ERRORS } from "../../../shared/errors";
-import { ApiError, fetchApiJson } from "../../lib/api-fetch";
-import { loadAuthClient } from "../../lib/auth-client";
-import { isRecord, readErrorBody, readString } from "../../lib/read-json";
+import { ERRORS } from "../../shared/errors";
+import { PASSWORD_TOO_SHORT_MESSAGE } from "../../shared/passwords";
+import { ApiError, fetchApiJson } from "./api-fetch";
+import { loadAuthClient } from "./auth-client";
+import { AuthActionError, toAuthActionError } from "./auth-errors";
 
 /** Where the browser downloads the ZIP of everything; a plain link, so the download streams to disk. */
 export const EXPORT_URL = "/api/account/export";
-
-/** A refused account action, with the words to show and Better Auth's code when it sent one. */
-export class AccountActionError extends Error {
-	readonly code: string | undefined;
-
-	constructor(message: string, code?: string) {
-		super(message);
-		this.name = "AccountActionError";
-		this.code = code;
-	}
-}
 
 // Better Auth's codes whose own message is not the clearest thing to tell a person.
 const MESSAGES_BY_CODE: Record<string, string> = {
 	INVALID_TOKEN: "This link has expired or was already used.",
 	INVALID_PASSWORD: "Your current password is not right.",
 	CREDENTIAL_ACCOUNT_NOT_FOUND: "This account has no password yet: you sign in with Google.",
-	PASSWORD_TOO_SHORT: "Password must be at least 6 characters",
+	PASSWORD_TOO_SHORT: PASSWORD_TOO_SHORT_MESSAGE,
 };
 
-/** The error the auth client returned, in words: our envelope, Better Auth's body, or a fallback. */
-function toActionError(error: unknown): AccountActionError {
-	const envelope = readErrorBody(error);
-	if (envelope) return new AccountActionError(envelope.message, envelope.code);
-	const code = isRecord(error) ? readString(error, "code") : undefined;
-	const message = isRecord(error) ? readString(error, "message") : undefined;
-	const known = code ? MESSAGES_BY_CODE[code] : undefined;
-	return new AccountActionError(known ?? message ?? ERRORS.UNKNOWN_ERROR.message, code);
+/** The error the auth client returned, in the clearest words known for its code, or a fallback. */
+function toAccountActionError(error: unknown): AuthActionError {
+	const refused = toAuthActionError(error);
+	const clearer = refused.code ? MESSAGES_BY_CODE[refused.code] : undefined;
+	const message = clearer ?? refused.serverMessage ?? ERRORS.UNKNOWN_ERROR.message;
+	return new AuthActionError(message, refused.code);
 }
 
 async function callAuth<T>(
@@ -46,10 +34,10 @@ async function callAuth<T>(
 	try {
 		client = await loadAuthClient();
 	} catch {
-		throw new AccountActionError(ERRORS.NETWORK_ERROR.message, "NETWORK_ERROR");
+		throw new AuthActionError(ERRORS.NETWORK_ERROR.message, "NETWORK_ERROR");
 	}
 	const { data, error } = await call(client);
-	if (error || data === null || data === undefined) throw toActionError(error);
+	if (error || data === null || data === undefined) throw toAccountActionError(error);
 	return data;
 }
 
@@ -110,7 +98,7 @@ export async function deleteAccount(typedEmail: string): Promise<void> {
 			body: JSON.stringify({ email: typedEmail }),
 		});
 	} catch (error) {
-		if (error instanceof ApiError) throw new AccountActionError(error.message, error.code);
+		if (error instanceof ApiError) throw new AuthActionError(error.message, error.code);
 		throw error;
 	}
 }

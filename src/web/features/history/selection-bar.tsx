@@ -5,7 +5,7 @@ import { Button, getButtonClassName } from "../../components/button";
 import { BULK_ARCHIVE_URL } from "../../lib/generations-requests";
 import { readErrorBody } from "../../lib/read-json";
 import { showToast } from "../../lib/toast";
-import { formatCount } from "./generation-format";
+import { formatCount } from "./history-format";
 
 const DOWNLOAD_FAILURE_MESSAGE = "Failed to download the generations. Please try again.";
 

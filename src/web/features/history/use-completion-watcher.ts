@@ -1,11 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { POLLING_INTERVAL_MS } from "../../../shared/constants";
-import {
-	ACTIVE_GENERATION_STATUSES,
-	type Generation,
-	type GenerationStatus,
-} from "../../../shared/generation-responses";
+import { type Generation, isInProgress } from "../../../shared/generation-responses";
 import { ApiError } from "../../lib/api-client";
 import { fetchGeneration, pollGenerationStatus } from "../../lib/generations-requests";
 import {
@@ -13,17 +9,13 @@ import {
 	removeGeneration,
 	replaceGeneration,
 	updateGenerationLists,
-} from "./generations-cache";
+} from "./history-cache";
 
 // Each long poll holds one of the browser's six connections to the server for up to 1.5 s; two at
 // a time leave the rest to the thumbnails. More in-progress items than that take turns.
 const MAX_POLLS_AT_ONCE = 2;
 // A polling URL that answers at once without news does not long-poll: wait before asking again.
 const QUICK_ANSWER_MS = 300;
-
-export function isInProgress(status: GenerationStatus): boolean {
-	return ACTIVE_GENERATION_STATUSES.includes(status);
-}
 
 function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
 	return new Promise((resolve) => {

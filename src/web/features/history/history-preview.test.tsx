@@ -2,7 +2,7 @@
 // the one before or after; the card's actions are all there.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeGenerationsServer } from "../../testing/fakes/fake-generations-server";
+import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import {
 	cleanUpHistoryScreen,
@@ -27,7 +27,7 @@ describe("the preview", () => {
 	afterEach(cleanUpHistoryScreen);
 
 	it("moves through the images with the arrow keys, and on to the next and previous generation", async () => {
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [
 				createTestGeneration({ prompt: "Newest", created_at: hoursAgo(0.1) }),
 				createTestGeneration({
@@ -79,7 +79,7 @@ describe("the preview", () => {
 				created_at: new Date(Date.now() - (index + 1) * 60_000).toISOString(),
 			}),
 		);
-		const server = startFakeGenerationsServer({ generations });
+		const server = startFakeGenerationsApi({ generations });
 		const { user } = openHistory();
 		expect(await findCards()).toHaveLength(24);
 
@@ -98,7 +98,7 @@ describe("the preview", () => {
 	});
 
 	it("offers the card's actions, and deletes from the preview after the same confirmation", async () => {
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [
 				createTestGeneration({ prompt: "Delete me from the preview", created_at: hoursAgo(0.1) }),
 				createTestGeneration({ prompt: "Stay", created_at: hoursAgo(0.2) }),

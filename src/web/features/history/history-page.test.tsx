@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SKELETON_CARDS } from "../../../shared/constants";
 import { formatGroupDate } from "../../../shared/date-groups";
-import { startFakeGenerationsServer } from "../../testing/fakes/fake-generations-server";
+import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import {
 	cleanUpHistoryScreen,
@@ -21,7 +21,7 @@ describe("the generations screen", () => {
 	afterEach(cleanUpHistoryScreen);
 
 	it("shows 8 skeleton cards while the first page is on its way", async () => {
-		const server = startFakeGenerationsServer({ generations: [createTestGeneration()] });
+		const server = startFakeGenerationsApi({ generations: [createTestGeneration()] });
 		const release = server.holdList();
 		openHistory();
 
@@ -59,7 +59,7 @@ describe("the generations screen", () => {
 			prompt: "Oldest: a glacier",
 			created_at: "2025-01-05T12:00:00.000Z",
 		});
-		startFakeGenerationsServer({ generations: [oldest, older, earlierToday, newest] });
+		startFakeGenerationsApi({ generations: [oldest, older, earlierToday, newest] });
 		openHistory();
 
 		await findCards();
@@ -87,7 +87,7 @@ describe("the generations screen", () => {
 		const fifth = generation.images[0];
 		if (!fifth) throw new Error("the builder makes four images");
 		generation.images.push({ ...fifth, thumbnailUrl: "/api/images/fifth-thumb.webp" });
-		startFakeGenerationsServer({ generations: [generation] });
+		startFakeGenerationsApi({ generations: [generation] });
 		openHistory();
 
 		await findCards();
@@ -105,7 +105,7 @@ describe("the generations screen", () => {
 	});
 
 	it("shows the admin everyone's generations, each naming its owner", async () => {
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [
 				createTestGeneration({ prompt: "Alice's castle", owner_email: "alice@example.com" }),
 				createTestGeneration({ prompt: "Bob's boat", owner_email: "bob@example.com" }),
@@ -123,7 +123,7 @@ describe("the generations screen", () => {
 	});
 
 	it("says so when there are no generations", async () => {
-		startFakeGenerationsServer({ generations: [] });
+		startFakeGenerationsApi({ generations: [] });
 		openHistory();
 
 		expect(await screen.findByRole("heading", { name: "No generations found" })).toBeVisible();
@@ -133,7 +133,7 @@ describe("the generations screen", () => {
 	});
 
 	it("says the load failed and loads again on Try Again", async () => {
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "Back after a failure" })],
 			listFailure: "SERVICE_UNAVAILABLE",
 		});
@@ -153,7 +153,7 @@ describe("the generations screen", () => {
 	});
 
 	it("asks before deleting, and Cancel deletes nothing", async () => {
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "Keep me" })],
 		});
 		const { user } = openHistory();
@@ -177,7 +177,7 @@ describe("the generations screen", () => {
 	});
 
 	it("deletes after confirmation: every Delete waits meanwhile, then a toast and a reloaded list", async () => {
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [
 				createTestGeneration({ prompt: "Delete me", created_at: hoursAgo(0.01) }),
 				createTestGeneration({ prompt: "Stay", created_at: hoursAgo(0.02) }),
@@ -216,7 +216,7 @@ describe("the generations screen", () => {
 	});
 
 	it("says a delete failed, and keeps the card", async () => {
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "Cannot go" })],
 		});
 		server.setDeleteFailure("SERVICE_UNAVAILABLE");
@@ -238,7 +238,7 @@ describe("the generations screen", () => {
 
 	it("opens the polling URL in a new tab, or says there is none", async () => {
 		const withUrl = createTestGeneration({ prompt: "Has a polling URL" });
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [withUrl, createTestGeneration({ prompt: "No polling URL", polling_url: null })],
 		});
 		const open = vi.spyOn(window, "open").mockImplementation(() => null);
@@ -267,7 +267,7 @@ describe("the generations screen", () => {
 			aspect_ratio: "--ar 16:9",
 			created_at: "2025-01-05T12:34:00.000Z",
 		});
-		startFakeGenerationsServer({ generations: [generation] });
+		startFakeGenerationsApi({ generations: [generation] });
 		const { user } = openHistory();
 		await findCards();
 		const card = within(findCard("A wide mountain valley"));
@@ -312,7 +312,7 @@ describe("the generations screen", () => {
 				created_at: new Date(Date.now() - (index + 1) * 60_000).toISOString(),
 			}),
 		);
-		const server = startFakeGenerationsServer({ generations });
+		const server = startFakeGenerationsApi({ generations });
 		openHistory();
 
 		expect(await findCards()).toHaveLength(24);
@@ -335,7 +335,7 @@ describe("the generations screen", () => {
 		const generations = Array.from({ length: 26 }, (_, index) =>
 			createTestGeneration({ created_at: new Date(Date.now() - index * 60_000).toISOString() }),
 		);
-		const server = startFakeGenerationsServer({ generations });
+		const server = startFakeGenerationsApi({ generations });
 		const { user } = openHistory();
 		await findCards();
 
@@ -357,7 +357,7 @@ describe("the generations screen", () => {
 			images: [],
 			completed_at: null,
 		});
-		const server = startFakeGenerationsServer({ generations: [running] });
+		const server = startFakeGenerationsApi({ generations: [running] });
 		openHistory();
 
 		const card = within(await screen.findByRole("article", { name: "Still painting" }));
@@ -385,7 +385,7 @@ describe("the generations screen", () => {
 	});
 
 	it("shows a failed generation with its message", async () => {
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [
 				createTestGeneration({
 					prompt: "Did not work",
@@ -404,7 +404,7 @@ describe("the generations screen", () => {
 	});
 
 	it("goes one step back in history with Back", async () => {
-		startFakeGenerationsServer({ generations: [] });
+		startFakeGenerationsApi({ generations: [] });
 		const { user, readLocation } = openHistory({ path: "/no/such/page" });
 
 		// The 404 screen loads on demand: wait for it, not for the loading screen's <main>.
@@ -419,7 +419,7 @@ describe("the generations screen", () => {
 	});
 
 	it("goes home with Back when the history was opened directly", async () => {
-		startFakeGenerationsServer({ generations: [] });
+		startFakeGenerationsApi({ generations: [] });
 		const { user, readLocation } = openHistory();
 
 		await screen.findByRole("heading", { level: 1, name: "Saved Generations" });

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from "msw";
 import { z } from "zod";
-import { ERRORS, errorBody } from "../../shared/errors";
-import { mswServer } from "./msw-server";
+import { ERRORS, errorBody } from "../../../shared/errors";
+import { mswServer } from "../msw-server";
 
 export type TestUser = {
 	id: string;

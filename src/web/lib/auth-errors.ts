@@ -1,31 +1,39 @@
-import { isRecord, readErrorBody, readString } from "../../lib/read-json";
+// The errors of calls through Better Auth's client, for signing in and out and for the account's
+// own actions alike. The first page imports this file: it reads bodies by hand (read-json.ts).
+import { isRecord, readErrorBody, readString } from "./read-json";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed";
 export const SIGNUP_FAILED_MESSAGE = "Signup failed";
 export const GOOGLE_SIGN_IN_FAILED_MESSAGE = "Google sign-in failed";
 export const SIGN_OUT_FAILED_MESSAGE = "Sign out failed. Please try again.";
 
-/** An auth request the server refused; `serverMessage` is its message when it sent one. */
+/**
+ * An auth or account action the server refused: `serverMessage` is the words it sent, when it sent
+ * some, and `code` its code (Better Auth's, like `INVALID_TOKEN`, or ours from the error envelope).
+ */
 export class AuthActionError extends Error {
 	readonly serverMessage: string | undefined;
+	readonly code: string | undefined;
 
-	constructor(serverMessage: string | undefined) {
+	constructor(serverMessage: string | undefined, code?: string) {
 		const message = serverMessage?.trim() ? serverMessage.trim() : undefined;
 		super(message ?? "The authentication request failed");
 		this.name = "AuthActionError";
 		this.serverMessage = message;
+		this.code = code;
 	}
 }
 
 /**
- * The message in an error the auth client returned. Better Auth's own endpoints answer
+ * The error the auth client returned, as an AuthActionError. Better Auth's own endpoints answer
  * `{ code, message }`; our server's checks in front of them answer the shared error envelope
  * `{ success: false, error: { code, message } }`; the client spreads either body into its error.
  */
-export function readServerErrorMessage(error: unknown): string | undefined {
+export function toAuthActionError(error: unknown): AuthActionError {
 	const envelope = readErrorBody(error);
-	if (envelope) return envelope.message;
-	return isRecord(error) ? readString(error, "message") : undefined;
+	if (envelope) return new AuthActionError(envelope.message, envelope.code);
+	if (!isRecord(error)) return new AuthActionError(undefined);
+	return new AuthActionError(readString(error, "message"), readString(error, "code"));
 }
 
 /** The server's message for a failed auth action, or `fallback` when there is none to show. */

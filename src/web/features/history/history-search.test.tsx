@@ -3,7 +3,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatGroupDate } from "../../../shared/date-groups";
-import { startFakeGenerationsServer } from "../../testing/fakes/fake-generations-server";
+import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import {
 	cleanUpHistoryScreen,
@@ -42,7 +42,7 @@ function getSearchBox() {
 	return screen.getByRole("searchbox", { name: "Search prompts" });
 }
 
-function listRequestsWith(server: ReturnType<typeof startFakeGenerationsServer>, name: string) {
+function listRequestsWith(server: ReturnType<typeof startFakeGenerationsApi>, name: string) {
 	return server
 		.readRequests("GET", "/api/generations")
 		.filter((request) => request.search.has(name))
@@ -54,7 +54,7 @@ describe("searching the history", () => {
 	afterEach(cleanUpHistoryScreen);
 
 	it("searches every prompt on the server once typing pauses, keeping the day groups and saying how many match", async () => {
-		const server = startFakeGenerationsServer({ generations: createHistory() });
+		const server = startFakeGenerationsApi({ generations: createHistory() });
 		const { user, readLocation } = openHistory();
 		await findCards();
 		expect(screen.getByText("5 generations · 2 today")).toBeVisible();
@@ -76,7 +76,7 @@ describe("searching the history", () => {
 	});
 
 	it("opens with the search the address holds, and one step back is the whole history", async () => {
-		startFakeGenerationsServer({ generations: createHistory() });
+		startFakeGenerationsApi({ generations: createHistory() });
 		const { user, readLocation } = openHistory();
 		await findCards();
 
@@ -96,7 +96,7 @@ describe("searching the history", () => {
 	});
 
 	it("shows a search opened from its address (a reload, a shared link)", async () => {
-		const server = startFakeGenerationsServer({ generations: createHistory() });
+		const server = startFakeGenerationsApi({ generations: createHistory() });
 		openHistory({ path: "/generations?q=desert" });
 
 		expect(await screen.findByText("1 generation matches · 0 today")).toBeVisible();
@@ -106,7 +106,7 @@ describe("searching the history", () => {
 	});
 
 	it("says when nothing matches, and offers to clear the search", async () => {
-		startFakeGenerationsServer({ generations: createHistory() });
+		startFakeGenerationsApi({ generations: createHistory() });
 		const { user, readLocation } = openHistory();
 		await findCards();
 
@@ -126,7 +126,7 @@ describe("searching the history", () => {
 	});
 
 	it("filters by aspect ratio and by favourites, combined with the search, all in the address", async () => {
-		const server = startFakeGenerationsServer({ generations: createHistory() });
+		const server = startFakeGenerationsApi({ generations: createHistory() });
 		const { user, readLocation } = openHistory();
 		await findCards();
 
@@ -165,7 +165,7 @@ describe("searching the history", () => {
 	});
 
 	it("shows filters opened from the address, and ignores what does not make sense there", async () => {
-		const server = startFakeGenerationsServer({ generations: createHistory() });
+		const server = startFakeGenerationsApi({ generations: createHistory() });
 		openHistory({ path: "/generations?favorites=true&ratio=7:5&owner=someone@example.com" });
 
 		expect(await screen.findByText("2 generations match · 0 today")).toBeVisible();
@@ -182,7 +182,7 @@ describe("searching the history", () => {
 	});
 
 	it("lets the administrator filter by person, with the search", async () => {
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [
 				createTestGeneration({ prompt: "Alice's fox", owner_email: "alice@example.com" }),
 				createTestGeneration({ prompt: "Alice's castle", owner_email: "alice@example.com" }),

@@ -1,23 +1,19 @@
 import { Clock, Crop, ExternalLink, ImageOff, Trash2, UserRound } from "lucide-react";
-import { createContext, memo, use, useId } from "react";
+import { memo, use, useId } from "react";
+import { toRatioParam } from "../../../shared/aspect-ratios";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
-import type { Generation, GenerationImage } from "../../../shared/generation-responses";
+import {
+	type Generation,
+	type GenerationImage,
+	isInProgress,
+} from "../../../shared/generation-responses";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { joinClassNames } from "../../lib/class-names";
+import { formatTimeOfDay } from "../../lib/date-format";
 import { FavoriteButton } from "./favorite-button";
 import { GenerationActionsMenu, type ReuseActions } from "./generation-actions-menu";
-import { formatCreatedTime, formatRatio } from "./generation-format";
-import { isInProgress } from "./use-completion-watcher";
-
-/** Which generations are being deleted, if any: every Delete button is disabled meanwhile. */
-export const DeletingIdsContext = createContext<ReadonlySet<string>>(new Set());
-
-/** Whether selection mode is on, and what is selected: each card then shows a checkbox. */
-export const SelectionContext = createContext<{
-	isActive: boolean;
-	selectedIds: ReadonlySet<string>;
-}>({ isActive: false, selectedIds: new Set() });
+import { DeletingIdsContext, SelectionContext } from "./generation-card-contexts";
 
 export type GenerationCardActions = ReuseActions & {
 	onPreview: (generation: Generation, imageIndex: number, trigger: HTMLElement) => void;
@@ -237,12 +233,12 @@ export const GenerationCard = memo(function GenerationCard({
 				<div className="flex h-5 items-center gap-x-3 overflow-hidden text-xs whitespace-nowrap text-slate-600">
 					<span className="inline-flex items-center gap-1">
 						<Clock aria-hidden="true" className="size-3.5" />
-						<time dateTime={generation.created_at}>{formatCreatedTime(generation.created_at)}</time>
+						<time dateTime={generation.created_at}>{formatTimeOfDay(generation.created_at)}</time>
 					</span>
 					<span className="inline-flex items-center gap-1">
 						<Crop aria-hidden="true" className="size-3.5" />
 						<span className="sr-only">Aspect ratio </span>
-						{formatRatio(generation.aspect_ratio)}
+						{toRatioParam(generation.aspect_ratio)}
 					</span>
 					{generation.status === "failed" ? (
 						<span className="rounded-full bg-red-50 px-2 py-0.5 font-semibold text-red-700 ring-1 ring-red-200 ring-inset">

@@ -3,7 +3,7 @@ import { Trash2 } from "lucide-react";
 import type { RefObject } from "react";
 import type { Generation } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
-import { formatCount } from "./generation-format";
+import { formatCount } from "./history-format";
 
 const DELETE_DIALOG_TITLE = "Delete Generation?";
 const DELETE_DIALOG_DESCRIPTION =

@@ -1,9 +1,13 @@
 import { ListChecks, Search, Star, UserRound } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { ASPECT_RATIOS, type AspectRatio, readRatioParam } from "../../../shared/aspect-ratios";
+import {
+	ASPECT_RATIOS,
+	type AspectRatio,
+	readRatioParam,
+	toRatioParam,
+} from "../../../shared/aspect-ratios";
 import { MAX_SEARCH_LENGTH } from "../../../shared/constants";
 import { joinClassNames } from "../../lib/class-names";
-import { formatRatio } from "./generation-format";
 import type { HistoryFilters } from "./history-filters";
 
 /** How long typing pauses before the search runs. */
@@ -209,7 +213,7 @@ export function HistoryToolbar({
 				<option value="">All ratios</option>
 				{ASPECT_RATIOS.map((option) => (
 					<option key={option.value} value={option.value satisfies AspectRatio}>
-						{formatRatio(option.value)} · {option.label}
+						{toRatioParam(option.value)} · {option.label}
 					</option>
 				))}
 			</select>

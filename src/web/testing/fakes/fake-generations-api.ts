@@ -5,21 +5,64 @@ import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import type {
 	Generation,
 	GenerationPage,
+	GenerationStatus,
 	PollResponse,
 } from "../../../shared/generation-responses";
 import { mswServer } from "../msw-server";
-import { createGate, createTestGeneration } from "./test-generations";
+import {
+	createGate,
+	createTestGeneration,
+	createTestGenerationId,
+	createTestImages,
+} from "./test-generations";
 
-type FakeGenerationsServerOptions = {
+// A stand-in for the generations API at the network edge, for the history's and the generator's
+// tests alike: a store of generations answered the way the server answers, and scenario options
+// for what a test is about (how a start is answered, what the polls say, which request waits).
+
+/** One scripted answer of a poll: a poll body, an HTTP error, or no answer at all. */
+export type PollStep =
+	| { status: Exclude<GenerationStatus, "completed">; message?: string | null }
+	| { status: "completed" }
+	| { httpStatus: number }
+	| { isNetworkError: true };
+
+type StartAnswer =
+	| { kind: "accepted"; pollingUrl?: string }
+	| { kind: "refused"; code: ErrorCode; message?: string }
+	| { kind: "raw"; status: number; body: Record<string, unknown> | null };
+
+export type FakeGenerationsApiOptions = {
 	/** The history, in any order; the fake answers newest first like the server. */
 	generations?: Generation[];
 	/** When set, every list request fails with this error until `setListFailure(undefined)`. */
 	listFailure?: ErrorCode;
+	/** The provider `/api/config` names; the offline engine when not given (msw-server.ts). */
+	imageProvider?: string;
+	/** How a start call answers; accepted, with the new generation's polling URL, by default. */
+	start?: StartAnswer;
+	/** Start calls wait for this before answering. */
+	startGate?: Promise<void>;
+	/**
+	 * Poll answers in order, whichever generation is polled; the last one repeats. A completed step
+	 * completes the generation polled (four images, `runTimeMs` after its start), a failed one fails
+	 * it. Without them, a poll answers the stored generation's status, as the server does.
+	 */
+	polls?: PollStep[];
+	/** Each poll waits for the gate of its number (0 is the first poll) before answering. */
+	pollGates?: ReadonlyMap<number, Promise<void>>;
+	/** How long a generation the polls complete took on the server; 3.25 s unless said. */
+	runTimeMs?: number;
+	/** Whether `GET /api/generations/:id` answers with the record; a 500 otherwise. */
+	isRecordAvailable?: boolean;
 };
 
 type Failure = "list" | "delete" | "bulkDelete" | "favorite" | "create";
 
 type RecordedRequest = { method: string; path: string; search: URLSearchParams; body?: unknown };
+
+const STATUS_PATH = /^\/api\/generations\/[^/]+\/status$/;
+const RECORD_PATH = /^\/api\/generations\/[0-9a-f-]{36}$/;
 
 function sortNewestFirst(items: Generation[]): Generation[] {
 	return [...items].sort(
@@ -32,9 +75,16 @@ function isAspectRatio(value: unknown): value is AspectRatio {
 	return ASPECT_RATIO_VALUES.some((ratio) => ratio === value);
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function readField(body: unknown, name: string): unknown {
+	return isRecord(body) ? body[name] : undefined;
+}
+
 function readIds(body: unknown): string[] | undefined {
-	if (typeof body !== "object" || body === null || !("ids" in body)) return undefined;
-	const { ids } = body;
+	const ids = readField(body, "ids");
 	return Array.isArray(ids) && ids.every((id) => typeof id === "string") ? ids : undefined;
 }
 
@@ -50,20 +100,28 @@ function matches(item: Generation, search: URLSearchParams): boolean {
 	return true;
 }
 
-function answerError(code: ErrorCode) {
-	return HttpResponse.json(
-		{ success: false, error: errorBody(code) },
-		{ status: ERRORS[code].status },
-	);
+function answerError(code: ErrorCode, message?: string, status: number = ERRORS[code].status) {
+	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
+}
+
+function answerPoll(generation: Generation) {
+	return HttpResponse.json({
+		status: generation.status,
+		results: generation.images.map((image) => image.url),
+		message: generation.status === "failed" ? (generation.error ?? "Generation failed") : null,
+	} satisfies PollResponse);
 }
 
 /**
  * Answers the generations API at the network edge the way the server does: cursor pages newest
  * first of what matches the search and filters, with the total and today's count of those; one
- * item, its polling URL, delete and bulk delete, the favourite star, and a new generation (Rerun).
- * Each test creates its own and changes it through the returned controls.
+ * item, its poll, delete and bulk delete, the favourite star, and a new generation (a start or a
+ * Rerun). The first generation started gets `generationId`. Each test creates its own and changes
+ * it through the options and the returned controls.
  */
-export function startFakeGenerationsServer(options: FakeGenerationsServerOptions = {}) {
+export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {}) {
+	const generationId = createTestGenerationId();
+	const runTimeMs = options.runTimeMs ?? 3_250;
 	const state = {
 		generations: sortNewestFirst(options.generations ?? []),
 		failures: new Map<Failure, ErrorCode>(
@@ -73,6 +131,8 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 		deleteGate: undefined as Promise<void> | undefined,
 		favoriteGate: undefined as Promise<void> | undefined,
 		requests: [] as RecordedRequest[],
+		isFirstIdTaken: false,
+		pollCount: 0,
 	};
 
 	const record = (request: Request, body?: unknown) => {
@@ -85,6 +145,12 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 		});
 	};
 	const find = (id: string) => state.generations.find((item) => item.id === id);
+	const store = (generation: Generation) => {
+		state.generations = sortNewestFirst([
+			...state.generations.filter((item) => item.id !== generation.id),
+			generation,
+		]);
+	};
 	const hold = (gateName: "listGate" | "deleteGate" | "favoriteGate") => {
 		const gate = createGate();
 		state[gateName] = gate.opened;
@@ -93,6 +159,11 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 			gate.release();
 		};
 	};
+	const takeId = () => {
+		if (state.isFirstIdTaken) return createTestGenerationId();
+		state.isFirstIdTaken = true;
+		return generationId;
+	};
 
 	/** Makes every request of one kind fail with `code`, or answer again with undefined. */
 	const setFailure = (kind: Failure, code: ErrorCode | undefined) => {
@@ -100,7 +171,34 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 		else state.failures.delete(kind);
 	};
 
-	mswServer.use(
+	/** The scripted answer of a poll, and what it does to the stored generation. */
+	const answerScriptedPoll = (step: PollStep, generation: Generation | undefined) => {
+		if ("isNetworkError" in step) return HttpResponse.error();
+		if ("httpStatus" in step) {
+			return answerError("SERVICE_UNAVAILABLE", undefined, step.httpStatus);
+		}
+		if (!generation) return answerError("NOT_FOUND");
+		if (step.status === "completed") {
+			const completed: Generation = {
+				...generation,
+				status: "completed",
+				images: createTestImages(generation.id, generation.aspect_ratio),
+				completed_at: new Date(Date.parse(generation.created_at) + runTimeMs).toISOString(),
+			};
+			store(completed);
+			return answerPoll(completed);
+		}
+		const message = "message" in step ? (step.message ?? null) : null;
+		if (step.status === "failed") store({ ...generation, status: "failed", error: message });
+		else store({ ...generation, status: step.status });
+		return HttpResponse.json({
+			status: step.status,
+			results: [],
+			message,
+		} satisfies PollResponse);
+	};
+
+	const handlers = [
 		http.get("*/api/generations", async ({ request }) => {
 			record(request);
 			if (state.listGate) await state.listGate;
@@ -131,27 +229,28 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 		http.post("*/api/generations", async ({ request }) => {
 			const body: unknown = await request.json().catch(() => null);
 			record(request, body);
+			await options.startGate;
 			const failure = state.failures.get("create");
 			if (failure) return answerError(failure);
-			const prompt =
-				typeof body === "object" && body !== null && "prompt" in body ? body.prompt : undefined;
-			const aspectRatio =
-				typeof body === "object" && body !== null && "aspectRatio" in body
-					? body.aspectRatio
-					: undefined;
+			const answer = options.start ?? { kind: "accepted" };
+			if (answer.kind === "raw") return HttpResponse.json(answer.body, { status: answer.status });
+			if (answer.kind === "refused") return answerError(answer.code, answer.message);
+			const prompt = readField(body, "prompt");
+			const aspectRatio = readField(body, "aspectRatio");
 			if (typeof prompt !== "string" || !isAspectRatio(aspectRatio)) {
 				return answerError("VALIDATION_ERROR");
 			}
 			const created = createTestGeneration({
+				id: takeId(),
 				prompt,
 				aspect_ratio: aspectRatio,
 				status: "queued",
 				images: [],
 				completed_at: null,
 			});
-			state.generations = sortNewestFirst([...state.generations, created]);
+			store(created);
 			return HttpResponse.json(
-				{ success: true, id: created.id, pollingUrl: created.polling_url },
+				{ success: true, id: created.id, pollingUrl: answer.pollingUrl ?? created.polling_url },
 				{ status: 201 },
 			);
 		}),
@@ -175,28 +274,29 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 			if (failure) return answerError(failure);
 			const generation = find(String(params.id));
 			if (!generation) return answerError("NOT_FOUND");
-			const favorite =
-				typeof body === "object" && body !== null && "favorite" in body ? body.favorite : undefined;
+			const favorite = readField(body, "favorite");
 			if (typeof favorite !== "boolean") return answerError("VALIDATION_ERROR");
-			state.generations = state.generations.map((item) =>
-				item.id === generation.id ? { ...item, is_favorite: favorite } : item,
-			);
+			store({ ...generation, is_favorite: favorite });
 			return HttpResponse.json({ success: true, favorite });
 		}),
 		http.get("*/api/generations/:id/status", async ({ request, params }) => {
 			record(request);
+			const number = state.pollCount;
+			state.pollCount += 1;
+			await options.pollGates?.get(number);
 			const generation = find(String(params.id));
+			if (options.polls) {
+				const step = options.polls[Math.min(number, options.polls.length - 1)];
+				return answerScriptedPoll(step ?? { status: "completed" }, generation);
+			}
 			if (!generation) return answerError("NOT_FOUND");
 			// Like the server's long poll, but short, so tests need not wait 1.5 s per poll.
 			if (generation.status === "queued" || generation.status === "running") await delay(20);
-			return HttpResponse.json({
-				status: generation.status,
-				results: generation.images.map((image) => image.url),
-				message: generation.status === "failed" ? (generation.error ?? "Generation failed") : null,
-			} satisfies PollResponse);
+			return answerPoll(generation);
 		}),
 		http.get("*/api/generations/:id", ({ request, params }) => {
 			record(request);
+			if (options.isRecordAvailable === false) return answerError("UNKNOWN_ERROR");
 			const generation = find(String(params.id));
 			return generation ? HttpResponse.json(generation) : answerError("NOT_FOUND");
 		}),
@@ -210,16 +310,37 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 			state.generations = state.generations.filter((item) => item.id !== generation.id);
 			return HttpResponse.json({ success: true });
 		}),
-	);
+	];
+	const { imageProvider } = options;
+	if (imageProvider !== undefined) {
+		handlers.push(
+			http.get("*/api/config", () => HttpResponse.json({ googleEnabled: false, imageProvider })),
+		);
+	}
+	mswServer.use(...handlers);
+
+	/** Requests made so far, optionally only one method and path. */
+	const readRequests = (method?: string, path?: string | RegExp) =>
+		state.requests.filter(
+			(request) =>
+				(method === undefined || request.method === method) &&
+				(path === undefined ||
+					(typeof path === "string" ? request.path === path : path.test(request.path))),
+		);
 
 	return {
-		/** Requests made so far, optionally only one method and path. */
-		readRequests: (method?: string, path?: string) =>
-			state.requests.filter(
-				(request) =>
-					(method === undefined || request.method === method) &&
-					(path === undefined || request.path === path),
-			),
+		/** The id the first generation started gets. */
+		generationId,
+		pollingUrl: `/api/generations/${generationId}/status`,
+		readRequests,
+		/** The bodies of the start calls, in order. */
+		readCreateRequests: () =>
+			readRequests("POST", "/api/generations").map((request) => request.body),
+		readPollCount: () => readRequests("GET", STATUS_PATH).length,
+		readRecordRequests: () => readRequests("GET", RECORD_PATH).length,
+		/** The search parameters of each list request. */
+		readListRequests: () =>
+			readRequests("GET", "/api/generations").map((request) => request.search),
 		readGenerations: () => state.generations,
 		setFailure,
 		setListFailure: (code: ErrorCode | undefined) => setFailure("list", code),
@@ -231,9 +352,7 @@ export function startFakeGenerationsServer(options: FakeGenerationsServerOptions
 		/** Holds favourite changes until the returned function is called. */
 		holdFavorite: () => hold("favoriteGate"),
 		/** Adds a generation, as if someone made one elsewhere. */
-		addGeneration: (generation: Generation) => {
-			state.generations = sortNewestFirst([...state.generations, generation]);
-		},
+		addGeneration: store,
 		/** Replaces a stored generation, as the server's worker would when it finishes. */
 		updateGeneration: (generation: Generation) => {
 			state.generations = state.generations.map((item) =>

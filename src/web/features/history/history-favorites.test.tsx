@@ -2,7 +2,7 @@
 // with a toast when the server refuses.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeGenerationsServer } from "../../testing/fakes/fake-generations-server";
+import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import {
 	cleanUpHistoryScreen,
@@ -23,7 +23,7 @@ describe("favourites", () => {
 
 	it("stars a generation at once and keeps it on the server; a second press takes it away", async () => {
 		const generation = createTestGeneration({ prompt: "A koi pond" });
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [
 				generation,
 				createTestGeneration({ prompt: "Already a favourite", is_favorite: true }),
@@ -59,7 +59,7 @@ describe("favourites", () => {
 	});
 
 	it("puts the star back and says so when the server refuses", async () => {
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "Not allowed" })],
 		});
 		server.setFailure("favorite", "SERVICE_UNAVAILABLE");
@@ -78,7 +78,7 @@ describe("favourites", () => {
 	});
 
 	it("stars from the preview too, and the card shows it", async () => {
-		startFakeGenerationsServer({ generations: [createTestGeneration({ prompt: "A glacier" })] });
+		startFakeGenerationsApi({ generations: [createTestGeneration({ prompt: "A glacier" })] });
 		const { user } = openHistory();
 		await findCards();
 
@@ -98,7 +98,7 @@ describe("favourites", () => {
 	});
 
 	it("lists the favourites only, and a star taken away there stays until the next load", async () => {
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [
 				createTestGeneration({ prompt: "Loved", is_favorite: true }),
 				createTestGeneration({ prompt: "Plain" }),

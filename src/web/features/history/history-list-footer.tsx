@@ -1,11 +1,11 @@
 import { useEffect, useRef } from "react";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
-import { GenerationsLoadFailure } from "./generations-states";
+import { HistoryLoadFailure } from "./history-states";
 
 const END_OF_HISTORY_TEXT = "You have reached the end of the history.";
 
-type GenerationsListFooterProps = {
+type HistoryListFooterProps = {
 	hasNextPage: boolean;
 	isFetchingNextPage: boolean;
 	isNextPageError: boolean;
@@ -18,13 +18,13 @@ type GenerationsListFooterProps = {
  * Loads the next cursor page when the end of the list comes within a screen of the viewport, and
  * offers the same as a button for keyboards and for browsers without IntersectionObserver.
  */
-export function GenerationsListFooter({
+export function HistoryListFooter({
 	hasNextPage,
 	isFetchingNextPage,
 	isNextPageError,
 	pageCount,
 	onLoadMore,
-}: GenerationsListFooterProps) {
+}: HistoryListFooterProps) {
 	const sentinelRef = useRef<HTMLDivElement>(null);
 	const onLoadMoreRef = useRef(onLoadMore);
 	useEffect(() => {
@@ -53,7 +53,7 @@ export function GenerationsListFooter({
 			<div ref={sentinelRef} aria-hidden="true" className="h-px w-full" />
 			{isNextPageError ? (
 				<div className="w-full">
-					<GenerationsLoadFailure onTryAgain={onLoadMore} isRetrying={false} isCompact />
+					<HistoryLoadFailure onTryAgain={onLoadMore} isRetrying={false} isCompact />
 				</div>
 			) : isFetchingNextPage ? (
 				<p className="flex h-10 items-center text-accent-600">

@@ -2,7 +2,7 @@
 // Delete and Download; and what the administrator's delete confirmation says.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeGenerationsServer } from "../../testing/fakes/fake-generations-server";
+import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import {
 	cleanUpHistoryScreen,
@@ -42,7 +42,7 @@ describe("selecting many generations", () => {
 	afterEach(cleanUpHistoryScreen);
 
 	it("shows a checkbox on each card, selects a range with Shift+click, and all shown at once", async () => {
-		startFakeGenerationsServer({ generations: createHistory() });
+		startFakeGenerationsApi({ generations: createHistory() });
 		const { user } = openHistory();
 		const bar = await startSelecting(user);
 		expect(within(bar).getByText("0 selected")).toBeVisible();
@@ -77,7 +77,7 @@ describe("selecting many generations", () => {
 
 	it("deletes the selection after one confirmation that names the count", async () => {
 		const history = createHistory();
-		const server = startFakeGenerationsServer({ generations: history });
+		const server = startFakeGenerationsApi({ generations: history });
 		const { user } = openHistory();
 		const bar = await startSelecting(user);
 		await user.click(getCheckbox("One"));
@@ -105,7 +105,7 @@ describe("selecting many generations", () => {
 	});
 
 	it("deletes nothing on Cancel, and says so when the server refuses the whole batch", async () => {
-		const server = startFakeGenerationsServer({ generations: createHistory() });
+		const server = startFakeGenerationsApi({ generations: createHistory() });
 		const { user } = openHistory();
 		const bar = await startSelecting(user);
 		await user.click(getCheckbox("Five"));
@@ -131,7 +131,7 @@ describe("selecting many generations", () => {
 
 	it("downloads the selection as one ZIP through a plain form post", async () => {
 		const history = createHistory();
-		startFakeGenerationsServer({ generations: history });
+		startFakeGenerationsApi({ generations: history });
 		const { user } = openHistory();
 		const bar = await startSelecting(user);
 		await user.click(getCheckbox("Two"));
@@ -151,7 +151,7 @@ describe("selecting many generations", () => {
 	});
 
 	it("leaves selection mode with Escape, and a new search starts a new selection", async () => {
-		startFakeGenerationsServer({ generations: createHistory() });
+		startFakeGenerationsApi({ generations: createHistory() });
 		const { user } = openHistory();
 		const bar = await startSelecting(user);
 		await user.click(getCheckbox("One"));
@@ -173,7 +173,7 @@ describe("the administrator's delete", () => {
 	afterEach(cleanUpHistoryScreen);
 
 	it("names the owner of someone else's generation, and the owners of a selection", async () => {
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [
 				createTestGeneration({ prompt: "Alice's castle", owner_email: "alice@example.com" }),
 				createTestGeneration({ prompt: "Bob's boat", owner_email: "bob@example.com" }),

@@ -18,7 +18,6 @@ import {
 	startGeneration,
 } from "../../lib/generations-requests";
 import { showToast } from "../../lib/toast";
-import { formatCount } from "./generation-format";
 import {
 	createGenerationsListKey,
 	markGenerationListsStale,
@@ -27,8 +26,9 @@ import {
 	removeGenerations,
 	setFavorite,
 	updateGenerationLists,
-} from "./generations-cache";
+} from "./history-cache";
 import type { HistoryFilters } from "./history-filters";
+import { formatCount } from "./history-format";
 
 /**
  * Items per cursor page, sent with every request: two or three screens of cards on a wide screen,
@@ -46,7 +46,7 @@ const RERUN_STARTED_MESSAGE = "Rerun started";
 const FAVORITE_MUTATION_KEY = ["generations", "favorite"] as const;
 
 /** The history of what matches `filters`, newest first, one cursor page at a time. */
-export function useGenerationsList(timeZone: string, filters: HistoryFilters) {
+export function useHistoryList(timeZone: string, filters: HistoryFilters) {
 	return useInfiniteQuery<
 		GenerationPage,
 		Error,

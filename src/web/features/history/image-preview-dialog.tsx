@@ -16,12 +16,13 @@ import { Link } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
 import { Button, getButtonClassName } from "../../components/button";
+import { formatDateTime } from "../../lib/date-format";
 import { buildArchiveUrl, buildImageDownloadUrl } from "../../lib/generations-requests";
 import { buildGeneratorLink } from "../../lib/generator-link";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { FavoriteButton } from "./favorite-button";
 import type { GenerationCardActions } from "./generation-card";
-import { describeAspectRatio, formatCreatedDateTime } from "./generation-format";
+import { describeAspectRatio } from "./history-format";
 
 export type PreviewTarget = { generation: Generation; imageIndex: number };
 
@@ -154,7 +155,7 @@ export function ImagePreviewDialog({
 								</Detail>
 								<Detail term="Created">
 									<time dateTime={generation.created_at}>
-										{formatCreatedDateTime(generation.created_at)}
+										{formatDateTime(generation.created_at)}
 									</time>
 								</Detail>
 								<Detail term="Aspect ratio">{describeAspectRatio(generation.aspect_ratio)}</Detail>

@@ -2,7 +2,7 @@
 // card's menu and from the preview.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeGenerationsServer } from "../../testing/fakes/fake-generations-server";
+import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import {
 	cleanUpHistoryScreen,
@@ -25,7 +25,7 @@ describe("downloads", () => {
 
 	it("downloads the shown image's original and the whole generation from the preview", async () => {
 		const generation = createTestGeneration({ prompt: "A harbour at dawn" });
-		startFakeGenerationsServer({ generations: [generation] });
+		startFakeGenerationsApi({ generations: [generation] });
 		const { user } = openHistory();
 		await findCards();
 
@@ -51,7 +51,7 @@ describe("downloads", () => {
 
 	it("downloads a generation as a ZIP from its card's menu, when it has images", async () => {
 		const done = createTestGeneration({ prompt: "Finished" });
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [
 				done,
 				createTestGeneration({ prompt: "Still running", status: "running", images: [] }),
@@ -79,7 +79,7 @@ describe("reuse", () => {
 	afterEach(cleanUpHistoryScreen);
 
 	it("opens the generator with the prompt and ratio filled in (Use prompt)", async () => {
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "A wide valley", aspect_ratio: "--ar 16:9" })],
 		});
 		const { user, readLocation } = openHistory();
@@ -98,7 +98,7 @@ describe("reuse", () => {
 	});
 
 	it("offers Use prompt in the preview too", async () => {
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "A tall tower", aspect_ratio: "--ar 9:16" })],
 		});
 		const { user } = openHistory();
@@ -115,7 +115,7 @@ describe("reuse", () => {
 	});
 
 	it("runs a generation again at once and shows it in progress at the top (Rerun)", async () => {
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [
 				createTestGeneration({
 					prompt: "Run me again",
@@ -145,7 +145,7 @@ describe("reuse", () => {
 	});
 
 	it("shows the server's message when a rerun is refused (a quota)", async () => {
-		const server = startFakeGenerationsServer({
+		const server = startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "Over the limit" })],
 		});
 		server.setFailure("create", "QUOTA_EXCEEDED");
@@ -162,7 +162,7 @@ describe("reuse", () => {
 	});
 
 	it("copies the prompt and says so (Copy prompt), from the card and the preview", async () => {
-		startFakeGenerationsServer({
+		startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "Copy this prompt, 8k" })],
 		});
 		const { user } = openHistory();

@@ -26,7 +26,7 @@ function SkeletonCard() {
 }
 
 /** The first load: eight cards' worth of placeholders in the real grid, so nothing jumps after. */
-export function GenerationsSkeleton() {
+export function HistorySkeleton() {
 	return (
 		<div role="status" aria-live="polite" className="space-y-3">
 			<span className="sr-only">Loading generations</span>
@@ -41,7 +41,7 @@ export function GenerationsSkeleton() {
 	);
 }
 
-export function GenerationsEmpty() {
+export function HistoryEmpty() {
 	return (
 		<div className="flex flex-col items-center rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-16 text-center shadow-card">
 			<span className="inline-flex size-12 items-center justify-center rounded-xl bg-accent-50 text-accent-700 ring-1 ring-accent-200 ring-inset">
@@ -59,7 +59,7 @@ export function GenerationsEmpty() {
 const NO_MATCH_TITLE = "No generations match";
 
 /** A search or filter that matches nothing: say so, and offer the way back to everything. */
-export function GenerationsNoMatch({
+export function HistoryNoMatch({
 	search,
 	hasFilters,
 	onClear,
@@ -95,7 +95,7 @@ type LoadFailureProps = {
 	isCompact?: boolean;
 };
 
-export function GenerationsLoadFailure({
+export function HistoryLoadFailure({
 	onTryAgain,
 	isRetrying,
 	isCompact = false,

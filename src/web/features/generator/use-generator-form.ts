@@ -1,0 +1,121 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
+import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import { sanitizePrompt, validatePrompt } from "../../../shared/prompt";
+import { readGeneratorLink } from "../../lib/generator-link";
+import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
+import { type GeneratedRequest, isGenerationRunning } from "./generation-state";
+import { useGenerator } from "./use-generator";
+
+type GeneratorFormOptions = {
+	isSignedIn: boolean;
+	/** True until the first session lookup answers. */
+	isAuthLoading: boolean;
+	/** Called when the results shown go (a new generation starts, or the form is cleared). */
+	closePreview: () => void;
+};
+
+/**
+ * The generator's form and what it starts: the prompt and the ratio (filled from a "Use prompt"
+ * link once, or from a generation picked up again), the prompt's message, and the requests to
+ * generate, retry and clear, each checked for a signed-in person first.
+ */
+export function useGeneratorForm({
+	isSignedIn,
+	isAuthLoading,
+	closePreview,
+}: GeneratorFormOptions) {
+	const location = useLocation();
+	const navigate = useNavigate();
+	// "Use prompt" in the history opens `/?prompt=...&ratio=...`: read once, when the page opens.
+	const [prefill] = useState(() => readGeneratorLink(location.search));
+	const [prompt, setPrompt] = useState(prefill.prompt ?? "");
+	const [aspectRatio, setAspectRatio] = useState<AspectRatio>(
+		prefill.aspectRatio ?? DEFAULT_ASPECT_RATIO,
+	);
+	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
+	const promptRef = useRef<HTMLTextAreaElement>(null);
+	const formRef = useRef<HTMLFormElement>(null);
+	useTypedBeforeHydration(formRef, { prompt: (typed) => setPrompt(sanitizePrompt(typed)) });
+
+	const fillFormWithResumed = useCallback((request: GeneratedRequest) => {
+		// Show what is being generated, unless the person already started typing something new.
+		if (promptRef.current?.value.trim()) return;
+		setPrompt(request.prompt);
+		setAspectRatio(request.aspectRatio);
+	}, []);
+
+	const { state, generate, reject, cancel, reset } = useGenerator({
+		isSignedIn,
+		isAuthLoading,
+		onResume: fillFormWithResumed,
+	});
+	const isGenerating = isGenerationRunning(state);
+
+	const promptCheck = validatePrompt(prompt);
+	const fieldMessage =
+		!promptCheck.ok && (prompt.length > 0 || hasTriedToGenerate) ? promptCheck.message : null;
+
+	// biome-ignore lint/correctness/useExhaustiveDependencies: once, for the address the page opened at.
+	useEffect(() => {
+		if (prefill.prompt === null && prefill.aspectRatio === null) return;
+		// Taken: a reload or Escape must not fill the form again.
+		void navigate({ search: "" }, { replace: true });
+		promptRef.current?.focus();
+	}, []);
+
+	/** False, with the sign-in message shown, when nobody is signed in. */
+	function checkSignedIn(): boolean {
+		if (isSignedIn || isAuthLoading) return true;
+		reject(GENERATION_MESSAGES.signInRequired);
+		return false;
+	}
+
+	function start(request: GeneratedRequest) {
+		closePreview();
+		generate(request);
+	}
+
+	/** Generate: the form's prompt and ratio, once signed in and the prompt is valid. */
+	function requestGeneration() {
+		if (isGenerating || !checkSignedIn()) return;
+		if (!promptCheck.ok) {
+			setHasTriedToGenerate(true);
+			reject(GENERATION_MESSAGES.invalidPrompt);
+			return;
+		}
+		start({ prompt: promptCheck.prompt, aspectRatio });
+	}
+
+	/** Try again: the failed generation's own request. */
+	function retry(request: GeneratedRequest) {
+		if (checkSignedIn()) start(request);
+	}
+
+	/** Escape: an empty form and no result. */
+	function clearEverything() {
+		reset();
+		setPrompt("");
+		setAspectRatio(DEFAULT_ASPECT_RATIO);
+		setHasTriedToGenerate(false);
+		closePreview();
+	}
+
+	return {
+		state,
+		isGenerating,
+		prompt,
+		setPrompt,
+		aspectRatio,
+		setAspectRatio,
+		isPromptValid: promptCheck.ok,
+		fieldMessage,
+		promptRef,
+		formRef,
+		requestGeneration,
+		retry,
+		cancel,
+		clearEverything,
+	};
+}

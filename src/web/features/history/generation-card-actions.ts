@@ -1,0 +1,39 @@
+// What a card's menu does outside the history's own state: open the provider's polling URL, copy
+// the prompt. The page hands them to every card with the rest of GenerationCardActions.
+import type { Generation } from "../../../shared/generation-responses";
+import { showToast } from "../../lib/toast";
+
+const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
+const PROMPT_COPIED_MESSAGE = "Prompt copied";
+const COPY_FAILED_MESSAGE = "Could not copy the prompt. Please select it and copy it yourself.";
+
+/** Only web addresses open: a stored URL is never run as a script. */
+function resolvePollingUrl(value: string | null): string | null {
+	if (!value) return null;
+	try {
+		const url = new URL(value, window.location.origin);
+		return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+	} catch {
+		return null;
+	}
+}
+
+/** Opens the generation's polling URL in a new tab, or says there is none to open. */
+export function openPollingUrl(generation: Generation): void {
+	const url = resolvePollingUrl(generation.polling_url);
+	if (!url) {
+		void showToast("error", POLLING_URL_MISSING_MESSAGE);
+		return;
+	}
+	window.open(url, "_blank", "noopener,noreferrer");
+}
+
+/** Copies the prompt to the clipboard and says whether it worked. */
+export async function copyPrompt(generation: Generation): Promise<void> {
+	try {
+		await navigator.clipboard.writeText(generation.prompt);
+		void showToast("success", PROMPT_COPIED_MESSAGE);
+	} catch {
+		void showToast("error", COPY_FAILED_MESSAGE);
+	}
+}

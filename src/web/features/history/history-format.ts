@@ -1,0 +1,28 @@
+import { type AspectRatio, findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
+import { DATE_LOCALE } from "../../../shared/constants";
+
+const COUNT_FORMAT = new Intl.NumberFormat(DATE_LOCALE);
+
+/** A count in en-US form, like "1,204". */
+export function formatCount(count: number): string {
+	return COUNT_FORMAT.format(count);
+}
+
+/** The ratio and its menu label, like "16:9 · Landscape (widescreen)". */
+export function describeAspectRatio(aspectRatio: AspectRatio): string {
+	return `${toRatioParam(aspectRatio)} · ${findAspectRatio(aspectRatio).label}`;
+}
+
+/**
+ * The summary line: the total and today's count, like "1,204 generations · 3 today"; of a search
+ * or filter, how many match, like "12 generations match · 3 today".
+ */
+export function formatSummary(
+	total: number,
+	today: number,
+	options: { isFiltered?: boolean } = {},
+) {
+	const noun = total === 1 ? "generation" : "generations";
+	const verb = options.isFiltered ? (total === 1 ? " matches" : " match") : "";
+	return `${formatCount(total)} ${noun}${verb} · ${formatCount(today)} today`;
+}

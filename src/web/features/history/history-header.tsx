@@ -1,0 +1,111 @@
+import { ArrowLeft, ScrollText, ShieldCheck } from "lucide-react";
+import type { RefObject } from "react";
+import { Link, useLocation, useNavigate } from "react-router";
+import { Badge } from "../../components/badge";
+import { Button } from "../../components/button";
+import { AUDIT_LOG_PATH } from "../../lib/app-paths";
+import { formatSummary } from "./history-format";
+
+type HistoryCounts = { total: number; today: number };
+
+function SummaryLine({
+	counts,
+	isFiltered,
+}: {
+	counts: HistoryCounts | undefined;
+	isFiltered: boolean;
+}) {
+	if (!counts) {
+		return <p aria-hidden="true" className="mt-2 h-5 w-44 animate-pulse rounded bg-slate-200/80" />;
+	}
+	return (
+		<p className="mt-2 text-sm text-slate-600">
+			{formatSummary(counts.total, counts.today, { isFiltered })}
+		</p>
+	);
+}
+
+function BackButton() {
+	const navigate = useNavigate();
+	const location = useLocation();
+	const goBack = () => {
+		// Opened directly (a bookmark, a new tab), there is no step back inside the app: go home.
+		if (location.key === "default") void navigate("/");
+		else void navigate(-1);
+	};
+	return (
+		<Button variant="ghost" size="sm" onClick={goBack} className="-ml-3">
+			<ArrowLeft aria-hidden="true" className="size-4" />
+			Back
+		</Button>
+	);
+}
+
+function AdminBanner() {
+	return (
+		<div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 rounded-xl bg-accent-50 px-4 py-3 text-sm text-accent-800 ring-1 ring-accent-200 ring-inset">
+			<p className="flex items-start gap-2">
+				<ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+				<span>
+					<strong className="font-semibold">Admin View</strong>: you are seeing the generations of
+					every user.
+				</span>
+			</p>
+			<Link
+				to={AUDIT_LOG_PATH}
+				className="inline-flex items-center gap-1.5 font-semibold underline-offset-2 hover:underline"
+			>
+				<ScrollText aria-hidden="true" className="size-4" />
+				Audit log
+			</Link>
+		</div>
+	);
+}
+
+/**
+ * The top of the history: Back, the title (the administrator's says "All Generations", with a
+ * badge), the summary of what is shown, and for the administrator the banner with the audit log's
+ * link. `counts` is undefined while the first page loads; `isSummaryHidden` when it failed.
+ */
+export function HistoryHeader({
+	isAdmin,
+	headingRef,
+	counts,
+	isFiltered,
+	isSummaryHidden,
+	isSearching,
+}: {
+	isAdmin: boolean;
+	/** Where focus goes when the last card of the list is deleted. */
+	headingRef: RefObject<HTMLHeadingElement | null>;
+	counts: HistoryCounts | undefined;
+	isFiltered: boolean;
+	isSummaryHidden: boolean;
+	/** A new search is loading while the last one's cards stay: said to screen readers. */
+	isSearching: boolean;
+}) {
+	return (
+		<>
+			<BackButton />
+			<div>
+				<div className="flex flex-wrap items-center gap-3">
+					<h1
+						ref={headingRef}
+						tabIndex={-1}
+						className="text-3xl font-semibold tracking-tight text-slate-900 focus:outline-none"
+					>
+						{isAdmin ? "All Generations" : "Saved Generations"}
+					</h1>
+					{isAdmin ? (
+						<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
+					) : null}
+				</div>
+				{isSummaryHidden ? null : <SummaryLine counts={counts} isFiltered={isFiltered} />}
+				<p role="status" className="sr-only">
+					{isSearching ? "Searching" : ""}
+				</p>
+			</div>
+			{isAdmin ? <AdminBanner /> : null}
+		</>
+	);
+}

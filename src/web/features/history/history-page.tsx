@@ -1,0 +1,222 @@
+import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import { createDateGrouper } from "../../../shared/date-groups";
+import type { Generation } from "../../../shared/generation-responses";
+import { DeleteGenerationDialog } from "./delete-generation-dialog";
+import type { GenerationCardActions } from "./generation-card";
+import { copyPrompt, openPollingUrl } from "./generation-card-actions";
+import { DeletingIdsContext, SelectionContext } from "./generation-card-contexts";
+import { flattenPages } from "./history-cache";
+import { isFiltered, NO_FILTERS } from "./history-filters";
+import { HistoryHeader } from "./history-header";
+import { HistoryList } from "./history-list";
+import { HistoryListFooter } from "./history-list-footer";
+import {
+	HistoryEmpty,
+	HistoryLoadFailure,
+	HistoryNoMatch,
+	HistorySkeleton,
+} from "./history-states";
+import { HistoryToolbar } from "./history-toolbar";
+import { ImagePreviewDialog } from "./image-preview-dialog";
+import { SelectionBar } from "./selection-bar";
+import { useCompletionWatcher } from "./use-completion-watcher";
+import { useHistoryDeletion } from "./use-history-deletion";
+import { useHistoryFilters, useNewResultsFromTop, useShownFilters } from "./use-history-filters";
+import { useHistoryPreview } from "./use-history-preview";
+import { useHistoryList, useRerunGeneration, useToggleFavorite } from "./use-history-queries";
+import { useSelectionMode } from "./use-selection-mode";
+
+type HistoryPageProps = {
+	/** The admin sees every user's generations, and the page says so. */
+	isAdmin: boolean;
+	/** Who is looking: a deletion of someone else's generation names its owner. */
+	viewerEmail: string | null;
+};
+
+/** The viewer's IANA zone, so the server counts "today" on the viewer's calendar. */
+function readBrowserTimeZone(): string {
+	try {
+		return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+	} catch {
+		return "UTC";
+	}
+}
+
+/** The owners of the loaded generations, for the administrator's filter by person. */
+function listKnownOwners(items: readonly Generation[]): string[] {
+	return [...new Set(items.flatMap((item) => (item.owner_email ? [item.owner_email] : [])))].sort();
+}
+
+/**
+ * The generations history (SPEC.md section 2): the person's own, or everyone's for the admin,
+ * grouped by day, loaded a cursor page at a time as the person scrolls; searched and filtered on
+ * the server by what the address says; with favourites, downloads, reuse and a selection mode.
+ */
+export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
+	const [timeZone] = useState(readBrowserTimeZone);
+	const groupByDate = useMemo(() => createDateGrouper({ timeZone }), [timeZone]);
+	const { filters, changeFilters } = useHistoryFilters(isAdmin);
+
+	const list = useHistoryList(timeZone, filters);
+	const items = useMemo(() => flattenPages(list.data), [list.data]);
+	const groups = useMemo(() => groupByDate(items), [groupByDate, items]);
+	const firstPage = list.data?.pages[0];
+	useCompletionWatcher(items);
+	const isShowingEarlierResults = list.isPlaceholderData;
+	const { shownFilters, shownFiltersKey } = useShownFilters(filters, isShowingEarlierResults);
+
+	const listRef = useRef<HTMLDivElement>(null);
+	const headingRef = useRef<HTMLHeadingElement>(null);
+	const toolbarRef = useRef<HTMLDivElement>(null);
+	const itemIds = useMemo(() => items.map((item) => item.id), [items]);
+	const selection = useSelectionMode(itemIds);
+	const { click: clickSelection, clear: clearSelection } = selection;
+	useNewResultsFromTop(shownFiltersKey, toolbarRef, clearSelection);
+	const deletion = useHistoryDeletion({
+		timeZone,
+		listRef,
+		headingRef,
+		onSelectionDeleted: clearSelection,
+	});
+	const { ask: askToDelete } = deletion;
+
+	const { fetchNextPage, refetch, hasNextPage } = list;
+	const loadMore = useCallback(() => {
+		void fetchNextPage({ cancelRefetch: false });
+	}, [fetchNextPage]);
+	const preview = useHistoryPreview({ items, listRef, hasNextPage, loadMore });
+	const { open: openPreview } = preview;
+
+	const { mutate: toggleFavorite } = useToggleFavorite();
+	const { mutate: startRerun } = useRerunGeneration();
+	// One object for every card, made once: cards are memoised and must not re-render for it.
+	const actions = useMemo<GenerationCardActions>(
+		() => ({
+			onPreview: openPreview,
+			onOpenPolling: openPollingUrl,
+			onDelete: (generation, trigger) =>
+				askToDelete([generation], { isSelection: false, returnFocusTo: trigger }),
+			onToggleFavorite: (generation) =>
+				toggleFavorite({ id: generation.id, isFavorite: !generation.is_favorite }),
+			onRerun: (generation) => startRerun(generation),
+			onCopyPrompt: (generation) => void copyPrompt(generation),
+			onSelect: (generation, options) => clickSelection(generation.id, options),
+		}),
+		[openPreview, askToDelete, toggleFavorite, startRerun, clickSelection],
+	);
+	const previewActions = {
+		...actions,
+		onDelete: (generation: Generation) => {
+			preview.close();
+			askToDelete([generation], {
+				isSelection: false,
+				returnFocusTo: preview.returnFocusRef.current,
+			});
+		},
+	};
+
+	const itemsById = useMemo(() => new Map(items.map((item) => [item.id, item])), [items]);
+	const knownOwners = useMemo(() => (isAdmin ? listKnownOwners(items) : []), [isAdmin, items]);
+
+	let content: ReactNode;
+	if (list.isPending) {
+		content = <HistorySkeleton />;
+	} else if (list.isError && !list.data) {
+		content = <HistoryLoadFailure onTryAgain={() => void refetch()} isRetrying={list.isFetching} />;
+	} else if (items.length === 0) {
+		content = isFiltered(shownFilters) ? (
+			<HistoryNoMatch
+				search={shownFilters.search}
+				hasFilters={isFiltered({ ...shownFilters, search: "" })}
+				onClear={() => changeFilters({ change: NO_FILTERS })}
+			/>
+		) : (
+			<HistoryEmpty />
+		);
+	} else {
+		content = (
+			<div
+				aria-busy={isShowingEarlierResults || undefined}
+				className={isShowingEarlierResults ? "opacity-60 transition-opacity" : undefined}
+			>
+				<SelectionContext value={selection.context}>
+					<HistoryList
+						// A new search or filter is a new list: nothing of the last one's scroll carries over.
+						key={shownFiltersKey}
+						groups={groups}
+						isOwnerShown={isAdmin}
+						actions={actions}
+						containerRef={listRef}
+					/>
+				</SelectionContext>
+				<HistoryListFooter
+					hasNextPage={list.hasNextPage}
+					isFetchingNextPage={list.isFetchingNextPage}
+					isNextPageError={list.isFetchNextPageError}
+					pageCount={list.data?.pages.length ?? 0}
+					onLoadMore={loadMore}
+				/>
+			</div>
+		);
+	}
+
+	return (
+		// No browser scroll anchoring on this screen: the list keeps its first card in view in place
+		// itself (history-list.tsx), and two mechanisms moving the same scroll would fight.
+		<div
+			className={`space-y-6 [overflow-anchor:none] ${selection.isActive ? "pb-40 sm:pb-24" : ""}`}
+		>
+			<HistoryHeader
+				isAdmin={isAdmin}
+				headingRef={headingRef}
+				counts={firstPage ? { total: firstPage.total, today: firstPage.today } : undefined}
+				isFiltered={isFiltered(shownFilters)}
+				isSummaryHidden={list.isError && !list.data}
+				isSearching={isShowingEarlierResults}
+			/>
+			<div ref={toolbarRef}>
+				<HistoryToolbar
+					filters={filters}
+					onChange={changeFilters}
+					isAdmin={isAdmin}
+					knownOwners={knownOwners}
+					isSelecting={selection.isActive}
+					onToggleSelecting={selection.toggle}
+				/>
+			</div>
+			<DeletingIdsContext value={deletion.deletingIds}>{content}</DeletingIdsContext>
+			{selection.isActive ? (
+				<SelectionBar
+					selectedIds={selection.selectedIds}
+					shownCount={items.length}
+					isDeleting={deletion.isSelectionDeleting}
+					onSelectAll={selection.selectAllShown}
+					onDelete={() =>
+						askToDelete(
+							selection.selectedIds.flatMap((id) => itemsById.get(id) ?? []),
+							{ isSelection: true, returnFocusTo: null },
+						)
+					}
+					onDone={selection.leave}
+				/>
+			) : null}
+			<ImagePreviewDialog
+				target={preview.target}
+				isOwnerShown={isAdmin}
+				onSelectImage={preview.showImage}
+				onStep={preview.step}
+				canStep={preview.canStep}
+				actions={previewActions}
+				onClose={preview.close}
+				returnFocusRef={preview.returnFocusRef}
+			/>
+			<DeleteGenerationDialog
+				generations={deletion.pendingGenerations}
+				viewerEmail={viewerEmail}
+				onConfirm={deletion.confirm}
+				onCancel={deletion.cancel}
+				returnFocusRef={deletion.returnFocusRef}
+			/>
+		</div>
+	);
+}

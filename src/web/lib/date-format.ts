@@ -1,0 +1,27 @@
+// Dates as the history and the audit log show them, in en-US form.
+import { DATE_LOCALE } from "../../shared/constants";
+
+// Made once: building an Intl formatter costs far more than using one, and a history has thousands.
+const TIME_FORMAT = new Intl.DateTimeFormat(DATE_LOCALE, { hour: "numeric", minute: "2-digit" });
+const DATE_TIME_FORMAT = new Intl.DateTimeFormat(DATE_LOCALE, {
+	month: "short",
+	day: "numeric",
+	year: "numeric",
+	hour: "numeric",
+	minute: "2-digit",
+});
+
+function formatOrDash(format: Intl.DateTimeFormat, value: string): string {
+	const date = new Date(value);
+	return Number.isNaN(date.getTime()) ? "—" : format.format(date);
+}
+
+/** The time of day of an ISO timestamp, like "3:42 PM"; "—" when it is not a date. */
+export function formatTimeOfDay(timestamp: string): string {
+	return formatOrDash(TIME_FORMAT, timestamp);
+}
+
+/** The date and time of an ISO timestamp, like "Jan 5, 2025, 3:42 PM"; "—" when it is not a date. */
+export function formatDateTime(timestamp: string): string {
+	return formatOrDash(DATE_TIME_FORMAT, timestamp);
+}
