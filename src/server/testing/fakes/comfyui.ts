@@ -24,6 +24,7 @@ export type FakeComfyUiEndpoint = (typeof FAKE_COMFYUI_ENDPOINTS)[number];
 /** Each failure a request can be told to answer with instead of its normal reply. */
 export const FAKE_COMFYUI_FAILURES = {
 	"server-error": "500, as when ComfyUI crashes handling the request",
+	"bad-gateway": "502, as a reverse proxy answers while the ComfyUI behind it is down",
 	"rate-limited": "429 with Retry-After, as a rate-limiting reverse proxy answers",
 	"not-found": "404 (for /view: the file was deleted)",
 	"bad-json": "200 with an HTML page",
@@ -574,6 +575,8 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		switch (kind) {
 			case "server-error":
 				return textReply(500, "500 Internal Server Error\n\nServer got itself in trouble");
+			case "bad-gateway":
+				return textReply(502, "<html><body><h1>502 Bad Gateway</h1></body></html>", "text/html");
 			case "rate-limited":
 				return textReply(429, "Too Many Requests", "text/plain", {
 					"retry-after": String(behaviour.retryAfterSeconds),
