@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { z } from "zod";
 import {
 	type FakeComfyUi,
 	type FakeComfyUiOptions,
@@ -544,5 +545,79 @@ describe("comfyui provider: HTTP failures and the proxy header", () => {
 			Array(sent.length).fill("let-me-in"),
 		);
 		expect(sent.filter((request) => request.path === "/view")).toHaveLength(4);
+	});
+});
+
+describe("the ComfyUI fake answers as ComfyUI 0.3.64 does", () => {
+	const QueuedSchema = z.object({
+		prompt_id: z.string(),
+		number: z.number(),
+		node_errors: z.object({}),
+	});
+
+	async function queue(fake: FakeComfyUi, body: unknown) {
+		const response = await fetch(`${fake.origin}/prompt`, {
+			method: "POST",
+			headers: { "content-type": "application/json" },
+			body: JSON.stringify(body),
+		});
+		return { status: response.status, body: await response.json() };
+	}
+
+	it("numbers prompts from 0, takes any string as prompt_id and sizes that are not multiples of 8", async () => {
+		const fake = await startFake();
+		const graph = structuredClone(DEFAULT_WORKFLOW);
+		const latent = graph["5"];
+		if (latent) latent.inputs = { width: 500, height: 333, batch_size: 1 };
+		const first = await queue(fake, { prompt: graph, prompt_id: "my own id" });
+		expect(first.status).toBe(200);
+		expect(QueuedSchema.parse(first.body)).toEqual({
+			prompt_id: "my own id",
+			number: 0,
+			node_errors: {},
+		});
+		const second = await queue(fake, { prompt: graph });
+		expect(QueuedSchema.parse(second.body).number).toBe(1);
+	});
+
+	it("lists each node's seed limits in /object_info and refuses a seed above them", async () => {
+		const fake = await startFake();
+		const InfoSchema = z.record(
+			z.string(),
+			z.object({
+				input: z.object({
+					optional: z.object({
+						seed: z.tuple([z.string(), z.object({ max: z.number() }).loose()]),
+					}),
+				}),
+			}),
+		);
+		const info = InfoSchema.parse(
+			await (await fetch(`${fake.origin}/object_info/IdeogramV1`)).json(),
+		);
+		expect(info.IdeogramV1?.input.optional.seed).toEqual([
+			"INT",
+			expect.objectContaining({ min: 0, max: 2_147_483_647 }),
+		]);
+		const graph = structuredClone(IDEOGRAM_WORKFLOW);
+		const ideogram = graph["2"];
+		if (ideogram) ideogram.inputs.seed = 1_099_511_627_776;
+		const refused = await queue(fake, { prompt: graph });
+		expect(refused).toMatchObject({
+			status: 400,
+			body: {
+				node_errors: {
+					"2": {
+						errors: [
+							{
+								type: "value_bigger_than_max",
+								message: "Value 1099511627776 bigger than max of 2147483647",
+								details: "seed",
+							},
+						],
+					},
+				},
+			},
+		});
 	});
 });

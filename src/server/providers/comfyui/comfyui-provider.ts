@@ -64,7 +64,7 @@ export type ComfyUiProviderOptions = VendorRequestSettings & {
 
 /** The ComfyUI adapter, which can also check a seed a person chose against the workflow's limits. */
 export type ComfyUiProvider = ImageProvider & {
-	validateSeed(seed: unknown, callOptions?: ProviderCallOptions): Promise<SeedCheck>;
+	validateSeed(seed: unknown): Promise<SeedCheck>;
 };
 
 const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
@@ -184,23 +184,24 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 	);
 	let seedLimits: Promise<SeedLimits> | undefined;
 
-	/** The seed input's limits, read from `/object_info` before the first prompt, then kept. */
-	function loadSeedLimits(callOptions: ProviderCallOptions | undefined): Promise<SeedLimits> {
-		seedLimits ??= readSeedInputLimits(callOptions).catch((error: unknown) => {
-			// A failed read (ComfyUI down) is tried again with the next prompt.
+	/**
+	 * The seed input's limits, read from `/object_info` before the first prompt, then kept. The
+	 * read is shared by every caller, so no one caller's signal may abort it (its own request
+	 * timeout bounds it); a failed read (ComfyUI down) is tried again by the next caller.
+	 */
+	function loadSeedLimits(): Promise<SeedLimits> {
+		seedLimits ??= readSeedInputLimits().catch((error: unknown) => {
 			seedLimits = undefined;
 			throw error;
 		});
 		return seedLimits;
 	}
 
-	async function readSeedInputLimits(
-		callOptions: ProviderCallOptions | undefined,
-	): Promise<SeedLimits> {
+	async function readSeedInputLimits(): Promise<SeedLimits> {
 		const classType = workflow[bindings.seed.node]?.class_type ?? "";
 		const url = resolveBelow(baseUrl, `object_info/${encodeURIComponent(classType)}`);
 		const what = `Reading ComfyUI's definition of ${classType}`;
-		const reply = await send(what, { method: "GET", url }, callOptions);
+		const reply = await send(what, { method: "GET", url });
 		// A 404 is a server or proxy without the route: seeds are drawn as before it existed.
 		if (!reply.ok && reply.status !== 404) {
 			throw markGatewayOutage(reply, toHttpStatusError(what, reply, undefined, "start"));
@@ -227,7 +228,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 		callOptions: ProviderCallOptions | undefined,
 	): Promise<string> {
 		const size = sizes[input.aspectRatio];
-		const limits = await loadSeedLimits(callOptions);
+		const limits = await loadSeedLimits();
 		const graph = fillWorkflow(workflow, bindings, {
 			prompt: input.prompt,
 			width: size.width,
@@ -443,7 +444,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 			cancel: cancelPrompts,
 			jobIds: COMFYUI_JOB_IDS,
 		}),
-		validateSeed: async (seed, callOptions) => checkSeed(seed, await loadSeedLimits(callOptions)),
+		validateSeed: async (seed) => checkSeed(seed, await loadSeedLimits()),
 	};
 }
 
