@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Env } from "./env";
+import { createLogger } from "./logging/logger";
 import { createComfyUiProvider } from "./providers/comfyui/comfyui-provider";
 import {
 	type ComfyUiBindings,
@@ -38,6 +39,7 @@ export function createProviderFromEnv(env: Env): ImageProvider {
 				sizes: env.COMFYUI_SIZES,
 				...(env.COMFYUI_AUTH_HEADER ? { authHeader: splitHeader(env.COMFYUI_AUTH_HEADER) } : {}),
 				maxImageBytes: env.IMAGE_DOWNLOAD_MAX_BYTES,
+				logger: createLogger(env.LOG_LEVEL),
 			});
 		case "replicate":
 			return createReplicateProvider({

@@ -87,30 +87,50 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 	});
 }
 
+// The longest wait between two tries of a service that cannot be reached.
+const MAX_OUTAGE_DELAY_MS = 30_000;
+
 /**
  * Calls the provider, trying transient failures again (`maxRetries` times, `retryDelayMs` apart
- * or as long as Retry-After asks) while the generation's time lasts.
+ * or as long as Retry-After asks) while the generation's time lasts. A service that cannot be
+ * reached is tried with growing back-off until the timeout instead: its job may go on meanwhile.
+ * While a busy or unreachable service is waited for, the poll says so.
  */
 async function withRetries<T>(run: Run, step: string, call: () => Promise<T>): Promise<T> {
 	const { deps, lease, signal } = run;
-	let isShowingBusy = false;
+	let shownMessage: string | null = null;
+	let failures = 0;
+	let outageTries = 0;
 	for (let attempt = 1; ; attempt++) {
 		try {
 			const result = await call();
-			if (isShowingBusy) await setStatusMessage(deps.db, lease, null);
+			if (shownMessage) await setStatusMessage(deps.db, lease, null);
 			return result;
 		} catch (error) {
 			if (signal.aborted) throw signal.reason;
 			const isRetryable = !(error instanceof ProviderError) || error.retryable;
-			if (!isRetryable || attempt >= deps.settings.maxRetries) throw error;
+			const isUnreachable = error instanceof ProviderError && error.isUnreachable;
+			if (isUnreachable) outageTries += 1;
+			else failures += 1;
+			if (!isRetryable || failures >= deps.settings.maxRetries) throw error;
+			const ownDelay = isUnreachable
+				? Math.min(deps.settings.retryDelayMs * 2 ** (outageTries - 1), MAX_OUTAGE_DELAY_MS)
+				: deps.settings.retryDelayMs;
 			const delay = Math.max(
-				deps.settings.retryDelayMs,
+				ownDelay,
 				error instanceof ProviderError ? (error.retryAfterMs ?? 0) : 0,
 			);
-			if (Date.now() + delay >= run.deadline) throw new TimedOutError();
-			if (error instanceof ProviderError && error.isBusy && !isShowingBusy) {
-				isShowingBusy = true;
-				await setStatusMessage(deps.db, lease, GENERATION_MESSAGES.busyRetrying);
+			// An outage is waited out to the very end: the timeout stops the wait if it comes first.
+			if (!isUnreachable && Date.now() + delay >= run.deadline) throw new TimedOutError();
+			const message: string | null =
+				error instanceof ProviderError && error.isBusy
+					? GENERATION_MESSAGES.busyRetrying
+					: isUnreachable
+						? GENERATION_MESSAGES.unreachableRetrying
+						: shownMessage;
+			if (message !== shownMessage) {
+				shownMessage = message;
+				await setStatusMessage(deps.db, lease, message);
 			}
 			deps.logger.warn("provider call failed; retrying", { step, attempt, delayMs: delay, error });
 			await sleep(delay, signal);

@@ -46,6 +46,11 @@ export class ProviderError extends Error {
 	readonly userMessage: string;
 	/** The service said it is overloaded (HTTP 429): the person is told it is busy while we wait. */
 	readonly isBusy: boolean;
+	/**
+	 * The service could not be reached at all, while the job it holds may well go on: it is tried
+	 * with growing back-off until the generation's timeout, and the person is told meanwhile.
+	 */
+	readonly isUnreachable: boolean;
 
 	constructor(
 		message: string,
@@ -54,6 +59,7 @@ export class ProviderError extends Error {
 			retryAfterMs?: number;
 			userMessage?: string;
 			isBusy?: boolean;
+			isUnreachable?: boolean;
 			cause?: unknown;
 		},
 	) {
@@ -63,5 +69,6 @@ export class ProviderError extends Error {
 		this.retryAfterMs = options.retryAfterMs;
 		this.userMessage = options.userMessage ?? GENERATION_MESSAGES.failed;
 		this.isBusy = options.isBusy ?? false;
+		this.isUnreachable = options.isUnreachable ?? false;
 	}
 }

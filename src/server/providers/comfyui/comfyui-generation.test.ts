@@ -1,5 +1,10 @@
 import { describe, expect, it, onTestFinished } from "vitest";
-import { type FakeComfyUiBehaviour, startFakeComfyUi } from "../../testing/fakes/comfyui";
+import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import {
+	type FakeComfyUi,
+	type FakeComfyUiBehaviour,
+	startFakeComfyUi,
+} from "../../testing/fakes/comfyui";
 import {
 	deleteWhenStarted,
 	readGeneration,
@@ -16,6 +21,28 @@ async function startWorld(behaviour: Partial<FakeComfyUiBehaviour> = {}) {
 	const server = await startServerWithProvider(createComfyUiProvider({ url: fake.origin }));
 	onTestFinished(() => server.close());
 	return { fake, client: await signUp(server) };
+}
+
+/**
+ * Follows a generation whose ComfyUI went offline once its prompt was queued: when the poll says
+ * the service is being retried, `whileDown` runs and ComfyUI comes back on the same port.
+ */
+async function followThroughOutage(whileDown: (fake: FakeComfyUi) => void) {
+	const { fake, client } = await startWorld({ runningMs: 500 });
+	const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1");
+	await expect.poll(() => fake.submittedWorkflows().length).toBe(1);
+	await fake.goOffline();
+	const messages: Array<string | null> = [];
+	let cameBack: Promise<void> | undefined;
+	const finished = await waitForFinish(client, created.pollingUrl, (poll) => {
+		if (messages.at(-1) !== poll.message) messages.push(poll.message);
+		if (poll.message === GENERATION_MESSAGES.unreachableRetrying && !cameBack) {
+			whileDown(fake);
+			cameBack = fake.comeBack();
+		}
+	});
+	await cameBack;
+	return { fake, finished, messages };
 }
 
 describe("comfyui through the worker", () => {
@@ -46,5 +73,24 @@ describe("comfyui through the worker", () => {
 					),
 			)
 			.toBe(true);
+	});
+
+	it("waits out an outage, saying the service is being retried, and finishes the same prompt", async () => {
+		const { fake, finished, messages } = await followThroughOutage(() => {});
+		expect(finished).toMatchObject({ status: "completed", message: null });
+		expect(messages).toContain("The image service cannot be reached, retrying");
+		const retrying = messages.indexOf(GENERATION_MESSAGES.unreachableRetrying);
+		expect(messages.slice(retrying)).toEqual([GENERATION_MESSAGES.unreachableRetrying, null]);
+		expect(fake.submittedWorkflows()).toHaveLength(1);
+	});
+
+	it("fails as before when ComfyUI comes back restarted, having forgotten the prompt", async () => {
+		const { finished, messages } = await followThroughOutage((fake) => fake.restart());
+		expect(messages).toContain(GENERATION_MESSAGES.unreachableRetrying);
+		expect(finished).toEqual({
+			status: "failed",
+			results: [],
+			message: "The image service no longer knows this generation",
+		});
 	});
 });

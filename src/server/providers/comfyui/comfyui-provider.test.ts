@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { z } from "zod";
 import {
 	type FakeComfyUi,
 	type FakeComfyUiOptions,
@@ -12,8 +13,12 @@ import {
 	readImages,
 	startTestJob,
 } from "../../testing/provider-kit";
-import type { ImageProvider } from "../types";
-import { type ComfyUiProviderOptions, createComfyUiProvider } from "./comfyui-provider";
+import {
+	type ComfyUiProvider,
+	type ComfyUiProviderOptions,
+	createComfyUiProvider,
+} from "./comfyui-provider";
+import { checkSeed } from "./comfyui-seed";
 import {
 	type ComfyUiBindings,
 	type ComfyWorkflow,
@@ -36,7 +41,7 @@ async function startFake(options: FakeComfyUiOptions = {}): Promise<FakeComfyUi>
 function createProvider(
 	fake: FakeComfyUi,
 	overrides: Partial<ComfyUiProviderOptions> = {},
-): ImageProvider {
+): ComfyUiProvider {
 	return createComfyUiProvider({ url: fake.origin, requestTimeoutMs: 5_000, ...overrides });
 }
 
@@ -73,6 +78,34 @@ const FLUX_WORKFLOW: ComfyWorkflow = {
 	"15": { class_type: "SaveImage", inputs: { filename_prefix: "flux", images: ["14", 0] } },
 };
 
+// The shipped graph plus a text output, as ComfyUI runs it even when the image branch is refused.
+const WITH_TEXT_OUTPUT: ComfyWorkflow = {
+	...DEFAULT_WORKFLOW,
+	"20": { class_type: "PrimitiveStringMultiline", inputs: { value: "a caption" } },
+	"21": { class_type: "PreviewAny", inputs: { source: ["20", 0] } },
+};
+
+// The shipped graph plus a second image output whose branch links to a node that is not there.
+const WITH_BROKEN_SECOND_IMAGE: ComfyWorkflow = {
+	...DEFAULT_WORKFLOW,
+	"30": { class_type: "VAEDecode", inputs: { samples: ["99", 0], vae: ["4", 2] } },
+	"31": { class_type: "SaveImage", inputs: { filename_prefix: "second", images: ["30", 0] } },
+};
+
+// A workflow built on an API node whose seed stops at 2^31 - 1 (IdeogramV1 in ComfyUI 0.3.64).
+const IDEOGRAM_WORKFLOW: ComfyWorkflow = {
+	"1": { class_type: "EmptyImage", inputs: { width: 512, height: 512, batch_size: 1, color: 0 } },
+	"2": { class_type: "IdeogramV1", inputs: { prompt: "", turbo: false, seed: 0, num_images: 1 } },
+	"3": { class_type: "SaveImage", inputs: { filename_prefix: "ideogram", images: ["2", 0] } },
+};
+const IDEOGRAM_BINDINGS: ComfyUiBindings = {
+	prompt: { node: "2", input: "prompt" },
+	width: { node: "1", input: "width" },
+	height: { node: "1", input: "height" },
+	batch: null,
+	seed: { node: "2", input: "seed" },
+};
+
 function fluxBindings(batch: ComfyUiBindings["batch"]): ComfyUiBindings {
 	return {
 		prompt: { node: "11", input: "text" },
@@ -96,7 +129,8 @@ describe("comfyui provider: the default workflow", () => {
 		expect(workflow["3"]?.inputs.seed).toEqual(expect.any(Number));
 		expect(workflow["3"]?.inputs.seed).not.toBe(DEFAULT_WORKFLOW["3"]?.inputs.seed);
 		expect(workflow["9"]?.inputs.filename_prefix).toMatch(/^atelier\/[0-9a-f]{12}$/);
-		expect(fake.requests()[0]?.body).toMatchObject({ client_id: expect.any(String) });
+		const queued = fake.requests().find((request) => request.path === "/prompt");
+		expect(queued?.body).toMatchObject({ client_id: expect.any(String) });
 
 		await expect(provider.check(job)).resolves.toEqual({ status: "running" });
 		fake.setBehaviour({ pendingMs: 0, runningMs: NEVER });
@@ -224,6 +258,48 @@ describe("comfyui provider: outcomes and cancel", () => {
 		);
 	});
 
+	it("refuses a workflow whose image outputs ComfyUI all cut off, though it answered 200, and takes it off the queue", async () => {
+		const fake = await startFake({
+			behaviour: { checkpoints: ["flux1-schnell.safetensors"], pendingMs: NEVER },
+		});
+		const provider = createProvider(fake, { workflow: WITH_TEXT_OUTPUT });
+		const error = await catchProviderError(provider.start(createTestInput()));
+		expect(error.retryable).toBe(false);
+		expect(error.userMessage).toMatch(
+			/^ComfyUI refused the workflow: node 4 \(CheckpointLoaderSimple\): Value not in list: ckpt_name: 'v1-5-pruned-emaonly.safetensors' not in/,
+		);
+		const queued = fake.requests().find((request) => request.path === "/prompt");
+		expect(queued).toBeDefined();
+		expect(fake.requests().at(-1)).toMatchObject({
+			method: "POST",
+			path: "/queue",
+			body: { delete: [expect.any(String)] },
+		});
+		const queue = await (await fetch(`${fake.origin}/queue`)).json();
+		expect(queue).toEqual({ queue_running: [], queue_pending: [] });
+	});
+
+	it("goes on with the image outputs ComfyUI kept, logging the ones it cut off", async () => {
+		const fake = await startFake();
+		const warnings: { message: string; fields: unknown }[] = [];
+		const provider = createProvider(fake, {
+			workflow: WITH_BROKEN_SECOND_IMAGE,
+			logger: { warn: (message, fields) => warnings.push({ message, fields }) },
+		});
+		const job = await startTestJob(provider);
+		expect(await readImages(provider, expectCompleted(await provider.check(job)))).toEqual(
+			Array(4).fill({ width: 896, height: 504, format: "png" }),
+		);
+		expect(warnings).toEqual([
+			{
+				message: expect.stringMatching(/ComfyUI runs the workflow without some of its outputs/),
+				fields: expect.objectContaining({
+					problems: ["node 30 (VAEDecode): Required input is missing: samples"],
+				}),
+			},
+		]);
+	});
+
 	it("reports an execution error as Generation failed, with ComfyUI's exception for the log", async () => {
 		const fake = await startFake({ behaviour: { outcome: "error" } });
 		const provider = createProvider(fake);
@@ -304,6 +380,82 @@ describe("comfyui provider: outcomes and cancel", () => {
 	});
 });
 
+describe("comfyui provider: seeds within the workflow's limits", () => {
+	it("draws every seed within the limit /object_info gives the seed node, read once", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			workflow: IDEOGRAM_WORKFLOW,
+			bindings: IDEOGRAM_BINDINGS,
+		});
+		for (let round = 0; round < 5; round++) {
+			const job = await startTestJob(provider);
+			expect(expectCompleted(await provider.check(job))).toHaveLength(4);
+		}
+		const seeds = fake.submittedWorkflows().map((workflow) => workflow["2"]?.inputs.seed);
+		expect(seeds).toHaveLength(20);
+		for (const seed of seeds) {
+			expect(seed).toEqual(expect.any(Number));
+			expect(Number(seed)).toBeGreaterThanOrEqual(0);
+			expect(Number(seed)).toBeLessThanOrEqual(2_147_483_647);
+		}
+		expect(new Set(seeds).size).toBe(20);
+		const reads = fake.requests().filter((request) => request.path.startsWith("/object_info"));
+		expect(reads.map((request) => request.path)).toEqual(["/object_info/IdeogramV1"]);
+	});
+
+	it("keeps the default workflow's seeds below 2^48, the sampler allowing 64 bits", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake);
+		await provider.start(createTestInput());
+		const seed = Number(lastWorkflow(fake)["3"]?.inputs.seed);
+		expect(Number.isSafeInteger(seed)).toBe(true);
+		expect(seed).toBeLessThan(2 ** 48);
+		await expect(provider.validateSeed(2 ** 48 - 1)).resolves.toEqual({
+			ok: true,
+			seed: 2 ** 48 - 1,
+		});
+	});
+
+	it("draws below 2^48 as before from a ComfyUI that does not answer /object_info", async () => {
+		const fake = await startFake();
+		fake.fail("object_info", "not-found");
+		const provider = createProvider(fake);
+		expect(expectCompleted(await provider.check(await startTestJob(provider)))).toHaveLength(4);
+		expect(Number(lastWorkflow(fake)["3"]?.inputs.seed)).toBeLessThan(2 ** 48);
+	});
+
+	it("checks a person's seed against the seed node's limits, naming the field", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			workflow: IDEOGRAM_WORKFLOW,
+			bindings: IDEOGRAM_BINDINGS,
+		});
+		await expect(provider.validateSeed(2_147_483_647)).resolves.toEqual({
+			ok: true,
+			seed: 2_147_483_647,
+		});
+		await expect(provider.validateSeed(1_099_511_627_776)).resolves.toEqual({
+			ok: false,
+			field: "seed",
+			message: "Seed must be a whole number from 0 to 2147483647",
+		});
+	});
+
+	it("refuses seeds that are not whole numbers within the limits", () => {
+		const limits = { min: 0, max: 4_294_967_294 };
+		expect(checkSeed(0, limits)).toEqual({ ok: true, seed: 0 });
+		expect(checkSeed(4_294_967_294, limits)).toEqual({ ok: true, seed: 4_294_967_294 });
+		const refused = {
+			ok: false,
+			field: "seed",
+			message: "Seed must be a whole number from 0 to 4294967294",
+		};
+		for (const seed of [4_294_967_295, -1, 1.5, "12", null, Number.NaN, 2 ** 64]) {
+			expect(checkSeed(seed, limits)).toEqual(refused);
+		}
+	});
+});
+
 describe("comfyui provider: HTTP failures and the proxy header", () => {
 	it.each([
 		["server-error", true],
@@ -347,6 +499,38 @@ describe("comfyui provider: HTTP failures and the proxy header", () => {
 		expect(down.message).toMatch(/ECONNREFUSED/);
 	});
 
+	it("marks a ComfyUI it cannot connect to as unreachable, to be tried until the timeout", async () => {
+		const fake = await startFake({ behaviour: { runningMs: NEVER } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider);
+		await fake.goOffline();
+		// The first request may still go out on a kept-alive connection closed as ComfyUI went away.
+		const first = await catchProviderError(provider.check(job));
+		const down = first.isUnreachable ? first : await catchProviderError(provider.check(job));
+		expect(down).toMatchObject({ retryable: true, isUnreachable: true });
+		expect(down.message).toMatch(/ECONNREFUSED/);
+		await fake.comeBack();
+		await expect(provider.check(job)).resolves.toEqual({ status: "running" });
+	});
+
+	it("takes a proxy's 502 while reading for the ComfyUI behind it being down", async () => {
+		const fake = await startFake({ behaviour: { runningMs: NEVER } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider);
+		fake.fail("history", "bad-gateway");
+		const down = await catchProviderError(provider.check(job));
+		expect(down).toMatchObject({ retryable: true, isUnreachable: true });
+	});
+
+	it("does not take a crash answered by ComfyUI itself for an outage", async () => {
+		const fake = await startFake({ behaviour: { runningMs: NEVER } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider);
+		fake.fail("history", "server-error");
+		const crashed = await catchProviderError(provider.check(job));
+		expect(crashed).toMatchObject({ retryable: true, isUnreachable: false });
+	});
+
 	it("sends the proxy header with every request, /view included", async () => {
 		const authHeader = { name: "X-Proxy-Key", value: "let-me-in" };
 		const fake = await startFake({ behaviour: { authHeader } });
@@ -361,5 +545,79 @@ describe("comfyui provider: HTTP failures and the proxy header", () => {
 			Array(sent.length).fill("let-me-in"),
 		);
 		expect(sent.filter((request) => request.path === "/view")).toHaveLength(4);
+	});
+});
+
+describe("the ComfyUI fake answers as ComfyUI 0.3.64 does", () => {
+	const QueuedSchema = z.object({
+		prompt_id: z.string(),
+		number: z.number(),
+		node_errors: z.object({}),
+	});
+
+	async function queue(fake: FakeComfyUi, body: unknown) {
+		const response = await fetch(`${fake.origin}/prompt`, {
+			method: "POST",
+			headers: { "content-type": "application/json" },
+			body: JSON.stringify(body),
+		});
+		return { status: response.status, body: await response.json() };
+	}
+
+	it("numbers prompts from 0, takes any string as prompt_id and sizes that are not multiples of 8", async () => {
+		const fake = await startFake();
+		const graph = structuredClone(DEFAULT_WORKFLOW);
+		const latent = graph["5"];
+		if (latent) latent.inputs = { width: 500, height: 333, batch_size: 1 };
+		const first = await queue(fake, { prompt: graph, prompt_id: "my own id" });
+		expect(first.status).toBe(200);
+		expect(QueuedSchema.parse(first.body)).toEqual({
+			prompt_id: "my own id",
+			number: 0,
+			node_errors: {},
+		});
+		const second = await queue(fake, { prompt: graph });
+		expect(QueuedSchema.parse(second.body).number).toBe(1);
+	});
+
+	it("lists each node's seed limits in /object_info and refuses a seed above them", async () => {
+		const fake = await startFake();
+		const InfoSchema = z.record(
+			z.string(),
+			z.object({
+				input: z.object({
+					optional: z.object({
+						seed: z.tuple([z.string(), z.object({ max: z.number() }).loose()]),
+					}),
+				}),
+			}),
+		);
+		const info = InfoSchema.parse(
+			await (await fetch(`${fake.origin}/object_info/IdeogramV1`)).json(),
+		);
+		expect(info.IdeogramV1?.input.optional.seed).toEqual([
+			"INT",
+			expect.objectContaining({ min: 0, max: 2_147_483_647 }),
+		]);
+		const graph = structuredClone(IDEOGRAM_WORKFLOW);
+		const ideogram = graph["2"];
+		if (ideogram) ideogram.inputs.seed = 1_099_511_627_776;
+		const refused = await queue(fake, { prompt: graph });
+		expect(refused).toMatchObject({
+			status: 400,
+			body: {
+				node_errors: {
+					"2": {
+						errors: [
+							{
+								type: "value_bigger_than_max",
+								message: "Value 1099511627776 bigger than max of 2147483647",
+								details: "seed",
+							},
+						],
+					},
+				},
+			},
+		});
 	});
 });

@@ -1,15 +1,18 @@
-import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
+import type { Logger } from "../../logging/logger";
 import { sniffImageType } from "../../net/sniff-image-type";
 import { createBatchedJobs } from "../shared/batches";
 import { defineBatchJobIds } from "../shared/job-id";
 import { PIXEL_SIZES, type PixelSizeSet } from "../shared/pixel-sizes";
 import { PROVIDER_MESSAGES, summarizeVendorText } from "../shared/provider-messages";
 import { describeUrl, parseBaseUrl, resolveBelow } from "../shared/provider-urls";
+import { isConnectFailure, markUnreachable } from "../shared/request-failure";
 import {
 	createVendorClient,
 	parseReply,
 	readErrorBody,
+	type SendVendorRequest,
 	toHttpStatusError,
 	type VendorReply,
 	type VendorRequestSettings,
@@ -24,12 +27,21 @@ import {
 } from "../types";
 import { COMFYUI_DEFAULT_SIZES } from "./comfyui-config";
 import {
+	checkSeed,
+	drawSeed,
+	readSeedLimits,
+	type SeedCheck,
+	type SeedLimits,
+	UNKNOWN_SEED_LIMITS,
+} from "./comfyui-seed";
+import {
 	assertBindings,
 	type ComfyUiBindings,
 	type ComfyWorkflow,
 	DEFAULT_BINDINGS,
 	DEFAULT_WORKFLOW,
 	fillWorkflow,
+	findImageOutputs,
 } from "./comfyui-workflow";
 
 export type ComfyUiProviderOptions = VendorRequestSettings & {
@@ -46,18 +58,48 @@ export type ComfyUiProviderOptions = VendorRequestSettings & {
 	authHeader?: { name: string; value: string };
 	/** The largest image accepted from `/view`. */
 	maxImageBytes?: number;
+	/** Where what ComfyUI left out of a workflow it still ran is written. */
+	logger?: Pick<Logger, "warn">;
+};
+
+/** The ComfyUI adapter, which can also check a seed a person chose against the workflow's limits. */
+export type ComfyUiProvider = ImageProvider & {
+	validateSeed(seed: unknown): Promise<SeedCheck>;
 };
 
 const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
 // The queue lists every pending workflow in full; a busy server's answer can be large.
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-// KSampler accepts 64-bit seeds; anything up to 2^48 is plenty and stays an exact JSON number.
-const MAX_SEED = 2 ** 48 - 1;
+// What a reverse proxy answers when the ComfyUI behind it is down.
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
 
+const NodeErrorsSchema = z
+	.record(
+		z.string(),
+		z
+			.object({
+				class_type: z.string().optional(),
+				errors: z
+					.array(
+						z.object({ message: z.string().optional(), details: z.string().optional() }).loose(),
+					)
+					.optional(),
+				dependent_outputs: z
+					.array(z.union([z.string(), z.number()]).transform(String))
+					.optional()
+					.catch(undefined),
+			})
+			.loose(),
+	)
+	.optional()
+	.catch(undefined);
+type NodeErrors = z.infer<typeof NodeErrorsSchema>;
+
+// ComfyUI queues a workflow with some valid outputs and lists the other outputs' problems.
 const SubmitResponseSchema = z.object({
 	prompt_id: z.string().min(1),
 	number: z.number().optional(),
-	node_errors: z.unknown().optional(),
+	node_errors: NodeErrorsSchema,
 });
 
 const SubmitErrorSchema = z.object({
@@ -67,22 +109,7 @@ const SubmitErrorSchema = z.object({
 			z.object({ type: z.string().optional(), message: z.string().optional() }).loose(),
 		])
 		.optional(),
-	node_errors: z
-		.record(
-			z.string(),
-			z
-				.object({
-					class_type: z.string().optional(),
-					errors: z
-						.array(
-							z.object({ message: z.string().optional(), details: z.string().optional() }).loose(),
-						)
-						.optional(),
-				})
-				.loose(),
-		)
-		.optional()
-		.catch(undefined),
+	node_errors: NodeErrorsSchema,
 });
 
 const OutputImageSchema = z.object({
@@ -129,11 +156,13 @@ const COMFYUI_JOB_IDS = defineBatchJobIds("ComfyUI", "promptIds", z.string().min
 
 /**
  * A self-hosted ComfyUI: the workflow with this job's prompt, size, batch and a fresh random seed
- * (ComfyUI serves an identical workflow from its cache) is queued with `POST /prompt`, followed
- * in `/history/{id}` and `/queue`, and its images are read from `/view` here, so an optional
- * proxy header reaches them too. Cancel interrupts it when running or deletes it when queued.
+ * (ComfyUI serves an identical workflow from its cache), drawn within the limits `/object_info`
+ * gives the seed input, is queued with `POST /prompt`, followed in `/history/{id}` and `/queue`,
+ * and its images are read from `/view` here, so an optional proxy header reaches them too. Cancel
+ * interrupts it when running or deletes it when queued. A ComfyUI that cannot be reached is marked
+ * so, to be waited for: the prompt it holds goes on without us.
  */
-export function createComfyUiProvider(options: ComfyUiProviderOptions): ImageProvider {
+export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiProvider {
 	const baseUrl = parseBaseUrl(options.url, "COMFYUI_URL");
 	const workflow = options.workflow ?? DEFAULT_WORKFLOW;
 	const bindings = options.bindings ?? DEFAULT_BINDINGS;
@@ -146,11 +175,52 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 		origin: baseUrl.origin,
 		headers: options.authHeader ? { [options.authHeader.name]: options.authHeader.value } : {},
 	};
-	const send = createVendorClient(options, { maxResponseBytes: MAX_RESPONSE_BYTES, credentials });
-	const sendForImage = createVendorClient(options, {
-		maxResponseBytes: maxImageBytes,
-		credentials,
-	});
+	const logger = options.logger ?? { warn: () => {} };
+	const send = markOutages(
+		createVendorClient(options, { maxResponseBytes: MAX_RESPONSE_BYTES, credentials }),
+	);
+	const sendForImage = markOutages(
+		createVendorClient(options, { maxResponseBytes: maxImageBytes, credentials }),
+	);
+	let seedLimits: Promise<SeedLimits> | undefined;
+
+	/**
+	 * The seed input's limits, read from `/object_info` before the first prompt, then kept. The
+	 * read is shared by every caller, so no one caller's signal may abort it (its own request
+	 * timeout bounds it); a failed read (ComfyUI down) is tried again by the next caller.
+	 */
+	function loadSeedLimits(): Promise<SeedLimits> {
+		seedLimits ??= readSeedInputLimits().catch((error: unknown) => {
+			seedLimits = undefined;
+			throw error;
+		});
+		return seedLimits;
+	}
+
+	async function readSeedInputLimits(): Promise<SeedLimits> {
+		const classType = workflow[bindings.seed.node]?.class_type ?? "";
+		const url = resolveBelow(baseUrl, `object_info/${encodeURIComponent(classType)}`);
+		const what = `Reading ComfyUI's definition of ${classType}`;
+		const reply = await send(what, { method: "GET", url });
+		// A 404 is a server or proxy without the route: seeds are drawn as before it existed.
+		if (!reply.ok && reply.status !== 404) {
+			throw markGatewayOutage(reply, toHttpStatusError(what, reply, undefined, "start"));
+		}
+		const limits = reply.ok
+			? readSeedLimits(
+					reply.body.isJson ? reply.body.value : undefined,
+					classType,
+					bindings.seed.input,
+				)
+			: undefined;
+		if (limits) return limits;
+		logger.warn("ComfyUI does not list the seed input's limits; seeds are drawn below 2^48", {
+			seedInput: `${bindings.seed.node}.${bindings.seed.input}`,
+			classType,
+			status: reply.status,
+		});
+		return UNKNOWN_SEED_LIMITS;
+	}
 
 	async function submit(
 		input: GenerationInput,
@@ -158,12 +228,13 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 		callOptions: ProviderCallOptions | undefined,
 	): Promise<string> {
 		const size = sizes[input.aspectRatio];
+		const limits = await loadSeedLimits();
 		const graph = fillWorkflow(workflow, bindings, {
 			prompt: input.prompt,
 			width: size.width,
 			height: size.height,
 			batchSize,
-			seed: randomInt(0, MAX_SEED),
+			seed: drawSeed(limits),
 			filenamePrefix: `atelier/${randomBytes(6).toString("hex")}`,
 			checkpoint: options.checkpoint,
 		});
@@ -175,7 +246,44 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 			callOptions,
 		);
 		if (!reply.ok) throw toSubmitError(what, reply);
-		return parseReply(what, reply, SubmitResponseSchema, { retryable: false }).prompt_id;
+		const queued = parseReply(what, reply, SubmitResponseSchema, { retryable: false });
+		await checkOutputsKept(what, graph, queued.prompt_id, queued.node_errors, callOptions);
+		return queued.prompt_id;
+	}
+
+	/**
+	 * ComfyUI queues a workflow when any output is valid and runs only those: a prompt left with
+	 * no image output is refused with ComfyUI's reason (and taken off its queue), since it would
+	 * end with no image; one that keeps an image output goes on, the rest logged.
+	 */
+	async function checkOutputsKept(
+		what: string,
+		graph: ComfyWorkflow,
+		promptId: string,
+		nodeErrors: NodeErrors,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<void> {
+		const problems = describeNodeErrors(nodeErrors);
+		if (problems.length === 0) return;
+		const cutOff = new Set(
+			Object.values(nodeErrors ?? {}).flatMap((node) => node.dependent_outputs ?? []),
+		);
+		const imageOutputs = findImageOutputs(graph);
+		const isLeftWithoutImages =
+			imageOutputs.length > 0 && imageOutputs.every((id) => cutOff.has(id));
+		if (!isLeftWithoutImages) {
+			logger.warn("ComfyUI runs the workflow without some of its outputs", {
+				promptId,
+				cutOffOutputs: [...cutOff],
+				problems,
+			});
+			return;
+		}
+		await cancelPrompts([promptId], callOptions).catch(() => undefined);
+		throw toRefusal(
+			`${what} answered HTTP 200 but cut off every image output (${imageOutputs.join(", ")}): ${problems.join("; ")}`,
+			problems,
+		);
 	}
 
 	async function getJson<Schema extends z.ZodType>(
@@ -189,7 +297,9 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 			{ method: "GET", url: resolveBelow(baseUrl, path) },
 			callOptions,
 		);
-		if (!reply.ok) throw toHttpStatusError(what, reply, readComfyError(reply), "poll");
+		if (!reply.ok) {
+			throw markGatewayOutage(reply, toHttpStatusError(what, reply, readComfyError(reply), "poll"));
+		}
 		return parseReply(what, reply, schema, { retryable: true });
 	}
 
@@ -289,7 +399,8 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 				userMessage: PROVIDER_MESSAGES.expired,
 			});
 		}
-		if (!reply.ok) throw toHttpStatusError(what, reply, undefined, "poll");
+		if (!reply.ok)
+			throw markGatewayOutage(reply, toHttpStatusError(what, reply, undefined, "poll"));
 		const data = reply.body.isJson ? new Uint8Array(0) : reply.body.bytes;
 		const contentType = sniffImageType(data);
 		if (!contentType) {
@@ -333,7 +444,44 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ImagePro
 			cancel: cancelPrompts,
 			jobIds: COMFYUI_JOB_IDS,
 		}),
+		validateSeed: async (seed) => checkSeed(seed, await loadSeedLimits()),
 	};
+}
+
+/** A request function whose failures to connect are marked as ComfyUI being unreachable. */
+function markOutages(send: SendVendorRequest): SendVendorRequest {
+	return async (what, request, callOptions) => {
+		try {
+			return await send(what, request, callOptions);
+		} catch (error) {
+			throw error instanceof ProviderError && isConnectFailure(error)
+				? markUnreachable(error)
+				: error;
+		}
+	};
+}
+
+/** A reading request's error, marked unreachable when a proxy says the ComfyUI behind it is down. */
+function markGatewayOutage(reply: VendorReply, error: ProviderError): ProviderError {
+	return GATEWAY_STATUSES.has(reply.status) ? markUnreachable(error) : error;
+}
+
+function describeNodeErrors(nodeErrors: NodeErrors): string[] {
+	return Object.entries(nodeErrors ?? {}).flatMap(([nodeId, node]) =>
+		(node.errors ?? []).map((nodeError) => {
+			const detail = nodeError.details ? `: ${nodeError.details}` : "";
+			return `node ${nodeId} (${node.class_type ?? "?"}): ${nodeError.message ?? "invalid"}${detail}`;
+		}),
+	);
+}
+
+/** A workflow ComfyUI will not run: its first node error is what the person needs to see. */
+function toRefusal(logMessage: string, problems: readonly string[], summary?: string) {
+	const shown = summarizeVendorText(problems[0] ?? summary);
+	return new ProviderError(logMessage, {
+		retryable: false,
+		userMessage: `ComfyUI refused the workflow: ${shown}`,
+	});
 }
 
 function readComfyError(reply: VendorReply): string | undefined {
@@ -350,19 +498,13 @@ function toSubmitError(what: string, reply: VendorReply): ProviderError {
 	const body = readErrorBody(reply, SubmitErrorSchema);
 	const error = body?.error;
 	const summary = summarizeVendorText(typeof error === "string" ? error : error?.message);
-	const nodeErrors = Object.entries(body?.node_errors ?? {}).flatMap(([nodeId, node]) =>
-		(node.errors ?? []).map((nodeError) => {
-			const detail = nodeError.details ? `: ${nodeError.details}` : "";
-			return `node ${nodeId} (${node.class_type ?? "?"}): ${nodeError.message ?? "invalid"}${detail}`;
-		}),
-	);
-	const [firstNodeError] = nodeErrors;
-	if (reply.status === 400 && (summary || firstNodeError)) {
-		const shown = summarizeVendorText(firstNodeError ?? summary);
-		return new ProviderError(`${what} answered HTTP 400: ${[summary, ...nodeErrors].join("; ")}`, {
-			retryable: false,
-			userMessage: `ComfyUI refused the workflow: ${shown}`,
-		});
+	const problems = describeNodeErrors(body?.node_errors);
+	if (reply.status === 400 && (summary || problems.length > 0)) {
+		return toRefusal(
+			`${what} answered HTTP 400: ${[summary, ...problems].join("; ")}`,
+			problems,
+			summary,
+		);
 	}
 	return toHttpStatusError(what, reply, summary, "start");
 }

@@ -155,3 +155,20 @@ export function fillWorkflow(
 	}
 	return graph;
 }
+
+/**
+ * The workflow's image outputs: nodes that take `images` from another node and feed none
+ * (SaveImage, PreviewImage and most custom savers).
+ */
+export function findImageOutputs(workflow: ComfyWorkflow): string[] {
+	const isLink = (value: unknown): value is [string, number] =>
+		Array.isArray(value) && typeof value[0] === "string";
+	const fed = new Set(
+		Object.values(workflow).flatMap((node) =>
+			Object.values(node.inputs).flatMap((value) => (isLink(value) ? [value[0]] : [])),
+		),
+	);
+	return Object.entries(workflow)
+		.filter(([id, node]) => isLink(node.inputs.images) && !fed.has(id))
+		.map(([id]) => id);
+}

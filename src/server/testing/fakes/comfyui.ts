@@ -11,12 +11,20 @@ import {
 	textReply,
 } from "./fake-server";
 
-export const FAKE_COMFYUI_ENDPOINTS = ["prompt", "history", "queue", "view", "interrupt"] as const;
+export const FAKE_COMFYUI_ENDPOINTS = [
+	"prompt",
+	"history",
+	"queue",
+	"view",
+	"interrupt",
+	"object_info",
+] as const;
 export type FakeComfyUiEndpoint = (typeof FAKE_COMFYUI_ENDPOINTS)[number];
 
 /** Each failure a request can be told to answer with instead of its normal reply. */
 export const FAKE_COMFYUI_FAILURES = {
 	"server-error": "500, as when ComfyUI crashes handling the request",
+	"bad-gateway": "502, as a reverse proxy answers while the ComfyUI behind it is down",
 	"rate-limited": "429 with Retry-After, as a rate-limiting reverse proxy answers",
 	"not-found": "404 (for /view: the file was deleted)",
 	"bad-json": "200 with an HTML page",
@@ -56,6 +64,13 @@ export type FakeComfyUi = {
 	clearFailures(): void;
 	/** Forgets the queue and the history, as a ComfyUI restart does. */
 	restart(): void;
+	/**
+	 * Stops listening while keeping the queue, the history and the clock (prompts go on running
+	 * unseen), as when ComfyUI's machine or the network to it is briefly down.
+	 */
+	goOffline(): Promise<void>;
+	/** Listens again on the same port after `goOffline`. */
+	comeBack(): Promise<void>;
 	stop(): Promise<void>;
 };
 
@@ -86,9 +101,131 @@ const PromptBodySchema = z.object({
 	number: z.number().optional(),
 });
 
-const LATENT_CLASSES = ["EmptyLatentImage", "EmptySD3LatentImage"];
-const OUTPUT_CLASSES = ["SaveImage", "PreviewImage"];
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** One input's definition as `/object_info` lists it: its type, then its options. */
+type InputDefinition = [type: string | string[], options?: Record<string, unknown>];
+
+type NodeDefinition = {
+	required: Record<string, InputDefinition>;
+	optional?: Record<string, InputDefinition>;
+	output: string[];
+	outputNode: boolean;
+};
+
+// Python's 0xffffffffffffffff, the seed limit of ComfyUI's samplers: a JSON number JavaScript
+// reads as the nearest double, 2^64.
+const UINT64_MAX = 2 ** 64;
+const MAX_RESOLUTION = 16_384;
+const seedInput = (max: number): InputDefinition => [
+	"INT",
+	{ default: 0, min: 0, max, control_after_generate: true },
+];
+const sizeInput = (fallback: number): InputDefinition => [
+	"INT",
+	{ default: fallback, min: 16, max: MAX_RESOLUTION, step: 8 },
+];
+const batchInput: InputDefinition = ["INT", { default: 1, min: 1, max: 4096 }];
+
+/**
+ * The nodes this fake knows, with the inputs and limits ComfyUI 0.3.64 gives them in
+ * `/object_info`. The API nodes cap their seed lower than the samplers, which is what a workflow
+ * built on one runs into.
+ */
+const NODE_DEFINITIONS: Record<string, NodeDefinition> = {
+	KSampler: {
+		required: {
+			model: ["MODEL"],
+			seed: seedInput(UINT64_MAX),
+			steps: ["INT", { default: 20, min: 1, max: 10_000 }],
+			cfg: ["FLOAT", { default: 8, min: 0, max: 100 }],
+			sampler_name: [["euler", "euler_ancestral", "dpmpp_2m"]],
+			scheduler: [["normal", "karras", "simple"]],
+			positive: ["CONDITIONING"],
+			negative: ["CONDITIONING"],
+			latent_image: ["LATENT"],
+			denoise: ["FLOAT", { default: 1, min: 0, max: 1 }],
+		},
+		output: ["LATENT"],
+		outputNode: false,
+	},
+	CheckpointLoaderSimple: {
+		required: { ckpt_name: [[]] },
+		output: ["MODEL", "CLIP", "VAE"],
+		outputNode: false,
+	},
+	EmptyLatentImage: {
+		required: { width: sizeInput(512), height: sizeInput(512), batch_size: batchInput },
+		output: ["LATENT"],
+		outputNode: false,
+	},
+	EmptySD3LatentImage: {
+		required: { width: sizeInput(1024), height: sizeInput(1024), batch_size: batchInput },
+		output: ["LATENT"],
+		outputNode: false,
+	},
+	EmptyImage: {
+		required: {
+			width: ["INT", { default: 512, min: 1, max: MAX_RESOLUTION }],
+			height: ["INT", { default: 512, min: 1, max: MAX_RESOLUTION }],
+			batch_size: batchInput,
+			color: ["INT", { default: 0, min: 0, max: 0xffffff }],
+		},
+		output: ["IMAGE"],
+		outputNode: false,
+	},
+	CLIPTextEncode: {
+		required: { text: ["STRING", { multiline: true }], clip: ["CLIP"] },
+		output: ["CONDITIONING"],
+		outputNode: false,
+	},
+	PrimitiveStringMultiline: {
+		required: { value: ["STRING", { multiline: true }] },
+		output: ["STRING"],
+		outputNode: false,
+	},
+	ImageAddNoise: {
+		required: {
+			image: ["IMAGE"],
+			seed: seedInput(UINT64_MAX),
+			strength: ["FLOAT", { default: 0.5, min: 0, max: 1 }],
+		},
+		output: ["IMAGE"],
+		outputNode: false,
+	},
+	IdeogramV1: {
+		required: {
+			prompt: ["STRING", { multiline: true }],
+			turbo: ["BOOLEAN", { default: false }],
+		},
+		optional: {
+			seed: seedInput(2_147_483_647),
+			num_images: ["INT", { default: 1, min: 1, max: 8 }],
+		},
+		output: ["IMAGE"],
+		outputNode: false,
+	},
+	StabilityStableImageUltraNode: {
+		required: { prompt: ["STRING", { multiline: true }], seed: seedInput(4_294_967_294) },
+		output: ["IMAGE"],
+		outputNode: false,
+	},
+	VAEDecode: {
+		required: { samples: ["LATENT"], vae: ["VAE"] },
+		output: ["IMAGE"],
+		outputNode: false,
+	},
+	SaveImage: {
+		required: { images: ["IMAGE"], filename_prefix: ["STRING", { default: "ComfyUI" }] },
+		output: [],
+		outputNode: true,
+	},
+	PreviewImage: { required: { images: ["IMAGE"] }, output: [], outputNode: true },
+	// A text output, as a workflow that also shows its prompt has.
+	PreviewAny: { required: { source: ["*"] }, output: [], outputNode: true },
+};
+
+// The nodes whose width, height and batch_size the saved images take.
+const SIZE_CLASSES = ["EmptyLatentImage", "EmptySD3LatentImage", "EmptyImage"];
+const IMAGE_OUTPUT_CLASSES = ["SaveImage", "PreviewImage"];
 
 type SavedImage = {
 	filename: string;
@@ -102,6 +239,8 @@ type QueuedPrompt = {
 	id: string;
 	number: number;
 	workflow: Workflow;
+	/** The output nodes that passed validation: ComfyUI runs only these. */
+	outputs: string[];
 	queuedAt: number;
 	interruptedAt: number | undefined;
 	/** Set the first time it is seen finished, so later knob changes cannot revive it. */
@@ -109,28 +248,36 @@ type QueuedPrompt = {
 	images: SavedImage[];
 };
 
-type NodeError = { type: string; message: string; details: string };
+type NodeError = { type: string; message: string; details: string; extra_info?: unknown };
 
 /**
- * A local stand-in for a ComfyUI server (PROVIDERS.md section 4): `POST /prompt` validates the
- * workflow like ComfyUI (outputs, links, checkpoints, latent sizes), prompts move from
- * `queue_pending` to `queue_running` to `/history/{id}` on the clock, every SaveImage node saves
- * `batch_size` images of the latent's size, served by `/view`; `/interrupt` and
- * `POST /queue {delete}` cancel. Every route also answers under `/api`.
+ * A local stand-in for a ComfyUI server (PROVIDERS.md section 4), answering as ComfyUI 0.3.64
+ * does: `POST /prompt` validates each output's nodes (links, checkpoints, the limits
+ * `/object_info` lists) and refuses with 400 only when no output is valid; otherwise it answers
+ * 200 with the other outputs' `node_errors` and runs only the valid ones. Prompt numbers count
+ * from 0 and any string is taken as a `prompt_id`. Prompts move from `queue_pending` to
+ * `queue_running` to `/history/{id}` on the clock, every SaveImage node saves `batch_size` images
+ * of the size node's size, served by `/view`; `/interrupt` and `POST /queue {delete}` cancel.
+ * Every route also answers under `/api`.
  */
 export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promise<FakeComfyUi> {
 	let behaviour: FakeComfyUiBehaviour = { ...DEFAULT_BEHAVIOUR, ...options.behaviour };
 	const failures = createFailurePlan<FakeComfyUiEndpoint, FakeComfyUiFailure>();
 	let prompts = new Map<string, QueuedPrompt>();
 	const files = new Map<string, SavedImage & { seed: string; index: number }>();
-	let counter = 0;
+	let nextNumber = 0;
 	const submitted: Workflow[] = [];
 
-	const server = await startFakeServer({
-		...(options.port === undefined ? {} : { port: options.port }),
-		readDelayMs: (request) => (request.path.endsWith("/view") ? 0 : behaviour.requestDelayMs),
-		handle: (request) => handle(request),
-	});
+	const listen = (port: number | undefined) =>
+		startFakeServer({
+			...(port === undefined ? {} : { port }),
+			readDelayMs: (request) => (request.path.endsWith("/view") ? 0 : behaviour.requestDelayMs),
+			handle: (request) => handle(request),
+		});
+	let server = await listen(options.port);
+	const port = Number(new URL(server.origin).port);
+	// The requests of the servers stopped by goOffline, so none is forgotten.
+	const earlierRequests: FakeRequest[] = [];
 
 	async function handle(request: FakeRequest): Promise<FakeReply> {
 		const path = request.path.replace(/^\/api(?=\/)/, "");
@@ -155,7 +302,19 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 				return interrupt(request.body);
 			case "view":
 				return serveView(request.query);
+			case "object_info":
+				return answerObjectInfo(route.nodeClass);
 		}
+	}
+
+	function answerObjectInfo(nodeClass: string | undefined): FakeReply {
+		const names = nodeClass === undefined ? Object.keys(NODE_DEFINITIONS) : [nodeClass];
+		const known = names.filter((name) => name in NODE_DEFINITIONS);
+		// ComfyUI answers an unknown class with an empty object, not a 404.
+		return jsonReply(
+			200,
+			Object.fromEntries(known.map((name) => [name, describeNode(name, behaviour.checkpoints)])),
+		);
 	}
 
 	function queuePrompt(body: unknown): FakeReply {
@@ -164,18 +323,35 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		if (!parsed.success || parsed.data.prompt === undefined || !workflow.success) {
 			return promptError(400, "no_prompt", "No prompt provided", {});
 		}
-		const requestedId = parsed.data.prompt_id;
-		if (requestedId !== undefined && !UUID_PATTERN.test(requestedId)) {
-			return promptError(400, "invalid_prompt_id", "prompt_id must be a lowercase UUID", {});
-		}
-		const outputs = Object.entries(workflow.data).filter(([, node]) =>
-			OUTPUT_CLASSES.includes(node.class_type),
-		);
+		const outputs = Object.keys(workflow.data).filter((id) => {
+			const definition = NODE_DEFINITIONS[workflow.data[id]?.class_type ?? ""];
+			return definition?.outputNode === true;
+		});
 		if (outputs.length === 0) {
 			return promptError(400, "prompt_no_outputs", "Prompt has no outputs", {});
 		}
 		const nodeErrors = validateNodes(workflow.data, behaviour.checkpoints);
-		if (Object.keys(nodeErrors).length > 0) {
+		// Each output fails with any node it depends on; the others still run.
+		const failedBy = new Map<string, string[]>();
+		for (const outputId of outputs) {
+			for (const nodeId of collectAncestors(workflow.data, outputId)) {
+				if (!nodeErrors[nodeId]) continue;
+				failedBy.set(nodeId, [...(failedBy.get(nodeId) ?? []), outputId]);
+			}
+		}
+		const failedOutputs = new Set([...failedBy.values()].flat());
+		const reportedErrors = Object.fromEntries(
+			[...failedBy].map(([nodeId, dependentOutputs]) => [
+				nodeId,
+				{
+					errors: nodeErrors[nodeId],
+					dependent_outputs: dependentOutputs,
+					class_type: workflow.data[nodeId]?.class_type,
+				},
+			]),
+		);
+		const validOutputs = outputs.filter((id) => !failedOutputs.has(id));
+		if (validOutputs.length === 0) {
 			return jsonReply(400, {
 				error: {
 					type: "prompt_outputs_failed_validation",
@@ -183,45 +359,38 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 					details: "",
 					extra_info: {},
 				},
-				node_errors: Object.fromEntries(
-					Object.entries(nodeErrors).map(([id, errors]) => [
-						id,
-						{
-							errors,
-							dependent_outputs: outputs.map(([outputId]) => outputId),
-							class_type: workflow.data[id]?.class_type,
-						},
-					]),
-				),
+				node_errors: reportedErrors,
 			});
 		}
 		submitted.push(workflow.data);
-		const id = requestedId ?? randomUUID();
-		counter += 1;
+		const id = parsed.data.prompt_id ?? randomUUID();
 		const prompt: QueuedPrompt = {
 			id,
-			number: counter,
+			number: nextNumber,
 			workflow: workflow.data,
+			outputs: validOutputs,
 			queuedAt: Date.now(),
 			interruptedAt: undefined,
 			finishedAt: undefined,
 			images: [],
 		};
+		nextNumber += 1;
 		prompt.images = planImages(prompt);
 		prompts.set(id, prompt);
-		return jsonReply(200, { prompt_id: id, number: prompt.number, node_errors: {} });
+		return jsonReply(200, { prompt_id: id, number: prompt.number, node_errors: reportedErrors });
 	}
 
 	function planImages(prompt: QueuedPrompt): SavedImage[] {
 		const latent = Object.values(prompt.workflow).find((node) =>
-			LATENT_CLASSES.includes(node.class_type),
+			SIZE_CLASSES.includes(node.class_type),
 		);
 		const width = Number(latent?.inputs.width ?? 512);
 		const height = Number(latent?.inputs.height ?? 512);
 		const batch = Number(latent?.inputs.batch_size ?? 1);
 		const images: SavedImage[] = [];
-		for (const node of Object.values(prompt.workflow)) {
-			if (!OUTPUT_CLASSES.includes(node.class_type)) continue;
+		for (const nodeId of prompt.outputs) {
+			const node = prompt.workflow[nodeId];
+			if (!node || !IMAGE_OUTPUT_CLASSES.includes(node.class_type)) continue;
 			const isSave = node.class_type === "SaveImage";
 			const prefix = isSave
 				? String(node.inputs.filename_prefix ?? "ComfyUI")
@@ -324,10 +493,15 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		}
 		const outputs: Record<
 			string,
-			{ images: { filename: string; subfolder: string; type: string }[] }
+			{ images: { filename: string; subfolder: string; type: string }[] } | { text: string[] }
 		> = {};
-		for (const [nodeId, node] of Object.entries(prompt.workflow)) {
-			if (!OUTPUT_CLASSES.includes(node.class_type)) continue;
+		for (const nodeId of prompt.outputs) {
+			const node = prompt.workflow[nodeId];
+			if (!node) continue;
+			if (!IMAGE_OUTPUT_CLASSES.includes(node.class_type)) {
+				outputs[nodeId] = { text: [describeSource(prompt.workflow, node.inputs.source)] };
+				continue;
+			}
 			const type = node.class_type === "SaveImage" ? "output" : "temp";
 			outputs[nodeId] = {
 				images: prompt.images
@@ -401,6 +575,8 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		switch (kind) {
 			case "server-error":
 				return textReply(500, "500 Internal Server Error\n\nServer got itself in trouble");
+			case "bad-gateway":
+				return textReply(502, "<html><body><h1>502 Bad Gateway</h1></body></html>", "text/html");
 			case "rate-limited":
 				return textReply(429, "Too Many Requests", "text/plain", {
 					"retry-after": String(behaviour.retryAfterSeconds),
@@ -420,7 +596,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 
 	return {
 		origin: server.origin,
-		requests: server.requests,
+		requests: () => [...earlierRequests, ...server.requests()],
 		submittedWorkflows: () => [...submitted],
 		setBehaviour(changes) {
 			behaviour = { ...behaviour, ...changes };
@@ -430,13 +606,21 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		restart() {
 			prompts = new Map();
 		},
-		stop: server.stop,
+		async goOffline() {
+			earlierRequests.push(...server.requests());
+			await server.stop();
+		},
+		async comeBack() {
+			server = await listen(port);
+		},
+		stop: () => server.stop(),
 	};
 }
 
 type Route =
 	| { endpoint: "prompt" | "queue"; method: "GET" | "POST" }
 	| { endpoint: "history"; id: string }
+	| { endpoint: "object_info"; nodeClass: string | undefined }
 	| { endpoint: "interrupt" | "view" };
 
 function matchRoute(method: string, path: string): Route | undefined {
@@ -446,12 +630,68 @@ function matchRoute(method: string, path: string): Route | undefined {
 	const history = /^\/history\/([^/]+)$/.exec(path);
 	if (method === "GET" && history)
 		return { endpoint: "history", id: decodeURIComponent(history[1] ?? "") };
+	const objectInfo = /^\/object_info(?:\/([^/]+))?$/.exec(path);
+	if (method === "GET" && objectInfo) {
+		const name = objectInfo[1];
+		return { endpoint: "object_info", nodeClass: name ? decodeURIComponent(name) : undefined };
+	}
 	if (method === "POST" && path === "/interrupt") return { endpoint: "interrupt" };
 	if (method === "GET" && path === "/view") return { endpoint: "view" };
 	return undefined;
 }
 
-// The checks ComfyUI's validation makes that a workflow from Atelier can get wrong.
+/** A node as `GET /object_info/{class}` describes it. */
+function describeNode(name: string, checkpoints: readonly string[]): Record<string, unknown> {
+	const definition = NODE_DEFINITIONS[name];
+	if (!definition) return {};
+	const required =
+		name === "CheckpointLoaderSimple" ? { ckpt_name: [[...checkpoints]] } : definition.required;
+	const input = { required, ...(definition.optional ? { optional: definition.optional } : {}) };
+	return {
+		input,
+		input_order: Object.fromEntries(
+			Object.entries(input).map(([group, inputs]) => [group, Object.keys(inputs)]),
+		),
+		output: definition.output,
+		output_is_list: definition.output.map(() => false),
+		output_name: definition.output,
+		name,
+		display_name: name,
+		description: "",
+		python_module: "nodes",
+		category: "fake",
+		output_node: definition.outputNode,
+	};
+}
+
+/** The node and every node it takes an input from, directly or not. */
+function collectAncestors(workflow: Workflow, outputId: string): Set<string> {
+	const seen = new Set<string>();
+	const visit = (id: string) => {
+		if (seen.has(id)) return;
+		seen.add(id);
+		for (const value of Object.values(workflow[id]?.inputs ?? {})) {
+			if (isLink(value) && value[0] in workflow) visit(value[0]);
+		}
+	};
+	visit(outputId);
+	return seen;
+}
+
+function isLink(value: unknown): value is [string, number] {
+	return Array.isArray(value) && typeof value[0] === "string";
+}
+
+/** What a text output shows: the string it is linked to, as PreviewAny does. */
+function describeSource(workflow: Workflow, source: unknown): string {
+	if (!isLink(source)) return String(source ?? "");
+	const value = workflow[source[0]]?.inputs.value;
+	return typeof value === "string" ? value : "";
+}
+
+// The checks ComfyUI's validation makes that a workflow from Atelier can get wrong: links to
+// missing nodes, a checkpoint that is not installed, values of the wrong type or outside the
+// limits /object_info lists. Like ComfyUI, it checks only min and max, never the step.
 function validateNodes(
 	workflow: Workflow,
 	checkpoints: readonly string[],
@@ -461,14 +701,38 @@ function validateNodes(
 		errors[id] = [...(errors[id] ?? []), error];
 	};
 	for (const [id, node] of Object.entries(workflow)) {
+		const definition = NODE_DEFINITIONS[node.class_type];
 		for (const [name, value] of Object.entries(node.inputs)) {
-			if (Array.isArray(value) && typeof value[0] === "string" && !(value[0] in workflow)) {
+			if (isLink(value) && !(value[0] in workflow)) {
 				add(id, {
 					type: "required_input_missing",
 					message: "Required input is missing",
 					details: name,
 				});
 			}
+		}
+		if (!definition) continue;
+		for (const [name, [type]] of Object.entries(definition.required)) {
+			if (!(name in node.inputs)) {
+				add(id, {
+					type: "required_input_missing",
+					message: "Required input is missing",
+					details: name,
+				});
+			} else if (type === "STRING" && typeof node.inputs[name] !== "string") {
+				add(id, {
+					type: "invalid_input_type",
+					message: "Failed to convert an input value to a STRING value",
+					details: `${name}, ${String(node.inputs[name])}`,
+				});
+			}
+		}
+		const inputs = { ...definition.required, ...definition.optional };
+		for (const [name, [type, limits]] of Object.entries(inputs)) {
+			const value = node.inputs[name];
+			if ((type !== "INT" && type !== "FLOAT") || value === undefined || isLink(value)) continue;
+			const error = checkNumber(name, value, type, limits ?? {});
+			if (error) add(id, error);
 		}
 		if (
 			node.class_type === "CheckpointLoaderSimple" &&
@@ -480,45 +744,42 @@ function validateNodes(
 				details: `ckpt_name: '${String(node.inputs.ckpt_name)}' not in ${JSON.stringify(checkpoints)}`,
 			});
 		}
-		if (node.class_type === "CLIPTextEncode" && typeof node.inputs.text !== "string") {
-			add(id, {
-				type: "required_input_missing",
-				message: "Required input is missing",
-				details: "text",
-			});
-		}
-		if (LATENT_CLASSES.includes(node.class_type)) {
-			for (const name of ["width", "height"]) {
-				const value = node.inputs[name];
-				if (typeof value !== "number" || value < 16 || value > 16_384 || value % 8 !== 0) {
-					add(id, {
-						type: "value_not_valid",
-						message: `Value ${String(value)} is not a multiple of 8 between 16 and 16384`,
-						details: name,
-					});
-				}
-			}
-			const batch = node.inputs.batch_size;
-			if (typeof batch !== "number" || batch < 1 || batch > 4096) {
-				add(id, {
-					type: "value_bigger_than_max",
-					message: "Value out of range",
-					details: "batch_size",
-				});
-			}
-		}
-		if (node.class_type === "KSampler") {
-			const seed = node.inputs.seed;
-			if (typeof seed !== "number" || !Number.isInteger(seed) || seed < 0) {
-				add(id, {
-					type: "value_not_valid",
-					message: "Seed must be a non-negative integer",
-					details: "seed",
-				});
-			}
-		}
 	}
 	return errors;
+}
+
+function checkNumber(
+	name: string,
+	value: unknown,
+	type: "INT" | "FLOAT",
+	limits: Record<string, unknown>,
+): NodeError | undefined {
+	const number = typeof value === "number" ? value : Number.NaN;
+	if (Number.isNaN(number) || (type === "INT" && !Number.isInteger(number))) {
+		return {
+			type: "invalid_input_type",
+			message: `Failed to convert an input value to a ${type} value`,
+			details: `${name}, ${String(value)}`,
+		};
+	}
+	const extra_info = { input_name: name, received_value: number };
+	if (typeof limits.min === "number" && number < limits.min) {
+		return {
+			type: "value_smaller_than_min",
+			message: `Value ${number} smaller than min of ${limits.min}`,
+			details: name,
+			extra_info,
+		};
+	}
+	if (typeof limits.max === "number" && number > limits.max) {
+		return {
+			type: "value_bigger_than_max",
+			message: `Value ${number} bigger than max of ${limits.max}`,
+			details: name,
+			extra_info,
+		};
+	}
+	return undefined;
 }
 
 function fileKey(image: Pick<SavedImage, "filename" | "subfolder" | "type">): string {
