@@ -14,7 +14,7 @@ import {
 	countHistory,
 	selectGenerationPage,
 } from "../src/server/generations/generation-repository";
-import { listGenerations } from "../src/server/generations/generation-service";
+import { listHistory } from "../src/server/generations/list-history";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
 	BENCH_ADMIN_EMAIL,
@@ -101,9 +101,9 @@ async function timeParts(
 			summary: await timeCalls(() => countHistory(db, { filters: { userId }, todayStart })),
 		},
 		{
-			name: "part: listGenerations (service, no HTTP/session)",
+			name: "part: listHistory (service, no HTTP/session)",
 			summary: await timeCalls(() =>
-				listGenerations(
+				listHistory(
 					{ database: server.database },
 					{ id: userId, email: PERSON_EMAIL, isAdmin: false },
 					{ limit: PAGE_SIZE, todayStart },

@@ -4,13 +4,13 @@ import {
 	MAX_RETRIES,
 	RETRY_DELAY_MS,
 } from "../shared/constants";
-import { deleteUserData } from "./accounts/account-data";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
 import type { Database } from "./db/database";
 import { keepStatisticsFresh } from "./db/embedded-statistics";
 import { migrateToLatest } from "./db/migrations";
 import { withStartupLock } from "./db/startup-lock";
+import { deleteGenerations } from "./generations/delete-generations";
 import { listenForGenerationChanges } from "./generations/generation-events";
 import { GENERATION_RECOVERY } from "./generations/generation-lifecycle";
 import type { GenerationDeps, GenerationLimits } from "./generations/generation-service";
@@ -76,8 +76,13 @@ export async function assembleServer(options: {
 }): Promise<Server> {
 	const { database, logger, settings, site, storage, provider } = options;
 	const mailer = createMailer(settings.mail, logger);
-	// Set once the generation queue runs; Better Auth calls it only while deleting an account.
-	let generationDeps: GenerationDeps | undefined;
+	const deletionDeps = {
+		database,
+		storage,
+		provider,
+		imagesPerGeneration: settings.run.imagesPerGeneration,
+		logger,
+	};
 	const auth = createAuth({
 		pool: database.pool,
 		baseUrl: settings.baseUrl,
@@ -90,8 +95,11 @@ export async function assembleServer(options: {
 		mailer,
 		requireEmailVerification: settings.requireEmailVerification,
 		async beforeDeleteUser(user) {
-			if (!generationDeps) throw new Error("The server is not ready to delete accounts yet");
-			await deleteUserData(generationDeps, user.id);
+			await deleteGenerations(
+				deletionDeps,
+				{ id: user.id, email: user.email, isAdmin: false },
+				"all",
+			);
 		},
 	});
 	const queue = await withStartupLock(database, async () => {
@@ -125,7 +133,7 @@ export async function assembleServer(options: {
 	const stopStatistics =
 		database.kind === "pglite" ? keepStatisticsFresh(database, logger) : () => {};
 
-	generationDeps = {
+	const generationDeps: GenerationDeps = {
 		database,
 		storage,
 		queue,

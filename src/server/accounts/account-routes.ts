@@ -5,10 +5,10 @@ import type { Auth } from "../auth/auth";
 import { forwardToAuth, withClientIp } from "../auth/forward-to-auth";
 import type { Database } from "../db/database";
 import { createGenerationArchive } from "../generations/generation-archive";
+import { selectGenerationsOfUser } from "../generations/generation-repository";
 import type { AppEnv } from "../http/app-env";
 import { AppError, errorResponse } from "../http/errors";
 import type { Storage } from "../storage/storage";
-import { listOwnGenerations } from "./account-data";
 import { addressKey, consumeAddressLimit, MAIL_PER_ADDRESS_LIMIT } from "./address-rate-limit";
 
 export type AccountRoutesConfig = {
@@ -126,7 +126,7 @@ export function createAccountRoutes(options: {
 	app.get("/account/export", async (context) => {
 		const { user } = await readSession(context.req.raw.headers);
 		if (!storage) throw new AppError("SERVICE_UNAVAILABLE");
-		const generations = await listOwnGenerations(database.db, user.id);
+		const generations = await selectGenerationsOfUser(database.db, user.id);
 		const account = {
 			email: user.email,
 			label: ACCOUNT_LABEL,
