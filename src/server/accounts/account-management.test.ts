@@ -5,7 +5,8 @@ import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider, ProviderJob } from "../providers/types";
 import { createS3Storage } from "../storage/s3-storage";
 import type { Storage } from "../storage/storage";
-import { readSessionEmail, waitForGeneration } from "../testing/account-test-kit";
+import { readSessionEmail } from "../testing/account-test-kit";
+import { requestGeneration, waitForFinish, waitUntilStarted } from "../testing/generation-kit";
 import { readZip } from "../testing/read-zip";
 import { type S3Server, startS3Server } from "../testing/s3-server";
 import { availableDatabaseKinds } from "../testing/test-database";
@@ -40,31 +41,14 @@ function createPartlyStuckProvider() {
 	return { provider, cancelled };
 }
 
-async function generate(person: Person, prompt: string) {
-	const response = await person.client.request("/api/generations", {
-		method: "POST",
-		json: { prompt, aspectRatio: "--ar 3:2" },
-	});
-	expect(response.status).toBe(201);
-	return (await response.json()) as { id: string; pollingUrl: string };
+function generate(person: Person, prompt: string) {
+	return requestGeneration(person.client, prompt, "--ar 3:2");
 }
 
 async function generateToTheEnd(person: Person, prompt: string) {
 	const created = await generate(person, prompt);
-	expect(await waitForGeneration(person.client, created.pollingUrl)).toBe("completed");
+	expect((await waitForFinish(person.client, created.pollingUrl)).status).toBe("completed");
 	return created;
-}
-
-async function waitUntilStarted(server: TestServer, id: string) {
-	for (let attempt = 0; attempt < 200; attempt++) {
-		const { rows } = await server.database.pool.query<{ api_id: string | null }>(
-			"select api_id from generations where id = $1",
-			[id],
-		);
-		if (rows[0]?.api_id) return;
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-	throw new Error("the generation never started");
 }
 
 async function listFiles(directory: string): Promise<string[]> {
@@ -289,7 +273,7 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 		});
 		const done = await generateToTheEnd(person, "a red fox in snow");
 		const running = await generate(person, "a stuck kettle");
-		await waitUntilStarted(server, running.id);
+		await waitUntilStarted(person.client, running.id);
 		await person.client.request("/api/auth/request-password-reset", {
 			method: "POST",
 			json: { email: person.email },

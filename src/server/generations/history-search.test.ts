@@ -2,6 +2,7 @@ import { type CompiledQuery, Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Generation, GenerationPage } from "../../shared/generations";
 import type { DatabaseSchema } from "../db/schema";
+import { expectErrorEnvelope } from "../testing/error-envelope";
 import { minutesAgo, seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
@@ -9,7 +10,6 @@ import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
 import { countHistory, selectGenerationPage } from "./generation-repository";
 
 type Person = Awaited<ReturnType<typeof createTestUser>>;
-type ErrorEnvelope = { success: false; error: { code: string; message: string } };
 
 const DAY_MS = 86_400_000;
 
@@ -21,14 +21,6 @@ async function listPage(person: Person, query: Record<string, string>): Promise<
 	const response = await person.client.request(`/api/generations?${new URLSearchParams(query)}`);
 	expect(response.status).toBe(200);
 	return (await response.json()) as GenerationPage;
-}
-
-async function expectError(response: Response, status: number, code: string) {
-	expect(response.status).toBe(status);
-	const body = (await response.json()) as ErrorEnvelope;
-	expect(body.success).toBe(false);
-	expect(body.error.code).toBe(code);
-	return body.error.message;
 }
 
 function prompts(page: GenerationPage): string[] {
@@ -121,7 +113,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 		const person = await createTestUser(server);
 		const longest = await listPage(person, { q: ` ${"x".repeat(200)} ` });
 		expect(longest.total).toBe(0);
-		const message = await expectError(
+		const message = await expectErrorEnvelope(
 			await person.client.request(`/api/generations?q=${"x".repeat(201)}`),
 			400,
 			"VALIDATION_ERROR",
@@ -135,7 +127,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			"limit=0",
 			"cursor=garbage",
 		]) {
-			await expectError(
+			await expectErrorEnvelope(
 				await person.client.request(`/api/generations?${query}`),
 				400,
 				"VALIDATION_ERROR",
@@ -171,7 +163,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			expect({ timeZone, today: searched.today }).toEqual({ timeZone, today: 1 });
 		}
 		const person = await createTestUser(server);
-		await expectError(
+		await expectErrorEnvelope(
 			await person.client.request("/api/generations?timeZone=Mars%2FOlympus_Mons"),
 			400,
 			"VALIDATION_ERROR",
@@ -258,13 +250,13 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			total: 0,
 			today: 0,
 		});
-		await expectError(
+		await expectErrorEnvelope(
 			await admin.client.request("/api/generations?owner=not-an-e-mail"),
 			400,
 			"VALIDATION_ERROR",
 		);
 		// A person cannot look at someone else's history through the filter.
-		const message = await expectError(
+		const message = await expectErrorEnvelope(
 			await painter.client.request(`/api/generations?owner=${encodeURIComponent(sculptor.email)}`),
 			400,
 			"VALIDATION_ERROR",
@@ -293,14 +285,14 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 		expect(prompts(await listPage(person, { favorites: "true" }))).toEqual(["a red fox"]);
 
 		// Neither a stranger nor the administrator may star someone else's generation.
-		await expectError(await star(stranger, false), 404, "NOT_FOUND");
-		await expectError(await star(admin, false), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await star(stranger, false), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await star(admin, false), 404, "NOT_FOUND");
 		expect(await read()).toBe(true);
 		const adminView = await listPage(admin, { owner: person.email });
 		expect(adminView.items[0]?.is_favorite).toBe(true);
 
-		await expectError(await star(person, "yes"), 400, "VALIDATION_ERROR");
-		await expectError(
+		await expectErrorEnvelope(await star(person, "yes"), 400, "VALIDATION_ERROR");
+		await expectErrorEnvelope(
 			await person.client.request(`/api/generations/${id}/favorite`, {
 				method: "PUT",
 				headers: { "content-type": "application/json" },
@@ -309,8 +301,8 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			400,
 			"VALIDATION_ERROR",
 		);
-		await expectError(await star(person, true, "not-an-id"), 404, "NOT_FOUND");
-		await expectError(
+		await expectErrorEnvelope(await star(person, true, "not-an-id"), 404, "NOT_FOUND");
+		await expectErrorEnvelope(
 			await star(person, true, "00000000-0000-4000-8000-000000000000"),
 			404,
 			"NOT_FOUND",
