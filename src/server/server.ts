@@ -15,6 +15,7 @@ import { listenForGenerationChanges } from "./generations/generation-events";
 import { GENERATION_RECOVERY } from "./generations/generation-lifecycle";
 import type { GenerationDeps, GenerationLimits } from "./generations/generation-service";
 import { type GenerationRunSettings, runGeneration } from "./generations/run-generation";
+import { keepStorageSwept } from "./generations/sweep-stray-objects";
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
 import { type GenerationQueue, startGenerationQueue } from "./jobs/generation-queue";
@@ -132,6 +133,11 @@ export async function assembleServer(options: {
 	// PostgreSQL's autovacuum keeps its statistics; PGlite has none.
 	const stopStatistics =
 		database.kind === "pglite" ? keepStatisticsFresh(database, logger) : () => {};
+	// Workers store images, so they also remove what no generation names any more.
+	const stopSweeping =
+		options.isWorkerEnabled === false
+			? () => {}
+			: keepStorageSwept({ db: database.db, storage }, logger);
 
 	const generationDeps: GenerationDeps = {
 		database,
@@ -165,6 +171,7 @@ export async function assembleServer(options: {
 		queue,
 		async stop() {
 			stopStatistics();
+			stopSweeping();
 			await queue.stop();
 			await events.close();
 			await mailer.close();
