@@ -10,10 +10,7 @@
 import { cpus, loadavg } from "node:os";
 import type { Database } from "../src/server/db/database";
 import { refreshStatistics } from "../src/server/db/embedded-statistics";
-import {
-	countHistory,
-	selectGenerationPage,
-} from "../src/server/generations/generation-repository";
+import { countHistory, selectHistoryPage } from "../src/server/generations/generation-repository";
 import { listHistory } from "../src/server/generations/list-history";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
@@ -86,9 +83,9 @@ async function timeParts(
 			summary: await timeCalls(() => server.auth.api.getSession({ headers })),
 		},
 		{
-			name: "part: page query (selectGenerationPage)",
+			name: "part: page query (selectHistoryPage)",
 			summary: await timeCalls(() =>
-				selectGenerationPage(db, {
+				selectHistoryPage(db, {
 					filters: { userId },
 					cursor: undefined,
 					limit: PAGE_SIZE + 1,

@@ -97,7 +97,7 @@ function isNarrowed(filters: HistoryFilters): boolean {
  * One page of history, newest first, keyed on (created_at, id) so new rows never shift a page.
  * Searched or filtered, the page is found in `generation_search` and its 25 rows read by id.
  */
-export async function selectGenerationPage(
+export async function selectHistoryPage(
 	db: Executor,
 	options: {
 		filters: HistoryFilters;

@@ -7,7 +7,7 @@ import { minutesAgo, seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
 import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
-import { countHistory, selectGenerationPage } from "./generation-repository";
+import { countHistory, selectHistoryPage } from "./generation-repository";
 
 type Person = Awaited<ReturnType<typeof createTestUser>>;
 
@@ -354,7 +354,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			},
 		});
 		const filters = { userId: person.userId, search: "GHTHOU" };
-		await selectGenerationPage(logged, {
+		await selectHistoryPage(logged, {
 			filters,
 			cursor: undefined,
 			limit: 25,

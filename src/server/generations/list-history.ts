@@ -7,7 +7,7 @@ import {
 	countHistory,
 	findUserIdByEmail,
 	type HistoryFilters,
-	selectGenerationPage,
+	selectHistoryPage,
 } from "./generation-repository";
 import type { GenerationDeps, Viewer } from "./generation-service";
 
@@ -51,7 +51,7 @@ export async function listHistory(
 	};
 	const cursor = decodeCursor(query.cursor);
 	const [rows, counts] = await Promise.all([
-		selectGenerationPage(db, {
+		selectHistoryPage(db, {
 			filters,
 			cursor,
 			limit: query.limit + 1,
