@@ -6,6 +6,7 @@ import type { ImageProvider, ProviderJob } from "../providers/types";
 import { createS3Storage } from "../storage/s3-storage";
 import type { Storage } from "../storage/storage";
 import { readSessionEmail } from "../testing/account-test-kit";
+import { expectErrorEnvelope } from "../testing/error-envelope";
 import { requestGeneration, waitForFinish, waitUntilStarted } from "../testing/generation-kit";
 import { readZip } from "../testing/read-zip";
 import { type S3Server, startS3Server } from "../testing/s3-server";
@@ -87,10 +88,6 @@ async function findTraces(server: TestServer, userId: string, email: string) {
 
 async function deleteAccount(client: TestClient, email: string) {
 	return client.request("/api/account/delete", { method: "POST", json: { email } });
-}
-
-async function readError(response: Response) {
-	return ((await response.json()) as { error: { code: string; message: string } }).error;
 }
 
 describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
@@ -231,23 +228,22 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 
 	it("refuses an export without a session", async () => {
 		const response = await new TestClient(server).request("/api/account/export");
-		expect(response.status).toBe(401);
-		expect((await readError(response)).code).toBe("AUTH_ERROR");
+		await expectErrorEnvelope(response, 401, "AUTH_ERROR");
 	});
 
 	it("deletes an account only when its e-mail is typed, and never the administrator's", async () => {
 		const person = await createTestUser(server);
 		const mismatch = await deleteAccount(person.client, "someone@example.com");
-		expect(mismatch.status).toBe(400);
-		expect((await readError(mismatch)).message).toBe(
+		expect(await expectErrorEnvelope(mismatch, 400, "VALIDATION_ERROR")).toBe(
 			"That is not your e-mail address. Type it exactly to confirm.",
 		);
 		const missing = await person.client.request("/api/account/delete", {
 			method: "POST",
 			json: {},
 		});
-		expect(missing.status).toBe(400);
-		expect((await readError(missing)).message).toBe("Type your e-mail address to confirm.");
+		expect(await expectErrorEnvelope(missing, 400, "VALIDATION_ERROR")).toBe(
+			"Type your e-mail address to confirm.",
+		);
 
 		// Better Auth's own endpoint is not reachable: it would skip the confirmation.
 		const direct = await person.client.request("/api/auth/delete-user", {
@@ -259,8 +255,7 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 
 		const admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
 		const refused = await deleteAccount(admin.client, ` ${TEST_ADMIN_EMAIL.toUpperCase()} `);
-		expect(refused.status).toBe(403);
-		expect((await readError(refused)).code).toBe("ADMIN_ACCOUNT_PROTECTED");
+		await expectErrorEnvelope(refused, 403, "ADMIN_ACCOUNT_PROTECTED");
 		expect(await readSessionEmail(admin.client)).toBe(TEST_ADMIN_EMAIL);
 	});
 

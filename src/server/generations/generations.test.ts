@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Generation, GenerationPage, PollResponse } from "../../shared/generations";
 import { type ImageProvider, ProviderError, type ProviderJobState } from "../providers/types";
+import { expectErrorEnvelope } from "../testing/error-envelope";
 import { waitForFinish } from "../testing/generation-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
@@ -135,15 +136,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 	])("refuses %j with a clear message and writes nothing", async (body, message) => {
 		const { client } = await createTestUser(server);
 		const response = await startGeneration(client, body);
-		expect(response.status).toBe(400);
-		const envelope = (await response.json()) as {
-			success: boolean;
-			error: { code: string; message: string };
-		};
-		expect(envelope.success).toBe(false);
-		expect(envelope.error.code).toBe("VALIDATION_ERROR");
-		if (message) expect(envelope.error.message).toBe(message);
-		else expect(envelope.error.message.length).toBeGreaterThan(0);
+		const refusal = await expectErrorEnvelope(response, 400, "VALIDATION_ERROR");
+		if (message) expect(refusal).toBe(message);
+		else expect(refusal.length).toBeGreaterThan(0);
 		const page = (await (await client.request("/api/generations")).json()) as GenerationPage;
 		expect(page.total).toBe(0);
 	});
@@ -155,10 +150,7 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 			headers: { "content-type": "application/json" },
 			body: "{ not json",
 		});
-		expect(response.status).toBe(400);
-		expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
-			"VALIDATION_ERROR",
-		);
+		await expectErrorEnvelope(response, 400, "VALIDATION_ERROR");
 	});
 
 	it("answers ids that are not ids, and other people's ids, with 404", async () => {
@@ -273,10 +265,9 @@ describe("quotas and failures", () => {
 				expect((await startGeneration(client)).status).toBe(201);
 			}
 			const refused = await startGeneration(client);
-			expect(refused.status).toBe(429);
-			const body = (await refused.json()) as { error: { code: string; message: string } };
-			expect(body.error.code).toBe("QUOTA_EXCEEDED");
-			expect(body.error.message).toMatch(/3 generations in progress \(the limit is 3\)/);
+			expect(await expectErrorEnvelope(refused, 429, "QUOTA_EXCEEDED")).toMatch(
+				/3 generations in progress \(the limit is 3\)/,
+			);
 			// Someone else is not affected.
 			const other = await createTestUser(server);
 			expect((await startGeneration(other.client)).status).toBe(201);
@@ -294,8 +285,7 @@ describe("quotas and failures", () => {
 			expect((await startGeneration(client)).status).toBe(201);
 			expect((await startGeneration(client)).status).toBe(201);
 			const refused = await startGeneration(client);
-			expect(refused.status).toBe(429);
-			expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+			expect(await expectErrorEnvelope(refused, 429, "QUOTA_EXCEEDED")).toMatch(
 				/today's limit of 2/,
 			);
 		} finally {
