@@ -2,7 +2,11 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Generation, GenerationPage, PollResponse } from "../../shared/generations";
+import {
+	GenerationPageSchema,
+	GenerationSchema,
+	PollResponseSchema,
+} from "../../shared/generations";
 import { type ImageProvider, ProviderError, type ProviderJobState } from "../providers/types";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { waitForFinish } from "../testing/generation-kit";
@@ -68,9 +72,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		expect(poll).toMatchObject({ status: "completed", message: null });
 		expect(poll.results).toHaveLength(4);
 
-		const item = (await (
-			await client.request(`/api/generations/${created.id}`)
-		).json()) as Generation;
+		const item = GenerationSchema.parse(
+			await (await client.request(`/api/generations/${created.id}`)).json(),
+		);
 		expect(item.status).toBe("completed");
 		expect(item.api_id).toMatch(/^local_/);
 		expect(item.completed_at).not.toBeNull();
@@ -139,7 +143,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		const refusal = await expectErrorEnvelope(response, 400, "VALIDATION_ERROR");
 		if (message) expect(refusal).toBe(message);
 		else expect(refusal.length).toBeGreaterThan(0);
-		const page = (await (await client.request("/api/generations")).json()) as GenerationPage;
+		const page = GenerationPageSchema.parse(
+			await (await client.request("/api/generations")).json(),
+		);
 		expect(page.total).toBe(0);
 	});
 
@@ -186,7 +192,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		expect(response.status).toBe(200);
 		expect(await listFiles(folder)).toHaveLength(0);
 		expect((await client.request(`/api/generations/${created.id}`)).status).toBe(404);
-		const page = (await (await client.request("/api/generations")).json()) as GenerationPage;
+		const page = GenerationPageSchema.parse(
+			await (await client.request("/api/generations")).json(),
+		);
 		expect({ total: page.total, today: page.today, items: page.items.length }).toEqual({
 			total: 0,
 			today: 0,
@@ -210,9 +218,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 			((await (await startGeneration(other.client)).json()) as { pollingUrl: string }).pollingUrl,
 		);
 
-		const first = (await (
-			await client.request("/api/generations?limit=2")
-		).json()) as GenerationPage;
+		const first = GenerationPageSchema.parse(
+			await (await client.request("/api/generations?limit=2")).json(),
+		);
 		expect(first.total).toBe(3);
 		expect(first.today).toBe(3);
 		expect(first.items.map((item) => item.prompt)).toEqual(["scene 2", "scene 1"]);
@@ -225,9 +233,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		).json()) as { pollingUrl: string };
 		await waitForFinish(client, newer.pollingUrl);
 
-		const second = (await (
-			await client.request(`/api/generations?limit=2&cursor=${first.nextCursor}`)
-		).json()) as GenerationPage;
+		const second = GenerationPageSchema.parse(
+			await (await client.request(`/api/generations?limit=2&cursor=${first.nextCursor}`)).json(),
+		);
 		expect(second.items.map((item) => item.prompt)).toEqual(["scene 0"]);
 		expect(second.nextCursor).toBeNull();
 		expect(second.total).toBe(4);
@@ -245,9 +253,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		await waitForFinish(person.client, created.pollingUrl);
 		const admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
 
-		const page = (await (
-			await admin.client.request("/api/generations?limit=100")
-		).json()) as GenerationPage;
+		const page = GenerationPageSchema.parse(
+			await (await admin.client.request("/api/generations?limit=100")).json(),
+		);
 		const item = page.items.find((candidate) => candidate.id === created.id);
 		expect(item?.owner_email).toBe(person.email);
 		expect(page.total).toBeGreaterThanOrEqual(1);
@@ -320,7 +328,9 @@ describe("quotas and failures", () => {
 			const messages: Array<string | null> = [];
 			const isDone = () => messages.includes(busy) && messages.at(-1) === null;
 			for (let attempt = 0; attempt < 20 && !isDone(); attempt++) {
-				const poll = (await (await client.request(created.pollingUrl)).json()) as PollResponse;
+				const poll = PollResponseSchema.parse(
+					await (await client.request(created.pollingUrl)).json(),
+				);
 				if (messages.at(-1) !== poll.message) messages.push(poll.message);
 			}
 			// Busy while the Retry-After is waited out; once the service answers, the message goes away.

@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Generation, GenerationPage } from "../../shared/generations";
-import type { AuditLogPage } from "../../shared/history-responses";
+import { GenerationPageSchema, GenerationSchema } from "../../shared/generations";
+import { AuditLogPageSchema } from "../../shared/history-responses";
 import type { ImageProvider, ProviderJob, ProviderJobState } from "../providers/types";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { requestGeneration, waitUntilStarted } from "../testing/generation-kit";
@@ -147,9 +147,9 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			"generation.json",
 		]);
 		expect(files.get("a-lighthouse-at-dusk-3.png")).toEqual(generation.imageBytes[2]);
-		const item = (await (
-			await person.client.request(`/api/generations/${generation.id}`)
-		).json()) as Generation;
+		const item = GenerationSchema.parse(
+			await (await person.client.request(`/api/generations/${generation.id}`)).json(),
+		);
 		expect(JSON.parse(files.get("generation.json")?.toString() ?? "")).toMatchObject({
 			id: generation.id,
 			prompt: "A lighthouse at dusk",
@@ -321,7 +321,9 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			expect(await storedFileExists(generation)).toBe(false);
 		}
 		expect(await storedFileExists(kept)).toBe(true);
-		const page = (await (await person.client.request("/api/generations")).json()) as GenerationPage;
+		const page = GenerationPageSchema.parse(
+			await (await person.client.request("/api/generations")).json(),
+		);
 		expect({ total: page.total, ids: page.items.map((item) => item.id) }).toEqual({
 			total: 1,
 			ids: [kept.id],
@@ -386,9 +388,9 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			deleted: 3,
 		});
 
-		const log = (await (
-			await admin.client.request("/api/admin/audit-log?limit=100")
-		).json()) as AuditLogPage;
+		const log = AuditLogPageSchema.parse(
+			await (await admin.client.request("/api/admin/audit-log?limit=100")).json(),
+		);
 		const ours = log.items.filter((entry) =>
 			[first.id, second.id, single.id, adminsOwn.id].includes(entry.generation_id),
 		);
@@ -417,20 +419,22 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 		// Newest first, across cursor pages.
 		const times = log.items.map((entry) => entry.created_at);
 		expect([...times].sort().reverse()).toEqual(times);
-		const firstPage = (await (
-			await admin.client.request("/api/admin/audit-log?limit=1")
-		).json()) as AuditLogPage;
-		const secondPage = (await (
-			await admin.client.request(`/api/admin/audit-log?limit=1&cursor=${firstPage.nextCursor}`)
-		).json()) as AuditLogPage;
+		const firstPage = AuditLogPageSchema.parse(
+			await (await admin.client.request("/api/admin/audit-log?limit=1")).json(),
+		);
+		const secondPage = AuditLogPageSchema.parse(
+			await (
+				await admin.client.request(`/api/admin/audit-log?limit=1&cursor=${firstPage.nextCursor}`)
+			).json(),
+		);
 		expect([...firstPage.items, ...secondPage.items]).toEqual(log.items.slice(0, 2));
 
 		// People deleting their own generations are not moderation: nothing is recorded.
 		const own = await seed(person, "deleted by its owner");
 		await bulkDelete(person, [own.id]);
-		const after = (await (
-			await admin.client.request("/api/admin/audit-log?limit=100")
-		).json()) as AuditLogPage;
+		const after = AuditLogPageSchema.parse(
+			await (await admin.client.request("/api/admin/audit-log?limit=100")).json(),
+		);
 		expect(after.items.some((entry) => entry.generation_id === own.id)).toBe(false);
 
 		await expectErrorEnvelope(

@@ -1,6 +1,10 @@
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Generation, GenerationPage } from "../../shared/generations";
+import {
+	type GenerationPage,
+	GenerationPageSchema,
+	GenerationSchema,
+} from "../../shared/generations";
 import type { DatabaseSchema } from "../db/schema";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { minutesAgo, seedGeneration } from "../testing/history-kit";
@@ -20,7 +24,7 @@ function daysAgo(days: number): Date {
 async function listPage(person: Person, query: Record<string, string>): Promise<GenerationPage> {
 	const response = await person.client.request(`/api/generations?${new URLSearchParams(query)}`);
 	expect(response.status).toBe(200);
-	return (await response.json()) as GenerationPage;
+	return GenerationPageSchema.parse(await response.json());
 }
 
 function prompts(page: GenerationPage): string[] {
@@ -275,7 +279,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			});
 
 		const read = async () =>
-			((await (await person.client.request(`/api/generations/${id}`)).json()) as Generation)
+			GenerationSchema.parse(await (await person.client.request(`/api/generations/${id}`)).json())
 				.is_favorite;
 		expect(await read()).toBe(false);
 		const starred = await star(person, true);
