@@ -10,11 +10,8 @@
 import { cpus, loadavg } from "node:os";
 import type { Database } from "../src/server/db/database";
 import { refreshStatistics } from "../src/server/db/embedded-statistics";
-import {
-	countHistory,
-	selectGenerationPage,
-} from "../src/server/generations/generation-repository";
-import { listGenerations } from "../src/server/generations/generation-service";
+import { countHistory, selectHistoryPage } from "../src/server/generations/generation-repository";
+import { listHistory } from "../src/server/generations/list-history";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
 	BENCH_ADMIN_EMAIL,
@@ -86,9 +83,9 @@ async function timeParts(
 			summary: await timeCalls(() => server.auth.api.getSession({ headers })),
 		},
 		{
-			name: "part: page query (selectGenerationPage)",
+			name: "part: page query (selectHistoryPage)",
 			summary: await timeCalls(() =>
-				selectGenerationPage(db, {
+				selectHistoryPage(db, {
 					filters: { userId },
 					cursor: undefined,
 					limit: PAGE_SIZE + 1,
@@ -101,9 +98,9 @@ async function timeParts(
 			summary: await timeCalls(() => countHistory(db, { filters: { userId }, todayStart })),
 		},
 		{
-			name: "part: listGenerations (service, no HTTP/session)",
+			name: "part: listHistory (service, no HTTP/session)",
 			summary: await timeCalls(() =>
-				listGenerations(
+				listHistory(
 					{ database: server.database },
 					{ id: userId, email: PERSON_EMAIL, isAdmin: false },
 					{ limit: PAGE_SIZE, todayStart },

@@ -4,17 +4,18 @@ import {
 	MAX_RETRIES,
 	RETRY_DELAY_MS,
 } from "../shared/constants";
-import { deleteUserData } from "./accounts/account-data";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
 import type { Database } from "./db/database";
 import { keepStatisticsFresh } from "./db/embedded-statistics";
 import { migrateToLatest } from "./db/migrations";
 import { withStartupLock } from "./db/startup-lock";
+import { deleteGenerations } from "./generations/delete-generations";
 import { listenForGenerationChanges } from "./generations/generation-events";
 import { GENERATION_RECOVERY } from "./generations/generation-lifecycle";
 import type { GenerationDeps, GenerationLimits } from "./generations/generation-service";
 import { type GenerationRunSettings, runGeneration } from "./generations/run-generation";
+import { keepStorageSwept } from "./generations/sweep-stray-objects";
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
 import { type GenerationQueue, startGenerationQueue } from "./jobs/generation-queue";
@@ -78,8 +79,13 @@ export async function assembleServer(options: {
 }): Promise<Server> {
 	const { database, logger, settings, site, storage, provider } = options;
 	const mailer = createMailer(settings.mail, logger);
-	// Set once the generation queue runs; Better Auth calls it only while deleting an account.
-	let generationDeps: GenerationDeps | undefined;
+	const deletionDeps = {
+		database,
+		storage,
+		provider,
+		imagesPerGeneration: settings.run.imagesPerGeneration,
+		logger,
+	};
 	const auth = createAuth({
 		pool: database.pool,
 		baseUrl: settings.baseUrl,
@@ -93,8 +99,11 @@ export async function assembleServer(options: {
 		requireEmailVerification: settings.requireEmailVerification,
 		passwordHashing: settings.passwordHashing,
 		async beforeDeleteUser(user) {
-			if (!generationDeps) throw new Error("The server is not ready to delete accounts yet");
-			await deleteUserData(generationDeps, user.id);
+			await deleteGenerations(
+				deletionDeps,
+				{ id: user.id, email: user.email, isAdmin: false },
+				"all",
+			);
 		},
 	});
 	const queue = await withStartupLock(database, async () => {
@@ -127,8 +136,13 @@ export async function assembleServer(options: {
 	// PostgreSQL's autovacuum keeps its statistics; PGlite has none.
 	const stopStatistics =
 		database.kind === "pglite" ? keepStatisticsFresh(database, logger) : () => {};
+	// Workers store images, so they also remove what no generation names any more.
+	const stopSweeping =
+		options.isWorkerEnabled === false
+			? () => {}
+			: keepStorageSwept({ db: database.db, storage }, logger);
 
-	generationDeps = {
+	const generationDeps: GenerationDeps = {
 		database,
 		storage,
 		queue,
@@ -160,6 +174,7 @@ export async function assembleServer(options: {
 		queue,
 		async stop() {
 			stopStatistics();
+			stopSweeping();
 			await queue.stop();
 			await events.close();
 			await mailer.close();

@@ -4,7 +4,7 @@
 // schemas stay classic in generations.ts, which re-exports these.
 import { z } from "zod/mini";
 import { ASPECT_RATIO_VALUES } from "./aspect-ratios";
-import type { ErrorBody } from "./errors";
+import type { ErrorBody, ErrorEnvelope } from "./errors";
 
 export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, {
 	error:
@@ -14,6 +14,12 @@ export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, {
 export const ErrorBodySchema: z.ZodMiniType<ErrorBody> = z.object({
 	code: z.string(),
 	message: z.string(),
+});
+
+/** The envelope of every error answer (its type is in errors.ts, which has no schema library). */
+export const ErrorEnvelopeSchema: z.ZodMiniType<ErrorEnvelope> = z.object({
+	success: z.literal(false),
+	error: ErrorBodySchema,
 });
 
 export const CreateGenerationResponseSchema = z.discriminatedUnion("success", [

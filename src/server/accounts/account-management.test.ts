@@ -5,7 +5,9 @@ import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider, ProviderJob } from "../providers/types";
 import { createS3Storage } from "../storage/s3-storage";
 import type { Storage } from "../storage/storage";
-import { readSessionEmail, waitForGeneration } from "../testing/account-test-kit";
+import { readSessionEmail } from "../testing/account-test-kit";
+import { expectErrorEnvelope } from "../testing/error-envelope";
+import { requestGeneration, waitForFinish, waitUntilStarted } from "../testing/generation-kit";
 import { readZip } from "../testing/read-zip";
 import { type S3Server, startS3Server } from "../testing/s3-server";
 import { availableDatabaseKinds } from "../testing/test-database";
@@ -40,31 +42,14 @@ function createPartlyStuckProvider() {
 	return { provider, cancelled };
 }
 
-async function generate(person: Person, prompt: string) {
-	const response = await person.client.request("/api/generations", {
-		method: "POST",
-		json: { prompt, aspectRatio: "--ar 3:2" },
-	});
-	expect(response.status).toBe(201);
-	return (await response.json()) as { id: string; pollingUrl: string };
+function generate(person: Person, prompt: string) {
+	return requestGeneration(person.client, prompt, "--ar 3:2");
 }
 
 async function generateToTheEnd(person: Person, prompt: string) {
 	const created = await generate(person, prompt);
-	expect(await waitForGeneration(person.client, created.pollingUrl)).toBe("completed");
+	expect((await waitForFinish(person.client, created.pollingUrl)).status).toBe("completed");
 	return created;
-}
-
-async function waitUntilStarted(server: TestServer, id: string) {
-	for (let attempt = 0; attempt < 200; attempt++) {
-		const { rows } = await server.database.pool.query<{ api_id: string | null }>(
-			"select api_id from generations where id = $1",
-			[id],
-		);
-		if (rows[0]?.api_id) return;
-		await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-	throw new Error("the generation never started");
 }
 
 async function listFiles(directory: string): Promise<string[]> {
@@ -103,10 +88,6 @@ async function findTraces(server: TestServer, userId: string, email: string) {
 
 async function deleteAccount(client: TestClient, email: string) {
 	return client.request("/api/account/delete", { method: "POST", json: { email } });
-}
-
-async function readError(response: Response) {
-	return ((await response.json()) as { error: { code: string; message: string } }).error;
 }
 
 describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
@@ -247,23 +228,22 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 
 	it("refuses an export without a session", async () => {
 		const response = await new TestClient(server).request("/api/account/export");
-		expect(response.status).toBe(401);
-		expect((await readError(response)).code).toBe("AUTH_ERROR");
+		await expectErrorEnvelope(response, 401, "AUTH_ERROR");
 	});
 
 	it("deletes an account only when its e-mail is typed, and never the administrator's", async () => {
 		const person = await createTestUser(server);
 		const mismatch = await deleteAccount(person.client, "someone@example.com");
-		expect(mismatch.status).toBe(400);
-		expect((await readError(mismatch)).message).toBe(
+		expect(await expectErrorEnvelope(mismatch, 400, "VALIDATION_ERROR")).toBe(
 			"That is not your e-mail address. Type it exactly to confirm.",
 		);
 		const missing = await person.client.request("/api/account/delete", {
 			method: "POST",
 			json: {},
 		});
-		expect(missing.status).toBe(400);
-		expect((await readError(missing)).message).toBe("Type your e-mail address to confirm.");
+		expect(await expectErrorEnvelope(missing, 400, "VALIDATION_ERROR")).toBe(
+			"Type your e-mail address to confirm.",
+		);
 
 		// Better Auth's own endpoint is not reachable: it would skip the confirmation.
 		const direct = await person.client.request("/api/auth/delete-user", {
@@ -275,8 +255,7 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 
 		const admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
 		const refused = await deleteAccount(admin.client, ` ${TEST_ADMIN_EMAIL.toUpperCase()} `);
-		expect(refused.status).toBe(403);
-		expect((await readError(refused)).code).toBe("ADMIN_ACCOUNT_PROTECTED");
+		await expectErrorEnvelope(refused, 403, "ADMIN_ACCOUNT_PROTECTED");
 		expect(await readSessionEmail(admin.client)).toBe(TEST_ADMIN_EMAIL);
 	});
 
@@ -289,7 +268,7 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 		});
 		const done = await generateToTheEnd(person, "a red fox in snow");
 		const running = await generate(person, "a stuck kettle");
-		await waitUntilStarted(server, running.id);
+		await waitUntilStarted(person.client, running.id);
 		await person.client.request("/api/auth/request-password-reset", {
 			method: "POST",
 			json: { email: person.email },

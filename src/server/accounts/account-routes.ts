@@ -2,13 +2,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { ACCOUNT_LABEL } from "../../shared/constants";
 import type { Auth } from "../auth/auth";
-import { forwardToAuth, withClientIp } from "../auth/forward-to-auth";
+import { withClientIp } from "../auth/forward-to-auth";
 import type { Database } from "../db/database";
 import { createGenerationArchive } from "../generations/generation-archive";
+import { selectGenerationsOfUser } from "../generations/generation-repository";
 import type { AppEnv } from "../http/app-env";
 import { AppError, errorResponse } from "../http/errors";
 import type { Storage } from "../storage/storage";
-import { listOwnGenerations } from "./account-data";
 import { addressKey, consumeAddressLimit, MAIL_PER_ADDRESS_LIMIT } from "./address-rate-limit";
 
 export type AccountRoutesConfig = {
@@ -39,9 +39,10 @@ async function readAuthErrorCode(response: Response): Promise<string | undefined
 }
 
 /**
- * Atelier's account rules around Better Auth's own endpoints (per-address limits on mail, signing
- * in after a password reset, account deletion only with its confirmation) and the account's own
- * routes: `GET /account/export` and `POST /account/delete`.
+ * Atelier's account rules around Better Auth's own endpoints (per-address limits on mail, account
+ * deletion only with its confirmation) and the account's own routes: `GET /account/export` and
+ * `POST /account/delete`. Signing in after a password reset is Better Auth's own hook
+ * (auth/password-reset-sign-in.ts).
  */
 export function createAccountRoutes(options: {
 	auth: Auth;
@@ -82,34 +83,6 @@ export function createAccountRoutes(options: {
 		});
 	}
 
-	// After a reset the person is signed in here; Better Auth has signed them out everywhere else.
-	app.post("/auth/reset-password", async (context) => {
-		const body = await peekJson(context.req.raw);
-		const token = typeof body.token === "string" ? body.token : context.req.query("token");
-		const newPassword = typeof body.newPassword === "string" ? body.newPassword : undefined;
-		const authContext = await auth.$context;
-		const verification = token
-			? await authContext.internalAdapter.findVerificationValue(`reset-password:${token}`)
-			: null;
-		const owner = verification
-			? await authContext.internalAdapter.findUserById(verification.value)
-			: null;
-
-		const reset = await forwardToAuth(auth, context, config.trustProxy);
-		if (!reset.ok || !owner || newPassword === undefined) return reset;
-
-		const signIn = await auth.api.signInEmail({
-			body: { email: owner.email, password: newPassword },
-			headers: withClientIp(context, config.trustProxy),
-			asResponse: true,
-		});
-		const headers = new Headers(reset.headers);
-		if (signIn.ok) {
-			for (const cookie of signIn.headers.getSetCookie()) headers.append("set-cookie", cookie);
-		}
-		return new Response(await reset.text(), { status: reset.status, headers });
-	});
-
 	// Deleting an account goes through POST /account/delete, which asks for its confirmation.
 	app.on(["GET", "POST"], ["/auth/delete-user", "/auth/delete-user/*"], (context) =>
 		errorResponse(context, "NOT_FOUND"),
@@ -126,7 +99,7 @@ export function createAccountRoutes(options: {
 	app.get("/account/export", async (context) => {
 		const { user } = await readSession(context.req.raw.headers);
 		if (!storage) throw new AppError("SERVICE_UNAVAILABLE");
-		const generations = await listOwnGenerations(database.db, user.id);
+		const generations = await selectGenerationsOfUser(database.db, user.id);
 		const account = {
 			email: user.email,
 			label: ACCOUNT_LABEL,

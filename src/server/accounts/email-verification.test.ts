@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { followLink, waitForGeneration } from "../testing/account-test-kit";
+import { CreateGenerationResponseSchema } from "../../shared/generations";
+import { followLink } from "../testing/account-test-kit";
 import { FAKE_GOOGLE_USER, type FakeGoogle, startFakeGoogle } from "../testing/fakes/google";
+import { waitForFinish } from "../testing/generation-kit";
 import { type SmtpInbox, startSmtpInbox } from "../testing/smtp-inbox";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
@@ -23,7 +25,9 @@ async function generate(client: Client) {
 async function generateToTheEnd(client: Client): Promise<number> {
 	const response = await generate(client);
 	if (response.status !== 201) return response.status;
-	await waitForGeneration(client, ((await response.json()) as { pollingUrl: string }).pollingUrl);
+	const created = CreateGenerationResponseSchema.parse(await response.json());
+	if (!created.success) throw new Error(created.error.message);
+	await waitForFinish(client, created.pollingUrl);
 	return response.status;
 }
 

@@ -12,6 +12,7 @@ import type { Logger } from "../logging/logger";
 import type { Mailer } from "../mail/mailer";
 import { createPasswordResetMessage, createVerificationMessage } from "../mail/messages";
 import { createPasswordHasher } from "./password-hashing";
+import { createPasswordResetSignIn } from "./password-reset-sign-in";
 
 /** The header the app sets, from the socket or a trusted proxy, so Better Auth can key rate limits. */
 export const CLIENT_IP_HEADER = "x-atelier-client-ip";
@@ -67,6 +68,7 @@ export function hasSessionCookie(headers: Headers): boolean {
 /** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
 export function createAuth(config: AuthConfig) {
 	const { hash, verify } = createPasswordHasher(config.passwordHashing);
+	const resetSignIn = createPasswordResetSignIn();
 
 	return betterAuth({
 		appName: "Atelier",
@@ -100,14 +102,8 @@ export function createAuth(config: AuthConfig) {
 					createPasswordResetMessage({ to: user.email, link: landOn(url, "/reset-password") }),
 				);
 			},
-			onPasswordReset: async ({ user }) => {
-				// The link reached this mailbox, which is what verification proves.
-				if (user.emailVerified) return;
-				await config.pool.query(
-					'update "user" set "emailVerified" = true, "updatedAt" = now() where id = $1',
-					[user.id],
-				);
-			},
+			// The after hook below counts the address verified and signs this browser in.
+			onPasswordReset: resetSignIn.onPasswordReset,
 		},
 		emailVerification: {
 			sendOnSignUp: config.requireEmailVerification,
@@ -131,8 +127,19 @@ export function createAuth(config: AuthConfig) {
 						});
 					}
 					await config.beforeDeleteUser?.({ id: user.id, email: user.email });
+				},
+			},
+		},
+		databaseHooks: {
+			user: {
+				delete: {
 					// Better Auth removes sessions and accounts; unused reset links would stay behind.
-					await config.pool.query("delete from verification where value = $1", [user.id]);
+					after: async (user, context) => {
+						await context?.context.adapter.deleteMany({
+							model: "verification",
+							where: [{ field: "value", value: user.id }],
+						});
+					},
 				},
 			},
 		},
@@ -175,6 +182,7 @@ export function createAuth(config: AuthConfig) {
 			// say), the app's error handler answers instead, with 503 and the catalogue's message.
 			after: createAuthMiddleware(async (context) => {
 				const returned = context.context.returned;
+				await resetSignIn.afterReset(context, returned);
 				if (
 					isAPIError(returned) &&
 					returned.statusCode >= 500 &&

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { type Kysely, sql, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { DatabaseSchema } from "../db/schema";
-import type { HistoryCursor } from "./generation-repository";
+import { isAfterCursor, type PageCursor } from "./cursor-page";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
@@ -42,7 +42,7 @@ export async function insertDeletionEntries(
 /** One page of the audit log, newest first, keyed on (created_at, id) like the history. */
 export async function selectAuditLogPage(
 	db: Executor,
-	options: { cursor: HistoryCursor | undefined; limit: number },
+	options: { cursor: PageCursor | undefined; limit: number },
 ) {
 	let query = db
 		.selectFrom("generation_audit_log")
@@ -50,9 +50,6 @@ export async function selectAuditLogPage(
 		.orderBy("created_at", "desc")
 		.orderBy("id", "desc")
 		.limit(options.limit);
-	if (options.cursor) {
-		const { createdAt, id } = options.cursor;
-		query = query.where(sql<boolean>`(created_at, id) < (${createdAt}::timestamptz, ${id}::uuid)`);
-	}
+	if (options.cursor) query = query.where(isAfterCursor("generation_audit_log", options.cursor));
 	return query.execute();
 }

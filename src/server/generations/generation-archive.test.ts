@@ -52,6 +52,7 @@ function createMemoryStorage(options: { failAfterReads?: number } = {}) {
 		async put() {},
 		async delete() {},
 		async deletePrefix() {},
+		async *listKeys() {},
 		async get(key): Promise<StoredObject | undefined> {
 			reads += 1;
 			concurrent += 1;

@@ -2,6 +2,7 @@ import { PassThrough, pipeline, Readable } from "node:stream";
 import { ZipArchive, type ZipEntryData } from "archiver";
 import type { GenerationRow, StoredImage } from "../db/schema";
 import type { Storage } from "../storage/storage";
+import { extensionOfContentType } from "./store-images";
 
 /** A small file written into the archive as it is, such as `account.json`. */
 export type ArchiveFile = { name: string; content: string };
@@ -18,17 +19,9 @@ export type ArchiveLayout = {
 	indexFile?: string;
 };
 
-const EXTENSIONS: Record<string, string> = {
-	"image/png": "png",
-	"image/jpeg": "jpg",
-	"image/webp": "webp",
-	"image/gif": "gif",
-	"image/avif": "avif",
-};
-
 /** The file extension of a stored image, from its type (or, failing that, its key). */
 export function imageExtension(image: Pick<StoredImage, "key" | "contentType">): string {
-	return EXTENSIONS[image.contentType] ?? image.key.split(".").at(-1) ?? "bin";
+	return extensionOfContentType(image.contentType) ?? image.key.split(".").at(-1) ?? "bin";
 }
 
 /** The folder of one generation in the archive: its day and id, so folders sort by date. */

@@ -2,14 +2,10 @@ import { imageDownloadName, slugifyPrompt } from "../../shared/download-names";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../http/errors";
 import type { StoredObject } from "../storage/storage";
+import { parseGenerationIds } from "./delete-generations";
 import { type ArchiveLayout, createGenerationArchive, imageExtension } from "./generation-archive";
 import { selectGenerationsByIds } from "./generation-repository";
-import {
-	type GenerationDeps,
-	getGeneration,
-	parseGenerationIds,
-	type Viewer,
-} from "./generation-service";
+import { type GenerationDeps, getGeneration, type Viewer } from "./generation-service";
 
 /** `Content-Disposition` for a download, with the RFC 5987 form beside the plain one. */
 export function attachmentDisposition(fileName: string): string {

@@ -1,6 +1,28 @@
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../db/database";
+import type { DatabaseSchema } from "../db/schema";
 import type { Logger } from "../logging/logger";
-import { GENERATION_CHANGED_CHANNEL } from "./generation-repository";
+
+type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+
+/** The NOTIFY channel every change of a generation is announced on, with its id as the payload. */
+const GENERATION_CHANGED_CHANNEL = "generation_changed";
+
+/** Tells every server process (and so every waiting poll) that a generation changed. */
+export async function notifyGenerationChanged(db: Executor, id: string): Promise<void> {
+	await sql`select pg_notify(${GENERATION_CHANGED_CHANNEL}, ${id})`.execute(db);
+}
+
+/** Tells every server process, when the transaction commits, that these generations changed. */
+export async function notifyGenerationsChanged(
+	db: Executor,
+	ids: readonly string[],
+): Promise<void> {
+	if (ids.length === 0) return;
+	await sql`select pg_notify(${GENERATION_CHANGED_CHANNEL}, id) from unnest(${[...ids]}::text[]) as id`.execute(
+		db,
+	);
+}
 
 export type GenerationEvents = {
 	/** Resolves when the generation changes (in any server process) or after `timeoutMs`. */

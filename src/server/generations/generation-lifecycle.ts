@@ -1,7 +1,7 @@
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
-import { notifyGenerationChanged } from "./generation-repository";
+import { notifyGenerationChanged } from "./generation-events";
 
 /**
  * The worker's state transitions of a generation. Every write a run makes to `generations` is one

@@ -9,12 +9,11 @@ import {
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow, NewGenerationRow } from "../db/schema";
+import { isAfterCursor, type PageCursor } from "./cursor-page";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 export type GenerationWithOwner = GenerationRow & { owner_email?: string };
-
-export const GENERATION_CHANGED_CHANNEL = "generation_changed";
 
 export async function insertGeneration(
 	db: Executor,
@@ -53,8 +52,6 @@ export async function countGenerationsSince(
 		.executeTakeFirstOrThrow();
 	return Number(row.count);
 }
-
-export type HistoryCursor = { createdAt: Date; id: string };
 
 /** Which part of the history a page shows; every filter is optional and they combine. */
 export type HistoryFilters = {
@@ -96,19 +93,15 @@ function isNarrowed(filters: HistoryFilters): boolean {
 	return Boolean(filters.search || filters.aspectRatio || filters.isFavoritesOnly);
 }
 
-function isBefore(table: "generations" | "generation_search", cursor: HistoryCursor) {
-	return sql<SqlBool>`(${sql.ref(`${table}.created_at`)}, ${sql.ref(`${table}.id`)}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
-}
-
 /**
  * One page of history, newest first, keyed on (created_at, id) so new rows never shift a page.
  * Searched or filtered, the page is found in `generation_search` and its 25 rows read by id.
  */
-export async function selectGenerationPage(
+export async function selectHistoryPage(
 	db: Executor,
 	options: {
 		filters: HistoryFilters;
-		cursor: HistoryCursor | undefined;
+		cursor: PageCursor | undefined;
 		limit: number;
 		/** Add each row's owner e-mail (the administrator's view). */
 		isOwnerShown: boolean;
@@ -124,7 +117,7 @@ export async function selectGenerationPage(
 			.orderBy("generation_search.created_at", "desc")
 			.orderBy("generation_search.id", "desc")
 			.limit(limit);
-		if (cursor) query = query.where(isBefore("generation_search", cursor));
+		if (cursor) query = query.where(isAfterCursor("generation_search", cursor));
 		if (!options.isOwnerShown) return query.execute();
 		return query
 			.innerJoin("user", "user.id", "generations.user_id")
@@ -138,7 +131,7 @@ export async function selectGenerationPage(
 		.orderBy("generations.id", "desc")
 		.limit(limit);
 	if (filters.userId !== undefined) query = query.where("generations.user_id", "=", filters.userId);
-	if (cursor) query = query.where(isBefore("generations", cursor));
+	if (cursor) query = query.where(isAfterCursor("generations", cursor));
 	if (!options.isOwnerShown) return query.execute();
 	return query
 		.innerJoin("user", "user.id", "generations.user_id")
@@ -212,13 +205,23 @@ export async function selectGenerationsByIds(
 	return query.execute();
 }
 
-/** Deletes the generations among `ids` (of one person, or anyone's) and returns them, with their owners' e-mails. */
+/** Which generations a deletion takes: some ids (of one person, or anyone's), or all of one person's. */
+export type GenerationSelection =
+	| { ids: readonly string[]; userId: string | undefined }
+	| { allOf: string };
+
+/** Deletes the selected generations and returns them, with their owners' e-mails. */
 export async function deleteGenerationRows(
 	db: Executor,
-	options: { ids: readonly string[]; userId: string | undefined },
+	selection: GenerationSelection,
 ): Promise<Array<GenerationRow & { owner_email: string }>> {
-	let query = db.deleteFrom("generations").where("id", "in", options.ids);
-	if (options.userId !== undefined) query = query.where("user_id", "=", options.userId);
+	let query = db.deleteFrom("generations");
+	if ("allOf" in selection) {
+		query = query.where("user_id", "=", selection.allOf);
+	} else {
+		query = query.where("id", "in", selection.ids);
+		if (selection.userId !== undefined) query = query.where("user_id", "=", selection.userId);
+	}
 	return query
 		.returningAll("generations")
 		.returning((eb) =>
@@ -233,17 +236,47 @@ export async function deleteGenerationRows(
 		.execute();
 }
 
-/** Tells every server process, when the transaction commits, that these generations changed. */
-export async function notifyGenerationsChanged(
+/** Every generation of one person, newest first (the account export). */
+export async function selectGenerationsOfUser(
 	db: Executor,
-	ids: readonly string[],
-): Promise<void> {
-	await sql`select pg_notify(${GENERATION_CHANGED_CHANNEL}, id) from unnest(${[...ids]}::text[]) as id`.execute(
-		db,
-	);
+	userId: string,
+): Promise<GenerationRow[]> {
+	return db
+		.selectFrom("generations")
+		.selectAll()
+		.where("user_id", "=", userId)
+		.orderBy("created_at", "desc")
+		.orderBy("id", "desc")
+		.execute();
 }
 
-/** Tells every server process (and so every waiting poll) that a generation changed. */
-export async function notifyGenerationChanged(db: Executor, id: string): Promise<void> {
-	await sql`select pg_notify(${GENERATION_CHANGED_CHANNEL}, ${id})`.execute(db);
+/** Stars or unstars one person's generation; undefined when it is not theirs (or does not exist). */
+export async function updateFavorite(
+	db: Executor,
+	options: { id: string; userId: string; favorite: boolean },
+): Promise<boolean | undefined> {
+	const row = await db
+		.updateTable("generations")
+		.set({ is_favorite: options.favorite })
+		.where("id", "=", options.id)
+		.where("user_id", "=", options.userId)
+		.returning("is_favorite")
+		.executeTakeFirst();
+	return row?.is_favorite;
+}
+
+/**
+ * Of these generations, the ones that still exist, with what names their stored objects: the
+ * images of a completed one and the run holding an unfinished one (the stray-object sweep).
+ */
+export async function selectStoredObjectOwners(
+	db: Executor,
+	ids: readonly string[],
+): Promise<Array<Pick<GenerationRow, "id" | "status" | "images" | "lease_owner">>> {
+	if (ids.length === 0) return [];
+	return db
+		.selectFrom("generations")
+		.select(["id", "status", "images", "lease_owner"])
+		.where("id", "in", ids)
+		.execute();
 }

@@ -13,6 +13,8 @@ import {
 import type { Auth } from "../auth/auth";
 import type { AppEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
+import { listAuditLog } from "./audit-log";
+import { deleteGeneration, deleteGenerations } from "./delete-generations";
 import {
 	archiveGeneration,
 	archiveGenerations,
@@ -20,20 +22,17 @@ import {
 	type Download,
 	downloadGenerationImage,
 } from "./generation-downloads";
+import { presentGeneration } from "./generation-presenter";
 import {
 	createGeneration,
-	deleteGeneration,
-	deleteGenerations,
 	type GenerationDeps,
 	getGeneration,
-	listAuditLog,
-	listGenerations,
 	pollGeneration,
-	presentGeneration,
-	setFavorite,
 	type Viewer,
 } from "./generation-service";
-import { generationFolder, runFolder } from "./store-images";
+import { listHistory } from "./list-history";
+import { setFavorite } from "./set-favorite";
+import { generationFolder, isStoredImageFile, runFolder } from "./store-images";
 
 async function readViewer(auth: Auth, headers: Headers): Promise<Viewer | undefined> {
 	const session = await auth.api.getSession({ headers });
@@ -181,7 +180,7 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 
 	app.get("/generations", async (context) => {
 		const query = parseOrThrow(ListHistoryQuerySchema, context.req.query());
-		const page = await listGenerations(deps, context.get("viewer"), {
+		const page = await listHistory(deps, context.get("viewer"), {
 			cursor: query.cursor,
 			limit: query.limit,
 			todayStart: startOfDayIn(query.timeZone ?? "UTC"),
@@ -270,8 +269,7 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 	});
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {
-		if (!/^\d+(-thumb|-display)?\.(png|jpg|webp|gif|avif)$/.test(file))
-			throw new AppError("NOT_FOUND");
+		if (!isStoredImageFile(file)) throw new AppError("NOT_FOUND");
 		await getGeneration(deps, viewer, id);
 		const object = await deps.storage.get(`${folder}${file}`);
 		if (!object) throw new AppError("NOT_FOUND");

@@ -1,15 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
-import { GENERATION_MESSAGES } from "../../shared/generation-flow";
-import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
-import {
-	type Generation,
-	GenerationIdSchema,
-	type GenerationPage,
-	type PollResponse,
-} from "../../shared/generations";
-import type { AuditLogPage } from "../../shared/history-responses";
+import type { PollResponse } from "../../shared/generations";
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../http/errors";
@@ -17,23 +9,14 @@ import { createTransactionExecutor, type GenerationQueue } from "../jobs/generat
 import type { Logger } from "../logging/logger";
 import type { ImageProvider } from "../providers/types";
 import type { Storage } from "../storage/storage";
-import { insertDeletionEntries, selectAuditLogPage } from "./audit-log-repository";
 import type { GenerationEvents } from "./generation-events";
+import { pollingUrlFor, presentPoll } from "./generation-presenter";
 import {
 	countActiveGenerations,
 	countGenerationsSince,
-	countHistory,
-	deleteGenerationRows,
 	findGenerationById,
-	findUserIdByEmail,
-	type GenerationWithOwner,
-	type HistoryCursor,
-	type HistoryFilters,
 	insertGeneration,
-	notifyGenerationsChanged,
-	selectGenerationPage,
 } from "./generation-repository";
-import { generationFolder } from "./store-images";
 
 export type Viewer = { id: string; email: string; isAdmin: boolean };
 
@@ -54,46 +37,6 @@ export type GenerationDeps = {
 	limits: GenerationLimits;
 	logger: Logger;
 };
-
-export function pollingUrlFor(id: string): string {
-	return `/api/generations/${id}/status`;
-}
-
-function imageUrl(key: string): string {
-	return `/api/images/${key}`;
-}
-
-export function presentGeneration(row: GenerationWithOwner): Generation {
-	return {
-		id: row.id,
-		prompt: row.prompt,
-		aspect_ratio: row.aspect_ratio,
-		status: row.status,
-		error: row.error,
-		images: row.images.map((image) => ({
-			url: imageUrl(image.key),
-			width: image.width,
-			height: image.height,
-			...(image.displayKey && image.displayWidth && image.displayHeight
-				? {
-						displayUrl: imageUrl(image.displayKey),
-						displayWidth: image.displayWidth,
-						displayHeight: image.displayHeight,
-					}
-				: {}),
-			thumbnailUrl: imageUrl(image.thumbnailKey),
-			thumbnailWidth: image.thumbnailWidth,
-			thumbnailHeight: image.thumbnailHeight,
-		})),
-		created_at: row.created_at.toISOString(),
-		completed_at: row.completed_at ? row.completed_at.toISOString() : null,
-		api_id: row.api_id,
-		polling_url: row.polling_url,
-		user_id: row.user_id,
-		is_favorite: row.is_favorite,
-		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
-	};
-}
 
 function startOfUtcDay(now: Date): Date {
 	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
@@ -166,15 +109,6 @@ export async function getGeneration(
 	return row;
 }
 
-export function presentPoll(row: GenerationRow): PollResponse {
-	return {
-		status: row.status,
-		results: row.images.map((image) => imageUrl(image.key)),
-		message:
-			row.status === "failed" ? (row.error ?? GENERATION_MESSAGES.failed) : row.status_message,
-	};
-}
-
 /** Answers a poll at once when the generation is finished, else when it changes or `waitMs` passes. */
 export async function pollGeneration(
 	deps: Pick<GenerationDeps, "database" | "events">,
@@ -197,197 +131,4 @@ export async function pollGeneration(
 	}
 	await changed;
 	return presentPoll(await getGeneration(deps, viewer, id));
-}
-
-export function encodeCursor(cursor: HistoryCursor): string {
-	return Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString("base64url");
-}
-
-export function decodeCursor(value: string): HistoryCursor {
-	const [createdAt, id] = Buffer.from(value, "base64url").toString("utf8").split("|");
-	const date = new Date(createdAt ?? "");
-	if (!id || Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) {
-		throw new AppError("VALIDATION_ERROR", "Invalid cursor.");
-	}
-	return { createdAt: date, id };
-}
-
-export type HistoryQuery = {
-	cursor?: string | undefined;
-	limit: number;
-	todayStart: Date;
-	search?: string | undefined;
-	aspectRatio?: AspectRatio | undefined;
-	isFavoritesOnly?: boolean;
-	/** The administrator's filter by person; anyone else passing it is refused. */
-	ownerEmail?: string | undefined;
-};
-
-const EMPTY_PAGE: GenerationPage = { items: [], nextCursor: null, total: 0, today: 0 };
-
-/**
- * The viewer's history (the admin's: everyone's, or one person's), newest first, one cursor page
- * at a time; the counts are of what the search and filters match. A cursor continues the query
- * that gave it.
- */
-export async function listGenerations(
-	deps: Pick<GenerationDeps, "database">,
-	viewer: Viewer,
-	query: HistoryQuery,
-): Promise<GenerationPage> {
-	const db = deps.database.db;
-	let userId: string | undefined = viewer.isAdmin ? undefined : viewer.id;
-	if (query.ownerEmail !== undefined) {
-		if (!viewer.isAdmin) {
-			throw new AppError("VALIDATION_ERROR", "Only the administrator can filter by person.");
-		}
-		userId = await findUserIdByEmail(db, query.ownerEmail);
-		if (userId === undefined) return EMPTY_PAGE;
-	}
-	const filters: HistoryFilters = {
-		userId,
-		search: query.search || undefined,
-		aspectRatio: query.aspectRatio,
-		isFavoritesOnly: query.isFavoritesOnly ?? false,
-	};
-	const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
-	const [rows, counts] = await Promise.all([
-		selectGenerationPage(db, {
-			filters,
-			cursor,
-			limit: query.limit + 1,
-			isOwnerShown: viewer.isAdmin,
-		}),
-		countHistory(db, { filters, todayStart: query.todayStart }),
-	]);
-	const page = rows.slice(0, query.limit);
-	const last = page.at(-1);
-	return {
-		items: page.map(presentGeneration),
-		nextCursor:
-			rows.length > query.limit && last
-				? encodeCursor({ createdAt: last.created_at, id: last.id })
-				: null,
-		total: counts.total,
-		today: counts.today,
-	};
-}
-
-/** Stops the provider's job of a generation that is no longer wanted, where the provider can. */
-export async function cancelProviderJob(
-	deps: Pick<GenerationDeps, "provider" | "imagesPerGeneration">,
-	row: GenerationRow,
-): Promise<void> {
-	if (!row.api_id || !deps.provider.cancel) return;
-	await deps.provider.cancel({
-		jobId: row.api_id,
-		input: { prompt: row.prompt, aspectRatio: row.aspect_ratio, count: deps.imagesPerGeneration },
-	});
-}
-
-/** Ids as the client sent them: any that is not an id of ours is an unknown one. */
-export function parseGenerationIds(ids: readonly string[]): string[] {
-	if (!ids.every((id) => GenerationIdSchema.safeParse(id).success)) {
-		throw new AppError("NOT_FOUND");
-	}
-	return [...new Set(ids.map((id) => id.toLowerCase()))];
-}
-
-/**
- * Deletes generations, all or none: every id must be one the viewer may delete (the owner's; the
- * administrator: any), else NOT_FOUND and nothing changes. In the same transaction, each deletion
- * of another person's generation by the administrator is written to the audit log. After the
- * commit, the stored images go and the provider's job of a running generation is cancelled; its
- * run notices that it lost the generation and stops.
- */
-export async function deleteGenerations(
-	deps: GenerationDeps,
-	viewer: Viewer,
-	ids: readonly string[],
-): Promise<number> {
-	const wanted = parseGenerationIds(ids);
-	const deleted = await deps.database.db.transaction().execute(async (transaction) => {
-		const rows = await deleteGenerationRows(transaction, {
-			ids: wanted,
-			userId: viewer.isAdmin ? undefined : viewer.id,
-		});
-		// Throwing rolls the transaction back: nothing is deleted.
-		if (rows.length !== wanted.length) throw new AppError("NOT_FOUND");
-		await insertDeletionEntries(
-			transaction,
-			viewer,
-			rows
-				.filter((row) => row.user_id !== viewer.id)
-				.map((row) => ({
-					generationId: row.id,
-					prompt: row.prompt,
-					ownerId: row.user_id,
-					ownerEmail: row.owner_email,
-				})),
-		);
-		await notifyGenerationsChanged(transaction, wanted);
-		return rows;
-	});
-	for (const row of deleted) {
-		try {
-			await deps.storage.deletePrefix(generationFolder(row.id));
-		} catch (error) {
-			// The rows are gone; files left behind cost space, not correctness.
-			deps.logger.warn("stored images of a deleted generation were not removed", {
-				generationId: row.id,
-				error,
-			});
-		}
-		if (ACTIVE_GENERATION_STATUSES.includes(row.status)) {
-			await cancelProviderJob(deps, row).catch(() => {});
-		}
-	}
-	return deleted.length;
-}
-
-/** Deletes one generation, like `deleteGenerations`. */
-export async function deleteGeneration(
-	deps: GenerationDeps,
-	viewer: Viewer,
-	id: string,
-): Promise<void> {
-	await deleteGenerations(deps, viewer, [id]);
-}
-
-/** Stars or unstars one of the viewer's own generations (the administrator's too: only their own). */
-export async function setFavorite(
-	deps: Pick<GenerationDeps, "database">,
-	viewer: Viewer,
-	id: string,
-	favorite: boolean,
-): Promise<boolean> {
-	const row = await deps.database.db
-		.updateTable("generations")
-		.set({ is_favorite: favorite })
-		.where("id", "=", id)
-		.where("user_id", "=", viewer.id)
-		.returning("is_favorite")
-		.executeTakeFirst();
-	if (!row) throw new AppError("NOT_FOUND");
-	return row.is_favorite;
-}
-
-/** The administrator's audit log, newest first; anyone else learns nothing. */
-export async function listAuditLog(
-	deps: Pick<GenerationDeps, "database">,
-	viewer: Viewer,
-	query: { cursor?: string | undefined; limit: number },
-): Promise<AuditLogPage> {
-	if (!viewer.isAdmin) throw new AppError("NOT_FOUND");
-	const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
-	const rows = await selectAuditLogPage(deps.database.db, { cursor, limit: query.limit + 1 });
-	const page = rows.slice(0, query.limit);
-	const last = page.at(-1);
-	return {
-		items: page.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),
-		nextCursor:
-			rows.length > query.limit && last
-				? encodeCursor({ createdAt: last.created_at, id: last.id })
-				: null,
-	};
 }

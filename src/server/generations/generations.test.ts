@@ -2,8 +2,13 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Generation, GenerationPage, PollResponse } from "../../shared/generations";
+import {
+	GenerationPageSchema,
+	GenerationSchema,
+	PollResponseSchema,
+} from "../../shared/generations";
 import { type ImageProvider, ProviderError, type ProviderJobState } from "../providers/types";
+import { expectErrorEnvelope } from "../testing/error-envelope";
 import { waitForFinish } from "../testing/generation-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
@@ -67,9 +72,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		expect(poll).toMatchObject({ status: "completed", message: null });
 		expect(poll.results).toHaveLength(4);
 
-		const item = (await (
-			await client.request(`/api/generations/${created.id}`)
-		).json()) as Generation;
+		const item = GenerationSchema.parse(
+			await (await client.request(`/api/generations/${created.id}`)).json(),
+		);
 		expect(item.status).toBe("completed");
 		expect(item.api_id).toMatch(/^local_/);
 		expect(item.completed_at).not.toBeNull();
@@ -135,16 +140,12 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 	])("refuses %j with a clear message and writes nothing", async (body, message) => {
 		const { client } = await createTestUser(server);
 		const response = await startGeneration(client, body);
-		expect(response.status).toBe(400);
-		const envelope = (await response.json()) as {
-			success: boolean;
-			error: { code: string; message: string };
-		};
-		expect(envelope.success).toBe(false);
-		expect(envelope.error.code).toBe("VALIDATION_ERROR");
-		if (message) expect(envelope.error.message).toBe(message);
-		else expect(envelope.error.message.length).toBeGreaterThan(0);
-		const page = (await (await client.request("/api/generations")).json()) as GenerationPage;
+		const refusal = await expectErrorEnvelope(response, 400, "VALIDATION_ERROR");
+		if (message) expect(refusal).toBe(message);
+		else expect(refusal.length).toBeGreaterThan(0);
+		const page = GenerationPageSchema.parse(
+			await (await client.request("/api/generations")).json(),
+		);
 		expect(page.total).toBe(0);
 	});
 
@@ -155,10 +156,7 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 			headers: { "content-type": "application/json" },
 			body: "{ not json",
 		});
-		expect(response.status).toBe(400);
-		expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
-			"VALIDATION_ERROR",
-		);
+		await expectErrorEnvelope(response, 400, "VALIDATION_ERROR");
 	});
 
 	it("answers ids that are not ids, and other people's ids, with 404", async () => {
@@ -194,7 +192,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		expect(response.status).toBe(200);
 		expect(await listFiles(folder)).toHaveLength(0);
 		expect((await client.request(`/api/generations/${created.id}`)).status).toBe(404);
-		const page = (await (await client.request("/api/generations")).json()) as GenerationPage;
+		const page = GenerationPageSchema.parse(
+			await (await client.request("/api/generations")).json(),
+		);
 		expect({ total: page.total, today: page.today, items: page.items.length }).toEqual({
 			total: 0,
 			today: 0,
@@ -218,9 +218,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 			((await (await startGeneration(other.client)).json()) as { pollingUrl: string }).pollingUrl,
 		);
 
-		const first = (await (
-			await client.request("/api/generations?limit=2")
-		).json()) as GenerationPage;
+		const first = GenerationPageSchema.parse(
+			await (await client.request("/api/generations?limit=2")).json(),
+		);
 		expect(first.total).toBe(3);
 		expect(first.today).toBe(3);
 		expect(first.items.map((item) => item.prompt)).toEqual(["scene 2", "scene 1"]);
@@ -233,9 +233,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		).json()) as { pollingUrl: string };
 		await waitForFinish(client, newer.pollingUrl);
 
-		const second = (await (
-			await client.request(`/api/generations?limit=2&cursor=${first.nextCursor}`)
-		).json()) as GenerationPage;
+		const second = GenerationPageSchema.parse(
+			await (await client.request(`/api/generations?limit=2&cursor=${first.nextCursor}`)).json(),
+		);
 		expect(second.items.map((item) => item.prompt)).toEqual(["scene 0"]);
 		expect(second.nextCursor).toBeNull();
 		expect(second.total).toBe(4);
@@ -253,9 +253,9 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		await waitForFinish(person.client, created.pollingUrl);
 		const admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
 
-		const page = (await (
-			await admin.client.request("/api/generations?limit=100")
-		).json()) as GenerationPage;
+		const page = GenerationPageSchema.parse(
+			await (await admin.client.request("/api/generations?limit=100")).json(),
+		);
 		const item = page.items.find((candidate) => candidate.id === created.id);
 		expect(item?.owner_email).toBe(person.email);
 		expect(page.total).toBeGreaterThanOrEqual(1);
@@ -273,10 +273,9 @@ describe("quotas and failures", () => {
 				expect((await startGeneration(client)).status).toBe(201);
 			}
 			const refused = await startGeneration(client);
-			expect(refused.status).toBe(429);
-			const body = (await refused.json()) as { error: { code: string; message: string } };
-			expect(body.error.code).toBe("QUOTA_EXCEEDED");
-			expect(body.error.message).toMatch(/3 generations in progress \(the limit is 3\)/);
+			expect(await expectErrorEnvelope(refused, 429, "QUOTA_EXCEEDED")).toMatch(
+				/3 generations in progress \(the limit is 3\)/,
+			);
 			// Someone else is not affected.
 			const other = await createTestUser(server);
 			expect((await startGeneration(other.client)).status).toBe(201);
@@ -294,8 +293,7 @@ describe("quotas and failures", () => {
 			expect((await startGeneration(client)).status).toBe(201);
 			expect((await startGeneration(client)).status).toBe(201);
 			const refused = await startGeneration(client);
-			expect(refused.status).toBe(429);
-			expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+			expect(await expectErrorEnvelope(refused, 429, "QUOTA_EXCEEDED")).toMatch(
 				/today's limit of 2/,
 			);
 		} finally {
@@ -330,7 +328,9 @@ describe("quotas and failures", () => {
 			const messages: Array<string | null> = [];
 			const isDone = () => messages.includes(busy) && messages.at(-1) === null;
 			for (let attempt = 0; attempt < 20 && !isDone(); attempt++) {
-				const poll = (await (await client.request(created.pollingUrl)).json()) as PollResponse;
+				const poll = PollResponseSchema.parse(
+					await (await client.request(created.pollingUrl)).json(),
+				);
 				if (messages.at(-1) !== poll.message) messages.push(poll.message);
 			}
 			// Busy while the Retry-After is waited out; once the service answers, the message goes away.

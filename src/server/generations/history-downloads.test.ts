@@ -1,9 +1,11 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Generation, GenerationPage } from "../../shared/generations";
-import type { AuditLogPage } from "../../shared/history-responses";
+import { GenerationPageSchema, GenerationSchema } from "../../shared/generations";
+import { AuditLogPageSchema } from "../../shared/history-responses";
 import type { ImageProvider, ProviderJob, ProviderJobState } from "../providers/types";
+import { expectErrorEnvelope } from "../testing/error-envelope";
+import { requestGeneration, waitUntilStarted } from "../testing/generation-kit";
 import { minutesAgo, type SeededGeneration, seedGeneration } from "../testing/history-kit";
 import { readZip } from "../testing/read-zip";
 import { availableDatabaseKinds } from "../testing/test-database";
@@ -16,18 +18,8 @@ import {
 import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
 
 type Person = Awaited<ReturnType<typeof createTestUser>>;
-type ErrorEnvelope = { success: false; error: { code: string; message: string } };
 
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
-
-async function expectError(response: Response, status: number, code: string): Promise<string> {
-	expect(response.status).toBe(status);
-	expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-	const body = (await response.json()) as ErrorEnvelope;
-	expect(body.success).toBe(false);
-	expect(body.error.code).toBe(code);
-	return body.error.message;
-}
 
 async function readZipResponse(response: Response): Promise<Map<string, Buffer>> {
 	expect(response.status).toBe(200);
@@ -111,18 +103,18 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			(await admin.client.request(`/api/generations/${generation.id}/images/0/download`)).status,
 		).toBe(200);
 		const stranger = await createTestUser(server);
-		await expectError(
+		await expectErrorEnvelope(
 			await stranger.client.request(`/api/generations/${generation.id}/images/0/download`),
 			404,
 			"NOT_FOUND",
 		);
-		await expectError(
+		await expectErrorEnvelope(
 			await new TestClient(server).request(`/api/generations/${generation.id}/images/0/download`),
 			401,
 			"AUTH_ERROR",
 		);
 		for (const index of ["4", "-1", "x", "1.5", "99999"]) {
-			await expectError(
+			await expectErrorEnvelope(
 				await person.client.request(`/api/generations/${generation.id}/images/${index}/download`),
 				404,
 				"NOT_FOUND",
@@ -155,9 +147,9 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			"generation.json",
 		]);
 		expect(files.get("a-lighthouse-at-dusk-3.png")).toEqual(generation.imageBytes[2]);
-		const item = (await (
-			await person.client.request(`/api/generations/${generation.id}`)
-		).json()) as Generation;
+		const item = GenerationSchema.parse(
+			await (await person.client.request(`/api/generations/${generation.id}`)).json(),
+		);
 		expect(JSON.parse(files.get("generation.json")?.toString() ?? "")).toMatchObject({
 			id: generation.id,
 			prompt: "A lighthouse at dusk",
@@ -173,7 +165,7 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 		});
 
 		const stranger = await createTestUser(server);
-		await expectError(
+		await expectErrorEnvelope(
 			await stranger.client.request(`/api/generations/${generation.id}/archive`),
 			404,
 			"NOT_FOUND",
@@ -247,7 +239,7 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			"2025-01-05-red-fox/red-fox-4.png",
 		]);
 		// The same form sent from another site is refused.
-		await expectError(
+		await expectErrorEnvelope(
 			await person.client.request("/api/generations/archive", {
 				method: "POST",
 				headers: {
@@ -267,17 +259,21 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 		const own = await seed(person, "mine");
 		const theirs = await seed(stranger, "theirs");
 
-		await expectError(await archiveOf(person, [own.id, theirs.id]), 404, "NOT_FOUND");
-		await expectError(await archiveOf(person, [own.id, UNKNOWN_ID]), 404, "NOT_FOUND");
-		await expectError(await archiveOf(person, [own.id, "not-an-id"]), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await archiveOf(person, [own.id, theirs.id]), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await archiveOf(person, [own.id, UNKNOWN_ID]), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await archiveOf(person, [own.id, "not-an-id"]), 404, "NOT_FOUND");
 		const tooMany = Array.from({ length: 201 }, () => own.id);
-		const message = await expectError(await archiveOf(person, tooMany), 400, "VALIDATION_ERROR");
+		const message = await expectErrorEnvelope(
+			await archiveOf(person, tooMany),
+			400,
+			"VALIDATION_ERROR",
+		);
 		expect(message).toContain("200");
 		const fiveHundred = Array.from({ length: 500 }, () => crypto.randomUUID());
-		await expectError(await archiveOf(person, fiveHundred), 400, "VALIDATION_ERROR");
-		await expectError(await archiveOf(person, []), 400, "VALIDATION_ERROR");
-		await expectError(await archiveOf(person, own.id), 400, "VALIDATION_ERROR");
-		await expectError(
+		await expectErrorEnvelope(await archiveOf(person, fiveHundred), 400, "VALIDATION_ERROR");
+		await expectErrorEnvelope(await archiveOf(person, []), 400, "VALIDATION_ERROR");
+		await expectErrorEnvelope(await archiveOf(person, own.id), 400, "VALIDATION_ERROR");
+		await expectErrorEnvelope(
 			await person.client.request("/api/generations/archive", {
 				method: "POST",
 				headers: { "content-type": "application/json" },
@@ -325,7 +321,9 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			expect(await storedFileExists(generation)).toBe(false);
 		}
 		expect(await storedFileExists(kept)).toBe(true);
-		const page = (await (await person.client.request("/api/generations")).json()) as GenerationPage;
+		const page = GenerationPageSchema.parse(
+			await (await person.client.request("/api/generations")).json(),
+		);
 		expect({ total: page.total, ids: page.items.map((item) => item.id) }).toEqual({
 			total: 1,
 			ids: [kept.id],
@@ -339,15 +337,15 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 		const theirs = await seed(stranger, "theirs");
 		const ids = mine.map((generation) => generation.id);
 
-		await expectError(await bulkDelete(person, [...ids, theirs.id]), 404, "NOT_FOUND");
-		await expectError(await bulkDelete(person, [...ids, UNKNOWN_ID]), 404, "NOT_FOUND");
-		await expectError(await bulkDelete(person, [...ids, "1 OR 1=1"]), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await bulkDelete(person, [...ids, theirs.id]), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await bulkDelete(person, [...ids, UNKNOWN_ID]), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await bulkDelete(person, [...ids, "1 OR 1=1"]), 404, "NOT_FOUND");
 		const tooMany = [...ids, ...Array.from({ length: 199 }, () => crypto.randomUUID())];
-		expect(await expectError(await bulkDelete(person, tooMany), 400, "VALIDATION_ERROR")).toContain(
-			"200",
-		);
-		await expectError(await bulkDelete(person, []), 400, "VALIDATION_ERROR");
-		await expectError(await bulkDelete(person, "everything"), 400, "VALIDATION_ERROR");
+		expect(
+			await expectErrorEnvelope(await bulkDelete(person, tooMany), 400, "VALIDATION_ERROR"),
+		).toContain("200");
+		await expectErrorEnvelope(await bulkDelete(person, []), 400, "VALIDATION_ERROR");
+		await expectErrorEnvelope(await bulkDelete(person, "everything"), 400, "VALIDATION_ERROR");
 		for (const generation of mine) {
 			expect(await exists(person, generation.id)).toBe(true);
 			expect(await storedFileExists(generation)).toBe(true);
@@ -358,19 +356,8 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 
 	it("cancels the provider's job of a running generation deleted in bulk", async () => {
 		const person = await createTestUser(server);
-		const start = await person.client.request("/api/generations", {
-			method: "POST",
-			json: { prompt: "never finishes", aspectRatio: "--ar 1:1" },
-		});
-		const { id } = (await start.json()) as { id: string };
-		let jobId: string | null = null;
-		for (let attempt = 0; attempt < 100 && !jobId; attempt++) {
-			const item = (await (
-				await person.client.request(`/api/generations/${id}`)
-			).json()) as Generation;
-			jobId = item.api_id;
-			if (!jobId) await new Promise((resolve) => setTimeout(resolve, 50));
-		}
+		const { id } = await requestGeneration(person.client, "never finishes", "--ar 1:1");
+		const jobId = (await waitUntilStarted(person.client, id)).api_id;
 		expect(jobId).toMatch(/^never-done-/);
 		const finished = await seed(person, "finished");
 
@@ -391,7 +378,7 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 		const adminsOwn = await seedGeneration(server, { userId: admin.userId, prompt: "admin's own" });
 
 		// A refused bulk delete writes nothing to the log either.
-		await expectError(await bulkDelete(admin, [first.id, UNKNOWN_ID]), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await bulkDelete(admin, [first.id, UNKNOWN_ID]), 404, "NOT_FOUND");
 		const before = Date.now();
 		expect(
 			(await admin.client.request(`/api/generations/${single.id}`, { method: "DELETE" })).status,
@@ -401,9 +388,9 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			deleted: 3,
 		});
 
-		const log = (await (
-			await admin.client.request("/api/admin/audit-log?limit=100")
-		).json()) as AuditLogPage;
+		const log = AuditLogPageSchema.parse(
+			await (await admin.client.request("/api/admin/audit-log?limit=100")).json(),
+		);
 		const ours = log.items.filter((entry) =>
 			[first.id, second.id, single.id, adminsOwn.id].includes(entry.generation_id),
 		);
@@ -432,29 +419,35 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 		// Newest first, across cursor pages.
 		const times = log.items.map((entry) => entry.created_at);
 		expect([...times].sort().reverse()).toEqual(times);
-		const firstPage = (await (
-			await admin.client.request("/api/admin/audit-log?limit=1")
-		).json()) as AuditLogPage;
-		const secondPage = (await (
-			await admin.client.request(`/api/admin/audit-log?limit=1&cursor=${firstPage.nextCursor}`)
-		).json()) as AuditLogPage;
+		const firstPage = AuditLogPageSchema.parse(
+			await (await admin.client.request("/api/admin/audit-log?limit=1")).json(),
+		);
+		const secondPage = AuditLogPageSchema.parse(
+			await (
+				await admin.client.request(`/api/admin/audit-log?limit=1&cursor=${firstPage.nextCursor}`)
+			).json(),
+		);
 		expect([...firstPage.items, ...secondPage.items]).toEqual(log.items.slice(0, 2));
 
 		// People deleting their own generations are not moderation: nothing is recorded.
 		const own = await seed(person, "deleted by its owner");
 		await bulkDelete(person, [own.id]);
-		const after = (await (
-			await admin.client.request("/api/admin/audit-log?limit=100")
-		).json()) as AuditLogPage;
+		const after = AuditLogPageSchema.parse(
+			await (await admin.client.request("/api/admin/audit-log?limit=100")).json(),
+		);
 		expect(after.items.some((entry) => entry.generation_id === own.id)).toBe(false);
 
-		await expectError(await person.client.request("/api/admin/audit-log"), 404, "NOT_FOUND");
-		await expectError(
+		await expectErrorEnvelope(
+			await person.client.request("/api/admin/audit-log"),
+			404,
+			"NOT_FOUND",
+		);
+		await expectErrorEnvelope(
 			await new TestClient(server).request("/api/admin/audit-log"),
 			401,
 			"AUTH_ERROR",
 		);
-		await expectError(
+		await expectErrorEnvelope(
 			await admin.client.request("/api/admin/audit-log?cursor=garbage"),
 			400,
 			"VALIDATION_ERROR",
@@ -468,7 +461,7 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			["POST", "/api/generations/bulk-delete", { ids: [generation.id] }],
 			["PUT", `/api/generations/${generation.id}/favorite`, { favorite: true }],
 		] as const) {
-			await expectError(
+			await expectErrorEnvelope(
 				await person.client.request(url, {
 					method,
 					json: body,

@@ -1,15 +1,19 @@
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Generation, GenerationPage } from "../../shared/generations";
+import {
+	type GenerationPage,
+	GenerationPageSchema,
+	GenerationSchema,
+} from "../../shared/generations";
 import type { DatabaseSchema } from "../db/schema";
+import { expectErrorEnvelope } from "../testing/error-envelope";
 import { minutesAgo, seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
 import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
-import { countHistory, selectGenerationPage } from "./generation-repository";
+import { countHistory, selectHistoryPage } from "./generation-repository";
 
 type Person = Awaited<ReturnType<typeof createTestUser>>;
-type ErrorEnvelope = { success: false; error: { code: string; message: string } };
 
 const DAY_MS = 86_400_000;
 
@@ -20,15 +24,7 @@ function daysAgo(days: number): Date {
 async function listPage(person: Person, query: Record<string, string>): Promise<GenerationPage> {
 	const response = await person.client.request(`/api/generations?${new URLSearchParams(query)}`);
 	expect(response.status).toBe(200);
-	return (await response.json()) as GenerationPage;
-}
-
-async function expectError(response: Response, status: number, code: string) {
-	expect(response.status).toBe(status);
-	const body = (await response.json()) as ErrorEnvelope;
-	expect(body.success).toBe(false);
-	expect(body.error.code).toBe(code);
-	return body.error.message;
+	return GenerationPageSchema.parse(await response.json());
 }
 
 function prompts(page: GenerationPage): string[] {
@@ -121,7 +117,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 		const person = await createTestUser(server);
 		const longest = await listPage(person, { q: ` ${"x".repeat(200)} ` });
 		expect(longest.total).toBe(0);
-		const message = await expectError(
+		const message = await expectErrorEnvelope(
 			await person.client.request(`/api/generations?q=${"x".repeat(201)}`),
 			400,
 			"VALIDATION_ERROR",
@@ -135,7 +131,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			"limit=0",
 			"cursor=garbage",
 		]) {
-			await expectError(
+			await expectErrorEnvelope(
 				await person.client.request(`/api/generations?${query}`),
 				400,
 				"VALIDATION_ERROR",
@@ -171,7 +167,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			expect({ timeZone, today: searched.today }).toEqual({ timeZone, today: 1 });
 		}
 		const person = await createTestUser(server);
-		await expectError(
+		await expectErrorEnvelope(
 			await person.client.request("/api/generations?timeZone=Mars%2FOlympus_Mons"),
 			400,
 			"VALIDATION_ERROR",
@@ -258,13 +254,13 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			total: 0,
 			today: 0,
 		});
-		await expectError(
+		await expectErrorEnvelope(
 			await admin.client.request("/api/generations?owner=not-an-e-mail"),
 			400,
 			"VALIDATION_ERROR",
 		);
 		// A person cannot look at someone else's history through the filter.
-		const message = await expectError(
+		const message = await expectErrorEnvelope(
 			await painter.client.request(`/api/generations?owner=${encodeURIComponent(sculptor.email)}`),
 			400,
 			"VALIDATION_ERROR",
@@ -283,7 +279,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			});
 
 		const read = async () =>
-			((await (await person.client.request(`/api/generations/${id}`)).json()) as Generation)
+			GenerationSchema.parse(await (await person.client.request(`/api/generations/${id}`)).json())
 				.is_favorite;
 		expect(await read()).toBe(false);
 		const starred = await star(person, true);
@@ -293,14 +289,14 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 		expect(prompts(await listPage(person, { favorites: "true" }))).toEqual(["a red fox"]);
 
 		// Neither a stranger nor the administrator may star someone else's generation.
-		await expectError(await star(stranger, false), 404, "NOT_FOUND");
-		await expectError(await star(admin, false), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await star(stranger, false), 404, "NOT_FOUND");
+		await expectErrorEnvelope(await star(admin, false), 404, "NOT_FOUND");
 		expect(await read()).toBe(true);
 		const adminView = await listPage(admin, { owner: person.email });
 		expect(adminView.items[0]?.is_favorite).toBe(true);
 
-		await expectError(await star(person, "yes"), 400, "VALIDATION_ERROR");
-		await expectError(
+		await expectErrorEnvelope(await star(person, "yes"), 400, "VALIDATION_ERROR");
+		await expectErrorEnvelope(
 			await person.client.request(`/api/generations/${id}/favorite`, {
 				method: "PUT",
 				headers: { "content-type": "application/json" },
@@ -309,8 +305,8 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			400,
 			"VALIDATION_ERROR",
 		);
-		await expectError(await star(person, true, "not-an-id"), 404, "NOT_FOUND");
-		await expectError(
+		await expectErrorEnvelope(await star(person, true, "not-an-id"), 404, "NOT_FOUND");
+		await expectErrorEnvelope(
 			await star(person, true, "00000000-0000-4000-8000-000000000000"),
 			404,
 			"NOT_FOUND",
@@ -362,7 +358,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 			},
 		});
 		const filters = { userId: person.userId, search: "GHTHOU" };
-		await selectGenerationPage(logged, {
+		await selectHistoryPage(logged, {
 			filters,
 			cursor: undefined,
 			limit: 25,

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Generation } from "../../shared/generations";
+import { GenerationSchema } from "../../shared/generations";
 import { startFakeHttpImageService } from "../testing/fakes/http-image-service";
 import {
 	buildServerBundle,
@@ -50,9 +50,9 @@ describe("restart safety", () => {
 				ids.push(((await response.json()) as { id: string }).id);
 			}
 			const read = async (id: string) =>
-				(await (
-					await fetch(`${server.origin}/api/generations/${id}`, { headers })
-				).json()) as Generation;
+				GenerationSchema.parse(
+					await (await fetch(`${server.origin}/api/generations/${id}`, { headers })).json(),
+				);
 
 			// Every generation has been started at the provider and is still running there.
 			await waitFor("every generation to be started", async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import type { Generation } from "../../shared/generations";
+import { type Generation, GenerationSchema } from "../../shared/generations";
 import { createSilentLogger } from "../logging/logger";
 import type { ImageProvider, ProviderJobState } from "../providers/types";
 import { DEFAULT_RUN_SETTINGS } from "../server";
@@ -75,7 +75,9 @@ async function startQueuedGeneration(server: TestServer) {
 
 /** The generation as its owner reads it: completed, with four images and thumbnails that load. */
 async function expectCompletedAndReadable(client: TestClient, id: string): Promise<Generation> {
-	const generation = (await (await client.request(`/api/generations/${id}`)).json()) as Generation;
+	const generation = GenerationSchema.parse(
+		await (await client.request(`/api/generations/${id}`)).json(),
+	);
 	expect(generation.status).toBe("completed");
 	expect(generation.images).toHaveLength(4);
 	for (const image of generation.images) {

@@ -24,7 +24,7 @@ import {
 	setStatusMessage,
 } from "./generation-lifecycle";
 import { findGenerationById } from "./generation-repository";
-import { runFolder, storeGenerationImage } from "./store-images";
+import { generationFolder, runFolder, storeGenerationImage } from "./store-images";
 
 export type GenerationRunSettings = {
 	timeoutMs: number;
@@ -196,6 +196,22 @@ async function storeImages(run: Run, sources: ImageSource[]): Promise<StoredImag
 }
 
 /**
+ * Before a run that takes over stores anything: removes what earlier runs of the generation stored.
+ * They lost their claim (their process died or stalled past its lease), so the row will never name
+ * their objects; a killed run cannot remove them itself. An unfinished generation names no image,
+ * so everything under its folder is theirs.
+ */
+async function removeEarlierRuns(deps: GenerationRunDeps, row: GenerationRow): Promise<void> {
+	if (row.attempts <= 1) return;
+	try {
+		await deps.storage.deletePrefix(generationFolder(row.id));
+	} catch (error) {
+		// Left for the stray-object sweep; this run's own images are unaffected.
+		deps.logger.warn("objects of an earlier run were not removed", { generationId: row.id, error });
+	}
+}
+
+/**
  * After a run failed or lost its claim: removes what this run stored (never another run's images),
  * cancels the provider's job when nobody will follow it any more, and records the failure if the
  * run still holds the generation.
@@ -252,6 +268,7 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 	const run: Run = { deps, lease, signal: controller.signal, deadline, job: undefined };
 
 	try {
+		await removeEarlierRuns(deps, row);
 		run.job = await startOrResume(run, row);
 		const images = await storeImages(run, await followJob(run, run.job));
 		if (!(await completeGeneration(deps.db, lease, images))) throw new ClaimLostError();

@@ -2,7 +2,18 @@ import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Generation } from "../../shared/generations";
+import {
+	CreateGenerationResponseSchema,
+	GenerationSchema,
+	type PollResponse,
+	PollResponseSchema,
+} from "../../shared/generations";
+import { BulkDeleteResponseSchema } from "../../shared/history-responses";
+import { openPostgresDatabase } from "../db/database";
+import type { StoredImage } from "../db/schema";
+import { createSilentLogger } from "../logging/logger";
+import { createLocalProvider } from "../providers/local/local-provider";
+import { assembleServer } from "../server";
 import { startFakeHttpImageService } from "../testing/fakes/http-image-service";
 import { findFreePort } from "../testing/postgres-cluster";
 import { startS3Server } from "../testing/s3-server";
@@ -15,6 +26,8 @@ import {
 	waitUntilHealthy,
 } from "../testing/server-process";
 import { createEmptyPostgresDatabase } from "../testing/test-database";
+import { createTestServer, createTestUser, TestClient } from "../testing/test-server";
+import { createTestSettings } from "../testing/test-settings";
 
 const SECRET = "several-processes-secret-at-least-32-characters";
 
@@ -48,6 +61,96 @@ async function startReplicasTogether(
 	}
 	return replicas;
 }
+
+/** The environment that makes replicas share one bucket of s3rver, as replicas on several machines do. */
+function s3Env(s3: Awaited<ReturnType<typeof startS3Server>>): Record<string, string> {
+	return {
+		STORAGE: "s3",
+		S3_BUCKET: s3.bucket,
+		S3_REGION: s3.region,
+		S3_ENDPOINT: s3.endpoint,
+		S3_FORCE_PATH_STYLE: "true",
+		S3_ACCESS_KEY_ID: s3.accessKeyId,
+		S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+	};
+}
+
+/** The ids of the generations a replica has started a run of, from its log. */
+function runsOf(replica: ServerProcess): Set<string> {
+	return new Set(
+		replica
+			.logs()
+			.filter((line) => line.message === "running generation")
+			.map((line) => String(line.generationId)),
+	);
+}
+
+/** Every key the generations' rows name: each image's original, display copy and thumbnail. */
+async function namedKeys(sql: pg.Client): Promise<string[]> {
+	const rows = await sql.query<{ images: StoredImage[] }>("select images from generations");
+	return rows.rows
+		.flatMap((row) =>
+			row.images.flatMap((image) => [image.key, image.displayKey ?? "", image.thumbnailKey]),
+		)
+		.filter((key) => key !== "")
+		.sort();
+}
+
+describe.skipIf(!inject("postgresUrl"))("several server processes on one PostgreSQL", () => {
+	it("a poll held by one process learns at once of a generation another process's worker finished", async () => {
+		// "Process" A runs the workers; "process" B has none and its own connections, like a second
+		// server behind the load balancer that holds the browser's poll.
+		const workerProcess = await createTestServer("postgres", {
+			provider: createLocalProvider({ delayMs: 400 }),
+		});
+		const connectionString = workerProcess.database.connectionString ?? "";
+		const pollDatabase = openPostgresDatabase(connectionString, createSilentLogger(), { max: 3 });
+		const pollProcess = await assembleServer({
+			database: pollDatabase,
+			logger: createSilentLogger(),
+			settings: createTestSettings(),
+			storage: workerProcess.storage,
+			provider: createLocalProvider({ delayMs: 400 }),
+			isWorkerEnabled: false,
+		});
+		try {
+			const { email, password } = await createTestUser(workerProcess);
+			const client = new TestClient(pollProcess);
+			await client.request("/api/auth/sign-in/email", {
+				method: "POST",
+				json: { email, password },
+			});
+
+			const created = CreateGenerationResponseSchema.parse(
+				await (
+					await client.request("/api/generations", {
+						method: "POST",
+						json: { prompt: "two processes", aspectRatio: "--ar 1:1" },
+					})
+				).json(),
+			);
+			if (!created.success) throw new Error(created.error.message);
+
+			let poll: PollResponse | undefined;
+			const started = Date.now();
+			while (Date.now() - started < 30_000) {
+				// A long wait: only a NOTIFY from the other process can end it early.
+				poll = PollResponseSchema.parse(
+					await (await client.request(`${created.pollingUrl}?wait=20000`)).json(),
+				);
+				if (poll.status === "completed" || poll.status === "failed") break;
+			}
+			expect(poll?.status).toBe("completed");
+			expect(poll?.results).toHaveLength(4);
+			// Well under one 20 s wait: every answer came from a notification, not a timeout.
+			expect(Date.now() - started).toBeLessThan(15_000);
+		} finally {
+			await pollProcess.stop();
+			await pollDatabase.close();
+			await workerProcess.close();
+		}
+	});
+});
 
 describe.skipIf(!inject("postgresUrl"))("several server processes on one new PostgreSQL", () => {
 	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
@@ -92,13 +195,7 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 				IMAGE_PROVIDER: "http",
 				IMAGE_API_URL: provider.url,
 				GENERATION_CONCURRENCY: "4",
-				STORAGE: "s3",
-				S3_BUCKET: s3.bucket,
-				S3_REGION: s3.region,
-				S3_ENDPOINT: s3.endpoint,
-				S3_FORCE_PATH_STYLE: "true",
-				S3_ACCESS_KEY_ID: s3.accessKeyId,
-				S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+				...s3Env(s3),
 			});
 			await sql.connect();
 
@@ -120,7 +217,9 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 						body: JSON.stringify({ prompt: `replica ${index} ${aspectRatio}`, aspectRatio }),
 					});
 					expect(response.status).toBe(201);
-					ids.push(((await response.json()) as { id: string }).id);
+					const created = CreateGenerationResponseSchema.parse(await response.json());
+					if (!created.success) throw new Error(created.error.message);
+					ids.push(created.id);
 				}
 			}
 
@@ -150,13 +249,6 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 				expect(provider.startCount()).toBe(ids.length);
 
 				// Kill the replica running the most generations, while it runs them.
-				const runsOf = (replica: ServerProcess) =>
-					new Set(
-						replica
-							.logs()
-							.filter((line) => line.message === "running generation")
-							.map((line) => String(line.generationId)),
-					);
 				const victim = [...replicas].sort((a, b) => runsOf(b).size - runsOf(a).size)[0];
 				if (!victim) throw new Error("no replica");
 				const orphaned = runsOf(victim);
@@ -188,9 +280,11 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 				for (const [index, id] of ids.entries()) {
 					const session = sessions[Math.floor(index / 3)];
 					for (const survivor of survivors) {
-						const generation = (await (
-							await fetch(`${survivor.origin}/api/generations/${id}`, { headers: session })
-						).json()) as Generation;
+						const generation = GenerationSchema.parse(
+							await (
+								await fetch(`${survivor.origin}/api/generations/${id}`, { headers: session })
+							).json(),
+						);
 						expect(generation.images).toHaveLength(4);
 						for (const image of generation.images) {
 							const response = await fetch(`${survivor.origin}${image.url}`, { headers: session });
@@ -216,4 +310,120 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 			await rm(dataDir, { recursive: true, force: true });
 		}
 	}, 180_000);
+
+	it("a replica killed while it stores a generation's images leaves no object that no generation names, and deleting removes every object", async () => {
+		const database = await createEmptyPostgresDatabase();
+		const dataDir = await mkdtemp(path.join(".tmp", "replicas-"));
+		// Each image URL answers slowly, so a run spends seconds between its first stored object and
+		// its last: the kill lands while a run has stored some of its images.
+		const provider = await startFakeHttpImageService({
+			latencyMs: 2_000,
+			behaviour: { imageLatencyMs: 1_000 },
+		});
+		const s3 = await startS3Server();
+		const sql = new pg.Client({ connectionString: database.url });
+		let replicas: ServerProcess[] = [];
+		try {
+			replicas = await startReplicasTogether(bundle.entry, 3, {
+				DATABASE_URL: database.url,
+				DATA_DIR: dataDir,
+				IMAGE_PROVIDER: "http",
+				IMAGE_API_URL: provider.url,
+				GENERATION_CONCURRENCY: "4",
+				MAX_ACTIVE_GENERATIONS_PER_USER: "10",
+				...s3Env(s3),
+			});
+			await sql.connect();
+
+			// Three people, ten generations each, spread over the replicas.
+			const people: Array<{ session: Awaited<ReturnType<typeof signUpOn>>; ids: string[] }> = [];
+			for (const [index, replica] of replicas.entries()) {
+				const session = await signUpOn(
+					replica.origin,
+					`stored${index}@example.com`,
+					replicas[0]?.origin,
+				);
+				const ids: string[] = [];
+				for (let number = 0; number < 10; number++) {
+					const target = replicas[(index + number) % replicas.length] ?? replica;
+					const response = await fetch(`${target.origin}/api/generations`, {
+						method: "POST",
+						headers: session,
+						body: JSON.stringify({ prompt: `stored ${index} ${number}`, aspectRatio: "--ar 1:1" }),
+					});
+					expect(response.status).toBe(201);
+					const created = CreateGenerationResponseSchema.parse(await response.json());
+					if (!created.success) throw new Error(created.error.message);
+					ids.push(created.id);
+				}
+				people.push({ session, ids });
+			}
+
+			// Kill a replica at the moment one of its runs has stored part of a generation's images.
+			const { victim, interrupted } = await waitFor(
+				"a replica to be storing a generation's images",
+				async () => {
+					const running = await sql.query<{ id: string }>(
+						"select id from generations where status = 'running'",
+					);
+					for (const replica of replicas) {
+						const runs = runsOf(replica);
+						for (const { id } of running.rows) {
+							if (runs.has(id) && (await s3.listKeys(`generations/${id}/`)).length > 0) {
+								return { victim: replica, interrupted: id };
+							}
+						}
+					}
+					return undefined;
+				},
+				60_000,
+			);
+			await victim.kill("SIGKILL");
+			const survivor = replicas.find((replica) => replica !== victim);
+			if (!survivor) throw new Error("no survivor");
+
+			await waitFor(
+				"every generation to complete",
+				async () => {
+					const result = await sql.query<{ done: string }>(
+						"select count(*) as done from generations where status in ('completed', 'failed')",
+					);
+					return Number(result.rows[0]?.done) === 30 ? true : undefined;
+				},
+				120_000,
+			);
+			const rows = await sql.query<{ status: string; attempts: number }>(
+				"select status, attempts from generations where id = $1",
+				[interrupted],
+			);
+			// Its first run died with the killed replica; a survivor's run finished it.
+			expect(rows.rows[0]).toEqual({ status: "completed", attempts: 2 });
+
+			// The bucket holds exactly what the generations name: nothing of the killed run is left.
+			const named = await namedKeys(sql);
+			expect(named).toHaveLength(30 * 4 * 3);
+			expect(await s3.listKeys()).toEqual(named);
+
+			// Deleting every generation empties the bucket.
+			for (const person of people) {
+				const response = await fetch(`${survivor.origin}/api/generations/bulk-delete`, {
+					method: "POST",
+					headers: person.session,
+					body: JSON.stringify({ ids: person.ids }),
+				});
+				expect(BulkDeleteResponseSchema.parse(await response.json())).toEqual({
+					success: true,
+					deleted: 10,
+				});
+			}
+			expect(await s3.listKeys()).toEqual([]);
+		} finally {
+			await Promise.all(replicas.map((replica) => replica.kill()));
+			await sql.end().catch(() => {});
+			await provider.stop();
+			await s3.stop();
+			await database.drop();
+			await rm(dataDir, { recursive: true, force: true });
+		}
+	}, 240_000);
 });

@@ -10,13 +10,34 @@ export const THUMBNAIL_LONG_SIDE = 384;
  */
 export const DISPLAY_LONG_SIDE = 1600;
 
-const EXTENSIONS: Record<string, { extension: string; contentType: string }> = {
+/**
+ * The image types Atelier stores, by sharp's name for the format: the one table of their file
+ * extensions and content types (storing, serving and archiving all read it).
+ */
+const STORED_IMAGE_TYPES: Record<string, { extension: string; contentType: string }> = {
 	png: { extension: "png", contentType: "image/png" },
 	jpeg: { extension: "jpg", contentType: "image/jpeg" },
 	webp: { extension: "webp", contentType: "image/webp" },
 	gif: { extension: "gif", contentType: "image/gif" },
 	heif: { extension: "avif", contentType: "image/avif" },
 };
+
+const STORED_EXTENSIONS = Object.values(STORED_IMAGE_TYPES).map((type) => type.extension);
+
+/** The file extension of a stored image's content type, if it is one we store. */
+export function extensionOfContentType(contentType: string): string | undefined {
+	return Object.values(STORED_IMAGE_TYPES).find((type) => type.contentType === contentType)
+		?.extension;
+}
+
+/**
+ * Whether a file name is one `storeGenerationImage` writes in a run's folder: `<index>.<ext>`,
+ * `<index>-display.webp` or `<index>-thumb.webp`.
+ */
+export function isStoredImageFile(name: string): boolean {
+	const match = /^\d+(-thumb|-display)?\.([a-z]+)$/.exec(name);
+	return match !== null && STORED_EXTENSIONS.includes(match[2] ?? "");
+}
 
 /** Where every stored object of a generation lives, whichever run wrote it. */
 export function generationFolder(generationId: string): string {
@@ -51,7 +72,7 @@ export async function storeGenerationImage(
 			cause: error,
 		});
 	}
-	const format = metadata.format ? EXTENSIONS[metadata.format] : undefined;
+	const format = metadata.format ? STORED_IMAGE_TYPES[metadata.format] : undefined;
 	if (!format || !metadata.width || !metadata.height) {
 		throw new ProviderError(`The provider returned an unsupported image (${metadata.format})`, {
 			retryable: false,

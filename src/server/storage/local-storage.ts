@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { assertValidKey, type Storage } from "./storage";
 
@@ -51,6 +51,21 @@ export function createLocalStorage(root: string): Storage {
 		},
 		async delete(keys) {
 			await Promise.all(keys.map((key) => rm(resolve(key), { force: true })));
+		},
+		async *listKeys(prefix) {
+			const folder = resolve(prefix.replace(/\/+$/, ""));
+			const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(
+				(error: NodeJS.ErrnoException) => {
+					if (error.code === "ENOENT") return [];
+					throw error;
+				},
+			);
+			yield entries
+				// A write in progress is a temporary file, not yet an object.
+				.filter((entry) => entry.isFile() && !entry.name.endsWith(".tmp"))
+				.map((entry) =>
+					path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"),
+				);
 		},
 		async deletePrefix(prefix) {
 			const folder = prefix.replace(/\/+$/, "");

@@ -70,6 +70,23 @@ export function createS3Storage(config: S3StorageConfig, client?: S3Client): Sto
 		}
 	};
 
+	/** The bucket's keys (with the configured prefix) under a folder, one list page at a time. */
+	async function* listObjectKeys(folder: string): AsyncGenerator<string[]> {
+		const listPrefix = `${objectKey(folder.replace(/\/+$/, ""))}/`;
+		let token: string | undefined;
+		do {
+			const page = await s3.send(
+				new ListObjectsV2Command({
+					Bucket: config.bucket,
+					Prefix: listPrefix,
+					...(token ? { ContinuationToken: token } : {}),
+				}),
+			);
+			yield (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+			token = page.IsTruncated ? page.NextContinuationToken : undefined;
+		} while (token);
+	}
+
 	return {
 		kind: "s3",
 		async put(key, data, contentType) {
@@ -106,20 +123,14 @@ export function createS3Storage(config: S3StorageConfig, client?: S3Client): Sto
 			await deleteObjectKeys(keys.map(objectKey));
 		},
 		async deletePrefix(folder) {
-			const listPrefix = `${objectKey(folder.replace(/\/+$/, ""))}/`;
-			let token: string | undefined;
-			do {
-				const page = await s3.send(
-					new ListObjectsV2Command({
-						Bucket: config.bucket,
-						Prefix: listPrefix,
-						...(token ? { ContinuationToken: token } : {}),
-					}),
-				);
-				const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+			for await (const keys of listObjectKeys(folder)) {
 				if (keys.length > 0) await deleteObjectKeys(keys);
-				token = page.IsTruncated ? page.NextContinuationToken : undefined;
-			} while (token);
+			}
+		},
+		async *listKeys(folder) {
+			for await (const keys of listObjectKeys(folder)) {
+				yield keys.map((key) => key.slice(prefix.length));
+			}
 		},
 	};
 }

@@ -17,6 +17,8 @@ export interface Storage {
 	delete(keys: readonly string[]): Promise<void>;
 	/** Deletes every object whose key starts with `prefix` (a folder such as `generations/<id>/`). */
 	deletePrefix(prefix: string): Promise<void>;
+	/** Every key under a folder such as `generations/`, a page at a time, in no promised order. */
+	listKeys(prefix: string): AsyncIterable<string[]>;
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;

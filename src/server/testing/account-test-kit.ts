@@ -22,12 +22,3 @@ export async function readSessionEmail(client: TestClient): Promise<string | nul
 	} | null;
 	return body?.user.email ?? null;
 }
-
-/** Polls a generation as the browser does until it is finished. */
-export async function waitForGeneration(client: TestClient, pollingUrl: string): Promise<string> {
-	for (let attempt = 0; attempt < 100; attempt++) {
-		const poll = (await (await client.request(pollingUrl)).json()) as { status: string };
-		if (poll.status === "completed" || poll.status === "failed") return poll.status;
-	}
-	throw new Error("the generation did not finish");
-}

@@ -67,10 +67,15 @@ export async function readGeneration(client: TestClient, id: string): Promise<Ge
 	return GenerationSchema.parse(await response.json());
 }
 
+/** Waits until the generation's provider job has started (its id is saved); answers the generation. */
+export async function waitUntilStarted(client: TestClient, id: string): Promise<Generation> {
+	await expect.poll(async () => (await readGeneration(client, id)).api_id).not.toBeNull();
+	return readGeneration(client, id);
+}
+
 /** Deletes a generation once its provider job id is saved, as a person would mid-generation. */
 export async function deleteWhenStarted(client: TestClient, id: string): Promise<Generation> {
-	await expect.poll(async () => (await readGeneration(client, id)).api_id).not.toBeNull();
-	const started = await readGeneration(client, id);
+	const started = await waitUntilStarted(client, id);
 	const response = await client.request(`/api/generations/${id}`, { method: "DELETE" });
 	expect(response.ok).toBe(true);
 	return started;

@@ -3,7 +3,7 @@ import sharp from "sharp";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationStatus } from "../../shared/generation-responses";
 import type { StoredImage } from "../db/schema";
-import { pollingUrlFor } from "../generations/generation-service";
+import { pollingUrlFor } from "../generations/generation-presenter";
 import { runFolder } from "../generations/store-images";
 import type { TestServer } from "./test-server";
 

@@ -16,13 +16,18 @@ export type S3Server = {
 	 */
 	accessKeyId: string;
 	secretAccessKey: string;
-	/** Every key in the bucket that starts with `prefix`, sorted, read from s3rver's folder. */
+	/**
+	 * Every key in the bucket that starts with `prefix`, sorted, read from s3rver's folder: the
+	 * objects the bucket holds, whether or not a listing through the API would find them.
+	 */
 	listKeys(prefix?: string): Promise<string[]>;
 	stop(): Promise<void>;
 };
 
 /** How s3rver's filesystem store names an object's bytes: `<folder>/<name>._S3rver_object`. */
 const OBJECT_SUFFIX = "._S3rver_object";
+/** And its metadata, written once the bytes are all in: `<folder>/<name>._S3rver_metadata.json`. */
+const METADATA_SUFFIX = "._S3rver_metadata.json";
 
 // Runs in the child: starts s3rver, prints its port, and exits when the parent goes away.
 const CHILD_SCRIPT = `
@@ -97,8 +102,22 @@ export async function startS3Server(options: { bucket?: string } = {}): Promise<
 		secretAccessKey: "S3RVER",
 		async listKeys(prefix = "") {
 			const entries = await readdir(bucketFolder, { recursive: true, withFileTypes: true });
+			const files = new Set(
+				entries
+					.filter((entry) => entry.isFile())
+					.map((entry) => path.join(entry.parentPath, entry.name)),
+			);
+			// An upload cut off by a killed client leaves s3rver the bytes received so far without
+			// metadata: s3rver never lists or serves it, and S3 would not have stored it at all.
+			const isStored = (file: string) =>
+				files.has(`${file.slice(0, -OBJECT_SUFFIX.length)}${METADATA_SUFFIX}`);
 			return entries
-				.filter((entry) => entry.isFile() && entry.name.endsWith(OBJECT_SUFFIX))
+				.filter(
+					(entry) =>
+						entry.isFile() &&
+						entry.name.endsWith(OBJECT_SUFFIX) &&
+						isStored(path.join(entry.parentPath, entry.name)),
+				)
 				.map((entry) =>
 					path
 						.relative(bucketFolder, path.join(entry.parentPath, entry.name))

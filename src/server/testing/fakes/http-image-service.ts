@@ -70,6 +70,8 @@ export type FakeHttpImageServiceBehaviour = {
 	results: FakeResultsFormat;
 	/** When true, image URLs in results answer 404 (an expired CDN link). */
 	imagesMissing: boolean;
+	/** How long each image URL takes to answer (a slow CDN), so a run spends time storing images. */
+	imageLatencyMs: number;
 	/** When set, start and polls need `Authorization: Bearer <apiKey>` and answer 401 without it. */
 	apiKey: string | null;
 	retryAfterSeconds: number;
@@ -114,6 +116,7 @@ const DEFAULT_BEHAVIOUR: FakeHttpImageServiceBehaviour = {
 	pollMessage: "The image service ran out of GPU memory",
 	results: "strings",
 	imagesMissing: false,
+	imageLatencyMs: 0,
 	apiKey: null,
 	retryAfterSeconds: 2,
 	pollingOrigin: null,
@@ -323,6 +326,9 @@ async function serveImage(
 ): Promise<void> {
 	if (current.imagesMissing || !JOB_ID_PATTERN.test(jobId) || index >= current.imageCount) {
 		return sendReply(response, textReply(404, "Image not found or expired", "text/plain"));
+	}
+	if (current.imageLatencyMs > 0) {
+		await new Promise((resolve) => setTimeout(resolve, current.imageLatencyMs));
 	}
 	const png = await renderImage(jobId, index);
 	response.writeHead(200, { "content-type": "image/png", "content-length": png.byteLength });
