@@ -36,7 +36,7 @@ await build({
 });
 const bundle = (await readdir(bundleDir)).find((file) => /^prerender\.m?js$/.test(file));
 if (!bundle) throw new Error(`no prerender bundle in ${bundleDir}`);
-const { renderPage, PRERENDERED_PAGES, SHELL_PATHS } = await import(
+const { renderPage, PRERENDERED_PAGES } = await import(
 	pathToFileURL(path.join(bundleDir, bundle)).href
 );
 
@@ -117,10 +117,15 @@ function putStylesheetsFirst(html) {
 	return `${rest.slice(0, at)}${stylesheets.join("")}${rest.slice(at)}`;
 }
 
+/** A prerendered page reads without JavaScript: the app shell's note that it needs it goes. */
+function removeNoScriptNote(html) {
+	return html.replace(/\s*<noscript>[\s\S]*?<\/noscript>/, "");
+}
+
 const loaderUrl = await writeFirstPaintLoader();
 const entryChunks = collectChunks("index.html");
 await mkdir(path.join(webRoot, "pages"), { recursive: true });
-const manifest = { pages: [], shellPaths: SHELL_PATHS };
+const manifest = { pages: [] };
 for (const page of PRERENDERED_PAGES) {
 	const screenChunks = new Set();
 	for (const moduleKey of page.screenModules) {
@@ -141,7 +146,7 @@ for (const page of PRERENDERED_PAGES) {
 			}
 			const file = `pages/${page.name}.${session}.${engine}.html`;
 			const document = putStylesheetsFirst(
-				startAfterFirstPaint(lowerScriptPriority(template), loaderUrl)
+				startAfterFirstPaint(lowerScriptPriority(removeNoScriptNote(template)), loaderUrl)
 					.replace(PLACEHOLDER, `${preloads}${PLACEHOLDER}`)
 					.replace(ROOT_ELEMENT, `<div id="root">${html}</div>`),
 			);
