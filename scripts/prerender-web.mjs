@@ -2,8 +2,11 @@
 // `vite build` (docs/decisions/012-prerendering-and-hydration.md). Bundles src/web/prerender.tsx
 // for Node with the project's Vite config, renders every page in each variant of the boot state
 // (session cookie or not, offline engine or an image service) into the built index.html, names
-// each page's on-demand screen code in <link rel="modulepreload">, and writes pages.json, which
-// the server reads to answer each route with its page. Fails if a page would carry a script.
+// each page's on-demand screen code in <link rel="modulepreload">, puts the stylesheet inside the
+// page and, in place of the app's entry, a loader that starts the app after the first paint, and
+// writes pages.json, which the server reads to answer each route with its page. Which routes are
+// prerendered is said by the route table (src/shared/app-routes.ts, through src/web/app/pages.ts).
+// Fails if a page would carry a script.
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -105,16 +108,24 @@ function startAfterFirstPaint(html, loaderUrl) {
 }
 
 /**
- * The stylesheet, the one file a prerendered page waits for to paint, goes before the scripts: the
- * browser asks for files in the page's order, and a server with a busy CPU answers them in the
- * order asked, so behind the scripts the stylesheet came after the app's 90 kB entry.
+ * The stylesheet, the one file a prerendered page waits for to paint, goes inside the page, in a
+ * `<style>` before the scripts (the CSP allows inline styles, not scripts): the page then paints
+ * after one round trip. As a file it was asked for beside the scripts, and a busy server answered
+ * it behind the app's 90 kB entry. The app shell keeps the file, which its later pages share.
  */
-function putStylesheetsFirst(html) {
-	const stylesheets = html.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
-	const rest = stylesheets.reduce((text, link) => text.replace(link, ""), html);
+async function inlineStylesheets(html) {
+	const links = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g)];
+	let styles = "";
+	let rest = html;
+	for (const [link, file] of links) {
+		const css = await readFile(path.join(webRoot, file), "utf8");
+		if (/<\/style/i.test(css)) throw new Error(`${file} cannot be inlined: it holds </style`);
+		styles += `<style>${css}</style>`;
+		rest = rest.replace(link, "");
+	}
 	const at = rest.search(/<link rel="modulepreload"|<script type="module"|<!--app-boot-state-->/);
-	if (at < 0) return html;
-	return `${rest.slice(0, at)}${stylesheets.join("")}${rest.slice(at)}`;
+	if (at < 0) throw new Error("dist/web/index.html has no scripts or boot-state placeholder");
+	return `${rest.slice(0, at)}${styles}${rest.slice(at)}`;
 }
 
 /** A prerendered page reads without JavaScript: the app shell's note that it needs it goes. */
@@ -123,6 +134,9 @@ function removeNoScriptNote(html) {
 }
 
 const loaderUrl = await writeFirstPaintLoader();
+const pageTemplate = await inlineStylesheets(
+	startAfterFirstPaint(lowerScriptPriority(removeNoScriptNote(template)), loaderUrl),
+);
 const entryChunks = collectChunks("index.html");
 await mkdir(path.join(webRoot, "pages"), { recursive: true });
 const manifest = { pages: [] };
@@ -145,11 +159,9 @@ for (const page of PRERENDERED_PAGES) {
 				);
 			}
 			const file = `pages/${page.name}.${session}.${engine}.html`;
-			const document = putStylesheetsFirst(
-				startAfterFirstPaint(lowerScriptPriority(removeNoScriptNote(template)), loaderUrl)
-					.replace(PLACEHOLDER, `${preloads}${PLACEHOLDER}`)
-					.replace(ROOT_ELEMENT, `<div id="root">${html}</div>`),
-			);
+			const document = pageTemplate
+				.replace(PLACEHOLDER, `${preloads}${PLACEHOLDER}`)
+				.replace(ROOT_ELEMENT, `<div id="root">${html}</div>`);
 			await writeFile(path.join(webRoot, file), document);
 			files[`${session}.${engine}`] = file;
 		}
