@@ -5,7 +5,7 @@
 // (`loadStaticSite`, in a bare Hono app: no database, nobody signed in, the offline engine) on a
 // free port of 127.0.0.1, and loads, cold (a fresh Chromium context each time: no cache, no
 // cookie), one after the other:
-// - `/`, the prerendered page, hydrated by the script;
+// - `/`, the prerendered page, hydrated by the app, which its loader fetches after the first paint;
 // - `/?client-only`, the app shell: a URL with a query gets index.html with an empty #root, which
 //   the same script renders with createRoot. That is a client-only React app of exactly the app's
 //   size, its styles and its server, which is what the first page was before prerendering;
@@ -15,8 +15,8 @@
 // every variant alike; the figures are the medians over the rounds ("same round": the median of
 // each round's ratio of a page's FCP to the client-only one's, which a drifting load moves less).
 // FCP is the browser's `first-contentful-paint` entry; "app script arrived" is when the app's entry
-// script (assets/index-*.js) had been received (its resource timing's responseEnd). On loopback it
-// arrives before the first paint, the case where the paint must not wait for the app.
+// script (assets/index-*.js) had been received (its resource timing's responseEnd): on loopback at
+// once, unless the page asks for it only after its first paint, as the prerendered pages now do.
 //
 //   node bench/run.mjs first-paint                       PAIRS=21
 //   PAIRS=31 COMPARE_DISTS=.tmp/old-web node bench/run.mjs first-paint

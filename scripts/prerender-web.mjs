@@ -61,14 +61,26 @@ function collectChunks(moduleKey, found = new Set()) {
 }
 
 /**
- * A prerendered page paints without its scripts, which only make it interactive: fetched at low
- * priority, they leave the connection to the stylesheet first. (The app shell, index.html, needs
- * them to paint anything and keeps their default priority.)
+ * A prerendered page paints without its scripts, which only make it interactive: it names them in
+ * inert links (`<link data-app-entry>`, `<link data-app-module>`), and its one script, the loader,
+ * turns them into module preloads and imports the entry once the page is on the screen. Fetched
+ * with the page, the scripts took the CPU (network, parsing) that the first frame's rasterization
+ * needed. (The app shell, index.html, needs them to paint anything and keeps them as they are.)
  */
-function lowerScriptPriority(html) {
+function startAfterFirstPaint(html, loaderUrl) {
+	const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+	const entryUrl = entry.exec(html)?.[1];
+	if (!entryUrl) throw new Error("dist/web/index.html has no module script");
 	return html
-		.replace(/<script type="module" /g, '<script type="module" fetchpriority="low" ')
-		.replace(/<link rel="modulepreload" /g, '<link rel="modulepreload" fetchpriority="low" ');
+		.replace(
+			entry,
+			`<link data-app-entry crossorigin href="${entryUrl}">` +
+				`<script type="module" crossorigin src="${loaderUrl}"></script>`,
+		)
+		.replace(
+			/<link rel="modulepreload" crossorigin href=/g,
+			"<link data-app-module crossorigin href=",
+		);
 }
 
 /**
@@ -90,21 +102,6 @@ async function writeFirstPaintLoader() {
 	const file = `assets/first-paint-loader-${hash}.js`;
 	await writeFile(path.join(webRoot, file), code);
 	return `/${file}`;
-}
-
-/**
- * A prerendered page runs the loader instead of the app's entry, which it only preloads (at low
- * priority, like the rest): the loader imports the entry after the first paint.
- */
-function startAfterFirstPaint(html, loaderUrl) {
-	const entry = /<script type="module" fetchpriority="low" crossorigin src="([^"]+)"><\/script>/;
-	const entryUrl = entry.exec(html)?.[1];
-	if (!entryUrl) throw new Error("dist/web/index.html has no module script");
-	return html.replace(
-		entry,
-		`<link rel="modulepreload" fetchpriority="low" crossorigin href="${entryUrl}" data-app-entry>` +
-			`<script type="module" fetchpriority="low" crossorigin src="${loaderUrl}"></script>`,
-	);
 }
 
 /**
@@ -135,7 +132,7 @@ function removeNoScriptNote(html) {
 
 const loaderUrl = await writeFirstPaintLoader();
 const pageTemplate = await inlineStylesheets(
-	startAfterFirstPaint(lowerScriptPriority(removeNoScriptNote(template)), loaderUrl),
+	startAfterFirstPaint(removeNoScriptNote(template), loaderUrl),
 );
 const entryChunks = collectChunks("index.html");
 await mkdir(path.join(webRoot, "pages"), { recursive: true });
@@ -146,7 +143,7 @@ for (const page of PRERENDERED_PAGES) {
 		for (const file of collectChunks(moduleKey)) if (!entryChunks.has(file)) screenChunks.add(file);
 	}
 	const preloads = [...screenChunks]
-		.map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`)
+		.map((file) => `<link data-app-module crossorigin href="/${file}">`)
 		.join("");
 	const files = {};
 	for (const session of SESSIONS) {

@@ -1,10 +1,9 @@
 // The script of a prerendered page (scripts/prerender-web.mjs bundles it on its own, outside the
-// app): it starts the app, whose entry the page names in `<link rel="modulepreload" data-app-entry>`,
-// only once the page's first content is on the screen. The browser fetches the app meanwhile; only
-// its evaluation and the hydration wait. Started at once, they competed with the rasterization of
-// the first frame and the first paint waited for them whenever the script arrived with the page (a
-// fast network, the cache, loopback): on two cores it came no sooner than the client-only app's.
-// docs/decisions/012-prerendering-and-hydration.md.
+// app): once the page's first content is on the screen, it fetches the app's code, which the page
+// names in inert links (`<link data-app-entry>`, `<link data-app-module>`), and starts it. Fetched,
+// evaluated and hydrating at once, the app competed with the rasterization of the first frame, and
+// where the script arrived with the page (a fast network, the cache, loopback) the first paint
+// waited for it. docs/decisions/012-prerendering-and-hydration.md.
 
 /** Longest wait for the first paint: past it, the app starts anyway. */
 const FIRST_PAINT_WAIT_MS = 1000;
@@ -42,8 +41,20 @@ function waitForFirstPaint(): Promise<void> {
 	});
 }
 
+/** Fetches the app's modules side by side (the entry's imports would otherwise wait for it). */
+function preloadAppModules(): void {
+	for (const link of document.querySelectorAll<HTMLLinkElement>(
+		"link[data-app-entry], link[data-app-module]",
+	)) {
+		link.rel = "modulepreload";
+	}
+}
+
 const appEntry = document.querySelector<HTMLLinkElement>("link[data-app-entry]");
 if (appEntry) {
 	const entryUrl = appEntry.href;
-	void waitForFirstPaint().then(() => import(/* @vite-ignore */ entryUrl));
+	void waitForFirstPaint().then(() => {
+		preloadAppModules();
+		return import(/* @vite-ignore */ entryUrl);
+	});
 }
