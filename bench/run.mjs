@@ -17,6 +17,7 @@ const BENCHMARKS = [
 	"history-browser",
 	"web-bundle",
 	"lighthouse",
+	"first-paint",
 	"results-images",
 	"load",
 ];

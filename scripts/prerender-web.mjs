@@ -2,11 +2,16 @@
 // `vite build` (docs/decisions/012-prerendering-and-hydration.md). Bundles src/web/prerender.tsx
 // for Node with the project's Vite config, renders every page in each variant of the boot state
 // (session cookie or not, offline engine or an image service) into the built index.html, names
-// each page's on-demand screen code in <link rel="modulepreload">, and writes pages.json, which
-// the server reads to answer each route with its page. Fails if a page would carry a script.
+// each page's on-demand screen code in <link rel="modulepreload">, puts the stylesheet inside the
+// page and, in place of the app's entry, a loader that starts the app after the first paint, and
+// writes pages.json, which the server reads to answer each route with its page. Which routes are
+// prerendered is said by the route table (src/shared/app-routes.ts, through src/web/app/pages.ts).
+// Fails if a page would carry a script.
+import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { build as bundleForBrowser } from "esbuild";
 import { build } from "vite";
 
 const root = process.cwd();
@@ -34,7 +39,7 @@ await build({
 });
 const bundle = (await readdir(bundleDir)).find((file) => /^prerender\.m?js$/.test(file));
 if (!bundle) throw new Error(`no prerender bundle in ${bundleDir}`);
-const { renderPage, PRERENDERED_PAGES, SHELL_PATHS } = await import(
+const { renderPage, PRERENDERED_PAGES } = await import(
 	pathToFileURL(path.join(bundleDir, bundle)).href
 );
 
@@ -56,26 +61,89 @@ function collectChunks(moduleKey, found = new Set()) {
 }
 
 /**
- * A prerendered page paints without its scripts, which only make it interactive: fetched at low
- * priority, they leave the connection to the stylesheet first. (The app shell, index.html, needs
- * them to paint anything and keeps their default priority.)
+ * A prerendered page paints without its scripts, which only make it interactive: it names them in
+ * inert links (`<link data-app-entry>`, `<link data-app-module>`), and its one script, the loader,
+ * turns them into module preloads and imports the entry once the page is on the screen. Fetched
+ * with the page, the scripts took the CPU (network, parsing) that the first frame's rasterization
+ * needed. (The app shell, index.html, needs them to paint anything and keeps them as they are.)
  */
-function lowerScriptPriority(html) {
+function startAfterFirstPaint(html, loaderUrl) {
+	const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+	const entryUrl = entry.exec(html)?.[1];
+	if (!entryUrl) throw new Error("dist/web/index.html has no module script");
 	return html
-		.replace(/<script type="module" /g, '<script type="module" fetchpriority="low" ')
-		.replace(/<link rel="modulepreload" /g, '<link rel="modulepreload" fetchpriority="low" ');
+		.replace(
+			entry,
+			`<link data-app-entry crossorigin href="${entryUrl}">` +
+				`<script type="module" crossorigin src="${loaderUrl}"></script>`,
+		)
+		.replace(
+			/<link rel="modulepreload" crossorigin href=/g,
+			"<link data-app-module crossorigin href=",
+		);
 }
 
+/**
+ * The script of a prerendered page, src/web/first-paint-loader.ts, bundled on its own into
+ * assets/: it starts the app only once the page's first content is on the screen. Returns its URL.
+ */
+async function writeFirstPaintLoader() {
+	const result = await bundleForBrowser({
+		entryPoints: [path.join(root, "src/web/first-paint-loader.ts")],
+		bundle: true,
+		format: "esm",
+		target: "es2022",
+		minify: true,
+		write: false,
+	});
+	const code = result.outputFiles[0]?.contents;
+	if (!code) throw new Error("esbuild wrote no first-paint loader");
+	const hash = createHash("sha256").update(code).digest("base64url").slice(0, 8);
+	const file = `assets/first-paint-loader-${hash}.js`;
+	await writeFile(path.join(webRoot, file), code);
+	return `/${file}`;
+}
+
+/**
+ * The stylesheet, the one file a prerendered page waits for to paint, goes inside the page, in a
+ * `<style>` before the scripts (the CSP allows inline styles, not scripts): the page then paints
+ * after one round trip. As a file it was asked for beside the scripts, and a busy server answered
+ * it behind the app's 90 kB entry. The app shell keeps the file, which its later pages share.
+ */
+async function inlineStylesheets(html) {
+	const links = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g)];
+	let styles = "";
+	let rest = html;
+	for (const [link, file] of links) {
+		const css = await readFile(path.join(webRoot, file), "utf8");
+		if (/<\/style/i.test(css)) throw new Error(`${file} cannot be inlined: it holds </style`);
+		styles += `<style>${css}</style>`;
+		rest = rest.replace(link, "");
+	}
+	const at = rest.search(/<link rel="modulepreload"|<script type="module"|<!--app-boot-state-->/);
+	if (at < 0) throw new Error("dist/web/index.html has no scripts or boot-state placeholder");
+	return `${rest.slice(0, at)}${styles}${rest.slice(at)}`;
+}
+
+/** A prerendered page reads without JavaScript: the app shell's note that it needs it goes. */
+function removeNoScriptNote(html) {
+	return html.replace(/\s*<noscript>[\s\S]*?<\/noscript>/, "");
+}
+
+const loaderUrl = await writeFirstPaintLoader();
+const pageTemplate = await inlineStylesheets(
+	startAfterFirstPaint(removeNoScriptNote(template), loaderUrl),
+);
 const entryChunks = collectChunks("index.html");
 await mkdir(path.join(webRoot, "pages"), { recursive: true });
-const manifest = { pages: [], shellPaths: SHELL_PATHS };
+const manifest = { pages: [] };
 for (const page of PRERENDERED_PAGES) {
 	const screenChunks = new Set();
 	for (const moduleKey of page.screenModules) {
 		for (const file of collectChunks(moduleKey)) if (!entryChunks.has(file)) screenChunks.add(file);
 	}
 	const preloads = [...screenChunks]
-		.map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`)
+		.map((file) => `<link data-app-module crossorigin href="/${file}">`)
 		.join("");
 	const files = {};
 	for (const session of SESSIONS) {
@@ -88,7 +156,7 @@ for (const page of PRERENDERED_PAGES) {
 				);
 			}
 			const file = `pages/${page.name}.${session}.${engine}.html`;
-			const document = lowerScriptPriority(template)
+			const document = pageTemplate
 				.replace(PLACEHOLDER, `${preloads}${PLACEHOLDER}`)
 				.replace(ROOT_ELEMENT, `<div id="root">${html}</div>`);
 			await writeFile(path.join(webRoot, file), document);

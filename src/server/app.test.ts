@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_ROUTES } from "../shared/app-routes";
 import { BOOT_STATE_PLACEHOLDER, type PagesManifest } from "../shared/boot-state";
 import { loadStaticSite } from "./http/static-site";
 import { availableDatabaseKinds } from "./testing/test-database";
@@ -135,17 +136,16 @@ describe("the built web app", () => {
 		}
 	});
 
-	it("answers each prerendered route with its page in the variant the request calls for, and unknown paths with the 404 page", async () => {
-		const pages = await mkdtemp(path.join(tmpdir(), "atelier-pages-"));
+	/** A built site whose prerendered pages say their name and variant, in each variant. */
+	async function writePrerenderedSite(
+		pages: ReadonlyArray<readonly [name: string, paths: readonly string[], status: 200 | 404]>,
+	): Promise<string> {
+		const site = await mkdtemp(path.join(tmpdir(), "atelier-pages-"));
 		const shell = `<!doctype html><head>${BOOT_STATE_PLACEHOLDER}</head><div id="root"></div>`;
-		await writeFile(path.join(pages, "index.html"), shell);
-		await mkdir(path.join(pages, "pages"));
-		const manifest: PagesManifest = { pages: [], shellPaths: ["/generations"] };
-		for (const [name, paths, status] of [
-			["home", ["/"], 200],
-			["login", ["/login"], 200],
-			["not-found", [], 404],
-		] as const) {
+		await writeFile(path.join(site, "index.html"), shell);
+		await mkdir(path.join(site, "pages"));
+		const manifest: PagesManifest = { pages: [] };
+		for (const [name, paths, status] of pages) {
 			const files = {} as PagesManifest["pages"][number]["files"];
 			for (const variant of [
 				"signed-out.offline-engine",
@@ -155,14 +155,55 @@ describe("the built web app", () => {
 			] as const) {
 				const file = `pages/${name}.${variant}.html`;
 				await writeFile(
-					path.join(pages, file),
+					path.join(site, file),
 					`<!doctype html><head>${BOOT_STATE_PLACEHOLDER}</head><div id="root"><p>${name} ${variant}</p></div>`,
 				);
 				files[variant] = file;
 			}
 			manifest.pages.push({ name, paths: [...paths], status, files });
 		}
-		await writeFile(path.join(pages, "pages.json"), JSON.stringify(manifest));
+		await writeFile(path.join(site, "pages.json"), JSON.stringify(manifest));
+		return site;
+	}
+
+	it("answers every route of the route table with 200 and its page or the app shell; only an unknown path gets the 404 page", async () => {
+		const prerendered = APP_ROUTES.filter((route) => route.rendering.mode === "prerendered");
+		const pages = await writePrerenderedSite([
+			...prerendered.map((route) => [route.screen, [route.path], 200] as const),
+			["Page Not Found", [], 404],
+		]);
+		const { app, close } = await createSiteApp(pages);
+		try {
+			for (const route of APP_ROUTES) {
+				// A concrete path of the route: any segment stands for a parameter.
+				const concretePath = route.path.replace(/:[^/]+/g, "x");
+				const response = await app.request(concretePath);
+				const html = await response.text();
+				expect({ path: concretePath, status: response.status }).toEqual({
+					path: concretePath,
+					status: 200,
+				});
+				expect(html).not.toContain("Page Not Found");
+				if (route.rendering.mode === "prerendered") {
+					expect(html).toContain(`<p>${route.screen} signed-out.offline-engine</p>`);
+				} else {
+					expect(html).toContain('<div id="root"></div>');
+				}
+			}
+			const unknown = await app.request("/account/nothing-here");
+			expect(unknown.status).toBe(404);
+			expect(await unknown.text()).toContain("Page Not Found");
+		} finally {
+			await close();
+		}
+	});
+
+	it("answers each prerendered route with its page in the variant the request calls for, and unknown paths with the 404 page", async () => {
+		const pages = await writePrerenderedSite([
+			["home", ["/"], 200],
+			["login", ["/login"], 200],
+			["not-found", [], 404],
+		]);
 		const { app, close } = await createSiteApp(pages);
 		const read = async (route: string, headers: Record<string, string> = {}) => {
 			const response = await app.request(route, { headers });

@@ -36,6 +36,4 @@ export type PagesManifest = {
 		/** The HTML file of each variant, relative to the web root. */
 		files: Record<PrerenderVariant, string>;
 	}>;
-	/** Routes rendered in the browser only (their screen needs the session): they get index.html. */
-	shellPaths: string[];
 };

@@ -10,7 +10,7 @@ import { seedQueryClient } from "./app/boot-state";
 import { createQueryClient } from "./app/providers";
 import { AppRoutes } from "./app/router";
 
-export { PRERENDERED_PAGES, SHELL_PATHS } from "./app/pages";
+export { PRERENDERED_PAGES } from "./app/pages";
 
 /** The HTML of the app at `path`, as the browser's first render with `state` would make it. */
 export async function renderPage(path: string, state: BootState): Promise<string> {

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { APP_ROUTES } from "../../src/shared/app-routes";
 import { signUp, uniqueEmail } from "./support/journeys";
 
 // The first screens are prerendered HTML, hydrated by the script
@@ -76,6 +77,35 @@ test.describe("without JavaScript", () => {
 		expect((await page.goto("/no/such/page"))?.status()).toBe(404);
 		await expect(page.getByRole("heading", { level: 1, name: "Page Not Found" })).toBeVisible();
 		await expect(page.getByRole("link", { name: "Go to Home" })).toBeVisible();
+	});
+
+	test("every route of the route table answers 200 with its screen or a note that it needs JavaScript, never Page Not Found", async ({
+		page,
+	}) => {
+		for (const route of APP_ROUTES) {
+			const concretePath = route.path.replace(/:[^/]+/g, "x");
+			const response = await page.goto(concretePath);
+			expect({ path: concretePath, status: response?.status() }).toEqual({
+				path: concretePath,
+				status: 200,
+			});
+			await expect(page.locator("body")).not.toContainText("Page Not Found");
+			// getByText does not look inside <noscript>, whose text shows with JavaScript off.
+			const note = page
+				.getByRole("paragraph")
+				.filter({ hasText: "This screen of Atelier needs JavaScript." });
+			if (route.rendering.mode === "prerendered") {
+				await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+				await expect(note).toHaveCount(0);
+			} else {
+				await expect(note).toBeVisible();
+			}
+		}
+		// The password-reset link from the mail, with its token.
+		expect((await page.goto("/reset-password?token=abc"))?.status()).toBe(200);
+		await expect(
+			page.getByRole("paragraph").filter({ hasText: "This screen of Atelier needs JavaScript." }),
+		).toBeVisible();
 	});
 });
 

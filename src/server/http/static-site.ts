@@ -3,6 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Context } from "hono";
+import { findAppRoute } from "../../shared/app-routes";
 import {
 	BOOT_STATE_ELEMENT_ID,
 	BOOT_STATE_PLACEHOLDER,
@@ -73,9 +74,10 @@ export type PageContext = {
  * the boot state (pages.json, docs/decisions/012-prerendering-and-hydration.md). A page is answered
  * in the variant the request calls for, with its boot state in a JSON element and, when a session
  * cookie came with it, a preload of the session lookup, so the browser asks for it at once
- * alongside the script. An unknown path gets the 404 page with status 404; the routes rendered in
- * the browser only, and any URL with a query string (a screen may read its query, the prerender
- * cannot), get the app shell, index.html. A build without pages.json serves index.html everywhere.
+ * alongside the script. Every other route of the route table (src/shared/app-routes.ts), and any
+ * URL with a query string (a screen may read its query, the prerender cannot), gets the app shell,
+ * index.html, with status 200; only a path no route knows gets the 404 page, with status 404. A
+ * build without pages.json serves index.html everywhere.
  */
 export type StaticSite = {
 	serve(context: Context, page: PageContext): Response | undefined;
@@ -137,7 +139,7 @@ export async function loadStaticSite(directory: string): Promise<StaticSite> {
 	const manifestText = templates.get(PAGES_MANIFEST);
 	const manifest: PagesManifest = manifestText
 		? (JSON.parse(manifestText) as PagesManifest)
-		: { pages: [], shellPaths: [] };
+		: { pages: [] };
 	const pagesByPath = new Map<string, Page>();
 	let notFoundPage: Page | undefined;
 	for (const page of manifest.pages) {
@@ -148,7 +150,6 @@ export async function loadStaticSite(directory: string): Promise<StaticSite> {
 		for (const pagePath of page.paths) pagesByPath.set(pagePath, entry);
 		if (page.status === 404) notFoundPage = entry;
 	}
-	const shellPaths = new Set(manifest.shellPaths);
 
 	// Each page in each boot state, made (and compressed) once, when first asked for.
 	const rendered = new Map<string, StaticFile>();
@@ -216,9 +217,9 @@ export async function loadStaticSite(directory: string): Promise<StaticSite> {
 			const vary = "accept-encoding, cookie";
 			const pathname = normalizePath(context.req.path);
 			const isShell =
-				shellPaths.has(pathname) ||
 				pathname === "/index.html" ||
-				new URL(context.req.url).search !== "";
+				new URL(context.req.url).search !== "" ||
+				(!pagesByPath.has(pathname) && findAppRoute(pathname) !== undefined);
 			const page = isShell ? undefined : (pagesByPath.get(pathname) ?? notFoundPage);
 			if (page) {
 				const template = page.files[readPrerenderVariant(state)];

@@ -1,6 +1,7 @@
-// The screens a signed-out visitor can reach first, prerendered to HTML at build time
-// (scripts/prerender-web.mjs) and hydrated in the browser, and the routes rendered in the browser
-// only. Keep in step with the route table in router.tsx.
+// The pages the build prerenders (scripts/prerender-web.mjs), read from the route table
+// (src/shared/app-routes.ts): each route whose rendering is `prerendered`, and the 404 page. The
+// other routes get the app shell from the server, which reads the same table.
+import { APP_ROUTES } from "../../shared/app-routes";
 
 export type PrerenderedPage = {
 	name: string;
@@ -16,30 +17,27 @@ export type PrerenderedPage = {
 	screenModules: string[];
 };
 
-export const PRERENDERED_PAGES: PrerenderedPage[] = [
-	{ name: "home", paths: ["/"], renderPath: "/", status: 200, screenModules: [] },
-	{
-		name: "login",
-		paths: ["/login"],
-		renderPath: "/login",
-		status: 200,
-		screenModules: ["features/auth/login-page.tsx"],
-	},
-	{
-		name: "signup",
-		paths: ["/signup"],
-		renderPath: "/signup",
-		status: 200,
-		screenModules: ["features/auth/signup-page.tsx"],
-	},
-	{
-		name: "not-found",
-		paths: [],
-		renderPath: "/this-page-does-not-exist",
-		status: 404,
-		screenModules: [],
-	},
-];
+const NOT_FOUND_PAGE: PrerenderedPage = {
+	name: "not-found",
+	paths: [],
+	renderPath: "/this-page-does-not-exist",
+	status: 404,
+	screenModules: [],
+};
 
-/** Routes whose screen needs the session (the history): served the app shell, index.html. */
-export const SHELL_PATHS = ["/generations"];
+export const PRERENDERED_PAGES: PrerenderedPage[] = [
+	...APP_ROUTES.flatMap((route): PrerenderedPage[] =>
+		route.rendering.mode === "prerendered"
+			? [
+					{
+						name: route.screen,
+						paths: [route.path],
+						renderPath: route.path,
+						status: 200,
+						screenModules: [...route.rendering.screenModules],
+					},
+				]
+			: [],
+	),
+	NOT_FOUND_PAGE,
+];

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
-import { delay, http } from "msw";
+import { delay, HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
+import { APP_ROUTES } from "../../shared/app-routes";
+import { startFakeAuditLogServer } from "../testing/fakes/fake-audit-log-server";
 import { createTestUser, startFakeAuthServer } from "../testing/fakes/fake-auth-server";
 import { mswServer } from "../testing/msw-server";
 import { renderApp } from "../testing/render-app";
@@ -112,4 +114,25 @@ describe("routes", () => {
 			await screen.findByRole("heading", { level: 1, name: "Create with Atelier" }),
 		).toBeVisible();
 	});
+
+	it.each(APP_ROUTES.map((route) => [route.path, route] as const))(
+		"shows the screen of %s from the route table, not Page Not Found",
+		async (path, route) => {
+			// Someone the route lets in: nobody for the signed-out screens, the administrator otherwise.
+			startFakeAuthServer(
+				route.access === "signed-out" ? {} : { signedInAs: createTestUser({ isAdmin: true }) },
+			);
+			// What the account and audit-log screens ask for first: nothing linked, nothing logged.
+			startFakeAuditLogServer();
+			mswServer.use(
+				http.get("*/api/auth/list-accounts", () => HttpResponse.json([])),
+				http.get("*/api/auth/list-sessions", () => HttpResponse.json([])),
+			);
+			const { readLocation } = renderApp({ path });
+
+			const heading = await screen.findByRole("heading", { level: 1 });
+			expect(heading).not.toHaveTextContent("Page Not Found");
+			expect(readLocation()).toBe(path);
+		},
+	);
 });

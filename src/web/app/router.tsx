@@ -1,7 +1,12 @@
-import { Suspense } from "react";
+import { type ComponentType, Suspense } from "react";
 import { matchRoutes, type RouteObject, useRoutes } from "react-router";
+import {
+	APP_ROUTES,
+	type AppScreen,
+	type RouteAccess,
+	type RouteLayout,
+} from "../../shared/app-routes";
 import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
-import { AUDIT_LOG_PATH } from "../lib/app-paths";
 import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
 import { GeneratorRoute } from "./generator-route";
@@ -45,43 +50,54 @@ const VerifyEmailRoute = lazyScreen(async () => {
 	return (await import("./account-recovery-routes")).VerifyEmailRoute;
 });
 
+/** The component of each screen of the route table (src/shared/app-routes.ts). */
+const SCREENS: Record<AppScreen, ComponentType> = {
+	generator: GeneratorRoute,
+	generations: GenerationsRoute,
+	account: AccountRoute,
+	"audit-log": AuditLogRoute,
+	login: LoginPage,
+	signup: SignupPage,
+	"forgot-password": ForgotPasswordRoute,
+	"reset-password": ResetPasswordRoute,
+	"verify-email": VerifyEmailRoute,
+};
+
+const GUARDS: Record<RouteAccess, ComponentType | undefined> = {
+	anyone: undefined,
+	"signed-in": RequireSignedIn,
+	"signed-out": RequireSignedOut,
+};
+
+/** The table's routes of one layout, each under the guard of its access. */
+function routesOf(layout: RouteLayout): RouteObject[] {
+	const routes = APP_ROUTES.filter((route) => route.layout === layout);
+	return (Object.keys(GUARDS) as RouteAccess[]).flatMap((access): RouteObject[] => {
+		const children = routes
+			.filter((route) => route.access === access)
+			.map(
+				(route): RouteObject =>
+					route.path === "/"
+						? { index: true, Component: SCREENS[route.screen] }
+						: { path: route.path, Component: SCREENS[route.screen] },
+			);
+		const guard = GUARDS[access];
+		if (children.length === 0) return [];
+		return guard ? [{ Component: guard, children }] : children;
+	});
+}
+
 /**
- * Every route of the web app (SPEC.md section 2, plus the account screens and the administrator's
- * audit log). Everything but the generator is loaded on demand so the first page stays small.
+ * Every route of the web app, from the route table. Everything but the generator is loaded on
+ * demand so the first page stays small.
  */
 const appRoutes: RouteObject[] = [
 	{
 		path: "/",
 		Component: LayoutShell,
-		children: [
-			{ index: true, Component: GeneratorRoute },
-			{
-				Component: RequireSignedIn,
-				children: [
-					{ path: "generations", Component: GenerationsRoute },
-					{ path: "account", Component: AccountRoute },
-					{ path: AUDIT_LOG_PATH, Component: AuditLogRoute },
-				],
-			},
-			{ path: "*", Component: NotFoundPage },
-		],
+		children: [...routesOf("site"), { path: "*", Component: NotFoundPage }],
 	},
-	{
-		Component: AuthLayout,
-		children: [
-			{
-				Component: RequireSignedOut,
-				children: [
-					{ path: "login", Component: LoginPage },
-					{ path: "signup", Component: SignupPage },
-				],
-			},
-			// Reached from e-mails, signed in or not.
-			{ path: "forgot-password", Component: ForgotPasswordRoute },
-			{ path: "reset-password", Component: ResetPasswordRoute },
-			{ path: "verify-email", Component: VerifyEmailRoute },
-		],
-	},
+	{ Component: AuthLayout, children: routesOf("auth") },
 ];
 
 /**

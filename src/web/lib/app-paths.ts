@@ -1,4 +1,4 @@
 // Addresses of screens that more than one feature links to (features do not import each other).
+// The route table (src/shared/app-routes.ts) owns them.
 
-/** The administrator's audit log: who deleted whose generation, and when. */
-export const AUDIT_LOG_PATH = "/admin/audit-log";
+export { AUDIT_LOG_PATH } from "../../shared/app-routes";

@@ -1,0 +1,130 @@
+// Every route of the web app, in one table that three readers share: the browser's router
+// (src/web/app/router.tsx maps each screen to its component), the build's prerender
+// (src/web/app/pages.ts, scripts/prerender-web.mjs) and the server, which answers each route with
+// its prerendered page or the app shell and only an unknown path with the 404 page
+// (src/server/http/static-site.ts). Plain data, so the server reads it without React.
+// docs/decisions/012-prerendering-and-hydration.md.
+
+/** The administrator's audit log: who deleted whose generation, and when. */
+export const AUDIT_LOG_PATH = "/admin/audit-log";
+
+/** The screens of the app; router.tsx gives each its component. */
+export type AppScreen =
+	| "generator"
+	| "generations"
+	| "account"
+	| "audit-log"
+	| "login"
+	| "signup"
+	| "forgot-password"
+	| "reset-password"
+	| "verify-email";
+
+/**
+ * Who may see a route: `signed-in` sends anyone else to /login, `signed-out` sends a signed-in
+ * person home (the router's guards). A screen may narrow it further (the audit log, for the
+ * administrator only, checks that itself).
+ */
+export type RouteAccess = "anyone" | "signed-in" | "signed-out";
+
+/** The frame around the screen: the site's header and footer, or the centred sign-in card. */
+export type RouteLayout = "site" | "auth";
+
+/**
+ * How the first response of a route is made. `prerendered`: the build renders the screen to HTML
+ * for each boot state (only screens whose first render needs neither the session nor the query
+ * string: a signed-out visitor's first screens), naming the source modules (relative to src/web) of
+ * its code that loads on demand, which the page preloads. `shell`: the server answers the app
+ * shell, index.html, which the browser renders.
+ */
+export type RouteRendering =
+	| { mode: "prerendered"; screenModules: readonly string[] }
+	| { mode: "shell" };
+
+export type AppRoute = {
+	/** The path, from the root; `:name` stands for one segment. */
+	path: string;
+	screen: AppScreen;
+	layout: RouteLayout;
+	access: RouteAccess;
+	rendering: RouteRendering;
+};
+
+const PRERENDERED = (...screenModules: string[]): RouteRendering => ({
+	mode: "prerendered",
+	screenModules,
+});
+const SHELL: RouteRendering = { mode: "shell" };
+
+/** SPEC.md section 2, plus the account screens and the administrator's audit log. */
+export const APP_ROUTES: readonly AppRoute[] = [
+	{ path: "/", screen: "generator", layout: "site", access: "anyone", rendering: PRERENDERED() },
+	{
+		path: "/generations",
+		screen: "generations",
+		layout: "site",
+		access: "signed-in",
+		rendering: SHELL,
+	},
+	{ path: "/account", screen: "account", layout: "site", access: "signed-in", rendering: SHELL },
+	{
+		path: AUDIT_LOG_PATH,
+		screen: "audit-log",
+		layout: "site",
+		access: "signed-in",
+		rendering: SHELL,
+	},
+	{
+		path: "/login",
+		screen: "login",
+		layout: "auth",
+		access: "signed-out",
+		rendering: PRERENDERED("features/auth/login-page.tsx"),
+	},
+	{
+		path: "/signup",
+		screen: "signup",
+		layout: "auth",
+		access: "signed-out",
+		rendering: PRERENDERED("features/auth/signup-page.tsx"),
+	},
+	// Reached from e-mails and links, signed in or not, and rendered in the browser: reset and
+	// verify read their query (the token, the verification's outcome).
+	{
+		path: "/forgot-password",
+		screen: "forgot-password",
+		layout: "auth",
+		access: "anyone",
+		rendering: SHELL,
+	},
+	{
+		path: "/reset-password",
+		screen: "reset-password",
+		layout: "auth",
+		access: "anyone",
+		rendering: SHELL,
+	},
+	{
+		path: "/verify-email",
+		screen: "verify-email",
+		layout: "auth",
+		access: "anyone",
+		rendering: SHELL,
+	},
+];
+
+function matchesPath(pattern: string, pathname: string): boolean {
+	const expected = pattern.split("/");
+	const actual = pathname.split("/");
+	return (
+		expected.length === actual.length &&
+		expected.every(
+			(segment, index) => segment === actual[index] || (segment.startsWith(":") && actual[index]),
+		)
+	);
+}
+
+/** The route `pathname` (without a trailing slash, except the root) belongs to, if any. */
+export function findAppRoute(pathname: string): AppRoute | undefined {
+	return APP_ROUTES.find((route) => matchesPath(route.path, pathname));
+}

@@ -1,0 +1,60 @@
+// The script of a prerendered page (scripts/prerender-web.mjs bundles it on its own, outside the
+// app): once the page's first content is on the screen, it fetches the app's code, which the page
+// names in inert links (`<link data-app-entry>`, `<link data-app-module>`), and starts it. Fetched,
+// evaluated and hydrating at once, the app competed with the rasterization of the first frame, and
+// where the script arrived with the page (a fast network, the cache, loopback) the first paint
+// waited for it. docs/decisions/012-prerendering-and-hydration.md.
+
+/** Longest wait for the first paint: past it, the app starts anyway. */
+const FIRST_PAINT_WAIT_MS = 1000;
+
+function hasFirstContentfulPaint(): boolean {
+	return performance.getEntriesByName("first-contentful-paint").length > 0;
+}
+
+/**
+ * Resolves once the browser has presented the page's first content (its `first-contentful-paint`
+ * entry comes when the frame is on the screen, not merely produced by the main thread), at once for
+ * a hidden page (it paints only when shown), and after a frame and a task where the browser does
+ * not report paints. Never later than FIRST_PAINT_WAIT_MS.
+ */
+function waitForFirstPaint(): Promise<void> {
+	return new Promise((resolve) => {
+		if (document.visibilityState === "hidden" || hasFirstContentfulPaint()) {
+			resolve();
+			return;
+		}
+		if (!PerformanceObserver.supportedEntryTypes?.includes("paint")) {
+			requestAnimationFrame(() => setTimeout(resolve, 0));
+			return;
+		}
+		const finish = () => {
+			observer.disconnect();
+			clearTimeout(timer);
+			resolve();
+		};
+		const observer = new PerformanceObserver(() => {
+			if (hasFirstContentfulPaint()) finish();
+		});
+		observer.observe({ type: "paint" });
+		const timer = setTimeout(finish, FIRST_PAINT_WAIT_MS);
+	});
+}
+
+/** Fetches the app's modules side by side (the entry's imports would otherwise wait for it). */
+function preloadAppModules(): void {
+	for (const link of document.querySelectorAll<HTMLLinkElement>(
+		"link[data-app-entry], link[data-app-module]",
+	)) {
+		link.rel = "modulepreload";
+	}
+}
+
+const appEntry = document.querySelector<HTMLLinkElement>("link[data-app-entry]");
+if (appEntry) {
+	const entryUrl = appEntry.href;
+	void waitForFirstPaint().then(() => {
+		preloadAppModules();
+		return import(/* @vite-ignore */ entryUrl);
+	});
+}
