@@ -167,7 +167,7 @@ describe("the built web app", () => {
 	}
 
 	it("answers every route of the route table with 200 and its page or the app shell; only an unknown path gets the 404 page", async () => {
-		const prerendered = APP_ROUTES.filter((route) => route.rendering.mode === "prerendered");
+		const prerendered = APP_ROUTES.filter((route) => route.rendering === "prerendered");
 		const pages = await writePrerenderedSite([
 			...prerendered.map((route) => [route.screen, [route.path], 200] as const),
 			["Page Not Found", [], 404],
@@ -184,7 +184,7 @@ describe("the built web app", () => {
 					status: 200,
 				});
 				expect(html).not.toContain("Page Not Found");
-				if (route.rendering.mode === "prerendered") {
+				if (route.rendering === "prerendered") {
 					expect(html).toContain(`<p>${route.screen} signed-out.offline-engine</p>`);
 				} else {
 					expect(html).toContain('<div id="root"></div>');

@@ -33,13 +33,10 @@ export type RouteLayout = "site" | "auth";
 /**
  * How the first response of a route is made. `prerendered`: the build renders the screen to HTML
  * for each boot state (only screens whose first render needs neither the session nor the query
- * string: a signed-out visitor's first screens), naming the source modules (relative to src/web) of
- * its code that loads on demand, which the page preloads. `shell`: the server answers the app
- * shell, index.html, which the browser renders.
+ * string: a signed-out visitor's first screens; src/web/app/pages.ts names the code each loads on
+ * demand). `shell`: the server answers the app shell, index.html, which the browser renders.
  */
-export type RouteRendering =
-	| { mode: "prerendered"; screenModules: readonly string[] }
-	| { mode: "shell" };
+export type RouteRendering = "prerendered" | "shell";
 
 export type AppRoute = {
 	/** The path, from the root; `:name` stands for one segment. */
@@ -50,43 +47,37 @@ export type AppRoute = {
 	rendering: RouteRendering;
 };
 
-const PRERENDERED = (...screenModules: string[]): RouteRendering => ({
-	mode: "prerendered",
-	screenModules,
-});
-const SHELL: RouteRendering = { mode: "shell" };
-
 /** SPEC.md section 2, plus the account screens and the administrator's audit log. */
 export const APP_ROUTES: readonly AppRoute[] = [
-	{ path: "/", screen: "generator", layout: "site", access: "anyone", rendering: PRERENDERED() },
+	{ path: "/", screen: "generator", layout: "site", access: "anyone", rendering: "prerendered" },
 	{
 		path: "/generations",
 		screen: "generations",
 		layout: "site",
 		access: "signed-in",
-		rendering: SHELL,
+		rendering: "shell",
 	},
-	{ path: "/account", screen: "account", layout: "site", access: "signed-in", rendering: SHELL },
+	{ path: "/account", screen: "account", layout: "site", access: "signed-in", rendering: "shell" },
 	{
 		path: AUDIT_LOG_PATH,
 		screen: "audit-log",
 		layout: "site",
 		access: "signed-in",
-		rendering: SHELL,
+		rendering: "shell",
 	},
 	{
 		path: "/login",
 		screen: "login",
 		layout: "auth",
 		access: "signed-out",
-		rendering: PRERENDERED("features/auth/login-page.tsx"),
+		rendering: "prerendered",
 	},
 	{
 		path: "/signup",
 		screen: "signup",
 		layout: "auth",
 		access: "signed-out",
-		rendering: PRERENDERED("features/auth/signup-page.tsx"),
+		rendering: "prerendered",
 	},
 	// Reached from e-mails and links, signed in or not, and rendered in the browser: reset and
 	// verify read their query (the token, the verification's outcome).
@@ -95,21 +86,21 @@ export const APP_ROUTES: readonly AppRoute[] = [
 		screen: "forgot-password",
 		layout: "auth",
 		access: "anyone",
-		rendering: SHELL,
+		rendering: "shell",
 	},
 	{
 		path: "/reset-password",
 		screen: "reset-password",
 		layout: "auth",
 		access: "anyone",
-		rendering: SHELL,
+		rendering: "shell",
 	},
 	{
 		path: "/verify-email",
 		screen: "verify-email",
 		layout: "auth",
 		access: "anyone",
-		rendering: SHELL,
+		rendering: "shell",
 	},
 ];
 

@@ -94,7 +94,7 @@ test.describe("without JavaScript", () => {
 			const note = page
 				.getByRole("paragraph")
 				.filter({ hasText: "This screen of Atelier needs JavaScript." });
-			if (route.rendering.mode === "prerendered") {
+			if (route.rendering === "prerendered") {
 				await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 				await expect(note).toHaveCount(0);
 			} else {

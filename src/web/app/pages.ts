@@ -1,7 +1,7 @@
 // The pages the build prerenders (scripts/prerender-web.mjs), read from the route table
 // (src/shared/app-routes.ts): each route whose rendering is `prerendered`, and the 404 page. The
 // other routes get the app shell from the server, which reads the same table.
-import { APP_ROUTES } from "../../shared/app-routes";
+import { APP_ROUTES, type AppScreen } from "../../shared/app-routes";
 
 export type PrerenderedPage = {
 	name: string;
@@ -17,6 +17,16 @@ export type PrerenderedPage = {
 	screenModules: string[];
 };
 
+/**
+ * The source modules (relative to src/web) of the code a prerendered screen loads on demand (its
+ * lazy screen in router.tsx). Kept here, not in the route table, so the first page's script does
+ * not carry them.
+ */
+const SCREEN_MODULES: Partial<Record<AppScreen, string[]>> = {
+	login: ["features/auth/login-page.tsx"],
+	signup: ["features/auth/signup-page.tsx"],
+};
+
 const NOT_FOUND_PAGE: PrerenderedPage = {
 	name: "not-found",
 	paths: [],
@@ -27,14 +37,14 @@ const NOT_FOUND_PAGE: PrerenderedPage = {
 
 export const PRERENDERED_PAGES: PrerenderedPage[] = [
 	...APP_ROUTES.flatMap((route): PrerenderedPage[] =>
-		route.rendering.mode === "prerendered"
+		route.rendering === "prerendered"
 			? [
 					{
 						name: route.screen,
 						paths: [route.path],
 						renderPath: route.path,
 						status: 200,
-						screenModules: [...route.rendering.screenModules],
+						screenModules: SCREEN_MODULES[route.screen] ?? [],
 					},
 				]
 			: [],

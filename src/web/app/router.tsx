@@ -14,41 +14,35 @@ import { LayoutShell } from "./layout-shell";
 import { type LazyScreen, lazyScreen } from "./lazy-screen";
 import { PageLoading } from "./page-loading";
 
-/** These screens exist to call the auth client: fetch it alongside them, not on the first click. */
-function warmUpAuthClient(): void {
-	// A hint only: if it fails, the first action tries again and reports any failure.
-	loadAuthClient().catch(() => {});
-}
+/**
+ * A screen that exists to call the auth client: the client is fetched alongside it, not on the
+ * first click (a hint only: if it fails, the first action tries again and reports any failure).
+ */
+const authScreen = (load: () => Promise<ComponentType>) =>
+	lazyScreen(() => {
+		loadAuthClient().catch(() => {});
+		return load();
+	});
 
 const NotFoundPage = lazyScreen(async () => (await import("./not-found-page")).NotFoundPage);
 const GenerationsRoute = lazyScreen(
 	async () => (await import("./generations-route")).GenerationsRoute,
 );
 const AuditLogRoute = lazyScreen(async () => (await import("./generations-route")).AuditLogRoute);
-const LoginPage = lazyScreen(async () => {
-	warmUpAuthClient();
-	return (await import("../features/auth/login-page")).LoginPage;
-});
-const SignupPage = lazyScreen(async () => {
-	warmUpAuthClient();
-	return (await import("../features/auth/signup-page")).SignupPage;
-});
-const AccountRoute = lazyScreen(async () => {
-	warmUpAuthClient();
-	return (await import("./account-route")).AccountRoute;
-});
-const ForgotPasswordRoute = lazyScreen(async () => {
-	warmUpAuthClient();
-	return (await import("./account-recovery-routes")).ForgotPasswordRoute;
-});
-const ResetPasswordRoute = lazyScreen(async () => {
-	warmUpAuthClient();
-	return (await import("./account-recovery-routes")).ResetPasswordRoute;
-});
-const VerifyEmailRoute = lazyScreen(async () => {
-	warmUpAuthClient();
-	return (await import("./account-recovery-routes")).VerifyEmailRoute;
-});
+const LoginPage = authScreen(async () => (await import("../features/auth/login-page")).LoginPage);
+const SignupPage = authScreen(
+	async () => (await import("../features/auth/signup-page")).SignupPage,
+);
+const AccountRoute = authScreen(async () => (await import("./account-route")).AccountRoute);
+const ForgotPasswordRoute = authScreen(
+	async () => (await import("./account-recovery-routes")).ForgotPasswordRoute,
+);
+const ResetPasswordRoute = authScreen(
+	async () => (await import("./account-recovery-routes")).ResetPasswordRoute,
+);
+const VerifyEmailRoute = authScreen(
+	async () => (await import("./account-recovery-routes")).VerifyEmailRoute,
+);
 
 /** The component of each screen of the route table (src/shared/app-routes.ts). */
 const SCREENS: Record<AppScreen, ComponentType> = {

@@ -15,6 +15,7 @@ import {
 	readPrompts,
 	setUpHistoryScreen,
 } from "../../testing/history-screen";
+import { findToast } from "../../testing/toasts";
 
 describe("the generations screen", () => {
 	beforeEach(setUpHistoryScreen);
@@ -200,7 +201,7 @@ describe("the generations screen", () => {
 
 		release();
 
-		expect(await screen.findByText("Generation deleted successfully")).toBeVisible();
+		expect(await findToast("Generation deleted successfully")).toBeVisible();
 		await waitFor(() =>
 			expect(screen.queryByRole("article", { name: "Delete me" })).not.toBeInTheDocument(),
 		);
@@ -228,7 +229,7 @@ describe("the generations screen", () => {
 			within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Delete" }),
 		);
 
-		expect(await screen.findByText("Failed to delete generation. Please try again.")).toBeVisible();
+		expect(await findToast("Failed to delete generation. Please try again.")).toBeVisible();
 		expect(screen.queryByText("Generation deleted successfully")).not.toBeInTheDocument();
 		expect(findCard("Cannot go")).toBeVisible();
 		await waitFor(() =>
@@ -257,7 +258,7 @@ describe("the generations screen", () => {
 		await user.click(
 			within(findCard("No polling URL")).getByRole("button", { name: "Open Polling" }),
 		);
-		expect(await screen.findByText("Polling URL not available for this generation")).toBeVisible();
+		expect(await findToast("Polling URL not available for this generation")).toBeVisible();
 		expect(open).toHaveBeenCalledOnce();
 	});
 

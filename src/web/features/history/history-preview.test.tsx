@@ -1,5 +1,6 @@
 // The preview's keys and actions: Left and Right move through a generation's images and on to
 // the one before or after; the card's actions are all there.
+
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
@@ -12,6 +13,7 @@ import {
 	openHistory,
 	setUpHistoryScreen,
 } from "../../testing/history-screen";
+import { findToast } from "../../testing/toasts";
 
 /** The preview's title and its description, the prompt of the generation shown. */
 function readShown() {
@@ -124,7 +126,7 @@ describe("the preview", () => {
 		const confirm = await screen.findByRole("alertdialog", { name: "Delete Generation?" });
 		expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
 		await user.click(within(confirm).getByRole("button", { name: "Delete" }));
-		expect(await screen.findByText("Generation deleted successfully")).toBeVisible();
+		expect(await findToast("Generation deleted successfully")).toBeVisible();
 		await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(1));
 		expect(server.readRequests("DELETE")).toHaveLength(1);
 	});

@@ -1,5 +1,6 @@
 // Downloads (an image, a generation's ZIP) and reuse (Use prompt, Rerun, Copy prompt), from the
 // card's menu and from the preview.
+
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
@@ -13,6 +14,7 @@ import {
 	readPrompts,
 	setUpHistoryScreen,
 } from "../../testing/history-screen";
+import { findToast } from "../../testing/toasts";
 
 async function openMenu(user: ReturnType<typeof openHistory>["user"], prompt: string) {
 	await user.click(within(findCard(prompt)).getByRole("button", { name: "More actions" }));
@@ -131,7 +133,7 @@ describe("reuse", () => {
 		const menu = await openMenu(user, "Run me again");
 		await user.click(within(menu).getByRole("menuitem", { name: "Rerun" }));
 
-		expect(await screen.findByText("Rerun started")).toBeVisible();
+		expect(await findToast("Rerun started")).toBeVisible();
 		expect(server.readRequests("POST", "/api/generations")[0]?.body).toEqual({
 			prompt: "Run me again",
 			aspectRatio: "--ar 3:2",
@@ -171,7 +173,7 @@ describe("reuse", () => {
 		const menu = await openMenu(user, "Copy this prompt, 8k");
 		await user.click(within(menu).getByRole("menuitem", { name: "Copy prompt" }));
 
-		expect(await screen.findByText("Prompt copied")).toBeVisible();
+		expect(await findToast("Prompt copied")).toBeVisible();
 		expect(await navigator.clipboard.readText()).toBe("Copy this prompt, 8k");
 
 		await navigator.clipboard.writeText("");

@@ -1,5 +1,6 @@
 // Selection mode: a checkbox on each card, Shift+click for a range, Select all shown, and bulk
 // Delete and Download; and what the administrator's delete confirmation says.
+
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
@@ -13,6 +14,7 @@ import {
 	readPrompts,
 	setUpHistoryScreen,
 } from "../../testing/history-screen";
+import { findToast } from "../../testing/toasts";
 
 const PROMPTS = ["One", "Two", "Three", "Four", "Five"];
 
@@ -92,7 +94,7 @@ describe("selecting many generations", () => {
 		).toBeVisible();
 		await user.click(within(dialog).getByRole("button", { name: "Delete 2" }));
 
-		expect(await screen.findByText("2 generations deleted")).toBeVisible();
+		expect(await findToast("2 generations deleted")).toBeVisible();
 		await waitFor(() =>
 			expect(readPrompts(screen.getAllByRole("article"))).toEqual(["Two", "Four", "Five"]),
 		);
