@@ -28,7 +28,7 @@ import {
 export const BENCH_BASE_URL = TEST_BASE_URL;
 export const BENCH_ADMIN_EMAIL = TEST_ADMIN_EMAIL;
 export const createBenchSettings = createTestSettings;
-export const BENCH_PASSWORD = "correct horse battery";
+const BENCH_PASSWORD = "correct horse battery";
 
 export type DatabaseKind = "pglite" | "postgres";
 
@@ -41,7 +41,7 @@ export async function openBenchPglite(): Promise<Database> {
 	return openPgliteDatabase(pglite, { ownsPglite: true });
 }
 
-export type PostgresTarget = {
+type PostgresTarget = {
 	/** Where the server came from, for the printout. */
 	source: string;
 	/** Opens a fresh, empty database on the server; closing it drops it. */

@@ -17,7 +17,7 @@ import { refuseForeignOrigins } from "./http/origin-check";
 import type { StaticSite } from "./http/static-site";
 import type { Logger } from "./logging/logger";
 
-export type AppConfig = {
+type AppConfig = {
 	baseUrl: string;
 	/** Other origins allowed to send state-changing requests (TRUSTED_ORIGINS). */
 	trustedOrigins: readonly string[];
@@ -32,7 +32,7 @@ export type AppConfig = {
 	requireEmailVerification: boolean;
 };
 
-export type AppDeps = {
+type AppDeps = {
 	database: Database;
 	auth: Auth;
 	logger: Logger;

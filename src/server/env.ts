@@ -268,7 +268,7 @@ export const EnvSchema = z
 
 export type Env = z.infer<typeof EnvSchema>;
 
-export type EnvResult = { ok: true; env: Env } | { ok: false; problems: string[] };
+type EnvResult = { ok: true; env: Env } | { ok: false; problems: string[] };
 
 /** Parses the environment; on failure names every bad variable with its problem. */
 export function parseEnv(source: Record<string, string | undefined>): EnvResult {

@@ -36,9 +36,9 @@ export type RouteLayout = "site" | "auth";
  * string: a signed-out visitor's first screens; src/web/app/pages.ts names the code each loads on
  * demand). `shell`: the server answers the app shell, index.html, which the browser renders.
  */
-export type RouteRendering = "prerendered" | "shell";
+type RouteRendering = "prerendered" | "shell";
 
-export type AppRoute = {
+type AppRoute = {
 	/** The path, from the root; `:name` stands for one segment. */
 	path: string;
 	screen: AppScreen;

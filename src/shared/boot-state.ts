@@ -9,7 +9,7 @@ import type { PublicConfig } from "./session";
  * `signed-out`: the request carried no session cookie, so nobody is signed in. `unknown`: it did,
  * and the session lookup (preloaded with the page) says whose it is.
  */
-export type SessionHint = "signed-out" | "unknown";
+type SessionHint = "signed-out" | "unknown";
 
 export type BootState = { session: SessionHint; config: PublicConfig };
 
@@ -20,7 +20,7 @@ export const BOOT_STATE_ELEMENT_ID = "boot-state";
 export const BOOT_STATE_PLACEHOLDER = "<!--app-boot-state-->";
 
 /** The screens' prerendered variants: the session hint, and whether the offline engine is on. */
-export type PrerenderVariant = `${SessionHint}.${"offline-engine" | "image-service"}`;
+type PrerenderVariant = `${SessionHint}.${"offline-engine" | "image-service"}`;
 
 export function readPrerenderVariant(state: BootState): PrerenderVariant {
 	return `${state.session}.${state.config.imageProvider === "local" ? "offline-engine" : "image-service"}`;

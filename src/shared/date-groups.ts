@@ -8,7 +8,7 @@ export type DateGroup<Item> = {
 	items: Item[];
 };
 
-export type DatedItem = { created_at: string };
+type DatedItem = { created_at: string };
 
 /** The label of items whose creation time cannot be read; such a group always comes last. */
 export const UNKNOWN_DATE_LABEL = "Unknown date";

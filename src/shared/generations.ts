@@ -23,7 +23,7 @@ export {
 } from "./generation-responses";
 
 /** A zod schema that applies `validatePrompt` and yields the trimmed prompt. */
-export const PromptSchema = z.unknown().transform((value, context) => {
+const PromptSchema = z.unknown().transform((value, context) => {
 	const check = validatePrompt(value);
 	if (!check.ok) {
 		context.addIssue({ code: "custom", message: check.message });
@@ -37,10 +37,9 @@ export const CreateGenerationRequestSchema = z.object({
 	prompt: PromptSchema,
 	aspectRatio: AspectRatioSchema,
 });
-export type CreateGenerationRequest = z.input<typeof CreateGenerationRequestSchema>;
 
-export const GENERATIONS_PAGE_DEFAULT = 24;
-export const GENERATIONS_PAGE_MAX = 100;
+const GENERATIONS_PAGE_DEFAULT = 24;
+const GENERATIONS_PAGE_MAX = 100;
 
 /** A query parameter sent empty (`ratio=`) counts as not sent. */
 function emptyAsAbsent(value: unknown): unknown {
@@ -83,7 +82,6 @@ export const ListGenerationsQuerySchema = z.object({
 			.optional(),
 	),
 });
-export type ListGenerationsQuery = z.infer<typeof ListGenerationsQuerySchema>;
 
 /** `PUT /api/generations/:id/favorite`. */
 export const SetFavoriteRequestSchema = z.object({
@@ -91,7 +89,7 @@ export const SetFavoriteRequestSchema = z.object({
 });
 
 /** Several generations at once (an archive, a bulk delete): 1 to 200 ids, duplicates counted once. */
-export const GenerationIdsSchema = z
+const GenerationIdsSchema = z
 	.array(z.string().max(100), { error: "ids must be a list of generation ids" })
 	.min(1, "Choose at least one generation")
 	.max(MAX_BULK_GENERATIONS, `At most ${MAX_BULK_GENERATIONS} generations at a time`)
@@ -99,7 +97,7 @@ export const GenerationIdsSchema = z
 
 export const GenerationIdsRequestSchema = z.object({ ids: GenerationIdsSchema });
 
-export const AUDIT_LOG_PAGE_DEFAULT = 50;
+const AUDIT_LOG_PAGE_DEFAULT = 50;
 
 /** `GET /api/admin/audit-log`. */
 export const AuditLogQuerySchema = z.object({

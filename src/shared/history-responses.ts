@@ -7,17 +7,15 @@ export const SetFavoriteResponseSchema = z.object({
 	success: z.literal(true),
 	favorite: z.boolean(),
 });
-export type SetFavoriteResponse = z.infer<typeof SetFavoriteResponseSchema>;
 
 /** `POST /api/generations/bulk-delete`. */
 export const BulkDeleteResponseSchema = z.object({
 	success: z.literal(true),
 	deleted: z.int(),
 });
-export type BulkDeleteResponse = z.infer<typeof BulkDeleteResponseSchema>;
 
 /** One administrator deletion of another person's generation. */
-export const AuditLogEntrySchema = z.object({
+const AuditLogEntrySchema = z.object({
 	id: z.string(),
 	action: z.literal("delete"),
 	actor_email: z.string(),

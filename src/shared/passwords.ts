@@ -1,6 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from "./constants";
 
-export const PASSWORDS_DO_NOT_MATCH_MESSAGE = "Passwords do not match";
+const PASSWORDS_DO_NOT_MATCH_MESSAGE = "Passwords do not match";
 export const PASSWORD_TOO_SHORT_MESSAGE = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
 
 /**

@@ -19,7 +19,7 @@ export function sanitizePrompt(input: string): string {
 	return input.replace(/[<>]/g, "").slice(0, MAX_PROMPT_LENGTH);
 }
 
-export type PromptCheck = { ok: true; prompt: string } | { ok: false; message: string };
+type PromptCheck = { ok: true; prompt: string } | { ok: false; message: string };
 
 /** Applies the prompt rules of SPEC.md section 5 in their order; the browser and the server share it. */
 export function validatePrompt(input: unknown): PromptCheck {

@@ -11,7 +11,7 @@ import { AppError, errorResponse } from "../http/errors";
 import type { Storage } from "../storage/storage";
 import { addressKey, consumeAddressLimit, MAIL_PER_ADDRESS_LIMIT } from "./address-rate-limit";
 
-export type AccountRoutesConfig = {
+type AccountRoutesConfig = {
 	trustProxy: boolean;
 	isRateLimitEnabled: boolean;
 	requireEmailVerification: boolean;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import type { DatabaseSchema } from "../db/schema";
 
-export type AddressLimit = { windowSeconds: number; max: number };
+type AddressLimit = { windowSeconds: number; max: number };
 
 /** Reset or verification e-mails one address may be sent, whoever asks: three an hour. */
 export const MAIL_PER_ADDRESS_LIMIT: AddressLimit = { windowSeconds: 60 * 60, max: 3 };

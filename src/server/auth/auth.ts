@@ -23,7 +23,7 @@ export type GoogleConfig = {
 	discoveryUrl: string;
 };
 
-export type AuthConfig = {
+type AuthConfig = {
 	pool: pg.Pool;
 	baseUrl: string;
 	secret: string;
@@ -46,7 +46,7 @@ export type AuthConfig = {
 
 const MAX_PASSWORD_LENGTH = 128;
 /** Reset and verification links live one hour, and a reset link works once. */
-export const ACCOUNT_LINK_LIFETIME_SECONDS = 60 * 60;
+const ACCOUNT_LINK_LIFETIME_SECONDS = 60 * 60;
 
 /** The web page a link from an e-mail lands on, whatever the client asked for. */
 function landOn(url: string, page: string): string {

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { type Auth, CLIENT_IP_HEADER } from "./auth";
 
 /** The client's address: the socket's, or the last X-Forwarded-For hop behind a trusted proxy. */
-export function resolveClientIp(request: Request, incoming: unknown, trustProxy: boolean): string {
+function resolveClientIp(request: Request, incoming: unknown, trustProxy: boolean): string {
 	if (trustProxy) {
 		// The proxy appends the address it saw; anything to its left could be forged by the client.
 		const forwarded = request.headers.get("x-forwarded-for");

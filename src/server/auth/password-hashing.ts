@@ -15,7 +15,7 @@ export const DEFAULT_HASH_CONCURRENCY = Math.max(1, Math.min(availableParallelis
  * only make longer; within it, it waits. With the hash itself, a request admitted is answered
  * well within 15 s.
  */
-export const DEFAULT_HASH_MAX_WAIT_MS = 10_000;
+const DEFAULT_HASH_MAX_WAIT_MS = 10_000;
 
 /** What one hash is expected to take before any has been timed on this machine. */
 const FIRST_HASH_ESTIMATE_MS = 100;
@@ -120,7 +120,7 @@ export function createLimiter(options: {
 	};
 }
 
-export type PasswordHasher = {
+type PasswordHasher = {
 	hash(password: string, signal?: AbortSignal): Promise<string>;
 	verify(data: { hash: string; password: string }): Promise<boolean>;
 };

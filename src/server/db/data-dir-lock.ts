@@ -14,7 +14,7 @@ export class DataDirLockedError extends Error {
 // The kernel sets this task flag when a process starts to exit; it runs no more of its own code.
 const PF_EXITING = 0x4;
 
-export type ProcessState = "running" | "exiting" | "gone";
+type ProcessState = "running" | "exiting" | "gone";
 
 /**
  * Whether `pid` is a process that can still touch the data folder. A process killed with SIGKILL

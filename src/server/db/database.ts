@@ -11,7 +11,7 @@ import type { Logger } from "../logging/logger";
 import { createPglitePool } from "./pglite-connection";
 import type { DatabaseSchema } from "./schema";
 
-export type NotificationHandler = (payload: string) => void;
+type NotificationHandler = (payload: string) => void;
 
 /**
  * One database, embedded or server: a `pg.Pool` for every query (ours, Better Auth's, pg-boss's),
@@ -136,7 +136,7 @@ export async function openEmbeddedDatabase(directory: string): Promise<Database>
 /** Connections a server process keeps to PostgreSQL unless DATABASE_POOL_MAX says otherwise. */
 export const DEFAULT_POOL_MAX = 20;
 
-export type PostgresPoolOptions = {
+type PostgresPoolOptions = {
 	/** Most connections open at once (`DATABASE_POOL_MAX`). */
 	max?: number;
 	/** How long a query waits for a free connection before failing (answered 503). */

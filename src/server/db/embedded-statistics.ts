@@ -6,7 +6,7 @@ import type { Database } from "./database";
 const TABLES = ["generations", "generation_search"] as const;
 
 /** How often the embedded database's statistics are looked at. */
-export const STATISTICS_CHECK_INTERVAL_MS = 5 * 60_000;
+const STATISTICS_CHECK_INTERVAL_MS = 5 * 60_000;
 
 /**
  * Brings the planner's statistics up to date when the history has grown or shrunk by more than

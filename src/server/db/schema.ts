@@ -28,7 +28,7 @@ type NullableTimestamp = ColumnType<
 	Date | string | null
 >;
 
-export type GenerationsTable = {
+type GenerationsTable = {
 	id: string;
 	user_id: string;
 	prompt: string;
@@ -52,25 +52,25 @@ export type GenerationsTable = {
 };
 
 /** The part of Better Auth's user table our queries read. */
-export type UserTable = {
+type UserTable = {
 	id: string;
 	email: string;
 	name: string;
 };
 
-export type GenerationCountsTable = {
+type GenerationCountsTable = {
 	user_id: string;
 	total: ColumnType<string, never, never>;
 };
 
-export type AddressRateLimitsTable = {
+type AddressRateLimitsTable = {
 	key: string;
 	count: number;
 	window_started_at: Timestamp;
 };
 
 /** What history search and filters read: a narrow copy of each generation, kept by triggers. */
-export type GenerationSearchTable = {
+type GenerationSearchTable = {
 	id: ColumnType<string, never, never>;
 	user_id: ColumnType<string, never, never>;
 	created_at: ColumnType<Date, never, never>;
@@ -81,7 +81,7 @@ export type GenerationSearchTable = {
 };
 
 /** One administrator deletion of another person's generation; outlives the generation. */
-export type GenerationAuditLogTable = {
+type GenerationAuditLogTable = {
 	id: string;
 	action: "delete";
 	actor_id: string;

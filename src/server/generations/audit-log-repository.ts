@@ -5,7 +5,7 @@ import { isAfterCursor, type PageCursor } from "./cursor-page";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
-export type AuditedDeletion = {
+type AuditedDeletion = {
 	generationId: string;
 	prompt: string;
 	ownerId: string;

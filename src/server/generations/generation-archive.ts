@@ -5,7 +5,7 @@ import type { Storage } from "../storage/storage";
 import { extensionOfContentType } from "./store-images";
 
 /** A small file written into the archive as it is, such as `account.json`. */
-export type ArchiveFile = { name: string; content: string };
+type ArchiveFile = { name: string; content: string };
 
 /** Where each generation's files go in an archive. */
 export type ArchiveLayout = {
@@ -25,12 +25,12 @@ export function imageExtension(image: Pick<StoredImage, "key" | "contentType">):
 }
 
 /** The folder of one generation in the archive: its day and id, so folders sort by date. */
-export function archiveFolderName(row: Pick<GenerationRow, "id" | "created_at">): string {
+function archiveFolderName(row: Pick<GenerationRow, "id" | "created_at">): string {
 	return `generations/${row.created_at.toISOString().slice(0, 10)}_${row.id}`;
 }
 
 /** The account export's layout: `generations/<day>_<id>/metadata.json`, `image-1.png`, ... */
-export const EXPORT_LAYOUT: ArchiveLayout = {
+const EXPORT_LAYOUT: ArchiveLayout = {
 	folderNames: (rows) => rows.map(archiveFolderName),
 	metadataFile: "metadata.json",
 	imageFile: (_row, index, extension) => `image-${index + 1}.${extension}`,
@@ -38,7 +38,7 @@ export const EXPORT_LAYOUT: ArchiveLayout = {
 };
 
 /** What the archive says about one generation, beside its images. */
-export function describeGeneration(row: GenerationRow, layout: ArchiveLayout = EXPORT_LAYOUT) {
+function describeGeneration(row: GenerationRow, layout: ArchiveLayout = EXPORT_LAYOUT) {
 	return {
 		id: row.id,
 		prompt: row.prompt,

@@ -142,7 +142,7 @@ export async function releaseAllLeases(db: Db): Promise<void> {
  * Unfinished generations nobody is running: their lease ran out (the run's process died), or they
  * have waited in the queue for longer than `queuedForMs` without a run.
  */
-export async function findOrphanedGenerations(
+async function findOrphanedGenerations(
 	db: Db,
 	options: { queuedForMs: number; limit: number },
 ): Promise<string[]> {
@@ -180,7 +180,7 @@ export const GENERATION_RECOVERY = {
 };
 
 /** Every generation not yet completed or failed. */
-export async function findUnfinishedGenerations(db: Db): Promise<string[]> {
+async function findUnfinishedGenerations(db: Db): Promise<string[]> {
 	const rows = await db
 		.selectFrom("generations")
 		.select("id")

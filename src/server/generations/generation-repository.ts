@@ -64,7 +64,7 @@ export type HistoryFilters = {
 };
 
 /** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
-export function escapeLikePattern(text: string): string {
+function escapeLikePattern(text: string): string {
 	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 

@@ -143,7 +143,7 @@ const ListHistoryQuerySchema = ListGenerationsQuerySchema.extend({
 });
 
 /** Midnight today in `timeZone`, as an instant. */
-export function startOfDayIn(timeZone: string, now: Date = new Date()): Date {
+function startOfDayIn(timeZone: string, now: Date = new Date()): Date {
 	const parts = readClockFormat(timeZone).formatToParts(now);
 	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
 	const sinceMidnight = (part("hour") * 3600 + part("minute") * 60 + part("second")) * 1000;

@@ -11,7 +11,7 @@ import {
 } from "./generation-repository";
 import type { GenerationDeps, Viewer } from "./generation-service";
 
-export type HistoryQuery = {
+type HistoryQuery = {
 	cursor?: string | undefined;
 	limit: number;
 	todayStart: Date;

@@ -48,7 +48,7 @@ export type GenerationRunDeps = {
 	settings: GenerationRunSettings;
 };
 
-export type RunOutcome = "completed" | "failed" | "skipped";
+type RunOutcome = "completed" | "failed" | "skipped";
 
 /** The run no longer holds the generation: it was deleted, or its lease ran out and another run took it. */
 class ClaimLostError extends Error {

@@ -59,7 +59,7 @@ function createEtag(body: Buffer): string {
 }
 
 /** What the server knows about a request for a page when it answers it. */
-export type PageContext = {
+type PageContext = {
 	/** The config every visitor may know (`GET /api/config`), sent inside the page. */
 	publicConfig: PublicConfig;
 	/** Whether the request carries a session cookie: without one, nobody is signed in. */

@@ -25,7 +25,7 @@ export type DownloadImageOptions = {
 	resolveHost?: (hostname: string) => Promise<string[]>;
 };
 
-export type DownloadedImage = {
+type DownloadedImage = {
 	data: Uint8Array;
 	/** The type sniffed from the bytes, not the one the server declared. */
 	contentType: string;

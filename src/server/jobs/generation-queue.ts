@@ -6,7 +6,7 @@ import type { Logger } from "../logging/logger";
 
 const QUEUE = "generation";
 
-export type GenerationJobData = { generationId: string };
+type GenerationJobData = { generationId: string };
 
 export type GenerationQueue = {
 	/** Queues a generation; pass the transaction that inserted its row so both commit together. */
@@ -18,7 +18,7 @@ export type GenerationQueue = {
 	stop(): Promise<void>;
 };
 
-export type SqlExecutor = {
+type SqlExecutor = {
 	executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
 };
 
@@ -44,7 +44,7 @@ export function createTransactionExecutor(transaction: {
 type Db = Kysely<DatabaseSchema>;
 
 /** What the queue asks the generations table when it recovers from dead runs. */
-export type GenerationRecovery = {
+type GenerationRecovery = {
 	/** Unfinished generations nobody runs any more. */
 	findOrphaned(db: Db): Promise<string[]>;
 	/** Every unfinished generation. */

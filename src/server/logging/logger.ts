@@ -1,5 +1,5 @@
-export type LogLevel = "debug" | "info" | "warn" | "error";
-export type LogFields = Record<string, unknown>;
+type LogLevel = "debug" | "info" | "warn" | "error";
+type LogFields = Record<string, unknown>;
 
 export type Logger = {
 	debug(message: string, fields?: LogFields): void;

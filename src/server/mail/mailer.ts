@@ -78,7 +78,7 @@ export function createMailer(config: MailConfig, logger: Logger): Mailer {
  * Without SMTP, mail is not lost: each message is written to the server log with its link, so a
  * person running Atelier on one machine can still reset a password or verify an address.
  */
-export function createLogMailer(logger: Logger): Mailer {
+function createLogMailer(logger: Logger): Mailer {
 	const send = async (message: MailMessage) => {
 		logger.warn("mail not sent (no SMTP_URL configured); its link is here", {
 			to: message.to,

@@ -9,7 +9,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { assertValidKey, type Storage } from "./storage";
 
-export type S3StorageConfig = {
+type S3StorageConfig = {
 	bucket: string;
 	region: string;
 	/** For S3-compatible services (MinIO, R2, Ceph...); unset for AWS. */

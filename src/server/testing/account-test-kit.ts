@@ -3,7 +3,7 @@ import type { ReceivedMail } from "./smtp-inbox";
 import type { TestClient } from "./test-server";
 
 /** The path and query of the one link in a mail, to request through a TestClient. */
-export function linkPath(mail: ReceivedMail): string {
+function linkPath(mail: ReceivedMail): string {
 	expect(mail.links).toHaveLength(1);
 	const url = new URL(mail.links[0] ?? "");
 	return `${url.pathname}${url.search}`;

@@ -21,7 +21,7 @@ declare module "vitest" {
 	}
 }
 
-export const POSTGRES_TEMPLATE_DATABASE = "atelier_template";
+const POSTGRES_TEMPLATE_DATABASE = "atelier_template";
 
 async function migrate(database: Parameters<typeof assembleServer>[0]["database"]) {
 	const server = await assembleServer({

@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
-export type PostgresCluster = {
+type PostgresCluster = {
 	url: string;
 	stop(): Promise<void>;
 };

@@ -61,7 +61,7 @@ export async function checkUntilDone(
 	throw new Error(`The job was still running after ${maxChecks} checks`);
 }
 
-export type ReadImage = { width: number; height: number; format: string | undefined };
+type ReadImage = { width: number; height: number; format: string | undefined };
 
 /** Every image of a finished job as the worker would get it: downloaded (URLs) or as given. */
 export async function readImages(

@@ -18,7 +18,7 @@ export type TestServer = Server & {
 	close(): Promise<void>;
 };
 
-export type TestServerOptions = TestSettingsOverrides & {
+type TestServerOptions = TestSettingsOverrides & {
 	provider?: ImageProvider;
 	/** Another image store than a fresh local folder (the folder is still made and removed). */
 	storage?: Storage;

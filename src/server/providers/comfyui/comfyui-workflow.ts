@@ -119,7 +119,7 @@ export function assertBindings(workflow: ComfyWorkflow, bindings: ComfyUiBinding
 	}
 }
 
-export type WorkflowValues = {
+type WorkflowValues = {
 	prompt: string;
 	width: number;
 	height: number;

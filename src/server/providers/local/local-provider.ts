@@ -8,7 +8,7 @@ import {
 } from "../types";
 import { renderImages } from "./render";
 
-export type LocalProviderOptions = {
+type LocalProviderOptions = {
 	/** How long a job reports "running" before it renders, so progress can be seen in the UI. */
 	delayMs: number;
 	/** Milliseconds clock; injectable so tests need not wait. */

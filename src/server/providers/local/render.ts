@@ -12,7 +12,7 @@ import { createRandom, shuffle } from "./random";
 import { drawScene } from "./scenes";
 import { createCanvas, toSvgDocument } from "./svg";
 
-export type RenderInput = { prompt: string; aspectRatio: AspectRatio; count: number };
+type RenderInput = { prompt: string; aspectRatio: AspectRatio; count: number };
 export type RenderedImage = { data: Buffer; contentType: string; width: number; height: number };
 
 /** Long side of every image, matching what hosted providers return for a "standard" image. */
@@ -31,7 +31,7 @@ const DEFAULT_SCENES: readonly SceneKind[] = [
 ];
 
 /** What image `index` of a prompt shows; pure, so a resumed job draws the same pictures. */
-export type ImagePlan = { kind: SceneKind; lighting: Lighting; seed: number };
+type ImagePlan = { kind: SceneKind; lighting: Lighting; seed: number };
 
 /**
  * Renders `count` distinct images for a prompt, offline. The same prompt and ratio always give

@@ -179,7 +179,7 @@ export function drawMist(
 	);
 }
 
-export type RangeOptions = {
+type RangeOptions = {
 	/** Number of ridges, far to near. */
 	layers: number;
 	/** Where the farthest ridge's base sits, and the nearest one's. */
@@ -199,7 +199,7 @@ export type RangeOptions = {
 	onRidge?: (ridge: Ridge) => void;
 };
 
-export type Ridge = { index: number; depth: number; color: Color; heightAt: (x: number) => number };
+type Ridge = { index: number; depth: number; color: Color; heightAt: (x: number) => number };
 
 /** Ridges from far to near, fading into the haze with distance (aerial perspective). */
 export function drawRanges(canvas: Canvas, options: RangeOptions): void {

@@ -16,7 +16,7 @@ export type Canvas = {
 };
 
 export type Point = { x: number; y: number };
-export type GradientStop = { offset: number; color: Color; opacity?: number };
+type GradientStop = { offset: number; color: Color; opacity?: number };
 
 export function createCanvas(width: number, height: number, random: Random, look: Look): Canvas {
 	return {

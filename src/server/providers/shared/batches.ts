@@ -66,7 +66,7 @@ function combineBatchStates(states: readonly ProviderJobState[]): ProviderJobSta
 }
 
 /** A vendor's requests as a generation made of several of them needs them. */
-export type VendorRequests<Ref> = {
+type VendorRequests<Ref> = {
 	/** The most images one request asks for: a generation's count is split into requests of it. */
 	imagesPerRequest: number;
 	/** Checks one request after another rather than all at once (a GPU box is not a CDN). */

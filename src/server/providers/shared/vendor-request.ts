@@ -7,7 +7,7 @@ import { PROVIDER_MESSAGES } from "./provider-messages";
 import { toRequestFailure } from "./request-failure";
 
 /** How a vendor's answer body came back: parsed JSON, or why it is not JSON. */
-export type ReplyBody =
+type ReplyBody =
 	| { isJson: true; value: unknown }
 	| { isJson: false; problem: string; bytes: Uint8Array };
 
@@ -18,7 +18,7 @@ export type VendorReply = {
 	body: ReplyBody;
 };
 
-export type VendorRequest = {
+type VendorRequest = {
 	method: "GET" | "POST" | "PUT";
 	url: URL;
 	headers?: Record<string, string>;
@@ -35,7 +35,7 @@ export type VendorRequestSettings = {
 	requestTimeoutMs?: number;
 };
 
-export type VendorClientOptions = {
+type VendorClientOptions = {
 	/** The largest answer read; a bigger one is refused without reading the rest. */
 	maxResponseBytes: number;
 	/**

@@ -19,7 +19,7 @@ export const FAKE_COMFYUI_ENDPOINTS = [
 	"interrupt",
 	"object_info",
 ] as const;
-export type FakeComfyUiEndpoint = (typeof FAKE_COMFYUI_ENDPOINTS)[number];
+type FakeComfyUiEndpoint = (typeof FAKE_COMFYUI_ENDPOINTS)[number];
 
 /** Each failure a request can be told to answer with instead of its normal reply. */
 export const FAKE_COMFYUI_FAILURES = {
@@ -32,10 +32,10 @@ export const FAKE_COMFYUI_FAILURES = {
 	hang: "never answers",
 	drop: "closes the connection",
 } as const;
-export type FakeComfyUiFailure = keyof typeof FAKE_COMFYUI_FAILURES;
+type FakeComfyUiFailure = keyof typeof FAKE_COMFYUI_FAILURES;
 
 /** How a prompt ends once it has run. */
-export type FakeComfyUiOutcome = "success" | "error";
+type FakeComfyUiOutcome = "success" | "error";
 
 export type FakeComfyUiBehaviour = {
 	/** A header every request needs (a reverse proxy's); null for ComfyUI's default of none. */

@@ -16,7 +16,7 @@ import {
 } from "./replicate";
 
 export const FAKE_VENDORS = ["http", "comfyui", "replicate", "openai", "fal"] as const;
-export type FakeVendor = (typeof FAKE_VENDORS)[number];
+type FakeVendor = (typeof FAKE_VENDORS)[number];
 
 /** Ports the fakes take by hand unless told otherwise, so a configured .env keeps working. */
 const DEFAULT_PORTS: Record<FakeVendor, number> = {
@@ -50,9 +50,9 @@ const HTTP_FAILURES = {
 	],
 } as const;
 
-export type PlannedFailure = { endpoint: string; kind: string; times: number | undefined };
+type PlannedFailure = { endpoint: string; kind: string; times: number | undefined };
 
-export type FakeRunOptions = {
+type FakeRunOptions = {
 	vendor: FakeVendor;
 	port: number;
 	/** Time from a job's start until it is done. */
@@ -60,7 +60,7 @@ export type FakeRunOptions = {
 	failures: PlannedFailure[];
 };
 
-export type RunningFake = {
+type RunningFake = {
 	/** What to print: where it listens and how to point Atelier at it. */
 	lines: string[];
 	env: Record<string, string>;

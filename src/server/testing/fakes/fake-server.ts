@@ -35,13 +35,13 @@ export type FakeReply =
 	/** Closes the connection without an answer (a crashed upstream). */
 	| { kind: "drop" };
 
-export type FakeServer = {
+type FakeServer = {
 	origin: string;
 	requests(): readonly FakeRequest[];
 	stop(): Promise<void>;
 };
 
-export type FakeServerOptions = {
+type FakeServerOptions = {
 	/** 0 (the default) picks a free port. */
 	port?: number;
 	/** Milliseconds to wait before handling a request that is not a file download. */

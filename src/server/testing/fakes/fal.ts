@@ -14,7 +14,7 @@ import {
 } from "./fake-server";
 
 export const FAKE_FAL_ENDPOINTS = ["submit", "status", "result", "cancel", "file"] as const;
-export type FakeFalEndpoint = (typeof FAKE_FAL_ENDPOINTS)[number];
+type FakeFalEndpoint = (typeof FAKE_FAL_ENDPOINTS)[number];
 
 /** Each failure a request can be told to answer with instead of its normal reply. */
 export const FAKE_FAL_FAILURES = {
@@ -28,10 +28,10 @@ export const FAKE_FAL_FAILURES = {
 	hang: "never answers",
 	drop: "closes the connection",
 } as const;
-export type FakeFalFailure = keyof typeof FAKE_FAL_FAILURES;
+type FakeFalFailure = keyof typeof FAKE_FAL_FAILURES;
 
 /** How a request ends once its time in progress is over: what its result answers. */
-export type FakeFalOutcome =
+type FakeFalOutcome =
 	/** 200 with the images */
 	| "ok"
 	/** 200 with every image flagged by the safety checker (and blacked out) */

@@ -9,7 +9,7 @@ import sharp from "sharp";
 import { z } from "zod";
 
 /** How the service answers `POST /generate`. */
-export type FakeStartBehaviour =
+type FakeStartBehaviour =
 	/** `{ success: true, id, pollingUrl }` */
 	| "ok"
 	/** `{ id, status: "processing", pollingUrl }`, the shape without `success` */
@@ -28,7 +28,7 @@ export type FakeStartBehaviour =
 	| "hang";
 
 /** How the service answers `GET /jobs/<id>` once the request is authorised and the job exists. */
-export type FakePollBehaviour =
+type FakePollBehaviour =
 	/** `processing` until `latencyMs` has passed since the start, then `completed` with results */
 	| "ok"
 	/** `{ status: "failed", message }` */
@@ -49,14 +49,14 @@ export type FakePollBehaviour =
 	| "server-error";
 
 /** How a completed job lists its images. */
-export type FakeResultsFormat =
+type FakeResultsFormat =
 	| "strings"
 	| "url-objects"
 	| "src-objects"
 	/** strings relative to the polling URL, such as `/images/<job>/0.png` */
 	| "relative";
 
-export type FakeHttpImageServiceBehaviour = {
+type FakeHttpImageServiceBehaviour = {
 	/** Time from the start of a job until its polls answer `completed`. */
 	latencyMs: number;
 	/** Images per completed job. */
@@ -82,7 +82,7 @@ export type FakeHttpImageServiceBehaviour = {
 };
 
 /** One request the service received, for tests to assert on what the client sent. */
-export type FakeHttpRequest = {
+type FakeHttpRequest = {
 	method: string;
 	path: string;
 	authorization: string | undefined;

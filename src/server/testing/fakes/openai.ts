@@ -13,7 +13,7 @@ import {
 } from "./fake-server";
 
 export const FAKE_OPENAI_ENDPOINTS = ["generate"] as const;
-export type FakeOpenAiEndpoint = (typeof FAKE_OPENAI_ENDPOINTS)[number];
+type FakeOpenAiEndpoint = (typeof FAKE_OPENAI_ENDPOINTS)[number];
 
 /** Each failure a request can be told to answer with instead of its normal reply. */
 export const FAKE_OPENAI_FAILURES = {
@@ -30,9 +30,9 @@ export const FAKE_OPENAI_FAILURES = {
 	hang: "never answers",
 	drop: "closes the connection",
 } as const;
-export type FakeOpenAiFailure = keyof typeof FAKE_OPENAI_FAILURES;
+type FakeOpenAiFailure = keyof typeof FAKE_OPENAI_FAILURES;
 
-export type FakeOpenAiBehaviour = {
+type FakeOpenAiBehaviour = {
 	/** The key every call needs (`Authorization: Bearer …`); 401 without it. */
 	apiKey: string;
 	/** How long a generation takes before the answer is written. */

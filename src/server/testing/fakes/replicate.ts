@@ -15,7 +15,7 @@ import {
 } from "./fake-server";
 
 export const FAKE_REPLICATE_ENDPOINTS = ["create", "get", "cancel", "file"] as const;
-export type FakeReplicateEndpoint = (typeof FAKE_REPLICATE_ENDPOINTS)[number];
+type FakeReplicateEndpoint = (typeof FAKE_REPLICATE_ENDPOINTS)[number];
 
 /** Each failure a request can be told to answer with instead of its normal reply. */
 export const FAKE_REPLICATE_FAILURES = {
@@ -29,10 +29,10 @@ export const FAKE_REPLICATE_FAILURES = {
 	hang: "never answers",
 	drop: "closes the connection",
 } as const;
-export type FakeReplicateFailure = keyof typeof FAKE_REPLICATE_FAILURES;
+type FakeReplicateFailure = keyof typeof FAKE_REPLICATE_FAILURES;
 
 /** How a prediction ends once its processing time is over. */
-export type FakeReplicateOutcome = "succeeded" | "failed" | "nsfw" | "canceled" | "aborted";
+type FakeReplicateOutcome = "succeeded" | "failed" | "nsfw" | "canceled" | "aborted";
 
 export type FakeReplicateBehaviour = {
 	/** The token every API call needs (`Authorization: Bearer …`); 401 without it. */
