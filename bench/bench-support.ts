@@ -218,3 +218,20 @@ export function printTable(
 	console.log(widths.map((width) => "-".repeat(width)).join("  "));
 	for (const row of rows) console.log(line(row));
 }
+
+/** Debian's Chromium (Playwright cannot download its own browser here). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/**
+ * The flags of playwright.config.ts: without the background-networking ones, Chromium's own
+ * connections are refused by this machine's closed network, many at a time.
+ */
+export const CHROMIUM_ARGS = [
+	"--no-sandbox",
+	"--disable-gpu",
+	"--disable-quic",
+	"--no-first-run",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+];

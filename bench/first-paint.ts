@@ -23,46 +23,20 @@
 //
 // Target: the prerendered page's median FCP at most 0.6x the client-only one's.
 
-import { createServer } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { serve } from "@hono/node-server";
 import { type Browser, chromium } from "@playwright/test";
 import { Hono } from "hono";
 import { loadStaticSite } from "../src/server/http/static-site";
-import { printTable } from "./bench-support";
+import { findFreePort } from "../src/server/testing/postgres-cluster";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, printTable } from "./bench-support";
 
 const PAIRS = Number(process.env.PAIRS ?? 21);
 const WEB_DIST = process.env.WEB_DIST ?? "dist/web";
 const COMPARE_DISTS = (process.env.COMPARE_DISTS ?? "").split(",").filter(Boolean);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// The flags of playwright.config.ts.
-const CHROMIUM_ARGS = [
-	"--no-sandbox",
-	"--disable-gpu",
-	"--disable-quic",
-	"--no-first-run",
-	"--disable-background-networking",
-	"--disable-component-update",
-	"--disable-sync",
-];
 
 type Variant = { label: string; url: string };
 type LoadFigures = { fcp: number; lcp: number; scriptArrived: number; promptBox: number };
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = createServer();
-		probe.once("error", reject);
-		probe.listen(0, "127.0.0.1", () => {
-			const address = probe.address();
-			probe.close(() =>
-				typeof address === "object" && address
-					? resolve(address.port)
-					: reject(new Error("no free port")),
-			);
-		});
-	});
-}
 
 /** The built site answered as the server answers it, for a signed-out visitor. */
 async function serveSite(directory: string): Promise<{ baseUrl: string; close: () => void }> {
@@ -79,7 +53,7 @@ async function serveSite(directory: string): Promise<{ baseUrl: string; close: (
 		});
 		return answer ?? context.notFound();
 	});
-	const port = await freePort();
+	const port = await findFreePort();
 	const server = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" });
 	return { baseUrl: `http://127.0.0.1:${port}`, close: () => server.close() };
 }

@@ -12,7 +12,6 @@
 
 import { randomUUID } from "node:crypto";
 import { access, link, mkdir, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
@@ -27,9 +26,12 @@ import { renderImages } from "../src/server/providers/local/render";
 import { assembleServer } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";
 import type { Storage } from "../src/server/storage/storage";
+import { findFreePort } from "../src/server/testing/postgres-cluster";
 import { ASPECT_RATIOS, type AspectRatio } from "../src/shared/aspect-ratios";
 import {
 	BENCH_BASE_URL,
+	CHROMIUM_ARGS,
+	CHROMIUM_PATH,
 	createBenchSettings,
 	formatMs,
 	openBenchPglite,
@@ -51,22 +53,12 @@ const FILE_ROWS = Math.min(ROWS, Math.max(VARIANTS, Number(process.env.FILE_ROWS
 const [VIEWPORT_WIDTH = 1280, VIEWPORT_HEIGHT = 800] = (process.env.VIEWPORT ?? "1280x800")
 	.split("x")
 	.map(Number);
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // The scroll is always traced lightly (top-level tasks only) to learn each main-thread task's CPU
 // time beside its wall time: on a shared machine a task also "takes long" while the page waits for
 // a core. TRACE=<file> records a detailed trace there instead and prints where the time went.
 const TRACE = process.env.TRACE;
 // WATERFALL=1 prints when each script, stylesheet and API request of every cold load started and ended.
 const WATERFALL = process.env.WATERFALL === "1";
-const CHROMIUM_ARGS = [
-	"--no-sandbox",
-	"--disable-gpu",
-	"--disable-background-networking",
-	"--disable-component-update",
-	"--disable-sync",
-	"--no-first-run",
-	"--disable-quic",
-];
 const SEED_BATCH = 1_000;
 const NETWORK_QUIET_MS = 1_000;
 const FIRST_CARDS_TARGET_MS = 1_000;
@@ -84,21 +76,6 @@ const PROMPTS = [
 ];
 
 type Variant = { aspectRatio: AspectRatio; prompt: string; images: StoredImage[] };
-
-async function findFreePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = createServer();
-		probe.once("error", reject);
-		probe.listen(0, "127.0.0.1", () => {
-			const address = probe.address();
-			probe.close(() =>
-				typeof address === "object" && address
-					? resolve(address.port)
-					: reject(new Error("no free port")),
-			);
-		});
-	});
-}
 
 function folderOf(key: string): string {
 	return key.slice(0, key.lastIndexOf("/"));

@@ -12,7 +12,6 @@
 // Targets (issue 14): performance, accessibility and best practices 100, CLS 0, TBT under 30 ms.
 
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
@@ -23,23 +22,18 @@ import { createSilentLogger } from "../src/server/logging/logger";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import { assembleServer } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";
-import { createBenchSettings, openBenchPglite, printTable } from "./bench-support";
+import { findFreePort } from "../src/server/testing/postgres-cluster";
+import {
+	CHROMIUM_ARGS,
+	CHROMIUM_PATH,
+	createBenchSettings,
+	openBenchPglite,
+	printTable,
+} from "./bench-support";
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const PAGES = (process.env.PAGES ?? "/").split(",").filter(Boolean);
 const WEB_DIST = process.env.WEB_DIST ?? "dist/web";
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// The flags of playwright.config.ts, headless.
-const CHROMIUM_FLAGS = [
-	"--headless=new",
-	"--no-sandbox",
-	"--disable-gpu",
-	"--disable-quic",
-	"--no-first-run",
-	"--disable-background-networking",
-	"--disable-component-update",
-	"--disable-sync",
-];
 
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 const METRICS = [
@@ -63,21 +57,6 @@ type RunFigures = {
 	lcpElement: string;
 	longTasks: string[];
 };
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = createServer();
-		probe.once("error", reject);
-		probe.listen(0, "127.0.0.1", () => {
-			const address = probe.address();
-			probe.close(() =>
-				typeof address === "object" && address
-					? resolve(address.port)
-					: reject(new Error("no free port")),
-			);
-		});
-	});
-}
 
 function median(values: readonly number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
@@ -146,7 +125,7 @@ function formatMetric(value: number, unit: string): string {
 async function main(): Promise<void> {
 	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-bench-lighthouse-"));
 	const database = await openBenchPglite();
-	const port = await freePort();
+	const port = await findFreePort();
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const server = await assembleServer({
 		database,
@@ -160,7 +139,7 @@ async function main(): Promise<void> {
 	const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
 	const chrome = await launch({
 		chromePath: CHROMIUM_PATH,
-		chromeFlags: CHROMIUM_FLAGS,
+		chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
 		// A busy machine may take a while to start Chromium: give it 20 s, not chrome-launcher's 5.
 		maxConnectionRetries: 200,
 	});

@@ -12,7 +12,6 @@
 
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
@@ -24,8 +23,11 @@ import { renderImages } from "../src/server/providers/local/render";
 import type { ImageProvider, ImageSource } from "../src/server/providers/types";
 import { assembleServer } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";
+import { findFreePort } from "../src/server/testing/postgres-cluster";
 import {
 	BENCH_BASE_URL,
+	CHROMIUM_ARGS,
+	CHROMIUM_PATH,
 	createBenchSettings,
 	openBenchPglite,
 	printTable,
@@ -33,16 +35,6 @@ import {
 } from "./bench-support";
 
 const WEB_DIST = process.env.WEB_DIST ?? "dist/web";
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-	"--no-sandbox",
-	"--disable-gpu",
-	"--disable-background-networking",
-	"--disable-component-update",
-	"--disable-sync",
-	"--no-first-run",
-	"--disable-quic",
-];
 // Square PNGs this many pixels a side, with film grain so they weigh what a provider's PNG weighs.
 const IMAGE_SIDE = Number(process.env.IMAGE_SIDE ?? 1536);
 const TARGET_BYTES = 800_000;
@@ -51,21 +43,6 @@ const SCREENS = [
 	{ name: "laptop 1280x800 @1x", width: 1280, height: 800, scale: 1 },
 	{ name: "phone 412x915 @2.625x", width: 412, height: 915, scale: 2.625 },
 ] as const;
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const probe = createServer();
-		probe.once("error", reject);
-		probe.listen(0, "127.0.0.1", () => {
-			const address = probe.address();
-			probe.close(() =>
-				typeof address === "object" && address
-					? resolve(address.port)
-					: reject(new Error("no free port")),
-			);
-		});
-	});
-}
 
 /** Four large PNGs: the offline engine's pictures, enlarged, with grain, as a photo model's look. */
 async function makeLargePngs(): Promise<Buffer[]> {
@@ -191,7 +168,7 @@ async function main(): Promise<void> {
 	const pngs = await makeLargePngs();
 	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-bench-results-"));
 	const database = await openBenchPglite();
-	const port = await freePort();
+	const port = await findFreePort();
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const server = await assembleServer({
 		database,
