@@ -13,9 +13,9 @@ export const DEFAULT_HASH_CONCURRENCY = Math.max(1, Math.min(availableParallelis
  * The longest wait for a turn to hash that a sign-up or sign-in is admitted to. Past it, the
  * request is answered 503 with Retry-After at once rather than queued behind a backlog it would
  * only make longer; within it, it waits. With the hash itself, a request admitted is answered
- * well within 15 s.
+ * within 15 s: at most 12 s of predicted wait, 2 s of margin, then the hash.
  */
-const DEFAULT_HASH_MAX_WAIT_MS = 10_000;
+const DEFAULT_HASH_MAX_WAIT_MS = 12_000;
 
 /** What one hash is expected to take before any has been timed on this machine. */
 const FIRST_HASH_ESTIMATE_MS = 100;
@@ -24,7 +24,7 @@ const FIRST_HASH_ESTIMATE_MS = 100;
  * How much longer than its predicted wait an admitted task may wait before it is refused after
  * all: a safety net for a machine that suddenly slows, not the rule.
  */
-const GIVE_UP_MARGIN_MS = 3_000;
+const GIVE_UP_MARGIN_MS = 2_000;
 
 /** Weight of the newest duration in the running average of task durations. */
 const AVERAGE_WEIGHT = 0.2;
@@ -45,7 +45,7 @@ const busy = (retryAfterMs: number) =>
  * is decided on arrival: a task whose predicted wait (the tasks ahead of it, at the running
  * average of how long a task takes) is over `maxWaitMs` is refused at once with
  * SERVICE_UNAVAILABLE and a Retry-After of when such a task would be admitted again; a task
- * admitted waits its turn, refused only if it waits `giveUpMarginMs` (3 s) past `maxWaitMs`, or if
+ * admitted waits its turn, refused only if it waits `giveUpMarginMs` (2 s) past `maxWaitMs`, or if
  * its request is abandoned.
  */
 export function createLimiter(options: {
