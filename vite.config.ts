@@ -18,6 +18,18 @@ export default defineConfig({
 		// Every browser the app supports preloads modules itself (Safari since 17); an older one
 		// only fetches them a little later. Not shipping the polyfill keeps the first load small.
 		modulePreload: { polyfill: false },
+		rolldownOptions: {
+			output: {
+				codeSplitting: {
+					// Everything the first page imports statically goes into its entry chunk. Left to
+					// itself, Rolldown split modules the lazy chunks share with the first page (React,
+					// the JSX runtime, the error catalogue, the JSON readers) into four small chunks
+					// whose number changed with unrelated edits; as separate files they cost the first
+					// load about 1.5 kB of gzip (docs/decisions/005-first-load-budget.md).
+					groups: [{ name: "index", tags: ["$initial"] }],
+				},
+			},
+		},
 	},
 	server: {
 		port: 5173,

@@ -53,7 +53,7 @@ export type PollResponse = z.infer<typeof PollResponseSchema>;
 /**
  * What the browser accepts from a poll, in both of its features: the wider shape of SPEC.md
  * section 3 (results as URLs or as objects with url or src, any status), of which this server's
- * PollResponse is one case. `readPollOutcome` in generation-flow.ts says what an answer means.
+ * PollResponse is one case. `readPollOutcome` in generation-answers.ts says what an answer means.
  */
 export const PollAnswerSchema = z.object({
 	status: z.string(),

@@ -1,21 +1,29 @@
-import type { authClient } from "./better-auth-client";
+import type * as BetterAuthClientModule from "./better-auth-client";
 
-export type AuthClient = typeof authClient;
+export type AuthClient = typeof BetterAuthClientModule.authClient;
+export type AuthActions = typeof BetterAuthClientModule.authActions;
 
-let authClientPromise: Promise<AuthClient> | undefined;
+let authClientModulePromise: Promise<typeof BetterAuthClientModule> | undefined;
 
 /**
- * The Better Auth client, loaded the first time an auth action needs it. It is about twelve
- * kilobytes that the first page does without: the session lookup is a plain request.
+ * The Better Auth client's module, loaded the first time an auth action needs it. It is about
+ * twelve kilobytes that the first page does without: the session lookup is a plain request.
  */
-export function loadAuthClient(): Promise<AuthClient> {
-	authClientPromise ??= import("./better-auth-client").then(
-		(module) => module.authClient,
-		(error: unknown) => {
-			// Let the next action try again, for example after the connection comes back.
-			authClientPromise = undefined;
-			throw error;
-		},
-	);
-	return authClientPromise;
+function loadAuthClientModule(): Promise<typeof BetterAuthClientModule> {
+	authClientModulePromise ??= import("./better-auth-client").catch((error: unknown) => {
+		// Let the next action try again, for example after the connection comes back.
+		authClientModulePromise = undefined;
+		throw error;
+	});
+	return authClientModulePromise;
+}
+
+/** The Better Auth client itself, for calls that convert its errors their own way. */
+export async function loadAuthClient(): Promise<AuthClient> {
+	return (await loadAuthClientModule()).authClient;
+}
+
+/** Signing in, up and out through the client; each action throws an AuthActionError when refused. */
+export async function loadAuthActions(): Promise<AuthActions> {
+	return (await loadAuthClientModule()).authActions;
 }

@@ -1,10 +1,11 @@
 // The errors of calls through Better Auth's client, for signing in and out and for the account's
-// own actions alike. The first page imports this file: it reads bodies by hand (read-json.ts).
+// own actions alike. Only modules that load on demand import this file: the auth client's module
+// converts the client's errors, so the first page does without it (the Google button's words are
+// in google-sign-in-button.tsx). It reads bodies by hand (read-json.ts), as the first page does.
 import { isRecord, readErrorBody, readString } from "./read-json";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed";
 export const SIGNUP_FAILED_MESSAGE = "Signup failed";
-export const GOOGLE_SIGN_IN_FAILED_MESSAGE = "Google sign-in failed";
 export const SIGN_OUT_FAILED_MESSAGE = "Sign out failed. Please try again.";
 
 /**
@@ -40,9 +41,4 @@ export function toAuthActionError(error: unknown): AuthActionError {
 export function readAuthErrorMessage(error: unknown, fallback: string): string {
 	if (error instanceof AuthActionError && error.serverMessage) return error.serverMessage;
 	return fallback;
-}
-
-/** "Google sign-in failed", followed by the reason when one is known. */
-export function formatGoogleSignInError(reason: string | undefined): string {
-	return reason ? `${GOOGLE_SIGN_IN_FAILED_MESSAGE}: ${reason}` : GOOGLE_SIGN_IN_FAILED_MESSAGE;
 }

@@ -3,7 +3,7 @@
 // does without (docs/decisions/005-first-load-budget.md).
 import { z } from "zod/mini";
 import type { AspectRatio } from "../../shared/aspect-ratios";
-import type { PollAnswer } from "../../shared/generation-flow";
+import type { PollAnswer } from "../../shared/generation-answers";
 import {
 	CreateGenerationResponseSchema,
 	type Generation,
@@ -47,7 +47,7 @@ export async function startGeneration(
 /**
  * One `GET {pollingUrl}`: the server holds it until the generation changes or about 1.5 s pass.
  * The answer is read in the wider shape of SPEC.md section 3, which this server's answer is one case
- * of; `readPollOutcome` (shared/generation-flow.ts) says what it means.
+ * of; `readPollOutcome` (shared/generation-answers.ts) says what it means.
  */
 export function pollGenerationStatus(
 	pollingUrl: string,

@@ -1,9 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, use, useCallback, useMemo } from "react";
 import type { SessionUser } from "../../../shared/session";
-import { emailLocalPart } from "../../../shared/session";
-import { loadAuthClient } from "../../lib/auth-client";
-import { AuthActionError, toAuthActionError } from "../../lib/auth-errors";
+import { loadAuthActions } from "../../lib/auth-client";
 import {
 	type AuthSession,
 	fetchSignedInState,
@@ -56,40 +54,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 		}
 	}, [queryClient, replaceSignedInState]);
 
+	// The actions throw an AuthActionError (lib/auth-errors.ts) when the server refuses; their
+	// errors are converted in the auth client's module, which loads with the first action.
 	const signIn = useCallback(
-		async ({ email, password }: Credentials) => {
-			const authClient = await loadAuthClient();
-			const { error } = await authClient.signIn.email({ email, password });
-			if (error) throw toAuthActionError(error);
+		async (credentials: Credentials) => {
+			await (await loadAuthActions()).signIn(credentials);
 			await refreshSignedInState();
 		},
 		[refreshSignedInState],
 	);
 
 	const signUp = useCallback(
-		async ({ email, password }: Credentials) => {
-			const authClient = await loadAuthClient();
-			const { error } = await authClient.signUp.email({
-				email,
-				password,
-				name: emailLocalPart(email),
-			});
-			if (error) throw toAuthActionError(error);
+		async (credentials: Credentials) => {
+			await (await loadAuthActions()).signUp(credentials);
 			await refreshSignedInState();
 		},
 		[refreshSignedInState],
 	);
 
 	const signInWithGoogle = useCallback(async () => {
-		const authClient = await loadAuthClient();
-		const { data, error } = await authClient.signIn.social({
-			provider: "google",
-			callbackURL: "/",
-			errorCallbackURL: "/login",
-		});
-		if (error) throw toAuthActionError(error);
-		// Better Auth's client follows `url` itself; an answer without one cannot go anywhere.
-		if (!data || !("url" in data) || !data.url) throw new AuthActionError(undefined);
+		await (await loadAuthActions()).signInWithGoogle();
 	}, []);
 
 	const forgetSession = useCallback(async () => {
@@ -100,9 +84,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 	}, [queryClient, replaceSignedInState]);
 
 	const signOut = useCallback(async () => {
-		const authClient = await loadAuthClient();
-		const { error } = await authClient.signOut();
-		if (error) throw toAuthActionError(error);
+		await (await loadAuthActions()).signOut();
 		await forgetSession();
 	}, [forgetSession]);
 

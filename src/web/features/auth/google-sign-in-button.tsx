@@ -1,9 +1,27 @@
 import { useState } from "react";
 import { Button, type ButtonSize } from "../../components/button";
-import { AuthActionError, formatGoogleSignInError } from "../../lib/auth-errors";
+import type { AuthActionError } from "../../lib/auth-errors";
 import { joinClassNames } from "../../lib/class-names";
+import { isRecord, readString } from "../../lib/read-json";
 import { useAuth } from "./auth-context";
 import { GoogleLogo } from "./google-logo";
+
+const GOOGLE_SIGN_IN_FAILED_MESSAGE = "Google sign-in failed";
+
+/** "Google sign-in failed", followed by the reason when one is known. */
+export function formatGoogleSignInError(reason: string | undefined): string {
+	return reason ? `${GOOGLE_SIGN_IN_FAILED_MESSAGE}: ${reason}` : GOOGLE_SIGN_IN_FAILED_MESSAGE;
+}
+
+/**
+ * The server's reason in the AuthActionError that `signInWithGoogle` throws when refused. Read by
+ * its shape: the class loads with the auth client (lib/better-auth-client.ts), not with the header
+ * this button sits in; anything else (the client failed to load) has no reason to give.
+ */
+function readRefusalReason(error: unknown): string | undefined {
+	const key = "serverMessage" satisfies keyof AuthActionError;
+	return isRecord(error) ? readString(error, key) : undefined;
+}
 
 type GoogleSignInButtonProps = {
 	label: string;
@@ -36,9 +54,7 @@ export function GoogleSignInButton({
 			// Stay busy: the browser is on its way to Google.
 		} catch (error) {
 			setIsRedirecting(false);
-			onError(
-				formatGoogleSignInError(error instanceof AuthActionError ? error.serverMessage : undefined),
-			);
+			onError(formatGoogleSignInError(readRefusalReason(error)));
 		}
 	}
 

@@ -5,14 +5,10 @@ import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
 import { PasswordField } from "../../components/password-field";
 import { TextField } from "../../components/text-field";
-import {
-	formatGoogleSignInError,
-	LOGIN_FAILED_MESSAGE,
-	readAuthErrorMessage,
-} from "../../lib/auth-errors";
+import { LOGIN_FAILED_MESSAGE, readAuthErrorMessage } from "../../lib/auth-errors";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
-import { GoogleSignInButton } from "./google-sign-in-button";
+import { formatGoogleSignInError, GoogleSignInButton } from "./google-sign-in-button";
 import { describeOAuthError } from "./oauth-error-reasons";
 import { OrDivider } from "./or-divider";
 

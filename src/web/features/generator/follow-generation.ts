@@ -4,11 +4,11 @@ import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-rat
 import { GENERATION_TIMEOUT_MS, POLLING_INTERVAL_MS } from "../../../shared/constants";
 import {
 	formatGenerationRequestError,
-	GENERATION_MESSAGES,
 	type PollAnswer,
 	type PollOutcome,
 	readPollOutcome,
-} from "../../../shared/generation-flow";
+} from "../../../shared/generation-answers";
+import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import {
 	type Generation,
 	type GenerationImage,

@@ -4,7 +4,8 @@ import { IMAGES_PER_GENERATION } from "../../../shared/constants";
 import { formatElapsed } from "../../../shared/elapsed";
 import { clampProgressLabelPosition } from "../../../shared/progress";
 import { Button } from "../../components/button";
-import { type RunningState, readProgress } from "./generation-state";
+import type { RunningState } from "./generation-state";
+import { readProgress } from "./read-progress";
 
 type GenerationProgressProps = {
 	state: RunningState;

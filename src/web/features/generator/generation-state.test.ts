@@ -5,9 +5,9 @@ import {
 	INITIAL_GENERATION_STATE,
 	isGenerationRunning,
 	readGenerationTimes,
-	readProgress,
 	reduceGeneration,
 } from "./generation-state";
+import { readProgress } from "./read-progress";
 
 const request = { prompt: "A red fox", aspectRatio: "--ar 1:1" } as const;
 const image = {

@@ -1,7 +1,6 @@
 import type { AspectRatio } from "../../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import type { GenerationImage } from "../../../shared/generation-responses";
-import { PROGRESS_STEPS, progressAfterPolls } from "../../../shared/progress";
 
 export type GeneratedRequest = { prompt: string; aspectRatio: AspectRatio };
 
@@ -73,27 +72,6 @@ export const INITIAL_GENERATION_STATE: GenerationState = { phase: "idle" };
 
 export function isGenerationRunning(state: GenerationState): state is RunningState {
 	return state.phase === "starting" || state.phase === "following";
-}
-
-/**
- * The progress of SPEC.md section 4: 5 while starting, 15 once accepted, 20 and 8 more per
- * "not yet" while polling (at most 95), 100 when completed, 0 otherwise.
- */
-export function readProgress(state: GenerationState): number {
-	switch (state.phase) {
-		case "starting":
-			return PROGRESS_STEPS.starting;
-		case "following":
-			return state.pendingPolls === null
-				? PROGRESS_STEPS.accepted
-				: progressAfterPolls(state.pendingPolls);
-		case "completed":
-			return PROGRESS_STEPS.done;
-		case "failed":
-			return PROGRESS_STEPS.failed;
-		case "idle":
-			return PROGRESS_STEPS.idle;
-	}
 }
 
 /** When the generation on screen started and ended, for its elapsed time; null when unknown. */
