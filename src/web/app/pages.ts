@@ -3,7 +3,7 @@
 // other routes get the app shell from the server, which reads the same table.
 import { APP_ROUTES, type AppScreen } from "../../shared/app-routes";
 
-export type PrerenderedPage = {
+type PrerenderedPage = {
 	name: string;
 	/** The paths the page answers; the 404 page answers every path no route knows. */
 	paths: string[];

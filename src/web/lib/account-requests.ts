@@ -61,7 +61,7 @@ export async function changePassword(currentPassword: string, newPassword: strin
 }
 
 /** A signed-in device as the account page shows it. */
-export type DeviceSession = {
+type DeviceSession = {
 	id: string;
 	userAgent: string | null;
 	ipAddress: string | null;

@@ -1,7 +1,7 @@
 import type * as BetterAuthClientModule from "./better-auth-client";
 
-export type AuthClient = typeof BetterAuthClientModule.authClient;
-export type AuthActions = typeof BetterAuthClientModule.authActions;
+type AuthClient = typeof BetterAuthClientModule.authClient;
+type AuthActions = typeof BetterAuthClientModule.authActions;
 
 let authClientModulePromise: Promise<typeof BetterAuthClientModule> | undefined;
 

@@ -62,7 +62,7 @@ export function fetchGeneration(id: string, signal?: AbortSignal): Promise<Gener
 }
 
 /** What the history is narrowed to; every part is optional and they combine. */
-export type GenerationsQuery = {
+type GenerationsQuery = {
 	/** Words the prompt contains. */
 	search?: string;
 	aspectRatio?: AspectRatio | null;

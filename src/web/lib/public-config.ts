@@ -24,7 +24,7 @@ export function readPublicConfig(body: unknown): PublicConfig | undefined {
  * What the server tells every visitor about itself: whether Google sign-in is on, which image
  * provider it uses and whether generating waits for a verified address.
  */
-export async function fetchPublicConfig(): Promise<PublicConfig> {
+async function fetchPublicConfig(): Promise<PublicConfig> {
 	const { body, status } = await fetchApiJson("/api/config");
 	const config = readPublicConfig(body);
 	if (!config) throw createUnexpectedAnswerError(status);

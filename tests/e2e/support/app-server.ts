@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-export type AppServer = {
+type AppServer = {
 	baseUrl: string;
 	dataDir: string;
 	process: ChildProcess;

@@ -26,7 +26,7 @@ export function isListRequest(url: URL): boolean {
 }
 
 /** Signs up through the API (or signs in, when the account exists) and keeps the session cookie. */
-export async function signUpThroughApi(
+async function signUpThroughApi(
 	request: APIRequestContext,
 	email: string,
 	password = E2E_PASSWORD,
@@ -58,7 +58,7 @@ export async function startGeneration(request: APIRequestContext, seed: Seed): P
 	throw new Error("the quota never freed up");
 }
 
-export async function waitUntilFinished(request: APIRequestContext, id: string): Promise<void> {
+async function waitUntilFinished(request: APIRequestContext, id: string): Promise<void> {
 	for (let attempt = 0; attempt < 60; attempt++) {
 		const response = await request.get(`/api/generations/${id}/status?wait=5000`);
 		const body = (await response.json()) as { status: string };

@@ -6,7 +6,7 @@ import { TextField } from "../../components/text-field";
 import { requestPasswordReset } from "../../lib/account-requests";
 
 /** The answer is the same whether or not the address has an account. */
-export const RESET_REQUESTED_MESSAGE =
+const RESET_REQUESTED_MESSAGE =
 	"If an account exists for that address, we sent a link. It works once and expires in one hour.";
 
 /** Asks for an e-mail address and has a reset link sent to it. */

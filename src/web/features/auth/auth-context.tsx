@@ -11,7 +11,7 @@ import {
 
 export type Credentials = { email: string; password: string };
 
-export type AuthContextValue = {
+type AuthContextValue = {
 	user: SessionUser | null;
 	session: AuthSession | null;
 	/** True until the first session lookup has answered. */

@@ -12,7 +12,7 @@ import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/auth-er
 import { useAuth } from "./auth-context";
 
 /** The uppercase first letter of an e-mail, shown as the user's avatar. */
-export function getUserInitial(email: string): string {
+function getUserInitial(email: string): string {
 	return email.trim().charAt(0).toUpperCase() || "?";
 }
 

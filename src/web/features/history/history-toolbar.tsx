@@ -11,7 +11,7 @@ import { joinClassNames } from "../../lib/class-names";
 import type { HistoryFilters } from "./history-filters";
 
 /** How long typing pauses before the search runs. */
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 
 const FIELD_CLASS_NAME =
 	"h-10 rounded-lg border-0 bg-white text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-500 focus:ring-2 focus:ring-accent-600 focus:outline-none";
