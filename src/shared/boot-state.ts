@@ -19,6 +19,12 @@ export const BOOT_STATE_ELEMENT_ID = "boot-state";
 /** Where the server puts the boot state and the session preload in the head of every page. */
 export const BOOT_STATE_PLACEHOLDER = "<!--app-boot-state-->";
 
+/**
+ * Dispatched on `document` once the app has hydrated a prerendered page: a button clicked before
+ * then had no handler, and the page's loader clicks it again (src/web/first-paint-loader.ts).
+ */
+export const APP_HYDRATED_EVENT = "atelier:hydrated";
+
 /** The screens' prerendered variants: the session hint, and whether the offline engine is on. */
 type PrerenderVariant = `${SessionHint}.${"offline-engine" | "image-service"}`;
 

@@ -4,6 +4,7 @@
 // evaluated and hydrating at once, the app competed with the rasterization of the first frame, and
 // where the script arrived with the page (a fast network, the cache, loopback) the first paint
 // waited for it. docs/decisions/012-prerendering-and-hydration.md.
+import { APP_HYDRATED_EVENT } from "../shared/boot-state";
 
 /** Longest wait for the first paint: past it, the app starts anyway. */
 const FIRST_PAINT_WAIT_MS = 1000;
@@ -50,11 +51,42 @@ function preloadAppModules(): void {
 	}
 }
 
+/**
+ * A button clicked before the app has hydrated the page has no handler yet: the click would be
+ * lost (and a form's submit button would submit the form natively). The last such click is held,
+ * the app starts at once, and the button is clicked again once the app has hydrated it.
+ */
+function holdEarlyClicks(startNow: () => void): void {
+	let held: HTMLButtonElement | undefined;
+	const onClick = (event: MouseEvent) => {
+		const button = event.target instanceof Element ? event.target.closest("button") : null;
+		if (!button) return;
+		event.preventDefault();
+		event.stopPropagation();
+		held = button;
+		startNow();
+	};
+	document.addEventListener("click", onClick, true);
+	document.addEventListener(
+		APP_HYDRATED_EVENT,
+		() => {
+			document.removeEventListener("click", onClick, true);
+			if (held?.isConnected) held.click();
+		},
+		{ once: true },
+	);
+}
+
 const appEntry = document.querySelector<HTMLLinkElement>("link[data-app-entry]");
 if (appEntry) {
 	const entryUrl = appEntry.href;
-	void waitForFirstPaint().then(() => {
+	let hasStarted = false;
+	const startApp = () => {
+		if (hasStarted) return;
+		hasStarted = true;
 		preloadAppModules();
-		return import(/* @vite-ignore */ entryUrl);
-	});
+		void import(/* @vite-ignore */ entryUrl);
+	};
+	holdEarlyClicks(startApp);
+	void waitForFirstPaint().then(startApp);
 }

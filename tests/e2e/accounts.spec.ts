@@ -89,6 +89,26 @@ test("Continue with Google completes the OpenID Connect flow and lands signed in
 	).toBeVisible();
 });
 
+test("a button clicked before the app has started is clicked again once it has", async ({
+	page,
+}) => {
+	// The prerendered page paints before the app's script is even asked for; a click meanwhile
+	// would find a button without its handler.
+	let releaseScript: () => void = () => {};
+	const scriptHeld = new Promise<void>((resolve) => {
+		releaseScript = resolve;
+	});
+	await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+		await scriptHeld;
+		await route.continue();
+	});
+	await page.goto("/login");
+	await page.getByRole("button", { name: "Continue with Google" }).click();
+	releaseScript();
+	await expect(page).toHaveURL(/\/$/);
+	await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
+});
+
 test("guards: signed-out visitors go to /login from /generations; signed-in people leave /login and /signup", async ({
 	page,
 }) => {

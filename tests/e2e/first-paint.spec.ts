@@ -161,6 +161,30 @@ test("signed in, the session is asked for once, with the page, and the header ke
 	expect(problems).toEqual([]);
 });
 
+test("the prerendered home screen paints before the app's script is even asked for", async ({
+	page,
+}) => {
+	// Asked for with the page, the script arrived at once on a fast network and the first paint
+	// waited for its evaluation and the hydration; the page's loader now asks for it only once the
+	// first content is on the screen.
+	await page.goto("/");
+	await expectGeneratorHydrated(page);
+	const order = await page.evaluate(() => {
+		const paint = performance.getEntriesByName("first-contentful-paint")[0];
+		const scripts = performance
+			.getEntriesByType("resource")
+			.filter((entry) => /\/assets\/index-[^/]+\.js$/.test(entry.name));
+		return {
+			hasPainted: paint !== undefined,
+			scriptsAskedBeforePaint: scripts.filter(
+				(entry) => paint === undefined || entry.startTime < paint.startTime,
+			).length,
+			scriptsAsked: scripts.length,
+		};
+	});
+	expect(order).toEqual({ hasPainted: true, scriptsAskedBeforePaint: 0, scriptsAsked: 1 });
+});
+
 test("text typed into the prompt box before the script runs is kept", async ({ page }) => {
 	let releaseScript: () => void = () => {};
 	const scriptHeld = new Promise<void>((resolve) => {

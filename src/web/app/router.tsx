@@ -1,4 +1,4 @@
-import { type ComponentType, Suspense } from "react";
+import { type ComponentType, Suspense, useEffect } from "react";
 import { matchRoutes, type RouteObject, useRoutes } from "react-router";
 import {
 	APP_ROUTES,
@@ -6,6 +6,7 @@ import {
 	type RouteAccess,
 	type RouteLayout,
 } from "../../shared/app-routes";
+import { APP_HYDRATED_EVENT } from "../../shared/boot-state";
 import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
 import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
@@ -95,6 +96,18 @@ const appRoutes: RouteObject[] = [
 ];
 
 /**
+ * Tells a prerendered page's loader (first-paint-loader.ts) that the screen is the app's now, so
+ * that it clicks again a button clicked before. Inside the screens' Suspense boundary: React
+ * hydrates that boundary after the root, and only then has the screen's buttons.
+ */
+function AnnounceHydrated() {
+	useEffect(() => {
+		document.dispatchEvent(new Event(APP_HYDRATED_EVENT));
+	}, []);
+	return null;
+}
+
+/**
  * The screen for the router's location. React Router runs in declarative mode: the app loads its
  * data with TanStack Query, and the data router's code would cost the first page about 17 kB
  * (docs/decisions/005-first-load-budget.md). A screen whose code is still on its way on the first
@@ -102,7 +115,12 @@ const appRoutes: RouteObject[] = [
  */
 export function AppRoutes() {
 	const screen = useRoutes(appRoutes);
-	return <Suspense fallback={<PageLoading />}>{screen}</Suspense>;
+	return (
+		<Suspense fallback={<PageLoading />}>
+			{screen}
+			<AnnounceHydrated />
+		</Suspense>
+	);
 }
 
 function isLazyScreen(component: unknown): component is LazyScreen {
