@@ -79,14 +79,15 @@ export const APP_ROUTES: readonly AppRoute[] = [
 		access: "signed-out",
 		rendering: "prerendered",
 	},
-	// Reached from e-mails and links, signed in or not, and rendered in the browser: reset and
-	// verify read their query (the token, the verification's outcome).
+	// Reached from links and e-mails, signed in or not. Forgot-password needs nothing but its form;
+	// reset and verify read their query (the token, the verification's outcome), which the
+	// prerender cannot, and are rendered in the browser.
 	{
 		path: "/forgot-password",
 		screen: "forgot-password",
 		layout: "auth",
 		access: "anyone",
-		rendering: "shell",
+		rendering: "prerendered",
 	},
 	{
 		path: "/reset-password",

@@ -126,6 +126,10 @@ test("signed out, the pages hydrate without a console warning and ask the API no
 	await page.getByRole("link", { name: "Sign in" }).click();
 	await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
 
+	await page.goto("/forgot-password");
+	await page.getByRole("link", { name: "Sign in" }).click();
+	await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
+
 	await page.goto("/no/such/page");
 	await page.getByRole("link", { name: "Go to Home" }).click();
 	await expectGeneratorHydrated(page);

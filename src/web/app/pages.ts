@@ -25,6 +25,7 @@ type PrerenderedPage = {
 const SCREEN_MODULES: Partial<Record<AppScreen, string[]>> = {
 	login: ["features/auth/login-page.tsx"],
 	signup: ["features/auth/signup-page.tsx"],
+	"forgot-password": ["app/account-recovery-routes.tsx"],
 };
 
 const NOT_FOUND_PAGE: PrerenderedPage = {

@@ -1,4 +1,4 @@
-// Dates as the history and the audit log show them, in en-US form.
+// Dates as the history, the audit log and the account page show them, in en-US form.
 import { DATE_LOCALE } from "../../shared/constants";
 
 // Made once: building an Intl formatter costs far more than using one, and a history has thousands.
@@ -11,7 +11,7 @@ const DATE_TIME_FORMAT = new Intl.DateTimeFormat(DATE_LOCALE, {
 	minute: "2-digit",
 });
 
-function formatOrDash(format: Intl.DateTimeFormat, value: string): string {
+function formatOrDash(format: Intl.DateTimeFormat, value: string | Date): string {
 	const date = new Date(value);
 	return Number.isNaN(date.getTime()) ? "—" : format.format(date);
 }
@@ -21,7 +21,7 @@ export function formatTimeOfDay(timestamp: string): string {
 	return formatOrDash(TIME_FORMAT, timestamp);
 }
 
-/** The date and time of an ISO timestamp, like "Jan 5, 2025, 3:42 PM"; "—" when it is not a date. */
-export function formatDateTime(timestamp: string): string {
+/** The date and time of an ISO timestamp or a date, like "Jan 5, 2025, 3:42 PM"; "—" when it is not a date. */
+export function formatDateTime(timestamp: string | Date): string {
 	return formatOrDash(DATE_TIME_FORMAT, timestamp);
 }

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, LogOut, MonitorSmartphone, ShieldCheck } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
-import { ACCOUNT_LABEL, DATE_LOCALE } from "../../../shared/constants";
+import { ACCOUNT_LABEL } from "../../../shared/constants";
 import type { SessionUser } from "../../../shared/session";
 import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
@@ -14,6 +14,7 @@ import {
 	readHasPassword,
 	signOutOtherDevices,
 } from "../../lib/account-requests";
+import { formatDateTime } from "../../lib/date-format";
 import { ChangePasswordForm } from "./change-password-form";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 import { describeDevice } from "./device-name";
@@ -53,11 +54,6 @@ function Section({
 		</section>
 	);
 }
-
-const dateTimeFormat = new Intl.DateTimeFormat(DATE_LOCALE, {
-	dateStyle: "medium",
-	timeStyle: "short",
-});
 
 function DevicesSection({ currentSessionId }: { currentSessionId: string }) {
 	const queryClient = useQueryClient();
@@ -106,7 +102,7 @@ function DevicesSection({ currentSessionId }: { currentSessionId: string }) {
 									</p>
 									<p className="text-xs text-slate-600">
 										{session.ipAddress ? `${session.ipAddress} · ` : ""}last active{" "}
-										{dateTimeFormat.format(session.lastActiveAt)}
+										{formatDateTime(session.lastActiveAt)}
 									</p>
 								</div>
 							</li>
