@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { FAKE_GOOGLE_USER } from "../../src/server/testing/fakes/google";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "./support/constants";
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PASSWORD } from "./support/constants";
 import {
 	expectNoAxeViolations,
 	signIn,
@@ -104,6 +104,25 @@ test("a button clicked before the app has started is clicked again once it has",
 	});
 	await page.goto("/login");
 	await page.getByRole("button", { name: "Continue with Google" }).click();
+	releaseScript();
+	await expect(page).toHaveURL(/\/$/);
+	await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
+});
+
+test("a sign-up typed and sent before the app has started goes through", async ({ page }) => {
+	let releaseScript: () => void = () => {};
+	const scriptHeld = new Promise<void>((resolve) => {
+		releaseScript = resolve;
+	});
+	await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+		await scriptHeld;
+		await route.continue();
+	});
+	await page.goto("/signup");
+	await page.getByLabel("Email").fill(uniqueEmail("early"));
+	await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);
+	await page.getByLabel("Confirm password").fill(E2E_PASSWORD);
+	await page.getByRole("button", { name: "Sign Up" }).click();
 	releaseScript();
 	await expect(page).toHaveURL(/\/$/);
 	await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();

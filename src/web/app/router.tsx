@@ -1,4 +1,4 @@
-import { type ComponentType, Suspense, useEffect } from "react";
+import { type ComponentType, Suspense, useEffect, useState } from "react";
 import { matchRoutes, type RouteObject, useRoutes } from "react-router";
 import {
 	APP_ROUTES,
@@ -98,12 +98,16 @@ const appRoutes: RouteObject[] = [
 /**
  * Tells a prerendered page's loader (first-paint-loader.ts) that the screen is the app's now, so
  * that it clicks again a button clicked before. Inside the screens' Suspense boundary: React
- * hydrates that boundary after the root, and only then has the screen's buttons.
+ * hydrates that boundary after the root, and only then has the screen's buttons. One render
+ * later: the screen's own mount effects (the text typed before hydration) update its state in
+ * that render, and a click replayed before it would find the fields' old state.
  */
 function AnnounceHydrated() {
+	const [isSettled, setIsSettled] = useState(false);
 	useEffect(() => {
-		document.dispatchEvent(new Event(APP_HYDRATED_EVENT));
-	}, []);
+		if (isSettled) document.dispatchEvent(new Event(APP_HYDRATED_EVENT));
+		else setIsSettled(true);
+	}, [isSettled]);
 	return null;
 }
 
