@@ -3,6 +3,7 @@ import { FAKE_GOOGLE_USER } from "../../src/server/testing/fakes/google";
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PASSWORD } from "./support/constants";
 import {
 	expectNoAxeViolations,
+	holdAppScript,
 	signIn,
 	signUp,
 	signUpOrSignIn,
@@ -94,14 +95,7 @@ test("a button clicked before the app has started is clicked again once it has",
 }) => {
 	// The prerendered page paints before the app's script is even asked for; a click meanwhile
 	// would find a button without its handler.
-	let releaseScript: () => void = () => {};
-	const scriptHeld = new Promise<void>((resolve) => {
-		releaseScript = resolve;
-	});
-	await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-		await scriptHeld;
-		await route.continue();
-	});
+	const releaseScript = await holdAppScript(page);
 	await page.goto("/login");
 	await page.getByRole("button", { name: "Continue with Google" }).click();
 	releaseScript();
@@ -110,14 +104,7 @@ test("a button clicked before the app has started is clicked again once it has",
 });
 
 test("a sign-up typed and sent before the app has started goes through", async ({ page }) => {
-	let releaseScript: () => void = () => {};
-	const scriptHeld = new Promise<void>((resolve) => {
-		releaseScript = resolve;
-	});
-	await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-		await scriptHeld;
-		await route.continue();
-	});
+	const releaseScript = await holdAppScript(page);
 	await page.goto("/signup");
 	await page.getByLabel("Email").fill(uniqueEmail("early"));
 	await page.getByLabel("Password", { exact: true }).fill(E2E_PASSWORD);

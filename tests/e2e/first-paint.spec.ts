@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { APP_ROUTES } from "../../src/shared/app-routes";
-import { signUp, uniqueEmail } from "./support/journeys";
+import { holdAppScript, signUp, uniqueEmail } from "./support/journeys";
 
 // The first screens are prerendered HTML, hydrated by the script
 // (docs/decisions/012-prerendering-and-hydration.md).
@@ -190,14 +190,7 @@ test("the prerendered home screen paints before the app's script is even asked f
 });
 
 test("text typed into the prompt box before the script runs is kept", async ({ page }) => {
-	let releaseScript: () => void = () => {};
-	const scriptHeld = new Promise<void>((resolve) => {
-		releaseScript = resolve;
-	});
-	await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
-		await scriptHeld;
-		await route.continue();
-	});
+	const releaseScript = await holdAppScript(page);
 
 	await page.goto("/", { waitUntil: "commit" });
 	await page.getByRole("textbox", { name: "Prompt" }).fill("A kite over the dunes");

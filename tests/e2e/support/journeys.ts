@@ -91,3 +91,19 @@ export function readMailLink(mail: { links: string[] }): string {
 	expect(mail.links).toHaveLength(1);
 	return mail.links[0] ?? "";
 }
+
+/**
+ * Holds the app's entry script until the returned function is called: meanwhile the page is its
+ * prerendered HTML only, as on a slow network before the app has started.
+ */
+export async function holdAppScript(page: Page): Promise<() => void> {
+	let release: () => void = () => {};
+	const held = new Promise<void>((resolve) => {
+		release = resolve;
+	});
+	await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+		await held;
+		await route.continue();
+	});
+	return release;
+}
