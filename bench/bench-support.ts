@@ -140,7 +140,7 @@ export async function createBenchServer(options: {
 		logger: createSilentLogger(),
 		settings: options.settings,
 		storage: createLocalStorage(storageDir),
-		provider: options.provider,
+		models: options.provider,
 		isWorkerEnabled: options.isWorkerEnabled,
 	});
 	return {

@@ -1,3 +1,4 @@
+import { PLAIN_CAPABILITIES } from "../src/server/providers/types";
 // Benchmark of completion latency: how long after the image provider reports a job finished does a
 // waiting poll (GET {pollingUrl}?wait=5000) answer "completed"? That span covers taking the images,
 // storing them with thumbnails, marking the row completed, NOTIFY, and the poll's wake-up and read.
@@ -62,6 +63,7 @@ function createControlledProvider(images: ImageSource[]) {
 	};
 	const provider: ImageProvider = {
 		name: "bench",
+		capabilities: PLAIN_CAPABILITIES,
 		async start(input) {
 			const jobId = `bench_${randomUUID()}`;
 			byJobId.set(jobId, jobFor(input.prompt));

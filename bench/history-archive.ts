@@ -210,6 +210,8 @@ async function benchKind(
 			aspect_ratio: ASPECT_RATIOS[index % ASPECT_RATIOS.length]?.value ?? "--ar 1:1",
 			status: "completed" as const,
 			provider: "local",
+			model_id: "local",
+			model_label: "Offline engine",
 			api_id: `local_${id}`,
 			polling_url: `/api/generations/${id}/status`,
 			images: JSON.stringify(images),
@@ -290,7 +292,7 @@ async function main(): Promise<void> {
 		logger: createSilentLogger(),
 		settings: createBenchSettings(),
 		storage: createLocalStorage(imagesDir),
-		provider: createLocalProvider({ delayMs: 0 }),
+		models: createLocalProvider({ delayMs: 0 }),
 		isWorkerEnabled: false,
 	});
 	const http = serve({ fetch: server.app.fetch, port: 0, hostname: "127.0.0.1" });

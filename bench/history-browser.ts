@@ -592,7 +592,7 @@ async function main(): Promise<void> {
 		// signUp() calls with the shared bench origin; the browser uses this server's own.
 		settings: createBenchSettings({ baseUrl, trustedOrigins: [BENCH_BASE_URL] }),
 		storage,
-		provider: createLocalProvider({ delayMs: 0 }),
+		models: createLocalProvider({ delayMs: 0 }),
 		site: await loadStaticSite(process.env.WEB_DIST ?? "dist/web"),
 		isWorkerEnabled: false,
 	});

@@ -132,7 +132,7 @@ async function main(): Promise<void> {
 		logger: createSilentLogger(),
 		settings: createBenchSettings({ baseUrl }),
 		storage: createLocalStorage(storageDir),
-		provider: createLocalProvider({ delayMs: 0 }),
+		models: createLocalProvider({ delayMs: 0 }),
 		site: await loadStaticSite(WEB_DIST),
 		isWorkerEnabled: false,
 	});

@@ -1,3 +1,4 @@
+import { PLAIN_CAPABILITIES } from "../src/server/providers/types";
 // The image bytes of the generator's results screen when the provider returns four large PNGs
 // (about 3 MB each), measured in Chromium: a person generates on `/` and the results appear.
 //
@@ -81,6 +82,7 @@ function createLargeImageProvider(pngs: Buffer[]): ImageProvider {
 	}));
 	return {
 		name: "bench-large-png",
+		capabilities: PLAIN_CAPABILITIES,
 		async start() {
 			return { jobId: `large_${randomUUID()}` };
 		},
@@ -176,7 +178,7 @@ async function main(): Promise<void> {
 		// signUp() calls with the shared bench origin; the browser uses this server's own.
 		settings: createBenchSettings({ baseUrl, trustedOrigins: [BENCH_BASE_URL] }),
 		storage: createLocalStorage(storageDir),
-		provider: createLargeImageProvider(pngs),
+		models: createLargeImageProvider(pngs),
 		site: await loadStaticSite(WEB_DIST),
 		isWorkerEnabled: true,
 	});

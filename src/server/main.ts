@@ -7,7 +7,7 @@ import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/
 import { parseEnv, resolveBaseUrl } from "./env";
 import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logging/logger";
-import { createProviderFromEnv } from "./provider-from-env";
+import { loadModelCatalogue } from "./models/load-model-catalogue";
 import { readOrCreateSecret } from "./secret-file";
 import { assembleServer, DEFAULT_RUN_SETTINGS } from "./server";
 import { createLocalStorage } from "./storage/local-storage";
@@ -61,11 +61,11 @@ async function main() {
 	const webRoot = fileURLToPath(new URL("../web", import.meta.url));
 	// In development Vite serves the web app and proxies /api here.
 	const site = env.NODE_ENV === "development" ? undefined : await loadStaticSite(webRoot);
-	const provider = createProviderFromEnv(env);
+	const models = loadModelCatalogue(env);
 	const { app, stop } = await assembleServer({
 		database,
 		logger,
-		provider,
+		models,
 		storage:
 			env.STORAGE === "s3" && env.S3_BUCKET
 				? createS3Storage({
@@ -102,7 +102,9 @@ async function main() {
 				timeoutMs: env.GENERATION_TIMEOUT_MS,
 				downloadMaxBytes: env.IMAGE_DOWNLOAD_MAX_BYTES,
 				// The local engine answers at once; a hosted API is asked about once a second.
-				providerPollMs: provider.name === "local" ? 100 : DEFAULT_RUN_SETTINGS.providerPollMs,
+				providerPollMs: models.models.every((model) => model.provider.name === "local")
+					? 100
+					: DEFAULT_RUN_SETTINGS.providerPollMs,
 			},
 		},
 	});
@@ -112,7 +114,7 @@ async function main() {
 			url: baseUrl,
 			address: `${info.address}:${info.port}`,
 			database: database.kind,
-			imageProvider: provider.name,
+			models: models.models.map((model) => `${model.id} (${model.provider.name})`),
 			storage: env.STORAGE,
 			mail: env.SMTP_URL ? "smtp" : "log",
 			requireEmailVerification: env.REQUIRE_EMAIL_VERIFICATION,

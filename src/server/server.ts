@@ -1,9 +1,4 @@
-import {
-	GENERATION_TIMEOUT_MS,
-	IMAGES_PER_GENERATION,
-	MAX_RETRIES,
-	RETRY_DELAY_MS,
-} from "../shared/constants";
+import { GENERATION_TIMEOUT_MS, MAX_RETRIES, RETRY_DELAY_MS } from "../shared/constants";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
 import type { Database } from "./db/database";
@@ -21,6 +16,7 @@ import { downloadImage } from "./images/download-image";
 import { type GenerationQueue, startGenerationQueue } from "./jobs/generation-queue";
 import type { Logger } from "./logging/logger";
 import { createMailer, type MailConfig } from "./mail/mailer";
+import { catalogueOfOne, type ModelCatalogue } from "./models/model-catalogue";
 import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";
 
@@ -49,7 +45,6 @@ export const DEFAULT_RUN_SETTINGS: GenerationRunSettings = {
 	retryDelayMs: RETRY_DELAY_MS,
 	providerPollMs: 1_000,
 	leaseMs: 15_000,
-	imagesPerGeneration: IMAGES_PER_GENERATION,
 	downloadMaxBytes: 25 * 1024 * 1024,
 	downloadTimeoutMs: 60_000,
 };
@@ -72,20 +67,16 @@ export async function assembleServer(options: {
 	logger: Logger;
 	settings: ServerSettings;
 	storage: Storage;
-	provider: ImageProvider;
+	/** The models offered (loadModelCatalogue), or one provider offered as the only model. */
+	models: ModelCatalogue | ImageProvider;
 	site?: StaticSite;
 	/** False for tooling that only needs the schema and the app (no workers). */
 	isWorkerEnabled?: boolean;
 }): Promise<Server> {
-	const { database, logger, settings, site, storage, provider } = options;
+	const { database, logger, settings, site, storage } = options;
+	const models = "start" in options.models ? catalogueOfOne(options.models) : options.models;
 	const mailer = createMailer(settings.mail, logger);
-	const deletionDeps = {
-		database,
-		storage,
-		provider,
-		imagesPerGeneration: settings.run.imagesPerGeneration,
-		logger,
-	};
+	const deletionDeps = { database, storage, models, logger };
 	const auth = createAuth({
 		pool: database.pool,
 		baseUrl: settings.baseUrl,
@@ -122,7 +113,7 @@ export async function assembleServer(options: {
 				runGeneration(
 					{
 						db: database.db,
-						provider,
+						models,
 						storage,
 						downloadImage,
 						logger,
@@ -147,8 +138,7 @@ export async function assembleServer(options: {
 		storage,
 		queue,
 		events,
-		provider,
-		imagesPerGeneration: settings.run.imagesPerGeneration,
+		models,
 		limits: settings.limits,
 		logger,
 	};
@@ -162,7 +152,8 @@ export async function assembleServer(options: {
 			baseUrl: settings.baseUrl,
 			trustedOrigins: settings.trustedOrigins,
 			isGoogleEnabled: settings.google !== undefined,
-			imageProvider: provider.name,
+			// What the generator's note about the offline engine looks at: the default model's provider.
+			imageProvider: models.defaultModel().provider.name,
 			trustProxy: settings.trustProxy,
 			isRateLimitEnabled: settings.isRateLimitEnabled,
 			requireEmailVerification: settings.requireEmailVerification,

@@ -5,6 +5,7 @@
 import { z } from "zod/mini";
 import { ASPECT_RATIO_VALUES } from "./aspect-ratios";
 import type { ErrorBody, ErrorEnvelope } from "./errors";
+import { QUALITIES } from "./generation-settings";
 
 export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, {
 	error:
@@ -22,8 +23,32 @@ export const ErrorEnvelopeSchema: z.ZodMiniType<ErrorEnvelope> = z.object({
 	error: ErrorBodySchema,
 });
 
+export const QualitySchema = z.enum(QUALITIES);
+
+/** The model a generation was made with: its id and its label at the time. */
+export const GenerationModelSchema = z.object({ id: z.string(), label: z.string() });
+export type GenerationModel = z.infer<typeof GenerationModelSchema>;
+
+/**
+ * The settings a generation was made with. `seed` is the seed actually used (null where the model
+ * takes none); `negativePrompt` and `quality` are null when not used.
+ */
+export const GenerationSettingsSchema = z.object({
+	count: z.int(),
+	seed: z.nullable(z.number()),
+	negativePrompt: z.nullable(z.string()),
+	quality: z.nullable(QualitySchema),
+});
+export type GenerationSettings = z.infer<typeof GenerationSettingsSchema>;
+
 export const CreateGenerationResponseSchema = z.discriminatedUnion("success", [
-	z.object({ success: z.literal(true), id: z.string(), pollingUrl: z.string() }),
+	z.object({
+		success: z.literal(true),
+		id: z.string(),
+		pollingUrl: z.string(),
+		model: z.optional(GenerationModelSchema),
+		settings: z.optional(GenerationSettingsSchema),
+	}),
 	z.object({ success: z.literal(false), error: ErrorBodySchema }),
 ]);
 export type CreateGenerationResponse = z.infer<typeof CreateGenerationResponseSchema>;
@@ -47,6 +72,8 @@ export const PollResponseSchema = z.object({
 	status: GenerationStatusSchema,
 	results: z.array(z.string()),
 	message: z.nullable(z.string()),
+	model: GenerationModelSchema,
+	settings: GenerationSettingsSchema,
 });
 export type PollResponse = z.infer<typeof PollResponseSchema>;
 
@@ -107,6 +134,8 @@ export const GenerationSchema = z.object({
 	is_favorite: z.boolean(),
 	/** Present in the administrator's list: whose generation this is. */
 	owner_email: z.optional(z.string()),
+	model: GenerationModelSchema,
+	settings: GenerationSettingsSchema,
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

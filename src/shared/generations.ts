@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { MAX_BULK_GENERATIONS, MAX_SEARCH_LENGTH } from "./constants";
 import { AspectRatioSchema } from "./generation-responses";
-import { validatePrompt } from "./prompt";
+import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
+import { validateNegativePrompt, validatePrompt } from "./prompt";
 
 // The response schemas live in generation-responses.ts (zod/mini, parsed by the browser); they are
 // re-exported so the server keeps one place to import the generations API from. Browser code
@@ -32,11 +33,51 @@ const PromptSchema = z.unknown().transform((value, context) => {
 	return check.prompt;
 });
 
-/** `POST /api/generations`: the prompt is checked by the same rules the browser applies. */
+const NegativePromptSchema = z.unknown().transform((value, context) => {
+	const check = validateNegativePrompt(value);
+	if (!check.ok) {
+		context.addIssue({ code: "custom", message: check.message });
+		return z.NEVER;
+	}
+	return check.negativePrompt;
+});
+
+const SEED_MESSAGE = `seed must be a whole number from 0 to ${MAX_SEED}, or -1 for a random seed`;
+
+/**
+ * `POST /api/generations`: the prompt is checked by the same rules the browser applies. The
+ * settings are checked here for their shape; whether the model offers them is the service's to
+ * say, since it knows the catalogue. A seed of -1 (or none) asks for a random one: `seed` is null.
+ */
 export const CreateGenerationRequestSchema = z.object({
 	prompt: PromptSchema,
 	aspectRatio: AspectRatioSchema,
+	model: z
+		.string({ error: "model must be the id of a model" })
+		.max(100, "model must be the id of a model")
+		.optional(),
+	count: z
+		.number({ error: `count must be a whole number from 1 to ${IMAGE_COUNTS.length}` })
+		.int(`count must be a whole number from 1 to ${IMAGE_COUNTS.length}`)
+		.min(1, `count must be a whole number from 1 to ${IMAGE_COUNTS.length}`)
+		.max(IMAGE_COUNTS.length, `count must be a whole number from 1 to ${IMAGE_COUNTS.length}`)
+		.optional(),
+	seed: z
+		.number({ error: SEED_MESSAGE })
+		.int(SEED_MESSAGE)
+		.min(-1, SEED_MESSAGE)
+		.max(MAX_SEED, SEED_MESSAGE)
+		.nullable()
+		.optional()
+		.transform((seed) => (seed === undefined || seed === null || seed === -1 ? null : seed)),
+	negativePrompt: NegativePromptSchema.optional().transform((value) => value ?? null),
+	quality: z
+		.enum(QUALITIES, { error: `quality must be one of ${QUALITIES.join(", ")}` })
+		.nullable()
+		.optional()
+		.transform((quality) => quality ?? null),
 });
+export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 
 const GENERATIONS_PAGE_DEFAULT = 24;
 const GENERATIONS_PAGE_MAX = 100;
@@ -72,6 +113,7 @@ export const ListGenerationsQuerySchema = z.object({
 			.optional()
 			.transform((value) => value === "true"),
 	),
+	model: z.preprocess(emptyAsAbsent, z.string().max(100).optional()),
 	owner: z.preprocess(
 		emptyAsAbsent,
 		z

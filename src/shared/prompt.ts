@@ -33,6 +33,32 @@ export function validatePrompt(input: unknown): PromptCheck {
 	return { ok: true, prompt: trimmed };
 }
 
+export const NEGATIVE_PROMPT_MESSAGES = {
+	tooLong: `Negative prompt must be ${MAX_PROMPT_LENGTH} characters or less`,
+	invalidContent: "Negative prompt contains invalid content",
+} as const;
+
+type NegativePromptCheck =
+	| { ok: true; negativePrompt: string | null }
+	| { ok: false; message: string };
+
+/**
+ * The prompt's rules for the negative prompt, which may be left empty: nothing, or only spaces,
+ * means none (null).
+ */
+export function validateNegativePrompt(input: unknown): NegativePromptCheck {
+	if (input === undefined || input === null) return { ok: true, negativePrompt: null };
+	if (typeof input !== "string") return { ok: false, message: "Negative prompt must be text" };
+	if (input.length > MAX_PROMPT_LENGTH) {
+		return { ok: false, message: NEGATIVE_PROMPT_MESSAGES.tooLong };
+	}
+	if (FORBIDDEN_PATTERNS.some((pattern) => pattern.test(input))) {
+		return { ok: false, message: NEGATIVE_PROMPT_MESSAGES.invalidContent };
+	}
+	const trimmed = input.trim();
+	return { ok: true, negativePrompt: trimmed.length > 0 ? trimmed : null };
+}
+
 export function isValidPrompt(input: unknown): boolean {
 	return validatePrompt(input).ok;
 }

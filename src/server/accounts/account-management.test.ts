@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider, ProviderJob } from "../providers/types";
+import { PLAIN_CAPABILITIES } from "../providers/types";
 import { createS3Storage } from "../storage/s3-storage";
 import type { Storage } from "../storage/storage";
 import { readSessionEmail } from "../testing/account-test-kit";
@@ -27,6 +28,7 @@ function createPartlyStuckProvider() {
 	const cancelled: string[] = [];
 	const provider: ImageProvider = {
 		name: "local",
+		capabilities: PLAIN_CAPABILITIES,
 		async start(input, options) {
 			if (input.prompt.includes("stuck")) return { jobId: `stuck-${Math.random()}` };
 			return local.start(input, options);

@@ -139,7 +139,7 @@ describe.each(availableDatabaseKinds())("sign-in rate limiting on %s", (kind) =>
 				logger: createSilentLogger(),
 				settings: createTestSettings({ isRateLimitEnabled: true }),
 				storage: first.storage,
-				provider: createLocalProvider({ delayMs: 0 }),
+				models: createLocalProvider({ delayMs: 0 }),
 				isWorkerEnabled: false,
 			});
 			const attackerOnFirst = new TestClient(first, "198.51.100.7");

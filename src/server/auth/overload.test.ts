@@ -26,7 +26,7 @@ async function createServerOnSmallPool(pool: { max: number; connectionTimeoutMs:
 		logger: createSilentLogger(),
 		settings: createTestSettings(),
 		storage: base.storage,
-		provider: createLocalProvider({ delayMs: 0 }),
+		models: createLocalProvider({ delayMs: 0 }),
 		isWorkerEnabled: false,
 	});
 	return {

@@ -190,6 +190,59 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0007_generation_models": {
+		async up(db: Kysely<unknown>) {
+			// The model and settings each generation is made with. Generations made before there was a
+			// choice of model get the one they ran on: its id is the provider's name, as the catalogue
+			// without MODELS_FILE names it, and its label that catalogue's label for the provider.
+			await sql`
+				alter table generations
+					add column model_id text,
+					add column model_label text,
+					add column image_count integer not null default 4 check (image_count between 1 and 4),
+					add column seed bigint check (seed between 0 and 4294967295),
+					add column negative_prompt text,
+					add column quality text check (quality in ('low', 'medium', 'high'))`.execute(db);
+			await sql`
+				update generations set model_id = provider, model_label = case provider
+					when 'local' then 'Offline engine'
+					when 'http' then 'Image service'
+					when 'comfyui' then 'ComfyUI'
+					when 'replicate' then 'Replicate'
+					when 'openai' then 'OpenAI'
+					when 'fal' then 'fal'
+					else provider end`.execute(db);
+			await sql`alter table generations alter column model_id set not null, alter column model_label set not null`.execute(
+				db,
+			);
+			// The history's model filter reads the narrow copy, like the ratio filter.
+			await sql`alter table generation_search add column model_id text`.execute(db);
+			await sql`update generation_search s set model_id = g.model_id from generations g where g.id = s.id`.execute(
+				db,
+			);
+			await sql`alter table generation_search alter column model_id set not null`.execute(db);
+			await sql`create index generation_search_user_model on generation_search (user_id, model_id, created_at desc, id desc)`.execute(
+				db,
+			);
+			await sql`create index generation_search_model on generation_search (model_id, created_at desc, id desc)`.execute(
+				db,
+			);
+			await sql`
+				create or replace function mirror_generation_search() returns trigger language plpgsql as $$
+				begin
+					if tg_op = 'INSERT' then
+						insert into generation_search (id, user_id, created_at, aspect_ratio, is_favorite, prompt_search, model_id)
+						values (new.id, new.user_id, new.created_at, new.aspect_ratio, new.is_favorite, lower(new.prompt), new.model_id);
+					else
+						update generation_search
+						set aspect_ratio = new.aspect_ratio, is_favorite = new.is_favorite, prompt_search = lower(new.prompt)
+						where id = new.id;
+					end if;
+					return new;
+				end
+				$$`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationStatus } from "../../shared/generation-responses";
+import type { Quality } from "../../shared/generation-settings";
 
 /** One stored image of a generation: storage keys, never provider URLs. */
 export type StoredImage = {
@@ -42,6 +43,15 @@ type GenerationsTable = {
 	status_message: ColumnType<string | null, string | null | undefined, string | null>;
 	/** The owner's star. */
 	is_favorite: ColumnType<boolean, boolean | undefined, boolean>;
+	/** The model's id in the catalogue, and its label when the generation was made. */
+	model_id: string;
+	model_label: string;
+	/** 1 to 4. */
+	image_count: ColumnType<number, number | undefined, number>;
+	/** The seed used (bigint: PostgreSQL answers it as a string), or null where the model has none. */
+	seed: ColumnType<string | null, number | null | undefined, number | null>;
+	negative_prompt: ColumnType<string | null, string | null | undefined, string | null>;
+	quality: ColumnType<Quality | null, Quality | null | undefined, Quality | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
@@ -78,6 +88,7 @@ type GenerationSearchTable = {
 	is_favorite: ColumnType<boolean, never, never>;
 	/** The prompt, lowercased. */
 	prompt_search: ColumnType<string, never, never>;
+	model_id: ColumnType<string, never, never>;
 };
 
 /** One administrator deletion of another person's generation; outlives the generation. */

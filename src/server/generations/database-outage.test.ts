@@ -77,7 +77,7 @@ describe.skipIf(!postgresUrl)("when the database goes away mid-use", () => {
 			logger: createSilentLogger(),
 			settings: createTestSettings(),
 			storage: createLocalStorage(storageDir),
-			provider: createLocalProvider({ delayMs: 0 }),
+			models: createLocalProvider({ delayMs: 0 }),
 			isWorkerEnabled: false,
 		});
 		close = async () => {

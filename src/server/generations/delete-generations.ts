@@ -4,22 +4,18 @@ import type { GenerationRow } from "../db/schema";
 import { AppError } from "../http/errors";
 import { insertDeletionEntries } from "./audit-log-repository";
 import { notifyGenerationsChanged } from "./generation-events";
+import { inputOf } from "./generation-input";
 import { deleteGenerationRows, type GenerationSelection } from "./generation-repository";
 import type { GenerationDeps, Viewer } from "./generation-service";
 import { generationFolder } from "./store-images";
 
-type DeletionDeps = Pick<
-	GenerationDeps,
-	"database" | "storage" | "provider" | "imagesPerGeneration" | "logger"
->;
+type DeletionDeps = Pick<GenerationDeps, "database" | "storage" | "models" | "logger">;
 
 /** Stops the provider's job of a generation that is no longer wanted, where the provider can. */
 async function cancelProviderJob(deps: DeletionDeps, row: GenerationRow): Promise<void> {
-	if (!row.api_id || !deps.provider.cancel) return;
-	await deps.provider.cancel({
-		jobId: row.api_id,
-		input: { prompt: row.prompt, aspectRatio: row.aspect_ratio, count: deps.imagesPerGeneration },
-	});
+	const provider = deps.models.find(row.model_id)?.provider;
+	if (!row.api_id || !provider?.cancel) return;
+	await provider.cancel({ jobId: row.api_id, input: inputOf(row) });
 }
 
 /** Ids as the client sent them: any that is not an id of ours is an unknown one. */

@@ -1,6 +1,8 @@
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
+import type { GenerationModel } from "../../shared/generation-responses";
 import type { Generation, PollResponse } from "../../shared/generations";
 import type { GenerationRow } from "../db/schema";
+import { settingsOf } from "./generation-input";
 import type { GenerationWithOwner } from "./generation-repository";
 
 /** How the server shows a generation to a browser: its JSON and the URLs of its images. */
@@ -11,6 +13,10 @@ export function pollingUrlFor(id: string): string {
 
 function imageUrl(key: string): string {
 	return `/api/images/${key}`;
+}
+
+function modelOf(row: GenerationRow): GenerationModel {
+	return { id: row.model_id, label: row.model_label };
 }
 
 export function presentGeneration(row: GenerationWithOwner): Generation {
@@ -41,6 +47,8 @@ export function presentGeneration(row: GenerationWithOwner): Generation {
 		polling_url: row.polling_url,
 		user_id: row.user_id,
 		is_favorite: row.is_favorite,
+		model: modelOf(row),
+		settings: settingsOf(row),
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 	};
 }
@@ -51,5 +59,7 @@ export function presentPoll(row: GenerationRow): PollResponse {
 		results: row.images.map((image) => imageUrl(image.key)),
 		message:
 			row.status === "failed" ? (row.error ?? GENERATION_MESSAGES.failed) : row.status_message,
+		model: modelOf(row),
+		settings: settingsOf(row),
 	};
 }

@@ -60,6 +60,8 @@ export type HistoryFilters = {
 	/** Matched anywhere in the prompt, any case (trimmed, non-empty). */
 	search?: string | undefined;
 	aspectRatio?: AspectRatio | undefined;
+	/** A model's id: the generations made with it, whether or not it is still offered. */
+	modelId?: string | undefined;
 	isFavoritesOnly?: boolean;
 };
 
@@ -78,6 +80,9 @@ function matchesFilters(filters: HistoryFilters) {
 		if (filters.aspectRatio !== undefined) {
 			conditions.push(eb("generation_search.aspect_ratio", "=", filters.aspectRatio));
 		}
+		if (filters.modelId !== undefined) {
+			conditions.push(eb("generation_search.model_id", "=", filters.modelId));
+		}
 		// Spelled without a parameter so the planner can match the partial favourites index.
 		if (filters.isFavoritesOnly) conditions.push(sql<SqlBool>`generation_search.is_favorite`);
 		if (filters.search) {
@@ -90,7 +95,9 @@ function matchesFilters(filters: HistoryFilters) {
 }
 
 function isNarrowed(filters: HistoryFilters): boolean {
-	return Boolean(filters.search || filters.aspectRatio || filters.isFavoritesOnly);
+	return Boolean(
+		filters.search || filters.aspectRatio || filters.modelId || filters.isFavoritesOnly,
+	);
 }
 
 /**
@@ -279,4 +286,16 @@ export async function selectStoredObjectOwners(
 		.select(["id", "status", "images", "lease_owner"])
 		.where("id", "in", ids)
 		.execute();
+}
+
+/** The model of the person's latest generation: the one they chose last. */
+export async function findLatestModelId(db: Executor, userId: string): Promise<string | undefined> {
+	const row = await db
+		.selectFrom("generations")
+		.select("model_id")
+		.where("user_id", "=", userId)
+		.orderBy("created_at", "desc")
+		.limit(1)
+		.executeTakeFirst();
+	return row?.model_id;
 }

@@ -10,9 +10,11 @@ import {
 	ListGenerationsQuerySchema,
 	SetFavoriteRequestSchema,
 } from "../../shared/generations";
+import type { ModelsResponse } from "../../shared/models";
 import type { Auth } from "../auth/auth";
 import type { AppEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
+import { toPublicModel } from "../models/model-catalogue";
 import { listAuditLog } from "./audit-log";
 import { deleteGeneration, deleteGenerations } from "./delete-generations";
 import {
@@ -23,6 +25,7 @@ import {
 	downloadGenerationImage,
 } from "./generation-downloads";
 import { presentGeneration } from "./generation-presenter";
+import { findLatestModelId } from "./generation-repository";
 import {
 	createGeneration,
 	type GenerationDeps,
@@ -167,6 +170,18 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 	});
 	// Paths spelled out: a bare `use` here would also cover the other /api routes this app is mounted beside.
 	// "/generations/*" also matches "/generations" itself; one entry, so the session is read once.
+	// Anyone may see what is offered (the generator shows it signed out); a signed-in person also
+	// learns the model they chose last.
+	app.get("/models", async (context) => {
+		const viewer = await readViewer(auth, context.req.raw.headers);
+		const latest = viewer ? await findLatestModelId(deps.database.db, viewer.id) : undefined;
+		return context.json({
+			models: deps.models.models.map(toPublicModel),
+			defaultModelId: deps.models.defaultModelId,
+			preferredModelId: latest !== undefined && deps.models.find(latest) ? latest : null,
+		} satisfies ModelsResponse);
+	});
+
 	app.use("/generations/*", requireViewer);
 	app.use("/images/*", requireViewer);
 	app.use("/admin/*", requireViewer);
@@ -175,7 +190,7 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 		const body = await readJson(context.req);
 		const input = parseOrThrow(CreateGenerationRequestSchema, body);
 		const created = await createGeneration(deps, context.get("viewer"), input);
-		return context.json({ success: true, id: created.id, pollingUrl: created.pollingUrl }, 201);
+		return context.json({ success: true, ...created }, 201);
 	});
 
 	app.get("/generations", async (context) => {
@@ -186,6 +201,7 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 			todayStart: startOfDayIn(query.timeZone ?? "UTC"),
 			search: query.q,
 			aspectRatio: query.ratio,
+			modelId: query.model,
 			isFavoritesOnly: query.favorites,
 			ownerEmail: query.owner,
 		});

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
-import type { AspectRatio } from "../../shared/aspect-ratios";
-import type { PollResponse } from "../../shared/generations";
+import type { GenerationModel, GenerationSettings } from "../../shared/generation-responses";
+import type { CreateGenerationRequest, PollResponse } from "../../shared/generations";
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../http/errors";
 import { createTransactionExecutor, type GenerationQueue } from "../jobs/generation-queue";
 import type { Logger } from "../logging/logger";
-import type { ImageProvider } from "../providers/types";
+import type { ModelCatalogue } from "../models/model-catalogue";
 import type { Storage } from "../storage/storage";
 import type { GenerationEvents } from "./generation-events";
 import { pollingUrlFor, presentPoll } from "./generation-presenter";
@@ -17,6 +17,7 @@ import {
 	findGenerationById,
 	insertGeneration,
 } from "./generation-repository";
+import { resolveSettings } from "./resolve-settings";
 
 export type Viewer = { id: string; email: string; isAdmin: boolean };
 
@@ -31,9 +32,8 @@ export type GenerationDeps = {
 	storage: Storage;
 	queue: GenerationQueue;
 	events: GenerationEvents;
-	/** Makes the images; a deleted generation's job is cancelled there, where the provider can. */
-	provider: ImageProvider;
-	imagesPerGeneration: number;
+	/** The models offered; a deleted generation's job is cancelled at its model's provider. */
+	models: ModelCatalogue;
 	limits: GenerationLimits;
 	logger: Logger;
 };
@@ -49,8 +49,14 @@ function startOfUtcDay(now: Date): Date {
 export async function createGeneration(
 	deps: GenerationDeps,
 	viewer: Viewer,
-	input: { prompt: string; aspectRatio: AspectRatio },
-): Promise<{ id: string; pollingUrl: string }> {
+	request: CreateGenerationRequest,
+): Promise<{
+	id: string;
+	pollingUrl: string;
+	model: GenerationModel;
+	settings: GenerationSettings;
+}> {
+	const { model, settings } = await resolveSettings(deps.models, request);
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	await deps.database.db.transaction().execute(async (transaction) => {
@@ -77,10 +83,16 @@ export async function createGeneration(
 		await insertGeneration(transaction, {
 			id,
 			user_id: viewer.id,
-			prompt: input.prompt,
-			aspect_ratio: input.aspectRatio,
+			prompt: request.prompt,
+			aspect_ratio: request.aspectRatio,
 			status: "queued",
-			provider: deps.provider.name,
+			provider: model.provider.name,
+			model_id: model.id,
+			model_label: model.label,
+			image_count: settings.count,
+			seed: settings.seed,
+			negative_prompt: settings.negativePrompt,
+			quality: settings.quality,
 			api_id: null,
 			polling_url: pollingUrl,
 			error: null,
@@ -95,7 +107,7 @@ export async function createGeneration(
 	});
 	// The job is visible now that the transaction has committed: start it without waiting for a poll.
 	deps.queue.wake();
-	return { id, pollingUrl };
+	return { id, pollingUrl, model: { id: model.id, label: model.label }, settings };
 }
 
 /** The generation if the viewer may see it (owner or admin); anyone else learns nothing. */

@@ -7,7 +7,12 @@ import {
 	GenerationSchema,
 	PollResponseSchema,
 } from "../../shared/generations";
-import { type ImageProvider, ProviderError, type ProviderJobState } from "../providers/types";
+import {
+	type ImageProvider,
+	PLAIN_CAPABILITIES,
+	ProviderError,
+	type ProviderJobState,
+} from "../providers/types";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { waitForFinish } from "../testing/generation-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
@@ -41,6 +46,7 @@ async function listFiles(directory: string): Promise<string[]> {
 function createStuckProvider(): ImageProvider {
 	return {
 		name: "stuck",
+		capabilities: PLAIN_CAPABILITIES,
 		async start() {
 			return { jobId: `stuck-${Math.random()}` };
 		},
@@ -305,6 +311,7 @@ describe("quotas and failures", () => {
 		let starts = 0;
 		const rateLimited: ImageProvider = {
 			name: "rate-limited",
+			capabilities: PLAIN_CAPABILITIES,
 			async start() {
 				starts += 1;
 				if (starts === 1) {
@@ -344,6 +351,7 @@ describe("quotas and failures", () => {
 	it("marks a generation failed with the provider's message and leaves no files", async () => {
 		const failing: ImageProvider = {
 			name: "failing",
+			capabilities: PLAIN_CAPABILITIES,
 			async start() {
 				return { jobId: "job-1" };
 			},
@@ -359,7 +367,7 @@ describe("quotas and failures", () => {
 				pollingUrl: string;
 			};
 			const poll = await waitForFinish(client, created.pollingUrl);
-			expect(poll).toEqual({
+			expect(poll).toMatchObject({
 				status: "failed",
 				results: [],
 				message: "The provider refused this prompt",
@@ -379,7 +387,11 @@ describe("quotas and failures", () => {
 			const { client } = await createTestUser(server);
 			const created = (await (await startGeneration(client)).json()) as { pollingUrl: string };
 			const poll = await waitForFinish(client, created.pollingUrl);
-			expect(poll).toEqual({ status: "failed", results: [], message: "Generation timed out" });
+			expect(poll).toMatchObject({
+				status: "failed",
+				results: [],
+				message: "Generation timed out",
+			});
 		} finally {
 			await server.close();
 		}

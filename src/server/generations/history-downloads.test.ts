@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GenerationPageSchema, GenerationSchema } from "../../shared/generations";
 import { AuditLogPageSchema } from "../../shared/history-responses";
 import type { ImageProvider, ProviderJob, ProviderJobState } from "../providers/types";
+import { PLAIN_CAPABILITIES } from "../providers/types";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { requestGeneration, waitUntilStarted } from "../testing/generation-kit";
 import { minutesAgo, type SeededGeneration, seedGeneration } from "../testing/history-kit";
@@ -33,6 +34,7 @@ function createCancellableProvider() {
 	let jobs = 0;
 	const provider: ImageProvider = {
 		name: "never-done",
+		capabilities: PLAIN_CAPABILITIES,
 		async start() {
 			jobs += 1;
 			return { jobId: `never-done-${jobs}` };

@@ -17,6 +17,7 @@ type HistoryQuery = {
 	todayStart: Date;
 	search?: string | undefined;
 	aspectRatio?: AspectRatio | undefined;
+	modelId?: string | undefined;
 	isFavoritesOnly?: boolean;
 	/** The administrator's filter by person; anyone else passing it is refused. */
 	ownerEmail?: string | undefined;
@@ -47,6 +48,7 @@ export async function listHistory(
 		userId,
 		search: query.search || undefined,
 		aspectRatio: query.aspectRatio,
+		modelId: query.modelId,
 		isFavoritesOnly: query.isFavoritesOnly ?? false,
 	};
 	const cursor = decodeCursor(query.cursor);

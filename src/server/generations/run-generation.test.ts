@@ -5,7 +5,9 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { type Generation, GenerationSchema } from "../../shared/generations";
 import { createSilentLogger } from "../logging/logger";
+import { catalogueOfOne } from "../models/model-catalogue";
 import type { ImageProvider, ProviderJobState } from "../providers/types";
+import { PLAIN_CAPABILITIES } from "../providers/types";
 import { DEFAULT_RUN_SETTINGS } from "../server";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
@@ -33,6 +35,7 @@ function createHeldProvider() {
 		.toBuffer();
 	const provider: ImageProvider = {
 		name: "held",
+		capabilities: PLAIN_CAPABILITIES,
 		async start() {
 			starts += 1;
 			return { jobId: `job-${starts}` };
@@ -90,7 +93,8 @@ async function expectCompletedAndReadable(client: TestClient, id: string): Promi
 function runDeps(server: TestServer, provider: ImageProvider): GenerationRunDeps {
 	return {
 		db: server.database.db,
-		provider,
+		// The test server makes generations with the offline engine's model; here this provider serves it.
+		models: catalogueOfOne(provider, { id: "local" }),
 		storage: server.storage,
 		downloadImage: () => Promise.reject(new Error("every image comes as bytes")),
 		logger: createSilentLogger(),

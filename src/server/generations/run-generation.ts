@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { findAspectRatio } from "../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
-import { stripAspectRatioFlag } from "../../shared/prompt";
+import { MODEL_NO_LONGER_OFFERED } from "../../shared/generation-settings";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
 import type { downloadImage } from "../images/download-image";
 import type { Logger } from "../logging/logger";
+import type { ModelCatalogue } from "../models/model-catalogue";
 import {
 	type ImageProvider,
 	type ImageSource,
@@ -14,6 +14,7 @@ import {
 	type ProviderJobState,
 } from "../providers/types";
 import type { Storage } from "../storage/storage";
+import { inputOf } from "./generation-input";
 import {
 	claimGeneration,
 	completeGeneration,
@@ -34,14 +35,13 @@ export type GenerationRunSettings = {
 	providerPollMs: number;
 	/** How long a run's claim on a generation lasts without renewal. */
 	leaseMs: number;
-	imagesPerGeneration: number;
 	downloadMaxBytes: number;
 	downloadTimeoutMs: number;
 };
 
 export type GenerationRunDeps = {
 	db: Kysely<DatabaseSchema>;
-	provider: ImageProvider;
+	models: ModelCatalogue;
 	storage: Storage;
 	downloadImage: typeof downloadImage;
 	logger: Logger;
@@ -65,6 +65,8 @@ type Run = {
 	lease: Lease;
 	signal: AbortSignal;
 	deadline: number;
+	/** The provider of the generation's model. */
+	provider: ImageProvider;
 	/** The provider's job once started (or resumed from the row). */
 	job: ProviderJob | undefined;
 };
@@ -141,14 +143,10 @@ async function withRetries<T>(run: Run, step: string, call: () => Promise<T>): P
 /** Starts the provider's job once (saving its id at once) or resumes the one the row names. */
 async function startOrResume(run: Run, row: GenerationRow): Promise<ProviderJob> {
 	const { deps } = run;
-	const input = {
-		prompt: stripAspectRatioFlag(row.prompt),
-		aspectRatio: findAspectRatio(row.aspect_ratio).value,
-		count: deps.settings.imagesPerGeneration,
-	};
+	const input = inputOf(row);
 	if (row.api_id) return { jobId: row.api_id, input };
 	const started = await withRetries(run, "start", () =>
-		deps.provider.start(input, { signal: run.signal }),
+		run.provider.start(input, { signal: run.signal }),
 	);
 	run.job = { jobId: started.jobId, input };
 	if (!(await saveProviderJob(deps.db, run.lease, started.jobId))) throw new ClaimLostError();
@@ -159,7 +157,7 @@ async function followJob(run: Run, job: ProviderJob): Promise<ImageSource[]> {
 	const { deps, signal } = run;
 	let state: ProviderJobState;
 	for (;;) {
-		state = await withRetries(run, "check", () => deps.provider.check(job, { signal }));
+		state = await withRetries(run, "check", () => run.provider.check(job, { signal }));
 		if (state.status !== "running") break;
 		await sleep(deps.settings.providerPollMs, signal);
 	}
@@ -185,7 +183,7 @@ async function storeImages(run: Run, sources: ImageSource[]): Promise<StoredImag
 			const downloaded = await deps.downloadImage(source.url, {
 				maxBytes: deps.settings.downloadMaxBytes,
 				timeoutMs: deps.settings.downloadTimeoutMs,
-				allowPrivateHosts: deps.provider.trustedPrivateHosts ?? [],
+				allowPrivateHosts: run.provider.trustedPrivateHosts ?? [],
 				signal,
 			});
 			return downloaded.data;
@@ -224,7 +222,7 @@ async function settleFailure(run: Run, reason: unknown): Promise<RunOutcome> {
 		const isDeleted = !(await findGenerationById(deps.db, generationId));
 		deps.logger.info("run lost its claim; stopping without changes", { generationId, isDeleted });
 		// A run that took over follows the same provider job; only a deleted generation's job goes.
-		if (isDeleted && run.job) await deps.provider.cancel?.(run.job).catch(() => {});
+		if (isDeleted && run.job) await run.provider.cancel?.(run.job).catch(() => {});
 		return "skipped";
 	}
 	const message =
@@ -235,7 +233,7 @@ async function settleFailure(run: Run, reason: unknown): Promise<RunOutcome> {
 				: GENERATION_MESSAGES.failed;
 	deps.logger.warn("generation failed", { generationId, message, error: reason });
 	if (reason instanceof TimedOutError && run.job) {
-		await deps.provider.cancel?.(run.job).catch(() => {});
+		await run.provider.cancel?.(run.job).catch(() => {});
 	}
 	return (await failGeneration(deps.db, lease, message)) ? "failed" : "skipped";
 }
@@ -251,6 +249,15 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 	const row = await claimGeneration(deps.db, lease, deps.settings.leaseMs);
 	if (!row) return "skipped";
 	deps.logger.info("running generation", { generationId: id, attempt: row.attempts });
+	const model = deps.models.find(row.model_id);
+	if (!model) {
+		// The operator took the model out of the catalogue while the generation waited.
+		deps.logger.warn("generation's model is no longer offered", {
+			generationId: id,
+			model: row.model_id,
+		});
+		return (await failGeneration(deps.db, lease, MODEL_NO_LONGER_OFFERED)) ? "failed" : "skipped";
+	}
 
 	const controller = new AbortController();
 	const deadline = (row.started_at ?? new Date()).getTime() + deps.settings.timeoutMs;
@@ -265,7 +272,14 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 			})
 			.catch((error) => deps.logger.warn("lease renewal failed", { generationId: id, error }));
 	}, deps.settings.leaseMs / 3);
-	const run: Run = { deps, lease, signal: controller.signal, deadline, job: undefined };
+	const run: Run = {
+		deps,
+		lease,
+		signal: controller.signal,
+		deadline,
+		provider: model.provider,
+		job: undefined,
+	};
 
 	try {
 		await removeEarlierRuns(deps, row);

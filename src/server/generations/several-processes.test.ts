@@ -110,7 +110,7 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one Postgre
 			logger: createSilentLogger(),
 			settings: createTestSettings(),
 			storage: workerProcess.storage,
-			provider: createLocalProvider({ delayMs: 400 }),
+			models: createLocalProvider({ delayMs: 400 }),
 			isWorkerEnabled: false,
 		});
 		try {

@@ -25,7 +25,7 @@ async function openSecondProcess(
 		logger: createSilentLogger(),
 		settings: createTestSettings(),
 		storage: first.storage,
-		provider: createLocalProvider({ delayMs: 0 }),
+		models: createLocalProvider({ delayMs: 0 }),
 		isWorkerEnabled: false,
 	});
 	return {

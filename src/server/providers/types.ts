@@ -1,11 +1,46 @@
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
+import type { Quality } from "../../shared/generation-settings";
 
-/** What a generation asks a provider for. `prompt` never contains an `--ar` flag. */
+/**
+ * What a generation asks a provider for. `prompt` never contains an `--ar` flag. The settings are
+ * only ever set where the model offers them (its capabilities, narrowed by the catalogue): `seed`
+ * is null when the model takes none (a random seed is drawn when the generation is created, so it
+ * is never "random" here), `negativePrompt` and `quality` null when not asked for.
+ */
 export type GenerationInput = {
 	prompt: string;
 	aspectRatio: AspectRatio;
+	/** 1 to 4. */
 	count: number;
+	seed: number | null;
+	negativePrompt: string | null;
+	quality: Quality | null;
+};
+
+/** What an adapter can honour; a catalogue entry may narrow it, never widen it. */
+export type ProviderCapabilities = {
+	/** Whether the same seed and input make the same images (or at least the service uses it). */
+	seed: boolean;
+	negativePrompt: boolean;
+	/** Empty when the service has no quality setting. */
+	qualities: readonly Quality[];
+	/** The most images one generation may ask for, up to 4. */
+	maxCount: number;
+};
+
+/** A provider that honours no setting beyond the prompt, the ratio and up to four images. */
+export const PLAIN_CAPABILITIES: ProviderCapabilities = {
+	seed: false,
+	negativePrompt: false,
+	qualities: [],
+	maxCount: 4,
+};
+
+/** A setting a provider refuses before a generation is created: the field and why. */
+export type InputProblem = {
+	field: "seed" | "negativePrompt" | "quality" | "count";
+	message: string;
 };
 
 /** Where a finished image can be had: a URL to download, or the bytes themselves. */
@@ -31,6 +66,12 @@ export interface ImageProvider {
 	readonly name: string;
 	/** Hosts this provider serves images from on a private network (self-hosted services). */
 	readonly trustedPrivateHosts?: readonly string[];
+	readonly capabilities: ProviderCapabilities;
+	/**
+	 * Checks settings against limits only the service knows (a ComfyUI seed input's range), before
+	 * the generation is created; a problem is answered 400 naming the field.
+	 */
+	checkInput?(input: GenerationInput, options?: ProviderCallOptions): Promise<InputProblem | null>;
 	start(input: GenerationInput, options?: ProviderCallOptions): Promise<{ jobId: string }>;
 	check(job: ProviderJob, options?: ProviderCallOptions): Promise<ProviderJobState>;
 	cancel?(job: ProviderJob, options?: ProviderCallOptions): Promise<void>;

@@ -29,7 +29,7 @@ async function migrate(database: Parameters<typeof assembleServer>[0]["database"
 		logger: createSilentLogger(),
 		settings: createTestSettings(),
 		storage: createLocalStorage(tmpdir()),
-		provider: createLocalProvider({ delayMs: 0 }),
+		models: createLocalProvider({ delayMs: 0 }),
 		isWorkerEnabled: false,
 	});
 	await server.stop();

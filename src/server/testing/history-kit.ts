@@ -49,6 +49,8 @@ export async function seedGeneration(
 		userId: string;
 		prompt: string;
 		aspectRatio?: AspectRatio;
+		modelId?: string;
+		modelLabel?: string;
 		createdAt?: Date;
 		status?: GenerationStatus;
 		imageCount?: number;
@@ -88,6 +90,8 @@ export async function seedGeneration(
 			aspect_ratio: options.aspectRatio ?? "--ar 1:1",
 			status,
 			provider: "local",
+			model_id: options.modelId ?? "local",
+			model_label: options.modelLabel ?? "Offline engine",
 			api_id: `local_${id}`,
 			polling_url: pollingUrlFor(id),
 			images: JSON.stringify(images),

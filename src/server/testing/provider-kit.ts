@@ -16,6 +16,9 @@ export function createTestInput(overrides: Partial<GenerationInput> = {}): Gener
 		prompt: "An hourglass on a study desk, steampunk",
 		aspectRatio: "--ar 16:9",
 		count: 4,
+		seed: null,
+		negativePrompt: null,
+		quality: null,
 		...overrides,
 	};
 }

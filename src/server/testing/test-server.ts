@@ -41,7 +41,7 @@ export async function createTestServer(
 		logger: createSilentLogger(),
 		settings: createTestSettings(overrides),
 		storage,
-		provider: provider ?? createLocalProvider({ delayMs: 0 }),
+		models: provider ?? createLocalProvider({ delayMs: 0 }),
 		...(isWorkerEnabled === undefined ? {} : { isWorkerEnabled }),
 		...(site ? { site } : {}),
 	});

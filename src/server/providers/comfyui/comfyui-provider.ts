@@ -21,6 +21,7 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
+	PLAIN_CAPABILITIES,
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
@@ -431,6 +432,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 
 	return {
 		name: "comfyui",
+		capabilities: PLAIN_CAPABILITIES,
 		// Images are read here (with the proxy header), never downloaded by URL.
 		trustedPrivateHosts: [],
 		...createBatchedJobs({

@@ -28,6 +28,7 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
+	PLAIN_CAPABILITIES,
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
@@ -205,6 +206,7 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 
 	return {
 		name: "fal",
+		capabilities: PLAIN_CAPABILITIES,
 		trustedPrivateHosts: listTrustedPrivateHosts(queueUrl),
 		...createBatchedJobs({
 			imagesPerRequest,

@@ -19,6 +19,7 @@ import {
 import {
 	type ImageProvider,
 	type ImageSource,
+	PLAIN_CAPABILITIES,
 	ProviderError,
 	type ProviderJobState,
 } from "../types";
@@ -95,6 +96,7 @@ export function createHttpProvider(options: HttpProviderOptions): ImageProvider 
 
 	return {
 		name: "http",
+		capabilities: PLAIN_CAPABILITIES,
 		trustedPrivateHosts: listTrustedPrivateHosts(apiUrl),
 
 		async start(input, callOptions) {

@@ -7,7 +7,15 @@ import { renderImages } from "./render";
 const DELAY_MS = 3000;
 
 function createTestInput(overrides: Partial<GenerationInput> = {}): GenerationInput {
-	return { prompt: "a quiet forest lake at dawn", aspectRatio: "--ar 1:1", count: 4, ...overrides };
+	return {
+		prompt: "a quiet forest lake at dawn",
+		aspectRatio: "--ar 1:1",
+		count: 4,
+		seed: null,
+		negativePrompt: null,
+		quality: null,
+		...overrides,
+	};
 }
 
 /** A provider on a hand-driven clock, so tests step through the delay without waiting. */

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
 	type GenerationInput,
 	type ImageProvider,
+	PLAIN_CAPABILITIES,
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
@@ -47,6 +48,7 @@ export function createLocalProvider(options: LocalProviderOptions): ImageProvide
 
 	return {
 		name: "local",
+		capabilities: PLAIN_CAPABILITIES,
 
 		async start(input) {
 			forgetAbandoned();

@@ -26,6 +26,7 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
+	PLAIN_CAPABILITIES,
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
@@ -193,6 +194,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 
 	return {
 		name: "openai",
+		capabilities: PLAIN_CAPABILITIES,
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 
 		async start(input) {

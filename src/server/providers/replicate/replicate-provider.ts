@@ -27,6 +27,7 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
+	PLAIN_CAPABILITIES,
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
@@ -175,6 +176,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 
 	return {
 		name: "replicate",
+		capabilities: PLAIN_CAPABILITIES,
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 		...createBatchedJobs({
 			imagesPerRequest: imagesPerPrediction,

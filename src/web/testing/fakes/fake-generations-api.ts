@@ -109,6 +109,8 @@ function answerPoll(generation: Generation) {
 		status: generation.status,
 		results: generation.images.map((image) => image.url),
 		message: generation.status === "failed" ? (generation.error ?? "Generation failed") : null,
+		model: generation.model,
+		settings: generation.settings,
 	} satisfies PollResponse);
 }
 
@@ -195,6 +197,8 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			status: step.status,
 			results: [],
 			message,
+			model: generation.model,
+			settings: generation.settings,
 		} satisfies PollResponse);
 	};
 

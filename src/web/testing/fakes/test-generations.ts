@@ -47,6 +47,8 @@ export function createTestGeneration(overrides: Partial<Generation> = {}): Gener
 		polling_url: `/api/generations/${id}/status`,
 		user_id: "user-1",
 		is_favorite: false,
+		model: { id: "local", label: "Offline engine" },
+		settings: { count: 4, seed: 1234 + number, negativePrompt: null, quality: null },
 		...overrides,
 	};
 }

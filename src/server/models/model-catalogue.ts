@@ -1,0 +1,111 @@
+import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../shared/aspect-ratios";
+import { IMAGE_COUNTS, type Quality } from "../../shared/generation-settings";
+import type { PublicModel } from "../../shared/models";
+import type { ImageProvider } from "../providers/types";
+
+/**
+ * A model people may choose: what they see of it (its capabilities already narrowed by its
+ * catalogue entry) and the configured provider that makes its images. The same provider may serve
+ * several models, each with its own instance and options.
+ */
+export type Model = PublicModel & { provider: ImageProvider };
+
+/** The models this server offers, loaded once at start (MODELS_FILE, or the one IMAGE_PROVIDER names). */
+export type ModelCatalogue = {
+	readonly models: readonly Model[];
+	readonly defaultModelId: string;
+	/** The model with this id, or undefined when it is not (or no longer) offered. */
+	find(id: string): Model | undefined;
+	/** The model used when a request names none. */
+	defaultModel(): Model;
+};
+
+export function createModelCatalogue(
+	models: readonly Model[],
+	defaultModelId: string,
+): ModelCatalogue {
+	const byId = new Map(models.map((model) => [model.id, model]));
+	if (byId.size !== models.length) throw new Error("Model ids must be unique");
+	const defaultModel = byId.get(defaultModelId);
+	if (!defaultModel) throw new Error(`The default model ${defaultModelId} is not in the catalogue`);
+	return {
+		models,
+		defaultModelId,
+		find: (id) => byId.get(id),
+		defaultModel: () => defaultModel,
+	};
+}
+
+/** A model as GET /api/models shows it. */
+export function toPublicModel(model: Model): PublicModel {
+	const { provider: _provider, ...visible } = model;
+	return visible;
+}
+
+/** What a catalogue entry may narrow of what its provider can do. */
+export type ModelNarrowing = {
+	ratios?: readonly AspectRatio[];
+	counts?: readonly number[];
+	/** false turns the seed off where the provider has one; true cannot turn it on. */
+	seed?: boolean;
+	negativePrompt?: boolean;
+	qualities?: readonly Quality[];
+};
+
+/**
+ * A model of this provider: the provider's capabilities, narrowed by the entry. Narrowing to
+ * something the provider lacks is the loader's problem to report; here it simply is not offered.
+ */
+export function modelFromProvider(
+	provider: ImageProvider,
+	entry: {
+		id: string;
+		label: string;
+		description?: string | null;
+		pricePerImage?: number | null;
+	} & ModelNarrowing,
+): Model {
+	const { capabilities } = provider;
+	const offeredCounts = IMAGE_COUNTS.filter((count) => count <= capabilities.maxCount);
+	return {
+		id: entry.id,
+		label: entry.label,
+		description: entry.description ?? null,
+		pricePerImage: entry.pricePerImage ?? null,
+		ratios: ASPECT_RATIO_VALUES.filter((ratio) => !entry.ratios || entry.ratios.includes(ratio)),
+		counts: offeredCounts.filter((count) => !entry.counts || entry.counts.includes(count)),
+		seed: capabilities.seed && entry.seed !== false,
+		negativePrompt: capabilities.negativePrompt && entry.negativePrompt !== false,
+		qualities: capabilities.qualities.filter(
+			(quality) => !entry.qualities || entry.qualities.includes(quality),
+		),
+		provider,
+	};
+}
+
+/**
+ * The label each provider's model has when no MODELS_FILE names it, and which generations made
+ * before models existed were given (migration 0007): their model id is the provider's name.
+ */
+export const PROVIDER_MODEL_LABELS: Record<string, string> = {
+	local: "Offline engine",
+	http: "Image service",
+	comfyui: "ComfyUI",
+	replicate: "Replicate",
+	openai: "OpenAI",
+	fal: "fal",
+};
+
+/** A catalogue of one model: the provider IMAGE_PROVIDER configures, as every setup had before. */
+export function catalogueOfOne(
+	provider: ImageProvider,
+	options: { id?: string; description?: string } = {},
+): ModelCatalogue {
+	const id = options.id ?? provider.name;
+	const model = modelFromProvider(provider, {
+		id,
+		label: PROVIDER_MODEL_LABELS[id] ?? id,
+		description: options.description ?? null,
+	});
+	return createModelCatalogue([model], model.id);
+}

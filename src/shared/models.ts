@@ -1,0 +1,30 @@
+// The models people choose from, as the API shows them (GET /api/models). Written with zod/mini:
+// the generator parses these in the browser (docs/decisions/005-first-load-budget.md).
+import { z } from "zod/mini";
+import { AspectRatioSchema, QualitySchema } from "./generation-responses";
+
+/** A model as people may see it: never a provider's secret or address. */
+export const PublicModelSchema = z.object({
+	id: z.string(),
+	label: z.string(),
+	description: z.nullable(z.string()),
+	/** Estimated US dollars per image, where the operator set it. */
+	pricePerImage: z.nullable(z.number()),
+	ratios: z.array(AspectRatioSchema),
+	counts: z.array(z.int()),
+	seed: z.boolean(),
+	negativePrompt: z.boolean(),
+	qualities: z.array(QualitySchema),
+});
+export type PublicModel = z.infer<typeof PublicModelSchema>;
+
+/**
+ * `GET /api/models`. `preferredModelId` is, for a signed-in person, the model of their latest
+ * generation while it is still offered (the choice remembered per person), else null.
+ */
+export const ModelsResponseSchema = z.object({
+	models: z.array(PublicModelSchema),
+	defaultModelId: z.string(),
+	preferredModelId: z.optional(z.nullable(z.string())),
+});
+export type ModelsResponse = z.infer<typeof ModelsResponseSchema>;
