@@ -136,6 +136,8 @@ export const EnvSchema = z
 				)
 				.optional(),
 		),
+		/** A JSON file of the models people may choose; without it, the one IMAGE_PROVIDER names. */
+		MODELS_FILE: optionalString,
 		IMAGE_PROVIDER: z
 			.enum(["local", "http", "comfyui", "replicate", "openai", "fal"])
 			.optional()

@@ -7,7 +7,8 @@ import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/
 import { parseEnv, resolveBaseUrl } from "./env";
 import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logging/logger";
-import { loadModelCatalogue } from "./models/load-model-catalogue";
+import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalogue";
+import type { ModelCatalogue } from "./models/model-catalogue";
 import { readOrCreateSecret } from "./secret-file";
 import { assembleServer, DEFAULT_RUN_SETTINGS } from "./server";
 import { createLocalStorage } from "./storage/local-storage";
@@ -61,7 +62,15 @@ async function main() {
 	const webRoot = fileURLToPath(new URL("../web", import.meta.url));
 	// In development Vite serves the web app and proxies /api here.
 	const site = env.NODE_ENV === "development" ? undefined : await loadStaticSite(webRoot);
-	const models = loadModelCatalogue(env);
+	let models: ModelCatalogue;
+	try {
+		models = loadModelCatalogue(env);
+	} catch (error) {
+		if (!(error instanceof ModelsFileError)) throw error;
+		fail(
+			`Atelier cannot start. Fix the models:\n${error.problems.map((problem) => `  - ${problem}`).join("\n")}`,
+		);
+	}
 	const { app, stop } = await assembleServer({
 		database,
 		logger,

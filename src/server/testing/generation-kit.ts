@@ -32,10 +32,11 @@ export async function requestGeneration(
 	client: TestClient,
 	prompt: string,
 	aspectRatio: string,
+	settings: Record<string, unknown> = {},
 ): Promise<{ id: string; pollingUrl: string }> {
 	const response = await client.request("/api/generations", {
 		method: "POST",
-		json: { prompt, aspectRatio },
+		json: { prompt, aspectRatio, ...settings },
 	});
 	const created = CreateGenerationResponseSchema.parse(await response.json());
 	if (!created.success) throw new Error(`creating failed: ${created.error.message}`);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { StaticSite } from "../http/static-site";
 import { createSilentLogger } from "../logging/logger";
+import type { ModelCatalogue } from "../models/model-catalogue";
 import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider } from "../providers/types";
 import { assembleServer, type Server } from "../server";
@@ -20,6 +21,8 @@ export type TestServer = Server & {
 
 type TestServerOptions = TestSettingsOverrides & {
 	provider?: ImageProvider;
+	/** Several models (this wins over `provider`). */
+	models?: ModelCatalogue;
 	/** Another image store than a fresh local folder (the folder is still made and removed). */
 	storage?: Storage;
 	isWorkerEnabled?: boolean;
@@ -32,7 +35,14 @@ export async function createTestServer(
 	kind: DatabaseKind,
 	options: TestServerOptions = {},
 ): Promise<TestServer> {
-	const { provider, isWorkerEnabled, site, storage: storageOverride, ...overrides } = options;
+	const {
+		provider,
+		models,
+		isWorkerEnabled,
+		site,
+		storage: storageOverride,
+		...overrides
+	} = options;
 	const database = await createTestDatabase(kind);
 	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-images-"));
 	const storage = storageOverride ?? createLocalStorage(storageDir);
@@ -41,7 +51,7 @@ export async function createTestServer(
 		logger: createSilentLogger(),
 		settings: createTestSettings(overrides),
 		storage,
-		models: provider ?? createLocalProvider({ delayMs: 0 }),
+		models: models ?? provider ?? createLocalProvider({ delayMs: 0 }),
 		...(isWorkerEnabled === undefined ? {} : { isWorkerEnabled }),
 		...(site ? { site } : {}),
 	});

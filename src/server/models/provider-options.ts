@@ -1,0 +1,282 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { Env } from "../env";
+import { createLogger } from "../logging/logger";
+import { createComfyUiProvider } from "../providers/comfyui/comfyui-provider";
+import {
+	type ComfyUiBindings,
+	type InputRef,
+	parseInputRef,
+	parseWorkflowText,
+} from "../providers/comfyui/comfyui-workflow";
+import { FAL_MODEL_PATTERN, FAL_RATIO_INPUTS } from "../providers/fal/fal-config";
+import { createFalProvider } from "../providers/fal/fal-provider";
+import { createHttpProvider } from "../providers/http/http-provider";
+import { createLocalProvider } from "../providers/local/local-provider";
+import { OPENAI_QUALITIES, OPENAI_SIZE_MODES } from "../providers/openai/openai-config";
+import { createOpenAiProvider } from "../providers/openai/openai-provider";
+import { REPLICATE_MODEL_PATTERN } from "../providers/replicate/replicate-config";
+import { createReplicateProvider } from "../providers/replicate/replicate-provider";
+import { PIXEL_SIZE_SETS } from "../providers/shared/pixel-sizes";
+import type { ImageProvider } from "../providers/types";
+
+// Each provider's own options in a MODELS_FILE entry, and how a provider is built from them. An
+// option an entry leaves out falls back to the provider's environment variable (and its default),
+// so the catalogue without MODELS_FILE is simply an entry with no options. Secrets are never
+// options: they stay in the environment.
+
+export const PROVIDER_NAMES = ["local", "http", "comfyui", "replicate", "openai", "fal"] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** Where relative paths in an entry (a ComfyUI workflow file) are read from, and the environment. */
+export type ProviderContext = { env: Env; baseDir: string };
+
+const inputRef = z
+	.string()
+	.trim()
+	.regex(/^[^.\s]+\.[^.\s]+$/, "must be <node id>.<input name>, such as 6.text");
+
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const imagesPerRequest = z.number().int().min(1).max(4);
+const inputObject = z.record(z.string(), z.unknown());
+
+/** The options of each provider, as an entry writes them (beside the entry's common fields). */
+export const PROVIDER_OPTION_SHAPES = {
+	local: {
+		/** How long a job reports "running" before it renders. */
+		delayMs: z.number().int().min(0).max(60_000).optional(),
+	},
+	http: {
+		url: httpUrl.optional(),
+	},
+	comfyui: {
+		url: httpUrl.optional(),
+		/** A workflow in ComfyUI's API format; relative to the models file. */
+		workflowFile: z.string().min(1).optional(),
+		inputs: z
+			.strictObject({
+				prompt: inputRef.optional(),
+				width: inputRef.optional(),
+				height: inputRef.optional(),
+				batch: z.union([inputRef, z.literal("none")]).optional(),
+				seed: inputRef.optional(),
+			})
+			.optional(),
+		checkpoint: z.string().min(1).optional(),
+		sizes: z.enum(PIXEL_SIZE_SETS).optional(),
+	},
+	replicate: {
+		model: z
+			.string()
+			.regex(
+				REPLICATE_MODEL_PATTERN,
+				"must be owner/name, owner/name:<version> or a 64-hex version",
+			)
+			.optional(),
+		input: inputObject.optional(),
+		imagesPerPrediction: imagesPerRequest.optional(),
+	},
+	openai: {
+		model: z.string().min(1).optional(),
+		quality: z.enum(OPENAI_QUALITIES).optional(),
+		sizes: z.enum(OPENAI_SIZE_MODES).optional(),
+	},
+	fal: {
+		model: z
+			.string()
+			.regex(FAL_MODEL_PATTERN, "must look like owner/app[/path], such as fal-ai/flux/schnell")
+			.optional(),
+		input: inputObject.optional(),
+		ratioInput: z.enum(FAL_RATIO_INPUTS).optional(),
+		imagesPerRequest: imagesPerRequest.optional(),
+	},
+} as const;
+
+type OptionsOf<Name extends ProviderName> = z.infer<
+	z.ZodObject<(typeof PROVIDER_OPTION_SHAPES)[Name]>
+>;
+
+/** Problems with options of an entry: which option, and what is wrong with it. */
+export class ProviderOptionError extends Error {
+	readonly problems: readonly { field: string; message: string }[];
+	constructor(field: string, message: string);
+	constructor(problems: readonly { field: string; message: string }[]);
+	constructor(
+		fieldOrProblems: string | readonly { field: string; message: string }[],
+		message = "",
+	) {
+		const problems =
+			typeof fieldOrProblems === "string" ? [{ field: fieldOrProblems, message }] : fieldOrProblems;
+		super(problems.map((problem) => `${problem.field}: ${problem.message}`).join("; "));
+		this.problems = problems;
+	}
+}
+
+/** Reads a provider's options; an unknown option (a typo) is a problem too. */
+function parseOptions<Shape extends z.ZodRawShape>(
+	shape: Shape,
+	options: Record<string, unknown>,
+): z.infer<z.ZodObject<Shape>> {
+	const result = z.strictObject(shape).safeParse(options);
+	if (result.success) return result.data;
+	throw new ProviderOptionError(
+		result.error.issues.flatMap((issue) =>
+			issue.code === "unrecognized_keys"
+				? issue.keys.map((key) => ({
+						field: [...issue.path, key].join("."),
+						message: "is not an option of this provider",
+					}))
+				: [{ field: issue.path.join("."), message: issue.message }],
+		),
+	);
+}
+
+function requireValue(value: string | undefined, field: string, variable: string): string {
+	if (!value) throw new ProviderOptionError(field, `needs ${variable} in the environment`);
+	return value;
+}
+
+/** Builds the provider an entry (or, with no options, the environment) describes. */
+export function createProvider(
+	name: ProviderName,
+	options: Record<string, unknown>,
+	context: ProviderContext,
+): ImageProvider {
+	switch (name) {
+		case "local":
+			return createLocal(parseOptions(PROVIDER_OPTION_SHAPES.local, options), context);
+		case "http":
+			return createHttp(parseOptions(PROVIDER_OPTION_SHAPES.http, options), context);
+		case "comfyui":
+			return createComfyUi(parseOptions(PROVIDER_OPTION_SHAPES.comfyui, options), context);
+		case "replicate":
+			return createReplicate(parseOptions(PROVIDER_OPTION_SHAPES.replicate, options), context);
+		case "openai":
+			return createOpenAi(parseOptions(PROVIDER_OPTION_SHAPES.openai, options), context);
+		case "fal":
+			return createFal(parseOptions(PROVIDER_OPTION_SHAPES.fal, options), context);
+	}
+}
+
+function createLocal(options: OptionsOf<"local">, { env }: ProviderContext): ImageProvider {
+	return createLocalProvider({ delayMs: options.delayMs ?? env.LOCAL_ENGINE_DELAY_MS });
+}
+
+function createHttp(options: OptionsOf<"http">, { env }: ProviderContext): ImageProvider {
+	const url = options.url ?? env.IMAGE_API_URL;
+	if (!url)
+		throw new ProviderOptionError("url", "is required (or IMAGE_API_URL in the environment)");
+	return createHttpProvider({
+		apiUrl: url,
+		...(env.IMAGE_API_KEY ? { apiKey: env.IMAGE_API_KEY } : {}),
+	});
+}
+
+function createComfyUi(
+	options: OptionsOf<"comfyui">,
+	{ env, baseDir }: ProviderContext,
+): ImageProvider {
+	const url = options.url ?? env.COMFYUI_URL;
+	if (!url) throw new ProviderOptionError("url", "is required (or COMFYUI_URL in the environment)");
+	const workflowFile = options.workflowFile
+		? resolvePath(baseDir, options.workflowFile)
+		: env.COMFYUI_WORKFLOW_FILE;
+	return createComfyUiProvider({
+		url,
+		...(workflowFile
+			? {
+					workflow: readWorkflowFile(
+						workflowFile,
+						options.workflowFile ? "workflowFile" : "COMFYUI_WORKFLOW_FILE",
+					),
+				}
+			: {}),
+		bindings: readBindings(options.inputs ?? {}, env),
+		...((options.checkpoint ?? env.COMFYUI_CHECKPOINT)
+			? { checkpoint: options.checkpoint ?? env.COMFYUI_CHECKPOINT }
+			: {}),
+		sizes: options.sizes ?? env.COMFYUI_SIZES,
+		...(env.COMFYUI_AUTH_HEADER ? { authHeader: splitHeader(env.COMFYUI_AUTH_HEADER) } : {}),
+		maxImageBytes: env.IMAGE_DOWNLOAD_MAX_BYTES,
+		logger: createLogger(env.LOG_LEVEL),
+	});
+}
+
+function createReplicate(options: OptionsOf<"replicate">, { env }: ProviderContext): ImageProvider {
+	return createReplicateProvider({
+		apiToken: requireValue(env.REPLICATE_API_TOKEN, "provider", "REPLICATE_API_TOKEN"),
+		model: options.model ?? env.REPLICATE_MODEL,
+		baseUrl: env.REPLICATE_BASE_URL,
+		imagesPerPrediction: options.imagesPerPrediction ?? env.REPLICATE_IMAGES_PER_PREDICTION,
+		...((options.input ?? env.REPLICATE_INPUT_JSON)
+			? { extraInput: options.input ?? env.REPLICATE_INPUT_JSON }
+			: {}),
+		// Replicate stops a prediction nobody can use any more: past our own timeout.
+		cancelAfterMs: env.GENERATION_TIMEOUT_MS,
+	});
+}
+
+function createOpenAi(options: OptionsOf<"openai">, { env }: ProviderContext): ImageProvider {
+	return createOpenAiProvider({
+		apiKey: requireValue(env.OPENAI_API_KEY, "provider", "OPENAI_API_KEY"),
+		baseUrl: env.OPENAI_BASE_URL,
+		model: options.model ?? env.OPENAI_IMAGE_MODEL,
+		quality: options.quality ?? env.OPENAI_IMAGE_QUALITY,
+		sizes: options.sizes ?? env.OPENAI_IMAGE_SIZES,
+		// The one blocking call may take as long as the generation is allowed to.
+		requestTimeoutMs: env.GENERATION_TIMEOUT_MS,
+		maxImageBytes: env.IMAGE_DOWNLOAD_MAX_BYTES,
+	});
+}
+
+function createFal(options: OptionsOf<"fal">, { env }: ProviderContext): ImageProvider {
+	return createFalProvider({
+		apiKey: requireValue(env.FAL_KEY, "provider", "FAL_KEY"),
+		model: options.model ?? env.FAL_MODEL,
+		queueUrl: env.FAL_QUEUE_URL,
+		ratioInput: options.ratioInput ?? env.FAL_RATIO_INPUT,
+		imagesPerRequest: options.imagesPerRequest ?? env.FAL_IMAGES_PER_REQUEST,
+		...((options.input ?? env.FAL_INPUT_JSON)
+			? { extraInput: options.input ?? env.FAL_INPUT_JSON }
+			: {}),
+	});
+}
+
+function resolvePath(baseDir: string, file: string): string {
+	return file.startsWith("/") ? file : `${baseDir.replace(/\/+$/, "")}/${file}`;
+}
+
+function readWorkflowFile(path: string, field: string): ReturnType<typeof parseWorkflowText> {
+	let text: string;
+	try {
+		text = readFileSync(path, "utf8");
+	} catch (error) {
+		const detail = error instanceof Error ? error.message : String(error);
+		throw new ProviderOptionError(field, `cannot be read: ${detail}`);
+	}
+	return parseWorkflowText(text, path);
+}
+
+function readBindings(
+	inputs: NonNullable<OptionsOf<"comfyui">["inputs"]>,
+	env: Env,
+): ComfyUiBindings {
+	const read = (value: string, field: string): InputRef => {
+		const ref = parseInputRef(value);
+		if (!ref) throw new ProviderOptionError(field, `must be <node id>.<input name>: ${value}`);
+		return ref;
+	};
+	const batch = inputs.batch ?? env.COMFYUI_BATCH_INPUT;
+	return {
+		prompt: read(inputs.prompt ?? env.COMFYUI_PROMPT_INPUT, "inputs.prompt"),
+		width: read(inputs.width ?? env.COMFYUI_WIDTH_INPUT, "inputs.width"),
+		height: read(inputs.height ?? env.COMFYUI_HEIGHT_INPUT, "inputs.height"),
+		batch: batch === "none" ? null : read(batch, "inputs.batch"),
+		seed: read(inputs.seed ?? env.COMFYUI_SEED_INPUT, "inputs.seed"),
+	};
+}
+
+function splitHeader(header: string): { name: string; value: string } {
+	const separator = header.indexOf(":");
+	return { name: header.slice(0, separator).trim(), value: header.slice(separator + 1).trim() };
+}
