@@ -1,16 +1,49 @@
-// How another screen hands a prompt and a ratio to the generator: through its address, which the
-// generator reads once (features do not import each other).
+// How another screen hands a prompt, a ratio and a model's settings to the generator: through its
+// address, which the generator reads once (features do not import each other).
 import { type AspectRatio, readRatioParam, toRatioParam } from "../../shared/aspect-ratios";
+import type { GenerationSettings } from "../../shared/generation-responses";
+import { IMAGE_COUNTS, MAX_SEED, QUALITIES, type Quality } from "../../shared/generation-settings";
 import { sanitizePrompt } from "../../shared/prompt";
 
-type GeneratorPrefill = { prompt: string | null; aspectRatio: AspectRatio | null };
+type GeneratorPrefill = {
+	prompt: string | null;
+	aspectRatio: AspectRatio | null;
+	/** The model's id as the link names it; the generator says so when it is no longer offered. */
+	modelId: string | null;
+	count: number | null;
+	seed: number | null;
+	negativePrompt: string | null;
+	quality: Quality | null;
+};
 
-/** The generator's address with `prompt` and its ratio filled in, like `/?prompt=...&ratio=16:9`. */
-export function buildGeneratorLink(request: { prompt: string; aspectRatio: AspectRatio }): string {
+type GeneratorLinkRequest = {
+	prompt: string;
+	aspectRatio: AspectRatio;
+	model?: { id: string };
+	settings?: GenerationSettings;
+};
+
+/**
+ * The generator's address with the prompt and ratio filled in, like `/?prompt=...&ratio=16:9`,
+ * and, given a generation's model and settings, those too (`model`, `count`, `negative`,
+ * `quality`). The seed only with `withSeed` ("Use settings"); "Use prompt" leaves it random.
+ */
+export function buildGeneratorLink(
+	request: GeneratorLinkRequest,
+	options: { withSeed?: boolean } = {},
+): string {
 	const params = new URLSearchParams({
 		prompt: request.prompt,
 		ratio: toRatioParam(request.aspectRatio),
 	});
+	if (request.model) params.set("model", request.model.id);
+	const settings = request.settings;
+	if (settings) {
+		params.set("count", String(settings.count));
+		if (settings.negativePrompt) params.set("negative", settings.negativePrompt);
+		if (settings.quality) params.set("quality", settings.quality);
+		if (options.withSeed && settings.seed !== null) params.set("seed", String(settings.seed));
+	}
 	return `/?${params}`;
 }
 
@@ -18,8 +51,20 @@ export function buildGeneratorLink(request: { prompt: string; aspectRatio: Aspec
 export function readGeneratorLink(search: string): GeneratorPrefill {
 	const params = new URLSearchParams(search);
 	const prompt = params.get("prompt");
+	const negative = params.get("negative");
 	return {
 		prompt: prompt ? sanitizePrompt(prompt) : null,
 		aspectRatio: readRatioParam(params.get("ratio")),
+		modelId: params.get("model") || null,
+		count: readWholeNumber(params.get("count"), IMAGE_COUNTS.length, 1),
+		seed: readWholeNumber(params.get("seed"), MAX_SEED, 0),
+		negativePrompt: negative ? sanitizePrompt(negative) : null,
+		quality: QUALITIES.find((quality) => quality === params.get("quality")) ?? null,
 	};
+}
+
+function readWholeNumber(text: string | null, max: number, min: number): number | null {
+	if (text === null || !/^\d{1,10}$/.test(text)) return null;
+	const value = Number(text);
+	return value >= min && value <= max ? value : null;
 }
