@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { startFakeGoogle } from "../../../src/server/testing/fakes/google";
 import { startSmtpInbox } from "../../../src/server/testing/smtp-inbox";
 import { removeDataDir, startAppServer } from "./app-server";
@@ -22,6 +23,9 @@ export default async function globalSetup() {
 			AUTH_RATE_LIMIT_ENABLED: "false",
 			SMTP_URL: inbox.smtpUrl,
 			MAIL_FROM: "Atelier <atelier@example.com>",
+			// Two models of the offline engine, so the journeys can choose; the default is the one
+			// every other journey uses.
+			MODELS_FILE: fileURLToPath(new URL("./models.json", import.meta.url)),
 		},
 	});
 	return async () => {
