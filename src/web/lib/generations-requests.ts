@@ -7,11 +7,14 @@ import type { PollAnswer } from "../../shared/generation-answers";
 import {
 	CreateGenerationResponseSchema,
 	type Generation,
+	type GenerationModel,
 	type GenerationPage,
 	GenerationPageSchema,
 	GenerationSchema,
+	type GenerationSettings,
 	PollAnswerSchema,
 } from "../../shared/generation-responses";
+import type { Quality } from "../../shared/generation-settings";
 import {
 	BulkDeleteResponseSchema,
 	SetFavoriteResponseSchema,
@@ -23,14 +26,32 @@ function generationPath(id: string): string {
 	return `/api/generations/${encodeURIComponent(id)}`;
 }
 
+/** A start request: the prompt and ratio, and the settings (absent ones take the server's default). */
+type StartRequest = {
+	prompt: string;
+	aspectRatio: AspectRatio;
+	model?: string;
+	count?: number;
+	/** A whole number up to MAX_SEED; absent (or -1) asks for a random one. */
+	seed?: number;
+	negativePrompt?: string;
+	quality?: Quality;
+};
+
 /**
  * `POST /api/generations`. It failed when the HTTP status is not ok or success is not true
- * (SPEC.md section 7); both throw an ApiError, with the server's error body when it sent one.
+ * (SPEC.md section 7); both throw an ApiError, with the server's error body when it sent one. The
+ * answer names the model and the settings, the seed drawn among them, when the server says them.
  */
 export async function startGeneration(
-	request: { prompt: string; aspectRatio: AspectRatio },
+	request: StartRequest,
 	signal?: AbortSignal,
-): Promise<{ id: string; pollingUrl: string | null }> {
+): Promise<{
+	id: string;
+	pollingUrl: string | null;
+	model?: GenerationModel;
+	settings?: GenerationSettings;
+}> {
 	const answer = await fetchApiJson("/api/generations", {
 		method: "POST",
 		body: JSON.stringify(request),
@@ -41,7 +62,12 @@ export async function startGeneration(
 		throw new ApiError({ kind: "server", ...created.error, status: answer.status });
 	}
 	// An empty polling URL is as good as none: the flow reports "No polling URL provided".
-	return { id: created.id, pollingUrl: created.pollingUrl || null };
+	return {
+		id: created.id,
+		pollingUrl: created.pollingUrl || null,
+		model: created.model,
+		settings: created.settings,
+	};
 }
 
 /**

@@ -45,6 +45,8 @@ export async function openGenerator({
 	startFakeAuthServer(isSignedIn ? { signedInAs: createTestUser() } : {});
 	const view = renderApp({ path });
 	await screen.findByRole("link", { name: isSignedIn ? /View Generations/ : "Sign In" });
+	// The settings follow the first paint with the models: a test starts once they are there.
+	await screen.findByRole("radiogroup", { name: "Images" });
 	return view;
 }
 

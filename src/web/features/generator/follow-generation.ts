@@ -21,7 +21,7 @@ import {
 	pollGenerationStatus,
 	startGeneration,
 } from "../../lib/generations-requests";
-import type { GeneratedRequest, GenerationAction } from "./generation-state";
+import type { GeneratedRequest, GenerationAction, GenerationRecipe } from "./generation-state";
 
 type Dispatch = (action: GenerationAction) => void;
 
@@ -148,6 +148,7 @@ async function followGeneration(
 	let images = createImagesFromUrls(outcome.imageUrls, target.request.aspectRatio);
 	let startedAt: number | null = null;
 	let endedAt = Date.now();
+	let recipe: GenerationRecipe | undefined;
 	try {
 		// The saved record has each image's size and thumbnail, and the server's start and end
 		// times for the elapsed display. If it cannot be read the poll's URLs and the current time
@@ -156,10 +157,11 @@ async function followGeneration(
 		if (record.images.length > 0) images = record.images;
 		startedAt = parseTimestamp(record.created_at);
 		endedAt = parseTimestamp(record.completed_at) ?? endedAt;
+		recipe = { model: record.model, settings: record.settings };
 	} catch (error) {
 		if (isAbortError(error)) throw error;
 	}
-	dispatch({ type: "completed", images, startedAt, endedAt });
+	dispatch({ type: "completed", images, startedAt, endedAt, recipe });
 }
 
 /** Follows to the end; anything unexpected on the way is a plain failure, an abort is silence. */
@@ -187,17 +189,20 @@ export async function startAndFollowGeneration(
 	const report = dispatchUntilAborted(dispatch, signal);
 	let accepted: Awaited<ReturnType<typeof startGeneration>>;
 	try {
-		accepted = await startGeneration(request, signal);
+		const { prompt, aspectRatio, settings } = request;
+		accepted = await startGeneration({ prompt, aspectRatio, ...settings }, signal);
 	} catch (error) {
 		if (!isAbortError(error)) report({ type: "failed", message: describeFailure("start", error) });
 		return;
 	}
-	const { id: generationId, pollingUrl } = accepted;
+	const { id: generationId, pollingUrl, model, settings } = accepted;
 	if (!pollingUrl) {
 		report({ type: "failed", message: GENERATION_MESSAGES.noPollingUrl });
 		return;
 	}
-	report({ type: "accepted", generationId, pollingUrl });
+	// The seed drawn for a random one is known from the start: the panels show it at once.
+	const recipe = model && settings ? { model, settings } : undefined;
+	report({ type: "accepted", generationId, pollingUrl, recipe });
 	report({ type: "pollingStarted" });
 	await followToTheEnd({ generationId, pollingUrl, request }, report, signal);
 }
@@ -234,7 +239,17 @@ export async function resumeGeneration(options: {
 	const target: FollowTarget = {
 		generationId: generation.id,
 		pollingUrl: generation.polling_url,
-		request: { prompt: generation.prompt, aspectRatio: generation.aspect_ratio },
+		request: {
+			prompt: generation.prompt,
+			aspectRatio: generation.aspect_ratio,
+			// Try Again after a failure asks for the same settings, with a new seed.
+			settings: {
+				model: generation.model.id,
+				count: generation.settings.count,
+				negativePrompt: generation.settings.negativePrompt ?? undefined,
+				quality: generation.settings.quality ?? undefined,
+			},
+		},
 	};
 	const signal = options.onResume(target.request);
 	const report = dispatchUntilAborted(options.dispatch, signal);
@@ -242,6 +257,7 @@ export async function resumeGeneration(options: {
 		type: "resumed",
 		...target,
 		startedAt: parseTimestamp(generation.created_at) ?? Date.now(),
+		recipe: { model: generation.model, settings: generation.settings },
 	});
 	await followToTheEnd(target, report, signal);
 }

@@ -8,6 +8,10 @@ export const loadGenerationFlow = () => import("./follow-generation");
 export const loadGenerationProgress = () => import("./generation-progress");
 export const loadGenerationResults = () => import("./generation-results");
 export const loadImagePreview = () => import("./image-preview");
+/** The settings beside the prompt (Model, Images, Advanced settings), asked for after the first paint. */
+export const loadGenerationControls = () => import("./generation-controls");
+/** Reading a dropped or chosen image's recipe into the form. */
+export const loadImageSettings = () => import("./image-settings");
 
 /** Fetches what a generation needs before it is asked for, so the first click answers at once. */
 export function prefetchGenerationCode(): void {

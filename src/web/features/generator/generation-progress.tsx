@@ -1,4 +1,4 @@
-import { CircleSlash, Clock, Info, TriangleAlert } from "lucide-react";
+import { CircleSlash, Clock, Cpu, Info, TriangleAlert } from "lucide-react";
 import { findAspectRatio } from "../../../shared/aspect-ratios";
 import { IMAGES_PER_GENERATION } from "../../../shared/constants";
 import { formatElapsed } from "../../../shared/elapsed";
@@ -14,6 +14,12 @@ type GenerationProgressProps = {
 };
 
 const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
+
+/** How many images are on their way: what the server answered, else what was asked, else 4. */
+function readImageCount(state: RunningState): number {
+	const answered = state.phase === "following" ? state.recipe?.settings.count : undefined;
+	return answered ?? state.request.settings?.count ?? IMAGES_PER_GENERATION;
+}
 
 /** The result panel while a generation is under way: progress, elapsed time and a way out. */
 export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationProgressProps) {
@@ -66,6 +72,16 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 						{formatElapsed(elapsedMs)}
 					</span>
 				</p>
+				{state.phase === "following" && state.recipe ? (
+					<p className="mt-2 flex items-center gap-1.5 text-sm text-slate-600">
+						<Cpu aria-hidden="true" className="size-4" />
+						<span className="sr-only">Model: </span>
+						{state.recipe.model.label}
+						{state.recipe.settings.seed === null ? null : (
+							<span className="tabular-nums"> · Seed {state.recipe.settings.seed}</span>
+						)}
+					</p>
+				) : null}
 				{serverNote && !pollProblem ? (
 					<p className="mt-2 flex items-start gap-1.5 text-sm text-slate-700">
 						<Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-600" />
@@ -84,7 +100,7 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 
 			{/* Where the images will appear, in their shape, so nothing jumps when they arrive. */}
 			<ul aria-hidden="true" className="mt-8 flex gap-3 overflow-hidden sm:gap-4">
-				{Array.from({ length: IMAGES_PER_GENERATION }, (_, index) => (
+				{Array.from({ length: readImageCount(state) }, (_, index) => (
 					<li
 						// biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart
 						key={index}

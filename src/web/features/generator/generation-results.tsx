@@ -1,4 +1,4 @@
-import { Clock, Expand, Ratio } from "lucide-react";
+import { Clock, Cpu, Expand, Ratio } from "lucide-react";
 import { useRef, useState } from "react";
 import { findAspectRatio } from "../../../shared/aspect-ratios";
 import { formatElapsed } from "../../../shared/elapsed";
@@ -59,7 +59,7 @@ function GalleryImage({ image, index }: { image: GenerationImage; index: number 
 
 /** The result panel with a finished generation: what was asked, and the images to browse. */
 export function GenerationResults({ generation, elapsedMs, onOpenImage }: GenerationResultsProps) {
-	const { images, request } = generation;
+	const { images, request, recipe } = generation;
 	const [selectedIndex, setSelectedIndex] = useState(0);
 	const itemRefs = useRef<Array<HTMLLIElement | null>>([]);
 	const ratio = findAspectRatio(request.aspectRatio);
@@ -93,6 +93,21 @@ export function GenerationResults({ generation, elapsedMs, onOpenImage }: Genera
 							</span>
 						</dd>
 					</div>
+					{recipe ? (
+						<div className="flex items-center gap-1.5">
+							<dt>
+								<Cpu aria-hidden="true" className="size-4" />
+								<span className="sr-only">Model</span>
+							</dt>
+							<dd>{recipe.model.label}</dd>
+						</div>
+					) : null}
+					{recipe && recipe.settings.seed !== null ? (
+						<div className="flex items-center gap-1.5">
+							<dt className="text-slate-500">Seed</dt>
+							<dd className="tabular-nums">{recipe.settings.seed}</dd>
+						</div>
+					) : null}
 					<div className="flex items-center gap-1.5">
 						<dt>
 							<Clock aria-hidden="true" className="size-4" />

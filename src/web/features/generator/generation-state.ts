@@ -1,8 +1,21 @@
 import type { AspectRatio } from "../../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import type { GenerationImage } from "../../../shared/generation-responses";
+import type {
+	GenerationImage,
+	GenerationModel,
+	GenerationSettings,
+} from "../../../shared/generation-responses";
+import type { RequestedSettings } from "./generation-choice";
 
-export type GeneratedRequest = { prompt: string; aspectRatio: AspectRatio };
+/** What Generate asks for: the prompt, the ratio and, once the models are known, the settings. */
+export type GeneratedRequest = {
+	prompt: string;
+	aspectRatio: AspectRatio;
+	settings?: RequestedSettings;
+};
+
+/** The model and the settings the server made a generation with, the seed it used among them. */
+export type GenerationRecipe = { model: GenerationModel; settings: GenerationSettings };
 
 /** The start request is on its way. Times are epoch milliseconds. */
 type StartingState = { phase: "starting"; request: GeneratedRequest; startedAt: number };
@@ -20,6 +33,8 @@ type FollowingState = {
 	pollProblem: string | null;
 	/** What the server said with its last "not yet" ("The image service is busy"), if anything. */
 	serverNote: string | null;
+	/** The model and seed the server answered with; absent from a server that names none. */
+	recipe?: GenerationRecipe;
 };
 
 /** The images are ready; the times are the server's once its saved record is known. */
@@ -30,6 +45,7 @@ export type CompletedState = {
 	images: GenerationImage[];
 	startedAt: number;
 	endedAt: number;
+	recipe?: GenerationRecipe;
 };
 
 /** Failed, cancelled, or refused before it started: the message says which. */
@@ -51,7 +67,7 @@ export type RunningState = StartingState | FollowingState;
 
 export type GenerationAction =
 	| { type: "started"; request: GeneratedRequest; startedAt: number }
-	| { type: "accepted"; generationId: string; pollingUrl: string }
+	| { type: "accepted"; generationId: string; pollingUrl: string; recipe?: GenerationRecipe }
 	| { type: "pollingStarted" }
 	| {
 			type: "resumed";
@@ -59,10 +75,18 @@ export type GenerationAction =
 			generationId: string;
 			pollingUrl: string;
 			startedAt: number;
+			recipe?: GenerationRecipe;
 	  }
 	| { type: "pollPending"; message: string | null }
 	| { type: "pollFailed"; message: string }
-	| { type: "completed"; images: GenerationImage[]; startedAt: number | null; endedAt: number }
+	| {
+			type: "completed";
+			images: GenerationImage[];
+			startedAt: number | null;
+			endedAt: number;
+			/** The saved record's, which wins over what the start answered. */
+			recipe?: GenerationRecipe;
+	  }
 	| { type: "failed"; message: string }
 	| { type: "rejected"; message: string }
 	| { type: "cancelled" }
@@ -111,6 +135,7 @@ function reduceFollowing(state: FollowingState, action: GenerationAction): Gener
 				images: action.images,
 				startedAt: action.startedAt ?? state.startedAt,
 				endedAt: action.endedAt,
+				recipe: action.recipe ?? state.recipe,
 			};
 		default:
 			return state;
@@ -139,6 +164,7 @@ export function reduceGeneration(
 				pendingPolls: 0,
 				pollProblem: null,
 				serverNote: null,
+				recipe: action.recipe,
 			};
 		case "reset":
 			return INITIAL_GENERATION_STATE;
@@ -170,6 +196,7 @@ export function reduceGeneration(
 				pendingPolls: null,
 				pollProblem: null,
 				serverNote: null,
+				recipe: action.recipe,
 			};
 		default:
 			return state.phase === "following" ? reduceFollowing(state, action) : state;

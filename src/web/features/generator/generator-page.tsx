@@ -1,12 +1,17 @@
 import { Sparkles } from "lucide-react";
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { Button } from "../../components/button";
 import { AspectRatioSelect } from "./aspect-ratio-select";
-import { loadImagePreview, prefetchGenerationCode } from "./generation-code";
+import {
+	loadGenerationControls,
+	loadImagePreview,
+	prefetchGenerationCode,
+} from "./generation-code";
 import { readGenerationTimes } from "./generation-state";
 import { OfflineEngineNote, ShortcutHints } from "./generator-notes";
 import { PromptField } from "./prompt-field";
 import { ResultPanel } from "./result-panel";
+import { SettingsPlaceholder } from "./settings-frame";
 import { useElapsed } from "./use-elapsed";
 import { useGeneratorForm } from "./use-generator-form";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
@@ -24,6 +29,14 @@ function whenIdle(task: () => void): () => void {
 }
 
 const ImagePreview = lazy(async () => ({ default: (await loadImagePreview()).ImagePreview }));
+const GenerationControls = lazy(async () => ({
+	default: (await loadGenerationControls()).GenerationControls,
+}));
+
+/** The image file a drag carries, if any. */
+function readDroppedFile(transfer: DataTransfer): File | undefined {
+	return transfer.files[0];
+}
 
 // Tailwind's lg breakpoint, where the form and the result sit side by side.
 const TWO_COLUMNS_QUERY = "(min-width: 64rem)";
@@ -49,6 +62,7 @@ export function GeneratorPage({
 	const elapsedMs = useElapsed(startedAt, endedAt, isGenerating);
 	const resultPanelRef = useRef<HTMLElement>(null);
 	const results = state.phase === "completed" && state.images.length > 0 ? state : null;
+	const [isDraggingFile, setIsDraggingFile] = useState(false);
 	const hasResults = results !== null;
 
 	const hasPrefetchedRef = useRef(false);
@@ -110,7 +124,26 @@ export function GeneratorPage({
 						event.preventDefault();
 						form.requestGeneration();
 					}}
-					className="space-y-5 rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6 lg:sticky lg:top-24"
+					// An image dropped here fills the form from the settings it carries.
+					onDragOver={(event) => {
+						if (!event.dataTransfer.types.includes("Files")) return;
+						event.preventDefault();
+						setIsDraggingFile(true);
+					}}
+					onDragLeave={(event) => {
+						const next = event.relatedTarget;
+						if (!(next instanceof Node && event.currentTarget.contains(next))) {
+							setIsDraggingFile(false);
+						}
+					}}
+					onDrop={(event) => {
+						const file = readDroppedFile(event.dataTransfer);
+						setIsDraggingFile(false);
+						if (!file) return;
+						event.preventDefault();
+						form.loadSettingsFromImage(file);
+					}}
+					className={`space-y-5 rounded-2xl bg-white/90 p-5 shadow-card ring-1 sm:p-6 lg:sticky lg:top-24 ${isDraggingFile ? "ring-2 ring-accent-600" : "ring-slate-200/80"}`}
 				>
 					<PromptField
 						ref={promptRef}
@@ -123,6 +156,17 @@ export function GeneratorPage({
 						value={form.aspectRatio}
 						onChange={form.setAspectRatio}
 					/>
+					<Suspense fallback={<SettingsPlaceholder />}>
+						<GenerationControls
+							isSignedIn={isSignedIn}
+							isAuthLoading={isAuthLoading}
+							choice={form.choice}
+							onChoiceChange={form.setChoice}
+							prefill={form.settingsPrefill}
+							startError={state.phase === "failed" ? state.message : null}
+							onImageChosen={form.loadSettingsFromImage}
+						/>
+					</Suspense>
 					<Button
 						type="submit"
 						size="lg"
@@ -159,6 +203,7 @@ export function GeneratorPage({
 						images={results.images}
 						index={preview.index}
 						prompt={results.request.prompt}
+						recipe={results.recipe}
 						onIndexChange={preview.setIndex}
 						onClose={preview.close}
 						readReturnFocus={() => preview.openerRef.current}

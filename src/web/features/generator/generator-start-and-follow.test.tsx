@@ -42,8 +42,9 @@ describe("starting and following a generation", () => {
 		expect(
 			await within(panel).findByRole("heading", { name: "4 images" }, { timeout: 5_000 }),
 		).toBeVisible();
+		// With the one model offered, its id and its largest count: nothing else was set.
 		expect(server.readCreateRequests()).toEqual([
-			{ prompt: "A lighthouse in a storm", aspectRatio: "--ar 16:9" },
+			{ prompt: "A lighthouse in a storm", aspectRatio: "--ar 16:9", model: "local", count: 4 },
 		]);
 		expect(within(panel).getByText("A lighthouse in a storm")).toBeVisible();
 		expect(within(panel).getByText(/Landscape \(widescreen\)/)).toBeVisible();

@@ -4,12 +4,15 @@ import type { KeyboardEvent } from "react";
 import type { GenerationImage } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
+import type { GenerationRecipe } from "./generation-state";
 
 type ImagePreviewProps = {
 	images: GenerationImage[];
 	/** The image shown, or null when the preview is closed. */
 	index: number | null;
 	prompt: string;
+	/** The model and seed the images were made with, shown under the prompt when known. */
+	recipe?: GenerationRecipe;
 	onIndexChange: (index: number) => void;
 	onClose: () => void;
 	/** Where focus goes back to when the preview closes: the image that opened it. */
@@ -28,6 +31,7 @@ export function ImagePreview({
 	images,
 	index,
 	prompt,
+	recipe,
 	onIndexChange,
 	onClose,
 	readReturnFocus,
@@ -113,6 +117,14 @@ export function ImagePreview({
 						<Dialog.Description className="line-clamp-2 max-w-prose px-1.5 pt-2 text-sm text-slate-600">
 							{prompt}
 						</Dialog.Description>
+						{recipe ? (
+							<p className="px-1.5 pt-1 text-xs text-slate-500">
+								{recipe.model.label}
+								{recipe.settings.seed === null ? null : (
+									<span className="tabular-nums"> · Seed {recipe.settings.seed}</span>
+								)}
+							</p>
+						) : null}
 					</Dialog.Content>
 				) : null}
 			</Dialog.Portal>

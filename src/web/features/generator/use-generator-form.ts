@@ -2,9 +2,12 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { sanitizePrompt, validatePrompt } from "../../../shared/prompt";
+import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
 import { readGeneratorLink } from "../../lib/generator-link";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
+import { type SettingsChoice, toRequestedSettings } from "./generation-choice";
+import { loadImageSettings } from "./generation-code";
+import type { PendingPrefill } from "./generation-controls";
 import { type GeneratedRequest, isGenerationRunning } from "./generation-state";
 import { useGenerator } from "./use-generator";
 
@@ -34,6 +37,14 @@ export function useGeneratorForm({
 	const [aspectRatio, setAspectRatio] = useState<AspectRatio>(
 		prefill.aspectRatio ?? DEFAULT_ASPECT_RATIO,
 	);
+	// The link's model and settings wait for the models (generation-controls.tsx); so does an image's.
+	const [settingsPrefill, setSettingsPrefill] = useState<PendingPrefill | null>(() => {
+		const { prompt: _prompt, aspectRatio: _ratio, ...settings } = prefill;
+		return Object.values(settings).some((value) => value !== null)
+			? { id: 0, value: settings }
+			: null;
+	});
+	const [choice, setChoice] = useState<SettingsChoice | null>(null);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
 	const formRef = useRef<HTMLFormElement>(null);
@@ -54,6 +65,9 @@ export function useGeneratorForm({
 	const isGenerating = isGenerationRunning(state);
 
 	const promptCheck = validatePrompt(prompt);
+	const negativeCheck = choice?.model.negativePrompt
+		? validateNegativePrompt(choice.negativePrompt)
+		: null;
 	const fieldMessage =
 		!promptCheck.ok && (prompt.length > 0 || hasTriedToGenerate) ? promptCheck.message : null;
 
@@ -85,7 +99,33 @@ export function useGeneratorForm({
 			reject(GENERATION_MESSAGES.invalidPrompt);
 			return;
 		}
-		start({ prompt: promptCheck.prompt, aspectRatio });
+		if (negativeCheck && !negativeCheck.ok) {
+			reject(negativeCheck.message);
+			return;
+		}
+		start({
+			prompt: promptCheck.prompt,
+			aspectRatio,
+			settings: choice ? toRequestedSettings(choice) : undefined,
+		});
+	}
+
+	/** A dropped or chosen image: its prompt, ratio and settings fill the form, when it has them. */
+	function loadSettingsFromImage(file: Blob) {
+		void loadImageSettings()
+			.then(({ readImageSettings }) => readImageSettings(file))
+			.then((settings) => {
+				if (!settings) return;
+				setPrompt(settings.prompt);
+				if (settings.aspectRatio) setAspectRatio(settings.aspectRatio);
+				setSettingsPrefill((previous) => ({
+					id: (previous?.id ?? 0) + 1,
+					value: settings.prefill,
+				}));
+				promptRef.current?.focus();
+			})
+			// The code could not load (offline): nothing changed, and the next try loads it again.
+			.catch(() => {});
 	}
 
 	/** Try again: the failed generation's own request. */
@@ -109,8 +149,12 @@ export function useGeneratorForm({
 		setPrompt,
 		aspectRatio,
 		setAspectRatio,
-		isPromptValid: promptCheck.ok,
+		isPromptValid: promptCheck.ok && negativeCheck?.ok !== false,
 		fieldMessage,
+		choice,
+		setChoice,
+		settingsPrefill,
+		loadSettingsFromImage,
 		promptRef,
 		formRef,
 		requestGeneration,

@@ -5,10 +5,13 @@ import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import type {
 	Generation,
 	GenerationPage,
+	GenerationSettings,
 	GenerationStatus,
 	PollResponse,
 } from "../../../shared/generation-responses";
-import { mswServer } from "../msw-server";
+import { QUALITIES } from "../../../shared/generation-settings";
+import type { ModelsResponse, PublicModel } from "../../../shared/models";
+import { mswServer, OFFLINE_ENGINE_MODEL } from "../msw-server";
 import {
 	createGate,
 	createTestGeneration,
@@ -55,7 +58,12 @@ export type FakeGenerationsApiOptions = {
 	runTimeMs?: number;
 	/** Whether `GET /api/generations/:id` answers with the record; a 500 otherwise. */
 	isRecordAvailable?: boolean;
+	/** What `GET /api/models` answers; the offline engine alone when not given (msw-server.ts). */
+	models?: ModelsResponse;
 };
+
+/** The seed the fake draws when a start asks for a random one. */
+export const FAKE_RANDOM_SEED = 2_718_281_828;
 
 type Failure = "list" | "delete" | "bulkDelete" | "favorite" | "create";
 
@@ -100,6 +108,48 @@ function matches(item: Generation, search: URLSearchParams): boolean {
 	return true;
 }
 
+/**
+ * The model and settings a start asks for, checked against the model as the server does, or the
+ * message of the server's 400 naming the field.
+ */
+function resolveSettings(
+	body: unknown,
+	answer: ModelsResponse,
+): { model: PublicModel; settings: GenerationSettings } | { problem: string } {
+	const modelId = readField(body, "model") ?? answer.defaultModelId;
+	const model = answer.models.find((candidate) => candidate.id === modelId);
+	if (!model) return { problem: `model "${String(modelId)}" is not offered` };
+	const count = readField(body, "count") ?? Math.max(...model.counts);
+	if (typeof count !== "number" || !model.counts.includes(count)) {
+		return { problem: `count must be one of ${model.counts.join(", ")} for this model` };
+	}
+	const seed = readField(body, "seed") ?? -1;
+	if (typeof seed !== "number" || !Number.isInteger(seed) || seed < -1 || seed > 4_294_967_295) {
+		return { problem: "seed must be a whole number from 0 to 4294967295, or -1 for a random seed" };
+	}
+	if (seed !== -1 && !model.seed) return { problem: "seed is not offered by this model" };
+	const negativePrompt = readField(body, "negativePrompt") ?? null;
+	if (negativePrompt !== null && (typeof negativePrompt !== "string" || !model.negativePrompt)) {
+		return { problem: "negativePrompt is not offered by this model" };
+	}
+	const quality = QUALITIES.find((level) => level === readField(body, "quality")) ?? null;
+	if (
+		readField(body, "quality") !== undefined &&
+		!model.qualities.some((level) => level === quality)
+	) {
+		return { problem: "quality is not offered by this model" };
+	}
+	return {
+		model,
+		settings: {
+			count,
+			seed: model.seed ? (seed === -1 ? FAKE_RANDOM_SEED : seed) : null,
+			negativePrompt,
+			quality,
+		},
+	};
+}
+
 function answerError(code: ErrorCode, message?: string, status: number = ERRORS[code].status) {
 	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
 }
@@ -124,6 +174,11 @@ function answerPoll(generation: Generation) {
 export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {}) {
 	const generationId = createTestGenerationId();
 	const runTimeMs = options.runTimeMs ?? 3_250;
+	const models: ModelsResponse = options.models ?? {
+		models: [OFFLINE_ENGINE_MODEL],
+		defaultModelId: OFFLINE_ENGINE_MODEL.id,
+		preferredModelId: null,
+	};
 	const state = {
 		generations: sortNewestFirst(options.generations ?? []),
 		failures: new Map<Failure, ErrorCode>(
@@ -184,7 +239,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			const completed: Generation = {
 				...generation,
 				status: "completed",
-				images: createTestImages(generation.id, generation.aspect_ratio),
+				images: createTestImages(generation.id, generation.aspect_ratio, generation.settings.count),
 				completed_at: new Date(Date.parse(generation.created_at) + runTimeMs).toISOString(),
 			};
 			store(completed);
@@ -244,6 +299,8 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			if (typeof prompt !== "string" || !isAspectRatio(aspectRatio)) {
 				return answerError("VALIDATION_ERROR");
 			}
+			const resolved = resolveSettings(body, models);
+			if ("problem" in resolved) return answerError("VALIDATION_ERROR", resolved.problem);
 			const created = createTestGeneration({
 				id: takeId(),
 				prompt,
@@ -251,10 +308,18 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				status: "queued",
 				images: [],
 				completed_at: null,
+				model: { id: resolved.model.id, label: resolved.model.label },
+				settings: resolved.settings,
 			});
 			store(created);
 			return HttpResponse.json(
-				{ success: true, id: created.id, pollingUrl: answer.pollingUrl ?? created.polling_url },
+				{
+					success: true,
+					id: created.id,
+					pollingUrl: answer.pollingUrl ?? created.polling_url,
+					model: created.model,
+					settings: created.settings,
+				},
 				{ status: 201 },
 			);
 		}),
@@ -315,6 +380,14 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			return HttpResponse.json({ success: true });
 		}),
 	];
+	if (options.models) {
+		handlers.push(
+			http.get("*/api/models", ({ request }) => {
+				record(request);
+				return HttpResponse.json(models);
+			}),
+		);
+	}
 	const { imageProvider } = options;
 	if (imageProvider !== undefined) {
 		handlers.push(

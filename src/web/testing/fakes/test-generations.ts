@@ -14,11 +14,15 @@ export function createTestGenerationId(): string {
 	return createUuid(nextGenerationNumber++);
 }
 
-/** Four images of a generation in its ratio, with their thumbnails, as the server lists them. */
-export function createTestImages(id: string, aspectRatio: AspectRatio): GenerationImage[] {
+/** The images of a generation (four unless said) in its ratio, with thumbnails, as the server lists them. */
+export function createTestImages(
+	id: string,
+	aspectRatio: AspectRatio,
+	count = 4,
+): GenerationImage[] {
 	const full = sizeForAspectRatio(aspectRatio, 1024);
 	const thumbnail = sizeForAspectRatio(aspectRatio, 384);
-	return Array.from({ length: 4 }, (_, index) => ({
+	return Array.from({ length: count }, (_, index) => ({
 		url: `/api/images/generations/${id}/${index}.png`,
 		width: full.width,
 		height: full.height,

@@ -1,0 +1,37 @@
+// What an image file's recipe (its prompt and settings, written into the file when it was
+// downloaded) fills in on the generator. Loaded on demand, when a person drops an image on the
+// form or chooses one with "Load settings from image".
+import type { AspectRatio } from "../../../shared/aspect-ratios";
+import { sanitizePrompt } from "../../../shared/prompt";
+import { showToast } from "../../lib/toast";
+import type { SettingsPrefill } from "./generation-choice";
+
+export const NO_RECIPE_MESSAGE = "This image has no settings to load";
+
+export type ImageSettings = {
+	prompt: string;
+	aspectRatio: AspectRatio | null;
+	prefill: SettingsPrefill;
+};
+
+/** The settings `file` carries, or null, said in a toast, when it carries none. */
+export async function readImageSettings(file: Blob): Promise<ImageSettings | null> {
+	const { readImageRecipe } = await import("../../lib/read-image-recipe");
+	// A file that cannot be read (not an image, cut short) has no settings to load either.
+	const recipe = await readImageRecipe(file).catch(() => null);
+	if (!recipe) {
+		void showToast("info", NO_RECIPE_MESSAGE);
+		return null;
+	}
+	return {
+		prompt: sanitizePrompt(recipe.prompt),
+		aspectRatio: recipe.aspectRatio,
+		prefill: {
+			modelId: recipe.model?.id ?? null,
+			count: recipe.count,
+			seed: recipe.seed,
+			negativePrompt: recipe.negativePrompt ? sanitizePrompt(recipe.negativePrompt) : null,
+			quality: recipe.quality,
+		},
+	};
+}

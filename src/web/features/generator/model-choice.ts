@@ -1,0 +1,81 @@
+// Which model and settings the form starts with, and how they follow a change of model. Loaded on
+// demand with the controls (generation-controls.tsx).
+import type { Quality } from "../../../shared/generation-settings";
+import type { ModelsResponse, PublicModel } from "../../../shared/models";
+import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
+
+/** The offered count nearest to `wanted`; between two as near, the larger (more to choose from). */
+export function snapCount(counts: readonly number[], wanted: number): number {
+	let best = counts[0] ?? wanted;
+	for (const count of counts) {
+		const distance = Math.abs(count - wanted);
+		const bestDistance = Math.abs(best - wanted);
+		if (distance < bestDistance || (distance === bestDistance && count > best)) best = count;
+	}
+	return best;
+}
+
+/** The model's quality to start with: the middle of what it offers (medium of low, medium, high). */
+function defaultQuality(model: PublicModel): Quality | null {
+	return model.qualities[Math.floor((model.qualities.length - 1) / 2)] ?? null;
+}
+
+/**
+ * The choice for `model`, keeping what `previous` holds: the texts as they are (sent only where
+ * the model offers them), the count snapped to the nearest the model offers, the quality where the
+ * model has it. Without a previous count, the largest the model offers.
+ */
+export function fitChoice(
+	model: PublicModel,
+	previous: Partial<Omit<SettingsChoice, "model">> = {},
+): SettingsChoice {
+	const count =
+		previous.count === undefined
+			? Math.max(...model.counts)
+			: snapCount(model.counts, previous.count);
+	const quality =
+		previous.quality && model.qualities.includes(previous.quality)
+			? previous.quality
+			: defaultQuality(model);
+	return {
+		model,
+		count,
+		seed: previous.seed ?? "",
+		negativePrompt: previous.negativePrompt ?? "",
+		quality,
+	};
+}
+
+/** The model to start with: the person's last one while offered, else the operator's default. */
+function findStartingModel(answer: ModelsResponse): PublicModel | undefined {
+	const find = (id: string | null | undefined) => answer.models.find((model) => model.id === id);
+	return find(answer.preferredModelId) ?? find(answer.defaultModelId) ?? answer.models[0];
+}
+
+/**
+ * The choice a prefill (a link, an image's recipe) asks for over `current` (or the starting
+ * model), and whether the model it names is no longer offered: then the current model stays and
+ * the rest of the prefill is kept.
+ */
+export function applyPrefill(
+	answer: ModelsResponse,
+	prefill: SettingsPrefill | null,
+	current: SettingsChoice | null,
+): { choice: SettingsChoice | null; isModelGone: boolean } {
+	const named = prefill?.modelId
+		? answer.models.find((model) => model.id === prefill.modelId)
+		: undefined;
+	const isModelGone = Boolean(prefill?.modelId) && named === undefined;
+	const model = named ?? current?.model ?? findStartingModel(answer);
+	if (!model) return { choice: null, isModelGone };
+	const previous: Partial<Omit<SettingsChoice, "model">> = current ? { ...current } : {};
+	if (prefill) {
+		if (prefill.count !== null) previous.count = prefill.count;
+		// What was made without a seed or a negative prompt is made again without: a prefill
+		// without a seed asks for a random one (Use prompt), with one, that one (Use settings).
+		previous.seed = prefill.seed === null ? "" : String(prefill.seed);
+		previous.negativePrompt = prefill.negativePrompt ?? "";
+		if (prefill.quality !== null) previous.quality = prefill.quality;
+	}
+	return { choice: fitChoice(model, previous), isModelGone };
+}

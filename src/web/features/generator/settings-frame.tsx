@@ -1,0 +1,25 @@
+// The room the generator's settings (Model, Images, Advanced settings, Load settings from image)
+// take in the form. Their code and the models load after the first paint; the first page holds
+// this frame of the same height in their place, so nothing below moves when they arrive.
+
+/** The row of Model and Images: a label and a control 2.75rem high. */
+export const SETTINGS_ROW_CLASS_NAME = "flex h-[4.375rem] items-start gap-3";
+
+/** The row of Advanced settings and Load settings from image: one line, or two on a phone. */
+export const SETTINGS_BAR_CLASS_NAME =
+	"grid grid-cols-1 gap-2 sm:grid-cols-[auto_auto] sm:justify-between";
+
+export const SETTINGS_BAR_ITEM_CLASS_NAME = "flex h-9 items-center";
+
+/** The settings' place while their code and the models load. */
+export function SettingsPlaceholder() {
+	return (
+		<>
+			<div aria-hidden="true" className={SETTINGS_ROW_CLASS_NAME} />
+			<div aria-hidden="true" className={SETTINGS_BAR_CLASS_NAME}>
+				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
+				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
+			</div>
+		</>
+	);
+}
