@@ -76,6 +76,7 @@ type SegmentsProps<Value extends string | number> = {
 	options: readonly Value[];
 	value: Value | null;
 	onChange: (value: Value) => void;
+	/** The option's text, and its name for screen readers where the text alone says too little. */
 	describe: (value: Value) => { shown: string; spoken?: string };
 	message: string | null;
 };
@@ -113,10 +114,10 @@ function Segments<Value extends string | number>({
 								value={option}
 								checked={option === value}
 								onChange={() => onChange(option)}
+								aria-label={spoken}
 								className="sr-only"
 							/>
 							{shown}
-							{spoken ? <span className="sr-only">{spoken}</span> : null}
 						</label>
 					);
 				})}
@@ -378,7 +379,7 @@ export function GenerationControls({
 					onChange={(count) => change({ count })}
 					describe={(count) => ({
 						shown: String(count),
-						spoken: count === 1 ? " image" : " images",
+						spoken: count === 1 ? "1 image" : `${count} images`,
 					})}
 					message={fieldMessage("count")}
 				/>

@@ -4,6 +4,7 @@ import { IMAGES_PER_GENERATION } from "../../../shared/constants";
 import { formatElapsed } from "../../../shared/elapsed";
 import { clampProgressLabelPosition } from "../../../shared/progress";
 import { Button } from "../../components/button";
+import { describeRecipe } from "./describe-recipe";
 import type { RunningState } from "./generation-state";
 import { readProgress } from "./read-progress";
 
@@ -76,10 +77,7 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 					<p className="mt-2 flex items-center gap-1.5 text-sm text-slate-600">
 						<Cpu aria-hidden="true" className="size-4" />
 						<span className="sr-only">Model: </span>
-						{state.recipe.model.label}
-						{state.recipe.settings.seed === null ? null : (
-							<span className="tabular-nums"> · Seed {state.recipe.settings.seed}</span>
-						)}
+						{describeRecipe(state.recipe)}
 					</p>
 				) : null}
 				{serverNote && !pollProblem ? (

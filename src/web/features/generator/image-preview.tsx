@@ -4,6 +4,7 @@ import type { KeyboardEvent } from "react";
 import type { GenerationImage } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
+import { describeRecipe } from "./describe-recipe";
 import type { GenerationRecipe } from "./generation-state";
 
 type ImagePreviewProps = {
@@ -118,12 +119,7 @@ export function ImagePreview({
 							{prompt}
 						</Dialog.Description>
 						{recipe ? (
-							<p className="px-1.5 pt-1 text-xs text-slate-500">
-								{recipe.model.label}
-								{recipe.settings.seed === null ? null : (
-									<span className="tabular-nums"> · Seed {recipe.settings.seed}</span>
-								)}
-							</p>
+							<p className="px-1.5 pt-1 text-xs text-slate-500">{describeRecipe(recipe)}</p>
 						) : null}
 					</Dialog.Content>
 				) : null}
