@@ -87,7 +87,7 @@ export function composeImages(input: RenderInput): ComposedImage[] {
 	);
 }
 
-export function planImage(
+function planImage(
 	theme: PromptTheme,
 	index: number,
 	isSeeded: boolean,
