@@ -29,6 +29,7 @@ function picture(options: { alpha?: boolean } = {}) {
 			width: 96,
 			height: 64,
 			channels: options.alpha ? 4 : 3,
+			background: "#808080",
 			noise: { type: "gaussian", mean: 128, sigma: 40 },
 		},
 	});
@@ -332,8 +333,9 @@ describe("reading a file that carries no recipe, or is not what it claims", () =
 		const [, parameters, xmp] = splitPng(broken);
 		if (!parameters || !xmp) throw new Error("chunks not found");
 		// The last byte of each recipe chunk's CRC.
-		broken[33 + parameters.length - 1] ^= 0xff;
-		broken[33 + parameters.length + xmp.length - 1] ^= 0xff;
+		for (const at of [33 + parameters.length - 1, 33 + parameters.length + xmp.length - 1]) {
+			broken.writeUInt8(broken.readUInt8(at) ^ 0xff, at);
+		}
 		expect(readRecipeFromImage(broken)).toBeNull();
 	});
 
