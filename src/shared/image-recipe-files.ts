@@ -91,7 +91,7 @@ function writeU24LE(bytes: Uint8Array, at: number, value: number): void {
 }
 
 /** The parts joined into one new array: one copy of each. */
-function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
 	const total = parts.reduce((sum, part) => sum + part.length, 0);
 	const joined = new Uint8Array(total);
 	let offset = 0;
@@ -265,7 +265,10 @@ function parametersChunk(text: string): Uint8Array {
  * of those keywords left out); every other chunk, and anything after IEND, is copied as it was.
  * Null when the file is not a whole PNG.
  */
-export function writePngRecipe(bytes: Uint8Array, recipe: ImageRecipe): Uint8Array | null {
+export function writePngRecipe(
+	bytes: Uint8Array,
+	recipe: ImageRecipe,
+): Uint8Array<ArrayBuffer> | null {
 	if (!startsWith(bytes, PNG_SIGNATURE)) return null;
 	const { chunks, complete } = walkPng(bytes);
 	const header = chunks[0];
@@ -350,7 +353,10 @@ function readJpegRecipe(bytes: Uint8Array): ImageRecipe | null {
  * segment and the compressed data from the first scan on are copied as they were. Null when the
  * file is not a JPEG whose segments can be followed, or the packet would not fit a segment.
  */
-export function writeJpegRecipe(bytes: Uint8Array, recipe: ImageRecipe): Uint8Array | null {
+export function writeJpegRecipe(
+	bytes: Uint8Array,
+	recipe: ImageRecipe,
+): Uint8Array<ArrayBuffer> | null {
 	const walked = walkJpeg(bytes);
 	if (walked.scanStart === null) return null;
 	const packet = utf8Encoder.encode(formatRecipeXmp(recipe));
@@ -481,7 +487,10 @@ function riffChunk(fourcc: string, data: Uint8Array): Uint8Array {
  * canvas read from the bitstream. The image chunks are copied as they were, and the RIFF size
  * follows. Null when the file is not a WebP whose chunks can be followed.
  */
-export function writeWebpRecipe(bytes: Uint8Array, recipe: ImageRecipe): Uint8Array | null {
+export function writeWebpRecipe(
+	bytes: Uint8Array,
+	recipe: ImageRecipe,
+): Uint8Array<ArrayBuffer> | null {
 	const chunks = walkWebp(bytes);
 	const first = chunks?.[0];
 	if (!chunks || !first) return null;
@@ -537,7 +546,10 @@ export function readRecipeFromImage(bytes: Uint8Array): ImageRecipe | null {
  * The image with its recipe written in, its image data byte for byte as it was; null for a file
  * that is not a PNG, JPEG or WebP this can follow (the caller keeps the file as it is).
  */
-export function writeRecipeToImage(bytes: Uint8Array, recipe: ImageRecipe): Uint8Array | null {
+export function writeRecipeToImage(
+	bytes: Uint8Array,
+	recipe: ImageRecipe,
+): Uint8Array<ArrayBuffer> | null {
 	switch (detectImageFormat(bytes)) {
 		case "png":
 			return writePngRecipe(bytes, recipe);
