@@ -150,11 +150,11 @@ async function linkRowFiles(
 
 const SEED_SQL = `
 insert into generations (
-	id, user_id, prompt, aspect_ratio, status, provider, api_id, polling_url, images, error,
+	id, user_id, prompt, aspect_ratio, status, provider, model_id, model_label, api_id, polling_url, images, error,
 	attempts, created_at, started_at, completed_at, updated_at
 )
 select
-	t.id, $1, t.prompt, t.aspect_ratio, 'completed', 'local', 'local_' || t.id,
+	t.id, $1, t.prompt, t.aspect_ratio, 'completed', 'local', 'local', 'Offline engine', 'local_' || t.id,
 	'/api/generations/' || t.id || '/status', t.images, null, 1,
 	t.created_at, t.created_at + interval '1 second', t.created_at + interval '4 seconds',
 	t.created_at + interval '4 seconds'

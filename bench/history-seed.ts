@@ -72,7 +72,7 @@ with s as materialized (
 	from generate_series($2::int, $3::int) as g
 )
 insert into generations (
-	id, user_id, prompt, aspect_ratio, status, provider, api_id, polling_url, images, error,
+	id, user_id, prompt, aspect_ratio, status, provider, model_id, model_label, api_id, polling_url, images, error,
 	attempts, is_favorite, created_at, started_at, completed_at, updated_at
 )
 select
@@ -84,6 +84,8 @@ select
 	(array['--ar 1:1', '--ar 3:2', '--ar 16:9', '--ar 21:9', '--ar 2:3', '--ar 9:16'])[1 + s.g % 6],
 	'completed',
 	'local',
+	'local',
+	'Offline engine',
 	'local_' || gen_random_uuid(),
 	'/api/generations/' || s.id || '/status',
 	(

@@ -13,8 +13,8 @@ async function analyzedRows(server: TestServer): Promise<number> {
 
 async function seedRows(server: TestServer, userId: string, count: number): Promise<void> {
 	await sql`
-		insert into generations (id, user_id, prompt, aspect_ratio, status, provider, created_at, updated_at)
-		select gen_random_uuid(), ${userId}, 'a lighthouse ' || g, '--ar 1:1', 'completed', 'local', now(), now()
+		insert into generations (id, user_id, prompt, aspect_ratio, status, provider, model_id, model_label, created_at, updated_at)
+		select gen_random_uuid(), ${userId}, 'a lighthouse ' || g, '--ar 1:1', 'completed', 'local', 'local', 'Offline engine', now(), now()
 		from generate_series(1, ${count}::int) as g`.execute(server.database.db);
 }
 

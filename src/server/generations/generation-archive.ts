@@ -2,6 +2,8 @@ import { PassThrough, pipeline, Readable } from "node:stream";
 import { ZipArchive, type ZipEntryData } from "archiver";
 import type { GenerationRow, StoredImage } from "../db/schema";
 import type { Storage } from "../storage/storage";
+import { settingsOf } from "./generation-input";
+import { withRecipe } from "./generation-recipe";
 import { extensionOfContentType } from "./store-images";
 
 /** A small file written into the archive as it is, such as `account.json`. */
@@ -17,6 +19,11 @@ export type ArchiveLayout = {
 	imageFile(row: GenerationRow, index: number, extension: string): string;
 	/** A file at the root listing every generation, if any. */
 	indexFile?: string;
+	/**
+	 * Whether each image carries its generation's recipe (generation-recipe.ts), as a downloaded
+	 * original does. The account export leaves it out: it gives back the stored files exactly.
+	 */
+	writesRecipes?: boolean;
 };
 
 /** The file extension of a stored image, from its type (or, failing that, its key). */
@@ -46,6 +53,8 @@ function describeGeneration(row: GenerationRow, layout: ArchiveLayout = EXPORT_L
 		status: row.status,
 		error: row.error,
 		provider: row.provider,
+		model: { id: row.model_id, label: row.model_label },
+		settings: settingsOf(row),
 		favorite: row.is_favorite,
 		createdAt: row.created_at.toISOString(),
 		completedAt: row.completed_at ? row.completed_at.toISOString() : null,
@@ -88,7 +97,8 @@ function appendEntry(zip: ZipArchive, bytes: Buffer, data: ZipEntryData): Promis
 
 /**
  * Streams a ZIP of the given generations: per generation a folder (as the layout says; by default
- * `generations/<day>_<id>/`) with its metadata and its original images, plus the layout's index
+ * `generations/<day>_<id>/`) with its metadata and its original images (with their recipes
+ * written in if the layout says so), plus the layout's index
  * file and any `files` given. Images are read from storage one at a time, as the reader asks for
  * more, so the archive is never held in memory. If reading an image fails, the stream errors
  * instead of ending, so a download is never a silently truncated file.
@@ -124,7 +134,8 @@ export function createGenerationArchive(options: {
 				read: async () => {
 					const object = await options.storage.get(image.key);
 					if (!object) throw new Error(`The image ${image.key} is missing from storage`);
-					const { data } = object;
+					// One image at a time is small enough to copy with its recipe written in.
+					const data = layout.writesRecipes ? withRecipe(object.data, row, image) : object.data;
 					return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 				},
 			});

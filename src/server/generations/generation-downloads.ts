@@ -4,6 +4,7 @@ import { AppError } from "../http/errors";
 import type { StoredObject } from "../storage/storage";
 import { parseGenerationIds } from "./delete-generations";
 import { type ArchiveLayout, createGenerationArchive, imageExtension } from "./generation-archive";
+import { withRecipe } from "./generation-recipe";
 import { selectGenerationsByIds } from "./generation-repository";
 import { type GenerationDeps, getGeneration, type Viewer } from "./generation-service";
 
@@ -17,11 +18,15 @@ function imageFile(row: GenerationRow, index: number, extension: string): string
 	return imageDownloadName(row.prompt, index, extension);
 }
 
-/** One generation's ZIP: its images at the root, named from the prompt, and `generation.json`. */
+/**
+ * One generation's ZIP: its images at the root, named from the prompt, each with its recipe as a
+ * downloaded original has, and `generation.json`.
+ */
 const GENERATION_LAYOUT: ArchiveLayout = {
 	folderNames: (rows) => rows.map(() => ""),
 	metadataFile: "generation.json",
 	imageFile,
+	writesRecipes: true,
 };
 
 /** Names made unique by a counter: `a`, `a-2`, `a-3`. */
@@ -45,11 +50,15 @@ const SELECTION_LAYOUT: ArchiveLayout = {
 		),
 	metadataFile: "generation.json",
 	imageFile,
+	writesRecipes: true,
 };
 
 export type Download = { body: ReadableStream<Uint8Array>; fileName: string };
 
-/** One original image of a generation the viewer may see, with its download name. */
+/**
+ * One original image of a generation the viewer may see, with its recipe written in (what the
+ * screens show, display copies and thumbnails, is served as stored), and its download name.
+ */
 export async function downloadGenerationImage(
 	deps: Pick<GenerationDeps, "database" | "storage">,
 	viewer: Viewer,
@@ -61,7 +70,10 @@ export async function downloadGenerationImage(
 	if (!image) throw new AppError("NOT_FOUND");
 	const object = await deps.storage.get(image.key);
 	if (!object) throw new AppError("NOT_FOUND");
-	return { object, fileName: imageDownloadName(row.prompt, index, imageExtension(image)) };
+	return {
+		object: { ...object, data: withRecipe(object.data, row, image) },
+		fileName: imageDownloadName(row.prompt, index, imageExtension(image)),
+	};
 }
 
 /** One generation as a streamed ZIP named from its prompt. */

@@ -322,9 +322,9 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 		// Enough history, shaped like real rows (four stored images each), that reading it all would
 		// cost more than the index: 3,000 other prompts.
 		await sql`
-			insert into generations (id, user_id, prompt, aspect_ratio, status, provider, polling_url, images, created_at, updated_at)
+			insert into generations (id, user_id, prompt, aspect_ratio, status, provider, model_id, model_label, polling_url, images, created_at, updated_at)
 			select gen_random_uuid(), ${person.userId}, 'filler scene ' || g || ', a quiet forest at dawn', '--ar 1:1',
-				'completed', 'local', null,
+				'completed', 'local', 'local', 'Offline engine', null,
 				(select jsonb_agg(jsonb_build_object(
 					'key', 'generations/' || g || '/run/' || i || '.png', 'contentType', 'image/png',
 					'width', 1024, 'height', 1024, 'thumbnailKey', 'generations/' || g || '/run/' || i || '-thumb.webp',

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationStatus } from "../../shared/generation-responses";
+import type { Quality } from "../../shared/generation-settings";
 import type { StoredImage } from "../db/schema";
 import { pollingUrlFor } from "../generations/generation-presenter";
 import { runFolder } from "../generations/store-images";
@@ -51,6 +52,11 @@ export async function seedGeneration(
 		aspectRatio?: AspectRatio;
 		modelId?: string;
 		modelLabel?: string;
+		/** The image count the generation asked for (the column's default when not given). */
+		count?: number;
+		seed?: number | null;
+		negativePrompt?: string | null;
+		quality?: Quality | null;
 		createdAt?: Date;
 		status?: GenerationStatus;
 		imageCount?: number;
@@ -92,6 +98,10 @@ export async function seedGeneration(
 			provider: "local",
 			model_id: options.modelId ?? "local",
 			model_label: options.modelLabel ?? "Offline engine",
+			image_count: options.count,
+			seed: options.seed ?? null,
+			negative_prompt: options.negativePrompt ?? null,
+			quality: options.quality ?? null,
 			api_id: `local_${id}`,
 			polling_url: pollingUrlFor(id),
 			images: JSON.stringify(images),

@@ -123,6 +123,40 @@ describe("createLocalProvider", () => {
 		expect((await provider.check({ jobId, input })).status).toBe("completed");
 	});
 
+	it("offers a seed, a negative prompt and one to four images, and no quality", () => {
+		const { provider } = createTestProvider();
+		expect(provider.capabilities).toEqual({
+			seed: true,
+			negativePrompt: true,
+			qualities: [],
+			maxCount: 4,
+		});
+	});
+
+	it("renders the same bytes for the same seed and settings in a fresh provider", async () => {
+		const input = createTestInput({ seed: 4_294_967_295, negativePrompt: "birds, red", count: 2 });
+		const jobId = "local_0b7e9f4a-54a4-4a4e-9d4e-2f0a8c7e1d11";
+		const first = expectCompleted(await createTestProvider().provider.check({ jobId, input }));
+		const again = expectCompleted(await createTestProvider().provider.check({ jobId, input }));
+		const otherSeed = expectCompleted(
+			await createTestProvider().provider.check({ jobId, input: { ...input, seed: 0 } }),
+		);
+		expect(first).toHaveLength(2);
+		expect(again.map((image) => Buffer.from(image.data))).toEqual(
+			first.map((image) => Buffer.from(image.data)),
+		);
+		otherSeed.forEach((image, index) => {
+			expect(Buffer.from(image.data).equals(Buffer.from(first[index]?.data ?? []))).toBe(false);
+		});
+	});
+
+	it.each([1, 2, 3, 4])("renders exactly %i image(s) when asked for them", async (count) => {
+		const { provider } = createTestProvider();
+		const input = createTestInput({ count, seed: 42 });
+		const jobId = "local_0b7e9f4a-54a4-4a4e-9d4e-2f0a8c7e1d11";
+		expect(expectCompleted(await provider.check({ jobId, input }))).toHaveLength(count);
+	});
+
 	it("rejects job ids it could not have made, without retrying", async () => {
 		const { provider } = createTestProvider();
 		const input = createTestInput();

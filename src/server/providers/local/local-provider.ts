@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
 	type GenerationInput,
 	type ImageProvider,
-	PLAIN_CAPABILITIES,
+	type ProviderCapabilities,
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
@@ -23,6 +23,17 @@ type LocalJob = {
 	result?: Promise<ProviderJobState>;
 };
 
+/**
+ * The engine is deterministic, so a seed repeats a render byte for byte; a negative prompt leaves
+ * out what its scenes can leave out (negative-prompt.ts); it has no quality levels.
+ */
+export const LOCAL_CAPABILITIES: ProviderCapabilities = {
+	seed: true,
+	negativePrompt: true,
+	qualities: [],
+	maxCount: 4,
+};
+
 const JOB_ID_PATTERN = /^local_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // Jobs nobody checks any more (the generation was abandoned) are dropped after this long; a check
@@ -31,8 +42,8 @@ const ABANDONED_JOB_MS = 15 * 60 * 1000;
 
 /**
  * The built-in offline engine: renders generative art from the prompt on this machine. Jobs live
- * in memory only; since rendering is deterministic, a job lost to a restart renders the same
- * images again from its input. Progress is a percentage, like the hosted providers report.
+ * in memory only; since rendering is deterministic (the prompt, ratio, count, seed and negative
+ * prompt decide every pixel), a job lost to a restart renders the same images again from its input. Progress is a percentage, like the hosted providers report.
  */
 export function createLocalProvider(options: LocalProviderOptions): ImageProvider {
 	const now = options.now ?? Date.now;
@@ -48,7 +59,7 @@ export function createLocalProvider(options: LocalProviderOptions): ImageProvide
 
 	return {
 		name: "local",
-		capabilities: PLAIN_CAPABILITIES,
+		capabilities: LOCAL_CAPABILITIES,
 
 		async start(input) {
 			forgetAbandoned();

@@ -1,4 +1,5 @@
 import { adjust, type Color, mixLab, mixSky, normalizeHue, oklch } from "./color";
+import { avoidHues } from "./negative-prompt";
 import type { Lighting, PromptTheme } from "./prompt-theme";
 import type { Random } from "./random";
 
@@ -70,29 +71,37 @@ function mixHue(from: number, to: number, amount: number): number {
 	return from + delta * amount;
 }
 
-/** Lights the theme for `lighting`, nudging hues a little so sibling images differ in colour too. */
-export function createLook(theme: PromptTheme, lighting: Lighting, random: Random): Look {
+/**
+ * Lights the theme for `lighting`, nudging hues a little so sibling images differ in colour too.
+ * Hues a negative prompt leaves out are avoided last, after the nudges and the night's pull.
+ */
+export function createLook(
+	theme: PromptTheme,
+	lighting: Lighting,
+	random: Random,
+	avoided: readonly number[] = [],
+): Look {
 	const profile = PROFILES[lighting];
 	const shift = random.range(-14, 14);
 	// Night pulls the sky and land towards moonlit blue: a warm palette at night turns to mud.
 	const night = lighting === "night" ? 1 : 0;
-	const skyHue = mixHue(theme.skyHue, NIGHT_HUE, 0.5 * night) + shift;
-	const glowHue = theme.glowHue + shift * 0.6;
-	const landHue = mixHue(theme.landHue, NIGHT_HUE, 0.3 * night) + shift * 0.8;
+	const skyHue = avoidHues(mixHue(theme.skyHue, NIGHT_HUE, 0.5 * night) + shift, avoided);
+	const glowHue = avoidHues(theme.glowHue + shift * 0.6, avoided);
+	const landHue = avoidHues(mixHue(theme.landHue, NIGHT_HUE, 0.3 * night) + shift * 0.8, avoided);
 	const role = (values: readonly [number, number], hue: number, lightnessWeight = 1): Color =>
 		oklch(values[0] + theme.lightness * lightnessWeight, values[1] * theme.chroma, hue);
 
 	const skyTop = role(profile.top, skyHue);
 	// A night horizon in the glow's own hue reads as a dim olive or brown band; half sky is calmer.
 	const horizonHue = night
-		? mixSky(oklch(0.5, 0.1, skyHue), oklch(0.5, 0.1, glowHue), 0.5).h
+		? avoidHues(mixSky(oklch(0.5, 0.1, skyHue), oklch(0.5, 0.1, glowHue), 0.5).h, avoided)
 		: glowHue;
 	const horizon = role(profile.horizon, horizonHue, 0.5);
 	const skyMiddle = mixSky(skyTop, horizon, 0.5);
 	const middle = oklch(
 		profile.middle[0] + theme.lightness,
 		profile.middle[1] * theme.chroma,
-		skyMiddle.h,
+		avoidHues(skyMiddle.h, avoided),
 	);
 	const light = role(profile.light, glowHue, 0);
 	const landNear = role(profile.land, landHue);

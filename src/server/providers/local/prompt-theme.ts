@@ -1,6 +1,6 @@
 import { hashString } from "./random";
 
-const SCENE_KINDS = [
+export const SCENE_KINDS = [
 	"mountains",
 	"lake",
 	"forest",
@@ -35,7 +35,7 @@ export type PromptTheme = {
 	lighting: Lighting | undefined;
 };
 
-type ThemeHint = {
+export type ThemeHint = {
 	/** A plain colour word: fills the first hue role the prompt has not set yet. */
 	hue?: number;
 	sky?: number;
@@ -215,10 +215,28 @@ const CURATED_PAIRS: readonly (readonly [number, number])[] = [
 	[345, 80],
 ];
 
-/** Reads colours, scenes and time of day from the words of a prompt. */
-export function readPromptTheme(prompt: string): PromptTheme {
-	const seed = hashString(prompt);
-	const words = prompt.toLowerCase().match(/[a-z]+/g) ?? [];
+/**
+ * Reads colours, scenes and time of day from the words of a prompt. Without a seed everything that
+ * is not named is chosen from the prompt's hash (as before seeds existed, so old generations render
+ * the same); with one, from the prompt and the seed together, so another seed picks another palette.
+ */
+export function readPromptTheme(prompt: string, seed: number | null = null): PromptTheme {
+	return readWordsTheme(readWords(prompt), chooseThemeSeed(prompt, seed));
+}
+
+/** The number everything unnamed is drawn from: the prompt's hash, stirred by the seed if any. */
+function chooseThemeSeed(prompt: string, seed: number | null): number {
+	if (seed === null) return hashString(prompt);
+	// Hashing the seed first spreads neighbouring seeds (1, 2, 3) over unrelated values.
+	return hashString(prompt, hashString(`seed:${seed}`));
+}
+
+/** The lower-case words of a text, as the engine reads prompts. */
+export function readWords(text: string): string[] {
+	return text.toLowerCase().match(/[a-z]+/g) ?? [];
+}
+
+function readWordsTheme(words: readonly string[], seed: number): PromptTheme {
 	const generic: number[] = [];
 	const scenes: SceneKind[] = [];
 	let sky: number | undefined;
@@ -267,14 +285,18 @@ export function readPromptTheme(prompt: string): PromptTheme {
 	};
 }
 
-function findHint(word: string): ThemeHint | undefined {
-	const exact = HINTS.get(word);
+export function findHint(word: string): ThemeHint | undefined {
+	return findWord(HINTS, word);
+}
+
+/** The entry for a word or its plural ("mountains", "waves", "trees") without a stemmer. */
+export function findWord<T>(entries: ReadonlyMap<string, T>, word: string): T | undefined {
+	const exact = entries.get(word);
 	if (exact) return exact;
-	// Plurals ("mountains", "waves", "trees") without a stemmer.
 	if (word.endsWith("es")) {
-		const withoutEs = HINTS.get(word.slice(0, -2));
+		const withoutEs = entries.get(word.slice(0, -2));
 		if (withoutEs) return withoutEs;
 	}
-	if (word.endsWith("s")) return HINTS.get(word.slice(0, -1));
+	if (word.endsWith("s")) return entries.get(word.slice(0, -1));
 	return undefined;
 }

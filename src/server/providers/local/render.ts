@@ -1,18 +1,37 @@
 import sharp from "sharp";
 import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
-import { createLook } from "./look";
+import { createLook, type Look } from "./look";
+import {
+	type Exclusions,
+	isLightingAllowed,
+	NO_EXCLUSIONS,
+	readNegativePrompt,
+	SCENE_ELEMENTS,
+	type SceneElement,
+} from "./negative-prompt";
 import {
 	LIGHTINGS,
 	type Lighting,
 	type PromptTheme,
 	readPromptTheme,
+	SCENE_KINDS,
 	type SceneKind,
 } from "./prompt-theme";
 import { createRandom, shuffle } from "./random";
 import { drawScene } from "./scenes";
 import { createCanvas, toSvgDocument } from "./svg";
 
-type RenderInput = { prompt: string; aspectRatio: AspectRatio; count: number };
+/**
+ * What to render. A null (or absent) seed renders as the engine did before seeds existed, from the
+ * prompt alone: generations made then are rendered again from their input after a restart.
+ */
+export type RenderInput = {
+	prompt: string;
+	aspectRatio: AspectRatio;
+	count: number;
+	seed?: number | null;
+	negativePrompt?: string | null;
+};
 export type RenderedImage = { data: Buffer; contentType: string; width: number; height: number };
 
 /** Long side of every image, matching what hosted providers return for a "standard" image. */
@@ -31,41 +50,97 @@ const DEFAULT_SCENES: readonly SceneKind[] = [
 ];
 
 /** What image `index` of a prompt shows; pure, so a resumed job draws the same pictures. */
-type ImagePlan = { kind: SceneKind; lighting: Lighting; seed: number };
+export type ImagePlan = { kind: SceneKind; lighting: Lighting; seed: number };
+
+/** One image before it is rasterised: its plan, its colours, what it drew, and the SVG itself. */
+export type ComposedImage = {
+	plan: ImagePlan;
+	look: Look;
+	elements: SceneElement[];
+	svg: string;
+	width: number;
+	height: number;
+};
 
 /**
- * Renders `count` distinct images for a prompt, offline. The same prompt and ratio always give
- * byte-identical images: everything is drawn from a PRNG seeded by the prompt's hash.
+ * Renders `count` distinct images, offline. The same input always gives byte-identical images:
+ * everything is drawn from PRNGs seeded by the prompt's hash (and the seed, when there is one).
  */
 export async function renderImages(input: RenderInput): Promise<RenderedImage[]> {
-	const { width, height } = sizeForAspectRatio(input.aspectRatio, LONG_SIDE);
-	const count = Math.max(0, Math.floor(input.count));
-	const theme = readPromptTheme(input.prompt);
-	const svgs = Array.from({ length: count }, (_, index) =>
-		buildSceneSvg(theme, planImage(theme, index), width, height),
-	);
+	const composed = composeImages(input);
 	// Each rasterisation runs on a libuv worker thread; only the SVG text is built on this one.
-	return Promise.all(svgs.map((svg) => rasterise(svg, width, height)));
+	return Promise.all(composed.map((image) => rasterise(image.svg, image.width, image.height)));
 }
 
-function planImage(theme: PromptTheme, index: number): ImagePlan {
-	const order =
-		theme.scenes.length > 0 ? theme.scenes : shuffle(DEFAULT_SCENES, createRandom(theme.seed));
-	const kind = order[index % order.length] ?? "mountains";
+/** The images of a render as SVG with what each shows; pure and synchronous. */
+export function composeImages(input: RenderInput): ComposedImage[] {
+	const { width, height } = sizeForAspectRatio(input.aspectRatio, LONG_SIDE);
+	const count = Math.max(0, Math.floor(input.count));
+	const seed = input.seed ?? null;
+	const exclusions = readNegativePrompt(input.negativePrompt ?? null);
+	const theme = applyExclusions(readPromptTheme(input.prompt, seed), exclusions);
+	return Array.from({ length: count }, (_, index) =>
+		composeImage(theme, planImage(theme, index, seed !== null, exclusions), exclusions, {
+			width,
+			height,
+		}),
+	);
+}
+
+function planImage(
+	theme: PromptTheme,
+	index: number,
+	isSeeded: boolean,
+	exclusions: Exclusions = NO_EXCLUSIONS,
+): ImagePlan {
+	const order = chooseSceneOrder(theme, isSeeded, exclusions);
+	const kind = order[index % order.length] ?? "ribbons";
 	return {
 		kind,
-		lighting: chooseLighting(theme, index),
+		lighting: chooseLighting(theme, index, exclusions),
+		// Each image has its own stream, from the theme's seed (the prompt and seed) and its index.
 		seed: (theme.seed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0,
 	};
 }
 
-function chooseLighting(theme: PromptTheme, index: number): Lighting {
-	const named = theme.lighting;
-	if (named) {
-		// Mostly the time of day the prompt asks for, with one neighbouring hour for variety.
-		return index % 4 === 2 ? NEIGHBOUR_LIGHTING[named] : named;
+/**
+ * The scenes images cycle through: those the prompt names, else a seeded shuffle of the defaults,
+ * less the ones the negative prompt leaves out. With a seed the cycle starts at a seeded scene, so
+ * the first image of "a forest lake" may be the lake.
+ */
+function chooseSceneOrder(
+	theme: PromptTheme,
+	isSeeded: boolean,
+	exclusions: Exclusions,
+): readonly SceneKind[] {
+	const isKept = (scene: SceneKind): boolean => !exclusions.scenes.has(scene);
+	const named = theme.scenes.filter(isKept);
+	if (named.length > 0) {
+		if (!isSeeded) return named;
+		const start = theme.seed % named.length;
+		return [...named.slice(start), ...named.slice(0, start)];
 	}
-	return LIGHTINGS[(theme.seed + index) % LIGHTINGS.length] ?? "dusk";
+	const defaults = shuffle(DEFAULT_SCENES, createRandom(theme.seed)).filter(isKept);
+	if (defaults.length > 0) return defaults;
+	// Every default is left out: any scene that is not, and ribbons if none is left at all.
+	const others = SCENE_KINDS.filter(isKept);
+	return others.length > 0 ? others : ["ribbons"];
+}
+
+function chooseLighting(theme: PromptTheme, index: number, exclusions: Exclusions): Lighting {
+	const isAllowed = (lighting: Lighting): boolean => isLightingAllowed(exclusions, lighting);
+	const named = theme.lighting;
+	if (named && isAllowed(named)) {
+		// Mostly the time of day the prompt asks for, with one neighbouring hour for variety.
+		const neighbour = NEIGHBOUR_LIGHTING[named];
+		return index % 4 === 2 && isAllowed(neighbour) ? neighbour : named;
+	}
+	// The first allowed time of day from a seeded start; with nothing left out, that start itself.
+	for (let step = 0; step < LIGHTINGS.length; step++) {
+		const lighting = LIGHTINGS[(theme.seed + index + step) % LIGHTINGS.length] ?? "dusk";
+		if (isAllowed(lighting)) return lighting;
+	}
+	return "dusk";
 }
 
 const NEIGHBOUR_LIGHTING: Record<Lighting, Lighting> = {
@@ -75,11 +150,35 @@ const NEIGHBOUR_LIGHTING: Record<Lighting, Lighting> = {
 	night: "dusk",
 };
 
-function buildSceneSvg(theme: PromptTheme, plan: ImagePlan, width: number, height: number): string {
+/** The theme with the negative prompt's shifts in colour strength and lightness. */
+function applyExclusions(theme: PromptTheme, exclusions: Exclusions): PromptTheme {
+	if (exclusions === NO_EXCLUSIONS) return theme;
+	return {
+		...theme,
+		chroma: Math.min(1.5, Math.max(0.15, theme.chroma * exclusions.chroma)),
+		lightness: Math.min(0.12, Math.max(-0.12, theme.lightness + exclusions.lightness)),
+	};
+}
+
+function composeImage(
+	theme: PromptTheme,
+	plan: ImagePlan,
+	exclusions: Exclusions,
+	size: { width: number; height: number },
+): ComposedImage {
+	const { width, height } = size;
 	const random = createRandom(plan.seed);
-	const canvas = createCanvas(width, height, random, createLook(theme, plan.lighting, random));
+	const look = createLook(theme, plan.lighting, random, exclusions.hues);
+	const canvas = createCanvas(width, height, random, look, exclusions.elements);
 	drawScene(canvas, plan.kind);
-	return toSvgDocument(canvas);
+	return {
+		plan,
+		look,
+		elements: SCENE_ELEMENTS.filter((element) => canvas.drawn.has(element)),
+		svg: toSvgDocument(canvas),
+		width,
+		height,
+	};
 }
 
 // JPEG rather than WebP: at the quality that keeps the grain, WebP smears it into blotches. The

@@ -21,6 +21,8 @@ import {
 	createRollingProfile,
 	format,
 	linePath,
+	mayDraw,
+	type Point,
 	paint,
 	sampleStops,
 	stroke,
@@ -47,12 +49,14 @@ const SCENES: Record<SceneKind, (canvas: Canvas) => void> = {
 function drawBackdrop(canvas: Canvas, horizonY: number, lightX: number, lightY: number): void {
 	const { look, unit } = canvas;
 	drawSky(canvas, horizonY);
-	if (look.isNight) drawStars(canvas, horizonY, 1);
+	if (look.isNight && mayDraw(canvas, "stars")) drawStars(canvas, horizonY, 1);
 	if (look.lighting === "dawn" || look.lighting === "dusk") {
 		drawHorizonGlow(canvas, lightX, horizonY, 1);
 	}
 	const radius = unit * (look.isNight ? 0.045 : look.lighting === "day" ? 0.05 : 0.075);
-	drawLight(canvas, { x: lightX, y: lightY }, radius);
+	if (mayDraw(canvas, look.isNight ? "moon" : "sun")) {
+		drawLight(canvas, { x: lightX, y: lightY }, radius);
+	}
 }
 
 function lightHeight(canvas: Canvas, horizonY: number): number {
@@ -80,7 +84,8 @@ function drawMountains(canvas: Canvas): void {
 		near: look.landNear,
 		mist: 0.45,
 	});
-	if (!look.isNight && random.chance(0.7)) {
+	canvas.drawn.add("mountains");
+	if (!look.isNight && random.chance(0.7) && mayDraw(canvas, "birds")) {
 		drawBirds(
 			canvas,
 			{
@@ -100,14 +105,16 @@ function drawLake(canvas: Canvas): void {
 	const above = createId(canvas, "above");
 	const bodyStart = canvas.body.length;
 	drawBackdrop(canvas, waterY, lightX, lightHeight(canvas, waterY));
+	// Without mountains the far shore is low rolling hills, drawn from the same random numbers.
+	const hasMountains = mayDraw(canvas, "mountains");
 	drawRanges(canvas, {
 		layers: random.integer(3, 4),
 		farBase: waterY - unit * 0.05,
 		nearBase: waterY + 1,
-		farHeight: random.range(0.22, 0.32),
+		farHeight: random.range(0.22, 0.32) * (hasMountains ? 1 : 0.3),
 		nearHeight: random.range(0.05, 0.1),
 		bottom: waterY,
-		jaggedness: random.range(0.45, 0.85),
+		jaggedness: random.range(0.45, 0.85) * (hasMountains ? 1 : 0),
 		far: mixLab(look.haze, look.landNear, 0.2),
 		near: mixLab(look.haze, look.landNear, 0.85),
 		mist: 0.35,
@@ -115,6 +122,7 @@ function drawLake(canvas: Canvas): void {
 	// Wrap what is above the water in a group so the water can mirror it with one <use>.
 	const aboveShapes = canvas.body.splice(bodyStart);
 	canvas.body.push(`<g id="${above}">${aboveShapes.join("")}</g>`);
+	canvas.drawn.add("water");
 	const clip = createId(canvas, "clip");
 	canvas.defs.push(
 		`<clipPath id="${clip}"><rect y="${format(waterY)}" width="${width}" height="${format(height - waterY)}"/></clipPath>`,
@@ -147,7 +155,8 @@ function drawLake(canvas: Canvas): void {
 	const shoreColor = adjust(look.landNear, { l: -0.06 });
 	let trees = areaPath(ridgePoints(width, shoreY, 24), height + 1, true);
 	const treeCount = random.integer(3, 7);
-	for (let index = 0; index < treeCount; index++) {
+	const hasTrees = mayDraw(canvas, "trees");
+	for (let index = 0; hasTrees && index < treeCount; index++) {
 		const along = random.range(0, reach * 0.45);
 		const x = isLeft ? along * width : width - along * width;
 		const treeHeight = unit * random.range(0.2, 0.4) * (1 - along);
@@ -194,6 +203,8 @@ function drawForest(canvas: Canvas): void {
 		mist: 0,
 	});
 	drawMist(canvas, horizonY - unit * 0.1, horizonY + unit * 0.06, 0.5);
+	// Trees are the scene itself: a negative prompt that names them leaves out the whole scene.
+	canvas.drawn.add("trees");
 	const layers = random.integer(3, 4);
 	drawRanges(canvas, {
 		layers,
@@ -341,6 +352,7 @@ function drawOcean(canvas: Canvas): void {
 	canvas.body.push(
 		`<rect y="${format(horizonY)}" width="${width}" height="${format(height - horizonY)}" fill="${reflection}"/>`,
 	);
+	canvas.drawn.add("water");
 	drawRipples(canvas, horizonY, lightX);
 	// Swells: long soft bands that grow and darken towards the viewer.
 	const swells = random.integer(3, 4);
@@ -375,8 +387,8 @@ function drawOcean(canvas: Canvas): void {
 			`<path d="${linePath(points, true)}" ${stroke(mixLch(look.light, look.horizon, 0.3), Math.max(1, unit * 0.003 * (0.5 + depth)), 0.25 + 0.25 * depth)}/>`,
 		);
 	}
-	if (random.chance(0.5)) drawSailboat(canvas, horizonY, seaColor);
-	if (!look.isNight && random.chance(0.6)) {
+	if (random.chance(0.5) && mayDraw(canvas, "boat")) drawSailboat(canvas, horizonY, seaColor);
+	if (!look.isNight && random.chance(0.6) && mayDraw(canvas, "birds")) {
 		drawBirds(
 			canvas,
 			{
@@ -402,13 +414,14 @@ function drawSailboat(canvas: Canvas, horizonY: number, seaColor: Color): void {
 
 function drawCity(canvas: Canvas): void {
 	const { random, width, height, unit, look } = canvas;
-	const hasWater = random.chance(0.55);
+	const hasWater = random.chance(0.55) && mayDraw(canvas, "water");
 	const groundY = height * (hasWater ? random.range(0.62, 0.72) : random.range(0.78, 0.9));
 	const lightX = width * random.range(0.15, 0.85);
 	const above = createId(canvas, "above");
 	const bodyStart = canvas.body.length;
 	drawBackdrop(canvas, groundY, lightX, lightHeight(canvas, groundY) * (hasWater ? 1 : 0.8));
 	const isLit = look.lighting !== "day";
+	const hasWindows = isLit && mayDraw(canvas, "windows");
 	const layers = 3;
 	for (let index = 0; index < layers; index++) {
 		const depth = index / (layers - 1);
@@ -436,7 +449,7 @@ function drawCity(canvas: Canvas): void {
 			} else if (roof < 0.45) {
 				blocks += `M${format(x + blockWidth * 0.15)} ${format(top)}V${format(top - blockHeight * 0.06)}H${format(x + blockWidth * 0.85)}V${format(top)}Z`;
 			}
-			if (isLit && index > 0) {
+			if (hasWindows && index > 0) {
 				addWindows(canvas, windows, { x, top, width: blockWidth, bottom: groundY }, depth);
 			}
 			x += blockWidth + unit * random.range(-0.01, 0.012);
@@ -547,9 +560,38 @@ function drawSynthwave(canvas: Canvas): void {
 		{ x: 0, y: horizonY },
 	);
 	canvas.body.push(`<rect width="${width}" height="${height}" fill="${sky}"/>`);
-	drawStars(canvas, horizonY * 0.7, 0.9);
+	if (mayDraw(canvas, "stars")) drawStars(canvas, horizonY * 0.7, 0.9);
 	const radius = unit * random.range(0.2, 0.28);
 	const sunY = horizonY - radius * random.range(0.2, 0.55);
+	if (mayDraw(canvas, "sun")) drawStripedSun(canvas, { x: centerX, y: sunY }, radius, hot);
+	// Wireframe-style mountains: dark shapes with a neon rim.
+	for (let index = 0; index < 2 && mayDraw(canvas, "mountains"); index++) {
+		const profile = createRollingProfile(random, 3);
+		const peaks = random.range(0.5, 0.8);
+		const mountainHeight = unit * (index === 0 ? 0.2 : 0.12);
+		const lineY = (x: number): number => {
+			const u = x / width;
+			// Keep the middle low so the sun stays visible between the ranges.
+			const edge = Math.min(1, Math.abs(u - centerX / width) * 2.2) ** 1.3;
+			return horizonY - mountainHeight * edge * (peaks * profile(u) + (1 - peaks) * 0.6);
+		};
+		const points = ridgePoints(width, lineY, 40);
+		const mountainColor = oklch(0.16 + index * 0.04, 0.08, look.skyTop.h + 10);
+		canvas.body.push(
+			`<path d="${areaPath(points, horizonY + 1, false)}" ${paint(mountainColor)}/>`,
+		);
+		canvas.body.push(
+			`<path d="${linePath(points, false)}" ${stroke(index === 0 ? hot : grid, Math.max(1, unit * 0.002), 0.7)}/>`,
+		);
+	}
+	drawGrid(canvas, horizonY, centerX, hot, grid);
+}
+
+/** The synthwave sun: a hot disc whose lower half is cut into stripes, with a wide halo. */
+function drawStripedSun(canvas: Canvas, center: Point, radius: number, hot: Color): void {
+	const { look } = canvas;
+	const centerX = center.x;
+	const sunY = center.y;
 	const halo = addRadialGradient(
 		canvas,
 		[
@@ -588,26 +630,17 @@ function drawSynthwave(canvas: Canvas): void {
 	canvas.body.push(
 		`<circle cx="${format(centerX)}" cy="${format(sunY)}" r="${format(radius)}" fill="${sunFill}" clip-path="url(#${clip})"/>`,
 	);
-	// Wireframe-style mountains: dark shapes with a neon rim.
-	for (let index = 0; index < 2; index++) {
-		const profile = createRollingProfile(random, 3);
-		const peaks = random.range(0.5, 0.8);
-		const mountainHeight = unit * (index === 0 ? 0.2 : 0.12);
-		const lineY = (x: number): number => {
-			const u = x / width;
-			// Keep the middle low so the sun stays visible between the ranges.
-			const edge = Math.min(1, Math.abs(u - centerX / width) * 2.2) ** 1.3;
-			return horizonY - mountainHeight * edge * (peaks * profile(u) + (1 - peaks) * 0.6);
-		};
-		const points = ridgePoints(width, lineY, 40);
-		const mountainColor = oklch(0.16 + index * 0.04, 0.08, look.skyTop.h + 10);
-		canvas.body.push(
-			`<path d="${areaPath(points, horizonY + 1, false)}" ${paint(mountainColor)}/>`,
-		);
-		canvas.body.push(
-			`<path d="${linePath(points, false)}" ${stroke(index === 0 ? hot : grid, Math.max(1, unit * 0.002), 0.7)}/>`,
-		);
-	}
+}
+
+/** The synthwave ground: a neon grid running to the horizon, glowing where it meets the sky. */
+function drawGrid(
+	canvas: Canvas,
+	horizonY: number,
+	centerX: number,
+	hot: Color,
+	grid: Color,
+): void {
+	const { width, height, unit, look } = canvas;
 	const ground = addLinearGradient(
 		canvas,
 		[
@@ -699,9 +732,28 @@ function drawSpace(canvas: Canvas): void {
 			`<circle r="1" transform="translate(${format(x)} ${format(y)}) rotate(${format(random.range(-50, 50))}) scale(${format(unit * random.range(0.3, 0.7))} ${format(unit * random.range(0.12, 0.3))})" fill="${cloud}"/>`,
 		);
 	}
-	drawStars(canvas, height, 1.5);
+	if (mayDraw(canvas, "stars")) drawStars(canvas, height, 1.5);
 	// Either a planet floating in view, or a giant one whose limb curves across the bottom.
-	const isGiant = random.chance(0.3);
+	const hasPlanet = mayDraw(canvas, "planet");
+	const isGiant = hasPlanet && random.chance(0.3);
+	if (hasPlanet) drawPlanet(canvas, hues, isGiant);
+	if (!isGiant && random.chance(0.35)) {
+		// The edge of a nearer world along the bottom, rim-lit by the nebula.
+		const ground = oklch(0.12, 0.03, look.skyTop.h);
+		const edge = createRollingProfile(random, 3);
+		const base = height * random.range(0.86, 0.94);
+		const lineY = (x: number): number => base - unit * 0.08 * edge(x / width);
+		const points = ridgePoints(width, lineY, 40);
+		canvas.body.push(`<path d="${areaPath(points, height + 1, true)}" ${paint(ground)}/>`);
+		canvas.body.push(
+			`<path d="${linePath(points, true)}" ${stroke(oklch(0.7, 0.12, look.horizon.h), Math.max(1, unit * 0.002), 0.6)}/>`,
+		);
+	}
+}
+
+/** A planet lit from one side, perhaps ringed and with a moon; `isGiant` fills the bottom. */
+function drawPlanet(canvas: Canvas, hues: readonly number[], isGiant: boolean): void {
+	const { random, width, height, unit, look } = canvas;
 	const planetRadius = unit * (isGiant ? random.range(0.8, 1.1) : random.range(0.12, 0.3));
 	const planet = isGiant
 		? { x: width * random.range(0.3, 0.7), y: height + planetRadius * random.range(0.55, 0.75) }
@@ -710,7 +762,7 @@ function drawSpace(canvas: Canvas): void {
 	const lit = { x: Math.cos(lightAngle), y: Math.sin(lightAngle) };
 	// Sometimes a complementary planet, which stands out against a one-hue nebula.
 	const planetHue = random.pick(hues) + random.pick([0, 0, 0, 160, 190]);
-	const hasRings = !isGiant && random.chance(0.55);
+	const hasRings = !isGiant && random.chance(0.55) && mayDraw(canvas, "rings");
 	const tilt = random.range(-28, 28);
 	const ringWidths = [1.35, 1.5, 1.62, 1.8, 1.95].filter(() => random.chance(0.85));
 	const ringColor = oklch(0.82, 0.06, look.horizon.h);
@@ -776,7 +828,7 @@ function drawSpace(canvas: Canvas): void {
 		`<g clip-path="url(#${planetClip})" transform="rotate(${format(tilt)} ${format(planet.x)} ${format(planet.y)})">${planetBands}</g>`,
 	);
 	if (hasRings) drawRings(true);
-	if (random.chance(0.6)) {
+	if (random.chance(0.6) && mayDraw(canvas, "moon")) {
 		const moonRadius = planetRadius * random.range(0.1, 0.2);
 		const distance = planetRadius * random.range(1.9, 2.6);
 		const angle = random.range(0, Math.PI * 2);
@@ -798,18 +850,6 @@ function drawSpace(canvas: Canvas): void {
 			`<circle cx="${format(moon.x)}" cy="${format(moon.y)}" r="${format(moonRadius)}" fill="${moonFill}"/>`,
 		);
 	}
-	if (!isGiant && random.chance(0.35)) {
-		// The edge of a nearer world along the bottom, rim-lit by the nebula.
-		const ground = oklch(0.12, 0.03, look.skyTop.h);
-		const edge = createRollingProfile(random, 3);
-		const base = height * random.range(0.86, 0.94);
-		const lineY = (x: number): number => base - unit * 0.08 * edge(x / width);
-		const points = ridgePoints(width, lineY, 40);
-		canvas.body.push(`<path d="${areaPath(points, height + 1, true)}" ${paint(ground)}/>`);
-		canvas.body.push(
-			`<path d="${linePath(points, true)}" ${stroke(oklch(0.7, 0.12, look.horizon.h), Math.max(1, unit * 0.002), 0.6)}/>`,
-		);
-	}
 }
 
 function drawRibbons(canvas: Canvas): void {
@@ -827,7 +867,7 @@ function drawRibbons(canvas: Canvas): void {
 		{ x: width, y: height },
 	);
 	canvas.body.push(`<rect width="${width}" height="${height}" fill="${background}"/>`);
-	if (random.chance(0.6)) {
+	if (random.chance(0.6) && mayDraw(canvas, "sun")) {
 		const orb = addRadialGradient(
 			canvas,
 			[

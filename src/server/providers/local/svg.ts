@@ -1,5 +1,6 @@
 import { type Color, toHex } from "./color";
 import type { Look } from "./look";
+import type { SceneElement } from "./negative-prompt";
 import type { Random } from "./random";
 
 /** An SVG being written: scenes push definitions and shapes, then it is serialised once. */
@@ -13,12 +14,22 @@ export type Canvas = {
 	defs: string[];
 	body: string[];
 	nextId: number;
+	/** What the negative prompt leaves out: scenes skip these. */
+	omitted: ReadonlySet<SceneElement>;
+	/** What was drawn, so a render can be described without looking at pixels. */
+	drawn: Set<SceneElement>;
 };
 
 export type Point = { x: number; y: number };
 type GradientStop = { offset: number; color: Color; opacity?: number };
 
-export function createCanvas(width: number, height: number, random: Random, look: Look): Canvas {
+export function createCanvas(
+	width: number,
+	height: number,
+	random: Random,
+	look: Look,
+	omitted: ReadonlySet<SceneElement> = new Set(),
+): Canvas {
 	return {
 		width,
 		height,
@@ -28,7 +39,16 @@ export function createCanvas(width: number, height: number, random: Random, look
 		defs: [],
 		body: [],
 		nextId: 0,
+		omitted,
+		drawn: new Set(),
 	};
+}
+
+/** Whether the scene may draw this element; if so, it is recorded as drawn. */
+export function mayDraw(canvas: Canvas, element: SceneElement): boolean {
+	if (canvas.omitted.has(element)) return false;
+	canvas.drawn.add(element);
+	return true;
 }
 
 export function toSvgDocument(canvas: Canvas): string {

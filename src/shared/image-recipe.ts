@@ -1,0 +1,350 @@
+// The recipe of a generated image (its prompt and settings) as text that travels inside the image
+// file: the `parameters` text that A1111 and ComfyUI users know, and an XMP packet. Pure code with
+// no schema library: the browser loads it on demand, when a person drops an image
+// (src/web/lib/read-image-recipe.ts). The containers that carry these texts are in
+// image-recipe-files.ts.
+import { ASPECT_RATIOS, type AspectRatio, readRatioParam, toRatioParam } from "./aspect-ratios";
+import { IMAGE_COUNTS, MAX_SEED, QUALITIES, type Quality } from "./generation-settings";
+
+/**
+ * What an image file says about how it was made. Atelier writes every field it knows; a file from
+ * another tool may lack any but the prompt, and what it lacks is null.
+ */
+export type ImageRecipe = {
+	prompt: string;
+	/** One of the six offered ratios, as the prompt flag writes it ("--ar 16:9"). */
+	aspectRatio: AspectRatio | null;
+	/** The model's id in Atelier's catalogue and its label when the image was made. */
+	model: { id: string; label: string } | null;
+	count: number | null;
+	/** The seed used; null when the image names none. */
+	seed: number | null;
+	negativePrompt: string | null;
+	quality: Quality | null;
+	width: number | null;
+	height: number | null;
+};
+
+/** The `Generator` value that marks a text as ours. */
+const GENERATOR = "Atelier";
+
+/**
+ * Longest recipe text read, in characters. A1111's texts with long LoRA lists stay far below it;
+ * anything longer is not a recipe we could use, and is not worth scanning.
+ */
+export const MAX_RECIPE_TEXT = 64 * 1024;
+
+/** The longest side an image in a recipe may claim, in pixels. */
+const MAX_IMAGE_SIDE = 65_535;
+
+const NEGATIVE_PREFIX = "Negative prompt:";
+
+/** Fields as read from either form, before they are checked. */
+type RawFields = {
+	prompt?: string;
+	negativePrompt?: string;
+	seed?: string;
+	size?: string;
+	width?: string;
+	height?: string;
+	modelId?: string;
+	modelLabel?: string;
+	aspectRatio?: string;
+	count?: string;
+	quality?: string;
+};
+
+function readWholeNumber(text: string | undefined, max: number): number | null {
+	if (text === undefined || !/^\d{1,10}$/.test(text.trim())) return null;
+	const value = Number(text.trim());
+	return value <= max ? value : null;
+}
+
+/** The offered ratio whose proportions are exactly these, if any. */
+function ratioOfSize(width: number | null, height: number | null): AspectRatio | null {
+	if (!width || !height) return null;
+	const option = ASPECT_RATIOS.find((ratio) => width * ratio.height === height * ratio.width);
+	return option?.value ?? null;
+}
+
+function readSize(fields: RawFields): { width: number | null; height: number | null } {
+	const match = fields.size ? /^(\d{1,5})x(\d{1,5})$/.exec(fields.size.trim()) : null;
+	const width = readWholeNumber(match?.[1] ?? fields.width, MAX_IMAGE_SIDE);
+	const height = readWholeNumber(match?.[2] ?? fields.height, MAX_IMAGE_SIDE);
+	return width && height ? { width, height } : { width: null, height: null };
+}
+
+function readOptionalText(text: string | undefined): string | null {
+	const trimmed = text?.trim() ?? "";
+	return trimmed.length > 0 ? trimmed : null;
+}
+
+/**
+ * Checks what a file said: a recipe needs a prompt; every other field that is missing or not one
+ * Atelier could use (a seed out of range, a ratio it does not offer, ...) is left null.
+ */
+function checkFields(fields: RawFields): ImageRecipe | null {
+	const prompt = readOptionalText(fields.prompt);
+	if (!prompt) return null;
+	const { width, height } = readSize(fields);
+	const named = fields.aspectRatio ? readRatioParam(fields.aspectRatio.trim()) : null;
+	const modelId = readOptionalText(fields.modelId);
+	const count = readWholeNumber(fields.count, 4);
+	const quality = QUALITIES.find((level) => level === fields.quality?.trim()) ?? null;
+	return {
+		prompt,
+		aspectRatio: named ?? ratioOfSize(width, height),
+		model: modelId ? { id: modelId, label: readOptionalText(fields.modelLabel) ?? modelId } : null,
+		count: IMAGE_COUNTS.find((allowed) => allowed === count) ?? null,
+		seed: readWholeNumber(fields.seed, MAX_SEED),
+		negativePrompt: readOptionalText(fields.negativePrompt),
+		quality,
+		width,
+		height,
+	};
+}
+
+// The `parameters` form -------------------------------------------------------------------------
+
+/** A value as A1111 writes it: quoted as JSON when it holds a comma, colon, quote or line break. */
+function quoteValue(value: string): string {
+	return /[,:"\n\r]/.test(value) ? JSON.stringify(value) : value;
+}
+
+/**
+ * The recipe as A1111's `parameters` text: the prompt, `Negative prompt: ...` when there is one,
+ * and a last line of `Key: value` pairs.
+ */
+export function formatRecipeParameters(recipe: ImageRecipe): string {
+	const pairs: [string, string | number][] = [];
+	if (recipe.seed !== null) pairs.push(["Seed", recipe.seed]);
+	if (recipe.width && recipe.height) pairs.push(["Size", `${recipe.width}x${recipe.height}`]);
+	if (recipe.model) {
+		pairs.push(["Model", recipe.model.label], ["Model id", recipe.model.id]);
+	}
+	if (recipe.aspectRatio) pairs.push(["Aspect ratio", toRatioParam(recipe.aspectRatio)]);
+	if (recipe.count !== null) pairs.push(["Images", recipe.count]);
+	if (recipe.quality) pairs.push(["Quality", recipe.quality]);
+	pairs.push(["Generator", GENERATOR]);
+	const lines = [recipe.prompt];
+	if (recipe.negativePrompt) lines.push(`${NEGATIVE_PREFIX} ${recipe.negativePrompt}`);
+	lines.push(pairs.map(([key, value]) => `${key}: ${quoteValue(String(value))}`).join(", "));
+	return lines.join("\n");
+}
+
+/** The end of a JSON string starting at `start` (its opening quote), or -1. */
+function findClosingQuote(line: string, start: number): number {
+	for (let index = start + 1; index < line.length; index++) {
+		if (line[index] === "\\") index++;
+		else if (line[index] === '"') return index;
+	}
+	return -1;
+}
+
+function unquote(text: string): string | undefined {
+	try {
+		const value: unknown = JSON.parse(text);
+		return typeof value === "string" ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The `Key: value` pairs of a line, read by scanning rather than by a regular expression, so that
+ * a long line without them costs one pass. Keys are words, spaces, `-` and `/`, as A1111 writes.
+ */
+function readPairs(line: string): Map<string, string> {
+	const pairs = new Map<string, string>();
+	let position = 0;
+	while (position < line.length) {
+		const colon = line.indexOf(":", position);
+		if (colon < 0) break;
+		const key = line.slice(position, colon).trim();
+		let start = colon + 1;
+		while (line[start] === " ") start++;
+		let value: string | undefined;
+		let next: number;
+		if (line[start] === '"') {
+			const end = findClosingQuote(line, start);
+			if (end < 0) break;
+			value = unquote(line.slice(start, end + 1));
+			const comma = line.indexOf(",", end);
+			next = comma < 0 ? line.length : comma + 1;
+		} else {
+			const comma = line.indexOf(",", start);
+			next = comma < 0 ? line.length : comma + 1;
+			value = line.slice(start, comma < 0 ? line.length : comma).trim();
+		}
+		if (value !== undefined && key.length <= 64 && /^\w[\w \-/]*$/.test(key)) {
+			pairs.set(key, value);
+		}
+		position = next;
+	}
+	return pairs;
+}
+
+/**
+ * Reads a `parameters` text, Atelier's or another tool's (A1111, Forge, ComfyUI's savers that
+ * follow it): the prompt, the negative prompt, the seed and size, and Atelier's own keys. A last
+ * line with fewer than three pairs is not a settings line, as in A1111, but part of the prompt.
+ */
+export function parseRecipeParameters(text: string): ImageRecipe | null {
+	if (text.length > MAX_RECIPE_TEXT) return null;
+	const lines = text.replace(/\r\n?/g, "\n").trim().split("\n");
+	const lastLine = lines.at(-1) ?? "";
+	const pairs = readPairs(lastLine);
+	if (pairs.size >= 3) lines.pop();
+	else pairs.clear();
+	const negativeAt = lines.findIndex((line) => line.startsWith(NEGATIVE_PREFIX));
+	const promptLines = negativeAt < 0 ? lines : lines.slice(0, negativeAt);
+	const negativeLines = negativeAt < 0 ? [] : lines.slice(negativeAt);
+	const negative = negativeLines.join("\n").slice(NEGATIVE_PREFIX.length);
+	return checkFields({
+		prompt: promptLines.join("\n"),
+		negativePrompt: negative,
+		seed: pairs.get("Seed"),
+		size: pairs.get("Size"),
+		modelId: pairs.get("Model id"),
+		modelLabel: pairs.get("Model"),
+		aspectRatio: pairs.get("Aspect ratio"),
+		count: pairs.get("Images"),
+		quality: pairs.get("Quality"),
+	});
+}
+
+// The XMP form ----------------------------------------------------------------------------------
+
+/**
+ * Atelier's XMP namespace. A namespace is a name, not an address: `.invalid` is reserved (RFC
+ * 2606), so this one can never be anyone else's.
+ */
+export const RECIPE_NAMESPACE = "http://ns.atelier.invalid/recipe/1.0/";
+const PREFIX = "atelier";
+
+/** XMP fields of the namespace and the raw field each one carries. */
+const XMP_FIELDS = [
+	["prompt", "prompt"],
+	["negativePrompt", "negativePrompt"],
+	["aspectRatio", "aspectRatio"],
+	["modelId", "modelId"],
+	["modelLabel", "modelLabel"],
+	["imageCount", "count"],
+	["seed", "seed"],
+	["quality", "quality"],
+	["width", "width"],
+	["height", "height"],
+] as const satisfies readonly (readonly [string, keyof RawFields])[];
+
+function escapeXml(text: string): string {
+	return (
+		text
+			// Characters XML 1.0 cannot hold at all, even escaped.
+			// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what it removes.
+			.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "")
+			.replace(/&/g, "&amp;")
+			.replace(/</g, "&lt;")
+			.replace(/>/g, "&gt;")
+			.replace(/"/g, "&quot;")
+	);
+}
+
+function xmpValues(recipe: ImageRecipe): Record<(typeof XMP_FIELDS)[number][0], string | null> {
+	return {
+		prompt: recipe.prompt,
+		negativePrompt: recipe.negativePrompt,
+		aspectRatio: recipe.aspectRatio ? toRatioParam(recipe.aspectRatio) : null,
+		modelId: recipe.model?.id ?? null,
+		modelLabel: recipe.model?.label ?? null,
+		imageCount: recipe.count === null ? null : String(recipe.count),
+		seed: recipe.seed === null ? null : String(recipe.seed),
+		quality: recipe.quality,
+		width: recipe.width ? String(recipe.width) : null,
+		height: recipe.height ? String(recipe.height) : null,
+	};
+}
+
+/**
+ * The recipe as an XMP packet: Atelier's namespace with every field, and the prompt as
+ * dc:description, which photo tools show as the image's caption.
+ */
+export function formatRecipeXmp(recipe: ImageRecipe): string {
+	const values = xmpValues(recipe);
+	const properties = XMP_FIELDS.flatMap(([name]) => {
+		const value = values[name];
+		return value === null ? [] : [`   <${PREFIX}:${name}>${escapeXml(value)}</${PREFIX}:${name}>`];
+	});
+	return [
+		'<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>',
+		'<x:xmpmeta xmlns:x="adobe:ns:meta/">',
+		' <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+		'  <rdf:Description rdf:about=""',
+		'    xmlns:dc="http://purl.org/dc/elements/1.1/"',
+		`    xmlns:${PREFIX}="${RECIPE_NAMESPACE}">`,
+		"   <dc:description>",
+		"    <rdf:Alt>",
+		`     <rdf:li xml:lang="x-default">${escapeXml(recipe.prompt)}</rdf:li>`,
+		"    </rdf:Alt>",
+		"   </dc:description>",
+		...properties,
+		"  </rdf:Description>",
+		" </rdf:RDF>",
+		"</x:xmpmeta>",
+		'<?xpacket end="w"?>',
+	].join("\n");
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+function unescapeXml(text: string): string {
+	return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,4});/gi, (entity, name: string) => {
+		if (name.startsWith("#")) {
+			const code =
+				name[1] === "x" || name[1] === "X"
+					? Number.parseInt(name.slice(2), 16)
+					: Number(name.slice(1));
+			return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+		}
+		return ENTITIES[name] ?? entity;
+	});
+}
+
+/** The prefix a packet binds to Atelier's namespace (tools may choose their own), if any. */
+function findPrefix(xml: string): string | null {
+	for (const quote of ['"', "'"]) {
+		const at = xml.indexOf(`=${quote}${RECIPE_NAMESPACE}${quote}`);
+		if (at < 0) continue;
+		const declaration = xml.lastIndexOf("xmlns:", at);
+		const prefix = declaration < 0 ? "" : xml.slice(declaration + "xmlns:".length, at);
+		if (/^[A-Za-z_][\w.-]{0,31}$/.test(prefix)) return prefix;
+	}
+	return null;
+}
+
+/** A property's text, written as an element or (as some tools rewrite XMP) as an attribute. */
+function readProperty(xml: string, name: string): string | undefined {
+	const open = `<${name}>`;
+	const start = xml.indexOf(open);
+	if (start >= 0) {
+		const end = xml.indexOf(`</${name}>`, start);
+		if (end >= 0) return unescapeXml(xml.slice(start + open.length, end));
+	}
+	for (const quote of ['"', "'"]) {
+		const attribute = `${name}=${quote}`;
+		const at = xml.indexOf(attribute);
+		if (at < 0) continue;
+		const end = xml.indexOf(quote, at + attribute.length);
+		if (end >= 0) return unescapeXml(xml.slice(at + attribute.length, end));
+	}
+	return undefined;
+}
+
+/** Reads Atelier's fields from an XMP packet; null when it has none (another tool's packet). */
+export function parseRecipeXmp(xml: string): ImageRecipe | null {
+	if (xml.length > MAX_RECIPE_TEXT * 4) return null;
+	const prefix = findPrefix(xml);
+	if (!prefix) return null;
+	const fields: RawFields = {};
+	for (const [name, field] of XMP_FIELDS) fields[field] = readProperty(xml, `${prefix}:${name}`);
+	return checkFields(fields);
+}
