@@ -5,7 +5,7 @@ import { expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";
 // (the default, with everything) and "sketch" (one or two images, no negative prompt, $0.01).
 
 function promptBox(page: Page): Locator {
-	return page.getByRole("textbox", { name: "Prompt" });
+	return page.getByRole("textbox", { name: "Prompt", exact: true });
 }
 
 function modelSelect(page: Page): Locator {
@@ -119,4 +119,76 @@ test("the settings work from the keyboard", async ({ page }) => {
 		timeout: 20_000,
 	});
 	await expect(resultPanel(page).getByText("Quick sketch")).toBeVisible();
+});
+
+/** Drops `bytes` as an image file on the generator's form, as a file manager would. */
+async function dropImageOnForm(page: Page, bytes: Buffer, name: string): Promise<void> {
+	const dataTransfer = await page.evaluateHandle(
+		({ data, fileName }) => {
+			const transfer = new DataTransfer();
+			transfer.items.add(new File([new Uint8Array(data)], fileName, { type: "image/png" }));
+			return transfer;
+		},
+		{ data: [...bytes], fileName: name },
+	);
+	const form = page.getByRole("form", { name: "Generate images" });
+	await form.dispatchEvent("dragenter", { dataTransfer });
+	await form.dispatchEvent("dragover", { dataTransfer });
+	await form.dispatchEvent("drop", { dataTransfer });
+}
+
+test("drop a downloaded image back on the generator: its settings fill the form", async ({
+	page,
+}) => {
+	await page.setViewportSize({ width: 1280, height: 900 });
+	await signUp(page, uniqueEmail("models-drop"));
+	await expect(modelSelect(page)).toHaveValue("local");
+
+	// Made with settings of its own: two images, a seed and a negative prompt.
+	await promptBox(page).fill("A windmill on a hill, evening");
+	await page.getByRole("combobox", { name: "Aspect ratio" }).click();
+	await page.getByRole("option", { name: "Portrait (vertical)", exact: true }).click();
+	// The segment as it is clicked: its radio is visually hidden.
+	await images(page).getByText("2", { exact: true }).click();
+	await expect(images(page).getByRole("radio", { name: "2 images" })).toBeChecked();
+	await page.getByRole("button", { name: "Advanced settings" }).click();
+	await page.getByRole("spinbutton", { name: "Seed" }).fill("9001");
+	await page.getByRole("textbox", { name: "Negative prompt" }).fill("people");
+	const started = page.waitForResponse(
+		(response) =>
+			response.request().method() === "POST" &&
+			new URL(response.url()).pathname === "/api/generations",
+	);
+	await page.getByRole("button", { name: "Generate" }).click();
+	const { id } = await (await started).json();
+	await expect(resultPanel(page).getByRole("heading", { name: "2 images" })).toBeVisible({
+		timeout: 20_000,
+	});
+	const download = await page.request.get(`/api/generations/${id}/images/0/download`);
+	expect(download.ok()).toBe(true);
+	const original = await download.body();
+
+	// A fresh form, then the downloaded image dropped on it.
+	await page.goto("/");
+	await expect(modelSelect(page)).toHaveValue("local");
+	await expect(promptBox(page)).toHaveValue("");
+	await dropImageOnForm(page, original, "windmill.png");
+
+	await expect(promptBox(page)).toHaveValue("A windmill on a hill, evening");
+	await expect(page.getByRole("combobox", { name: "Aspect ratio" })).toContainText(
+		"Portrait (vertical)",
+	);
+	await expect(images(page).getByRole("radio", { name: "2 images" })).toBeChecked();
+	await expect(page.getByRole("spinbutton", { name: "Seed" })).toHaveValue("9001");
+	await expect(page.getByRole("textbox", { name: "Negative prompt" })).toHaveValue("people");
+	await expectNoAxeViolations(page);
+
+	// An image without a recipe says so.
+	const plain = Buffer.from(
+		"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+		"base64",
+	);
+	await dropImageOnForm(page, plain, "plain.png");
+	await expect(page.getByText("This image has no settings to load")).toBeVisible();
+	await expect(promptBox(page)).toHaveValue("A windmill on a hill, evening");
 });
