@@ -1,29 +1,32 @@
 import { Check, ChevronDown } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { ASPECT_RATIOS, type AspectRatio } from "../../../shared/aspect-ratios";
+import {
+	ASPECT_RATIOS,
+	type AspectRatio,
+	type AspectRatioOption,
+} from "../../../shared/aspect-ratios";
 import { joinClassNames } from "../../lib/class-names";
 import { AspectRatioGlyph } from "./aspect-ratio-glyph";
 
 // Letters typed within this long of each other search together ("por" finds Portrait).
 const TYPEAHEAD_RESET_MS = 500;
 const PAGE_STEP = 10;
-const LAST_INDEX = ASPECT_RATIOS.length - 1;
-
-function clampIndex(index: number): number {
-	return Math.min(LAST_INDEX, Math.max(0, index));
-}
 
 /**
  * The next option whose label starts with `search`, looking from after `fromIndex` and wrapping.
  * A repeated single letter ("lll") cycles through the options starting with that letter.
  */
-function findTypeaheadMatch(search: string, fromIndex: number): number | undefined {
+function findTypeaheadMatch(
+	options: readonly AspectRatioOption[],
+	search: string,
+	fromIndex: number,
+): number | undefined {
 	const isRepeat = search.length > 1 && [...search].every((letter) => letter === search[0]);
 	const query = isRepeat ? search.slice(0, 1) : search;
 	const start = isRepeat || query.length === 1 ? fromIndex + 1 : fromIndex;
-	for (let offset = 0; offset < ASPECT_RATIOS.length; offset += 1) {
-		const index = (start + offset) % ASPECT_RATIOS.length;
-		if (ASPECT_RATIOS[index]?.label.toLowerCase().startsWith(query)) return index;
+	for (let offset = 0; offset < options.length; offset += 1) {
+		const index = (start + offset) % options.length;
+		if (options[index]?.label.toLowerCase().startsWith(query)) return index;
 	}
 	return undefined;
 }
@@ -32,6 +35,8 @@ type AspectRatioSelectProps = {
 	value: AspectRatio;
 	onChange: (value: AspectRatio) => void;
 	label: string;
+	/** The ratios the chosen model offers; all six until the models are known. */
+	ratios?: readonly AspectRatio[];
 };
 
 /**
@@ -41,15 +46,20 @@ type AspectRatioSelectProps = {
  * readers announce each option. Written here rather than taken from Radix Select, whose 25 KB
  * would have to load with the first page.
  */
-export function AspectRatioSelect({ value, onChange, label }: AspectRatioSelectProps) {
+export function AspectRatioSelect({ value, onChange, label, ratios }: AspectRatioSelectProps) {
 	const labelId = useId();
 	const listboxId = useId();
 	const optionIdPrefix = useId();
+	const options = ratios
+		? ASPECT_RATIOS.filter((option) => ratios.includes(option.value))
+		: ASPECT_RATIOS;
+	const lastIndex = options.length - 1;
+	const clampIndex = (index: number) => Math.min(lastIndex, Math.max(0, index));
 	const selectedIndex = Math.max(
 		0,
-		ASPECT_RATIOS.findIndex((option) => option.value === value),
+		options.findIndex((option) => option.value === value),
 	);
-	const selected = ASPECT_RATIOS[selectedIndex] ?? ASPECT_RATIOS[0];
+	const selected = options[selectedIndex] ?? ASPECT_RATIOS[0];
 	const [isOpen, setIsOpen] = useState(false);
 	const [activeIndex, setActiveIndex] = useState(selectedIndex);
 	const listboxRef = useRef<HTMLDivElement>(null);
@@ -74,7 +84,7 @@ export function AspectRatioSelect({ value, onChange, label }: AspectRatioSelectP
 	}
 
 	function choose(index: number) {
-		const option = ASPECT_RATIOS[index];
+		const option = options[index];
 		if (option && option.value !== value) onChange(option.value);
 		close();
 	}
@@ -85,7 +95,7 @@ export function AspectRatioSelect({ value, onChange, label }: AspectRatioSelectP
 		state.search =
 			now - state.lastTypedAt > TYPEAHEAD_RESET_MS ? letter : `${state.search}${letter}`;
 		state.lastTypedAt = now;
-		const match = findTypeaheadMatch(state.search, isOpen ? activeIndex : selectedIndex);
+		const match = findTypeaheadMatch(options, state.search, isOpen ? activeIndex : selectedIndex);
 		if (match !== undefined) open(match);
 		else if (!isOpen) open(selectedIndex);
 	}
@@ -107,7 +117,7 @@ export function AspectRatioSelect({ value, onChange, label }: AspectRatioSelectP
 				open(0);
 			} else if (key === "End") {
 				event.preventDefault();
-				open(LAST_INDEX);
+				open(lastIndex);
 			} else if (key.length === 1 && key !== " " && !altKey) {
 				event.preventDefault();
 				typeAhead(key.toLowerCase());
@@ -131,7 +141,7 @@ export function AspectRatioSelect({ value, onChange, label }: AspectRatioSelectP
 				return;
 			case "End":
 				event.preventDefault();
-				setActiveIndex(LAST_INDEX);
+				setActiveIndex(lastIndex);
 				return;
 			case "PageDown":
 				event.preventDefault();
@@ -214,7 +224,7 @@ export function AspectRatioSelect({ value, onChange, label }: AspectRatioSelectP
 				onMouseDown={(event) => event.preventDefault()}
 				className="absolute inset-x-0 top-full z-30 mt-1.5 max-h-72 overflow-y-auto rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200"
 			>
-				{ASPECT_RATIOS.map((option, index) => {
+				{options.map((option, index) => {
 					const isSelected = option.value === value;
 					const isActive = index === activeIndex;
 					return (

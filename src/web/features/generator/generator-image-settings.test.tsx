@@ -106,7 +106,9 @@ describe("settings from an image", () => {
 		const { user } = await openGenerator();
 		await user.type(getPromptBox(), "A lighthouse");
 
-		dropOnForm(new File([await createPicture()], "plain.png", { type: "image/png" }));
+		dropOnForm(
+			new File([new Uint8Array(await createPicture())], "plain.png", { type: "image/png" }),
+		);
 
 		expect(await findToast(NO_RECIPE_MESSAGE)).toBeVisible();
 		expect(getPromptBox()).toHaveValue("A lighthouse");

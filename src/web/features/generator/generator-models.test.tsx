@@ -172,6 +172,25 @@ describe("the settings follow the chosen model", () => {
 		});
 	});
 
+	it("offers only the model's ratios, and moves off one it lacks", async () => {
+		const wide: PublicModel = {
+			...SKETCH,
+			id: "wide",
+			label: "Wide",
+			ratios: ["--ar 16:9", "--ar 21:9"],
+		};
+		startGeneratorApi({ models: offering([OFFLINE_ENGINE_MODEL, wide]) });
+		const { user } = await openGenerator();
+		const ratio = screen.getByRole("combobox", { name: "Aspect ratio" });
+		expect(ratio).toHaveTextContent("Square");
+
+		await user.selectOptions(getModelSelect(), "wide");
+		expect(ratio).toHaveTextContent("Landscape (widescreen)");
+		await user.click(ratio);
+		const listbox = screen.getByRole("listbox", { name: "Aspect ratio" });
+		expect(within(listbox).getAllByRole("option")).toHaveLength(2);
+	});
+
 	it("holds the negative prompt to the prompt's rules", async () => {
 		const server = startGeneratorApi();
 		const { user } = await openGenerator();

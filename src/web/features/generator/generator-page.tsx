@@ -155,13 +155,14 @@ export function GeneratorPage({
 						label="Aspect ratio"
 						value={form.aspectRatio}
 						onChange={form.setAspectRatio}
+						ratios={form.choice?.model.ratios}
 					/>
 					<Suspense fallback={<SettingsPlaceholder />}>
 						<GenerationControls
 							isSignedIn={isSignedIn}
 							isAuthLoading={isAuthLoading}
 							choice={form.choice}
-							onChoiceChange={form.setChoice}
+							onChoiceChange={form.chooseSettings}
 							prefill={form.settingsPrefill}
 							startError={state.phase === "failed" ? state.message : null}
 							onImageChosen={form.loadSettingsFromImage}

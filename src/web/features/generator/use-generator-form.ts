@@ -45,6 +45,12 @@ export function useGeneratorForm({
 			: null;
 	});
 	const [choice, setChoice] = useState<SettingsChoice | null>(null);
+	const chooseSettings = useCallback((next: SettingsChoice) => {
+		setChoice(next);
+		// A ratio the chosen model does not offer gives way to the first it does.
+		const { ratios } = next.model;
+		setAspectRatio((ratio) => (ratios.includes(ratio) ? ratio : (ratios[0] ?? ratio)));
+	}, []);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
 	const formRef = useRef<HTMLFormElement>(null);
@@ -152,7 +158,7 @@ export function useGeneratorForm({
 		isPromptValid: promptCheck.ok && negativeCheck?.ok !== false,
 		fieldMessage,
 		choice,
-		setChoice,
+		chooseSettings,
 		settingsPrefill,
 		loadSettingsFromImage,
 		promptRef,
