@@ -12,6 +12,7 @@ import {
 	GenerationSchema,
 	PollAnswerSchema,
 } from "../../shared/generation-responses";
+import type { Quality } from "../../shared/generation-settings";
 import {
 	BulkDeleteResponseSchema,
 	SetFavoriteResponseSchema,
@@ -24,11 +25,25 @@ function generationPath(id: string): string {
 }
 
 /**
+ * What a start sends: the prompt and ratio, and optionally the model and its settings. Without
+ * `seed` (or with null) the server draws a random one; without `model` it uses the default.
+ */
+type StartGenerationRequest = {
+	prompt: string;
+	aspectRatio: AspectRatio;
+	model?: string;
+	count?: number;
+	seed?: number | null;
+	negativePrompt?: string | null;
+	quality?: Quality | null;
+};
+
+/**
  * `POST /api/generations`. It failed when the HTTP status is not ok or success is not true
  * (SPEC.md section 7); both throw an ApiError, with the server's error body when it sent one.
  */
 export async function startGeneration(
-	request: { prompt: string; aspectRatio: AspectRatio },
+	request: StartGenerationRequest,
 	signal?: AbortSignal,
 ): Promise<{ id: string; pollingUrl: string | null }> {
 	const answer = await fetchApiJson("/api/generations", {
@@ -66,6 +81,8 @@ type GenerationsQuery = {
 	/** Words the prompt contains. */
 	search?: string;
 	aspectRatio?: AspectRatio | null;
+	/** The id of the model the generations were made with. */
+	modelId?: string;
 	isFavoritesOnly?: boolean;
 	/** The owner's e-mail: the administrator's filter by person. */
 	ownerEmail?: string;
@@ -84,9 +101,10 @@ export function fetchGenerationsPage(options: {
 }): Promise<GenerationPage> {
 	const params = new URLSearchParams({ limit: String(options.limit) });
 	if (options.timeZone) params.set("timeZone", options.timeZone);
-	const { search, aspectRatio, isFavoritesOnly, ownerEmail } = options.query ?? {};
+	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail } = options.query ?? {};
 	if (search) params.set("q", search);
 	if (aspectRatio) params.set("ratio", aspectRatio);
+	if (modelId) params.set("model", modelId);
 	if (isFavoritesOnly) params.set("favorites", "true");
 	if (ownerEmail) params.set("owner", ownerEmail);
 	if (options.cursor) params.set("cursor", options.cursor);

@@ -8,12 +8,15 @@ import type {
 	GenerationStatus,
 	PollResponse,
 } from "../../../shared/generation-responses";
+import { QUALITIES, type Quality } from "../../../shared/generation-settings";
+import type { ModelsResponse, PublicModel } from "../../../shared/models";
 import { mswServer } from "../msw-server";
 import {
 	createGate,
 	createTestGeneration,
 	createTestGenerationId,
 	createTestImages,
+	createTestModel,
 } from "./test-generations";
 
 // A stand-in for the generations API at the network edge, for the history's and the generator's
@@ -55,6 +58,10 @@ export type FakeGenerationsApiOptions = {
 	runTimeMs?: number;
 	/** Whether `GET /api/generations/:id` answers with the record; a 500 otherwise. */
 	isRecordAvailable?: boolean;
+	/** What `GET /api/models` offers; the offline engine alone (createTestModel) unless told. */
+	models?: PublicModel[];
+	/** The default of `GET /api/models`; the first model unless told. */
+	defaultModelId?: string;
 };
 
 type Failure = "list" | "delete" | "bulkDelete" | "favorite" | "create";
@@ -97,8 +104,25 @@ function matches(item: Generation, search: URLSearchParams): boolean {
 	if (search.get("favorites") === "true" && !item.is_favorite) return false;
 	const owner = search.get("owner");
 	if (owner && item.owner_email?.toLowerCase() !== owner.toLowerCase()) return false;
+	const model = search.get("model");
+	if (model && item.model.id !== model) return false;
 	return true;
 }
+
+/** A field of a start's body when it is of the expected kind, else undefined. */
+function readOptional<Value>(
+	body: unknown,
+	name: string,
+	isKind: (value: unknown) => value is Value,
+): Value | undefined {
+	const value = readField(body, name);
+	return isKind(value) ? value : undefined;
+}
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const isWholeNumber = (value: unknown): value is number => Number.isInteger(value);
+const isQuality = (value: unknown): value is Quality =>
+	QUALITIES.some((quality) => quality === value);
 
 function answerError(code: ErrorCode, message?: string, status: number = ERRORS[code].status) {
 	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
@@ -124,6 +148,8 @@ function answerPoll(generation: Generation) {
 export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {}) {
 	const generationId = createTestGenerationId();
 	const runTimeMs = options.runTimeMs ?? 3_250;
+	const models = options.models ?? [createTestModel()];
+	let seedsDrawn = 0;
 	const state = {
 		generations: sortNewestFirst(options.generations ?? []),
 		failures: new Map<Failure, ErrorCode>(
@@ -244,6 +270,12 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			if (typeof prompt !== "string" || !isAspectRatio(aspectRatio)) {
 				return answerError("VALIDATION_ERROR");
 			}
+			// The model and settings asked for (the default model's, else), with a seed drawn when none
+			// was: like the server, without its checks of what the model offers.
+			const modelId = readOptional(body, "model", isString);
+			const model = models.find(({ id }) => id === (modelId ?? options.defaultModelId)) ??
+				models[0] ?? { id: "local", label: "Offline engine" };
+			seedsDrawn += 1;
 			const created = createTestGeneration({
 				id: takeId(),
 				prompt,
@@ -251,12 +283,27 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				status: "queued",
 				images: [],
 				completed_at: null,
+				model: { id: model.id, label: model.label },
+				settings: {
+					count: readOptional(body, "count", isWholeNumber) ?? 4,
+					seed: readOptional(body, "seed", isWholeNumber) ?? 900_000 + seedsDrawn,
+					negativePrompt: readOptional(body, "negativePrompt", isString) ?? null,
+					quality: readOptional(body, "quality", isQuality) ?? null,
+				},
 			});
 			store(created);
 			return HttpResponse.json(
 				{ success: true, id: created.id, pollingUrl: answer.pollingUrl ?? created.polling_url },
 				{ status: 201 },
 			);
+		}),
+		http.get("*/api/models", ({ request }) => {
+			record(request);
+			return HttpResponse.json({
+				models,
+				defaultModelId: options.defaultModelId ?? models[0]?.id ?? "local",
+				preferredModelId: null,
+			} satisfies ModelsResponse);
 		}),
 		http.post("*/api/generations/bulk-delete", async ({ request }) => {
 			const body: unknown = await request.json().catch(() => null);
