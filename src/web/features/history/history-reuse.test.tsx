@@ -164,7 +164,7 @@ describe("reuse", () => {
 		await user.click(within(menu).getByRole("menuitem", { name: "Rerun" }));
 
 		expect(
-			await screen.findByText("You have reached the limit of generations. Please try again later."),
+			await findToast("You have reached the limit of generations. Please try again later."),
 		).toBeVisible();
 		expect(screen.getAllByRole("article")).toHaveLength(1);
 	});
