@@ -45,7 +45,7 @@ describe("createProviderFromEnv", () => {
 			COMFYUI_WORKFLOW_FILE: file,
 		};
 		expect(() => createProviderFromEnv(parseTestEnv(base))).toThrow(
-			/COMFYUI_PROMPT_INPUT \(6\.text\)/,
+			/COMFYUI_PROMPT_INPUT: 6\.text: the workflow has no node "6"/,
 		);
 
 		const fitting = {
@@ -67,7 +67,7 @@ describe("createProviderFromEnv", () => {
 			COMFYUI_WORKFLOW_FILE: path.join(tmpdir(), "no-such-workflow.json"),
 		};
 		expect(() => createProviderFromEnv(parseTestEnv(missing))).toThrow(
-			/COMFYUI_WORKFLOW_FILE cannot be read: ENOENT/,
+			/COMFYUI_WORKFLOW_FILE: cannot be read: ENOENT/,
 		);
 		const uiFormat = await writeTempFile("ui.json", '{"nodes": [], "links": []}');
 		expect(() =>

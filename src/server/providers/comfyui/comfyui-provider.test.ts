@@ -104,6 +104,7 @@ const IDEOGRAM_BINDINGS: ComfyUiBindings = {
 	height: { node: "1", input: "height" },
 	batch: null,
 	seed: { node: "2", input: "seed" },
+	negativePrompt: null,
 };
 
 function fluxBindings(batch: ComfyUiBindings["batch"]): ComfyUiBindings {
@@ -113,6 +114,7 @@ function fluxBindings(batch: ComfyUiBindings["batch"]): ComfyUiBindings {
 		height: { node: "12", input: "height" },
 		batch,
 		seed: { node: "13", input: "seed" },
+		negativePrompt: null,
 	};
 }
 
@@ -230,7 +232,7 @@ describe("comfyui provider: your own workflow", () => {
 				},
 			}),
 		).toThrow(
-			/COMFYUI_PROMPT_INPUT \(6\.text\): the workflow has no node "6"[\s\S]*COMFYUI_WIDTH_INPUT \(12\.w\): node "12" \(EmptySD3LatentImage\) has no input "w"[\s\S]*COMFYUI_SEED_INPUT \(13\.model\): that input is linked/,
+			/COMFYUI_PROMPT_INPUT: 6\.text: the workflow has no node "6"[\s\S]*COMFYUI_WIDTH_INPUT: 12\.w: node "12" \(EmptySD3LatentImage\) has no input "w"[\s\S]*COMFYUI_SEED_INPUT: 13\.model: that input is linked/,
 		);
 	});
 
@@ -437,7 +439,7 @@ describe("comfyui provider: seeds within the workflow's limits", () => {
 		await expect(provider.validateSeed(1_099_511_627_776)).resolves.toEqual({
 			ok: false,
 			field: "seed",
-			message: "Seed must be a whole number from 0 to 2147483647",
+			message: "seed must be a whole number from 0 to 2147483647 for this model",
 		});
 	});
 
@@ -448,7 +450,7 @@ describe("comfyui provider: seeds within the workflow's limits", () => {
 		const refused = {
 			ok: false,
 			field: "seed",
-			message: "Seed must be a whole number from 0 to 4294967294",
+			message: "seed must be a whole number from 0 to 4294967294 for this model",
 		};
 		for (const seed of [4_294_967_295, -1, 1.5, "12", null, Number.NaN, 2 ** 64]) {
 			expect(checkSeed(seed, limits)).toEqual(refused);
