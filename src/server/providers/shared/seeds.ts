@@ -18,5 +18,7 @@ export function seedForRequest(
 	range: SeedRange = GENERATION_SEED_RANGE,
 ): number {
 	const span = range.max - range.min + 1;
-	return range.min + ((((seed - range.min + index) % span) + span) % span);
+	// Seeds may reach 2^53: nothing is added to a remainder that is already in range.
+	const remainder = (seed - range.min + index) % span;
+	return range.min + (remainder < 0 ? remainder + span : remainder);
 }
