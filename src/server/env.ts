@@ -6,6 +6,7 @@ import {
 	FAL_DEFAULT_MODEL,
 	FAL_DEFAULT_QUEUE_URL,
 	FAL_DEFAULT_RATIO_INPUT,
+	FAL_DEFAULT_SEED_INPUT,
 	FAL_MODEL_PATTERN,
 	FAL_RATIO_INPUTS,
 } from "./providers/fal/fal-config";
@@ -21,8 +22,14 @@ import {
 	REPLICATE_DEFAULT_BASE_URL,
 	REPLICATE_DEFAULT_IMAGES_PER_PREDICTION,
 	REPLICATE_DEFAULT_MODEL,
+	REPLICATE_DEFAULT_SEED_INPUT,
 	REPLICATE_MODEL_PATTERN,
 } from "./providers/replicate/replicate-config";
+import {
+	MODEL_INPUT_NAME_MESSAGE,
+	MODEL_INPUT_NAME_PATTERN,
+	NO_SEED_INPUT,
+} from "./providers/shared/input-names";
 import { PIXEL_SIZE_SETS } from "./providers/shared/pixel-sizes";
 
 const GOOGLE_DISCOVERY_URL = "https://accounts.google.com/.well-known/openid-configuration";
@@ -56,6 +63,28 @@ const comfyInput = (fallback: string) =>
 		.string()
 		.trim()
 		.regex(/^[^.\s]+\.[^.\s]+$/, "must be <node id>.<input name>, such as 6.text")
+		.optional()
+		.default(fallback);
+
+// `<node id>.<input name>` or `none`, with no default (what unset means is the adapter's choice).
+const optionalComfyInput = optionalString.pipe(
+	z
+		.string()
+		.regex(/^([^.\s]+\.[^.\s]+|none)$/, "must be <node id>.<input name>, such as 7.text, or none")
+		.optional(),
+);
+
+// The name of one of a hosted model's inputs, such as `negative_prompt`.
+const modelInput = optionalString.pipe(
+	z.string().regex(MODEL_INPUT_NAME_PATTERN, MODEL_INPUT_NAME_MESSAGE).optional(),
+);
+const seedInputName = (fallback: string) =>
+	z
+		.string()
+		.trim()
+		.refine((value) => value === NO_SEED_INPUT || MODEL_INPUT_NAME_PATTERN.test(value), {
+			message: `${MODEL_INPUT_NAME_MESSAGE}, or ${NO_SEED_INPUT}`,
+		})
 		.optional()
 		.default(fallback);
 
@@ -166,6 +195,8 @@ export const EnvSchema = z
 			.optional()
 			.default(COMFYUI_DEFAULT_INPUTS.batch),
 		COMFYUI_SEED_INPUT: comfyInput(COMFYUI_DEFAULT_INPUTS.seed),
+		/** Unset: the shipped workflow's negative text (7.text), none with your own workflow. */
+		COMFYUI_NEGATIVE_PROMPT_INPUT: optionalComfyInput,
 		COMFYUI_CHECKPOINT: optionalString,
 		COMFYUI_SIZES: z.enum(PIXEL_SIZE_SETS).optional().default(COMFYUI_DEFAULT_SIZES),
 		REPLICATE_API_TOKEN: optionalString,
@@ -181,6 +212,8 @@ export const EnvSchema = z
 		REPLICATE_BASE_URL: httpUrl(REPLICATE_DEFAULT_BASE_URL),
 		REPLICATE_IMAGES_PER_PREDICTION: imagesPerRequest(REPLICATE_DEFAULT_IMAGES_PER_PREDICTION),
 		REPLICATE_INPUT_JSON: jsonObject,
+		REPLICATE_SEED_INPUT: seedInputName(REPLICATE_DEFAULT_SEED_INPUT),
+		REPLICATE_NEGATIVE_PROMPT_INPUT: modelInput,
 		OPENAI_API_KEY: optionalString,
 		OPENAI_BASE_URL: httpUrl(OPENAI_DEFAULT_BASE_URL),
 		OPENAI_IMAGE_MODEL: z.string().trim().min(1).optional().default(OPENAI_DEFAULT_MODEL),
@@ -197,6 +230,8 @@ export const EnvSchema = z
 		FAL_RATIO_INPUT: z.enum(FAL_RATIO_INPUTS).optional().default(FAL_DEFAULT_RATIO_INPUT),
 		FAL_IMAGES_PER_REQUEST: imagesPerRequest(FAL_DEFAULT_IMAGES_PER_REQUEST),
 		FAL_INPUT_JSON: jsonObject,
+		FAL_SEED_INPUT: seedInputName(FAL_DEFAULT_SEED_INPUT),
+		FAL_NEGATIVE_PROMPT_INPUT: modelInput,
 		MAX_ACTIVE_GENERATIONS_PER_USER: positiveInt(3),
 		DAILY_GENERATIONS_PER_USER: z.coerce.number().int().min(0).optional().default(0),
 		GENERATION_CONCURRENCY: positiveInt(4),

@@ -45,7 +45,7 @@ describe("createProviderFromEnv", () => {
 			COMFYUI_WORKFLOW_FILE: file,
 		};
 		expect(() => createProviderFromEnv(parseTestEnv(base))).toThrow(
-			/COMFYUI_PROMPT_INPUT \(6\.text\)/,
+			/COMFYUI_PROMPT_INPUT: 6\.text: the workflow has no node "6"/,
 		);
 
 		const fitting = {

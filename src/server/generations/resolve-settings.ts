@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationSettings } from "../../shared/generation-responses";
-import { MAX_SEED } from "../../shared/generation-settings";
+import { MAX_SEED, type Quality } from "../../shared/generation-settings";
 import type { CreateGenerationRequest } from "../../shared/generations";
 import { stripAspectRatioFlag } from "../../shared/prompt";
 import { AppError } from "../http/errors";
@@ -45,14 +45,32 @@ export async function resolveSettings(
 	}
 	const settings: GenerationSettings = {
 		count,
-		seed: model.seed ? (request.seed ?? randomInt(0, MAX_SEED + 1)) : null,
+		seed: model.seed ? (request.seed ?? (await drawSeed(model))) : null,
 		negativePrompt: request.negativePrompt,
-		quality: request.quality,
+		quality: request.quality ?? defaultQualityOf(model),
 	};
 	const input = toInput(request.prompt, request.aspectRatio, settings);
 	const problem = await model.provider.checkInput?.(input);
 	if (problem) refuse(problem.message);
 	return { model, settings, input };
+}
+
+/** A random seed the model's service accepts: its own draw where its range is narrower. */
+async function drawSeed(model: Model): Promise<number> {
+	return (await model.provider.randomSeed?.()) ?? randomInt(0, MAX_SEED + 1);
+}
+
+/**
+ * The quality a generation naming none is made with, so the recorded settings say which one was
+ * used: the provider's configured default where the model offers it, else the first the model
+ * offers (an entry may have narrowed the default away); null where the model has no quality
+ * setting, or where the service chooses by itself (OpenAI's `auto`, sent as such).
+ */
+function defaultQualityOf(model: Model): Quality | null {
+	if (model.qualities.length === 0) return null;
+	const configured = model.provider.capabilities.defaultQuality;
+	if (configured === undefined) return null;
+	return model.qualities.includes(configured) ? configured : (model.qualities[0] ?? null);
 }
 
 function toInput(

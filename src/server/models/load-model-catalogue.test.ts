@@ -20,6 +20,43 @@ async function writeModelsFile(entries: unknown): Promise<string> {
 	return file;
 }
 
+// A Flux-style workflow in API format with its own node ids, and no negative prompt node.
+const FLUX_WORKFLOW = {
+	"10": {
+		class_type: "CheckpointLoaderSimple",
+		inputs: { ckpt_name: "flux1-schnell.safetensors" },
+	},
+	"11": { class_type: "CLIPTextEncode", inputs: { text: "", clip: ["10", 1] } },
+	"12": { class_type: "EmptySD3LatentImage", inputs: { width: 1024, height: 1024, batch_size: 1 } },
+	"13": {
+		class_type: "KSampler",
+		inputs: { seed: 1, model: ["10", 0], positive: ["11", 0], latent_image: ["12", 0] },
+	},
+	"14": { class_type: "VAEDecode", inputs: { samples: ["13", 0], vae: ["10", 2] } },
+	"15": { class_type: "SaveImage", inputs: { filename_prefix: "flux", images: ["14", 0] } },
+};
+const FLUX_INPUTS = {
+	prompt: "11.text",
+	width: "12.width",
+	height: "12.height",
+	batch: "12.batch_size",
+	seed: "13.seed",
+};
+
+/** A models file with a workflow file beside it (`flux.json`), as entries name it. */
+async function writeModelsWithWorkflow(entries: unknown, workflow: unknown = FLUX_WORKFLOW) {
+	const file = await writeModelsFile(entries);
+	const text = typeof workflow === "string" ? workflow : JSON.stringify(workflow);
+	await writeFile(path.join(path.dirname(file), "flux.json"), text);
+	return file;
+}
+
+const HOSTED_KEYS = {
+	REPLICATE_API_TOKEN: "r8_test",
+	FAL_KEY: "id:secret",
+	OPENAI_API_KEY: "sk-x",
+};
+
 function problemsOf(run: () => unknown): readonly string[] {
 	try {
 		run();
@@ -149,5 +186,151 @@ describe("the model catalogue", () => {
 			loadModelCatalogue(parseTestEnv({ MODELS_FILE: "/nonexistent/models.json" })),
 		);
 		expect(problems[0]).toMatch(/\/nonexistent\/models\.json: .*ENOENT/);
+	});
+
+	it("offers each provider's settings as its options and the environment say", async () => {
+		const file = await writeModelsWithWorkflow([
+			{ id: "sd15", label: "SD 1.5", provider: "comfyui", url: "http://127.0.0.1:8188" },
+			{
+				id: "flux",
+				label: "Flux",
+				provider: "comfyui",
+				url: "http://127.0.0.1:8188",
+				workflowFile: "flux.json",
+				inputs: FLUX_INPUTS,
+			},
+			{
+				id: "flux-negative",
+				label: "Flux with a negative prompt",
+				provider: "comfyui",
+				url: "http://127.0.0.1:8188",
+				workflowFile: "flux.json",
+				inputs: { ...FLUX_INPUTS, negativePrompt: "11.text" },
+			},
+			{
+				id: "sdxl",
+				label: "SDXL",
+				provider: "replicate",
+				model: "stability-ai/sdxl:7762fd07cf82c948538e41f63f77d685e02b063e37e496e96eefd46c929f9bdc",
+				negativePromptInput: "negative_prompt",
+			},
+			{ id: "schnell", label: "Schnell", provider: "replicate", seedInput: "none" },
+			{ id: "fal-flux", label: "fal Flux", provider: "fal" },
+			{
+				id: "sd35",
+				label: "SD 3.5",
+				provider: "fal",
+				model: "fal-ai/stable-diffusion-v35-large",
+				seedInput: "seed",
+				negativePromptInput: "negative_prompt",
+			},
+			{ id: "gpt", label: "GPT image", provider: "openai", quality: "high" },
+		]);
+		const catalogue = loadModelCatalogue(parseTestEnv({ MODELS_FILE: file, ...HOSTED_KEYS }));
+		const settingsOf = (id: string) => {
+			const model = catalogue.find(id);
+			return model && [model.seed, model.negativePrompt, model.qualities];
+		};
+		expect(settingsOf("sd15")).toEqual([true, true, []]);
+		expect(settingsOf("flux")).toEqual([true, false, []]);
+		expect(settingsOf("flux-negative")).toEqual([true, true, []]);
+		expect(settingsOf("sdxl")).toEqual([true, true, []]);
+		expect(settingsOf("schnell")).toEqual([false, false, []]);
+		expect(settingsOf("fal-flux")).toEqual([true, false, []]);
+		expect(settingsOf("sd35")).toEqual([true, true, []]);
+		expect(settingsOf("gpt")).toEqual([false, false, ["low", "medium", "high"]]);
+		expect(catalogue.find("gpt")?.provider.capabilities.defaultQuality).toBe("high");
+	});
+
+	it("falls back to the environment's seed and negative prompt inputs", async () => {
+		const file = await writeModelsFile([
+			{ id: "sd15", label: "SD 1.5", provider: "comfyui", url: "http://127.0.0.1:8188" },
+			{ id: "sdxl", label: "SDXL", provider: "replicate" },
+			{ id: "sd35", label: "SD 3.5", provider: "fal" },
+			{ id: "gpt", label: "GPT image", provider: "openai" },
+		]);
+		const catalogue = loadModelCatalogue(
+			parseTestEnv({
+				MODELS_FILE: file,
+				...HOSTED_KEYS,
+				COMFYUI_NEGATIVE_PROMPT_INPUT: "none",
+				REPLICATE_NEGATIVE_PROMPT_INPUT: "negative_prompt",
+				FAL_SEED_INPUT: "none",
+				FAL_NEGATIVE_PROMPT_INPUT: "negative_prompt",
+				OPENAI_IMAGE_QUALITY: "auto",
+			}),
+		);
+		expect(catalogue.find("sd15")).toMatchObject({ seed: true, negativePrompt: false });
+		expect(catalogue.find("sdxl")).toMatchObject({ seed: true, negativePrompt: true });
+		expect(catalogue.find("sd35")).toMatchObject({ seed: false, negativePrompt: true });
+		expect(catalogue.find("gpt")?.provider.capabilities).not.toHaveProperty("defaultQuality");
+	});
+
+	it("refuses settings options that do not fit, naming the entry's field or the variable it fell back to", async () => {
+		const file = await writeModelsWithWorkflow([
+			{
+				id: "flux",
+				label: "Flux",
+				provider: "comfyui",
+				url: "http://127.0.0.1:8188",
+				workflowFile: "flux.json",
+				inputs: { ...FLUX_INPUTS, negativePrompt: "7.text" },
+			},
+			{
+				id: "flux-defaults",
+				label: "Flux",
+				provider: "comfyui",
+				url: "http://127.0.0.1:8188",
+				workflowFile: "flux.json",
+				inputs: { seed: "13.model" },
+			},
+			{
+				id: "typo",
+				label: "Typo",
+				provider: "comfyui",
+				url: "http://127.0.0.1:8188",
+				inputs: { negativePrompt: "7" },
+			},
+			{ id: "rep", label: "Rep", provider: "replicate", seedInput: "the seed" },
+			{ id: "fal", label: "fal", provider: "fal", negativePromptInput: 5 },
+			{ id: "no-negative", label: "No", provider: "fal", negativePrompt: true },
+			{ id: "gpt", label: "GPT", provider: "openai", quality: "ultra" },
+		]);
+		const problems = problemsOf(() =>
+			loadModelCatalogue(parseTestEnv({ MODELS_FILE: file, ...HOSTED_KEYS })),
+		);
+		expect(problems).toEqual([
+			'entry 1 (flux): inputs.negativePrompt: 7.text: the workflow has no node "7"',
+			'entry 2 (flux-defaults): COMFYUI_PROMPT_INPUT: 6.text: the workflow has no node "6"',
+			'entry 2 (flux-defaults): COMFYUI_WIDTH_INPUT: 5.width: the workflow has no node "5"',
+			'entry 2 (flux-defaults): COMFYUI_HEIGHT_INPUT: 5.height: the workflow has no node "5"',
+			'entry 2 (flux-defaults): COMFYUI_BATCH_INPUT: 5.batch_size: the workflow has no node "5"',
+			"entry 2 (flux-defaults): inputs.seed: 13.model: that input is linked to another node; name the node that holds the value",
+			expect.stringMatching(/^entry 3 \(typo\): inputs\.negativePrompt: /),
+			expect.stringMatching(/^entry 4 \(rep\): seedInput: must be an input name of the model/),
+			expect.stringMatching(/^entry 5 \(fal\): negativePromptInput: /),
+			"entry 6 (no-negative): negativePrompt: fal takes no negative prompt",
+			expect.stringMatching(/^entry 7 \(gpt\): quality: /),
+		]);
+	});
+
+	it("names the workflowFile field when the workflow cannot be used", async () => {
+		const file = await writeModelsWithWorkflow(
+			[
+				{
+					id: "ui",
+					label: "UI export",
+					provider: "comfyui",
+					url: "http://127.0.0.1:8188",
+					workflowFile: "flux.json",
+				},
+			],
+			{ nodes: [], links: [] },
+		);
+		expect(problemsOf(() => loadModelCatalogue(parseTestEnv({ MODELS_FILE: file })))).toEqual([
+			expect.stringMatching(
+				/^entry 1 \(ui\): workflowFile: .*flux\.json is in ComfyUI's UI format/,
+			),
+		]);
 	});
 });

@@ -2,9 +2,15 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { Env } from "../env";
 import { createLogger } from "../logging/logger";
+import { COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT } from "../providers/comfyui/comfyui-config";
 import { createComfyUiProvider } from "../providers/comfyui/comfyui-provider";
 import {
+	BINDING_VARIABLES,
+	type ComfyUiBindingKey,
 	type ComfyUiBindings,
+	type ComfyWorkflow,
+	DEFAULT_WORKFLOW,
+	findBindingProblems,
 	type InputRef,
 	parseInputRef,
 	parseWorkflowText,
@@ -17,6 +23,11 @@ import { OPENAI_QUALITIES, OPENAI_SIZE_MODES } from "../providers/openai/openai-
 import { createOpenAiProvider } from "../providers/openai/openai-provider";
 import { REPLICATE_MODEL_PATTERN } from "../providers/replicate/replicate-config";
 import { createReplicateProvider } from "../providers/replicate/replicate-provider";
+import {
+	MODEL_INPUT_NAME_MESSAGE,
+	MODEL_INPUT_NAME_PATTERN,
+	NO_SEED_INPUT,
+} from "../providers/shared/input-names";
 import { PIXEL_SIZE_SETS } from "../providers/shared/pixel-sizes";
 import type { ImageProvider } from "../providers/types";
 
@@ -39,6 +50,11 @@ const inputRef = z
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const imagesPerRequest = z.number().int().min(1).max(4);
 const inputObject = z.record(z.string(), z.unknown());
+const modelInputName = z.string().trim().regex(MODEL_INPUT_NAME_PATTERN, MODEL_INPUT_NAME_MESSAGE);
+/** The model's seed input, or `none` for a model that takes no seed. */
+const seedInputName = z.union([modelInputName, z.literal(NO_SEED_INPUT)], {
+	error: `${MODEL_INPUT_NAME_MESSAGE}, or ${NO_SEED_INPUT}`,
+});
 
 /** The options of each provider, as an entry writes them (beside the entry's common fields). */
 export const PROVIDER_OPTION_SHAPES = {
@@ -60,6 +76,8 @@ export const PROVIDER_OPTION_SHAPES = {
 				height: inputRef.optional(),
 				batch: z.union([inputRef, z.literal("none")]).optional(),
 				seed: inputRef.optional(),
+				/** `none` for a workflow whose negative text should stay as it is. */
+				negativePrompt: z.union([inputRef, z.literal("none")]).optional(),
 			})
 			.optional(),
 		checkpoint: z.string().min(1).optional(),
@@ -75,6 +93,8 @@ export const PROVIDER_OPTION_SHAPES = {
 			.optional(),
 		input: inputObject.optional(),
 		imagesPerPrediction: imagesPerRequest.optional(),
+		seedInput: seedInputName.optional(),
+		negativePromptInput: modelInputName.optional(),
 	},
 	openai: {
 		model: z.string().min(1).optional(),
@@ -89,6 +109,8 @@ export const PROVIDER_OPTION_SHAPES = {
 		input: inputObject.optional(),
 		ratioInput: z.enum(FAL_RATIO_INPUTS).optional(),
 		imagesPerRequest: imagesPerRequest.optional(),
+		seedInput: seedInputName.optional(),
+		negativePromptInput: modelInputName.optional(),
 	},
 } as const;
 
@@ -181,17 +203,18 @@ function createComfyUi(
 	const workflowFile = options.workflowFile
 		? resolvePath(baseDir, options.workflowFile)
 		: env.COMFYUI_WORKFLOW_FILE;
+	const workflow = workflowFile
+		? readWorkflowFile(
+				workflowFile,
+				options.workflowFile ? "workflowFile" : "COMFYUI_WORKFLOW_FILE",
+			)
+		: DEFAULT_WORKFLOW;
+	const bindings = readBindings(options.inputs ?? {}, env, workflowFile !== undefined);
+	checkBindings(workflow, bindings, options.inputs ?? {});
 	return createComfyUiProvider({
 		url,
-		...(workflowFile
-			? {
-					workflow: readWorkflowFile(
-						workflowFile,
-						options.workflowFile ? "workflowFile" : "COMFYUI_WORKFLOW_FILE",
-					),
-				}
-			: {}),
-		bindings: readBindings(options.inputs ?? {}, env),
+		workflow,
+		bindings,
 		...((options.checkpoint ?? env.COMFYUI_CHECKPOINT)
 			? { checkpoint: options.checkpoint ?? env.COMFYUI_CHECKPOINT }
 			: {}),
@@ -211,6 +234,7 @@ function createReplicate(options: OptionsOf<"replicate">, { env }: ProviderConte
 		...((options.input ?? env.REPLICATE_INPUT_JSON)
 			? { extraInput: options.input ?? env.REPLICATE_INPUT_JSON }
 			: {}),
+		...readModelInputs(options, env.REPLICATE_SEED_INPUT, env.REPLICATE_NEGATIVE_PROMPT_INPUT),
 		// Replicate stops a prediction nobody can use any more: past our own timeout.
 		cancelAfterMs: env.GENERATION_TIMEOUT_MS,
 	});
@@ -239,14 +263,29 @@ function createFal(options: OptionsOf<"fal">, { env }: ProviderContext): ImagePr
 		...((options.input ?? env.FAL_INPUT_JSON)
 			? { extraInput: options.input ?? env.FAL_INPUT_JSON }
 			: {}),
+		...readModelInputs(options, env.FAL_SEED_INPUT, env.FAL_NEGATIVE_PROMPT_INPUT),
 	});
+}
+
+/** A hosted model's seed and negative prompt inputs: the entry's, else the environment's. */
+function readModelInputs(
+	options: { seedInput?: string; negativePromptInput?: string },
+	envSeedInput: string,
+	envNegativePromptInput: string | undefined,
+): { seedInput: string | null; negativePromptInput?: string } {
+	const seedInput = options.seedInput ?? envSeedInput;
+	const negativePromptInput = options.negativePromptInput ?? envNegativePromptInput;
+	return {
+		seedInput: seedInput === NO_SEED_INPUT ? null : seedInput,
+		...(negativePromptInput ? { negativePromptInput } : {}),
+	};
 }
 
 function resolvePath(baseDir: string, file: string): string {
 	return file.startsWith("/") ? file : `${baseDir.replace(/\/+$/, "")}/${file}`;
 }
 
-function readWorkflowFile(path: string, field: string): ReturnType<typeof parseWorkflowText> {
+function readWorkflowFile(path: string, field: string): ComfyWorkflow {
 	let text: string;
 	try {
 		text = readFileSync(path, "utf8");
@@ -254,26 +293,66 @@ function readWorkflowFile(path: string, field: string): ReturnType<typeof parseW
 		const detail = error instanceof Error ? error.message : String(error);
 		throw new ProviderOptionError(field, `cannot be read: ${detail}`);
 	}
-	return parseWorkflowText(text, path);
+	try {
+		return parseWorkflowText(text, path);
+	} catch (error) {
+		throw new ProviderOptionError(field, error instanceof Error ? error.message : String(error));
+	}
 }
 
-function readBindings(
-	inputs: NonNullable<OptionsOf<"comfyui">["inputs"]>,
-	env: Env,
-): ComfyUiBindings {
-	const read = (value: string, field: string): InputRef => {
+type ComfyUiInputs = NonNullable<OptionsOf<"comfyui">["inputs"]>;
+
+/**
+ * Where each value goes: the entry's `inputs`, else the environment's. A negative prompt goes to
+ * the shipped workflow's negative text by default; your own workflow takes none until one is named.
+ */
+function readBindings(inputs: ComfyUiInputs, env: Env, hasOwnWorkflow: boolean): ComfyUiBindings {
+	const read = (value: string, key: ComfyUiBindingKey): InputRef => {
 		const ref = parseInputRef(value);
-		if (!ref) throw new ProviderOptionError(field, `must be <node id>.<input name>: ${value}`);
+		if (!ref) {
+			throw new ProviderOptionError(
+				bindingName(inputs, key),
+				`must be <node id>.<input name>: ${value}`,
+			);
+		}
 		return ref;
 	};
 	const batch = inputs.batch ?? env.COMFYUI_BATCH_INPUT;
+	const negativePrompt =
+		inputs.negativePrompt ??
+		env.COMFYUI_NEGATIVE_PROMPT_INPUT ??
+		(hasOwnWorkflow ? "none" : COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT);
 	return {
-		prompt: read(inputs.prompt ?? env.COMFYUI_PROMPT_INPUT, "inputs.prompt"),
-		width: read(inputs.width ?? env.COMFYUI_WIDTH_INPUT, "inputs.width"),
-		height: read(inputs.height ?? env.COMFYUI_HEIGHT_INPUT, "inputs.height"),
-		batch: batch === "none" ? null : read(batch, "inputs.batch"),
-		seed: read(inputs.seed ?? env.COMFYUI_SEED_INPUT, "inputs.seed"),
+		prompt: read(inputs.prompt ?? env.COMFYUI_PROMPT_INPUT, "prompt"),
+		width: read(inputs.width ?? env.COMFYUI_WIDTH_INPUT, "width"),
+		height: read(inputs.height ?? env.COMFYUI_HEIGHT_INPUT, "height"),
+		batch: batch === "none" ? null : read(batch, "batch"),
+		seed: read(inputs.seed ?? env.COMFYUI_SEED_INPUT, "seed"),
+		negativePrompt: negativePrompt === "none" ? null : read(negativePrompt, "negativePrompt"),
 	};
+}
+
+/**
+ * Refuses, naming where each came from (the entry's `inputs.*` field, or the environment
+ * variable it fell back to), every binding the workflow does not hold as a value.
+ */
+function checkBindings(
+	workflow: ComfyWorkflow,
+	bindings: ComfyUiBindings,
+	inputs: ComfyUiInputs,
+): void {
+	const problems = findBindingProblems(workflow, bindings);
+	if (problems.length === 0) return;
+	throw new ProviderOptionError(
+		problems.map((problem) => ({
+			field: bindingName(inputs, problem.key),
+			message: problem.message,
+		})),
+	);
+}
+
+function bindingName(inputs: ComfyUiInputs, key: ComfyUiBindingKey): string {
+	return inputs[key] === undefined ? BINDING_VARIABLES[key] : `inputs.${key}`;
 }
 
 function splitHeader(header: string): { name: string; value: string } {

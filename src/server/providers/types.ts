@@ -27,6 +27,11 @@ export type ProviderCapabilities = {
 	qualities: readonly Quality[];
 	/** The most images one generation may ask for, up to 4. */
 	maxCount: number;
+	/**
+	 * The quality used when a generation names none (one of `qualities`), recorded with it; absent
+	 * when the service chooses by itself (OpenAI's `auto`).
+	 */
+	defaultQuality?: Quality;
 };
 
 /** A provider that honours no setting beyond the prompt, the ratio and up to four images. */
@@ -72,6 +77,11 @@ export interface ImageProvider {
 	 * the generation is created; a problem is answered 400 naming the field.
 	 */
 	checkInput?(input: GenerationInput, options?: ProviderCallOptions): Promise<InputProblem | null>;
+	/**
+	 * A random seed (0 to MAX_SEED) the service accepts, for a generation that asks for a random
+	 * one, where the service takes a narrower range than that (a ComfyUI seed input's limits).
+	 */
+	randomSeed?(): Promise<number>;
 	start(input: GenerationInput, options?: ProviderCallOptions): Promise<{ jobId: string }>;
 	check(job: ProviderJob, options?: ProviderCallOptions): Promise<ProviderJobState>;
 	cancel?(job: ProviderJob, options?: ProviderCallOptions): Promise<void>;

@@ -26,16 +26,18 @@ function generationPath(id: string): string {
 	return `/api/generations/${encodeURIComponent(id)}`;
 }
 
-/** A start request: the prompt and ratio, and the settings (absent ones take the server's default). */
-type StartRequest = {
+/**
+ * What a start sends: the prompt and ratio, and optionally the model and its settings. Without
+ * `seed` (or with null) the server draws a random one; without `model` it uses the default.
+ */
+type StartGenerationRequest = {
 	prompt: string;
 	aspectRatio: AspectRatio;
 	model?: string;
 	count?: number;
-	/** A whole number up to MAX_SEED; absent (or -1) asks for a random one. */
-	seed?: number;
-	negativePrompt?: string;
-	quality?: Quality;
+	seed?: number | null;
+	negativePrompt?: string | null;
+	quality?: Quality | null;
 };
 
 /**
@@ -44,7 +46,7 @@ type StartRequest = {
  * answer names the model and the settings, the seed drawn among them, when the server says them.
  */
 export async function startGeneration(
-	request: StartRequest,
+	request: StartGenerationRequest,
 	signal?: AbortSignal,
 ): Promise<{
 	id: string;
@@ -92,6 +94,8 @@ type GenerationsQuery = {
 	/** Words the prompt contains. */
 	search?: string;
 	aspectRatio?: AspectRatio | null;
+	/** The id of the model the generations were made with. */
+	modelId?: string;
 	isFavoritesOnly?: boolean;
 	/** The owner's e-mail: the administrator's filter by person. */
 	ownerEmail?: string;
@@ -110,9 +114,10 @@ export function fetchGenerationsPage(options: {
 }): Promise<GenerationPage> {
 	const params = new URLSearchParams({ limit: String(options.limit) });
 	if (options.timeZone) params.set("timeZone", options.timeZone);
-	const { search, aspectRatio, isFavoritesOnly, ownerEmail } = options.query ?? {};
+	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail } = options.query ?? {};
 	if (search) params.set("q", search);
 	if (aspectRatio) params.set("ratio", aspectRatio);
+	if (modelId) params.set("model", modelId);
 	if (isFavoritesOnly) params.set("favorites", "true");
 	if (ownerEmail) params.set("owner", ownerEmail);
 	if (options.cursor) params.set("cursor", options.cursor);

@@ -1,9 +1,12 @@
-// The models people choose from. Loaded on demand with the generator's controls: it parses with
-// zod/mini, which the first page does without (docs/decisions/005-first-load-budget.md).
+// The models the server offers (GET /api/models), for every screen that shows or reuses a model.
+// Loaded on demand only: it parses with zod/mini (docs/decisions/005-first-load-budget.md).
 import { type ModelsResponse, ModelsResponseSchema } from "../../shared/models";
 import { requestApi } from "./api-client";
 
-/** `GET /api/models`: what is offered, the default, and the model a signed-in person chose last. */
+/** The cache key of the models offered: one list for the whole app while it is open. */
+export const MODELS_QUERY_KEY = ["models"] as const;
+
+/** `GET /api/models`: the models offered, the default, and the person's latest still offered. */
 export function fetchModels(signal?: AbortSignal): Promise<ModelsResponse> {
 	return requestApi("/api/models", ModelsResponseSchema, { signal });
 }

@@ -51,9 +51,13 @@ export function ToastOutlet() {
 	);
 }
 
-/** Shows a toast that closes after TOAST_DURATION_MS; needs a ToastOutlet on the page. */
+/**
+ * Shows a toast that closes after TOAST_DURATION_MS; needs a ToastOutlet on the page. The same
+ * message said again while it shows is one toast, shown anew, not a second: two screens may say
+ * the same thing (the history and the generator it opens both say a model is no longer offered).
+ */
 export async function showToast(kind: ToastKind, message: string): Promise<void> {
 	requestToaster();
 	const [{ toast }] = await Promise.all([loadToaster(), toasterMounted]);
-	toast[kind](message);
+	toast[kind](message, { id: `${kind}:${message}` });
 }

@@ -1,19 +1,10 @@
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
-import type { ModelsResponse, PublicModel } from "../../shared/models";
+import type { ModelsResponse } from "../../shared/models";
+import { createTestModel } from "./fakes/test-generations";
 
 /** The one model a server offers without MODELS_FILE, with the offline engine. */
-export const OFFLINE_ENGINE_MODEL: PublicModel = {
-	id: "local",
-	label: "Offline engine",
-	description: null,
-	pricePerImage: null,
-	ratios: ["--ar 1:1", "--ar 3:2", "--ar 16:9", "--ar 21:9", "--ar 2:3", "--ar 9:16"],
-	counts: [1, 2, 3, 4],
-	seed: true,
-	negativePrompt: true,
-	qualities: [],
-};
+const OFFLINE_ENGINE_MODEL = createTestModel();
 
 // What the generator at `/` asks for as soon as it shows, answered as a fresh server would: the
 // offline engine as the one model, and no generations to pick up. Tests about these endpoints add their own

@@ -10,7 +10,15 @@ import { E2E_BASE_URL, E2E_PASSWORD } from "./constants";
 // What the history's journeys share: accounts and generations made through the real API, and
 // ways to find cards in a list that draws only the cards near the viewport.
 
-export type Seed = { prompt: string; aspectRatio: string };
+/** A generation to make: its prompt and ratio, and the model and settings when not the default's. */
+export type Seed = {
+	prompt: string;
+	aspectRatio: string;
+	model?: string;
+	count?: number;
+	seed?: number;
+	negativePrompt?: string;
+};
 
 export function todayLabel(): string {
 	// The browser and this process share the machine's time zone.
@@ -48,7 +56,7 @@ async function signUpThroughApi(
 export async function startGeneration(request: APIRequestContext, seed: Seed): Promise<string> {
 	for (let attempt = 0; attempt < 200; attempt++) {
 		const response = await request.post("/api/generations", {
-			data: { prompt: seed.prompt, aspectRatio: seed.aspectRatio },
+			data: seed,
 			headers: { origin: E2E_BASE_URL },
 		});
 		if (response.status() === 201) return ((await response.json()) as { id: string }).id;

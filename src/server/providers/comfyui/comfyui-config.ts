@@ -11,5 +11,11 @@ export const COMFYUI_DEFAULT_INPUTS = {
 	seed: "3.seed",
 } as const;
 
+/**
+ * Where the shipped workflow takes a negative prompt: its negative CLIPTextEncode. Only a default
+ * for that workflow; your own workflow has no negative prompt input until one is named.
+ */
+export const COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT = "7.text";
+
 /** The sizes that fit the stock graph's Stable Diffusion 1.5 checkpoint. */
 export const COMFYUI_DEFAULT_SIZES: PixelSizeSet = "sd15";

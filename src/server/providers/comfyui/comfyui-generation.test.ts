@@ -1,5 +1,9 @@
-import { describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import { GenerationPageSchema } from "../../../shared/generations";
+import { createModelCatalogue, modelFromProvider } from "../../models/model-catalogue";
+import { DEFAULT_RUN_SETTINGS } from "../../server";
+import { expectErrorEnvelope } from "../../testing/error-envelope";
 import {
 	type FakeComfyUi,
 	type FakeComfyUiBehaviour,
@@ -13,7 +17,17 @@ import {
 	startServerWithProvider,
 	waitForFinish,
 } from "../../testing/generation-kit";
+import { availableDatabaseKinds } from "../../testing/test-database";
+import { createTestServer, createTestUser, type TestServer } from "../../testing/test-server";
 import { createComfyUiProvider } from "./comfyui-provider";
+import type { ComfyWorkflow } from "./comfyui-workflow";
+
+// A workflow on an API node whose seed stops at 2^31 - 1 (IdeogramV1 in ComfyUI 0.3.64).
+const IDEOGRAM_WORKFLOW: ComfyWorkflow = {
+	"1": { class_type: "EmptyImage", inputs: { width: 512, height: 512, batch_size: 1, color: 0 } },
+	"2": { class_type: "IdeogramV1", inputs: { prompt: "", turbo: false, seed: 0, num_images: 1 } },
+	"3": { class_type: "SaveImage", inputs: { filename_prefix: "ideogram", images: ["2", 0] } },
+};
 
 async function startWorld(behaviour: Partial<FakeComfyUiBehaviour> = {}) {
 	const fake = await startFakeComfyUi({ behaviour: { pendingMs: 0, runningMs: 50, ...behaviour } });
@@ -87,10 +101,97 @@ describe("comfyui through the worker", () => {
 	it("fails as before when ComfyUI comes back restarted, having forgotten the prompt", async () => {
 		const { finished, messages } = await followThroughOutage((fake) => fake.restart());
 		expect(messages).toContain(GENERATION_MESSAGES.unreachableRetrying);
-		expect(finished).toEqual({
+		expect(finished).toMatchObject({
 			status: "failed",
 			results: [],
 			message: "The image service no longer knows this generation",
 		});
+	});
+});
+
+describe.each(availableDatabaseKinds())("comfyui models through the API (%s)", (kind) => {
+	let fake: FakeComfyUi;
+	let server: TestServer;
+
+	beforeAll(async () => {
+		fake = await startFakeComfyUi({ behaviour: { pendingMs: 0, runningMs: 50 } });
+		const stock = createComfyUiProvider({ url: fake.origin });
+		const ideogram = createComfyUiProvider({
+			url: fake.origin,
+			workflow: IDEOGRAM_WORKFLOW,
+			bindings: {
+				prompt: { node: "2", input: "prompt" },
+				width: { node: "1", input: "width" },
+				height: { node: "1", input: "height" },
+				batch: null,
+				seed: { node: "2", input: "seed" },
+				negativePrompt: null,
+			},
+		});
+		server = await createTestServer(kind, {
+			models: createModelCatalogue(
+				[
+					modelFromProvider(stock, { id: "sd15", label: "SD 1.5" }),
+					modelFromProvider(ideogram, { id: "ideogram", label: "Ideogram" }),
+				],
+				"sd15",
+			),
+			run: { ...DEFAULT_RUN_SETTINGS, providerPollMs: 20, retryDelayMs: 50, timeoutMs: 30_000 },
+		});
+	});
+	afterAll(async () => {
+		await server.close();
+		await fake.stop();
+	});
+
+	it("refuses a seed outside the workflow's seed input with a 400 naming seed, recording nothing", async () => {
+		const { client } = await createTestUser(server);
+		const queuedBefore = fake.submittedWorkflows().length;
+		const response = await client.request("/api/generations", {
+			method: "POST",
+			json: {
+				prompt: "A lighthouse",
+				aspectRatio: "--ar 1:1",
+				model: "ideogram",
+				seed: 4_000_000_000,
+			},
+		});
+		expect(await expectErrorEnvelope(response, 400, "VALIDATION_ERROR")).toBe(
+			"seed must be a whole number from 0 to 2147483647 for this model",
+		);
+		const page = GenerationPageSchema.parse(
+			await (await client.request("/api/generations")).json(),
+		);
+		expect(page.total).toBe(0);
+		expect(fake.submittedWorkflows()).toHaveLength(queuedBefore);
+	});
+
+	it("makes the chosen seed, negative prompt and count, and records them", async () => {
+		const { client } = await createTestUser(server);
+		const settings = { seed: 4_000_000_000, negativePrompt: "fog", count: 2 };
+		const created = await requestGeneration(client, "A lighthouse", "--ar 1:1", settings);
+		const finished = await waitForFinish(client, created.pollingUrl);
+		expect(finished).toMatchObject({
+			status: "completed",
+			settings: { ...settings, quality: null },
+		});
+		expect(finished.results).toHaveLength(2);
+		const workflow = fake.submittedWorkflows().at(-1);
+		expect(workflow?.["3"]?.inputs.seed).toBe(4_000_000_000);
+		expect(workflow?.["7"]?.inputs.text).toBe("fog");
+		expect(workflow?.["5"]?.inputs.batch_size).toBe(2);
+	});
+
+	it("draws a random seed the workflow's seed input accepts, and records it", async () => {
+		const { client } = await createTestUser(server);
+		const created = await requestGeneration(client, "A lighthouse", "--ar 1:1", {
+			model: "ideogram",
+			count: 1,
+		});
+		const finished = await waitForFinish(client, created.pollingUrl);
+		expect(finished.status).toBe("completed");
+		const seed = finished.settings.seed;
+		expect(seed).toBeLessThanOrEqual(2_147_483_647);
+		expect(fake.submittedWorkflows().at(-1)?.["2"]?.inputs.seed).toBe(seed);
 	});
 });

@@ -45,6 +45,13 @@ function createProvider(
 	return createComfyUiProvider({ url: fake.origin, requestTimeoutMs: 5_000, ...overrides });
 }
 
+/** A queued workflow without the saved files' name prefix, which is unique to every job. */
+function withoutFilenamePrefix(workflow: ComfyWorkflow): ComfyWorkflow {
+	const copy = structuredClone(workflow);
+	for (const node of Object.values(copy)) delete node.inputs.filename_prefix;
+	return copy;
+}
+
 function lastWorkflow(fake: FakeComfyUi) {
 	const workflow = fake.submittedWorkflows().at(-1);
 	if (!workflow) throw new Error("nothing was queued");
@@ -104,6 +111,7 @@ const IDEOGRAM_BINDINGS: ComfyUiBindings = {
 	height: { node: "1", input: "height" },
 	batch: null,
 	seed: { node: "2", input: "seed" },
+	negativePrompt: null,
 };
 
 function fluxBindings(batch: ComfyUiBindings["batch"]): ComfyUiBindings {
@@ -113,6 +121,7 @@ function fluxBindings(batch: ComfyUiBindings["batch"]): ComfyUiBindings {
 		height: { node: "12", input: "height" },
 		batch,
 		seed: { node: "13", input: "seed" },
+		negativePrompt: null,
 	};
 }
 
@@ -230,7 +239,7 @@ describe("comfyui provider: your own workflow", () => {
 				},
 			}),
 		).toThrow(
-			/COMFYUI_PROMPT_INPUT \(6\.text\): the workflow has no node "6"[\s\S]*COMFYUI_WIDTH_INPUT \(12\.w\): node "12" \(EmptySD3LatentImage\) has no input "w"[\s\S]*COMFYUI_SEED_INPUT \(13\.model\): that input is linked/,
+			/COMFYUI_PROMPT_INPUT: 6\.text: the workflow has no node "6"[\s\S]*COMFYUI_WIDTH_INPUT: 12\.w: node "12" \(EmptySD3LatentImage\) has no input "w"[\s\S]*COMFYUI_SEED_INPUT: 13\.model: that input is linked/,
 		);
 	});
 
@@ -437,7 +446,7 @@ describe("comfyui provider: seeds within the workflow's limits", () => {
 		await expect(provider.validateSeed(1_099_511_627_776)).resolves.toEqual({
 			ok: false,
 			field: "seed",
-			message: "Seed must be a whole number from 0 to 2147483647",
+			message: "seed must be a whole number from 0 to 2147483647 for this model",
 		});
 	});
 
@@ -448,11 +457,125 @@ describe("comfyui provider: seeds within the workflow's limits", () => {
 		const refused = {
 			ok: false,
 			field: "seed",
-			message: "Seed must be a whole number from 0 to 4294967294",
+			message: "seed must be a whole number from 0 to 4294967294 for this model",
 		};
 		for (const seed of [4_294_967_295, -1, 1.5, "12", null, Number.NaN, 2 ** 64]) {
 			expect(checkSeed(seed, limits)).toEqual(refused);
 		}
+	});
+});
+
+describe("comfyui provider: the generation's settings", () => {
+	it("offers a seed, and a negative prompt where an input is bound to one", async () => {
+		const fake = await startFake();
+		expect(createProvider(fake).capabilities).toEqual({
+			seed: true,
+			negativePrompt: true,
+			qualities: [],
+			maxCount: 4,
+		});
+		const withoutNegative = createProvider(fake, {
+			workflow: FLUX_WORKFLOW,
+			bindings: fluxBindings(null),
+		});
+		expect(withoutNegative.capabilities).toMatchObject({ seed: true, negativePrompt: false });
+	});
+
+	it("writes the seed, the negative prompt and the count into the bound inputs", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider, {
+			seed: 4_294_967_295,
+			negativePrompt: "blurry, text",
+			count: 2,
+		});
+		const workflow = lastWorkflow(fake);
+		expect(workflow["3"]?.inputs.seed).toBe(4_294_967_295);
+		expect(workflow["7"]?.inputs.text).toBe("blurry, text");
+		expect(workflow["6"]?.inputs.text).toBe("An hourglass on a study desk, steampunk");
+		expect(workflow["5"]?.inputs.batch_size).toBe(2);
+		expect(expectCompleted(await provider.check(job))).toHaveLength(2);
+	});
+
+	it("sends the same workflow for the same seed and settings, so ComfyUI makes the same images", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake);
+		const settings = { seed: 1234, negativePrompt: "fog", count: 3 };
+		await provider.start(createTestInput(settings));
+		await provider.start(createTestInput(settings));
+		await provider.start(createTestInput({ ...settings, seed: 1235 }));
+		// Only the saved files' name prefix differs, so the two jobs' images never mix.
+		const [first, second, other] = fake.submittedWorkflows().map(withoutFilenamePrefix);
+		expect(second).toEqual(first);
+		expect(other).not.toEqual(first);
+		expect(first?.["3"]?.inputs.seed).toBe(1234);
+	});
+
+	it("gives each prompt the seed plus its index when the workflow has no batch input", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			workflow: FLUX_WORKFLOW,
+			bindings: fluxBindings(null),
+		});
+		await startTestJob(provider, { seed: 10, count: 3 });
+		await startTestJob(provider, { seed: 10, count: 3 });
+		const seeds = fake.submittedWorkflows().map((workflow) => workflow["13"]?.inputs.seed);
+		expect(seeds).toEqual([10, 11, 12, 10, 11, 12]);
+	});
+
+	it("wraps the seeds of later prompts round within the seed input's limits", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			workflow: IDEOGRAM_WORKFLOW,
+			bindings: IDEOGRAM_BINDINGS,
+		});
+		const job = await startTestJob(provider, { seed: 2_147_483_646, count: 3 });
+		const seeds = fake.submittedWorkflows().map((workflow) => workflow["2"]?.inputs.seed);
+		expect(seeds).toEqual([2_147_483_646, 2_147_483_647, 0]);
+		expect(expectCompleted(await provider.check(job))).toHaveLength(3);
+	});
+
+	it("answers a seed outside the seed input's limits before anything is queued, naming the field", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			workflow: IDEOGRAM_WORKFLOW,
+			bindings: IDEOGRAM_BINDINGS,
+		});
+		await expect(provider.checkInput?.(createTestInput({ seed: 2_147_483_648 }))).resolves.toEqual({
+			field: "seed",
+			message: "seed must be a whole number from 0 to 2147483647 for this model",
+		});
+		await expect(provider.checkInput?.(createTestInput({ seed: 2_147_483_647 }))).resolves.toBe(
+			null,
+		);
+		await expect(provider.checkInput?.(createTestInput({ seed: null }))).resolves.toBe(null);
+		expect(fake.submittedWorkflows()).toHaveLength(0);
+		// Had ComfyUI been out of reach at creation, the prompt is refused with the same words.
+		const error = await catchProviderError(provider.start(createTestInput({ seed: 2 ** 32 - 1 })));
+		expect(error.retryable).toBe(false);
+		expect(error.userMessage).toBe(
+			"seed must be a whole number from 0 to 2147483647 for this model",
+		);
+	});
+
+	it("draws random seeds the seed input accepts, and guesses cautiously when ComfyUI is down", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			workflow: IDEOGRAM_WORKFLOW,
+			bindings: IDEOGRAM_BINDINGS,
+		});
+		for (let draw = 0; draw < 20; draw++) {
+			const seed = await provider.randomSeed?.();
+			expect(seed).toBeGreaterThanOrEqual(0);
+			expect(seed).toBeLessThanOrEqual(2_147_483_647);
+		}
+		const stock = createProvider(fake);
+		await expect(stock.randomSeed?.()).resolves.toBeLessThanOrEqual(4_294_967_295);
+
+		await fake.goOffline();
+		const unreachable = createProvider(fake);
+		await expect(unreachable.randomSeed?.()).resolves.toBeLessThanOrEqual(2_147_483_647);
+		await expect(unreachable.checkInput?.(createTestInput({ seed: 5 }))).resolves.toBe(null);
 	});
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
+import { MAX_SEED } from "../../../shared/generation-settings";
 import type { Logger } from "../../logging/logger";
 import { sniffImageType } from "../../net/sniff-image-type";
 import { createBatchedJobs } from "../shared/batches";
@@ -8,6 +9,7 @@ import { PIXEL_SIZES, type PixelSizeSet } from "../shared/pixel-sizes";
 import { PROVIDER_MESSAGES, summarizeVendorText } from "../shared/provider-messages";
 import { describeUrl, parseBaseUrl, resolveBelow } from "../shared/provider-urls";
 import { isConnectFailure, markUnreachable } from "../shared/request-failure";
+import { seedForRequest } from "../shared/seeds";
 import {
 	createVendorClient,
 	parseReply,
@@ -21,7 +23,7 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
-	PLAIN_CAPABILITIES,
+	type InputProblem,
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
@@ -50,6 +52,7 @@ export type ComfyUiProviderOptions = VendorRequestSettings & {
 	url: string;
 	/** An API-format workflow; the shipped text-to-image one by default. */
 	workflow?: ComfyWorkflow;
+	/** Where each value goes; the shipped workflow's inputs by default. */
 	bindings?: ComfyUiBindings;
 	/** Written into every CheckpointLoaderSimple node when set. */
 	checkpoint?: string;
@@ -73,6 +76,13 @@ const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 // What a reverse proxy answers when the ComfyUI behind it is down.
 const GATEWAY_STATUSES = new Set([502, 503, 504]);
+// How long a person's request waits for the seed input's limits before going on without them.
+const LIMITS_WAIT_MS = 5_000;
+/**
+ * Random seeds when the seed input's limits cannot be read while a person waits: every seed input
+ * ComfyUI ships (samplers, API nodes) accepts 0 to 2^31 - 1.
+ */
+const CAUTIOUS_SEED_LIMITS: SeedLimits = { min: 0, max: 2_147_483_647 };
 
 const NodeErrorsSchema = z
 	.record(
@@ -156,9 +166,12 @@ const ExecutionErrorSchema = z
 const COMFYUI_JOB_IDS = defineBatchJobIds("ComfyUI", "promptIds", z.string().min(1));
 
 /**
- * A self-hosted ComfyUI: the workflow with this job's prompt, size, batch and a fresh random seed
- * (ComfyUI serves an identical workflow from its cache), drawn within the limits `/object_info`
- * gives the seed input, is queued with `POST /prompt`, followed in `/history/{id}` and `/queue`,
+ * A self-hosted ComfyUI: the workflow with this job's prompt, negative prompt, size, batch and
+ * seed (checked against the limits `/object_info` gives the seed input) is queued with
+ * `POST /prompt`. The same seed and workflow make the same images; without a batch input each of
+ * the generation's prompts makes one image with the seed plus its index. A generation without a
+ * seed (its model's entry turned seeds off) gets a fresh random one per prompt, so ComfyUI never
+ * answers from its cache. It is followed in `/history/{id}` and `/queue`,
  * and its images are read from `/view` here, so an optional proxy header reaches them too. Cancel
  * interrupts it when running or deletes it when queued. A ComfyUI that cannot be reached is marked
  * so, to be waited for: the prompt it holds goes on without us.
@@ -223,19 +236,68 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 		return UNKNOWN_SEED_LIMITS;
 	}
 
+	/**
+	 * The seed of the generation's `index`-th prompt. A seed outside the input's limits was let
+	 * through only when ComfyUI could not be asked at creation; it fails here with the same words.
+	 */
+	function chooseSeed(seed: number | null, index: number, limits: SeedLimits): number {
+		if (seed === null) return drawSeed(limits);
+		const check = checkSeed(seed, limits);
+		if (!check.ok) {
+			throw new ProviderError(`The seed ${seed} is outside the workflow's seed input`, {
+				retryable: false,
+				userMessage: check.message,
+			});
+		}
+		return seedForRequest(seed, index, limits);
+	}
+
+	/**
+	 * The limits while a person waits for an answer: undefined when ComfyUI cannot say within a
+	 * few seconds (down, or slow), so creating a generation never hangs on it.
+	 */
+	async function readLimitsPromptly(): Promise<SeedLimits | undefined> {
+		let timer: NodeJS.Timeout | undefined;
+		const late = new Promise<undefined>((resolve) => {
+			timer = setTimeout(() => resolve(undefined), LIMITS_WAIT_MS);
+		});
+		try {
+			return await Promise.race([loadSeedLimits(), late]);
+		} catch {
+			return undefined;
+		} finally {
+			clearTimeout(timer);
+		}
+	}
+
+	async function checkInput(input: GenerationInput): Promise<InputProblem | null> {
+		if (input.seed === null) return null;
+		const limits = await readLimitsPromptly();
+		// Unknown limits: the seed is checked again when the prompt is queued.
+		if (!limits) return null;
+		const check = checkSeed(input.seed, limits);
+		return check.ok ? null : { field: "seed", message: check.message };
+	}
+
+	async function randomSeed(): Promise<number> {
+		const limits = (await readLimitsPromptly()) ?? CAUTIOUS_SEED_LIMITS;
+		return drawSeed({ min: Math.max(0, limits.min), max: Math.min(limits.max, MAX_SEED) });
+	}
+
 	async function submit(
 		input: GenerationInput,
-		batchSize: number,
+		{ size: batchSize, index }: { size: number; index: number },
 		callOptions: ProviderCallOptions | undefined,
 	): Promise<string> {
 		const size = sizes[input.aspectRatio];
 		const limits = await loadSeedLimits();
 		const graph = fillWorkflow(workflow, bindings, {
 			prompt: input.prompt,
+			negativePrompt: input.negativePrompt,
 			width: size.width,
 			height: size.height,
 			batchSize,
-			seed: drawSeed(limits),
+			seed: chooseSeed(input.seed, index, limits),
 			filenamePrefix: `atelier/${randomBytes(6).toString("hex")}`,
 			checkpoint: options.checkpoint,
 		});
@@ -432,7 +494,14 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 
 	return {
 		name: "comfyui",
-		capabilities: PLAIN_CAPABILITIES,
+		capabilities: {
+			seed: true,
+			negativePrompt: bindings.negativePrompt !== null,
+			qualities: [],
+			maxCount: 4,
+		},
+		checkInput,
+		randomSeed,
 		// Images are read here (with the proxy header), never downloaded by URL.
 		trustedPrivateHosts: [],
 		...createBatchedJobs({

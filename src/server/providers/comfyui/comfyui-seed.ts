@@ -80,6 +80,6 @@ export function checkSeed(seed: unknown, limits: SeedLimits): SeedCheck {
 	return {
 		ok: false,
 		field: "seed",
-		message: `Seed must be a whole number from ${limits.min} to ${limits.max}`,
+		message: `seed must be a whole number from ${limits.min} to ${limits.max} for this model`,
 	};
 }

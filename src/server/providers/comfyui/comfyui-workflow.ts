@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { COMFYUI_DEFAULT_INPUTS } from "./comfyui-config";
+import { COMFYUI_DEFAULT_INPUTS, COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT } from "./comfyui-config";
 import defaultWorkflowJson from "./default-workflow.json";
 
 /** A workflow in ComfyUI's API format ("Save (API format)"): node id → class and inputs. */
@@ -15,14 +15,20 @@ export type ComfyWorkflow = z.infer<typeof ComfyWorkflowSchema>;
 /** Where a value goes in the workflow: `<node id>.<input name>`, such as `6.text`. */
 export type InputRef = { node: string; input: string };
 
-/** The inputs Atelier fills in every job; `batch` null means one job per image. */
+/**
+ * The inputs Atelier fills in every job; `batch` null means one job per image, `negativePrompt`
+ * null a workflow that takes none (its own negative text, if any, is left as it is).
+ */
 export type ComfyUiBindings = {
 	prompt: InputRef;
 	width: InputRef;
 	height: InputRef;
 	batch: InputRef | null;
 	seed: InputRef;
+	negativePrompt: InputRef | null;
 };
+
+export type ComfyUiBindingKey = keyof ComfyUiBindings;
 
 // Defined before the defaults below, which are read with it as the module loads.
 const INPUT_REF_PATTERN = /^([^.\s]+)\.([^.\s]+)$/;
@@ -36,18 +42,27 @@ export const DEFAULT_BINDINGS: ComfyUiBindings = {
 	height: toDefaultRef(COMFYUI_DEFAULT_INPUTS.height),
 	batch: toDefaultRef(COMFYUI_DEFAULT_INPUTS.batch),
 	seed: toDefaultRef(COMFYUI_DEFAULT_INPUTS.seed),
+	negativePrompt: toDefaultRef(COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT),
 };
 
 /** The environment variable behind each binding, for messages that say what to fix. */
-const BINDING_VARIABLES: Record<keyof ComfyUiBindings, string> = {
+export const BINDING_VARIABLES: Record<ComfyUiBindingKey, string> = {
 	prompt: "COMFYUI_PROMPT_INPUT",
 	width: "COMFYUI_WIDTH_INPUT",
 	height: "COMFYUI_HEIGHT_INPUT",
 	batch: "COMFYUI_BATCH_INPUT",
 	seed: "COMFYUI_SEED_INPUT",
+	negativePrompt: "COMFYUI_NEGATIVE_PROMPT_INPUT",
 };
 
-const BINDING_KEYS = ["prompt", "width", "height", "batch", "seed"] as const;
+export const BINDING_KEYS = [
+	"prompt",
+	"negativePrompt",
+	"width",
+	"height",
+	"batch",
+	"seed",
+] as const satisfies readonly ComfyUiBindingKey[];
 
 function toDefaultRef(text: string): InputRef {
 	const ref = parseInputRef(text);
@@ -73,45 +88,68 @@ export function parseWorkflowText(text: string, source: string): ComfyWorkflow {
 		json = JSON.parse(text);
 	} catch (error) {
 		const detail = error instanceof Error ? error.message : String(error);
-		throw new Error(`COMFYUI_WORKFLOW_FILE ${source} is not JSON: ${detail}`);
+		throw new Error(`${source} is not JSON: ${detail}`);
 	}
 	if (typeof json === "object" && json !== null && "nodes" in json && "links" in json) {
 		throw new Error(
-			`COMFYUI_WORKFLOW_FILE ${source} is in ComfyUI's UI format; export it with "Save (API format)" (enable the dev mode options in ComfyUI's settings if the menu lacks it)`,
+			`${source} is in ComfyUI's UI format; export it with "Save (API format)" (enable the dev mode options in ComfyUI's settings if the menu lacks it)`,
 		);
 	}
 	const parsed = ComfyWorkflowSchema.safeParse(json);
 	if (!parsed.success || Object.keys(parsed.data).length === 0) {
 		throw new Error(
-			`COMFYUI_WORKFLOW_FILE ${source} is not an API-format workflow (an object of nodes, each with class_type and inputs)`,
+			`${source} is not an API-format workflow (an object of nodes, each with class_type and inputs)`,
 		);
 	}
 	return parsed.data;
 }
 
+/** A binding that does not fit its workflow: which one, and what is wrong, after its `<node>.<input>`. */
+export type BindingProblem = { key: ComfyUiBindingKey; message: string };
+
 /**
- * Checks that every binding names an input the workflow holds as a value (not a link from
- * another node); throws one error listing every problem, at boot.
+ * Every binding that does not name an input the workflow holds as a value (not a link from
+ * another node), each message starting with the binding's `<node id>.<input name>`.
  */
-export function assertBindings(workflow: ComfyWorkflow, bindings: ComfyUiBindings): void {
-	const problems: string[] = [];
+export function findBindingProblems(
+	workflow: ComfyWorkflow,
+	bindings: ComfyUiBindings,
+): BindingProblem[] {
+	const problems: BindingProblem[] = [];
 	for (const key of BINDING_KEYS) {
 		const ref = bindings[key];
 		if (ref === null) continue;
-		const label = `${BINDING_VARIABLES[key]} (${ref.node}.${ref.input})`;
+		const named = `${ref.node}.${ref.input}`;
 		const node = workflow[ref.node];
 		if (!node) {
-			problems.push(`${label}: the workflow has no node "${ref.node}"`);
+			problems.push({ key, message: `${named}: the workflow has no node "${ref.node}"` });
 		} else if (!(ref.input in node.inputs)) {
-			problems.push(
-				`${label}: node "${ref.node}" (${node.class_type}) has no input "${ref.input}"; it has ${Object.keys(node.inputs).join(", ")}`,
-			);
+			problems.push({
+				key,
+				message: `${named}: node "${ref.node}" (${node.class_type}) has no input "${ref.input}"; it has ${Object.keys(node.inputs).join(", ")}`,
+			});
 		} else if (Array.isArray(node.inputs[ref.input])) {
-			problems.push(
-				`${label}: that input is linked to another node; name the node that holds the value`,
-			);
+			problems.push({
+				key,
+				message: `${named}: that input is linked to another node; name the node that holds the value`,
+			});
 		}
 	}
+	return problems;
+}
+
+/**
+ * Throws, at boot, one error listing every binding that does not fit the workflow, each named as
+ * `names` says (the environment variables by default).
+ */
+export function assertBindings(
+	workflow: ComfyWorkflow,
+	bindings: ComfyUiBindings,
+	names: Record<ComfyUiBindingKey, string> = BINDING_VARIABLES,
+): void {
+	const problems = findBindingProblems(workflow, bindings).map(
+		(problem) => `${names[problem.key]}: ${problem.message}`,
+	);
 	if (problems.length > 0) {
 		throw new Error(
 			`The ComfyUI workflow does not fit its bindings:\n  - ${problems.join("\n  - ")}`,
@@ -121,6 +159,8 @@ export function assertBindings(workflow: ComfyWorkflow, bindings: ComfyUiBinding
 
 type WorkflowValues = {
 	prompt: string;
+	/** Written only when set: otherwise the workflow's own negative text stays. */
+	negativePrompt: string | null;
 	width: number;
 	height: number;
 	batchSize: number;
@@ -143,6 +183,7 @@ export function fillWorkflow(
 		if (ref && node) node.inputs[ref.input] = value;
 	};
 	write(bindings.prompt, values.prompt);
+	if (values.negativePrompt !== null) write(bindings.negativePrompt, values.negativePrompt);
 	write(bindings.width, values.width);
 	write(bindings.height, values.height);
 	write(bindings.batch, values.batchSize);

@@ -8,3 +8,5 @@ export const FAL_RATIO_INPUTS = ["auto", "image_size", "aspect_ratio"] as const;
 export type FalRatioInput = (typeof FAL_RATIO_INPUTS)[number];
 export const FAL_DEFAULT_RATIO_INPUT: FalRatioInput = "auto";
 export const FAL_DEFAULT_IMAGES_PER_REQUEST = 4;
+/** The input fal's image models take their seed in (Flux, Stable Diffusion 3.5, Recraft, ...). */
+export const FAL_DEFAULT_SEED_INPUT = "seed";

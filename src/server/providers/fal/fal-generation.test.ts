@@ -36,7 +36,7 @@ describe("fal through the worker", () => {
 	it("fails with the model's own error when COMPLETED carries one", async () => {
 		const { client } = await startWorld({ outcome: "runner-error" });
 		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1");
-		expect(await waitForFinish(client, created.pollingUrl)).toEqual({
+		expect(await waitForFinish(client, created.pollingUrl)).toMatchObject({
 			status: "failed",
 			results: [],
 			message: "Generation failed",

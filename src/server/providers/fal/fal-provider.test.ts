@@ -40,6 +40,60 @@ function pathsOf(fake: FakeFal): string[] {
 	return fake.requests().map((request) => `${request.method} ${request.path}`);
 }
 
+describe("fal provider: the generation's settings", () => {
+	it("offers a seed by default, and a negative prompt only where its input is named", async () => {
+		const fake = await startFake();
+		expect(createProvider(fake).capabilities).toEqual({
+			seed: true,
+			negativePrompt: false,
+			qualities: [],
+			maxCount: 4,
+		});
+		const sd35 = createProvider(fake, { seedInput: null, negativePromptInput: "negative_prompt" });
+		expect(sd35.capabilities).toMatchObject({ seed: false, negativePrompt: true });
+	});
+
+	it("sends the seed, the count as num_images and the negative prompt in the model's input", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { negativePromptInput: "negative_prompt" });
+		const job = await startTestJob(provider, { seed: 42, count: 2, negativePrompt: "blurry" });
+		expect(fake.requests()[0]?.body).toEqual({
+			prompt: "An hourglass on a study desk, steampunk",
+			image_size: "landscape_16_9",
+			num_images: 2,
+			seed: 42,
+			negative_prompt: "blurry",
+		});
+		expect(expectCompleted(await checkUntilDone(provider, job))).toHaveLength(2);
+	});
+
+	it("gives each request the next seed when the model makes one image at a time", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { imagesPerRequest: 1 });
+		await startTestJob(provider, { seed: 42, count: 3 });
+		expect(fake.requests().map((request) => request.body)).toEqual([
+			expect.objectContaining({ seed: 42 }),
+			expect.objectContaining({ seed: 43 }),
+			expect.objectContaining({ seed: 44 }),
+		]);
+	});
+
+	it("sends no seed or negative prompt the generation does not carry, or the model does not take", async () => {
+		const fake = await startFake();
+		await createProvider(fake, { seedInput: null }).start(createTestInput({ seed: 7 }));
+		await createProvider(fake, { negativePromptInput: "negative_prompt" }).start(
+			createTestInput({ seed: null, negativePrompt: null }),
+		);
+		for (const request of fake.requests()) {
+			expect(Object.keys(Object(request.body)).sort()).toEqual([
+				"image_size",
+				"num_images",
+				"prompt",
+			]);
+		}
+	});
+});
+
 describe("fal provider: happy path", () => {
 	it("submits one request of four, follows status_url, reads response_url at once and downloads four images", async () => {
 		const fake = await startFake({ behaviour: { queueMs: NEVER } });

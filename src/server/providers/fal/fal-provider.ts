@@ -15,6 +15,7 @@ import {
 	parseVendorUrl,
 	resolveBelow,
 } from "../shared/provider-urls";
+import { seedForRequest } from "../shared/seeds";
 import {
 	createVendorClient,
 	parseReply,
@@ -28,7 +29,6 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
-	PLAIN_CAPABILITIES,
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
@@ -38,6 +38,7 @@ import {
 	FAL_DEFAULT_MODEL,
 	FAL_DEFAULT_QUEUE_URL,
 	FAL_DEFAULT_RATIO_INPUT,
+	FAL_DEFAULT_SEED_INPUT,
 	FAL_MODEL_PATTERN,
 	type FalRatioInput,
 } from "./fal-config";
@@ -57,6 +58,10 @@ export type FalProviderOptions = VendorRequestSettings & {
 	imagesPerRequest?: number;
 	/** Extra model input, such as `{ "output_format": "png" }`. */
 	extraInput?: Record<string, unknown>;
+	/** The model's seed input, `seed` by default; null for a model that takes none. */
+	seedInput?: string | null;
+	/** The model's negative prompt input (`negative_prompt` on SD 3.5); none is offered without it. */
+	negativePromptInput?: string;
 };
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
@@ -130,6 +135,8 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 	const model = parseModel(options.model ?? FAL_DEFAULT_MODEL);
 	const ratioInput = resolveRatioInput(options.ratioInput ?? FAL_DEFAULT_RATIO_INPUT, model);
 	const imagesPerRequest = Math.max(1, options.imagesPerRequest ?? FAL_DEFAULT_IMAGES_PER_REQUEST);
+	const seedInput = options.seedInput === undefined ? FAL_DEFAULT_SEED_INPUT : options.seedInput;
+	const negativePromptInput = options.negativePromptInput;
 	// The key goes to the queue's own origin only, never to a host an answer names.
 	const send = createVendorClient(options, {
 		maxResponseBytes: MAX_RESPONSE_BYTES,
@@ -138,7 +145,7 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 
 	async function submit(
 		input: GenerationInput,
-		size: number,
+		{ size, index }: { size: number; index: number },
 		callOptions: ProviderCallOptions | undefined,
 	): Promise<FalRequestRef> {
 		const url = resolveBelow(queueUrl, model);
@@ -153,6 +160,13 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 					prompt: input.prompt,
 					...toRatioFields(input.aspectRatio, ratioInput),
 					...(imagesPerRequest > 1 ? { num_images: size } : {}),
+					// One seed makes a request's whole set; each further request takes the next seed.
+					...(seedInput && input.seed !== null
+						? { [seedInput]: seedForRequest(input.seed, index) }
+						: {}),
+					...(negativePromptInput && input.negativePrompt !== null
+						? { [negativePromptInput]: input.negativePrompt }
+						: {}),
 				},
 			},
 			callOptions,
@@ -206,7 +220,12 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 
 	return {
 		name: "fal",
-		capabilities: PLAIN_CAPABILITIES,
+		capabilities: {
+			seed: seedInput !== null,
+			negativePrompt: negativePromptInput !== undefined,
+			qualities: [],
+			maxCount: 4,
+		},
 		trustedPrivateHosts: listTrustedPrivateHosts(queueUrl),
 		...createBatchedJobs({
 			imagesPerRequest,

@@ -6,7 +6,7 @@ import {
 	startFakeHttpImageService,
 } from "../../testing/fakes/http-image-service";
 import { catchProviderError, createTestInput, startTestJob } from "../../testing/provider-kit";
-import type { ImageProvider, ImageSource } from "../types";
+import { type ImageProvider, type ImageSource, PLAIN_CAPABILITIES } from "../types";
 import { createHttpProvider, type HttpProviderOptions } from "./http-provider";
 
 const NEVER = 3_600_000;
@@ -113,6 +113,23 @@ describe("http provider: happy path", () => {
 		expect(() => createHttpProvider({ apiUrl: "ftp://example.com/" })).toThrow(
 			/not an http\(s\) URL/,
 		);
+	});
+});
+
+describe("http provider: the generation's settings", () => {
+	it("offers no seed, negative prompt or quality, the contract having none, and keeps the images asked for", async () => {
+		const service = await startService();
+		const provider = createProvider(service);
+		expect(provider.capabilities).toEqual(PLAIN_CAPABILITIES);
+		const job = await startTestJob(provider, { count: 2, seed: null, negativePrompt: null });
+		expect(service.requests()[0]?.body).toEqual({
+			prompt: "An hourglass on a study desk, steampunk",
+			aspectRatio: "--ar 16:9",
+		});
+		const state = await provider.check(job);
+		if (state.status !== "completed") throw new Error(`Expected completed, got ${state.status}`);
+		// The service made its four; the first two are kept.
+		expect(toUrls(state.images)).toHaveLength(2);
 	});
 });
 

@@ -78,7 +78,9 @@ const HttpJobIdSchema = z.object({ id: z.string(), pollingUrl: z.string() });
 type HttpJobId = z.infer<typeof HttpJobIdSchema>;
 
 /**
- * The "http" provider: a Midjourney-style service behind the start-then-poll contract.
+ * The "http" provider: a Midjourney-style service behind the start-then-poll contract, which has
+ * no seed, negative prompt or quality (PLAIN_CAPABILITIES); of its images the generation keeps
+ * as many as it asked for.
  * `POST {apiUrl}` `{ prompt, aspectRatio }` answers `{ success, id, pollingUrl }`; then
  * `GET {pollingUrl}` answers `{ status, results, message }` until completed, failed or error
  * (a numeric `progress` of 0-100, where a service sends one, is passed on while running).
@@ -134,7 +136,9 @@ export function createHttpProvider(options: HttpProviderOptions): ImageProvider 
 			if (!reply.ok) throw toPollStatusError(what, reply);
 			const poll = parseReply(what, reply, PollResponseSchema, { retryable: true });
 			const status = poll.status?.toLowerCase();
-			if (status === "completed") return toCompletedState(poll.results, pollingUrl);
+			if (status === "completed") {
+				return toCompletedState(poll.results, pollingUrl, job.input.count);
+			}
 			if (isFailedStatus(status)) {
 				return {
 					status: "failed",
@@ -150,9 +154,14 @@ export function createHttpProvider(options: HttpProviderOptions): ImageProvider 
 	};
 }
 
+/**
+ * The first `count` usable images: the contract has no image count, so a service answers as many
+ * as it makes (four, Midjourney-style) and the generation keeps the number it asked for.
+ */
 function toCompletedState(
 	results: unknown[] | null | undefined,
 	pollingUrl: URL,
+	count: number,
 ): ProviderJobState {
 	const images: ImageSource[] = [];
 	for (const item of results ?? []) {
@@ -172,7 +181,7 @@ function toCompletedState(
 			reason: `The provider reported completed with no usable image URL (${results?.length ?? 0} results)`,
 		};
 	}
-	return { status: "completed", images };
+	return { status: "completed", images: images.slice(0, Math.max(1, count)) };
 }
 
 function isFailedStatus(status: string | undefined): boolean {

@@ -1,4 +1,6 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { createModelCatalogue, modelFromProvider } from "../../models/model-catalogue";
+import { DEFAULT_RUN_SETTINGS } from "../../server";
 import { FAKE_OPENAI_KEY, startFakeOpenAi } from "../../testing/fakes/openai";
 import {
 	readGeneration,
@@ -7,13 +9,19 @@ import {
 	startServerWithProvider,
 	waitForFinish,
 } from "../../testing/generation-kit";
+import { createTestServer } from "../../testing/test-server";
+import type { OpenAiQuality } from "./openai-config";
 import { createOpenAiProvider } from "./openai-provider";
 
-async function startWorld(retryAfterSeconds = 0) {
+async function startWorld(retryAfterSeconds = 0, quality?: OpenAiQuality) {
 	const fake = await startFakeOpenAi({ behaviour: { latencyMs: 50, retryAfterSeconds } });
 	onTestFinished(() => fake.stop());
 	const server = await startServerWithProvider(
-		createOpenAiProvider({ apiKey: FAKE_OPENAI_KEY, baseUrl: fake.baseUrl }),
+		createOpenAiProvider({
+			apiKey: FAKE_OPENAI_KEY,
+			baseUrl: fake.baseUrl,
+			...(quality ? { quality } : {}),
+		}),
 	);
 	onTestFinished(() => server.close());
 	return { fake, client: await signUp(server) };
@@ -39,7 +47,7 @@ describe("openai through the worker", () => {
 		expect(fake.generateCount()).toBe(2);
 
 		const refused = await requestGeneration(client, "something forbidden", "--ar 1:1");
-		expect(await waitForFinish(client, refused.pollingUrl)).toEqual({
+		expect(await waitForFinish(client, refused.pollingUrl)).toMatchObject({
 			status: "failed",
 			results: [],
 			message: "The provider refused this prompt",
@@ -61,5 +69,52 @@ describe("openai through the worker", () => {
 		expect(messages).toContain(busy);
 		expect(messages.slice(messages.indexOf(busy))).toEqual([busy, null]);
 		expect(fake.generateCount()).toBe(2);
+	});
+});
+
+describe("openai's quality through the API", () => {
+	it("makes the chosen quality, and records the configured one when the request names none", async () => {
+		const { fake, client } = await startWorld();
+		const chosen = await requestGeneration(client, "a lighthouse", "--ar 1:1", {
+			quality: "high",
+			count: 1,
+		});
+		expect((await waitForFinish(client, chosen.pollingUrl)).settings).toEqual({
+			count: 1,
+			seed: null,
+			negativePrompt: null,
+			quality: "high",
+		});
+		const unnamed = await requestGeneration(client, "a lighthouse", "--ar 1:1", { count: 2 });
+		expect((await waitForFinish(client, unnamed.pollingUrl)).settings.quality).toBe("medium");
+		expect(fake.requests().map((request) => request.body)).toEqual([
+			expect.objectContaining({ quality: "high", n: 1 }),
+			expect.objectContaining({ quality: "medium", n: 2 }),
+		]);
+	});
+
+	it("records no quality when OpenAI is left to choose (auto), and sends auto", async () => {
+		const { fake, client } = await startWorld(0, "auto");
+		const created = await requestGeneration(client, "a lighthouse", "--ar 1:1", { count: 1 });
+		expect((await waitForFinish(client, created.pollingUrl)).settings.quality).toBeNull();
+		expect(fake.requests()[0]?.body).toMatchObject({ quality: "auto" });
+	});
+
+	it("uses the first quality an entry offers when it narrowed the configured one away", async () => {
+		const fake = await startFakeOpenAi({ behaviour: { latencyMs: 0 } });
+		onTestFinished(() => fake.stop());
+		const provider = createOpenAiProvider({ apiKey: FAKE_OPENAI_KEY, baseUrl: fake.baseUrl });
+		const server = await createTestServer("pglite", {
+			models: createModelCatalogue(
+				[modelFromProvider(provider, { id: "draft", label: "Draft", qualities: ["low", "high"] })],
+				"draft",
+			),
+			run: { ...DEFAULT_RUN_SETTINGS, providerPollMs: 20, retryDelayMs: 50, timeoutMs: 30_000 },
+		});
+		onTestFinished(() => server.close());
+		const client = await signUp(server);
+		const created = await requestGeneration(client, "a lighthouse", "--ar 1:1", { count: 1 });
+		expect((await waitForFinish(client, created.pollingUrl)).settings.quality).toBe("low");
+		expect(fake.requests()[0]?.body).toMatchObject({ quality: "low" });
 	});
 });

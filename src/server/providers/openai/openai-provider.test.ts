@@ -37,6 +37,45 @@ function createProvider(
 	});
 }
 
+describe("openai provider: the generation's settings", () => {
+	it("offers low, medium and high quality, no seed and no negative prompt", async () => {
+		const fake = await startFake();
+		expect(createProvider(fake).capabilities).toEqual({
+			seed: false,
+			negativePrompt: false,
+			qualities: ["low", "medium", "high"],
+			maxCount: 4,
+			defaultQuality: "medium",
+		});
+		expect(createProvider(fake, { quality: "high" }).capabilities.defaultQuality).toBe("high");
+		// auto has no quality a person could choose: OpenAI picks, and nothing is recorded.
+		expect(createProvider(fake, { quality: "auto" }).capabilities).not.toHaveProperty(
+			"defaultQuality",
+		);
+	});
+
+	it("sends the generation's quality and count, and the configured quality when it names none", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { quality: "auto" });
+		await checkUntilDone(provider, await startTestJob(provider, { quality: "low", count: 2 }));
+		await checkUntilDone(provider, await startTestJob(provider, { quality: null, count: 1 }));
+		expect(fake.requests().map((request) => request.body)).toEqual([
+			expect.objectContaining({ quality: "low", n: 2 }),
+			expect.objectContaining({ quality: "auto", n: 1 }),
+		]);
+		for (const request of fake.requests()) {
+			expect(Object.keys(Object(request.body)).sort()).toEqual([
+				"model",
+				"n",
+				"output_format",
+				"prompt",
+				"quality",
+				"size",
+			]);
+		}
+	});
+});
+
 describe("openai provider: images", () => {
 	it("asks for four images at the nearest size and crops them to the exact ratio", async () => {
 		const fake = await startFake();

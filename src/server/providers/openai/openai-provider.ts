@@ -26,7 +26,6 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
-	PLAIN_CAPABILITIES,
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
@@ -37,6 +36,7 @@ import {
 	OPENAI_DEFAULT_MODEL,
 	OPENAI_DEFAULT_QUALITY,
 	OPENAI_DEFAULT_SIZES,
+	OPENAI_GENERATION_QUALITIES,
 	type OpenAiQuality,
 	type OpenAiSizeMode,
 } from "./openai-config";
@@ -47,6 +47,10 @@ export type OpenAiProviderOptions = VendorRequestSettings & {
 	/** The API root, `https://api.openai.com/v1` by default (or an OpenAI-compatible gateway's). */
 	baseUrl?: string;
 	model?: string;
+	/**
+	 * The quality sent when a generation names none. `auto` lets OpenAI choose; a generation may
+	 * name `low`, `medium` or `high` itself.
+	 */
 	quality?: OpenAiQuality;
 	sizes?: OpenAiSizeMode;
 	/** The largest image accepted; the answer may be up to four of them in base64. */
@@ -122,7 +126,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 					prompt: input.prompt,
 					n: input.count,
 					size: selectOpenAiSize(model, sizes, input.aspectRatio),
-					quality,
+					quality: input.quality ?? quality,
 					output_format: "png",
 				},
 			},
@@ -194,7 +198,14 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 
 	return {
 		name: "openai",
-		capabilities: PLAIN_CAPABILITIES,
+		// GPT image models take no seed and no negative prompt; quality is chosen per generation.
+		capabilities: {
+			seed: false,
+			negativePrompt: false,
+			qualities: OPENAI_GENERATION_QUALITIES,
+			maxCount: 4,
+			...(quality === "auto" ? {} : { defaultQuality: quality }),
+		},
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 
 		async start(input) {

@@ -42,8 +42,15 @@ describe("replicate through the worker", () => {
 		);
 		expect(JSON.parse(generation.api_id ?? "{}")).toMatchObject({ provider: "replicate" });
 		const [create] = fake.requests();
+		// The random seed drawn at creation is the one sent, and the one recorded.
+		expect(poll.settings.seed).toEqual(expect.any(Number));
 		expect(create?.body).toEqual({
-			input: { prompt: "a lighthouse at dusk", aspect_ratio: "16:9", num_outputs: 4 },
+			input: {
+				prompt: "a lighthouse at dusk",
+				aspect_ratio: "16:9",
+				num_outputs: 4,
+				seed: poll.settings.seed,
+			},
 		});
 		const files = fake.requests().filter((request) => request.path.startsWith("/files/"));
 		expect(files.map((request) => request.authorization)).toEqual(Array(4).fill(undefined));
@@ -62,7 +69,7 @@ describe("replicate through the worker", () => {
 	it("shows a refused prompt as such, and does not retry it", async () => {
 		const { fake, client } = await startWorld();
 		const created = await requestGeneration(client, "something forbidden", "--ar 1:1");
-		expect(await waitForFinish(client, created.pollingUrl)).toEqual({
+		expect(await waitForFinish(client, created.pollingUrl)).toMatchObject({
 			status: "failed",
 			results: [],
 			message: "The provider refused this prompt",

@@ -43,6 +43,66 @@ function apiRequests(fake: FakeReplicate) {
 	return fake.requests().filter((request) => request.path.startsWith("/v1/"));
 }
 
+describe("replicate provider: the generation's settings", () => {
+	it("offers a seed by default, and a negative prompt only where its input is named", async () => {
+		const fake = await startFake();
+		expect(createProvider(fake).capabilities).toEqual({
+			seed: true,
+			negativePrompt: false,
+			qualities: [],
+			maxCount: 4,
+		});
+		const sdxl = createProvider(fake, { seedInput: null, negativePromptInput: "negative_prompt" });
+		expect(sdxl.capabilities).toMatchObject({ seed: false, negativePrompt: true });
+	});
+
+	it("sends the seed, the count as num_outputs and the negative prompt in the model's input", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { negativePromptInput: "negative_prompt" });
+		const job = await startTestJob(provider, {
+			seed: 4_294_967_295,
+			count: 3,
+			negativePrompt: "blurry",
+		});
+		expect(apiRequests(fake)[0]?.body).toEqual({
+			input: {
+				prompt: "An hourglass on a study desk, steampunk",
+				aspect_ratio: "16:9",
+				num_outputs: 3,
+				seed: 4_294_967_295,
+				negative_prompt: "blurry",
+			},
+		});
+		expect(expectCompleted(await provider.check(job))).toHaveLength(3);
+	});
+
+	it("gives each prediction the next seed when the model makes one image at a time", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { imagesPerPrediction: 1, seedInput: "noise_seed" });
+		await startTestJob(provider, { seed: 4_294_967_294, count: 3 });
+		const inputs = apiRequests(fake).map((request) => request.body);
+		expect(inputs).toEqual([
+			{ input: expect.objectContaining({ noise_seed: 4_294_967_294 }) },
+			{ input: expect.objectContaining({ noise_seed: 4_294_967_295 }) },
+			{ input: expect.objectContaining({ noise_seed: 0 }) },
+		]);
+		expect(inputs.map((body) => JSON.stringify(body))).not.toContain("num_outputs");
+	});
+
+	it("sends no seed or negative prompt the generation does not carry, or the model does not take", async () => {
+		const fake = await startFake();
+		await createProvider(fake, { seedInput: null }).start(createTestInput({ seed: 7 }));
+		await createProvider(fake, { negativePromptInput: "negative_prompt" }).start(
+			createTestInput({ seed: null, negativePrompt: null }),
+		);
+		for (const request of apiRequests(fake)) {
+			expect(request.body).toEqual({
+				input: { prompt: expect.any(String), aspect_ratio: "16:9", num_outputs: 4 },
+			});
+		}
+	});
+});
+
 describe("replicate provider: happy path", () => {
 	it("creates one flux-schnell prediction of four in the chosen ratio, follows it, and downloads four images", async () => {
 		const fake = await startFake({ behaviour: { startingMs: NEVER } });

@@ -14,6 +14,7 @@ import {
 	parseVendorUrl,
 	resolveBelow,
 } from "../shared/provider-urls";
+import { seedForRequest } from "../shared/seeds";
 import {
 	createVendorClient,
 	parseReply,
@@ -27,7 +28,6 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
-	PLAIN_CAPABILITIES,
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
@@ -36,6 +36,7 @@ import {
 	REPLICATE_DEFAULT_BASE_URL,
 	REPLICATE_DEFAULT_IMAGES_PER_PREDICTION,
 	REPLICATE_DEFAULT_MODEL,
+	REPLICATE_DEFAULT_SEED_INPUT,
 	REPLICATE_MODEL_PATTERN,
 } from "./replicate-config";
 
@@ -52,6 +53,10 @@ export type ReplicateProviderOptions = VendorRequestSettings & {
 	imagesPerPrediction?: number;
 	/** Extra `input` fields for the model, such as `{ "output_format": "png" }`. */
 	extraInput?: Record<string, unknown>;
+	/** The model's seed input, `seed` by default; null for a model that takes none. */
+	seedInput?: string | null;
+	/** The model's negative prompt input (SDXL's `negative_prompt`); none is offered without it. */
+	negativePromptInput?: string;
 	/** Sent as `Cancel-After`, so a prediction nobody follows any more stops on Replicate's side. */
 	cancelAfterMs?: number;
 };
@@ -85,7 +90,8 @@ const REPLICATE_JOB_IDS = defineBatchJobIds("Replicate", "predictions", Predicti
 
 /**
  * Replicate's predictions API: one prediction of `num_outputs` images (or one per image for
- * models that make one), followed at `urls.get` and cancelled at `urls.cancel`. The token goes to
+ * models that make one), with the generation's seed and negative prompt in the model's inputs
+ * named for them, followed at `urls.get` and cancelled at `urls.cancel`. The token goes to
  * the API's origin only; output files are public URLs the worker downloads.
  */
 export function createReplicateProvider(options: ReplicateProviderOptions): ImageProvider {
@@ -95,6 +101,9 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 		4,
 		Math.max(1, options.imagesPerPrediction ?? REPLICATE_DEFAULT_IMAGES_PER_PREDICTION),
 	);
+	const seedInput =
+		options.seedInput === undefined ? REPLICATE_DEFAULT_SEED_INPUT : options.seedInput;
+	const negativePromptInput = options.negativePromptInput;
 	// The token goes to the API's own origin only, never to a host an answer names.
 	const send = createVendorClient(options, {
 		maxResponseBytes: MAX_RESPONSE_BYTES,
@@ -106,7 +115,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 
 	async function createPrediction(
 		input: GenerationInput,
-		size: number,
+		{ size, index }: { size: number; index: number },
 		callOptions: ProviderCallOptions | undefined,
 	): Promise<PredictionRef> {
 		const url = resolveBelow(
@@ -119,6 +128,13 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 			prompt: input.prompt,
 			aspect_ratio: toRatioParam(input.aspectRatio),
 			...(imagesPerPrediction > 1 ? { num_outputs: size } : {}),
+			// One seed makes a prediction's whole set; each further prediction takes the next seed.
+			...(seedInput && input.seed !== null
+				? { [seedInput]: seedForRequest(input.seed, index) }
+				: {}),
+			...(negativePromptInput && input.negativePrompt !== null
+				? { [negativePromptInput]: input.negativePrompt }
+				: {}),
 		};
 		const reply = await send(
 			what,
@@ -176,7 +192,12 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 
 	return {
 		name: "replicate",
-		capabilities: PLAIN_CAPABILITIES,
+		capabilities: {
+			seed: seedInput !== null,
+			negativePrompt: negativePromptInput !== undefined,
+			qualities: [],
+			maxCount: 4,
+		},
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 		...createBatchedJobs({
 			imagesPerRequest: imagesPerPrediction,

@@ -71,8 +71,15 @@ type VendorRequests<Ref> = {
 	imagesPerRequest: number;
 	/** Checks one request after another rather than all at once (a GPU box is not a CDN). */
 	isCheckedInTurn?: boolean;
-	/** Makes one request for `size` images; what it returns is saved in the job id. */
-	submit(input: GenerationInput, size: number, callOptions?: ProviderCallOptions): Promise<Ref>;
+	/**
+	 * Makes one request for `batch.size` images; `batch.index` counts the generation's requests
+	 * from 0 (each derives its own seed from it). What it returns is saved in the job id.
+	 */
+	submit(
+		input: GenerationInput,
+		batch: { size: number; index: number },
+		callOptions?: ProviderCallOptions,
+	): Promise<Ref>;
 	check(
 		ref: Ref,
 		callOptions: ProviderCallOptions | undefined,
@@ -110,7 +117,7 @@ export function createBatchedJobs<Ref>(
 		async start(input, callOptions) {
 			const refs = await startBatches(
 				splitIntoBatches(input.count, requests.imagesPerRequest),
-				(size) => requests.submit(input, size, callOptions),
+				(size, index) => requests.submit(input, { size, index }, callOptions),
 				(started) => requests.cancel([started]),
 			);
 			return { jobId: requests.jobIds.encode(refs) };

@@ -125,6 +125,7 @@ const FluxInputSchema = z.object({
 		])
 		.optional(),
 	num_images: z.number().int().min(1).max(4).optional(),
+	seed: z.number().int().optional(),
 	aspect_ratio: z.enum(ULTRA_RATIOS).optional(),
 });
 

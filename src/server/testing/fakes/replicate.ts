@@ -127,6 +127,7 @@ const InputSchema = z.object({
 		})
 		.optional(),
 	num_outputs: z.number().int().min(1).max(4).optional(),
+	seed: z.number().int("seed must be an integer").optional(),
 	output_format: z.enum(OUTPUT_FORMATS).optional(),
 });
 

@@ -5,6 +5,7 @@ import { ACCOUNT_LABEL } from "../../../shared/constants";
 import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { mswServer } from "../../testing/msw-server";
 import { renderApp } from "../../testing/render-app";
+import { findToast } from "../../testing/toasts";
 
 async function openUserMenu(user: ReturnType<typeof renderApp>["user"]) {
 	await user.click(await screen.findByRole("button", { name: "Account menu" }));
@@ -73,7 +74,7 @@ describe("UserMenu", () => {
 		const dialog = within(await screen.findByRole("alertdialog", { name: "Sign out?" }));
 		await user.click(dialog.getByRole("button", { name: "Sign Out" }));
 
-		expect(await screen.findByText("Sign out failed. Please try again.")).toBeVisible();
+		expect(await findToast("Sign out failed. Please try again.")).toBeVisible();
 		expect(screen.getByRole("button", { name: "Account menu" })).toBeVisible();
 		expect(screen.queryByRole("link", { name: "Sign In" })).not.toBeInTheDocument();
 	});

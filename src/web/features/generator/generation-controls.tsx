@@ -14,7 +14,7 @@ import {
 import type { PublicModel } from "../../../shared/models";
 import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
 import { joinClassNames } from "../../lib/class-names";
-import { fetchModels } from "../../lib/models-requests";
+import { fetchModels, MODELS_QUERY_KEY } from "../../lib/models-requests";
 import { showToast } from "../../lib/toast";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { applyPrefill, fitChoice } from "./model-choice";
@@ -315,7 +315,7 @@ export function GenerationControls({
 	const appliedPrefillIdRef = useRef<number | null>(null);
 	const { data: answer } = useQuery({
 		// The person's last model is part of the answer: ask again when someone signs in or out.
-		queryKey: ["models", isSignedIn],
+		queryKey: [...MODELS_QUERY_KEY, isSignedIn],
 		queryFn: ({ signal }) => fetchModels(signal),
 		enabled: !isAuthLoading,
 		staleTime: 60_000,

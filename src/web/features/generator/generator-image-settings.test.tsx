@@ -6,20 +6,22 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ImageRecipe } from "../../../shared/image-recipe";
 import { writePngRecipe } from "../../../shared/image-recipe-files";
 import type { PublicModel } from "../../../shared/models";
+import { createTestModel } from "../../testing/fakes/test-generations";
 import {
 	cleanUpGeneratorScreen,
 	getPromptBox,
 	openGenerator,
 	startGeneratorApi,
 } from "../../testing/generator-screen";
-import { OFFLINE_ENGINE_MODEL } from "../../testing/msw-server";
 import { findToast } from "../../testing/toasts";
 import { NO_RECIPE_MESSAGE } from "./image-settings";
 
 afterEach(cleanUpGeneratorScreen);
 
+const LOCAL = createTestModel();
+
 const SKETCH: PublicModel = {
-	...OFFLINE_ENGINE_MODEL,
+	...LOCAL,
 	id: "sketch",
 	label: "Quick sketch",
 	counts: [1, 2],
@@ -52,11 +54,7 @@ async function createImageFile(recipe: ImageRecipe): Promise<File> {
 
 function startApiWithTwoModels() {
 	return startGeneratorApi({
-		models: {
-			models: [OFFLINE_ENGINE_MODEL, SKETCH],
-			defaultModelId: "local",
-			preferredModelId: null,
-		},
+		models: [LOCAL, SKETCH],
 	});
 }
 

@@ -4,10 +4,13 @@ import { screen, waitFor, within } from "@testing-library/react";
 import type { UserEvent } from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
-import type { ModelsResponse, PublicModel } from "../../../shared/models";
+import type { PublicModel } from "../../../shared/models";
 import { buildGeneratorLink } from "../../lib/generator-link";
-import { FAKE_RANDOM_SEED } from "../../testing/fakes/fake-generations-api";
-import { createGate, createRunningGeneration } from "../../testing/fakes/test-generations";
+import {
+	createGate,
+	createRunningGeneration,
+	createTestModel,
+} from "../../testing/fakes/test-generations";
 import {
 	cleanUpGeneratorScreen,
 	getGenerateButton,
@@ -16,13 +19,14 @@ import {
 	openGenerator,
 	startGeneratorApi,
 } from "../../testing/generator-screen";
-import { OFFLINE_ENGINE_MODEL } from "../../testing/msw-server";
 import { findToast } from "../../testing/toasts";
 
 afterEach(cleanUpGeneratorScreen);
 
+const LOCAL = createTestModel();
+
 const SKETCH: PublicModel = {
-	...OFFLINE_ENGINE_MODEL,
+	...LOCAL,
 	id: "sketch",
 	label: "Quick sketch",
 	description: "One or two quick drafts",
@@ -32,7 +36,7 @@ const SKETCH: PublicModel = {
 };
 
 const PAINTER: PublicModel = {
-	...OFFLINE_ENGINE_MODEL,
+	...LOCAL,
 	id: "painter",
 	label: "Painter",
 	description: null,
@@ -42,10 +46,6 @@ const PAINTER: PublicModel = {
 	negativePrompt: false,
 	qualities: ["low", "medium", "high"],
 };
-
-function offering(models: PublicModel[], extra: Partial<ModelsResponse> = {}): ModelsResponse {
-	return { models, defaultModelId: models[0]?.id ?? "local", preferredModelId: null, ...extra };
-}
 
 function getModelSelect(): HTMLElement {
 	return screen.getByRole("combobox", { name: "Model" });
@@ -84,7 +84,7 @@ describe("the Model control", () => {
 	});
 
 	it("offers each model with its label, description and price per image", async () => {
-		startGeneratorApi({ models: offering([OFFLINE_ENGINE_MODEL, SKETCH, PAINTER]) });
+		startGeneratorApi({ models: [LOCAL, SKETCH, PAINTER] });
 		await openGenerator();
 
 		const options = within(getModelSelect()).getAllByRole("option");
@@ -98,7 +98,8 @@ describe("the Model control", () => {
 
 	it("starts from the person's last model, the default otherwise", async () => {
 		startGeneratorApi({
-			models: offering([OFFLINE_ENGINE_MODEL, SKETCH], { preferredModelId: "sketch" }),
+			models: [LOCAL, SKETCH],
+			preferredModelId: "sketch",
 		});
 		await openGenerator();
 
@@ -110,7 +111,7 @@ describe("the Model control", () => {
 
 describe("the settings follow the chosen model", () => {
 	it("snaps the count, hides what the model lacks and does not send it", async () => {
-		const server = startGeneratorApi({ models: offering([OFFLINE_ENGINE_MODEL, SKETCH]) });
+		const server = startGeneratorApi({ models: [LOCAL, SKETCH] });
 		const { user } = await openGenerator();
 
 		await user.click(getCount(3));
@@ -137,7 +138,7 @@ describe("the settings follow the chosen model", () => {
 	});
 
 	it("brings a setting back with its text when a model that offers it is chosen again", async () => {
-		startGeneratorApi({ models: offering([OFFLINE_ENGINE_MODEL, SKETCH]) });
+		startGeneratorApi({ models: [LOCAL, SKETCH] });
 		const { user } = await openGenerator();
 		await openAdvancedSettings(user);
 		await user.type(screen.getByRole("textbox", { name: "Negative prompt" }), "fog");
@@ -149,7 +150,7 @@ describe("the settings follow the chosen model", () => {
 	});
 
 	it("offers Quality where the model has it, and no Seed where it takes none", async () => {
-		const server = startGeneratorApi({ models: offering([OFFLINE_ENGINE_MODEL, PAINTER]) });
+		const server = startGeneratorApi({ models: [LOCAL, PAINTER] });
 		const { user } = await openGenerator();
 
 		await user.selectOptions(getModelSelect(), "painter");
@@ -157,7 +158,8 @@ describe("the settings follow the chosen model", () => {
 		expect(readCounts()).toEqual(["1"]);
 		expect(screen.queryByRole("spinbutton", { name: "Seed" })).not.toBeInTheDocument();
 		const quality = screen.getByRole("radiogroup", { name: "Quality" });
-		expect(within(quality).getByRole("radio", { name: "Medium" })).toBeChecked();
+		// None picked until the person picks one: the model's own quality is used meanwhile.
+		for (const level of within(quality).getAllByRole("radio")) expect(level).not.toBeChecked();
 		await user.click(within(quality).getByRole("radio", { name: "High" }));
 
 		await user.type(getPromptBox(), "A still life");
@@ -179,7 +181,7 @@ describe("the settings follow the chosen model", () => {
 			label: "Wide",
 			ratios: ["--ar 16:9", "--ar 21:9"],
 		};
-		startGeneratorApi({ models: offering([OFFLINE_ENGINE_MODEL, wide]) });
+		startGeneratorApi({ models: [LOCAL, wide] });
 		const { user } = await openGenerator();
 		const ratio = screen.getByRole("combobox", { name: "Aspect ratio" });
 		expect(ratio).toHaveTextContent("Square");
@@ -222,7 +224,7 @@ describe("the settings follow the chosen model", () => {
 
 describe("a link's settings", () => {
 	it("fills in the model and settings of Use settings, seed included", async () => {
-		const server = startGeneratorApi({ models: offering([OFFLINE_ENGINE_MODEL, SKETCH]) });
+		const server = startGeneratorApi({ models: [LOCAL, SKETCH] });
 		const link = buildGeneratorLink(
 			{
 				prompt: "A red kite",
@@ -250,7 +252,7 @@ describe("a link's settings", () => {
 	});
 
 	it("says a model is no longer offered, and keeps the rest of the link", async () => {
-		startGeneratorApi({ models: offering([OFFLINE_ENGINE_MODEL, SKETCH]) });
+		startGeneratorApi({ models: [LOCAL, SKETCH] });
 		const link = buildGeneratorLink({
 			prompt: "A red kite",
 			aspectRatio: "--ar 3:2",
@@ -271,7 +273,7 @@ describe("a link's settings", () => {
 
 describe("the model and seed of the results", () => {
 	it("shows the model's label and the seed drawn, in the results and the preview", async () => {
-		startGeneratorApi({ models: offering([OFFLINE_ENGINE_MODEL, SKETCH]) });
+		const server = startGeneratorApi({ models: [LOCAL, SKETCH] });
 		const { user } = await openGenerator();
 		await user.selectOptions(getModelSelect(), "sketch");
 		await user.type(getPromptBox(), "A paper boat");
@@ -280,11 +282,13 @@ describe("the model and seed of the results", () => {
 		const panel = getResultPanel();
 		expect(await within(panel).findByRole("heading", { name: "2 images" })).toBeVisible();
 		expect(within(panel).getByText("Quick sketch")).toBeVisible();
-		expect(within(panel).getByText(String(FAKE_RANDOM_SEED))).toBeVisible();
+		const seed = server.readGenerations()[0]?.settings.seed;
+		expect(seed).toEqual(expect.any(Number));
+		expect(within(panel).getByText(String(seed))).toBeVisible();
 
 		await user.click(within(panel).getByRole("button", { name: "Open image 1 of 2" }));
 		const preview = await screen.findByRole("dialog", { name: "Image 1 of 2" });
-		expect(within(preview).getByText(`Quick sketch · Seed ${FAKE_RANDOM_SEED}`)).toBeVisible();
+		expect(within(preview).getByText(`Quick sketch · Seed ${seed}`)).toBeVisible();
 	});
 
 	it("shows the seed asked for", async () => {
@@ -309,7 +313,7 @@ describe("the model and seed of the results", () => {
 		const pollGate = createGate();
 		startGeneratorApi({
 			generations: [running],
-			models: offering([OFFLINE_ENGINE_MODEL, SKETCH]),
+			models: [LOCAL, SKETCH],
 			pollGates: new Map([[0, pollGate.opened]]),
 		});
 		await openGenerator();

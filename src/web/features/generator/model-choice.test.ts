@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { OFFLINE_ENGINE_MODEL } from "../../testing/msw-server";
+import { createTestModel } from "../../testing/fakes/test-generations";
 import { applyPrefill, snapCount } from "./model-choice";
+
+const LOCAL = createTestModel();
 
 describe("snapCount", () => {
 	it("takes the offered count nearest to the one asked for, the larger of two as near", () => {
@@ -12,9 +14,9 @@ describe("snapCount", () => {
 });
 
 describe("applyPrefill", () => {
-	const sketch = { ...OFFLINE_ENGINE_MODEL, id: "sketch", label: "Quick sketch", counts: [1, 2] };
+	const sketch = { ...LOCAL, id: "sketch", label: "Quick sketch", counts: [1, 2] };
 	const answer = {
-		models: [OFFLINE_ENGINE_MODEL, sketch],
+		models: [LOCAL, sketch],
 		defaultModelId: "local",
 		preferredModelId: "sketch",
 	};

@@ -1,6 +1,5 @@
 // Which model and settings the form starts with, and how they follow a change of model. Loaded on
 // demand with the controls (generation-controls.tsx).
-import type { Quality } from "../../../shared/generation-settings";
 import type { ModelsResponse, PublicModel } from "../../../shared/models";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 
@@ -15,15 +14,10 @@ export function snapCount(counts: readonly number[], wanted: number): number {
 	return best;
 }
 
-/** The model's quality to start with: the middle of what it offers (medium of low, medium, high). */
-function defaultQuality(model: PublicModel): Quality | null {
-	return model.qualities[Math.floor((model.qualities.length - 1) / 2)] ?? null;
-}
-
 /**
  * The choice for `model`, keeping what `previous` holds: the texts as they are (sent only where
  * the model offers them), the count snapped to the nearest the model offers, the quality where the
- * model has it. Without a previous count, the largest the model offers.
+ * model has it (none picked otherwise). Without a previous count, the largest the model offers.
  */
 export function fitChoice(
 	model: PublicModel,
@@ -33,10 +27,9 @@ export function fitChoice(
 		previous.count === undefined
 			? Math.max(...model.counts)
 			: snapCount(model.counts, previous.count);
+	// None picked is none sent: the server takes the model's own (the entry's quality).
 	const quality =
-		previous.quality && model.qualities.includes(previous.quality)
-			? previous.quality
-			: defaultQuality(model);
+		previous.quality && model.qualities.includes(previous.quality) ? previous.quality : null;
 	return {
 		model,
 		count,

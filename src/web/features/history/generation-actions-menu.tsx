@@ -1,13 +1,22 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { Copy, EllipsisVertical, FileArchive, Repeat2, SquarePen } from "lucide-react";
+import {
+	Copy,
+	EllipsisVertical,
+	FileArchive,
+	Repeat2,
+	SlidersHorizontal,
+	SquarePen,
+} from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Generation } from "../../../shared/generation-responses";
 import { buildArchiveUrl } from "../../lib/generations-requests";
-import { buildGeneratorLink } from "../../lib/generator-link";
+import { buildUsePromptLink, buildUseSettingsLink } from "./generation-reuse";
 
 export type ReuseActions = {
 	onRerun: (generation: Generation) => void;
+	/** A Use prompt or Use settings link was followed: the page says so when the model is gone. */
+	onReuse: (generation: Generation) => void;
 	onCopyPrompt: (generation: Generation) => void;
 };
 
@@ -38,7 +47,8 @@ export function hasImages(generation: Generation): boolean {
 
 /**
  * A card's further actions, behind one button so the card keeps its height: download the whole
- * generation as a ZIP, open the generator with its prompt and ratio, run it again, copy the prompt.
+ * generation as a ZIP, open the generator with its prompt and settings (with or without its seed),
+ * run it again with a new seed, copy the prompt.
  */
 export function GenerationActionsMenu({
 	generation,
@@ -71,14 +81,15 @@ export function GenerationActionsMenu({
 						</DropdownMenu.Item>
 					) : null}
 					<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
-						<Link
-							to={buildGeneratorLink({
-								prompt: generation.prompt,
-								aspectRatio: generation.aspect_ratio,
-							})}
-						>
+						<Link to={buildUsePromptLink(generation)} onClick={() => actions.onReuse(generation)}>
 							<SquarePen aria-hidden="true" className="size-4" />
 							Use prompt
+						</Link>
+					</DropdownMenu.Item>
+					<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
+						<Link to={buildUseSettingsLink(generation)} onClick={() => actions.onReuse(generation)}>
+							<SlidersHorizontal aria-hidden="true" className="size-4" />
+							Use settings
 						</Link>
 					</DropdownMenu.Item>
 					<MenuItem

@@ -1,4 +1,4 @@
-import { Clock, Crop, ExternalLink, ImageOff, Trash2, UserRound } from "lucide-react";
+import { Clock, Crop, ExternalLink, ImageOff, Sparkles, Trash2, UserRound } from "lucide-react";
 import { memo, use, useId } from "react";
 import { toRatioParam } from "../../../shared/aspect-ratios";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
@@ -175,8 +175,8 @@ function SelectCheckbox({
 }
 
 /**
- * One generation in the history: up to four thumbnails, the prompt and when it was made, and its
- * actions. Memoised, because a long history re-renders its list on every page that arrives.
+ * One generation in the history: up to four thumbnails, the prompt, when it was made, its ratio and
+ * model, and its actions. Memoised, because a long history re-renders its list on every page that arrives.
  */
 export const GenerationCard = memo(function GenerationCard({
 	generation,
@@ -231,17 +231,25 @@ export const GenerationCard = memo(function GenerationCard({
 					<GenerationActionsMenu generation={generation} actions={actions} />
 				</div>
 				<div className="flex h-5 items-center gap-x-3 overflow-hidden text-xs whitespace-nowrap text-slate-600">
-					<span className="inline-flex items-center gap-1">
+					<span className="inline-flex shrink-0 items-center gap-1">
 						<Clock aria-hidden="true" className="size-3.5" />
 						<time dateTime={generation.created_at}>{formatTimeOfDay(generation.created_at)}</time>
 					</span>
-					<span className="inline-flex items-center gap-1">
+					<span className="inline-flex shrink-0 items-center gap-1">
 						<Crop aria-hidden="true" className="size-3.5" />
 						<span className="sr-only">Aspect ratio </span>
 						{toRatioParam(generation.aspect_ratio)}
 					</span>
+					{/* The one part of the line that may be long: it gives way, truncated, to the rest. */}
+					<span className="inline-flex min-w-0 items-center gap-1">
+						<Sparkles aria-hidden="true" className="size-3.5 shrink-0" />
+						<span className="sr-only">Model </span>
+						<span className="truncate" title={generation.model.label}>
+							{generation.model.label}
+						</span>
+					</span>
 					{generation.status === "failed" ? (
-						<span className="rounded-full bg-red-50 px-2 py-0.5 font-semibold text-red-700 ring-1 ring-red-200 ring-inset">
+						<span className="shrink-0 rounded-full bg-red-50 px-2 py-0.5 font-semibold text-red-700 ring-1 ring-red-200 ring-inset">
 							Failed
 						</span>
 					) : null}

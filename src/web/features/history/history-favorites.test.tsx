@@ -12,6 +12,7 @@ import {
 	readPrompts,
 	setUpHistoryScreen,
 } from "../../testing/history-screen";
+import { findToast } from "../../testing/toasts";
 
 function getStar(prompt: string) {
 	return within(findCard(prompt)).getByRole("button", { name: "Favourite" });
@@ -71,9 +72,7 @@ describe("favourites", () => {
 		expect(getStar("Not allowed")).toHaveAttribute("aria-pressed", "true");
 		release();
 
-		expect(
-			await screen.findByText("Failed to update the favourite. Please try again."),
-		).toBeVisible();
+		expect(await findToast("Failed to update the favourite. Please try again.")).toBeVisible();
 		expect(getStar("Not allowed")).toHaveAttribute("aria-pressed", "false");
 	});
 

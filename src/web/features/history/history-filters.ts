@@ -2,13 +2,15 @@ import { type AspectRatio, readRatioParam, toRatioParam } from "../../../shared/
 import { MAX_SEARCH_LENGTH } from "../../../shared/constants";
 
 /**
- * What the history is narrowed to, as the address says: `?q=fox&ratio=16:9&favorites=true` and,
- * for the administrator, `&owner=alice@example.com`. Kept in the address so that a reload, Back
+ * What the history is narrowed to, as the address says: `?q=fox&ratio=16:9&model=sketch&favorites=true`
+ * and, for the administrator, `&owner=alice@example.com`. Kept in the address so that a reload, Back
  * and Forward, and a shared link all show the same history.
  */
 export type HistoryFilters = {
 	search: string;
 	aspectRatio: AspectRatio | null;
+	/** The id of the model the generations were made with; "" for all models. */
+	modelId: string;
 	isFavoritesOnly: boolean;
 	ownerEmail: string;
 };
@@ -16,11 +18,26 @@ export type HistoryFilters = {
 export const NO_FILTERS: HistoryFilters = {
 	search: "",
 	aspectRatio: null,
+	modelId: "",
 	isFavoritesOnly: false,
 	ownerEmail: "",
 };
 
-const PARAMS = { search: "q", ratio: "ratio", favorites: "favorites", owner: "owner" } as const;
+const PARAMS = {
+	search: "q",
+	ratio: "ratio",
+	model: "model",
+	favorites: "favorites",
+	owner: "owner",
+} as const;
+
+/** A model's id as the catalogue allows it (letters, digits, `-`); anything else is no filter. */
+const MODEL_ID_PATTERN = /^[A-Za-z0-9-]{1,100}$/;
+
+function readModelId(value: string | null): string {
+	const id = (value ?? "").trim();
+	return MODEL_ID_PATTERN.test(id) ? id : "";
+}
 
 /** Reads the filters from the address; what does not make sense there (or is not theirs) is ignored. */
 export function readHistoryFilters(
@@ -30,6 +47,7 @@ export function readHistoryFilters(
 	return {
 		search: (params.get(PARAMS.search) ?? "").trim().slice(0, MAX_SEARCH_LENGTH),
 		aspectRatio: readRatioParam(params.get(PARAMS.ratio)),
+		modelId: readModelId(params.get(PARAMS.model)),
 		isFavoritesOnly: params.get(PARAMS.favorites) === "true",
 		ownerEmail: options.isAdmin ? (params.get(PARAMS.owner) ?? "").trim() : "",
 	};
@@ -47,6 +65,7 @@ export function writeHistoryFilters(
 	};
 	set(PARAMS.search, filters.search);
 	set(PARAMS.ratio, filters.aspectRatio ? toRatioParam(filters.aspectRatio) : null);
+	set(PARAMS.model, filters.modelId);
 	set(PARAMS.favorites, filters.isFavoritesOnly ? "true" : null);
 	set(PARAMS.owner, filters.ownerEmail);
 	return params;
@@ -57,6 +76,7 @@ export function isFiltered(filters: HistoryFilters): boolean {
 	return (
 		filters.search !== "" ||
 		filters.aspectRatio !== null ||
+		filters.modelId !== "" ||
 		filters.isFavoritesOnly ||
 		filters.ownerEmail !== ""
 	);

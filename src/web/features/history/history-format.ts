@@ -1,5 +1,6 @@
 import { type AspectRatio, findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
 import { DATE_LOCALE } from "../../../shared/constants";
+import type { Quality } from "../../../shared/generation-settings";
 
 const COUNT_FORMAT = new Intl.NumberFormat(DATE_LOCALE);
 
@@ -11,6 +12,11 @@ export function formatCount(count: number): string {
 /** The ratio and its menu label, like "16:9 · Landscape (widescreen)". */
 export function describeAspectRatio(aspectRatio: AspectRatio): string {
 	return `${toRatioParam(aspectRatio)} · ${findAspectRatio(aspectRatio).label}`;
+}
+
+/** A quality level as people read it, like "High". */
+export function describeQuality(quality: Quality): string {
+	return `${quality.charAt(0).toUpperCase()}${quality.slice(1)}`;
 }
 
 /**

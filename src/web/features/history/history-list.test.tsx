@@ -21,6 +21,7 @@ const ACTIONS: GenerationCardActions = {
 	onDelete: () => {},
 	onToggleFavorite: () => {},
 	onRerun: () => {},
+	onReuse: () => {},
 	onCopyPrompt: () => {},
 	onSelect: () => {},
 };

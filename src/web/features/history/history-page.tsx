@@ -1,10 +1,19 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
+import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
 import type { GenerationCardActions } from "./generation-card";
 import { copyPrompt, openPollingUrl } from "./generation-card-actions";
 import { DeletingIdsContext, SelectionContext } from "./generation-card-contexts";
+import {
+	isModelGone,
+	listModelChoices,
+	readIsModelGone,
+	useOfferedModels,
+} from "./generation-reuse";
 import { flattenPages } from "./history-cache";
 import { isFiltered, NO_FILTERS } from "./history-filters";
 import { HistoryHeader } from "./history-header";
@@ -18,6 +27,7 @@ import {
 } from "./history-states";
 import { HistoryToolbar } from "./history-toolbar";
 import { ImagePreviewDialog } from "./image-preview-dialog";
+import { ModelGoneDialog } from "./model-gone-dialog";
 import { SelectionBar } from "./selection-bar";
 import { useCompletionWatcher } from "./use-completion-watcher";
 import { useHistoryDeletion } from "./use-history-deletion";
@@ -42,6 +52,17 @@ function readBrowserTimeZone(): string {
 	}
 }
 
+/**
+ * Where focus goes back to after the "no longer offered" dialog: what had it (the preview's Rerun),
+ * or the card's menu button when that was an item of the menu, which is gone by then.
+ */
+function findReturnFocus(list: HTMLElement | null, id: string): HTMLElement | null {
+	const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+	if (active && !active.closest('[role="menu"]')) return active;
+	const card = list?.querySelector(`article[data-generation-id="${CSS.escape(id)}"]`);
+	return card?.querySelector<HTMLElement>('button[aria-label="More actions"]') ?? null;
+}
+
 /** The owners of the loaded generations, for the administrator's filter by person. */
 function listKnownOwners(items: readonly Generation[]): string[] {
 	return [...new Set(items.flatMap((item) => (item.owner_email ? [item.owner_email] : [])))].sort();
@@ -50,7 +71,8 @@ function listKnownOwners(items: readonly Generation[]): string[] {
 /**
  * The generations history (SPEC.md section 2): the person's own, or everyone's for the admin,
  * grouped by day, loaded a cursor page at a time as the person scrolls; searched and filtered on
- * the server by what the address says; with favourites, downloads, reuse and a selection mode.
+ * the server by what the address says (search, ratio, model, favourites, person); with favourites,
+ * downloads, reuse (Use prompt, Use settings, Rerun) and a selection mode.
  */
 export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 	const [timeZone] = useState(readBrowserTimeZone);
@@ -89,6 +111,29 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 
 	const { mutate: toggleFavorite } = useToggleFavorite();
 	const { mutate: startRerun } = useRerunGeneration();
+	const offeredModels = useOfferedModels();
+	const queryClient = useQueryClient();
+	// A Rerun whose model is no longer offered does not start: the dialog says why and offers the
+	// generator instead. Use prompt and Use settings go on to the generator, and a toast says it.
+	const [goneModelRerun, setGoneModelRerun] = useState<Generation | null>(null);
+	const goneModelFocusRef = useRef<HTMLElement | null>(null);
+	const rerun = useCallback(
+		(generation: Generation) => {
+			if (!readIsModelGone(queryClient, generation)) {
+				startRerun(generation);
+				return;
+			}
+			goneModelFocusRef.current = findReturnFocus(listRef.current, generation.id);
+			setGoneModelRerun(generation);
+		},
+		[queryClient, startRerun],
+	);
+	const reuse = useCallback(
+		(generation: Generation) => {
+			if (readIsModelGone(queryClient, generation)) void showToast("info", MODEL_NO_LONGER_OFFERED);
+		},
+		[queryClient],
+	);
 	// One object for every card, made once: cards are memoised and must not re-render for it.
 	const actions = useMemo<GenerationCardActions>(
 		() => ({
@@ -98,11 +143,12 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 				askToDelete([generation], { isSelection: false, returnFocusTo: trigger }),
 			onToggleFavorite: (generation) =>
 				toggleFavorite({ id: generation.id, isFavorite: !generation.is_favorite }),
-			onRerun: (generation) => startRerun(generation),
+			onRerun: rerun,
+			onReuse: reuse,
 			onCopyPrompt: (generation) => void copyPrompt(generation),
 			onSelect: (generation, options) => clickSelection(generation.id, options),
 		}),
-		[openPreview, askToDelete, toggleFavorite, startRerun, clickSelection],
+		[openPreview, askToDelete, toggleFavorite, rerun, reuse, clickSelection],
 	);
 	const previewActions = {
 		...actions,
@@ -117,6 +163,10 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 
 	const itemsById = useMemo(() => new Map(items.map((item) => [item.id, item])), [items]);
 	const knownOwners = useMemo(() => (isAdmin ? listKnownOwners(items) : []), [isAdmin, items]);
+	const modelChoices = useMemo(
+		() => listModelChoices(offeredModels.data, filters.modelId, items),
+		[offeredModels.data, filters.modelId, items],
+	);
 
 	let content: ReactNode;
 	if (list.isPending) {
@@ -180,6 +230,7 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 					onChange={changeFilters}
 					isAdmin={isAdmin}
 					knownOwners={knownOwners}
+					modelChoices={modelChoices}
 					isSelecting={selection.isActive}
 					onToggleSelecting={selection.toggle}
 				/>
@@ -203,12 +254,20 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 			<ImagePreviewDialog
 				target={preview.target}
 				isOwnerShown={isAdmin}
+				isModelGone={
+					preview.target ? isModelGone(preview.target.generation, offeredModels.data) : false
+				}
 				onSelectImage={preview.showImage}
 				onStep={preview.step}
 				canStep={preview.canStep}
 				actions={previewActions}
 				onClose={preview.close}
 				returnFocusRef={preview.returnFocusRef}
+			/>
+			<ModelGoneDialog
+				generation={goneModelRerun}
+				onClose={() => setGoneModelRerun(null)}
+				returnFocusRef={goneModelFocusRef}
 			/>
 			<DeleteGenerationDialog
 				generations={deletion.pendingGenerations}

@@ -117,7 +117,7 @@ describe("the preview", () => {
 		for (const name of ["Favourite", "Rerun", "Copy prompt", "Open Polling", "Delete"]) {
 			expect(within(dialog).getByRole("button", { name })).toBeVisible();
 		}
-		for (const name of ["Download image", "Download all (ZIP)", "Use prompt"]) {
+		for (const name of ["Download image", "Download all (ZIP)", "Use prompt", "Use settings"]) {
 			expect(within(dialog).getByRole("link", { name })).toBeVisible();
 		}
 

@@ -112,7 +112,7 @@ describe("reuse", () => {
 
 		expect(within(dialog).getByRole("link", { name: "Use prompt" })).toHaveAttribute(
 			"href",
-			"/?prompt=A+tall+tower&ratio=9%3A16",
+			"/?prompt=A+tall+tower&ratio=9%3A16&model=local&count=4",
 		);
 	});
 
@@ -134,10 +134,16 @@ describe("reuse", () => {
 		await user.click(within(menu).getByRole("menuitem", { name: "Rerun" }));
 
 		expect(await findToast("Rerun started")).toBeVisible();
-		expect(server.readRequests("POST", "/api/generations")[0]?.body).toEqual({
-			prompt: "Run me again",
-			aspectRatio: "--ar 3:2",
-		});
+		expect(server.readCreateRequests()).toEqual([
+			{
+				prompt: "Run me again",
+				aspectRatio: "--ar 3:2",
+				model: "local",
+				count: 4,
+				negativePrompt: null,
+				quality: null,
+			},
+		]);
 		await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(2));
 		const [newest] = screen.getAllByRole("article");
 		if (!newest) throw new Error("no card");
@@ -158,7 +164,7 @@ describe("reuse", () => {
 		await user.click(within(menu).getByRole("menuitem", { name: "Rerun" }));
 
 		expect(
-			await screen.findByText("You have reached the limit of generations. Please try again later."),
+			await findToast("You have reached the limit of generations. Please try again later."),
 		).toBeVisible();
 		expect(screen.getAllByRole("article")).toHaveLength(1);
 	});

@@ -124,9 +124,7 @@ describe("selecting many generations", () => {
 		dialog = await screen.findByRole("alertdialog", { name: "Delete 2 generations?" });
 		await user.click(within(dialog).getByRole("button", { name: "Delete 2" }));
 
-		expect(
-			await screen.findByText("Failed to delete the generations. Nothing was deleted."),
-		).toBeVisible();
+		expect(await findToast("Failed to delete the generations. Nothing was deleted.")).toBeVisible();
 		expect(screen.getAllByRole("article")).toHaveLength(5);
 		expect(within(bar).getByText("2 selected")).toBeVisible();
 	});

@@ -7,6 +7,7 @@ import {
 	toRatioParam,
 } from "../../../shared/aspect-ratios";
 import { MAX_SEARCH_LENGTH } from "../../../shared/constants";
+import type { GenerationModel } from "../../../shared/generation-responses";
 import { joinClassNames } from "../../lib/class-names";
 import type { HistoryFilters } from "./history-filters";
 
@@ -176,16 +177,19 @@ type HistoryToolbarProps = {
 	/** The administrator may filter by person. */
 	isAdmin: boolean;
 	knownOwners: readonly string[];
+	/** The models to filter by ("All models" besides); none when there is no choice to make. */
+	modelChoices: readonly GenerationModel[];
 	isSelecting: boolean;
 	onToggleSelecting: () => void;
 };
 
-/** Search, the filters (aspect ratio, favourites, and the administrator's person) and Select. */
+/** Search, the filters (aspect ratio, model, favourites, and the administrator's person) and Select. */
 export function HistoryToolbar({
 	filters,
 	onChange,
 	isAdmin,
 	knownOwners,
+	modelChoices,
 	isSelecting,
 	onToggleSelecting,
 }: HistoryToolbarProps) {
@@ -217,6 +221,21 @@ export function HistoryToolbar({
 					</option>
 				))}
 			</select>
+			{modelChoices.length > 0 ? (
+				<select
+					aria-label="Model"
+					value={filters.modelId}
+					onChange={(event) => onChange({ change: { modelId: event.target.value } })}
+					className={joinClassNames(FIELD_CLASS_NAME, "max-w-56 cursor-pointer truncate pr-8 pl-3")}
+				>
+					<option value="">All models</option>
+					{modelChoices.map((model) => (
+						<option key={model.id} value={model.id}>
+							{model.label}
+						</option>
+					))}
+				</select>
+			) : null}
 			<button
 				type="button"
 				aria-pressed={filters.isFavoritesOnly}

@@ -7,6 +7,7 @@ import {
 	ExternalLink,
 	FileArchive,
 	Repeat2,
+	SlidersHorizontal,
 	SquarePen,
 	Trash2,
 	X,
@@ -15,14 +16,15 @@ import type { KeyboardEvent, ReactNode, RefObject } from "react";
 import { Link } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
+import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import { Button, getButtonClassName } from "../../components/button";
 import { formatDateTime } from "../../lib/date-format";
 import { buildArchiveUrl, buildImageDownloadUrl } from "../../lib/generations-requests";
-import { buildGeneratorLink } from "../../lib/generator-link";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { FavoriteButton } from "./favorite-button";
 import type { GenerationCardActions } from "./generation-card";
-import { describeAspectRatio } from "./history-format";
+import { buildUsePromptLink, buildUseSettingsLink } from "./generation-reuse";
+import { describeAspectRatio, describeQuality } from "./history-format";
 
 export type PreviewTarget = { generation: Generation; imageIndex: number };
 
@@ -32,6 +34,8 @@ export type PreviewStep = -1 | 1;
 type ImagePreviewDialogProps = {
 	target: PreviewTarget | null;
 	isOwnerShown: boolean;
+	/** The generation's model is no longer offered: the preview says so beside its label. */
+	isModelGone: boolean;
 	onSelectImage: (imageIndex: number) => void;
 	/** Moves one image back or on, into the generation before or after at either end. */
 	onStep: (step: PreviewStep) => void;
@@ -57,14 +61,16 @@ const STEP_BUTTON_CLASS_NAME =
 const SMALL_SECONDARY = getButtonClassName({ variant: "secondary", size: "sm" });
 
 /**
- * The full-size preview of one image of a generation, with its prompt, date and time, and aspect
- * ratio, and the card's actions. Left and Right arrows (and the buttons on the image) move through
+ * The full-size preview of one image of a generation, with its prompt, date and time, aspect ratio,
+ * model and settings (the seed, and the negative prompt and quality where used), and the card's
+ * actions. Left and Right arrows (and the buttons on the image) move through
  * the images and on to the generation before or after. Escape, the Close button and a click
  * outside close it; the page does not scroll meanwhile.
  */
 export function ImagePreviewDialog({
 	target,
 	isOwnerShown,
+	isModelGone,
 	onSelectImage,
 	onStep,
 	canStep,
@@ -159,6 +165,27 @@ export function ImagePreviewDialog({
 									</time>
 								</Detail>
 								<Detail term="Aspect ratio">{describeAspectRatio(generation.aspect_ratio)}</Detail>
+								<Detail term="Model">
+									{generation.model.label}
+									{isModelGone ? (
+										<span className="text-slate-600"> · {MODEL_NO_LONGER_OFFERED}</span>
+									) : null}
+								</Detail>
+								{generation.settings.seed !== null ? (
+									<Detail term="Seed">
+										<span className="font-mono tabular-nums">{generation.settings.seed}</span>
+									</Detail>
+								) : null}
+								{generation.settings.negativePrompt ? (
+									<Detail term="Negative prompt">
+										<span className="break-words whitespace-pre-wrap">
+											{generation.settings.negativePrompt}
+										</span>
+									</Detail>
+								) : null}
+								{generation.settings.quality ? (
+									<Detail term="Quality">{describeQuality(generation.settings.quality)}</Detail>
+								) : null}
 								{isOwnerShown && generation.owner_email ? (
 									<Detail term="Owner">
 										<span className="break-all">{generation.owner_email}</span>
@@ -208,14 +235,20 @@ export function ImagePreviewDialog({
 									Download all (ZIP)
 								</a>
 								<Link
-									to={buildGeneratorLink({
-										prompt: generation.prompt,
-										aspectRatio: generation.aspect_ratio,
-									})}
+									to={buildUsePromptLink(generation)}
+									onClick={() => actions.onReuse(generation)}
 									className={SMALL_SECONDARY}
 								>
 									<SquarePen aria-hidden="true" className="size-4" />
 									Use prompt
+								</Link>
+								<Link
+									to={buildUseSettingsLink(generation)}
+									onClick={() => actions.onReuse(generation)}
+									className={SMALL_SECONDARY}
+								>
+									<SlidersHorizontal aria-hidden="true" className="size-4" />
+									Use settings
 								</Link>
 								<Button variant="secondary" size="sm" onClick={() => actions.onRerun(generation)}>
 									<Repeat2 aria-hidden="true" className="size-4" />

@@ -18,6 +18,7 @@ import {
 	startGeneration,
 } from "../../lib/generations-requests";
 import { showToast } from "../../lib/toast";
+import { buildRerunRequest } from "./generation-reuse";
 import {
 	createGenerationsListKey,
 	markGenerationListsStale,
@@ -160,14 +161,14 @@ export function useToggleFavorite() {
 }
 
 /**
- * Starts a new generation with the same prompt and ratio at once (quotas apply): the history
- * reloads and shows it in progress; a refusal shows the server's message from the catalogue.
+ * Starts a new generation with the same prompt, ratio, model and settings and a new seed, at once
+ * (quotas apply): the history reloads and shows it in progress; a refusal shows the server's
+ * message from the catalogue.
  */
 export function useRerunGeneration() {
 	const queryClient = useQueryClient();
 	return useMutation({
-		mutationFn: (generation: Generation) =>
-			startGeneration({ prompt: generation.prompt, aspectRatio: generation.aspect_ratio }),
+		mutationFn: (generation: Generation) => startGeneration(buildRerunRequest(generation)),
 		onSuccess: () => {
 			void showToast("success", RERUN_STARTED_MESSAGE);
 			void reloadGenerationLists(queryClient);

@@ -5,18 +5,18 @@ import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import type {
 	Generation,
 	GenerationPage,
-	GenerationSettings,
 	GenerationStatus,
 	PollResponse,
 } from "../../../shared/generation-responses";
-import { QUALITIES } from "../../../shared/generation-settings";
+import { QUALITIES, type Quality } from "../../../shared/generation-settings";
 import type { ModelsResponse, PublicModel } from "../../../shared/models";
-import { mswServer, OFFLINE_ENGINE_MODEL } from "../msw-server";
+import { mswServer } from "../msw-server";
 import {
 	createGate,
 	createTestGeneration,
 	createTestGenerationId,
 	createTestImages,
+	createTestModel,
 } from "./test-generations";
 
 // A stand-in for the generations API at the network edge, for the history's and the generator's
@@ -58,12 +58,13 @@ export type FakeGenerationsApiOptions = {
 	runTimeMs?: number;
 	/** Whether `GET /api/generations/:id` answers with the record; a 500 otherwise. */
 	isRecordAvailable?: boolean;
-	/** What `GET /api/models` answers; the offline engine alone when not given (msw-server.ts). */
-	models?: ModelsResponse;
+	/** What `GET /api/models` offers; the offline engine alone (createTestModel) unless told. */
+	models?: PublicModel[];
+	/** The default of `GET /api/models`; the first model unless told. */
+	defaultModelId?: string;
+	/** The model of the person's latest generation that `GET /api/models` names; none unless told. */
+	preferredModelId?: string;
 };
-
-/** The seed the fake draws when a start asks for a random one. */
-export const FAKE_RANDOM_SEED = 2_718_281_828;
 
 type Failure = "list" | "delete" | "bulkDelete" | "favorite" | "create";
 
@@ -105,50 +106,25 @@ function matches(item: Generation, search: URLSearchParams): boolean {
 	if (search.get("favorites") === "true" && !item.is_favorite) return false;
 	const owner = search.get("owner");
 	if (owner && item.owner_email?.toLowerCase() !== owner.toLowerCase()) return false;
+	const model = search.get("model");
+	if (model && item.model.id !== model) return false;
 	return true;
 }
 
-/**
- * The model and settings a start asks for, checked against the model as the server does, or the
- * message of the server's 400 naming the field.
- */
-function resolveSettings(
+/** A field of a start's body when it is of the expected kind, else undefined. */
+function readOptional<Value>(
 	body: unknown,
-	answer: ModelsResponse,
-): { model: PublicModel; settings: GenerationSettings } | { problem: string } {
-	const modelId = readField(body, "model") ?? answer.defaultModelId;
-	const model = answer.models.find((candidate) => candidate.id === modelId);
-	if (!model) return { problem: `model "${String(modelId)}" is not offered` };
-	const count = readField(body, "count") ?? Math.max(...model.counts);
-	if (typeof count !== "number" || !model.counts.includes(count)) {
-		return { problem: `count must be one of ${model.counts.join(", ")} for this model` };
-	}
-	const seed = readField(body, "seed") ?? -1;
-	if (typeof seed !== "number" || !Number.isInteger(seed) || seed < -1 || seed > 4_294_967_295) {
-		return { problem: "seed must be a whole number from 0 to 4294967295, or -1 for a random seed" };
-	}
-	if (seed !== -1 && !model.seed) return { problem: "seed is not offered by this model" };
-	const negativePrompt = readField(body, "negativePrompt") ?? null;
-	if (negativePrompt !== null && (typeof negativePrompt !== "string" || !model.negativePrompt)) {
-		return { problem: "negativePrompt is not offered by this model" };
-	}
-	const quality = QUALITIES.find((level) => level === readField(body, "quality")) ?? null;
-	if (
-		readField(body, "quality") !== undefined &&
-		!model.qualities.some((level) => level === quality)
-	) {
-		return { problem: "quality is not offered by this model" };
-	}
-	return {
-		model,
-		settings: {
-			count,
-			seed: model.seed ? (seed === -1 ? FAKE_RANDOM_SEED : seed) : null,
-			negativePrompt,
-			quality,
-		},
-	};
+	name: string,
+	isKind: (value: unknown) => value is Value,
+): Value | undefined {
+	const value = readField(body, name);
+	return isKind(value) ? value : undefined;
 }
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const isWholeNumber = (value: unknown): value is number => Number.isInteger(value);
+const isQuality = (value: unknown): value is Quality =>
+	QUALITIES.some((quality) => quality === value);
 
 function answerError(code: ErrorCode, message?: string, status: number = ERRORS[code].status) {
 	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
@@ -174,11 +150,8 @@ function answerPoll(generation: Generation) {
 export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {}) {
 	const generationId = createTestGenerationId();
 	const runTimeMs = options.runTimeMs ?? 3_250;
-	const models: ModelsResponse = options.models ?? {
-		models: [OFFLINE_ENGINE_MODEL],
-		defaultModelId: OFFLINE_ENGINE_MODEL.id,
-		preferredModelId: null,
-	};
+	const models = options.models ?? [createTestModel()];
+	let seedsDrawn = 0;
 	const state = {
 		generations: sortNewestFirst(options.generations ?? []),
 		failures: new Map<Failure, ErrorCode>(
@@ -299,8 +272,14 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			if (typeof prompt !== "string" || !isAspectRatio(aspectRatio)) {
 				return answerError("VALIDATION_ERROR");
 			}
-			const resolved = resolveSettings(body, models);
-			if ("problem" in resolved) return answerError("VALIDATION_ERROR", resolved.problem);
+			// The model and settings asked for (the default model's, else), with a seed drawn when none
+			// was: like the server, without its checks of what the model offers.
+			const modelId = readOptional(body, "model", isString);
+			const model =
+				models.find(({ id }) => id === (modelId ?? options.defaultModelId)) ??
+				models[0] ??
+				createTestModel();
+			seedsDrawn += 1;
 			const created = createTestGeneration({
 				id: takeId(),
 				prompt,
@@ -308,10 +287,18 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				status: "queued",
 				images: [],
 				completed_at: null,
-				model: { id: resolved.model.id, label: resolved.model.label },
-				settings: resolved.settings,
+				model: { id: model.id, label: model.label },
+				settings: {
+					count: readOptional(body, "count", isWholeNumber) ?? Math.max(...model.counts),
+					seed: model.seed
+						? (readOptional(body, "seed", isWholeNumber) ?? 900_000 + seedsDrawn)
+						: null,
+					negativePrompt: readOptional(body, "negativePrompt", isString) ?? null,
+					quality: readOptional(body, "quality", isQuality) ?? null,
+				},
 			});
 			store(created);
+			// Like the server, the answer names the model and the settings, the seed drawn among them.
 			return HttpResponse.json(
 				{
 					success: true,
@@ -322,6 +309,14 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				},
 				{ status: 201 },
 			);
+		}),
+		http.get("*/api/models", ({ request }) => {
+			record(request);
+			return HttpResponse.json({
+				models,
+				defaultModelId: options.defaultModelId ?? models[0]?.id ?? "local",
+				preferredModelId: options.preferredModelId ?? null,
+			} satisfies ModelsResponse);
 		}),
 		http.post("*/api/generations/bulk-delete", async ({ request }) => {
 			const body: unknown = await request.json().catch(() => null);
@@ -380,14 +375,6 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			return HttpResponse.json({ success: true });
 		}),
 	];
-	if (options.models) {
-		handlers.push(
-			http.get("*/api/models", ({ request }) => {
-				record(request);
-				return HttpResponse.json(models);
-			}),
-		);
-	}
 	const { imageProvider } = options;
 	if (imageProvider !== undefined) {
 		handlers.push(

@@ -1,5 +1,11 @@
-import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
+import {
+	ASPECT_RATIO_VALUES,
+	type AspectRatio,
+	sizeForAspectRatio,
+} from "../../../shared/aspect-ratios";
 import type { Generation, GenerationImage } from "../../../shared/generation-responses";
+import { IMAGE_COUNTS } from "../../../shared/generation-settings";
+import type { PublicModel } from "../../../shared/models";
 
 // Records and helpers shared by the fakes of the generations API.
 
@@ -53,6 +59,25 @@ export function createTestGeneration(overrides: Partial<Generation> = {}): Gener
 		is_favorite: false,
 		model: { id: "local", label: "Offline engine" },
 		settings: { count: 4, seed: 1234 + number, negativePrompt: null, quality: null },
+		...overrides,
+	};
+}
+
+/**
+ * A model as GET /api/models shows it: the offline engine (the model of createTestGeneration's
+ * generations) with every ratio, 1 to 4 images, a seed and a negative prompt, unless told.
+ */
+export function createTestModel(overrides: Partial<PublicModel> = {}): PublicModel {
+	return {
+		id: "local",
+		label: "Offline engine",
+		description: null,
+		pricePerImage: null,
+		ratios: [...ASPECT_RATIO_VALUES],
+		counts: [...IMAGE_COUNTS],
+		seed: true,
+		negativePrompt: true,
+		qualities: [],
 		...overrides,
 	};
 }
