@@ -20,9 +20,11 @@ type GeneratorFormOptions = {
 };
 
 /**
- * The generator's form and what it starts: the prompt and the ratio (filled from a "Use prompt"
- * link once, or from a generation picked up again), the prompt's message, and the requests to
- * generate, retry and clear, each checked for a signed-in person first.
+ * The generator's form and what it starts: the prompt, the ratio and the settings (filled from a
+ * "Use prompt" or "Use settings" link once, from an image's recipe, or, prompt and ratio, from a
+ * generation picked up again), the prompt's message, and the requests to generate, retry and
+ * clear, each checked for a signed-in person first. The settings' controls keep `choice` fitted to
+ * the chosen model (generation-controls.tsx); until the models are known, none are sent.
  */
 export function useGeneratorForm({
 	isSignedIn,
