@@ -33,6 +33,14 @@ type GenerationCardProps = {
 
 // Every cell is square and the images are cropped to fill it: cards keep one height whatever the
 // aspect ratio, so the grid never jumps while thumbnails arrive. The preview shows the whole image.
+// Fewer than four images fill the same square: one whole, two side by side, three as one tall
+// and two small.
+function cellSpan(index: number, count: number): string {
+	if (count === 1) return "col-span-2 row-span-2";
+	if (count === 2 || (count === 3 && index === 0)) return "row-span-2";
+	return "";
+}
+
 function Thumbnail({
 	image,
 	index,
@@ -49,7 +57,7 @@ function Thumbnail({
 			type="button"
 			aria-label={`Preview image ${index + 1} of ${count}`}
 			onClick={(event) => onOpen(index, event.currentTarget)}
-			className={`group/image relative min-h-0 min-w-0 cursor-zoom-in overflow-hidden bg-slate-100 focus-visible:z-10 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent-600 ${count === 1 ? "col-span-2 row-span-2" : ""}`}
+			className={`group/image relative min-h-0 min-w-0 cursor-zoom-in overflow-hidden bg-slate-100 focus-visible:z-10 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent-600 ${cellSpan(index, count)}`}
 		>
 			<img
 				src={image.thumbnailUrl}
