@@ -48,6 +48,7 @@ async function serveSite(directory: string): Promise<{ baseUrl: string; close: (
 				googleEnabled: false,
 				imageProvider: "local",
 				emailVerificationRequired: false,
+				modelChoice: false,
 			},
 			hasSessionCookie: false,
 		});

@@ -42,6 +42,7 @@ describe.each(availableDatabaseKinds())("the HTTP app on %s", (kind) => {
 			googleEnabled: false,
 			imageProvider: "local",
 			emailVerificationRequired: false,
+			modelChoice: false,
 		});
 	});
 
@@ -232,7 +233,12 @@ describe("the built web app", () => {
 			expect(home.html).toContain("<p>home signed-out.offline-engine</p>");
 			expect(home.boot).toEqual({
 				session: "signed-out",
-				config: { googleEnabled: false, imageProvider: "local", emailVerificationRequired: false },
+				config: {
+					googleEnabled: false,
+					imageProvider: "local",
+					emailVerificationRequired: false,
+					modelChoice: false,
+				},
 			});
 			expect(home.html).not.toContain(BOOT_STATE_PLACEHOLDER);
 			const compressed = await app.request("/", { headers: { "accept-encoding": "gzip, br" } });

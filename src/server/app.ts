@@ -23,6 +23,8 @@ type AppConfig = {
 	trustedOrigins: readonly string[];
 	isGoogleEnabled: boolean;
 	imageProvider: string;
+	/** More than one model is offered. */
+	hasModelChoice: boolean;
 	/** Take the client address from X-Forwarded-For (set only behind a proxy that overwrites it). */
 	trustProxy: boolean;
 	/** Largest JSON body the API accepts, in bytes. */
@@ -50,6 +52,7 @@ export function createApp(deps: AppDeps) {
 		googleEnabled: config.isGoogleEnabled,
 		imageProvider: config.imageProvider,
 		emailVerificationRequired: config.requireEmailVerification,
+		modelChoice: config.hasModelChoice,
 	};
 	const isHttps = config.baseUrl.startsWith("https://");
 

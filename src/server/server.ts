@@ -154,6 +154,7 @@ export async function assembleServer(options: {
 			isGoogleEnabled: settings.google !== undefined,
 			// What the generator's note about the offline engine looks at: the default model's provider.
 			imageProvider: models.defaultModel().provider.name,
+			hasModelChoice: models.models.length > 1,
 			trustProxy: settings.trustProxy,
 			isRateLimitEnabled: settings.isRateLimitEnabled,
 			requireEmailVerification: settings.requireEmailVerification,

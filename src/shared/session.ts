@@ -17,6 +17,11 @@ export type PublicConfig = {
 	imageProvider: string;
 	/** REQUIRE_EMAIL_VERIFICATION: generating waits until the address is verified. */
 	emailVerificationRequired: boolean;
+	/**
+	 * More than one model is offered: the screens keep room for the model's controls from their
+	 * first paint, before the models themselves arrive (GET /api/models).
+	 */
+	modelChoice: boolean;
 };
 
 /** The administrator is the account whose e-mail, trimmed and lowercased, equals the configured one. */

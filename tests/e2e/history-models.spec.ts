@@ -164,5 +164,21 @@ test("the model filter narrows the history, lives in the address and survives a 
 	await page.getByRole("combobox", { name: "Model" }).selectOption({ label: "All models" });
 	await expect(page).toHaveURL(/\/generations$/);
 	await expect(page.getByText("2 generations · 2 today")).toBeVisible();
+
+	// The filter has its place before the models arrive: a toolbar row appearing late would push
+	// the history down under the reader (on a phone, by a whole row).
+	let releaseModels = () => {};
+	const modelsHeld = new Promise<void>((resolve) => {
+		releaseModels = resolve;
+	});
+	await page.route("**/api/models", async (route) => {
+		await modelsHeld;
+		await route.continue();
+	});
+	await page.reload();
+	await expect(page.getByText("2 generations · 2 today")).toBeVisible();
+	await expect(page.getByRole("combobox", { name: "Model" })).toBeVisible();
+	releaseModels();
+	await expect(page.getByRole("combobox", { name: "Model" }).getByRole("option")).toHaveCount(3);
 	await context.close();
 });

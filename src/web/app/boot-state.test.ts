@@ -20,12 +20,17 @@ afterEach(() => {
 describe("the boot state a page carries", () => {
 	it("is read from its JSON element and answers the session and config queries at once", () => {
 		putBootState(
-			'{"session":"signed-out","config":{"googleEnabled":true,"imageProvider":"local","emailVerificationRequired":true}}',
+			'{"session":"signed-out","config":{"googleEnabled":true,"imageProvider":"local","emailVerificationRequired":true,"modelChoice":true}}',
 		);
 		const state = readBootState(document);
 		expect(state).toEqual({
 			session: "signed-out",
-			config: { googleEnabled: true, imageProvider: "local", emailVerificationRequired: true },
+			config: {
+				googleEnabled: true,
+				imageProvider: "local",
+				emailVerificationRequired: true,
+				modelChoice: true,
+			},
 		});
 
 		const queryClient = new QueryClient();
@@ -43,6 +48,7 @@ describe("the boot state a page carries", () => {
 			googleEnabled: false,
 			imageProvider: "fal",
 			emailVerificationRequired: false,
+			modelChoice: false,
 		});
 	});
 

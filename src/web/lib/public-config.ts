@@ -17,6 +17,7 @@ export function readPublicConfig(body: unknown): PublicConfig | undefined {
 		googleEnabled: body.googleEnabled,
 		imageProvider,
 		emailVerificationRequired: body.emailVerificationRequired === true,
+		modelChoice: body.modelChoice === true,
 	};
 }
 

@@ -3,6 +3,7 @@ import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { usePublicConfig } from "../../lib/public-config";
 import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
 import type { GenerationCardActions } from "./generation-card";
@@ -112,6 +113,7 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 	const { mutate: toggleFavorite } = useToggleFavorite();
 	const { mutate: startRerun } = useRerunGeneration();
 	const offeredModels = useOfferedModels();
+	const publicConfig = usePublicConfig();
 	const queryClient = useQueryClient();
 	// A Rerun whose model is no longer offered does not start: the dialog says why and offers the
 	// generator instead. Use prompt and Use settings go on to the generator, and a toast says it.
@@ -231,6 +233,7 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 					isAdmin={isAdmin}
 					knownOwners={knownOwners}
 					modelChoices={modelChoices}
+					isModelFilterShown={publicConfig.data?.modelChoice === true}
 					isSelecting={selection.isActive}
 					onToggleSelecting={selection.toggle}
 				/>

@@ -179,6 +179,8 @@ type HistoryToolbarProps = {
 	knownOwners: readonly string[];
 	/** The models to filter by ("All models" besides); none when there is no choice to make. */
 	modelChoices: readonly GenerationModel[];
+	/** Whether the model filter has its place, shown before the models arrive so nothing moves. */
+	isModelFilterShown: boolean;
 	isSelecting: boolean;
 	onToggleSelecting: () => void;
 };
@@ -190,6 +192,7 @@ export function HistoryToolbar({
 	isAdmin,
 	knownOwners,
 	modelChoices,
+	isModelFilterShown,
 	isSelecting,
 	onToggleSelecting,
 }: HistoryToolbarProps) {
@@ -221,7 +224,7 @@ export function HistoryToolbar({
 					</option>
 				))}
 			</select>
-			{modelChoices.length > 0 ? (
+			{isModelFilterShown || modelChoices.length > 0 ? (
 				<select
 					aria-label="Model"
 					value={filters.modelId}
