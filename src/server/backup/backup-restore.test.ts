@@ -55,6 +55,8 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 	let commands: Awaited<ReturnType<typeof buildBackupCommands>>;
 	let workDir: string;
 	let backupDir: string;
+	let restoredDir: string;
+	let restored: ServerProcess | undefined;
 	const servers: ServerProcess[] = [];
 
 	beforeAll(async () => {
@@ -146,17 +148,18 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 		expect(manifest.missingImageKeys).toEqual([]);
 		expect(manifest.hasSecret).toBe(true);
 
-		const restoredDir = path.join(workDir, "restored");
+		restoredDir = path.join(workDir, "restored");
 		const restore = await runCommand(commands.restore, [backupDir, restoredDir], {});
 		expect(restore.stderr).toBe("");
 		expect(restore.code).toBe(0);
-		const restored = await startServer(serverBundle.entry, serverEnv(restoredDir));
-		servers.push(restored);
+		const server = await startServer(serverBundle.entry, serverEnv(restoredDir));
+		servers.push(server);
+		restored = server;
 
 		// The same people: their sessions from before the backup, and their passwords.
 		for (const [email, session] of sessions) {
-			expect(await sessionEmail(restored.origin, session)).toBe(email);
-			expect(await signIn(restored.origin, email)).toBe(200);
+			expect(await sessionEmail(server.origin, session)).toBe(email);
+			expect(await signIn(server.origin, email)).toBe(200);
 		}
 
 		// The same history: as many generations as the backup counted, none of the first fifty
@@ -171,7 +174,7 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 				const lists = await Promise.all(
 					[...sessions.values()].map(async (session) => ({
 						session,
-						history: await listWholeHistory(restored.origin, session),
+						history: await listWholeHistory(server.origin, session),
 					})),
 				);
 				return lists.some(({ history }) => unfinished(history)) ? undefined : lists;
@@ -195,7 +198,7 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 				const isFromBackup = urls.every((url) => imageBytes.has(url));
 				expect(isFromBackup || urls.every((url) => !imageBytes.has(url))).toBe(true);
 				for (const url of urls) {
-					const bytes = await readImageOn(restored.origin, session, url);
+					const bytes = await readImageOn(server.origin, session, url);
 					if (isFromBackup) {
 						expect(bytes.equals(imageBytes.get(url) ?? Buffer.alloc(0))).toBe(true);
 						identical++;
@@ -205,7 +208,29 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 		}
 		// Every image file of the backup (all but the database and the secret) was one of them.
 		expect(identical).toBe(manifest.counts.files - 2);
+		expect(deletedDuring.size).toBeGreaterThan(0);
 	}, 300_000);
+
+	it("backs up a data folder whose server is stopped, and leaves it free for the server again", async () => {
+		if (!restored) throw new Error("the first test did not restore");
+		restored.child.kill("SIGTERM");
+		await restored.exited();
+		const stoppedBackup = path.join(workDir, "backup-of-stopped");
+		const backup = await runCommand(commands.backup, [stoppedBackup], serverEnv(restoredDir));
+		expect(backup.stderr).toBe("");
+		expect(backup.code).toBe(0);
+		expect(backup.stdout).toContain("from the stopped data folder");
+
+		const again = path.join(workDir, "restored-again");
+		expect((await runCommand(commands.restore, [stoppedBackup, again], {})).code).toBe(0);
+		const server = await startServer(serverBundle.entry, serverEnv(again));
+		servers.push(server);
+		expect(await signIn(server.origin, "alice@example.com")).toBe(200);
+		// The command released the folder it backed up: its server starts again.
+		const restarted = await startServer(serverBundle.entry, serverEnv(restoredDir));
+		servers.push(restarted);
+		expect(await signIn(restarted.origin, "bob@example.com")).toBe(200);
+	}, 120_000);
 
 	it("refuses to restore into a folder that is not empty, and leaves it as it was", async () => {
 		const occupied = path.join(workDir, "occupied");
