@@ -1,4 +1,4 @@
-import { copyFile, link, mkdir, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, open } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { Database } from "../db/database";
@@ -50,6 +50,21 @@ function keysOf(images: unknown): string[] {
 		...(image.displayKey ? [image.displayKey] : []),
 		image.thumbnailKey,
 	]);
+}
+
+/** Writes a blob a chunk at a time, so the tarball is not copied once more in memory. */
+async function writeBlob(blob: Blob, file: string): Promise<void> {
+	const handle = await open(file, "w");
+	try {
+		const reader = blob.stream().getReader();
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			await handle.write(value);
+		}
+	} finally {
+		await handle.close();
+	}
 }
 
 /**
@@ -113,10 +128,7 @@ export async function takeSnapshot(deps: SnapshotDeps, folder: string): Promise<
 		} finally {
 			client.release();
 		}
-		await writeFile(
-			path.join(folder, SNAPSHOT_DATABASE_FILE),
-			new Uint8Array(await tarball.arrayBuffer()),
-		);
+		await writeBlob(tarball, path.join(folder, SNAPSHOT_DATABASE_FILE));
 		const missingImageKeys: string[] = [];
 		if (deps.imagesRoot) {
 			for (const key of imageKeys) {
