@@ -1,5 +1,6 @@
-// Bundles the server into dist/server/main.js.
+// Bundles the server into dist/server/main.js, and its commands beside it.
 import { build } from "esbuild";
-import { serverBuildOptions } from "./server-build-options.mjs";
+import { serverBuildOptions, serverCommandBuildOptions } from "./server-build-options.mjs";
 
 await build({ ...serverBuildOptions, logLevel: "warning" });
+for (const options of serverCommandBuildOptions) await build({ ...options, logLevel: "warning" });

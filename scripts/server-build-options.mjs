@@ -10,3 +10,9 @@ export const serverBuildOptions = {
 	packages: "external",
 	sourcemap: true,
 };
+
+/** The server's commands (`npm run backup`, `npm run restore`), bundled beside it the same way. */
+export const serverCommandBuildOptions = [
+	{ entryPoints: ["src/server/backup/backup-cli.ts"], outfile: "dist/server/backup.js" },
+	{ entryPoints: ["src/server/backup/restore-cli.ts"], outfile: "dist/server/restore.js" },
+].map((command) => ({ ...serverBuildOptions, ...command }));

@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import sharp from "sharp";
+import { serveBackupRequests } from "./backup/backup-requests";
 import { DataDirLockedError, lockDataDir } from "./db/data-dir-lock";
 import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/database";
 import { parseEnv, resolveBaseUrl } from "./env";
@@ -11,6 +12,7 @@ import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalog
 import type { ModelCatalogue } from "./models/model-catalogue";
 import { readOrCreateSecret } from "./secret-file";
 import { assembleServer, DEFAULT_RUN_SETTINGS } from "./server";
+import { createHoldableStorage } from "./storage/deletion-hold";
 import { createLocalStorage } from "./storage/local-storage";
 import { createS3Storage } from "./storage/s3-storage";
 
@@ -71,22 +73,26 @@ async function main() {
 			`Atelier cannot start. Fix the models:\n${error.problems.map((problem) => `  - ${problem}`).join("\n")}`,
 		);
 	}
+	const imagesRoot = path.join(dataDir, "images");
+	// Held while a backup copies the images its database dump names (docs/decisions/017-backups.md).
+	const storage = createHoldableStorage(
+		env.STORAGE === "s3" && env.S3_BUCKET
+			? createS3Storage({
+					bucket: env.S3_BUCKET,
+					region: env.S3_REGION,
+					forcePathStyle: env.S3_FORCE_PATH_STYLE,
+					prefix: env.S3_PREFIX,
+					...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+					...(env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID } : {}),
+					...(env.S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.S3_SECRET_ACCESS_KEY } : {}),
+				})
+			: createLocalStorage(imagesRoot),
+	);
 	const { app, stop } = await assembleServer({
 		database,
 		logger,
 		models,
-		storage:
-			env.STORAGE === "s3" && env.S3_BUCKET
-				? createS3Storage({
-						bucket: env.S3_BUCKET,
-						region: env.S3_REGION,
-						forcePathStyle: env.S3_FORCE_PATH_STYLE,
-						prefix: env.S3_PREFIX,
-						...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
-						...(env.S3_ACCESS_KEY_ID ? { accessKeyId: env.S3_ACCESS_KEY_ID } : {}),
-						...(env.S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.S3_SECRET_ACCESS_KEY } : {}),
-					})
-				: createLocalStorage(path.join(dataDir, "images")),
+		storage: storage.storage,
 		...(site ? { site } : {}),
 		settings: {
 			baseUrl,
@@ -117,6 +123,17 @@ async function main() {
 			},
 		},
 	});
+
+	// `npm run backup` asks the embedded server for a snapshot through the data folder.
+	const backups = env.DATABASE_URL
+		? undefined
+		: await serveBackupRequests({
+				dataDir,
+				database,
+				imagesRoot: env.STORAGE === "s3" ? undefined : imagesRoot,
+				holdDeletions: storage.holdDeletions,
+				logger,
+			});
 
 	const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
 		logger.info("Atelier is listening", {
@@ -152,6 +169,7 @@ async function main() {
 			if ("closeIdleConnections" in server) server.closeIdleConnections();
 		});
 		clearTimeout(forceTimer);
+		await backups?.stop();
 		await stop().catch((error) => logger.error("stopping background work failed", { error }));
 		await database.close().catch((error) => logger.error("closing the database failed", { error }));
 		await releaseLock?.();

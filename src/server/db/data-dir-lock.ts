@@ -47,6 +47,13 @@ export async function readProcessState(pid: number): Promise<ProcessState> {
 	return "running";
 }
 
+/** The process id written in the data folder's lock, if there is one. */
+export async function readDataDirLockOwner(dataDir: string): Promise<number | undefined> {
+	const text = await readFile(path.join(dataDir, "server.lock"), "utf8").catch(() => "");
+	const owner = Number.parseInt(text.trim(), 10);
+	return Number.isInteger(owner) && owner > 0 ? owner : undefined;
+}
+
 /**
  * PGlite does not lock its data folder and two processes on one folder corrupt it, so the server
  * holds a lock file there. A lock left by a process that no longer runs (killed, or still being
@@ -70,10 +77,9 @@ export async function lockDataDir(dataDir: string): Promise<{ release(): Promise
 			};
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-			const owner = Number.parseInt((await readFile(lockPath, "utf8").catch(() => "")).trim(), 10);
+			const owner = await readDataDirLockOwner(dataDir);
 			if (
-				Number.isInteger(owner) &&
-				owner > 0 &&
+				owner !== undefined &&
 				owner !== process.pid &&
 				(await readProcessState(owner)) === "running"
 			) {

@@ -22,6 +22,12 @@ export type Database = {
 	readonly pool: pg.Pool;
 	readonly db: Kysely<DatabaseSchema>;
 	listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+	/**
+	 * The embedded database's data folder as an uncompressed tarball, taken between two statements
+	 * (docs/decisions/017-backups.md). Only PGlite has one; a PostgreSQL server is backed up with
+	 * its own tools.
+	 */
+	dumpDataDir?(): Promise<Blob>;
 	close(): Promise<void>;
 };
 
@@ -63,6 +69,7 @@ export function openPgliteDatabase(pglite: PGlite, options: { ownsPglite: boolea
 				await sql`unlisten ${sql.id(channel)}`.execute(db);
 			};
 		},
+		dumpDataDir: () => pglite.dumpDataDir("none"),
 		async close() {
 			stopNotifications();
 			await db.destroy();
