@@ -141,7 +141,8 @@ describe.each(availableDatabaseKinds())("stopping a server process on %s", (kind
 
 			await server.exited();
 			expect(server.child.exitCode).toBe(0);
-			expect(server.logs().some((line) => line.level === "error")).toBe(false);
+			// Nothing in flight had to be cut off.
+			expect(server.output()).not.toContain("in-flight requests did not finish in time");
 		} finally {
 			await server.kill();
 			await postgres?.drop();
