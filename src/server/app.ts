@@ -3,7 +3,6 @@ import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import { sql } from "kysely";
 import type { PublicConfig } from "../shared/session";
 import { createAccountRoutes } from "./accounts/account-routes";
 import { type Auth, hasSessionCookie } from "./auth/auth";
@@ -16,6 +15,11 @@ import { errorResponse, handleError } from "./http/errors";
 import { refuseForeignOrigins } from "./http/origin-check";
 import type { StaticSite } from "./http/static-site";
 import type { Logger } from "./logging/logger";
+import { createHealthRoutes } from "./observability/health-routes";
+import { measureRequests } from "./observability/http-metrics";
+import type { Metrics } from "./observability/metrics";
+import { createMetricsRoute } from "./observability/metrics-route";
+import type { ReadinessCheck } from "./observability/readiness";
 
 type AppConfig = {
 	baseUrl: string;
@@ -41,6 +45,12 @@ type AppDeps = {
 	config: AppConfig;
 	site?: StaticSite;
 	generations: GenerationDeps;
+	observability: {
+		metrics: Metrics;
+		readiness: ReadinessCheck;
+		/** GET /metrics exists only when METRICS_TOKEN is set, and asks for it. */
+		metricsToken: string | undefined;
+	};
 };
 
 /** Builds the HTTP app from its dependencies; nothing here reads the environment or connects. */
@@ -56,6 +66,8 @@ export function createApp(deps: AppDeps) {
 	};
 	const isHttps = config.baseUrl.startsWith("https://");
 
+	// First, so the time and the answer counted are the ones the caller got.
+	app.use(measureRequests(deps.observability.metrics.http));
 	app.use(requestId());
 	app.use(
 		secureHeaders({
@@ -91,15 +103,7 @@ export function createApp(deps: AppDeps) {
 	// Better Auth checks origins on its own routes too; this covers every route, ours included.
 	api.use(refuseForeignOrigins([config.baseUrl, ...config.trustedOrigins]));
 
-	api.get("/health", async (context) => {
-		try {
-			await sql`select 1`.execute(database.db);
-			return context.json({ status: "ok", database: database.kind });
-		} catch (error) {
-			logger.warn("health check failed", { error });
-			return errorResponse(context, "SERVICE_UNAVAILABLE");
-		}
-	});
+	api.route("/", createHealthRoutes({ database, logger, readiness: deps.observability.readiness }));
 
 	api.get("/config", (context) => context.json(publicConfig));
 
@@ -136,6 +140,9 @@ export function createApp(deps: AppDeps) {
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 
 	app.route("/api", api);
+
+	const { metrics, metricsToken } = deps.observability;
+	if (metricsToken) app.route("/", createMetricsRoute({ metrics, token: metricsToken }));
 
 	app.all("*", (context) => {
 		const response = deps.site?.serve(context, {

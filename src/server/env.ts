@@ -255,6 +255,12 @@ export const EnvSchema = z
 			.default(""),
 		LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).optional().default("info"),
 		SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+		/** After SIGTERM, how long /api/ready answers 503 before the port closes (a load balancer's notice). */
+		READY_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).optional().default(2_000),
+		/** Turns on GET /metrics for a scraper sending it as a bearer token. */
+		METRICS_TOKEN: optionalString.pipe(
+			z.string().min(16, "must be at least 16 characters").optional(),
+		),
 	})
 	.superRefine((env, context) => {
 		if (env.DATABASE_URL && !env.BETTER_AUTH_SECRET) {

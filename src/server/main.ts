@@ -88,7 +88,7 @@ async function main() {
 				})
 			: createLocalStorage(imagesRoot),
 	);
-	const { app, stop } = await assembleServer({
+	const { app, stop, markShuttingDown } = await assembleServer({
 		database,
 		logger,
 		models,
@@ -112,6 +112,7 @@ async function main() {
 				dailyLimitPerUser: env.DAILY_GENERATIONS_PER_USER,
 			},
 			concurrency: env.GENERATION_CONCURRENCY,
+			...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
 			run: {
 				...DEFAULT_RUN_SETTINGS,
 				timeoutMs: env.GENERATION_TIMEOUT_MS,
@@ -157,7 +158,12 @@ async function main() {
 	const shutdown = async (signal: string) => {
 		if (isShuttingDown) return;
 		isShuttingDown = true;
-		logger.info("shutting down", { signal });
+		// A load balancer probing /api/ready stops sending requests once it sees 503; until it has,
+		// the port keeps answering. Ctrl+C in a terminal has nobody to tell, so it skips the wait.
+		markShuttingDown();
+		const drainMs = signal === "SIGTERM" ? env.READY_DRAIN_MS : 0;
+		logger.info("shutting down", { signal, drainMs });
+		if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
 		const forceTimer = setTimeout(() => {
 			logger.warn("in-flight requests did not finish in time; closing them");
 			if ("closeAllConnections" in server) server.closeAllConnections();

@@ -17,6 +17,8 @@ import { type GenerationQueue, startGenerationQueue } from "./jobs/generation-qu
 import type { Logger } from "./logging/logger";
 import { createMailer, type MailConfig } from "./mail/mailer";
 import { catalogueOfOne, type ModelCatalogue } from "./models/model-catalogue";
+import { createMetrics } from "./observability/metrics";
+import { createReadinessCheck, type ReadinessCheck } from "./observability/readiness";
 import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";
 
@@ -37,6 +39,8 @@ export type ServerSettings = {
 	/** How many generations this process runs at once. */
 	concurrency: number;
 	run: GenerationRunSettings;
+	/** Serves GET /metrics to a caller with this bearer token (METRICS_TOKEN); off without it. */
+	metricsToken?: string;
 };
 
 export const DEFAULT_RUN_SETTINGS: GenerationRunSettings = {
@@ -53,6 +57,8 @@ export type Server = {
 	app: App;
 	auth: Auth;
 	queue: GenerationQueue;
+	/** /api/ready answers 503 from now on, while the process drains before it stops. */
+	markShuttingDown: ReadinessCheck["markShuttingDown"];
 	/** Stops background work; the caller closes the database it opened. */
 	stop(): Promise<void>;
 };
@@ -77,6 +83,12 @@ export async function assembleServer(options: {
 	const models = "start" in options.models ? catalogueOfOne(options.models) : options.models;
 	const mailer = createMailer(settings.mail, logger);
 	const deletionDeps = { database, storage, models, logger };
+	const metrics = createMetrics({
+		database,
+		logger,
+		withProcessMetrics: settings.metricsToken !== undefined,
+	});
+	const readiness = createReadinessCheck({ database, storage, logger });
 	const auth = createAuth({
 		pool: database.pool,
 		baseUrl: settings.baseUrl,
@@ -118,6 +130,7 @@ export async function assembleServer(options: {
 						downloadImage,
 						logger,
 						settings: settings.run,
+						metrics: metrics.generations,
 					},
 					generationId,
 				),
@@ -148,6 +161,7 @@ export async function assembleServer(options: {
 		logger,
 		...(site ? { site } : {}),
 		generations: generationDeps,
+		observability: { metrics, readiness, metricsToken: settings.metricsToken },
 		config: {
 			baseUrl: settings.baseUrl,
 			trustedOrigins: settings.trustedOrigins,
@@ -164,6 +178,7 @@ export async function assembleServer(options: {
 		app,
 		auth,
 		queue,
+		markShuttingDown: readiness.markShuttingDown,
 		async stop() {
 			stopStatistics();
 			stopSweeping();

@@ -95,11 +95,18 @@ export async function setStatusMessage(
 	return row !== undefined;
 }
 
+/** A generation a run has just finished: what the metrics count it under. */
+export type FinishedGeneration = {
+	modelId: string;
+	/** From its creation until now, by the database's clock (the one that stamped both). */
+	secondsSinceCreated: number;
+};
+
 async function finishGeneration(
 	db: Db,
 	lease: Lease,
 	outcome: { status: "completed"; images: StoredImage[] } | { status: "failed"; error: string },
-): Promise<boolean> {
+): Promise<FinishedGeneration | undefined> {
 	const row = await db
 		.updateTable("generations")
 		.set({
@@ -113,19 +120,31 @@ async function finishGeneration(
 			status_message: null,
 		})
 		.where(isHeldBy(lease))
-		.returning("id")
+		.returning([
+			"model_id",
+			sql<number>`extract(epoch from now() - created_at)::float8`.as("seconds_since_created"),
+		])
 		.executeTakeFirst();
-	if (row) await notifyGenerationChanged(db, lease.generationId);
-	return row !== undefined;
+	if (!row) return undefined;
+	await notifyGenerationChanged(db, lease.generationId);
+	return { modelId: row.model_id, secondsSinceCreated: row.seconds_since_created };
 }
 
-/** Marks the generation done with its stored images; false when the run no longer holds it. */
-export function completeGeneration(db: Db, lease: Lease, images: StoredImage[]): Promise<boolean> {
+/** Marks the generation done with its stored images; undefined when the run no longer holds it. */
+export function completeGeneration(
+	db: Db,
+	lease: Lease,
+	images: StoredImage[],
+): Promise<FinishedGeneration | undefined> {
 	return finishGeneration(db, lease, { status: "completed", images });
 }
 
-/** Marks the generation failed with the message people see; false when the run no longer holds it. */
-export function failGeneration(db: Db, lease: Lease, error: string): Promise<boolean> {
+/** Marks the generation failed with the message people see; undefined when the run no longer holds it. */
+export function failGeneration(
+	db: Db,
+	lease: Lease,
+	error: string,
+): Promise<FinishedGeneration | undefined> {
 	return finishGeneration(db, lease, { status: "failed", error });
 }
 

@@ -6,6 +6,7 @@ import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
 import type { downloadImage } from "../images/download-image";
 import type { Logger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
+import type { GenerationMetrics } from "../observability/metrics";
 import {
 	type ImageProvider,
 	type ImageSource,
@@ -18,6 +19,7 @@ import { inputOf } from "./generation-input";
 import {
 	claimGeneration,
 	completeGeneration,
+	type FinishedGeneration,
 	failGeneration,
 	type Lease,
 	renewLease,
@@ -46,6 +48,8 @@ export type GenerationRunDeps = {
 	downloadImage: typeof downloadImage;
 	logger: Logger;
 	settings: GenerationRunSettings;
+	/** Where finished generations and provider errors are counted; nothing is without it. */
+	metrics?: GenerationMetrics;
 };
 
 type RunOutcome = "completed" | "failed" | "skipped";
@@ -65,6 +69,8 @@ type Run = {
 	lease: Lease;
 	signal: AbortSignal;
 	deadline: number;
+	/** The generation's model, as the metrics name it. */
+	modelId: string;
 	/** The provider of the generation's model. */
 	provider: ImageProvider;
 	/** The provider's job once started (or resumed from the row). */
@@ -110,6 +116,7 @@ async function withRetries<T>(run: Run, step: string, call: () => Promise<T>): P
 			return result;
 		} catch (error) {
 			if (signal.aborted) throw signal.reason;
+			deps.metrics?.recordProviderError(run.modelId, error);
 			const isRetryable = !(error instanceof ProviderError) || error.retryable;
 			const isUnreachable = error instanceof ProviderError && error.isUnreachable;
 			if (isUnreachable) outageTries += 1;
@@ -235,7 +242,18 @@ async function settleFailure(run: Run, reason: unknown): Promise<RunOutcome> {
 	if (reason instanceof TimedOutError && run.job) {
 		await run.provider.cancel?.(run.job).catch(() => {});
 	}
-	return (await failGeneration(deps.db, lease, message)) ? "failed" : "skipped";
+	return recordFinished(deps, "failed", await failGeneration(deps.db, lease, message));
+}
+
+/** Counts a generation this run finished; "skipped" when the run no longer held it. */
+function recordFinished(
+	deps: GenerationRunDeps,
+	outcome: "completed" | "failed",
+	finished: FinishedGeneration | undefined,
+): RunOutcome {
+	if (!finished) return "skipped";
+	deps.metrics?.recordFinished(finished.modelId, outcome, finished.secondsSinceCreated);
+	return outcome;
 }
 
 /**
@@ -256,7 +274,11 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 			generationId: id,
 			model: row.model_id,
 		});
-		return (await failGeneration(deps.db, lease, MODEL_NO_LONGER_OFFERED)) ? "failed" : "skipped";
+		return recordFinished(
+			deps,
+			"failed",
+			await failGeneration(deps.db, lease, MODEL_NO_LONGER_OFFERED),
+		);
 	}
 
 	const controller = new AbortController();
@@ -277,6 +299,7 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 		lease,
 		signal: controller.signal,
 		deadline,
+		modelId: model.id,
 		provider: model.provider,
 		job: undefined,
 	};
@@ -285,8 +308,9 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 		await removeEarlierRuns(deps, row);
 		run.job = await startOrResume(run, row);
 		const images = await storeImages(run, await followJob(run, run.job));
-		if (!(await completeGeneration(deps.db, lease, images))) throw new ClaimLostError();
-		return "completed";
+		const finished = await completeGeneration(deps.db, lease, images);
+		if (!finished) throw new ClaimLostError();
+		return recordFinished(deps, "completed", finished);
 	} catch (error) {
 		return await settleFailure(run, controller.signal.aborted ? controller.signal.reason : error);
 	} finally {

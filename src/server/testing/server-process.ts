@@ -60,7 +60,14 @@ export function spawnServer(entry: string, env: Record<string, string>): ServerP
 	let output = "";
 	const child = spawn(process.execPath, [entry], {
 		cwd: process.cwd(),
-		env: { PATH: process.env.PATH ?? "", NODE_ENV: "development", HOST: "127.0.0.1", ...env },
+		env: {
+			PATH: process.env.PATH ?? "",
+			NODE_ENV: "development",
+			HOST: "127.0.0.1",
+			// No load balancer watches a test's server: SIGTERM need not wait for one.
+			READY_DRAIN_MS: "0",
+			...env,
+		},
 		stdio: ["ignore", "pipe", "pipe"],
 	});
 	child.stdout?.on("data", (chunk) => {

@@ -27,6 +27,8 @@ export async function startAppServer(options: {
 			BASE_URL: baseUrl,
 			DATA_DIR: dataDir,
 			LOG_LEVEL: "warn",
+			// No load balancer watches a test's server: SIGTERM need not wait for one.
+			READY_DRAIN_MS: "0",
 			...options.env,
 		},
 		stdio: ["ignore", "pipe", "pipe"],

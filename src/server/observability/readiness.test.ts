@@ -1,0 +1,97 @@
+import { rm } from "node:fs/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { sweepStrayObjects } from "../generations/sweep-stray-objects";
+import { createLocalStorage } from "../storage/local-storage";
+import type { Storage } from "../storage/storage";
+import { availableDatabaseKinds } from "../testing/test-database";
+import { createTestServer, type TestServer } from "../testing/test-server";
+import { READINESS_PROBE_FOLDER, ReadinessSchema } from "./readiness";
+
+async function readReady(server: Pick<TestServer, "app">) {
+	const response = await server.app.request("/api/ready");
+	return { status: response.status, body: ReadinessSchema.parse(await response.json()) };
+}
+
+async function listKeys(storage: Storage, folder: string): Promise<string[]> {
+	const keys: string[] = [];
+	for await (const page of storage.listKeys(folder)) keys.push(...page);
+	return keys;
+}
+
+/** A store that reads and lists but refuses every write, as a full disk or a read-only bucket does. */
+function refuseWrites(storage: Storage): Storage {
+	return {
+		...storage,
+		async put() {
+			throw new Error("EROFS: read-only file system");
+		},
+	};
+}
+
+describe.each(availableDatabaseKinds())("GET /api/ready on %s", (kind) => {
+	const servers: TestServer[] = [];
+	const start = async (options: Parameters<typeof createTestServer>[1] = {}) => {
+		const server = await createTestServer(kind, { isWorkerEnabled: false, ...options });
+		servers.push(server);
+		return server;
+	};
+	afterAll(async () => {
+		await Promise.all(servers.map((server) => server.close().catch(() => {})));
+	});
+
+	it("answers 200 when the database answers and storage takes a write, leaving nothing behind", async () => {
+		const server = await start();
+
+		expect(await readReady(server)).toEqual({ status: 200, body: { ready: true, problems: [] } });
+		expect(await listKeys(server.storage, READINESS_PROBE_FOLDER)).toEqual([]);
+	});
+
+	it("keeps its probe objects out of the stray-object sweep's way", async () => {
+		const server = await start();
+		// What a process killed between the probe's write and its delete leaves.
+		const leftover = `${READINESS_PROBE_FOLDER}probe-left-by-a-crash.txt`;
+		await server.storage.put(leftover, new TextEncoder().encode("ready\n"), "text/plain");
+
+		expect((await readReady(server)).status).toBe(200);
+		expect(await sweepStrayObjects({ db: server.database.db, storage: server.storage })).toBe(0);
+		expect(await listKeys(server.storage, READINESS_PROBE_FOLDER)).toEqual([leftover]);
+	});
+
+	it("answers 503 naming storage when storage cannot be written, while the process stays live", async () => {
+		const server = await start({ storage: refuseWrites(createLocalStorage(".tmp/unused")) });
+
+		expect(await readReady(server)).toEqual({
+			status: 503,
+			body: { ready: false, problems: ["storage"] },
+		});
+		expect((await server.app.request("/api/health")).status).toBe(200);
+	});
+
+	it("answers 503 naming the database when it cannot be reached", async () => {
+		const server = await createTestServer(kind, { isWorkerEnabled: false });
+		await server.stop();
+		await server.database.close();
+		try {
+			expect(await readReady(server)).toEqual({
+				status: 503,
+				body: { ready: false, problems: ["database"] },
+			});
+			expect((await server.app.request("/api/health")).status).toBe(503);
+		} finally {
+			await rm(server.storageDir, { recursive: true, force: true });
+		}
+	});
+
+	it("answers 503 shutting-down once the process drains, while liveness stays 200", async () => {
+		const server = await start();
+		expect((await readReady(server)).status).toBe(200);
+
+		server.markShuttingDown();
+
+		expect(await readReady(server)).toEqual({
+			status: 503,
+			body: { ready: false, problems: ["shutting-down"] },
+		});
+		expect((await server.app.request("/api/health")).status).toBe(200);
+	});
+});

@@ -1,0 +1,151 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { request } from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSample } from "../testing/metrics-text";
+import {
+	buildServerBundle,
+	type ServerProcess,
+	signUpOn,
+	startServer,
+	waitFor,
+} from "../testing/server-process";
+import { availableDatabaseKinds, createEmptyPostgresDatabase } from "../testing/test-database";
+import { ReadinessSchema } from "./readiness";
+
+const TOKEN = "a-scraper-token-of-32-characters";
+
+/**
+ * A request whose body arrives in two parts, the second when the test says: the server holds it
+ * in flight for as long as the test wants, as a slow upload does.
+ */
+function startSlowRequest(url: string, headers: Record<string, string>, body: string) {
+	const half = Math.floor(body.length / 2);
+	let isSettled = false;
+	const outgoing = request(url, {
+		method: "POST",
+		headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+	});
+	const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+		outgoing.on("response", (response) => {
+			let text = "";
+			response.setEncoding("utf8");
+			response.on("data", (chunk: string) => {
+				text += chunk;
+			});
+			response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+			response.on("error", reject);
+		});
+		outgoing.on("error", reject);
+	}).finally(() => {
+		isSettled = true;
+	});
+	// Awaited by the test; a test that fails before then must not leave it unhandled.
+	answered.catch(() => {});
+	outgoing.write(body.slice(0, half));
+	return {
+		answered,
+		isSettled: () => isSettled,
+		finish: () => outgoing.end(body.slice(half)),
+	};
+}
+
+async function scrape(server: ServerProcess): Promise<string> {
+	const response = await fetch(`${server.origin}/metrics`, {
+		headers: { authorization: `Bearer ${TOKEN}` },
+	});
+	if (response.status !== 200) throw new Error(`/metrics answered ${response.status}`);
+	return response.text();
+}
+
+/** True once nothing listens on the server's port any more. */
+async function isPortClosed(server: ServerProcess): Promise<true | undefined> {
+	try {
+		await fetch(`${server.origin}/api/health`);
+		return undefined;
+	} catch (error) {
+		const code = (error as { cause?: { code?: unknown } }).cause?.code;
+		return code === "ECONNREFUSED" ? true : undefined;
+	}
+}
+
+describe.each(availableDatabaseKinds())("stopping a server process on %s", (kind) => {
+	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
+	let workDir: string;
+
+	beforeAll(async () => {
+		bundle = await buildServerBundle();
+		workDir = await mkdtemp(path.join(".tmp", "shutdown-"));
+	});
+	afterAll(async () => {
+		await bundle?.remove();
+		await rm(workDir, { recursive: true, force: true });
+	});
+
+	it("after SIGTERM answers 503 on /api/ready while the port still answers, finishes what is in flight, then closes", async () => {
+		const postgres = kind === "postgres" ? await createEmptyPostgresDatabase() : undefined;
+		const server = await startServer(bundle.entry, {
+			DATA_DIR: path.join(workDir, "data"),
+			...(postgres
+				? {
+						DATABASE_URL: postgres.url,
+						BETTER_AUTH_SECRET: "shutdown-test-secret-of-at-least-32-characters",
+					}
+				: {}),
+			METRICS_TOKEN: TOKEN,
+			// Long enough for the test to see the drain on a busy machine; nothing waits it out but
+			// the last step.
+			READY_DRAIN_MS: "6000",
+			LOCAL_ENGINE_DELAY_MS: "0",
+			AUTH_RATE_LIMIT_ENABLED: "false",
+			LOG_LEVEL: "warn",
+		});
+		try {
+			const ready = await fetch(`${server.origin}/api/ready`);
+			expect(ready.status).toBe(200);
+			expect(ReadinessSchema.parse(await ready.json())).toEqual({ ready: true, problems: [] });
+
+			const headers = await signUpOn(server.origin, `shutdown-${kind}@example.com`);
+			const slow = startSlowRequest(
+				`${server.origin}/api/generations`,
+				headers,
+				JSON.stringify({ prompt: "uploaded slowly", aspectRatio: "--ar 1:1" }),
+			);
+			// In flight: the slow request and the scrape asking.
+			await waitFor("the slow request to reach the server", async () => {
+				const inFlight = readSample(await scrape(server), "atelier_http_requests_in_flight");
+				return inFlight !== undefined && inFlight >= 2 ? true : undefined;
+			});
+
+			server.child.kill("SIGTERM");
+
+			const draining = await waitFor("/api/ready to answer 503", async () => {
+				const response = await fetch(`${server.origin}/api/ready`);
+				return response.status === 503 ? response : undefined;
+			});
+			expect(ReadinessSchema.parse(await draining.json())).toEqual({
+				ready: false,
+				problems: ["shutting-down"],
+			});
+			// Liveness is another question: the process is well, only on its way out.
+			expect((await fetch(`${server.origin}/api/health`)).status).toBe(200);
+			expect(slow.isSettled()).toBe(false);
+
+			// Once the drain is over the port takes nobody new, and the request in flight goes on.
+			await waitFor("the port to close", () => isPortClosed(server));
+			expect(slow.isSettled()).toBe(false);
+			expect(server.child.exitCode).toBeNull();
+			slow.finish();
+			const answer = await slow.answered;
+			expect(answer.status).toBe(201);
+
+			await server.exited();
+			expect(server.child.exitCode).toBe(0);
+			// Nothing in flight had to be cut off.
+			expect(server.output()).not.toContain("in-flight requests did not finish in time");
+		} finally {
+			await server.kill();
+			await postgres?.drop();
+		}
+	}, 120_000);
+});
