@@ -77,6 +77,19 @@ describe("holding stored objects' removal for a backup", () => {
 		expect(memory.has("generations/b/0.png")).toBe(false);
 	});
 
+	it("removes what is not a generation's image (the readiness probe's object) at once while held", async () => {
+		await holdable.storage.put("health/probe", PIXEL, "text/plain");
+		const release = await holdable.holdDeletions();
+		await holdable.storage.delete(["health/probe"]);
+		expect(memory.has("health/probe")).toBe(false);
+		// A whole-store removal still counts as one of the images'.
+		const everything = holdable.storage.deletePrefix("");
+		await settle();
+		expect(memory.has("generations/a/0.png")).toBe(true);
+		release();
+		await everything;
+	});
+
 	it("still stores and reads while deletions are held", async () => {
 		const release = await holdable.holdDeletions();
 		await holdable.storage.put("generations/c/0.png", PIXEL, "image/png");

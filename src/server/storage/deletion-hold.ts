@@ -17,6 +17,15 @@ export type HoldableStorage = {
  * generation's folder before it stores anything, so the clearing must not be put off past its own
  * writes. Holds nest: deletions wait until the last one is released.
  */
+/**
+ * What a backup copies: the generations' images (generations/<id>/...). Other objects, such as the
+ * readiness probe's under health/, are deleted at once even during a hold, so a backup never makes
+ * the server look unready.
+ */
+function isHeldKey(key: string): boolean {
+	return key.startsWith("generations/") || "generations/".startsWith(key);
+}
+
 export function createHoldableStorage(storage: Storage): HoldableStorage {
 	let holds = 0;
 	let released: Promise<void> = Promise.resolve();
@@ -40,8 +49,12 @@ export function createHoldableStorage(storage: Storage): HoldableStorage {
 			put: (key, data, contentType) => storage.put(key, data, contentType),
 			get: (key) => storage.get(key),
 			listKeys: (prefix) => storage.listKeys(prefix),
-			delete: (keys) => whenAllowed(() => storage.delete(keys)),
-			deletePrefix: (prefix) => whenAllowed(() => storage.deletePrefix(prefix)),
+			delete: (keys) =>
+				keys.some(isHeldKey) ? whenAllowed(() => storage.delete(keys)) : storage.delete(keys),
+			deletePrefix: (prefix) =>
+				isHeldKey(prefix)
+					? whenAllowed(() => storage.deletePrefix(prefix))
+					: storage.deletePrefix(prefix),
 		},
 		async holdDeletions() {
 			if (holds === 0) {
