@@ -1,6 +1,6 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { mswServer } from "./msw-server";
 
 // Lazy chunks (the user menu, the generation flow) load through dynamic imports; on a loaded
@@ -42,8 +42,18 @@ if (!window.matchMedia) {
 }
 
 beforeAll(() => mswServer.listen({ onUnhandledRequest: "error" }));
+// The history counts "today" and groups by day in local time: run just after midnight, a test's
+// generation made "an hour ago" was yesterday's, and its counts and groups came out otherwise.
+// Every test runs at noon today instead, the clock moving on in real time (only Date is faked;
+// the timers stay real).
+beforeEach(() => {
+	const noon = new Date();
+	noon.setHours(12, 0, 0, 0);
+	vi.useFakeTimers({ toFake: ["Date"], now: noon, shouldAdvanceTime: true });
+});
 afterEach(() => {
 	cleanup();
 	mswServer.resetHandlers();
+	vi.useRealTimers();
 });
 afterAll(() => mswServer.close());
