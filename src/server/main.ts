@@ -6,6 +6,7 @@ import { serveBackupRequests } from "./backup/backup-requests";
 import { DataDirLockedError, lockDataDir } from "./db/data-dir-lock";
 import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/database";
 import { parseEnv, resolveBaseUrl } from "./env";
+import { GENERATIONS_FOLDER } from "./generations/store-images";
 import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logging/logger";
 import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalogue";
@@ -87,6 +88,7 @@ async function main() {
 					...(env.S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.S3_SECRET_ACCESS_KEY } : {}),
 				})
 			: createLocalStorage(imagesRoot),
+		GENERATIONS_FOLDER,
 	);
 	const { app, stop, markShuttingDown } = await assembleServer({
 		database,

@@ -1,4 +1,4 @@
-import { findAspectRatio } from "../../shared/aspect-ratios";
+import { type AspectRatio, findAspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationSettings } from "../../shared/generation-responses";
 import { stripAspectRatioFlag } from "../../shared/prompt";
 import type { GenerationRow } from "../db/schema";
@@ -6,10 +6,18 @@ import type { GenerationInput } from "../providers/types";
 
 /** What a generation's row asks its provider for: the prompt without its flag, and its settings. */
 export function inputOf(row: GenerationRow): GenerationInput {
-	const settings = settingsOf(row);
+	return toGenerationInput(row.prompt, findAspectRatio(row.aspect_ratio).value, settingsOf(row));
+}
+
+/** What a generation with these settings asks its provider for; the prompt loses its `--ar` flag. */
+export function toGenerationInput(
+	prompt: string,
+	aspectRatio: AspectRatio,
+	settings: GenerationSettings,
+): GenerationInput {
 	return {
-		prompt: stripAspectRatioFlag(row.prompt),
-		aspectRatio: findAspectRatio(row.aspect_ratio).value,
+		prompt: stripAspectRatioFlag(prompt),
+		aspectRatio,
 		count: settings.count,
 		seed: settings.seed,
 		negativePrompt: settings.negativePrompt,

@@ -1,12 +1,10 @@
 import { randomInt } from "node:crypto";
-import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationSettings } from "../../shared/generation-responses";
 import { MAX_SEED, type Quality } from "../../shared/generation-settings";
 import type { CreateGenerationRequest } from "../../shared/generations";
-import { stripAspectRatioFlag } from "../../shared/prompt";
 import { AppError } from "../http/errors";
 import type { Model, ModelCatalogue } from "../models/model-catalogue";
-import type { GenerationInput } from "../providers/types";
+import { toGenerationInput } from "./generation-input";
 
 function refuse(message: string): never {
 	throw new AppError("VALIDATION_ERROR", message);
@@ -21,7 +19,7 @@ function refuse(message: string): never {
 export async function resolveSettings(
 	catalogue: ModelCatalogue,
 	request: CreateGenerationRequest,
-): Promise<{ model: Model; settings: GenerationSettings; input: GenerationInput }> {
+): Promise<{ model: Model; settings: GenerationSettings }> {
 	const model =
 		request.model === undefined ? catalogue.defaultModel() : catalogue.find(request.model);
 	if (!model) refuse(`model "${request.model}" is not offered`);
@@ -49,10 +47,10 @@ export async function resolveSettings(
 		negativePrompt: request.negativePrompt,
 		quality: request.quality ?? defaultQualityOf(model),
 	};
-	const input = toInput(request.prompt, request.aspectRatio, settings);
+	const input = toGenerationInput(request.prompt, request.aspectRatio, settings);
 	const problem = await model.provider.checkInput?.(input);
 	if (problem) refuse(problem.message);
-	return { model, settings, input };
+	return { model, settings };
 }
 
 /** A random seed the model's service accepts: its own draw where its range is narrower. */
@@ -71,19 +69,4 @@ function defaultQualityOf(model: Model): Quality | null {
 	const configured = model.provider.capabilities.defaultQuality;
 	if (configured === undefined) return null;
 	return model.qualities.includes(configured) ? configured : (model.qualities[0] ?? null);
-}
-
-function toInput(
-	prompt: string,
-	aspectRatio: AspectRatio,
-	settings: GenerationSettings,
-): GenerationInput {
-	return {
-		prompt: stripAspectRatioFlag(prompt),
-		aspectRatio,
-		count: settings.count,
-		seed: settings.seed,
-		negativePrompt: settings.negativePrompt,
-		quality: settings.quality,
-	};
 }

@@ -39,9 +39,12 @@ export function isStoredImageFile(name: string): boolean {
 	return match !== null && STORED_EXTENSIONS.includes(match[2] ?? "");
 }
 
+/** Where every generation's stored objects live, each under a folder of its own. */
+export const GENERATIONS_FOLDER = "generations/";
+
 /** Where every stored object of a generation lives, whichever run wrote it. */
 export function generationFolder(generationId: string): string {
-	return `generations/${generationId}/`;
+	return `${GENERATIONS_FOLDER}${generationId}/`;
 }
 
 /**

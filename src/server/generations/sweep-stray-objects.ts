@@ -4,9 +4,8 @@ import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import type { Logger } from "../logging/logger";
 import type { Storage } from "../storage/storage";
 import { selectStoredObjectOwners } from "./generation-repository";
-import { runFolder } from "./store-images";
+import { GENERATIONS_FOLDER, runFolder } from "./store-images";
 
-const GENERATIONS_FOLDER = "generations/";
 const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Owner = Pick<GenerationRow, "id" | "status" | "images" | "lease_owner">;

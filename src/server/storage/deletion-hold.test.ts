@@ -58,7 +58,7 @@ describe("holding stored objects' removal for a backup", () => {
 	let holdable: HoldableStorage;
 	beforeEach(async () => {
 		memory = createMemoryStorage();
-		holdable = createHoldableStorage(memory.storage);
+		holdable = createHoldableStorage(memory.storage, "generations/");
 		await holdable.storage.put("generations/a/0.png", PIXEL, "image/png");
 		await holdable.storage.put("generations/b/0.png", PIXEL, "image/png");
 	});

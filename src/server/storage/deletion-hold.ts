@@ -15,18 +15,14 @@ export type HoldableStorage = {
  * keeps running (docs/decisions/017-backups.md). A deletion asked for during a hold waits for the
  * release and then runs, in its caller's order: a run that takes a generation over clears the
  * generation's folder before it stores anything, so the clearing must not be put off past its own
- * writes. Holds nest: deletions wait until the last one is released.
+ * writes. Holds nest: deletions wait until the last one is released. Only deletions under
+ * `heldPrefix` are held.
  */
-/**
- * What a backup copies: the generations' images (generations/<id>/...). Other objects, such as the
- * readiness probe's under health/, are deleted at once even during a hold, so a backup never makes
- * the server look unready.
- */
-function isHeldKey(key: string): boolean {
-	return key.startsWith("generations/") || "generations/".startsWith(key);
-}
-
-export function createHoldableStorage(storage: Storage): HoldableStorage {
+export function createHoldableStorage(storage: Storage, heldPrefix: string): HoldableStorage {
+	// Only what a backup copies (the generations' images) is held: other objects, such as the
+	// readiness probe's, go at once, so a backup never makes the server look unready. Removing a
+	// prefix that contains the held one (the whole store) is held too.
+	const isHeldKey = (key: string) => key.startsWith(heldPrefix) || heldPrefix.startsWith(key);
 	let holds = 0;
 	let released: Promise<void> = Promise.resolve();
 	let release: () => void = () => {};
