@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_BULK_GENERATIONS, MAX_SEARCH_LENGTH } from "./constants";
+import { MAX_BULK_GENERATIONS, MAX_PROMPT_LENGTH, MAX_SEARCH_LENGTH } from "./constants";
 import { AspectRatioSchema } from "./generation-responses";
 import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
@@ -23,24 +23,42 @@ export {
 	PollResponseSchema,
 } from "./generation-responses";
 
-/** A zod schema that applies `validatePrompt` and yields the trimmed prompt. */
-const PromptSchema = z.unknown().transform((value, context) => {
-	const check = validatePrompt(value);
-	if (!check.ok) {
-		context.addIssue({ code: "custom", message: check.message });
-		return z.NEVER;
-	}
-	return check.prompt;
-});
+/**
+ * A zod schema that applies `validatePrompt` and yields the trimmed prompt. Its JSON Schema (the
+ * API's document) cannot see into the check, so it is said in the metadata.
+ */
+const PromptSchema = z
+	.unknown()
+	.transform((value, context) => {
+		const check = validatePrompt(value);
+		if (!check.ok) {
+			context.addIssue({ code: "custom", message: check.message });
+			return z.NEVER;
+		}
+		return check.prompt;
+	})
+	.meta({
+		type: "string",
+		minLength: 1,
+		maxLength: MAX_PROMPT_LENGTH,
+		description: `What to make, ${MAX_PROMPT_LENGTH} characters at most (trimmed).`,
+	});
 
-const NegativePromptSchema = z.unknown().transform((value, context) => {
-	const check = validateNegativePrompt(value);
-	if (!check.ok) {
-		context.addIssue({ code: "custom", message: check.message });
-		return z.NEVER;
-	}
-	return check.negativePrompt;
-});
+const NegativePromptSchema = z
+	.unknown()
+	.transform((value, context) => {
+		const check = validateNegativePrompt(value);
+		if (!check.ok) {
+			context.addIssue({ code: "custom", message: check.message });
+			return z.NEVER;
+		}
+		return check.negativePrompt;
+	})
+	.meta({
+		type: ["string", "null"],
+		maxLength: MAX_PROMPT_LENGTH,
+		description: "What to leave out, where the model takes a negative prompt.",
+	});
 
 const SEED_MESSAGE = `seed must be a whole number from 0 to ${MAX_SEED}, or -1 for a random seed`;
 
