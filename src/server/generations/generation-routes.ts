@@ -1,12 +1,12 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { POLLING_INTERVAL_MS } from "../../shared/constants";
 import {
 	AuditLogQuerySchema,
 	CreateGenerationRequestSchema,
 	GenerationIdSchema,
 	GenerationIdsRequestSchema,
 	ListGenerationsQuerySchema,
+	PollGenerationQuerySchema,
 	SetFavoriteRequestSchema,
 } from "../../shared/generations";
 import type { ModelsResponse } from "../../shared/models";
@@ -242,9 +242,7 @@ export function createGenerationRoutes(options: {
 
 	app.get("/generations/:id/status", allow(OPERATIONS.pollGeneration.access), async (context) => {
 		const id = parseId(context.req.param("id"));
-		const wait = context.req.query("wait");
-		const waitMs =
-			wait === undefined ? POLLING_INTERVAL_MS : Math.min(Math.max(Number(wait) || 0, 0), 25_000);
+		const { wait: waitMs } = parseOrThrow(PollGenerationQuerySchema, context.req.query());
 		const poll = await pollGeneration(
 			deps,
 			context.get("viewer"),

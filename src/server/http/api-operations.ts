@@ -8,6 +8,7 @@ import {
 	GenerationPageSchema,
 	GenerationSchema,
 	ListGenerationsQuerySchema,
+	PollGenerationQuerySchema,
 	PollResponseSchema,
 	SetFavoriteRequestSchema,
 } from "../../shared/generations";
@@ -174,10 +175,11 @@ export const GENERATION_OPERATIONS = {
 		path: "/api/generations/{id}/status",
 		summary: "Poll a generation",
 		description:
-			"Answers at once when the generation is finished, else when it changes or after `wait` milliseconds (at most 25000; 1500 by default).",
+			"Answers at once when the generation is finished, else when it changes or after `wait` milliseconds.",
 		tag: "Generations",
 		access: { scopes: ["generate", "read"] },
 		pathParameters: [ID_PARAMETER],
+		query: PollGenerationQuerySchema,
 		success: {
 			status: 200,
 			answer: {
