@@ -57,3 +57,6 @@ export type CreatedApiToken = z.infer<typeof CreatedApiTokenSchema>;
 /** `GET /api/account/tokens`: newest first. */
 export const ApiTokenListSchema = z.object({ tokens: z.array(ApiTokenSchema) });
 export type ApiTokenList = z.infer<typeof ApiTokenListSchema>;
+
+/** `DELETE /api/account/tokens/:id`. */
+export const RevokeApiTokenResponseSchema = z.object({ success: z.literal(true) });
