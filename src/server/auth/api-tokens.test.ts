@@ -369,6 +369,23 @@ describe.each(availableDatabaseKinds())("personal API tokens on %s", (kind) => {
 		}
 	});
 
+	it("holds a token to the owner's unverified address when verification is required", async () => {
+		const verifyingServer = await createTestServer(kind, { requireEmailVerification: true });
+		try {
+			const person = await createTestUser(verifyingServer);
+			const { token } = await createToken(person, ["generate", "read"]);
+			const started = await callWithToken(verifyingServer, token, "/api/generations", {
+				method: "POST",
+				json: { prompt: PROMPT, aspectRatio: "--ar 1:1" },
+			});
+			await expectErrorEnvelope(started, 403, "EMAIL_NOT_VERIFIED");
+			// Reading is allowed meanwhile, as it is in the browser.
+			expect((await callWithToken(verifyingServer, token, "/api/generations")).status).toBe(200);
+		} finally {
+			await verifyingServer.close();
+		}
+	});
+
 	it("refuses an Idempotency-Key that is empty or too long", async () => {
 		const person = await createTestUser(server);
 		for (const key of ["", "x".repeat(256)]) {
