@@ -5,13 +5,17 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { PublicConfig } from "../shared/session";
 import { createAccountRoutes } from "./accounts/account-routes";
+import { createApiTokenRoutes } from "./accounts/api-token-routes";
 import { type Auth, hasSessionCookie } from "./auth/auth";
 import { forwardToAuth } from "./auth/forward-to-auth";
+import { createViewerMiddleware } from "./auth/request-viewer";
 import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
 import type { GenerationDeps } from "./generations/generation-service";
 import type { AppEnv } from "./http/app-env";
-import { errorResponse, handleError } from "./http/errors";
+import { hasBearerToken } from "./http/bearer-token";
+import { AppError, errorResponse, handleError } from "./http/errors";
+import { createApiDocsRoutes } from "./http/openapi-routes";
 import { refuseForeignOrigins } from "./http/origin-check";
 import type { StaticSite } from "./http/static-site";
 import type { Logger } from "./logging/logger";
@@ -36,6 +40,9 @@ type AppConfig = {
 	isRateLimitEnabled: boolean;
 	/** Until their address is verified, people may look around but not generate. */
 	requireEmailVerification: boolean;
+	adminEmail: string | undefined;
+	/** Requests one API token may make in a minute (API_TOKEN_RATE_LIMIT_PER_MINUTE). */
+	apiTokenRequestsPerMinute: number;
 };
 
 type AppDeps = {
@@ -103,6 +110,15 @@ export function createApp(deps: AppDeps) {
 	// Better Auth checks origins on its own routes too; this covers every route, ours included.
 	api.use(refuseForeignOrigins([config.baseUrl, ...config.trustedOrigins]));
 
+	// Account management (password, sessions, deletion, tokens) is for a signed-in browser: a
+	// token is refused here, which is also why bearer requests may skip the Origin check.
+	for (const path of ["/account/*", "/auth/*"]) {
+		api.use(path, async (context, next) => {
+			if (hasBearerToken(context.req.raw.headers)) throw new AppError("TOKEN_NOT_ALLOWED");
+			return next();
+		});
+	}
+
 	api.route("/", createHealthRoutes({ database, logger, readiness: deps.observability.readiness }));
 
 	api.get("/config", (context) => context.json(publicConfig));
@@ -133,9 +149,28 @@ export function createApp(deps: AppDeps) {
 		}),
 	);
 
+	api.route("/", createApiTokenRoutes({ auth, database }));
+
 	api.on(["GET", "POST"], "/auth/*", (context) => forwardToAuth(auth, context, config.trustProxy));
 
-	api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
+	const allow = createViewerMiddleware({
+		auth,
+		database,
+		config: {
+			adminEmail: config.adminEmail,
+			requireEmailVerification: config.requireEmailVerification,
+			tokenRequestsPerMinute: config.apiTokenRequestsPerMinute,
+		},
+	});
+	api.route(
+		"/",
+		createGenerationRoutes({
+			allow,
+			allowSessionOnly: allow({ scopes: [] }),
+			deps: deps.generations,
+		}),
+	);
+	api.route("/", createApiDocsRoutes({ baseUrl: config.baseUrl }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

@@ -233,6 +233,7 @@ export const EnvSchema = z
 		FAL_SEED_INPUT: seedInputName(FAL_DEFAULT_SEED_INPUT),
 		FAL_NEGATIVE_PROMPT_INPUT: modelInput,
 		MAX_ACTIVE_GENERATIONS_PER_USER: positiveInt(3),
+		API_TOKEN_RATE_LIMIT_PER_MINUTE: positiveInt(60),
 		DAILY_GENERATIONS_PER_USER: z.coerce.number().int().min(0).optional().default(0),
 		GENERATION_CONCURRENCY: positiveInt(4),
 		GENERATION_TIMEOUT_MS: positiveInt(300_000),

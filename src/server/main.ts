@@ -114,6 +114,7 @@ async function main() {
 				dailyLimitPerUser: env.DAILY_GENERATIONS_PER_USER,
 			},
 			concurrency: env.GENERATION_CONCURRENCY,
+			apiTokenRequestsPerMinute: env.API_TOKEN_RATE_LIMIT_PER_MINUTE,
 			...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
 			run: {
 				...DEFAULT_RUN_SETTINGS,

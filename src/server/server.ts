@@ -41,6 +41,8 @@ export type ServerSettings = {
 	run: GenerationRunSettings;
 	/** Serves GET /metrics to a caller with this bearer token (METRICS_TOKEN); off without it. */
 	metricsToken?: string;
+	/** Requests one API token may make in a minute (API_TOKEN_RATE_LIMIT_PER_MINUTE). */
+	apiTokenRequestsPerMinute: number;
 };
 
 export const DEFAULT_RUN_SETTINGS: GenerationRunSettings = {
@@ -172,6 +174,8 @@ export async function assembleServer(options: {
 			trustProxy: settings.trustProxy,
 			isRateLimitEnabled: settings.isRateLimitEnabled,
 			requireEmailVerification: settings.requireEmailVerification,
+			adminEmail: settings.adminEmail,
+			apiTokenRequestsPerMinute: settings.apiTokenRequestsPerMinute,
 		},
 	});
 	return {

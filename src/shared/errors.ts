@@ -1,7 +1,7 @@
 // No schema library here: the first page imports this module (docs/decisions/005-first-load-budget.md).
 
 /** The HTTP statuses the API answers errors with: each one a status that carries a body. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 422 | 429 | 500 | 502 | 503;
 
 /**
  * One error model end to end: each code has its HTTP status and the user message of the error
@@ -47,6 +47,19 @@ export const ERRORS = {
 	SIGN_IN_AGAIN: {
 		status: 403,
 		message: "For your safety, sign out and in again, then delete your account.",
+	},
+	TOKEN_SCOPE_MISSING: {
+		status: 403,
+		message: "This API token does not have the scope this request needs.",
+	},
+	TOKEN_NOT_ALLOWED: {
+		status: 403,
+		message: "API tokens cannot do this. Please sign in in the browser.",
+	},
+	IDEMPOTENCY_KEY_REUSED: {
+		status: 422,
+		message:
+			"This Idempotency-Key was already used with a different request. Use a new key for a new request.",
 	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { MAX_BULK_GENERATIONS, MAX_SEARCH_LENGTH } from "./constants";
+import {
+	MAX_BULK_GENERATIONS,
+	MAX_PROMPT_LENGTH,
+	MAX_SEARCH_LENGTH,
+	POLLING_INTERVAL_MS,
+} from "./constants";
 import { AspectRatioSchema } from "./generation-responses";
 import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
@@ -23,24 +28,42 @@ export {
 	PollResponseSchema,
 } from "./generation-responses";
 
-/** A zod schema that applies `validatePrompt` and yields the trimmed prompt. */
-const PromptSchema = z.unknown().transform((value, context) => {
-	const check = validatePrompt(value);
-	if (!check.ok) {
-		context.addIssue({ code: "custom", message: check.message });
-		return z.NEVER;
-	}
-	return check.prompt;
-});
+/**
+ * A zod schema that applies `validatePrompt` and yields the trimmed prompt. Its JSON Schema (the
+ * API's document) cannot see into the check, so it is said in the metadata.
+ */
+const PromptSchema = z
+	.unknown()
+	.transform((value, context) => {
+		const check = validatePrompt(value);
+		if (!check.ok) {
+			context.addIssue({ code: "custom", message: check.message });
+			return z.NEVER;
+		}
+		return check.prompt;
+	})
+	.meta({
+		type: "string",
+		minLength: 1,
+		maxLength: MAX_PROMPT_LENGTH,
+		description: `What to make, ${MAX_PROMPT_LENGTH} characters at most (trimmed).`,
+	});
 
-const NegativePromptSchema = z.unknown().transform((value, context) => {
-	const check = validateNegativePrompt(value);
-	if (!check.ok) {
-		context.addIssue({ code: "custom", message: check.message });
-		return z.NEVER;
-	}
-	return check.negativePrompt;
-});
+const NegativePromptSchema = z
+	.unknown()
+	.transform((value, context) => {
+		const check = validateNegativePrompt(value);
+		if (!check.ok) {
+			context.addIssue({ code: "custom", message: check.message });
+			return z.NEVER;
+		}
+		return check.negativePrompt;
+	})
+	.meta({
+		type: ["string", "null"],
+		maxLength: MAX_PROMPT_LENGTH,
+		description: "What to leave out, where the model takes a negative prompt.",
+	});
 
 const SEED_MESSAGE = `seed must be a whole number from 0 to ${MAX_SEED}, or -1 for a random seed`;
 
@@ -123,6 +146,29 @@ export const ListGenerationsQuerySchema = z.object({
 			.pipe(z.email({ error: "owner must be an e-mail address" }).max(254))
 			.optional(),
 	),
+});
+
+const POLL_WAIT_MAX_MS = 25_000;
+
+/**
+ * `GET /api/generations/:id/status`: `wait` is how long an unfinished generation's poll may wait
+ * for a change, in milliseconds, held to 0 to 25000; the browser's polling interval by default.
+ */
+export const PollGenerationQuerySchema = z.object({
+	wait: z
+		.string()
+		.optional()
+		.transform((wait) =>
+			wait === undefined
+				? POLLING_INTERVAL_MS
+				: Math.min(Math.max(Number(wait) || 0, 0), POLL_WAIT_MAX_MS),
+		)
+		.meta({
+			type: "integer",
+			minimum: 0,
+			maximum: POLL_WAIT_MAX_MS,
+			description: `Milliseconds an unfinished generation's poll may wait for a change (${POLLING_INTERVAL_MS} by default).`,
+		}),
 });
 
 /** `PUT /api/generations/:id/favorite`. */

@@ -8,6 +8,9 @@ export const SetFavoriteResponseSchema = z.object({
 	favorite: z.boolean(),
 });
 
+/** `DELETE /api/generations/:id`. */
+export const DeleteGenerationResponseSchema = z.object({ success: z.literal(true) });
+
 /** `POST /api/generations/bulk-delete`. */
 export const BulkDeleteResponseSchema = z.object({
 	success: z.literal(true),

@@ -243,6 +243,35 @@ const MIGRATIONS: Record<string, Migration> = {
 				$$`.execute(db);
 		},
 	},
+	"0008_api_tokens": {
+		async up(db: Kysely<unknown>) {
+			// Personal API tokens (decision 018): only a SHA-256 hash of each is kept; revoking
+			// deletes the row, so a revoked token is simply unknown from then on.
+			await sql`
+				create table api_tokens (
+					id uuid primary key,
+					user_id text not null references "user"(id) on delete cascade,
+					name text not null,
+					token_hash text not null unique,
+					scopes text[] not null,
+					created_at timestamptz not null,
+					expires_at timestamptz,
+					last_used_at timestamptz
+				)`.execute(db);
+			await sql`create index api_tokens_user on api_tokens (user_id, created_at desc)`.execute(db);
+			// An Idempotency-Key of POST /api/generations, per person, for 24 hours: the generation
+			// it made and a hash of the request, so a reused key with another body is refused.
+			await sql`
+				create table generation_idempotency_keys (
+					user_id text not null references "user"(id) on delete cascade,
+					key text not null,
+					request_hash text not null,
+					generation_id uuid not null references generations(id) on delete cascade,
+					created_at timestamptz not null,
+					primary key (user_id, key)
+				)`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -66,6 +66,7 @@ type UserTable = {
 	id: string;
 	email: string;
 	name: string;
+	emailVerified: boolean;
 };
 
 type GenerationCountsTable = {
@@ -104,8 +105,31 @@ type GenerationAuditLogTable = {
 	created_at: Timestamp;
 };
 
+/** A personal API token: its hash, never the token itself (decision 018). */
+type ApiTokensTable = {
+	id: string;
+	user_id: string;
+	name: string;
+	token_hash: string;
+	scopes: string[];
+	created_at: Timestamp;
+	expires_at: NullableTimestamp;
+	last_used_at: NullableTimestamp;
+};
+
+/** An Idempotency-Key of POST /api/generations and the generation it made, for 24 hours. */
+type GenerationIdempotencyKeysTable = {
+	user_id: string;
+	key: string;
+	request_hash: string;
+	generation_id: string;
+	created_at: Timestamp;
+};
+
 export type DatabaseSchema = {
 	address_rate_limits: AddressRateLimitsTable;
+	api_tokens: ApiTokensTable;
+	generation_idempotency_keys: GenerationIdempotencyKeysTable;
 	generations: GenerationsTable;
 	generation_audit_log: GenerationAuditLogTable;
 	generation_counts: GenerationCountsTable;

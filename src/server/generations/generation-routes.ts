@@ -1,18 +1,17 @@
-import { Hono } from "hono";
-import { createMiddleware } from "hono/factory";
+import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { POLLING_INTERVAL_MS } from "../../shared/constants";
 import {
 	AuditLogQuerySchema,
 	CreateGenerationRequestSchema,
 	GenerationIdSchema,
 	GenerationIdsRequestSchema,
 	ListGenerationsQuerySchema,
+	PollGenerationQuerySchema,
 	SetFavoriteRequestSchema,
 } from "../../shared/generations";
 import type { ModelsResponse } from "../../shared/models";
-import type { Auth } from "../auth/auth";
-import type { AppEnv } from "../http/app-env";
+import { GENERATION_OPERATIONS as OPERATIONS } from "../http/api-operations";
+import type { RouteAccess, ViewerEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { toPublicModel } from "../models/model-catalogue";
 import { listAuditLog } from "./audit-log";
@@ -36,12 +35,6 @@ import {
 import { listHistory } from "./list-history";
 import { setFavorite } from "./set-favorite";
 import { generationFolder, isStoredImageFile, runFolder } from "./store-images";
-
-async function readViewer(auth: Auth, headers: Headers): Promise<Viewer | undefined> {
-	const session = await auth.api.getSession({ headers });
-	if (!session) return undefined;
-	return { id: session.user.id, email: session.user.email, isAdmin: session.user.isAdmin };
-}
 
 function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown): T {
 	const result = schema.safeParse(value);
@@ -88,6 +81,23 @@ async function readIds(request: {
 		body = await readJson(request);
 	}
 	return parseOrThrow(GenerationIdsRequestSchema, body).ids;
+}
+
+/**
+ * The `Idempotency-Key` header of draft-ietf-httpapi-idempotency-key-header: a structured-field
+ * string (`"abc"`), or the same text unquoted, as most clients send it; 1 to 255 characters.
+ */
+function readIdempotencyKey(value: string | undefined): string | undefined {
+	if (value === undefined) return undefined;
+	const trimmed = value.trim();
+	const key = /^"(.*)"$/.exec(trimmed)?.[1] ?? trimmed;
+	if (key.length === 0 || key.length > 255 || !/^[\x20-\x7e]+$/.test(key)) {
+		throw new AppError(
+			"VALIDATION_ERROR",
+			"Idempotency-Key must be 1 to 255 printable ASCII characters.",
+		);
+	}
+	return key;
 }
 
 function parseImageIndex(value: string): number {
@@ -153,27 +163,24 @@ function startOfDayIn(timeZone: string, now: Date = new Date()): Date {
 	return new Date(now.getTime() - sinceMidnight - now.getMilliseconds());
 }
 
-/** `/api/generations` and `/api/images`: every route needs a session; ownership is checked per row. */
-export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDeps }) {
-	const { auth, deps } = options;
-	type RoutesEnv = { Variables: AppEnv["Variables"] & { viewer: Viewer } };
-	const app = new Hono<RoutesEnv>();
+/**
+ * `/api/generations`, `/api/images` and `/api/models`. Each route is let in by its entry of
+ * GENERATION_OPERATIONS (a session, or a token with the entry's scopes); ownership is checked per row.
+ */
+export function createGenerationRoutes(options: {
+	/** The one viewer middleware (auth/request-viewer.ts), for a route's access. */
+	allow: (access: RouteAccess) => MiddlewareHandler<ViewerEnv>;
+	/** The administrator's audit log is for a browser only. */
+	allowSessionOnly: MiddlewareHandler<ViewerEnv>;
+	deps: GenerationDeps;
+}) {
+	const { allow, deps } = options;
+	const app = new Hono<ViewerEnv>();
 
-	const requireViewer = createMiddleware<RoutesEnv>(async (context, next) => {
-		const viewer = await readViewer(auth, context.req.raw.headers);
-		if (!viewer) {
-			const isCreate = context.req.method === "POST" && context.req.path === "/api/generations";
-			throw new AppError(isCreate ? "SIGN_IN_REQUIRED" : "AUTH_ERROR");
-		}
-		context.set("viewer", viewer);
-		await next();
-	});
-	// Paths spelled out: a bare `use` here would also cover the other /api routes this app is mounted beside.
-	// "/generations/*" also matches "/generations" itself; one entry, so the session is read once.
 	// Anyone may see what is offered (the generator shows it signed out); a signed-in person also
 	// learns the model they chose last.
-	app.get("/models", async (context) => {
-		const viewer = await readViewer(auth, context.req.raw.headers);
+	app.get("/models", allow(OPERATIONS.listModels.access), async (context) => {
+		const viewer = context.get("optionalViewer");
 		const latest = viewer ? await findLatestModelId(deps.database.db, viewer.id) : undefined;
 		return context.json({
 			models: deps.models.models.map(toPublicModel),
@@ -182,18 +189,21 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 		} satisfies ModelsResponse);
 	});
 
-	app.use("/generations/*", requireViewer);
-	app.use("/images/*", requireViewer);
-	app.use("/admin/*", requireViewer);
-
-	app.post("/generations", async (context) => {
+	app.post("/generations", allow(OPERATIONS.createGeneration.access), async (context) => {
+		const idempotencyKey = readIdempotencyKey(context.req.header("idempotency-key"));
 		const body = await readJson(context.req);
 		const input = parseOrThrow(CreateGenerationRequestSchema, body);
-		const created = await createGeneration(deps, context.get("viewer"), input);
+		const { isReplay, ...created } = await createGeneration(
+			deps,
+			context.get("viewer"),
+			input,
+			idempotencyKey === undefined ? {} : { idempotencyKey },
+		);
+		if (isReplay) context.header("Idempotent-Replayed", "true");
 		return context.json({ success: true, ...created }, 201);
 	});
 
-	app.get("/generations", async (context) => {
+	app.get("/generations", allow(OPERATIONS.listGenerations.access), async (context) => {
 		const query = parseOrThrow(ListHistoryQuerySchema, context.req.query());
 		const page = await listHistory(deps, context.get("viewer"), {
 			cursor: query.cursor,
@@ -208,29 +218,31 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 		return context.json(page);
 	});
 
-	app.post("/generations/archive", async (context) => {
+	app.post("/generations/archive", allow(OPERATIONS.archiveGenerations.access), async (context) => {
 		const ids = await readIds(context.req);
 		const download = await archiveGenerations(deps, context.get("viewer"), ids);
 		return sendDownload(download, "application/zip");
 	});
 
-	app.post("/generations/bulk-delete", async (context) => {
-		const body = await readJson(context.req);
-		const { ids } = parseOrThrow(GenerationIdsRequestSchema, body);
-		const deleted = await deleteGenerations(deps, context.get("viewer"), ids);
-		return context.json({ success: true, deleted });
-	});
+	app.post(
+		"/generations/bulk-delete",
+		allow(OPERATIONS.deleteGenerations.access),
+		async (context) => {
+			const body = await readJson(context.req);
+			const { ids } = parseOrThrow(GenerationIdsRequestSchema, body);
+			const deleted = await deleteGenerations(deps, context.get("viewer"), ids);
+			return context.json({ success: true, deleted });
+		},
+	);
 
-	app.get("/generations/:id", async (context) => {
+	app.get("/generations/:id", allow(OPERATIONS.getGeneration.access), async (context) => {
 		const row = await getGeneration(deps, context.get("viewer"), parseId(context.req.param("id")));
 		return context.json(presentGeneration(row));
 	});
 
-	app.get("/generations/:id/status", async (context) => {
+	app.get("/generations/:id/status", allow(OPERATIONS.pollGeneration.access), async (context) => {
 		const id = parseId(context.req.param("id"));
-		const wait = context.req.query("wait");
-		const waitMs =
-			wait === undefined ? POLLING_INTERVAL_MS : Math.min(Math.max(Number(wait) || 0, 0), 25_000);
+		const { wait: waitMs } = parseOrThrow(PollGenerationQuerySchema, context.req.query());
 		const poll = await pollGeneration(
 			deps,
 			context.get("viewer"),
@@ -242,44 +254,52 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 		return context.json(poll);
 	});
 
-	app.delete("/generations/:id", async (context) => {
+	app.delete("/generations/:id", allow(OPERATIONS.deleteGeneration.access), async (context) => {
 		await deleteGeneration(deps, context.get("viewer"), parseId(context.req.param("id")));
 		return context.json({ success: true });
 	});
 
-	app.put("/generations/:id/favorite", async (context) => {
+	app.put("/generations/:id/favorite", allow(OPERATIONS.setFavorite.access), async (context) => {
 		const id = parseId(context.req.param("id"));
 		const input = parseOrThrow(SetFavoriteRequestSchema, await readJson(context.req));
 		const favorite = await setFavorite(deps, context.get("viewer"), id, input.favorite);
 		return context.json({ success: true, favorite });
 	});
 
-	app.get("/generations/:id/images/:index/download", async (context) => {
-		const id = parseId(context.req.param("id"));
-		const index = parseImageIndex(context.req.param("index"));
-		const { object, fileName } = await downloadGenerationImage(
-			deps,
-			context.get("viewer"),
-			id,
-			index,
-		);
-		return new Response(new Uint8Array(object.data), {
-			headers: {
-				"content-type": object.contentType,
-				"content-length": String(object.data.length),
-				"content-disposition": attachmentDisposition(fileName),
-				"cache-control": "private, no-store",
-			},
-		});
-	});
+	app.get(
+		"/generations/:id/images/:index/download",
+		allow(OPERATIONS.downloadImage.access),
+		async (context) => {
+			const id = parseId(context.req.param("id"));
+			const index = parseImageIndex(context.req.param("index"));
+			const { object, fileName } = await downloadGenerationImage(
+				deps,
+				context.get("viewer"),
+				id,
+				index,
+			);
+			return new Response(new Uint8Array(object.data), {
+				headers: {
+					"content-type": object.contentType,
+					"content-length": String(object.data.length),
+					"content-disposition": attachmentDisposition(fileName),
+					"cache-control": "private, no-store",
+				},
+			});
+		},
+	);
 
-	app.get("/generations/:id/archive", async (context) => {
-		const id = parseId(context.req.param("id"));
-		const download = await archiveGeneration(deps, context.get("viewer"), id);
-		return sendDownload(download, "application/zip");
-	});
+	app.get(
+		"/generations/:id/archive",
+		allow(OPERATIONS.archiveGeneration.access),
+		async (context) => {
+			const id = parseId(context.req.param("id"));
+			const download = await archiveGeneration(deps, context.get("viewer"), id);
+			return sendDownload(download, "application/zip");
+		},
+	);
 
-	app.get("/admin/audit-log", async (context) => {
+	app.get("/admin/audit-log", options.allowSessionOnly, async (context) => {
 		const query = parseOrThrow(AuditLogQuerySchema, context.req.query());
 		return context.json(await listAuditLog(deps, context.get("viewer"), query));
 	});
@@ -299,13 +319,17 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 		});
 	};
 	// Images live in the folder of the run that stored them.
-	app.get("/images/generations/:id/:run/:file", async (context) => {
-		const id = parseId(context.req.param("id"));
-		const run = parseId(context.req.param("run"));
-		return serveImage(context.get("viewer"), id, runFolder(id, run), context.req.param("file"));
-	});
+	app.get(
+		"/images/generations/:id/:run/:file",
+		allow(OPERATIONS.readImage.access),
+		async (context) => {
+			const id = parseId(context.req.param("id"));
+			const run = parseId(context.req.param("run"));
+			return serveImage(context.get("viewer"), id, runFolder(id, run), context.req.param("file"));
+		},
+	);
 	// Generations stored before runs had folders keep the generation's own folder.
-	app.get("/images/generations/:id/:file", async (context) => {
+	app.get("/images/generations/:id/:file", allow(OPERATIONS.readImage.access), async (context) => {
 		const id = parseId(context.req.param("id"));
 		return serveImage(context.get("viewer"), id, generationFolder(id), context.req.param("file"));
 	});

@@ -1,15 +1,17 @@
-import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
+import { createHash, randomUUID } from "node:crypto";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { GenerationModel, GenerationSettings } from "../../shared/generation-responses";
 import type { CreateGenerationRequest, PollResponse } from "../../shared/generations";
 import type { Database } from "../db/database";
-import type { GenerationRow } from "../db/schema";
+import type { DatabaseSchema, GenerationRow } from "../db/schema";
+import type { Viewer } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { createTransactionExecutor, type GenerationQueue } from "../jobs/generation-queue";
 import type { Logger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
 import type { Storage } from "../storage/storage";
 import type { GenerationEvents } from "./generation-events";
+import { settingsOf } from "./generation-input";
 import { pollingUrlFor, presentPoll } from "./generation-presenter";
 import {
 	countActiveGenerations,
@@ -19,7 +21,7 @@ import {
 } from "./generation-repository";
 import { resolveSettings } from "./resolve-settings";
 
-export type Viewer = { id: string; email: string; isAdmin: boolean };
+export type { Viewer };
 
 export type GenerationLimits = {
 	maxActivePerUser: number;
@@ -42,27 +44,103 @@ function startOfUtcDay(now: Date): Date {
 	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
+export type CreatedGeneration = {
+	id: string;
+	pollingUrl: string;
+	model: GenerationModel;
+	settings: GenerationSettings;
+	/** An Idempotency-Key's earlier generation, answered again instead of a new one. */
+	isReplay: boolean;
+};
+
+/** How long an Idempotency-Key of POST /api/generations keeps answering with its generation. */
+const IDEMPOTENCY_KEY_HOURS = 24;
+
+/** A request's fingerprint: the parsed request, whose keys always come in the schema's order. */
+function hashRequest(request: CreateGenerationRequest): string {
+	return createHash("sha256").update(JSON.stringify(request)).digest("base64url");
+}
+
+/**
+ * The generation an Idempotency-Key already made for this person in the last 24 hours, if any.
+ * The same key with another request is refused with 422, as the IETF's Idempotency-Key draft
+ * (draft-ietf-httpapi-idempotency-key-header, section 2.7) says: the key is being misused, which
+ * no retry of the same request can fix. (Its 409 is for a request whose twin is still being
+ * processed; here the person's lock makes the twin wait and answers it with the same generation.)
+ */
+async function findKeyedGeneration(
+	transaction: Transaction<DatabaseSchema>,
+	userId: string,
+	key: string,
+	requestHash: string,
+): Promise<CreatedGeneration | undefined> {
+	const keyed = await transaction
+		.selectFrom("generation_idempotency_keys")
+		.innerJoin("generations", "generations.id", "generation_idempotency_keys.generation_id")
+		.selectAll("generations")
+		.select("generation_idempotency_keys.request_hash")
+		.where("generation_idempotency_keys.user_id", "=", userId)
+		.where("generation_idempotency_keys.key", "=", key)
+		.where(
+			"generation_idempotency_keys.created_at",
+			">",
+			sql<Date>`now() - ${`${IDEMPOTENCY_KEY_HOURS} hours`}::interval`,
+		)
+		.executeTakeFirst();
+	if (!keyed) return undefined;
+	if (keyed.request_hash !== requestHash) throw new AppError("IDEMPOTENCY_KEY_REUSED");
+	return {
+		id: keyed.id,
+		pollingUrl: pollingUrlFor(keyed.id),
+		model: { id: keyed.model_id, label: keyed.model_label },
+		settings: settingsOf(keyed),
+		isReplay: true,
+	};
+}
+
+/** Remembers the key's generation; a key older than 24 hours (or whose generation is gone) is replaced. */
+async function rememberKey(
+	transaction: Kysely<DatabaseSchema>,
+	row: { user_id: string; key: string; request_hash: string; generation_id: string },
+): Promise<void> {
+	await transaction
+		.insertInto("generation_idempotency_keys")
+		.values({ ...row, created_at: new Date() })
+		.onConflict((conflict) =>
+			conflict.columns(["user_id", "key"]).doUpdateSet({
+				request_hash: row.request_hash,
+				generation_id: row.generation_id,
+				created_at: new Date(),
+			}),
+		)
+		.execute();
+}
+
 /**
  * Records a generation and queues its job in one transaction, after the quota check; a lock per
- * person makes two simultaneous requests count each other.
+ * person makes two simultaneous requests count each other. With an Idempotency-Key, the same
+ * request again (even at the same moment, from another process: the lock orders them) answers
+ * with the generation the key made, and counts once against the quotas.
  */
 export async function createGeneration(
 	deps: GenerationDeps,
 	viewer: Viewer,
 	request: CreateGenerationRequest,
-): Promise<{
-	id: string;
-	pollingUrl: string;
-	model: GenerationModel;
-	settings: GenerationSettings;
-}> {
+	options: { idempotencyKey?: string } = {},
+): Promise<CreatedGeneration> {
 	const { model, settings } = await resolveSettings(deps.models, request);
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
-	await deps.database.db.transaction().execute(async (transaction) => {
+	const { idempotencyKey } = options;
+	const requestHash = hashRequest(request);
+	const replay = await deps.database.db.transaction().execute(async (transaction) => {
 		await sql`select pg_advisory_xact_lock(hashtext(${`generations:${viewer.id}`}))`.execute(
 			transaction,
 		);
+		if (idempotencyKey !== undefined) {
+			const keyed = await findKeyedGeneration(transaction, viewer.id, idempotencyKey, requestHash);
+			if (keyed) return keyed;
+		}
 		const active = await countActiveGenerations(transaction, viewer.id);
 		if (active >= deps.limits.maxActivePerUser) {
 			throw new AppError(
@@ -103,11 +181,21 @@ export async function createGeneration(
 			started_at: null,
 			completed_at: null,
 		});
+		if (idempotencyKey !== undefined) {
+			await rememberKey(transaction, {
+				user_id: viewer.id,
+				key: idempotencyKey,
+				request_hash: requestHash,
+				generation_id: id,
+			});
+		}
 		await deps.queue.enqueue(id, createTransactionExecutor(transaction));
+		return undefined;
 	});
+	if (replay) return replay;
 	// The job is visible now that the transaction has committed: start it without waiting for a poll.
 	deps.queue.wake();
-	return { id, pollingUrl, model: { id: model.id, label: model.label }, settings };
+	return { id, pollingUrl, model: { id: model.id, label: model.label }, settings, isReplay: false };
 }
 
 /** The generation if the viewer may see it (owner or admin); anyone else learns nothing. */

@@ -22,6 +22,7 @@ export function createTestSettings(overrides: TestSettingsOverrides = {}): Serve
 		requireEmailVerification: false,
 		limits: { maxActivePerUser: 3, dailyLimitPerUser: 0 },
 		concurrency: 2,
+		apiTokenRequestsPerMinute: 60,
 		...overrides,
 		run: { ...DEFAULT_RUN_SETTINGS, providerPollMs: 20, retryDelayMs: 50, ...overrides.run },
 	};

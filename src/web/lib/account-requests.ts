@@ -1,7 +1,16 @@
 // The account's calls: Better Auth's own endpoints through its client (loaded on demand), and
 // Atelier's account routes through the API client.
+import {
+	type ApiToken,
+	ApiTokenListSchema,
+	type CreateApiTokenRequest,
+	type CreatedApiToken,
+	CreatedApiTokenSchema,
+	RevokeApiTokenResponseSchema,
+} from "../../shared/api-tokens";
 import { ERRORS } from "../../shared/errors";
 import { PASSWORD_TOO_SHORT_MESSAGE } from "../../shared/passwords";
+import { requestApi } from "./api-client";
 import { ApiError, fetchApiJson } from "./api-fetch";
 import { loadAuthClient } from "./auth-client";
 import { AuthActionError, toAuthActionError } from "./auth-errors";
@@ -101,4 +110,24 @@ export async function deleteAccount(typedEmail: string): Promise<void> {
 		if (error instanceof ApiError) throw new AuthActionError(error.message, error.code);
 		throw error;
 	}
+}
+
+/** The person's API tokens, newest first; never the tokens themselves. */
+export async function listApiTokens(): Promise<ApiToken[]> {
+	return (await requestApi("/api/account/tokens", ApiTokenListSchema)).tokens;
+}
+
+/** Makes a token; its answer is the only time the token itself is shown. */
+export async function createApiToken(request: CreateApiTokenRequest): Promise<CreatedApiToken> {
+	return requestApi("/api/account/tokens", CreatedApiTokenSchema, {
+		method: "POST",
+		body: JSON.stringify(request),
+	});
+}
+
+/** Ends a token at once: scripts using it are refused from now on. */
+export async function revokeApiToken(id: string): Promise<void> {
+	await requestApi(`/api/account/tokens/${encodeURIComponent(id)}`, RevokeApiTokenResponseSchema, {
+		method: "DELETE",
+	});
 }

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, LogOut, MonitorSmartphone, ShieldCheck } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { ACCOUNT_LABEL } from "../../../shared/constants";
 import type { SessionUser } from "../../../shared/session";
@@ -15,6 +15,8 @@ import {
 	signOutOtherDevices,
 } from "../../lib/account-requests";
 import { formatDateTime } from "../../lib/date-format";
+import { Section } from "./account-section";
+import { ApiTokensSection } from "./api-tokens-section";
 import { ChangePasswordForm } from "./change-password-form";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 import { describeDevice } from "./device-name";
@@ -30,30 +32,6 @@ type AccountPageProps = {
 	/** Called once the account is gone: forget the session and leave the page. */
 	onDeleted: () => Promise<void>;
 };
-
-function Section({
-	title,
-	description,
-	children,
-}: {
-	title: string;
-	description?: ReactNode;
-	children: ReactNode;
-}) {
-	const headingId = `section-${title.toLowerCase().replaceAll(/[^a-z]+/g, "-")}`;
-	return (
-		<section
-			aria-labelledby={headingId}
-			className="rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6"
-		>
-			<h2 id={headingId} className="text-lg font-semibold text-slate-900">
-				{title}
-			</h2>
-			{description ? <p className="mt-1 text-sm text-slate-600">{description}</p> : null}
-			<div className="mt-4">{children}</div>
-		</section>
-	);
-}
 
 function DevicesSection({ currentSessionId }: { currentSessionId: string }) {
 	const queryClient = useQueryClient();
@@ -155,7 +133,7 @@ function PasswordSection() {
 	);
 }
 
-/** The account page: who you are, your password, your devices, your data. */
+/** The account page: who you are, your password, your devices, your API tokens, your data. */
 export function AccountPage({
 	user,
 	currentSessionId,
@@ -198,6 +176,7 @@ export function AccountPage({
 
 			<PasswordSection />
 			<DevicesSection currentSessionId={currentSessionId} />
+			<ApiTokensSection />
 
 			<Section
 				title="Your data"

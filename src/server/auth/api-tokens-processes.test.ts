@@ -1,0 +1,120 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CreatedApiTokenSchema } from "../../shared/api-tokens";
+import { CreateGenerationResponseSchema, GenerationPageSchema } from "../../shared/generations";
+import { findFreePort } from "../testing/postgres-cluster";
+import {
+	buildServerBundle,
+	type ServerProcess,
+	signUpOn,
+	spawnServer,
+	waitUntilHealthy,
+} from "../testing/server-process";
+import { createEmptyPostgresDatabase } from "../testing/test-database";
+
+const SECRET = "api-token-processes-secret-at-least-32-characters";
+const RATE_LIMIT = 6;
+
+/** Two server processes on one database, as two replicas behind a load balancer. */
+async function startTwoReplicas(entry: string, env: Record<string, string>) {
+	const ports = [await findFreePort(), await findFreePort()];
+	const baseUrl = `http://127.0.0.1:${ports[0]}`;
+	const replicas = ports.map((port) =>
+		spawnServer(entry, {
+			PORT: String(port),
+			BASE_URL: baseUrl,
+			BETTER_AUTH_SECRET: SECRET,
+			AUTH_RATE_LIMIT_ENABLED: "false",
+			API_TOKEN_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+			...env,
+		}),
+	);
+	await Promise.all(replicas.map((replica) => waitUntilHealthy(replica)));
+	return { replicas, baseUrl };
+}
+
+describe.skipIf(!inject("postgresUrl"))("API tokens across two server processes", () => {
+	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
+	let database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
+	let dataDir: string;
+	let replicas: ServerProcess[] = [];
+	let baseUrl: string;
+	let session: Awaited<ReturnType<typeof signUpOn>>;
+
+	beforeAll(async () => {
+		bundle = await buildServerBundle();
+		database = await createEmptyPostgresDatabase();
+		dataDir = await mkdtemp(path.join(".tmp", "token-replicas-"));
+		({ replicas, baseUrl } = await startTwoReplicas(bundle.entry, {
+			DATABASE_URL: database.url,
+			DATA_DIR: dataDir,
+		}));
+		session = await signUpOn(replicas[0]?.origin ?? "", "script@example.com", baseUrl);
+	}, 120_000);
+	afterAll(async () => {
+		await Promise.all(replicas.map((replica) => replica.kill()));
+		await database?.drop();
+		if (dataDir) await rm(dataDir, { recursive: true, force: true });
+		await bundle?.remove();
+	});
+
+	function origin(index: number): string {
+		return replicas[index % replicas.length]?.origin ?? "";
+	}
+
+	async function createToken(scopes: string[]): Promise<string> {
+		const response = await fetch(`${origin(0)}/api/account/tokens`, {
+			method: "POST",
+			headers: session,
+			body: JSON.stringify({ name: "replicas", scopes, expiresInDays: 30 }),
+		});
+		expect(response.status).toBe(201);
+		return CreatedApiTokenSchema.parse(await response.json()).token;
+	}
+
+	it("holds a token to one limit whichever process answers", async () => {
+		const token = await createToken(["read"]);
+		const statuses: number[] = [];
+		for (let index = 0; index < RATE_LIMIT + 2; index++) {
+			const response = await fetch(`${origin(index)}/api/generations?limit=1`, {
+				headers: { authorization: `Bearer ${token}` },
+			});
+			statuses.push(response.status);
+			if (response.status === 429)
+				expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+		}
+		expect(statuses).toEqual([...Array(RATE_LIMIT).fill(200), 429, 429]);
+	}, 60_000);
+
+	it("makes one generation for one Idempotency-Key sent to both processes at once", async () => {
+		const token = await createToken(["generate", "read"]);
+		const send = (index: number) =>
+			fetch(`${origin(index)}/api/generations`, {
+				method: "POST",
+				headers: {
+					authorization: `Bearer ${token}`,
+					"content-type": "application/json",
+					"idempotency-key": "replicas-key",
+				},
+				body: JSON.stringify({ prompt: "Two doors, one room", aspectRatio: "--ar 1:1" }),
+			});
+		const answers = await Promise.all([send(0), send(1)]);
+		const ids = await Promise.all(
+			answers.map(async (answer) => {
+				expect(answer.status).toBe(201);
+				const created = CreateGenerationResponseSchema.parse(await answer.json());
+				return created.success ? created.id : created.error.message;
+			}),
+		);
+		expect(ids[0]).toBe(ids[1]);
+		const page = GenerationPageSchema.parse(
+			await (
+				await fetch(`${origin(1)}/api/generations`, {
+					headers: { authorization: `Bearer ${token}` },
+				})
+			).json(),
+		);
+		expect(page.items.map((item) => item.id)).toEqual([ids[0]]);
+	}, 60_000);
+});

@@ -1,0 +1,129 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { createMiddleware } from "hono/factory";
+import { isAdminEmail } from "../../shared/session";
+import type { Database } from "../db/database";
+import { countInWindow } from "../db/rate-limit-windows";
+import type { RouteAccess, Viewer, ViewerEnv } from "../http/app-env";
+import { hasBearerToken, readBearerToken } from "../http/bearer-token";
+import { AppError } from "../http/errors";
+import { findUsableApiToken, type ValidApiToken } from "./api-tokens";
+import type { Auth } from "./auth";
+
+type ViewerConfig = {
+	adminEmail: string | undefined;
+	requireEmailVerification: boolean;
+	/** Requests one token may make in a minute (API_TOKEN_RATE_LIMIT_PER_MINUTE). */
+	tokenRequestsPerMinute: number;
+};
+
+const RATE_LIMIT_WINDOW_SECONDS = 60;
+const RATE_LIMIT_POLICY = "per-token";
+
+/**
+ * The person a valid token acts for, or undefined when they can no longer use it. The one place
+ * a token's owner is looked up: a check that a person may no longer act (a disabled account, say)
+ * belongs here, so every token request is refused at once.
+ */
+export async function resolveTokenOwner(
+	database: Database,
+	token: ValidApiToken,
+	adminEmail: string | undefined,
+): Promise<{ viewer: Viewer; emailVerified: boolean } | undefined> {
+	const user = await database.db
+		.selectFrom("user")
+		.select(["id", "email", "emailVerified"])
+		.where("id", "=", token.userId)
+		.executeTakeFirst();
+	if (!user) return undefined;
+	return {
+		viewer: { id: user.id, email: user.email, isAdmin: isAdminEmail(user.email, adminEmail) },
+		emailVerified: user.emailVerified,
+	};
+}
+
+/**
+ * Counts the request against the token's limit, across every server process (the count is in the
+ * database), and answers with the limit's fields of draft-ietf-httpapi-ratelimit-headers-10
+ * (`RateLimit-Policy: "per-token";q=60;w=60` and `RateLimit: "per-token";r=<left>;t=<seconds>`);
+ * over the limit, 429 with Retry-After.
+ */
+async function countTokenRequest(
+	context: Context,
+	database: Database,
+	token: ValidApiToken,
+	limit: number,
+): Promise<void> {
+	const { count, resetSeconds } = await countInWindow(
+		database.db,
+		`api-token:${token.id}`,
+		RATE_LIMIT_WINDOW_SECONDS,
+	);
+	const remaining = Math.max(0, limit - count);
+	context.header(
+		"RateLimit-Policy",
+		`"${RATE_LIMIT_POLICY}";q=${limit};w=${RATE_LIMIT_WINDOW_SECONDS}`,
+	);
+	context.header("RateLimit", `"${RATE_LIMIT_POLICY}";r=${remaining};t=${resetSeconds}`);
+	if (count > limit) {
+		throw new AppError(
+			"RATE_LIMITED",
+			`This API token made more than ${limit} requests in a minute. Please wait ${resetSeconds} seconds.`,
+			{ retryAfterSeconds: Math.max(1, resetSeconds) },
+		);
+	}
+}
+
+/**
+ * The one way a route learns who is asking: `Authorization: Bearer <token>` (checked, counted
+ * against the token's rate limit and held to the route's scopes), else the browser's session.
+ * A request that presents a token is never read as a session, so a bad token is a 401 even from
+ * a signed-in browser.
+ */
+export function createViewerMiddleware(options: {
+	auth: Auth;
+	database: Database;
+	config: ViewerConfig;
+}): (access: RouteAccess) => MiddlewareHandler<ViewerEnv> {
+	const { auth, database, config } = options;
+	return (access) =>
+		createMiddleware<ViewerEnv>(async (context, next) => {
+			const headers = context.req.raw.headers;
+			if (hasBearerToken(headers)) {
+				const presented = readBearerToken(headers);
+				const token = presented ? await findUsableApiToken(database.db, presented) : undefined;
+				const owner = token
+					? await resolveTokenOwner(database, token, config.adminEmail)
+					: undefined;
+				if (!token || !owner) throw new AppError("AUTH_ERROR");
+				await countTokenRequest(context, database, token, config.tokenRequestsPerMinute);
+				if (access.scopes.length === 0) throw new AppError("TOKEN_NOT_ALLOWED");
+				if (!access.scopes.some((scope) => token.scopes.includes(scope))) {
+					const needed = access.scopes.map((scope) => `"${scope}"`).join(" or ");
+					throw new AppError(
+						"TOKEN_SCOPE_MISSING",
+						`This API token does not have the ${needed} scope this request needs.`,
+					);
+				}
+				if (access.needsVerifiedEmail && config.requireEmailVerification && !owner.emailVerified) {
+					throw new AppError("EMAIL_NOT_VERIFIED");
+				}
+				context.set("viewer", owner.viewer);
+				context.set("optionalViewer", owner.viewer);
+				return next();
+			}
+			const session = await auth.api.getSession({ headers });
+			if (!session) {
+				if (!access.isOpen) throw new AppError(access.signedOutCode ?? "AUTH_ERROR");
+				context.set("optionalViewer", undefined);
+				return next();
+			}
+			const viewer = {
+				id: session.user.id,
+				email: session.user.email,
+				isAdmin: session.user.isAdmin,
+			};
+			context.set("viewer", viewer);
+			context.set("optionalViewer", viewer);
+			return next();
+		});
+}

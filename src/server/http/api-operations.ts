@@ -1,0 +1,353 @@
+import type { z } from "zod";
+import { MAX_PROMPT_LENGTH } from "../../shared/constants";
+import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
+import {
+	CreateGenerationRequestSchema,
+	CreateGenerationResponseSchema,
+	GenerationIdsRequestSchema,
+	GenerationPageSchema,
+	GenerationSchema,
+	ListGenerationsQuerySchema,
+	PollGenerationQuerySchema,
+	PollResponseSchema,
+	SetFavoriteRequestSchema,
+} from "../../shared/generations";
+import {
+	BulkDeleteResponseSchema,
+	DeleteGenerationResponseSchema,
+	SetFavoriteResponseSchema,
+} from "../../shared/history-responses";
+import { ModelsResponseSchema } from "../../shared/models";
+import type { RouteAccess } from "./app-env";
+
+/** Any zod schema, classic or mini: the document reads both through z.toJSONSchema. */
+type Schema = z.core.$ZodType;
+
+type Parameter = { name: string; description: string; example: string };
+
+/** What an answer carries: JSON of a schema, or a file of a media type. */
+type Answer =
+	| { description: string; schema: Schema; example: unknown }
+	| { description: string; mediaType: string };
+
+/**
+ * One route of the public API: how it is called, who may call it, the schemas that check its
+ * input (the same ones its handler parses with) and what it answers. generations/generation-routes.ts
+ * guards each route with its entry's `access`, and the OpenAPI document (openapi-document.ts)
+ * is built from these entries, so the document cannot leave a route out or misstate its scope.
+ */
+export type ApiOperation = {
+	id: string;
+	method: "get" | "post" | "put" | "delete";
+	/** OpenAPI's form, `{id}` for a parameter. */
+	path: string;
+	summary: string;
+	description?: string;
+	tag: "Generations" | "History" | "Images" | "Models";
+	access: RouteAccess;
+	pathParameters?: readonly Parameter[];
+	headers?: readonly (Parameter & { schema: Record<string, unknown> })[];
+	query?: Schema;
+	body?: { schema: Schema; example: unknown };
+	success: { status: 200 | 201; answer: Answer };
+	/** Error answers beyond 401, 403, 429 and 500, which every token route may give. */
+	errors?: readonly (400 | 404 | 422)[];
+};
+
+const GENERATION_ID = "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d";
+const RUN_ID = "6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1";
+const SETTINGS_EXAMPLE = { count: 4, seed: 1234567, negativePrompt: null, quality: null };
+const MODEL_EXAMPLE = { id: "local", label: "Offline engine" };
+const IMAGE_EXAMPLE = {
+	url: `/api/images/generations/${GENERATION_ID}/${RUN_ID}/0.png`,
+	width: 1024,
+	height: 1024,
+	displayUrl: `/api/images/generations/${GENERATION_ID}/${RUN_ID}/0-display.webp`,
+	displayWidth: 1024,
+	displayHeight: 1024,
+	thumbnailUrl: `/api/images/generations/${GENERATION_ID}/${RUN_ID}/0-thumb.webp`,
+	thumbnailWidth: 256,
+	thumbnailHeight: 256,
+};
+const GENERATION_EXAMPLE = {
+	id: GENERATION_ID,
+	prompt: "A lighthouse at dusk, oil painting",
+	aspect_ratio: "--ar 16:9",
+	status: "completed",
+	error: null,
+	images: [IMAGE_EXAMPLE],
+	created_at: "2026-01-15T09:30:00.000Z",
+	completed_at: "2026-01-15T09:30:12.000Z",
+	api_id: "local-1",
+	polling_url: `/api/generations/${GENERATION_ID}/status`,
+	user_id: "JkqMnS2yq1vX0b9d",
+	is_favorite: false,
+	model: MODEL_EXAMPLE,
+	settings: SETTINGS_EXAMPLE,
+};
+
+const ID_PARAMETER: Parameter = {
+	name: "id",
+	description: "The generation's id.",
+	example: GENERATION_ID,
+};
+
+const IDEMPOTENCY_KEY_HEADER = {
+	name: "Idempotency-Key",
+	description:
+		"Any unique string (a UUID, say), up to 255 characters. The same key with the same request within 24 hours answers with the generation it made, which counts once against the quotas; with another request it answers 422.",
+	example: "5c0e3f58-98f7-4a8e-9a2e-7b1a1b5f1c11",
+	schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+
+export const GENERATION_OPERATIONS = {
+	listModels: {
+		id: "listModels",
+		method: "get",
+		path: "/api/models",
+		summary: "The models offered",
+		description:
+			"Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation.",
+		tag: "Models",
+		access: { scopes: ["generate", "read", "delete"], isOpen: true },
+		success: {
+			status: 200,
+			answer: {
+				description: "The models and the default one.",
+				schema: ModelsResponseSchema,
+				example: {
+					models: [
+						{
+							id: "local",
+							label: "Offline engine",
+							description: null,
+							pricePerImage: null,
+							ratios: ["--ar 1:1", "--ar 3:2", "--ar 16:9"],
+							counts: [1, 2, 3, 4],
+							seed: true,
+							negativePrompt: true,
+							qualities: [],
+						},
+					],
+					defaultModelId: "local",
+					preferredModelId: null,
+				},
+			},
+		},
+	},
+	createGeneration: {
+		id: "createGeneration",
+		method: "post",
+		path: "/api/generations",
+		summary: "Start a generation",
+		description: `Queues a generation and answers at once; poll \`pollingUrl\` until it is completed or failed. The prompt is 1 to ${MAX_PROMPT_LENGTH} characters.`,
+		tag: "Generations",
+		access: { scopes: ["generate"], signedOutCode: "SIGN_IN_REQUIRED", needsVerifiedEmail: true },
+		headers: [IDEMPOTENCY_KEY_HEADER],
+		body: {
+			schema: CreateGenerationRequestSchema,
+			example: {
+				prompt: "A lighthouse at dusk, oil painting",
+				aspectRatio: "--ar 16:9",
+				count: 4,
+				seed: -1,
+			},
+		},
+		success: {
+			status: 201,
+			answer: {
+				description: "Queued (or, for a reused Idempotency-Key, the generation it made).",
+				schema: CreateGenerationResponseSchema,
+				example: {
+					success: true,
+					id: GENERATION_ID,
+					pollingUrl: `/api/generations/${GENERATION_ID}/status`,
+					model: MODEL_EXAMPLE,
+					settings: SETTINGS_EXAMPLE,
+				},
+			},
+		},
+		errors: [400, 422],
+	},
+	pollGeneration: {
+		id: "pollGeneration",
+		method: "get",
+		path: "/api/generations/{id}/status",
+		summary: "Poll a generation",
+		description:
+			"Answers at once when the generation is finished, else when it changes or after `wait` milliseconds.",
+		tag: "Generations",
+		access: { scopes: ["generate", "read"] },
+		pathParameters: [ID_PARAMETER],
+		query: PollGenerationQuerySchema,
+		success: {
+			status: 200,
+			answer: {
+				description: "Its status; `results` are the image URLs once completed.",
+				schema: PollResponseSchema,
+				example: {
+					status: "completed",
+					results: [IMAGE_EXAMPLE.url],
+					message: null,
+					model: MODEL_EXAMPLE,
+					settings: SETTINGS_EXAMPLE,
+				},
+			},
+		},
+		errors: [404],
+	},
+	listGenerations: {
+		id: "listGenerations",
+		method: "get",
+		path: "/api/generations",
+		summary: "List the history",
+		description: "Newest first, one cursor page at a time; `nextCursor` asks for the next page.",
+		tag: "History",
+		access: { scopes: ["read"] },
+		query: ListGenerationsQuerySchema,
+		success: {
+			status: 200,
+			answer: {
+				description: "One page of generations.",
+				schema: GenerationPageSchema,
+				example: { items: [GENERATION_EXAMPLE], nextCursor: null, total: 1, today: 1 },
+			},
+		},
+		errors: [400],
+	},
+	getGeneration: {
+		id: "getGeneration",
+		method: "get",
+		path: "/api/generations/{id}",
+		summary: "Get a generation",
+		tag: "History",
+		access: { scopes: ["read"] },
+		pathParameters: [ID_PARAMETER],
+		success: {
+			status: 200,
+			answer: {
+				description: "The generation with its images.",
+				schema: GenerationSchema,
+				example: GENERATION_EXAMPLE,
+			},
+		},
+		errors: [404],
+	},
+	setFavorite: {
+		id: "setFavorite",
+		method: "put",
+		path: "/api/generations/{id}/favorite",
+		summary: "Star or unstar a generation",
+		tag: "History",
+		access: { scopes: ["read"] },
+		pathParameters: [ID_PARAMETER],
+		body: { schema: SetFavoriteRequestSchema, example: { favorite: true } },
+		success: {
+			status: 200,
+			answer: {
+				description: "The star as it now is.",
+				schema: SetFavoriteResponseSchema,
+				example: { success: true, favorite: true },
+			},
+		},
+		errors: [400, 404],
+	},
+	downloadImage: {
+		id: "downloadImage",
+		method: "get",
+		path: "/api/generations/{id}/images/{index}/download",
+		summary: "Download one image",
+		description: "The original, named from the prompt, with its recipe written into the file.",
+		tag: "Images",
+		access: { scopes: ["read"] },
+		pathParameters: [
+			ID_PARAMETER,
+			{ name: "index", description: "The image's position, from 0.", example: "0" },
+		],
+		success: {
+			status: 200,
+			answer: { description: "The image file.", mediaType: "image/*" },
+		},
+		errors: [404],
+	},
+	archiveGeneration: {
+		id: "archiveGeneration",
+		method: "get",
+		path: "/api/generations/{id}/archive",
+		summary: "Download a generation's images as a ZIP",
+		tag: "Images",
+		access: { scopes: ["read"] },
+		pathParameters: [ID_PARAMETER],
+		success: { status: 200, answer: { description: "A ZIP file.", mediaType: "application/zip" } },
+		errors: [404],
+	},
+	archiveGenerations: {
+		id: "archiveGenerations",
+		method: "post",
+		path: "/api/generations/archive",
+		summary: "Download several generations as one ZIP",
+		tag: "Images",
+		access: { scopes: ["read"] },
+		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
+		success: { status: 200, answer: { description: "A ZIP file.", mediaType: "application/zip" } },
+		errors: [400, 404],
+	},
+	readImage: {
+		id: "readImage",
+		method: "get",
+		path: "/api/images/generations/{id}/{run}/{file}",
+		summary: "An image as the screens show it",
+		description:
+			"The URLs in a generation's `images` and a poll's `results`: the original, the display copy or the thumbnail.",
+		tag: "Images",
+		access: { scopes: ["read"] },
+		pathParameters: [
+			ID_PARAMETER,
+			{ name: "run", description: "The run that stored it.", example: RUN_ID },
+			{ name: "file", description: "The file's name.", example: "0.png" },
+		],
+		success: { status: 200, answer: { description: "The image.", mediaType: "image/*" } },
+		errors: [404],
+	},
+	deleteGeneration: {
+		id: "deleteGeneration",
+		method: "delete",
+		path: "/api/generations/{id}",
+		summary: "Delete a generation",
+		description: "Removes it and its images; a generation still running is stopped.",
+		tag: "History",
+		access: { scopes: ["delete"] },
+		pathParameters: [ID_PARAMETER],
+		success: {
+			status: 200,
+			answer: {
+				description: "Deleted.",
+				schema: DeleteGenerationResponseSchema,
+				example: { success: true },
+			},
+		},
+		errors: [404],
+	},
+	deleteGenerations: {
+		id: "deleteGenerations",
+		method: "post",
+		path: "/api/generations/bulk-delete",
+		summary: "Delete several generations",
+		description: "All or none: up to 200 ids, each the caller's own.",
+		tag: "History",
+		access: { scopes: ["delete"] },
+		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
+		success: {
+			status: 200,
+			answer: {
+				description: "How many were deleted.",
+				schema: BulkDeleteResponseSchema,
+				example: { success: true, deleted: 1 },
+			},
+		},
+		errors: [400, 404],
+	},
+} as const satisfies Record<string, ApiOperation>;
+
+/** Every error answer's body. */
+export const ERROR_ENVELOPE_SCHEMA: Schema = ErrorEnvelopeSchema;

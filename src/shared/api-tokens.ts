@@ -1,0 +1,62 @@
+// Personal API tokens: their scopes, the account page's requests and the answers. zod/mini, since
+// the account page parses the answers in the browser (docs/decisions/005-first-load-budget.md).
+import { z } from "zod/mini";
+
+/**
+ * What a token may do. `generate`: start generations and poll them; `read`: list, get, download,
+ * images, archives, favourites; `delete`: delete one or many.
+ */
+export const API_TOKEN_SCOPES = ["generate", "read", "delete"] as const;
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+
+/** The lifetimes a token may be given, in days; null is a token that does not expire. */
+export const API_TOKEN_LIFETIMES_DAYS = [30, 90, 365] as const;
+
+export const API_TOKEN_NAME_MAX_LENGTH = 100;
+
+export const ApiTokenScopeSchema = z.enum(API_TOKEN_SCOPES);
+
+/** `POST /api/account/tokens`. */
+export const CreateApiTokenRequestSchema = z.object({
+	name: z
+		.string({ error: "name must be text" })
+		.check(
+			z.trim(),
+			z.minLength(1, "Give the token a name."),
+			z.maxLength(
+				API_TOKEN_NAME_MAX_LENGTH,
+				`The name must be ${API_TOKEN_NAME_MAX_LENGTH} characters or less.`,
+			),
+		),
+	scopes: z
+		.array(ApiTokenScopeSchema, {
+			error: `scopes must be a list of ${API_TOKEN_SCOPES.join(", ")}`,
+		})
+		.check(z.minLength(1, "Choose at least one scope.")),
+	expiresInDays: z.nullable(
+		z.literal(API_TOKEN_LIFETIMES_DAYS, { error: "expiresInDays must be 30, 90, 365 or null" }),
+	),
+});
+export type CreateApiTokenRequest = z.infer<typeof CreateApiTokenRequestSchema>;
+
+/** A token as the list shows it; never the token itself. Times are ISO 8601. */
+export const ApiTokenSchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	scopes: z.array(ApiTokenScopeSchema),
+	createdAt: z.string(),
+	lastUsedAt: z.nullable(z.string()),
+	expiresAt: z.nullable(z.string()),
+});
+export type ApiToken = z.infer<typeof ApiTokenSchema>;
+
+/** The answer to creating a token: the only time the token itself is shown. */
+export const CreatedApiTokenSchema = z.extend(ApiTokenSchema, { token: z.string() });
+export type CreatedApiToken = z.infer<typeof CreatedApiTokenSchema>;
+
+/** `GET /api/account/tokens`: newest first. */
+export const ApiTokenListSchema = z.object({ tokens: z.array(ApiTokenSchema) });
+export type ApiTokenList = z.infer<typeof ApiTokenListSchema>;
+
+/** `DELETE /api/account/tokens/:id`. */
+export const RevokeApiTokenResponseSchema = z.object({ success: z.literal(true) });

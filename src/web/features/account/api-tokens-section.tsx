@@ -1,0 +1,279 @@
+import * as AlertDialog from "@radix-ui/react-alert-dialog";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Check, Copy, KeyRound } from "lucide-react";
+import { type FormEvent, useRef, useState } from "react";
+import {
+	API_TOKEN_LIFETIMES_DAYS,
+	API_TOKEN_NAME_MAX_LENGTH,
+	API_TOKEN_SCOPES,
+	type ApiToken,
+	type ApiTokenScope,
+	type CreatedApiToken,
+} from "../../../shared/api-tokens";
+import { AlertMessage } from "../../components/alert-message";
+import { Badge } from "../../components/badge";
+import { Button, getButtonClassName } from "../../components/button";
+import { ConfirmDialog } from "../../components/confirm-dialog";
+import { Spinner } from "../../components/spinner";
+import { TextField } from "../../components/text-field";
+import { createApiToken, listApiTokens, revokeApiToken } from "../../lib/account-requests";
+import { formatDateTime } from "../../lib/date-format";
+import { Section } from "./account-section";
+
+const TOKENS_QUERY_KEY = ["account", "api-tokens"] as const;
+
+const SCOPE_DESCRIPTIONS: Record<ApiTokenScope, string> = {
+	generate: "Start generations and follow them",
+	read: "List, get and download generations, images and archives; star them",
+	delete: "Delete generations",
+};
+
+const NEVER = "never";
+
+function describeExpiry(token: ApiToken): string {
+	return token.expiresAt ? `expires ${formatDateTime(token.expiresAt)}` : "never expires";
+}
+
+/** The new token, shown this once, with a button that copies it. */
+function NewToken({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
+	const [isCopied, setIsCopied] = useState(false);
+	const [copyError, setCopyError] = useState<string | null>(null);
+	async function copy() {
+		try {
+			await navigator.clipboard.writeText(created.token);
+			setIsCopied(true);
+		} catch {
+			setCopyError("The browser did not let us copy it: select the token and copy it yourself.");
+		}
+	}
+	return (
+		<div className="rounded-lg bg-emerald-50 p-4 ring-1 ring-emerald-200 ring-inset">
+			<p className="text-sm font-medium text-emerald-900">
+				Your token “{created.name}”. Copy it now: it will not be shown again.
+			</p>
+			<div className="mt-3 flex flex-col gap-2 sm:flex-row">
+				<label className="sr-only" htmlFor="new-api-token">
+					New API token
+				</label>
+				<input
+					id="new-api-token"
+					readOnly
+					value={created.token}
+					onFocus={(event) => event.currentTarget.select()}
+					className="block h-11 w-full min-w-0 rounded-lg border-0 bg-white px-3 font-mono text-sm text-slate-900 ring-1 ring-slate-300 ring-inset"
+				/>
+				<Button variant="secondary" onClick={() => void copy()}>
+					{isCopied ? (
+						<Check aria-hidden="true" className="size-4" />
+					) : (
+						<Copy aria-hidden="true" className="size-4" />
+					)}
+					{isCopied ? "Copied" : "Copy"}
+				</Button>
+			</div>
+			<AlertMessage message={copyError} />
+			<Button className="mt-3" variant="secondary" onClick={onDone}>
+				Done
+			</Button>
+		</div>
+	);
+}
+
+function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedApiToken) => void }) {
+	const [name, setName] = useState("");
+	const [scopes, setScopes] = useState<ApiTokenScope[]>(["generate", "read"]);
+	const [expiry, setExpiry] = useState<string>("90");
+	const create = useMutation({ mutationFn: createApiToken, onSuccess: onCreated });
+
+	function submit(event: FormEvent<HTMLFormElement>) {
+		event.preventDefault();
+		create.mutate(
+			{
+				name: name.trim(),
+				scopes,
+				// "never", or a lifetime the list offers.
+				expiresInDays: API_TOKEN_LIFETIMES_DAYS.find((days) => String(days) === expiry) ?? null,
+			},
+			{ onSuccess: () => setName("") },
+		);
+	}
+
+	function toggleScope(scope: ApiTokenScope, isChecked: boolean) {
+		setScopes((current) =>
+			isChecked
+				? API_TOKEN_SCOPES.filter((entry) => entry === scope || current.includes(entry))
+				: current.filter((entry) => entry !== scope),
+		);
+	}
+
+	return (
+		<form onSubmit={submit} className="space-y-4" aria-label="Create an API token">
+			<TextField
+				label="Name"
+				hint="What the token is for, such as the script that uses it."
+				value={name}
+				required
+				maxLength={API_TOKEN_NAME_MAX_LENGTH}
+				onChange={(event) => setName(event.target.value)}
+			/>
+			<fieldset>
+				<legend className="mb-1.5 text-sm font-medium text-slate-800">Scopes</legend>
+				<div className="space-y-2">
+					{API_TOKEN_SCOPES.map((scope) => (
+						<label key={scope} className="flex items-start gap-2 text-sm text-slate-800">
+							<input
+								type="checkbox"
+								className="mt-0.5 size-4 accent-accent-600"
+								checked={scopes.includes(scope)}
+								onChange={(event) => toggleScope(scope, event.target.checked)}
+							/>
+							<span>
+								<span className="font-medium">{scope}</span>
+								<span className="text-slate-600"> · {SCOPE_DESCRIPTIONS[scope]}</span>
+							</span>
+						</label>
+					))}
+				</div>
+			</fieldset>
+			<div>
+				<label
+					htmlFor="api-token-expiry"
+					className="mb-1.5 block text-sm font-medium text-slate-800"
+				>
+					Expires
+				</label>
+				<select
+					id="api-token-expiry"
+					value={expiry}
+					onChange={(event) => setExpiry(event.target.value)}
+					className="block h-11 rounded-lg border-0 bg-white px-3 text-sm text-slate-900 ring-1 ring-slate-300 ring-inset"
+				>
+					{API_TOKEN_LIFETIMES_DAYS.map((days) => (
+						<option key={days} value={String(days)}>
+							In {days} days
+						</option>
+					))}
+					<option value={NEVER}>Never</option>
+				</select>
+			</div>
+			<AlertMessage message={create.error?.message ?? null} />
+			<Button type="submit" isBusy={create.isPending} disabled={scopes.length === 0}>
+				<KeyRound aria-hidden="true" className="size-4" />
+				Create token
+			</Button>
+		</form>
+	);
+}
+
+function TokenList({
+	tokens,
+	onRevoke,
+}: {
+	tokens: ApiToken[];
+	onRevoke: (token: ApiToken) => void;
+}) {
+	if (tokens.length === 0) {
+		return <p className="text-sm text-slate-600">You have no API tokens.</p>;
+	}
+	return (
+		<ul className="divide-y divide-slate-200" aria-label="Your API tokens">
+			{tokens.map((token) => (
+				<li key={token.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
+					<div className="min-w-0">
+						<p className="text-sm font-medium break-words text-slate-900">{token.name}</p>
+						<div className="mt-1 flex flex-wrap gap-1">
+							{token.scopes.map((scope) => (
+								<Badge key={scope}>{scope}</Badge>
+							))}
+						</div>
+						<p className="mt-1 text-xs text-slate-600">
+							Created {formatDateTime(token.createdAt)} ·{" "}
+							{token.lastUsedAt ? `last used ${formatDateTime(token.lastUsedAt)}` : "never used"} ·{" "}
+							{describeExpiry(token)}
+						</p>
+					</div>
+					<Button
+						variant="secondary"
+						aria-label={`Revoke ${token.name}`}
+						onClick={() => onRevoke(token)}
+					>
+						Revoke
+					</Button>
+				</li>
+			))}
+		</ul>
+	);
+}
+
+/** The account page's API tokens: make one (shown once), see them, revoke one. */
+export function ApiTokensSection() {
+	const queryClient = useQueryClient();
+	const tokens = useQuery({ queryKey: TOKENS_QUERY_KEY, queryFn: listApiTokens });
+	const [created, setCreated] = useState<CreatedApiToken | null>(null);
+	const [revoking, setRevoking] = useState<ApiToken | null>(null);
+	const returnFocusRef = useRef<HTMLHeadingElement | null>(null);
+	const refresh = () => queryClient.invalidateQueries({ queryKey: TOKENS_QUERY_KEY });
+	const revoke = useMutation({ mutationFn: revokeApiToken, onSettled: refresh });
+
+	return (
+		<Section
+			title="API tokens"
+			description={
+				<>
+					Let scripts and other apps generate as you, with{" "}
+					<code className="rounded bg-slate-100 px-1 py-0.5 text-xs">
+						Authorization: Bearer &lt;token&gt;
+					</code>
+					. See the{" "}
+					<a
+						href="/api/docs"
+						className="font-medium text-accent-700 underline-offset-4 hover:underline"
+					>
+						API reference
+					</a>
+					.
+				</>
+			}
+		>
+			<div className="space-y-6" ref={returnFocusRef} tabIndex={-1}>
+				{created ? (
+					<NewToken created={created} onDone={() => setCreated(null)} />
+				) : (
+					<CreateTokenForm
+						onCreated={(token) => {
+							setCreated(token);
+							void refresh();
+						}}
+					/>
+				)}
+				{tokens.isPending ? (
+					<Spinner label="Loading your API tokens" />
+				) : tokens.isError ? (
+					<AlertMessage message={tokens.error.message} />
+				) : (
+					<TokenList tokens={tokens.data} onRevoke={setRevoking} />
+				)}
+				<AlertMessage message={revoke.error?.message ?? null} />
+			</div>
+			<ConfirmDialog
+				isOpen={revoking !== null}
+				onClose={() => setRevoking(null)}
+				returnFocusRef={returnFocusRef}
+				icon={<KeyRound aria-hidden="true" className="size-5" />}
+				tone="danger"
+				title={`Revoke “${revoking?.name ?? ""}”?`}
+				description="Scripts and apps using this token are refused from now on. This cannot be undone."
+				action={
+					<AlertDialog.Action
+						className={getButtonClassName({ variant: "danger" })}
+						onClick={() => {
+							if (revoking) revoke.mutate(revoking.id);
+						}}
+					>
+						Revoke
+					</AlertDialog.Action>
+				}
+			/>
+		</Section>
+	);
+}
