@@ -364,6 +364,8 @@ describe("compose.yaml", () => {
 
 	afterAll(async () => {
 		if (folder) await compose(["down", "--volumes"]);
+		// podman-compose 1.0.3 leaves the project's network behind.
+		await removeQuietly("network", [`${project}_default`]);
 		await rm(folder, { recursive: true, force: true });
 	});
 
