@@ -22,8 +22,9 @@ FROM node:20-bookworm-slim AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Not `npm ci --omit=dev`: npm keeps in a production install every development package that a
-# production one names as an optional peer (better-auth names react, react-dom and vitest) and all
-# that those depend on, about 130 MB. Without the devDependencies they are no one's, and npm 11
+# production one names as an optional peer (better-auth names react, react-dom and vitest) and much
+# of what those depend on (vite, Radix, Playwright: about 28 MB). Without the devDependencies they
+# are no one's, and npm 11
 # (not npm 10, which Node 20 bundles) then leaves them out, installing the rest at the versions
 # package-lock.json holds.
 RUN --mount=type=secret,id=ca-certificates,required=false \
