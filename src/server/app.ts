@@ -20,6 +20,8 @@ import { measureRequests } from "./observability/http-metrics";
 import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
+import type { WebhookDeps } from "./webhooks/webhook-deliveries";
+import { createWebhookRoutes } from "./webhooks/webhook-routes";
 
 type AppConfig = {
 	baseUrl: string;
@@ -45,6 +47,7 @@ type AppDeps = {
 	config: AppConfig;
 	site?: StaticSite;
 	generations: GenerationDeps;
+	webhooks: WebhookDeps;
 	observability: {
 		metrics: Metrics;
 		readiness: ReadinessCheck;
@@ -136,6 +139,7 @@ export function createApp(deps: AppDeps) {
 	api.on(["GET", "POST"], "/auth/*", (context) => forwardToAuth(auth, context, config.trustProxy));
 
 	api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
+	api.route("/", createWebhookRoutes({ auth, deps: deps.webhooks }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

@@ -5,7 +5,8 @@ import type { CreateGenerationRequest, PollResponse } from "../../shared/generat
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../http/errors";
-import { createTransactionExecutor, type GenerationQueue } from "../jobs/generation-queue";
+import type { GenerationQueue } from "../jobs/generation-queue";
+import { createTransactionExecutor } from "../jobs/job-queue";
 import type { Logger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
 import type { Storage } from "../storage/storage";
