@@ -2,6 +2,16 @@
 // Atelier's account routes through the API client.
 import { ERRORS } from "../../shared/errors";
 import { PASSWORD_TOO_SHORT_MESSAGE } from "../../shared/passwords";
+import {
+	CreatedWebhookSchema,
+	type CreateWebhookRequest,
+	QueuedWebhookDeliverySchema,
+	type WebhookDelivery,
+	WebhookDeliveryListSchema,
+	type WebhookEndpoint,
+	WebhookEndpointListSchema,
+} from "../../shared/webhooks";
+import { requestApi } from "./api-client";
 import { ApiError, fetchApiJson } from "./api-fetch";
 import { loadAuthClient } from "./auth-client";
 import { AuthActionError, toAuthActionError } from "./auth-errors";
@@ -101,4 +111,40 @@ export async function deleteAccount(typedEmail: string): Promise<void> {
 		if (error instanceof ApiError) throw new AuthActionError(error.message, error.code);
 		throw error;
 	}
+}
+
+/** The account's webhook endpoints, newest first. */
+export async function listWebhooks(): Promise<WebhookEndpoint[]> {
+	return (await requestApi("/api/account/webhooks", WebhookEndpointListSchema)).items;
+}
+
+/** Adds an endpoint; the answer carries its signing secret, shown this once. */
+export function addWebhook(request: CreateWebhookRequest) {
+	return requestApi("/api/account/webhooks", CreatedWebhookSchema, {
+		method: "POST",
+		body: JSON.stringify(request),
+	});
+}
+
+export async function deleteWebhook(id: string): Promise<void> {
+	await fetchApiJson(`/api/account/webhooks/${encodeURIComponent(id)}`, { method: "DELETE" });
+}
+
+/** Queues a `webhook.test` delivery to the endpoint. */
+export function sendWebhookTestEvent(id: string): Promise<WebhookDelivery> {
+	return requestApi(
+		`/api/account/webhooks/${encodeURIComponent(id)}/test`,
+		QueuedWebhookDeliverySchema,
+		{ method: "POST" },
+	);
+}
+
+/** The endpoint's latest deliveries, newest first. */
+export async function listWebhookDeliveries(id: string): Promise<WebhookDelivery[]> {
+	return (
+		await requestApi(
+			`/api/account/webhooks/${encodeURIComponent(id)}/deliveries`,
+			WebhookDeliveryListSchema,
+		)
+	).items;
 }
