@@ -190,7 +190,6 @@ function NewSecret({ secret, onDone }: { secret: string; onDone: () => void }) {
 				label="Signing secret"
 				readOnly
 				value={secret}
-				className="font-mono"
 				onFocus={(event) => event.currentTarget.select()}
 			/>
 			<div className="flex gap-2">
