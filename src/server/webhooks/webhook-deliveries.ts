@@ -52,6 +52,18 @@ export type WebhookDeps = {
 	logger: Logger;
 };
 
+const UNREADABLE_SECRET =
+	"The signing secret cannot be read: the server's secret has changed since the endpoint was added. Delete the endpoint and add it again.";
+
+/** The endpoint's signing secret, or undefined when it was sealed under another server secret. */
+function readSecret(sealed: string, serverSecret: string): string | undefined {
+	try {
+		return openWebhookSecret(sealed, serverSecret);
+	} catch {
+		return undefined;
+	}
+}
+
 /** A new delivery's webhook-id, the same on every attempt. */
 function newDeliveryId(): string {
 	return `msg_${randomUUID().replaceAll("-", "")}`;
@@ -128,8 +140,21 @@ export async function queueTestEvent(
 export async function attemptDelivery(deps: WebhookDeps, job: WebhookAttemptJob): Promise<void> {
 	const delivery = await findDeliveryToAttempt(deps.db, job.deliveryId);
 	if (delivery?.status !== "pending" || delivery.attempts >= job.attempt) return;
+	const secret = readSecret(delivery.sealed_secret, deps.serverSecret);
+	if (secret === undefined) {
+		// Sealed under another server secret: no attempt can ever be signed, so none is made.
+		await recordWebhookAttempt(deps.db, delivery.id, job.attempt, {
+			status: "failed",
+			statusCode: null,
+			error: UNREADABLE_SECRET,
+			response: null,
+			nextAttemptInMs: null,
+		});
+		deps.logger.warn("webhook secret unreadable", { deliveryId: delivery.id });
+		return;
+	}
 	const signed = signWebhook({
-		secret: openWebhookSecret(delivery.sealed_secret, deps.serverSecret),
+		secret,
 		id: delivery.id,
 		timestampSeconds: Math.floor(Date.now() / 1000),
 		body: delivery.body,

@@ -22,6 +22,7 @@ import {
 	type TestServer,
 } from "../testing/test-server";
 import { type ReceiverAnswer, startWebhookReceiver } from "../testing/webhook-receiver";
+import { sealWebhookSecret } from "./webhook-secret";
 
 const FAILING_PROMPT = "a prompt the test provider refuses";
 
@@ -448,6 +449,34 @@ describe.each(availableDatabaseKinds())("webhooks (%s)", (kind) => {
 				.where("endpoint_id", "=", created.id)
 				.executeTakeFirstOrThrow();
 			expect(row.last_response).toBe("x".repeat(1024));
+		});
+
+		it("fail at once, saying why, when the secret was sealed under another server secret", async () => {
+			const { client } = await createTestUser(server);
+			const target = await receiver();
+			const created = await addEndpoint(client, target.url);
+			await server.database.db
+				.updateTable("webhook_endpoints")
+				.set({
+					sealed_secret: sealWebhookSecret(
+						created.secret,
+						"an-earlier-server-secret-of-32-characters",
+					),
+				})
+				.where("id", "=", created.id)
+				.execute();
+
+			await sendTestEvent(client, created.id);
+			const [delivery] = await waitForSettled(client, created.id);
+
+			expect(delivery).toMatchObject({
+				status: "failed",
+				attempts: 1,
+				lastStatusCode: null,
+				lastError:
+					"The signing secret cannot be read: the server's secret has changed since the endpoint was added. Delete the endpoint and add it again.",
+			});
+			expect(target.received()).toEqual([]);
 		});
 
 		it("go nowhere once the endpoint is deleted, its log with it", async () => {
