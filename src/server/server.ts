@@ -144,7 +144,6 @@ export async function assembleServer(options: {
 		const boss = await startJobQueue({ database, logger });
 		const webhookQueue: WebhookQueue = await startWebhookQueue({
 			boss,
-			logger,
 			concurrency: workerConcurrency,
 			attemptTimeoutMs: settings.webhooks.timeoutMs,
 			deliver: (job, queue) => attemptDelivery({ ...webhookBase, queue }, job),

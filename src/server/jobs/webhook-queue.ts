@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import type PgBoss from "pg-boss";
-import type { Logger } from "../logging/logger";
 import type { SqlExecutor } from "./job-queue";
 
 const QUEUE = "webhook-delivery";
@@ -41,7 +40,7 @@ function jobIdOf(job: WebhookAttemptJob): string {
  */
 export async function startWebhookQueue(options: {
 	boss: PgBoss;
-	logger: Logger;
+	/** How many attempts this process sends at once (0: none, a process without workers). */
 	concurrency: number;
 	/** The longest one attempt can take (its request's timeout), for pg-boss's expiry. */
 	attemptTimeoutMs: number;
@@ -49,6 +48,7 @@ export async function startWebhookQueue(options: {
 	deliver(job: WebhookAttemptJob, queue: WebhookQueue): Promise<void>;
 }): Promise<WebhookQueue> {
 	const { boss } = options;
+	const workerIds: string[] = [];
 	const queue: WebhookQueue = {
 		async enqueue(job, { delayMs, executor }) {
 			await boss.send(QUEUE, job satisfies WebhookAttemptJob, {
@@ -68,16 +68,15 @@ export async function startWebhookQueue(options: {
 		retryDelay: 5,
 		expireInSeconds: Math.ceil(options.attemptTimeoutMs / 1000) + 60,
 	});
-	const handle = async (jobs: PgBoss.Job<WebhookAttemptJob>[]) => {
-		for (const job of jobs) await options.deliver(job.data, queue);
-	};
-	const workerIds: string[] = [];
-	for (let index = 0; index < options.concurrency; index++) {
+	// One poller fetching up to `concurrency` attempts at a time, sent side by side: attempts wait
+	// on receivers (up to their timeout), and one poller keeps the queries on a shared database
+	// (PGlite has a single session) to one every second.
+	if (options.concurrency > 0) {
 		workerIds.push(
 			await boss.work<WebhookAttemptJob>(
 				QUEUE,
-				{ batchSize: 1, pollingIntervalSeconds: 0.5 },
-				handle,
+				{ batchSize: options.concurrency, pollingIntervalSeconds: 1 },
+				(jobs) => Promise.all(jobs.map((job) => options.deliver(job.data, queue))),
 			),
 		);
 	}
