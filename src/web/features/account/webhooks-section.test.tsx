@@ -34,9 +34,7 @@ describe("the Webhooks section", () => {
 		await user.click(screen.getByRole("button", { name: "Add endpoint" }));
 
 		const secret = await screen.findByLabelText("Signing secret");
-		expect(secret).toHaveValue(
-			"whsec_c2VjcmV0LW51bWJlci0" + secret.getAttribute("value")?.slice(-1),
-		);
+		expect(secret).toHaveDisplayValue(/^whsec_c2VjcmV0LW51bWJlci0\d+$/);
 		expect(screen.getByText(/it will not be shown again/)).toBeVisible();
 		expect(api.addRequests).toEqual([
 			{ url: "https://hooks.example.com/atelier", events: ["generation.completed"] },
