@@ -24,6 +24,8 @@ import { measureRequests } from "./observability/http-metrics";
 import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
+import type { WebhookDeps } from "./webhooks/webhook-deliveries";
+import { createWebhookRoutes } from "./webhooks/webhook-routes";
 
 type AppConfig = {
 	baseUrl: string;
@@ -52,6 +54,7 @@ type AppDeps = {
 	config: AppConfig;
 	site?: StaticSite;
 	generations: GenerationDeps;
+	webhooks: WebhookDeps;
 	observability: {
 		metrics: Metrics;
 		readiness: ReadinessCheck;
@@ -171,6 +174,7 @@ export function createApp(deps: AppDeps) {
 		}),
 	);
 	api.route("/", createApiDocsRoutes({ baseUrl: config.baseUrl }));
+	api.route("/", createWebhookRoutes({ auth, deps: deps.webhooks }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

@@ -258,6 +258,22 @@ export const EnvSchema = z
 		SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
 		/** After SIGTERM, how long /api/ready answers 503 before the port closes (a load balancer's notice). */
 		READY_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).optional().default(2_000),
+		/**
+		 * Lets webhooks reach loopback, private, link-local and metadata addresses (and plain http
+		 * to them): for tests and receivers on the operator's own network. Off, they are refused.
+		 */
+		WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
+		/** The waits between a webhook's attempts, in seconds; unset, the Standard Webhooks schedule. */
+		WEBHOOK_RETRY_DELAYS_SECONDS: optionalString.pipe(
+			z
+				.string()
+				.regex(
+					/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?){0,19}\s*$/,
+					"must be up to 20 waits in seconds separated by commas, such as 5,300,1800",
+				)
+				.transform((text) => text.split(",").map((part) => Math.round(Number(part) * 1000)))
+				.optional(),
+		),
 		/** Turns on GET /metrics for a scraper sending it as a bearer token. */
 		METRICS_TOKEN: optionalString.pipe(
 			z.string().min(16, "must be at least 16 characters").optional(),

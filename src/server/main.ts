@@ -12,7 +12,7 @@ import { createLogger } from "./logging/logger";
 import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalogue";
 import type { ModelCatalogue } from "./models/model-catalogue";
 import { readOrCreateSecret } from "./secret-file";
-import { assembleServer, DEFAULT_RUN_SETTINGS } from "./server";
+import { assembleServer, DEFAULT_RUN_SETTINGS, DEFAULT_WEBHOOK_SETTINGS } from "./server";
 import { createHoldableStorage } from "./storage/deletion-hold";
 import { createLocalStorage } from "./storage/local-storage";
 import { createS3Storage } from "./storage/s3-storage";
@@ -116,6 +116,11 @@ async function main() {
 			concurrency: env.GENERATION_CONCURRENCY,
 			apiTokenRequestsPerMinute: env.API_TOKEN_RATE_LIMIT_PER_MINUTE,
 			...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
+			webhooks: {
+				...DEFAULT_WEBHOOK_SETTINGS,
+				allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+				retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_SECONDS ?? DEFAULT_WEBHOOK_SETTINGS.retryDelaysMs,
+			},
 			run: {
 				...DEFAULT_RUN_SETTINGS,
 				timeoutMs: env.GENERATION_TIMEOUT_MS,

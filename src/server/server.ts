@@ -14,13 +14,24 @@ import { keepStorageSwept } from "./generations/sweep-stray-objects";
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
 import { type GenerationQueue, startGenerationQueue } from "./jobs/generation-queue";
+import { startJobQueue, stopJobQueue } from "./jobs/job-queue";
+import { startWebhookQueue, type WebhookQueue } from "./jobs/webhook-queue";
 import type { Logger } from "./logging/logger";
 import { createMailer, type MailConfig } from "./mail/mailer";
 import { catalogueOfOne, type ModelCatalogue } from "./models/model-catalogue";
+import { lookupAddresses } from "./net/guarded-agent";
 import { createMetrics } from "./observability/metrics";
 import { createReadinessCheck, type ReadinessCheck } from "./observability/readiness";
 import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";
+import {
+	attemptDelivery,
+	queueGenerationEvent,
+	STANDARD_RETRY_DELAYS_MS,
+	WEBHOOK_TIMEOUT_MS,
+	type WebhookDeps,
+	type WebhookSettings,
+} from "./webhooks/webhook-deliveries";
 
 export type ServerSettings = {
 	baseUrl: string;
@@ -43,6 +54,16 @@ export type ServerSettings = {
 	metricsToken?: string;
 	/** Requests one API token may make in a minute (API_TOKEN_RATE_LIMIT_PER_MINUTE). */
 	apiTokenRequestsPerMinute: number;
+	/** Where webhooks may go, how long an attempt may take, and the waits between attempts. */
+	webhooks: WebhookSettings;
+};
+
+/** Public https targets only, 10 s an attempt, the Standard Webhooks retry schedule. */
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+	allowPrivateTargets: false,
+	resolveHost: lookupAddresses,
+	timeoutMs: WEBHOOK_TIMEOUT_MS,
+	retryDelaysMs: STANDARD_RETRY_DELAYS_MS,
 };
 
 export const DEFAULT_RUN_SETTINGS: GenerationRunSettings = {
@@ -111,14 +132,29 @@ export async function assembleServer(options: {
 			);
 		},
 	});
-	const queue = await withStartupLock(database, async () => {
+	const workerConcurrency = options.isWorkerEnabled === false ? 0 : settings.concurrency;
+	const webhookBase = {
+		db: database.db,
+		serverSecret: settings.secret,
+		settings: settings.webhooks,
+		logger,
+	};
+	const { boss, queue, webhookQueue } = await withStartupLock(database, async () => {
 		// Better Auth's tables first: ours reference its user table. pg-boss creates its own at start.
 		await migrateAuthTables(auth);
 		await migrateToLatest(database.db);
-		return startGenerationQueue({
+		const boss = await startJobQueue({ database, logger });
+		const webhookQueue: WebhookQueue = await startWebhookQueue({
+			boss,
+			concurrency: workerConcurrency,
+			attemptTimeoutMs: settings.webhooks.timeoutMs,
+			deliver: (job, queue) => attemptDelivery({ ...webhookBase, queue }, job),
+		});
+		const queue = await startGenerationQueue({
+			boss,
 			database,
 			logger,
-			concurrency: options.isWorkerEnabled === false ? 0 : settings.concurrency,
+			concurrency: workerConcurrency,
 			leaseMs: settings.run.leaseMs,
 			timeoutMs: settings.run.timeoutMs,
 			isSoleProcess: database.kind === "pglite",
@@ -133,11 +169,15 @@ export async function assembleServer(options: {
 						logger,
 						settings: settings.run,
 						metrics: metrics.generations,
+						onFinished: (transaction, generation) =>
+							queueGenerationEvent(transaction, webhookQueue, generation),
 					},
 					generationId,
 				),
 		});
+		return { boss, queue, webhookQueue };
 	});
+	const webhookDeps: WebhookDeps = { ...webhookBase, queue: webhookQueue };
 	const events = await listenForGenerationChanges(database, logger);
 	// PostgreSQL's autovacuum keeps its statistics; PGlite has none.
 	const stopStatistics =
@@ -163,6 +203,7 @@ export async function assembleServer(options: {
 		logger,
 		...(site ? { site } : {}),
 		generations: generationDeps,
+		webhooks: webhookDeps,
 		observability: { metrics, readiness, metricsToken: settings.metricsToken },
 		config: {
 			baseUrl: settings.baseUrl,
@@ -186,7 +227,8 @@ export async function assembleServer(options: {
 		async stop() {
 			stopStatistics();
 			stopSweeping();
-			await queue.stop();
+			queue.stop();
+			await stopJobQueue(boss);
 			await events.close();
 			await mailer.close();
 		},

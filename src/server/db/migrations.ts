@@ -272,6 +272,44 @@ const MIGRATIONS: Record<string, Migration> = {
 				)`.execute(db);
 		},
 	},
+	"0009_webhooks": {
+		async up(db: Kysely<unknown>) {
+			// The signing secret is sealed with the server's secret (webhooks/webhook-secret.ts): it
+			// must be readable to sign each delivery, so it cannot be a hash.
+			await sql`
+				create table webhook_endpoints (
+					id uuid primary key,
+					user_id text not null references "user"(id) on delete cascade,
+					url text not null,
+					events text[] not null,
+					sealed_secret text not null,
+					created_at timestamptz not null default now()
+				)`.execute(db);
+			await sql`create index webhook_endpoints_user on webhook_endpoints (user_id, created_at desc)`.execute(
+				db,
+			);
+			// One row per event per endpoint: its id is the webhook-id every attempt sends, and its
+			// body is fixed when the event happens, so every attempt sends the same bytes.
+			await sql`
+				create table webhook_deliveries (
+					id text primary key,
+					endpoint_id uuid not null references webhook_endpoints(id) on delete cascade,
+					type text not null,
+					body text not null,
+					status text not null default 'pending' check (status in ('pending', 'delivered', 'failed')),
+					attempts integer not null default 0,
+					last_status_code integer,
+					last_error text,
+					last_response text,
+					created_at timestamptz not null default now(),
+					last_attempt_at timestamptz,
+					next_attempt_at timestamptz
+				)`.execute(db);
+			await sql`create index webhook_deliveries_endpoint on webhook_deliveries (endpoint_id, created_at desc)`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -126,6 +126,32 @@ type GenerationIdempotencyKeysTable = {
 	created_at: Timestamp;
 };
 
+/** An account's webhook endpoint; the signing secret sealed with the server's secret. */
+type WebhookEndpointsTable = {
+	id: string;
+	user_id: string;
+	url: string;
+	events: string[];
+	sealed_secret: string;
+	created_at: Timestamp;
+};
+
+/** One event sent (or to be sent) to one endpoint; `id` is its webhook-id. */
+type WebhookDeliveriesTable = {
+	id: string;
+	endpoint_id: string;
+	type: string;
+	body: string;
+	status: Generated<"pending" | "delivered" | "failed">;
+	attempts: Generated<number>;
+	last_status_code: number | null;
+	last_error: string | null;
+	last_response: string | null;
+	created_at: Timestamp;
+	last_attempt_at: NullableTimestamp;
+	next_attempt_at: NullableTimestamp;
+};
+
 export type DatabaseSchema = {
 	address_rate_limits: AddressRateLimitsTable;
 	api_tokens: ApiTokensTable;
@@ -135,6 +161,8 @@ export type DatabaseSchema = {
 	generation_counts: GenerationCountsTable;
 	generation_search: GenerationSearchTable;
 	user: UserTable;
+	webhook_deliveries: WebhookDeliveriesTable;
+	webhook_endpoints: WebhookEndpointsTable;
 };
 
 export type GenerationRow = Selectable<GenerationsTable>;

@@ -102,32 +102,44 @@ export type FinishedGeneration = {
 	secondsSinceCreated: number;
 };
 
+/**
+ * What else commits with a generation's end, in the same transaction: the webhook deliveries of
+ * its `generation.completed` or `generation.failed` event, so a crash loses neither.
+ */
+export type OnGenerationFinished = (transaction: Db, generation: GenerationRow) => Promise<void>;
+
 async function finishGeneration(
 	db: Db,
 	lease: Lease,
 	outcome: { status: "completed"; images: StoredImage[] } | { status: "failed"; error: string },
+	onFinished: OnGenerationFinished | undefined,
 ): Promise<FinishedGeneration | undefined> {
-	const row = await db
-		.updateTable("generations")
-		.set({
-			status: outcome.status,
-			images: JSON.stringify(outcome.status === "completed" ? outcome.images : []),
-			error: outcome.status === "failed" ? outcome.error : null,
-			completed_at: sql`now()`,
-			updated_at: sql`now()`,
-			lease_owner: null,
-			lease_until: null,
-			status_message: null,
-		})
-		.where(isHeldBy(lease))
-		.returning([
-			"model_id",
-			sql<number>`extract(epoch from now() - created_at)::float8`.as("seconds_since_created"),
-		])
-		.executeTakeFirst();
-	if (!row) return undefined;
-	await notifyGenerationChanged(db, lease.generationId);
-	return { modelId: row.model_id, secondsSinceCreated: row.seconds_since_created };
+	return db.transaction().execute(async (transaction) => {
+		const row = await transaction
+			.updateTable("generations")
+			.set({
+				status: outcome.status,
+				images: JSON.stringify(outcome.status === "completed" ? outcome.images : []),
+				error: outcome.status === "failed" ? outcome.error : null,
+				completed_at: sql`now()`,
+				updated_at: sql`now()`,
+				lease_owner: null,
+				lease_until: null,
+				status_message: null,
+			})
+			.where(isHeldBy(lease))
+			.returningAll()
+			.returning(
+				sql<number>`extract(epoch from now() - created_at)::float8`.as("seconds_since_created"),
+			)
+			.executeTakeFirst();
+		if (!row) return undefined;
+		const { seconds_since_created: secondsSinceCreated, ...generation } = row;
+		await onFinished?.(transaction, generation);
+		// Sent at commit, like the rest of the transaction.
+		await notifyGenerationChanged(transaction, lease.generationId);
+		return { modelId: row.model_id, secondsSinceCreated };
+	});
 }
 
 /** Marks the generation done with its stored images; undefined when the run no longer holds it. */
@@ -135,8 +147,9 @@ export function completeGeneration(
 	db: Db,
 	lease: Lease,
 	images: StoredImage[],
+	onFinished?: OnGenerationFinished,
 ): Promise<FinishedGeneration | undefined> {
-	return finishGeneration(db, lease, { status: "completed", images });
+	return finishGeneration(db, lease, { status: "completed", images }, onFinished);
 }
 
 /** Marks the generation failed with the message people see; undefined when the run no longer holds it. */
@@ -144,8 +157,9 @@ export function failGeneration(
 	db: Db,
 	lease: Lease,
 	error: string,
+	onFinished?: OnGenerationFinished,
 ): Promise<FinishedGeneration | undefined> {
-	return finishGeneration(db, lease, { status: "failed", error });
+	return finishGeneration(db, lease, { status: "failed", error }, onFinished);
 }
 
 /** Frees every lease: used at start by a sole server process, whose earlier self held them all. */

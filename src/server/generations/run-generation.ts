@@ -22,6 +22,7 @@ import {
 	type FinishedGeneration,
 	failGeneration,
 	type Lease,
+	type OnGenerationFinished,
 	renewLease,
 	saveProviderJob,
 	setStatusMessage,
@@ -50,6 +51,8 @@ export type GenerationRunDeps = {
 	settings: GenerationRunSettings;
 	/** Where finished generations and provider errors are counted; nothing is without it. */
 	metrics?: GenerationMetrics;
+	/** What commits with a generation's end (its webhook deliveries). */
+	onFinished?: OnGenerationFinished;
 };
 
 type RunOutcome = "completed" | "failed" | "skipped";
@@ -242,7 +245,11 @@ async function settleFailure(run: Run, reason: unknown): Promise<RunOutcome> {
 	if (reason instanceof TimedOutError && run.job) {
 		await run.provider.cancel?.(run.job).catch(() => {});
 	}
-	return recordFinished(deps, "failed", await failGeneration(deps.db, lease, message));
+	return recordFinished(
+		deps,
+		"failed",
+		await failGeneration(deps.db, lease, message, deps.onFinished),
+	);
 }
 
 /** Counts a generation this run finished; "skipped" when the run no longer held it. */
@@ -277,7 +284,7 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 		return recordFinished(
 			deps,
 			"failed",
-			await failGeneration(deps.db, lease, MODEL_NO_LONGER_OFFERED),
+			await failGeneration(deps.db, lease, MODEL_NO_LONGER_OFFERED, deps.onFinished),
 		);
 	}
 
@@ -308,7 +315,7 @@ export async function runGeneration(deps: GenerationRunDeps, id: string): Promis
 		await removeEarlierRuns(deps, row);
 		run.job = await startOrResume(run, row);
 		const images = await storeImages(run, await followJob(run, run.job));
-		const finished = await completeGeneration(deps.db, lease, images);
+		const finished = await completeGeneration(deps.db, lease, images, deps.onFinished);
 		if (!finished) throw new ClaimLostError();
 		return recordFinished(deps, "completed", finished);
 	} catch (error) {

@@ -1,6 +1,6 @@
-import { lookup } from "node:dns/promises";
-import { isIP, type LookupFunction } from "node:net";
-import { Agent, type RequestInit as UndiciRequestInit, fetch as undiciFetch } from "undici";
+import { isIP } from "node:net";
+import { type RequestInit as UndiciRequestInit, fetch as undiciFetch } from "undici";
+import { createGuardedAgent, lookupAddresses } from "../net/guarded-agent";
 import { isPrivateAddress, unbracketHostname } from "../net/private-address";
 import { BodyTooLargeError, cancelBody, readLimitedBody } from "../net/read-limited-body";
 import { createRequestDeadline, raceWithSignal } from "../net/request-deadline";
@@ -48,7 +48,18 @@ export async function downloadImage(
 	const allowedHosts = new Set(options.allowPrivateHosts.map(normalizeAllowedHost));
 	// The connection itself resolves the host again and checks that answer too: a DNS server that
 	// answers "public" to our check and "private" to the connection (rebinding) gets nowhere.
-	const guard = options.fetch ? undefined : createGuardedAgent(allowedHosts, resolveHost);
+	const guard = options.fetch
+		? undefined
+		: createGuardedAgent({
+				isAllowedHost: (host) =>
+					[...allowedHosts].some((entry) => entry === host || entry.startsWith(`${host}:`)),
+				resolveHost,
+				refuse: (host, privateAddress) =>
+					new ProviderError(
+						`Refused connection to ${host}: it resolved to a private address (${privateAddress})`,
+						{ retryable: false },
+					),
+			});
 	const fetchImage: typeof fetch =
 		options.fetch ??
 		((input, init) =>
@@ -93,47 +104,6 @@ export async function downloadImage(
 	} finally {
 		await guard?.close().catch(() => {});
 	}
-}
-
-/** An HTTP agent whose connections only reach hosts that pass the private-network rule. */
-function createGuardedAgent(
-	allowedHosts: ReadonlySet<string>,
-	resolveHost: (hostname: string) => Promise<string[]>,
-): Agent {
-	const lookupChecked: LookupFunction = (hostname, options, callback) => {
-		const host = unbracketHostname(hostname);
-		const answer = isIP(host) !== 0 ? Promise.resolve([host]) : resolveHost(host);
-		answer.then(
-			(addresses) => {
-				const isAllowed = [...allowedHosts].some(
-					(entry) => entry === host || entry.startsWith(`${host}:`),
-				);
-				const privateAddress = addresses.find(isPrivateAddress);
-				if (addresses.length === 0) {
-					callback(new Error(`${host} resolved to no address`), "", 4);
-					return;
-				}
-				if (privateAddress !== undefined && !isAllowed) {
-					callback(
-						new ProviderError(
-							`Refused connection to ${host}: it resolved to a private address (${privateAddress})`,
-							{ retryable: false },
-						),
-						"",
-						4,
-					);
-					return;
-				}
-				const entries = addresses.map((address) => ({ address, family: isIP(address) || 4 }));
-				const first = entries[0] ?? { address: "", family: 4 };
-				if (options.all)
-					(callback as unknown as (error: null, all: typeof entries) => void)(null, entries);
-				else callback(null, first.address, first.family);
-			},
-			(error: unknown) => callback(error as NodeJS.ErrnoException, "", 4),
-		);
-	};
-	return new Agent({ connect: { lookup: lookupChecked } });
 }
 
 function parseImageUrl(value: string): URL {
@@ -260,9 +230,4 @@ function toStatusError(response: Response, url: URL): ProviderError {
 // Provider image URLs often carry signed tokens in the query; logs get the origin and path only.
 function describeUrl(url: URL): string {
 	return `${url.origin}${url.pathname}`;
-}
-
-async function lookupAddresses(hostname: string): Promise<string[]> {
-	const answers = await lookup(hostname, { all: true });
-	return answers.map((answer) => answer.address);
 }

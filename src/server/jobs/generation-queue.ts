@@ -1,8 +1,9 @@
-import { CompiledQuery, type Kysely, sql } from "kysely";
-import PgBoss from "pg-boss";
+import { type Kysely, sql } from "kysely";
+import type PgBoss from "pg-boss";
 import type { Database } from "../db/database";
 import type { DatabaseSchema } from "../db/schema";
 import type { Logger } from "../logging/logger";
+import { createTransactionExecutor, type SqlExecutor } from "./job-queue";
 
 const QUEUE = "generation";
 
@@ -15,31 +16,9 @@ export type GenerationQueue = {
 	wake(): void;
 	/** Hands generations whose run died back to the queue now (a timer does it every lease). */
 	sweep(): Promise<void>;
-	stop(): Promise<void>;
+	/** Stops sweeping; the workers stop with the process's pg-boss. */
+	stop(): void;
 };
-
-type SqlExecutor = {
-	executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
-};
-
-/** Lets pg-boss run its statements on our pool (PGlite has exactly one session to share). */
-function createPoolExecutor(database: Database): SqlExecutor {
-	return {
-		executeSql: (text, values) => database.pool.query(text, values),
-	};
-}
-
-/** Lets pg-boss write its job inside a Kysely transaction. */
-export function createTransactionExecutor(transaction: {
-	executeQuery: Database["db"]["executeQuery"];
-}): SqlExecutor {
-	return {
-		async executeSql(text, values) {
-			const result = await transaction.executeQuery(CompiledQuery.raw(text, values));
-			return { rows: [...result.rows] };
-		},
-	};
-}
 
 type Db = Kysely<DatabaseSchema>;
 
@@ -60,6 +39,8 @@ type GenerationRecovery = {
  * lease ran out): it replaces the dead run's job, one sweeper at a time across every process.
  */
 export async function startGenerationQueue(options: {
+	/** The process's pg-boss (job-queue.ts); whoever started it stops it. */
+	boss: PgBoss;
 	database: Database;
 	logger: Logger;
 	concurrency: number;
@@ -70,17 +51,7 @@ export async function startGenerationQueue(options: {
 	recovery: GenerationRecovery;
 	run(generationId: string): Promise<unknown>;
 }): Promise<GenerationQueue> {
-	const { database, logger } = options;
-	const boss = new PgBoss({
-		db: createPoolExecutor(database) as PgBoss.Db,
-		schema: "pgboss",
-		supervise: true,
-		schedule: false,
-		migrate: true,
-		maintenanceIntervalSeconds: 120,
-	});
-	boss.on("error", (error) => logger.error("job queue error", { error }));
-	await boss.start();
+	const { boss, database, logger } = options;
 	await boss.createQueue(QUEUE, {
 		name: QUEUE,
 		policy: "standard",
@@ -160,9 +131,8 @@ export async function startGenerationQueue(options: {
 			for (const workerId of workerIds) boss.notifyWorker(workerId);
 		},
 		sweep,
-		async stop() {
+		stop() {
 			clearInterval(sweepTimer);
-			await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
 		},
 	};
 }

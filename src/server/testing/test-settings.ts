@@ -1,5 +1,5 @@
 import type { GenerationRunSettings } from "../generations/run-generation";
-import { DEFAULT_RUN_SETTINGS, type ServerSettings } from "../server";
+import { DEFAULT_RUN_SETTINGS, DEFAULT_WEBHOOK_SETTINGS, type ServerSettings } from "../server";
 
 /** Settings a test may change; `run` takes any subset of the worker's settings. */
 export type TestSettingsOverrides = Omit<Partial<ServerSettings>, "run"> & {
@@ -23,6 +23,7 @@ export function createTestSettings(overrides: TestSettingsOverrides = {}): Serve
 		limits: { maxActivePerUser: 3, dailyLimitPerUser: 0 },
 		concurrency: 2,
 		apiTokenRequestsPerMinute: 60,
+		webhooks: DEFAULT_WEBHOOK_SETTINGS,
 		...overrides,
 		run: { ...DEFAULT_RUN_SETTINGS, providerPollMs: 20, retryDelayMs: 50, ...overrides.run },
 	};

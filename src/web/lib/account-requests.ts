@@ -10,6 +10,15 @@ import {
 } from "../../shared/api-tokens";
 import { ERRORS } from "../../shared/errors";
 import { PASSWORD_TOO_SHORT_MESSAGE } from "../../shared/passwords";
+import {
+	CreatedWebhookSchema,
+	type CreateWebhookRequest,
+	QueuedWebhookDeliverySchema,
+	type WebhookDelivery,
+	WebhookDeliveryListSchema,
+	type WebhookEndpoint,
+	WebhookEndpointListSchema,
+} from "../../shared/webhooks";
 import { requestApi } from "./api-client";
 import { ApiError, fetchApiJson } from "./api-fetch";
 import { loadAuthClient } from "./auth-client";
@@ -130,4 +139,40 @@ export async function revokeApiToken(id: string): Promise<void> {
 	await requestApi(`/api/account/tokens/${encodeURIComponent(id)}`, RevokeApiTokenResponseSchema, {
 		method: "DELETE",
 	});
+}
+
+/** The account's webhook endpoints, newest first. */
+export async function listWebhooks(): Promise<WebhookEndpoint[]> {
+	return (await requestApi("/api/account/webhooks", WebhookEndpointListSchema)).items;
+}
+
+/** Adds an endpoint; the answer carries its signing secret, shown this once. */
+export function addWebhook(request: CreateWebhookRequest) {
+	return requestApi("/api/account/webhooks", CreatedWebhookSchema, {
+		method: "POST",
+		body: JSON.stringify(request),
+	});
+}
+
+export async function deleteWebhook(id: string): Promise<void> {
+	await fetchApiJson(`/api/account/webhooks/${encodeURIComponent(id)}`, { method: "DELETE" });
+}
+
+/** Queues a `webhook.test` delivery to the endpoint. */
+export function sendWebhookTestEvent(id: string): Promise<WebhookDelivery> {
+	return requestApi(
+		`/api/account/webhooks/${encodeURIComponent(id)}/test`,
+		QueuedWebhookDeliverySchema,
+		{ method: "POST" },
+	);
+}
+
+/** The endpoint's latest deliveries, newest first. */
+export async function listWebhookDeliveries(id: string): Promise<WebhookDelivery[]> {
+	return (
+		await requestApi(
+			`/api/account/webhooks/${encodeURIComponent(id)}/deliveries`,
+			WebhookDeliveryListSchema,
+		)
+	).items;
 }

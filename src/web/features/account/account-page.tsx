@@ -21,6 +21,7 @@ import { ChangePasswordForm } from "./change-password-form";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 import { describeDevice } from "./device-name";
 import { ResendVerificationButton } from "./resend-verification-button";
+import { WebhooksSection } from "./webhooks-section";
 
 const SESSIONS_QUERY_KEY = ["account", "sessions"] as const;
 const HAS_PASSWORD_QUERY_KEY = ["account", "has-password"] as const;
@@ -177,6 +178,13 @@ export function AccountPage({
 			<PasswordSection />
 			<DevicesSection currentSessionId={currentSessionId} />
 			<ApiTokensSection />
+
+			<Section
+				title="Webhooks"
+				description="Atelier tells these addresses when one of your generations completes or fails, with a signed request."
+			>
+				<WebhooksSection />
+			</Section>
 
 			<Section
 				title="Your data"

@@ -1,0 +1,53 @@
+import { CompiledQuery } from "kysely";
+import PgBoss from "pg-boss";
+import type { Database } from "../db/database";
+import type { Logger } from "../logging/logger";
+
+export type SqlExecutor = {
+	executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+};
+
+/** Lets pg-boss run its statements on our pool (PGlite has exactly one session to share). */
+function createPoolExecutor(database: Database): SqlExecutor {
+	return {
+		executeSql: (text, values) => database.pool.query(text, values),
+	};
+}
+
+/** Lets pg-boss write its job inside a Kysely transaction. */
+export function createTransactionExecutor(transaction: {
+	executeQuery: Database["db"]["executeQuery"];
+}): SqlExecutor {
+	return {
+		async executeSql(text, values) {
+			const result = await transaction.executeQuery(CompiledQuery.raw(text, values));
+			return { rows: [...result.rows] };
+		},
+	};
+}
+
+/**
+ * The one pg-boss of a server process, shared by every queue (generations, webhook deliveries):
+ * jobs live in the database, so they survive restarts and spread over every process on it.
+ */
+export async function startJobQueue(options: {
+	database: Database;
+	logger: Logger;
+}): Promise<PgBoss> {
+	const boss = new PgBoss({
+		db: createPoolExecutor(options.database) as PgBoss.Db,
+		schema: "pgboss",
+		supervise: true,
+		schedule: false,
+		migrate: true,
+		maintenanceIntervalSeconds: 120,
+	});
+	boss.on("error", (error) => options.logger.error("job queue error", { error }));
+	await boss.start();
+	return boss;
+}
+
+/** Stops every worker of the process's pg-boss, letting jobs under way finish for a while. */
+export async function stopJobQueue(boss: PgBoss): Promise<void> {
+	await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+}

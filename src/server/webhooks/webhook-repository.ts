@@ -1,0 +1,153 @@
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { DatabaseSchema } from "../db/schema";
+
+type Db = Kysely<DatabaseSchema>;
+
+export type WebhookEndpointRow = Selectable<DatabaseSchema["webhook_endpoints"]>;
+export type WebhookDeliveryRow = Selectable<DatabaseSchema["webhook_deliveries"]>;
+
+/** How many deliveries the log shows. */
+const DELIVERY_LOG_LENGTH = 50;
+
+export async function insertWebhookEndpoint(
+	db: Db,
+	row: Omit<WebhookEndpointRow, "created_at">,
+): Promise<WebhookEndpointRow> {
+	return db.insertInto("webhook_endpoints").values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function countWebhookEndpoints(db: Db, userId: string): Promise<number> {
+	return db
+		.selectFrom("webhook_endpoints")
+		.select((eb) => eb.fn.countAll<string>().as("count"))
+		.where("user_id", "=", userId)
+		.executeTakeFirstOrThrow()
+		.then((row) => Number(row.count));
+}
+
+export function listWebhookEndpoints(db: Db, userId: string): Promise<WebhookEndpointRow[]> {
+	return db
+		.selectFrom("webhook_endpoints")
+		.selectAll()
+		.where("user_id", "=", userId)
+		.orderBy("created_at", "desc")
+		.orderBy("id")
+		.execute();
+}
+
+/** One of the person's endpoints; undefined for someone else's (it is not theirs to see). */
+export function findWebhookEndpoint(
+	db: Db,
+	userId: string,
+	id: string,
+): Promise<WebhookEndpointRow | undefined> {
+	return db
+		.selectFrom("webhook_endpoints")
+		.selectAll()
+		.where("id", "=", id)
+		.where("user_id", "=", userId)
+		.executeTakeFirst();
+}
+
+/** Deletes one of the person's endpoints and its delivery log; false when there was none. */
+export async function deleteWebhookEndpoint(db: Db, userId: string, id: string): Promise<boolean> {
+	const row = await db
+		.deleteFrom("webhook_endpoints")
+		.where("id", "=", id)
+		.where("user_id", "=", userId)
+		.returning("id")
+		.executeTakeFirst();
+	return row !== undefined;
+}
+
+/** The person's endpoints that subscribe to `type`. */
+export function findSubscribedEndpoints(
+	db: Db,
+	userId: string,
+	type: string,
+): Promise<Array<{ id: string }>> {
+	return db
+		.selectFrom("webhook_endpoints")
+		.select("id")
+		.where("user_id", "=", userId)
+		.where(sql<boolean>`${type} = any(events)`)
+		.execute();
+}
+
+export async function insertWebhookDelivery(
+	db: Db,
+	row: { id: string; endpoint_id: string; type: string; body: string },
+): Promise<WebhookDeliveryRow> {
+	return db
+		.insertInto("webhook_deliveries")
+		.values({ ...row, next_attempt_at: sql<Date>`now()` })
+		.returningAll()
+		.executeTakeFirstOrThrow();
+}
+
+export function listWebhookDeliveries(db: Db, endpointId: string): Promise<WebhookDeliveryRow[]> {
+	return db
+		.selectFrom("webhook_deliveries")
+		.selectAll()
+		.where("endpoint_id", "=", endpointId)
+		.orderBy("created_at", "desc")
+		.orderBy("id", "desc")
+		.limit(DELIVERY_LOG_LENGTH)
+		.execute();
+}
+
+/** What an attempt needs: the delivery, and where and with what it is signed. */
+export function findDeliveryToAttempt(db: Db, id: string) {
+	return db
+		.selectFrom("webhook_deliveries")
+		.innerJoin("webhook_endpoints", "webhook_endpoints.id", "webhook_deliveries.endpoint_id")
+		.select([
+			"webhook_deliveries.id",
+			"webhook_deliveries.body",
+			"webhook_deliveries.status",
+			"webhook_deliveries.attempts",
+			"webhook_endpoints.url",
+			"webhook_endpoints.sealed_secret",
+		])
+		.where("webhook_deliveries.id", "=", id)
+		.executeTakeFirst();
+}
+
+/**
+ * Records attempt number `attempt`, once: only while the delivery is pending and this attempt is
+ * the next one, so a job that runs twice (its first worker died after sending) records nothing
+ * the second time. False when it was already recorded, or the delivery is gone.
+ */
+export async function recordWebhookAttempt(
+	db: Db,
+	id: string,
+	attempt: number,
+	outcome: {
+		status: "pending" | "delivered" | "failed";
+		statusCode: number | null;
+		error: string | null;
+		response: string | null;
+		nextAttemptInMs: number | null;
+	},
+): Promise<boolean> {
+	const row = await db
+		.updateTable("webhook_deliveries")
+		.set({
+			status: outcome.status,
+			attempts: attempt,
+			last_status_code: outcome.statusCode,
+			last_error: outcome.error,
+			last_response: outcome.response,
+			last_attempt_at: sql<Date>`now()`,
+			next_attempt_at:
+				outcome.nextAttemptInMs === null
+					? null
+					: sql<Date>`now() + make_interval(secs => ${outcome.nextAttemptInMs / 1000})`,
+		})
+		.where("id", "=", id)
+		.where("status", "=", "pending")
+		.where("attempts", "=", attempt - 1)
+		.returning("id")
+		.executeTakeFirst();
+	return row !== undefined;
+}

@@ -1,0 +1,138 @@
+import { randomUUID } from "node:crypto";
+import { Hono } from "hono";
+import { z } from "zod/mini";
+import {
+	CreateWebhookRequestSchema,
+	MAX_WEBHOOK_ENDPOINTS,
+	type WebhookDelivery,
+	type WebhookEndpoint,
+	type WebhookEventType,
+} from "../../shared/webhooks";
+import type { Auth } from "../auth/auth";
+import type { AppEnv } from "../http/app-env";
+import { AppError } from "../http/errors";
+import { queueTestEvent, type WebhookDeps } from "./webhook-deliveries";
+import {
+	countWebhookEndpoints,
+	deleteWebhookEndpoint,
+	findWebhookEndpoint,
+	insertWebhookEndpoint,
+	listWebhookDeliveries,
+	listWebhookEndpoints,
+	type WebhookDeliveryRow,
+	type WebhookEndpointRow,
+} from "./webhook-repository";
+import { createWebhookSecret, sealWebhookSecret } from "./webhook-secret";
+import { checkWebhookTarget, WebhookTargetError } from "./webhook-target";
+
+const EndpointIdSchema = z.uuid();
+
+function presentEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
+	return {
+		id: row.id,
+		url: row.url,
+		events: row.events as WebhookEventType[],
+		createdAt: row.created_at.toISOString(),
+	};
+}
+
+function presentDelivery(row: WebhookDeliveryRow): WebhookDelivery {
+	return {
+		id: row.id,
+		type: row.type,
+		status: row.status,
+		attempts: row.attempts,
+		lastStatusCode: row.last_status_code,
+		lastError: row.last_error,
+		createdAt: row.created_at.toISOString(),
+		lastAttemptAt: row.last_attempt_at?.toISOString() ?? null,
+		nextAttemptAt: row.status === "pending" ? (row.next_attempt_at?.toISOString() ?? null) : null,
+	};
+}
+
+/**
+ * The account's webhooks: `/api/account/webhooks` and each endpoint's test event and delivery
+ * log. Like the rest of account management they need a signed-in browser session.
+ */
+export function createWebhookRoutes(options: { auth: Auth; deps: WebhookDeps }) {
+	const { auth, deps } = options;
+	const app = new Hono<AppEnv>();
+
+	async function readUserId(headers: Headers): Promise<string> {
+		const session = await auth.api.getSession({ headers });
+		if (!session) throw new AppError("AUTH_ERROR");
+		return session.user.id;
+	}
+
+	/** The person's endpoint named in the path; someone else's answers as if it did not exist. */
+	async function readOwnEndpoint(headers: Headers, id: string): Promise<WebhookEndpointRow> {
+		const userId = await readUserId(headers);
+		if (!EndpointIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");
+		const endpoint = await findWebhookEndpoint(deps.db, userId, id);
+		if (!endpoint) throw new AppError("NOT_FOUND");
+		return endpoint;
+	}
+
+	app.post("/account/webhooks", async (context) => {
+		const userId = await readUserId(context.req.raw.headers);
+		const parsed = CreateWebhookRequestSchema.safeParse(
+			await context.req.json().catch(() => undefined),
+		);
+		if (!parsed.success) {
+			throw new AppError(
+				"VALIDATION_ERROR",
+				parsed.error.issues[0]?.message ?? "Give the endpoint's url and events.",
+			);
+		}
+		try {
+			await checkWebhookTarget(parsed.data.url, deps.settings);
+		} catch (error) {
+			if (error instanceof WebhookTargetError)
+				throw new AppError("VALIDATION_ERROR", error.message);
+			throw error;
+		}
+		if ((await countWebhookEndpoints(deps.db, userId)) >= MAX_WEBHOOK_ENDPOINTS) {
+			throw new AppError(
+				"VALIDATION_ERROR",
+				`An account can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one first.`,
+			);
+		}
+		const secret = createWebhookSecret();
+		const row = await insertWebhookEndpoint(deps.db, {
+			id: randomUUID(),
+			user_id: userId,
+			url: parsed.data.url,
+			events: [...new Set(parsed.data.events)],
+			sealed_secret: sealWebhookSecret(secret, deps.serverSecret),
+		});
+		return context.json({ ...presentEndpoint(row), secret }, 201);
+	});
+
+	app.get("/account/webhooks", async (context) => {
+		const userId = await readUserId(context.req.raw.headers);
+		const rows = await listWebhookEndpoints(deps.db, userId);
+		return context.json({ items: rows.map(presentEndpoint) });
+	});
+
+	app.delete("/account/webhooks/:id", async (context) => {
+		const userId = await readUserId(context.req.raw.headers);
+		const id = context.req.param("id");
+		if (!EndpointIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");
+		if (!(await deleteWebhookEndpoint(deps.db, userId, id))) throw new AppError("NOT_FOUND");
+		return context.json({ success: true });
+	});
+
+	app.post("/account/webhooks/:id/test", async (context) => {
+		const endpoint = await readOwnEndpoint(context.req.raw.headers, context.req.param("id"));
+		const delivery = await queueTestEvent(deps, endpoint.id);
+		return context.json(presentDelivery(delivery), 202);
+	});
+
+	app.get("/account/webhooks/:id/deliveries", async (context) => {
+		const endpoint = await readOwnEndpoint(context.req.raw.headers, context.req.param("id"));
+		const rows = await listWebhookDeliveries(deps.db, endpoint.id);
+		return context.json({ items: rows.map(presentDelivery) });
+	});
+
+	return app;
+}

@@ -1,0 +1,72 @@
+import { isIP } from "node:net";
+import { MAX_WEBHOOK_URL_LENGTH } from "../../shared/webhooks";
+import { isPrivateAddress, unbracketHostname } from "../net/private-address";
+
+/** Where webhooks may go: public addresses only, unless the operator allows private ones. */
+export type WebhookTargetRules = {
+	/**
+	 * WEBHOOK_ALLOW_PRIVATE_TARGETS: loopback, private, link-local and metadata addresses are
+	 * allowed, and plain http to them (tests, and receivers on the operator's own network).
+	 */
+	allowPrivateTargets: boolean;
+	/** Every address a hostname resolves to; DNS unless a test gives its own. */
+	resolveHost: (hostname: string) => Promise<string[]>;
+};
+
+/** Why an endpoint URL is refused, in words for the person who typed it. */
+export class WebhookTargetError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "WebhookTargetError";
+	}
+}
+
+/** A URL's addresses, and whether any of them is on a private network. */
+async function resolveTarget(url: URL, rules: WebhookTargetRules) {
+	const hostname = unbracketHostname(url.hostname);
+	let addresses: string[];
+	if (isIP(hostname) !== 0) {
+		addresses = [hostname];
+	} else {
+		addresses = await rules.resolveHost(hostname).catch(() => []);
+		if (addresses.length === 0) {
+			throw new WebhookTargetError(`${hostname} could not be found. Check the address.`);
+		}
+	}
+	return { hostname, privateAddress: addresses.find(isPrivateAddress) };
+}
+
+/**
+ * Checks an endpoint URL when it is saved and again before every attempt (DNS can change): an
+ * https URL whose host resolves only to public addresses; with private targets allowed, any
+ * address, and plain http to a private one. Throws a WebhookTargetError saying what is wrong.
+ */
+export async function checkWebhookTarget(value: string, rules: WebhookTargetRules): Promise<URL> {
+	if (value.length > MAX_WEBHOOK_URL_LENGTH) {
+		throw new WebhookTargetError(`The URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters.`);
+	}
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		throw new WebhookTargetError(
+			"That is not a URL. It should look like https://example.com/hooks.",
+		);
+	}
+	if (url.protocol !== "https:" && url.protocol !== "http:") {
+		throw new WebhookTargetError("The URL must start with https://.");
+	}
+	if (url.username || url.password) {
+		throw new WebhookTargetError("The URL must not contain a user name or password.");
+	}
+	const { hostname, privateAddress } = await resolveTarget(url, rules);
+	if (privateAddress !== undefined && !rules.allowPrivateTargets) {
+		throw new WebhookTargetError(
+			`${hostname} is a loopback, private, link-local or metadata address (${privateAddress}); webhooks go only to public addresses.`,
+		);
+	}
+	if (url.protocol === "http:" && privateAddress === undefined) {
+		throw new WebhookTargetError("The URL must start with https://.");
+	}
+	return url;
+}
