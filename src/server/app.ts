@@ -20,6 +20,7 @@ import { measureRequests } from "./observability/http-metrics";
 import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
+import { createPeopleRoutes } from "./people/people-routes";
 
 type AppConfig = {
 	baseUrl: string;
@@ -135,6 +136,8 @@ export function createApp(deps: AppDeps) {
 
 	api.on(["GET", "POST"], "/auth/*", (context) => forwardToAuth(auth, context, config.trustProxy));
 
+	// Before the generation routes, whose session check also covers /admin/*.
+	api.route("/", createPeopleRoutes({ ...deps.generations, auth }));
 	api.route("/", createGenerationRoutes({ auth, deps: deps.generations }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));

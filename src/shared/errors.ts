@@ -48,6 +48,10 @@ export const ERRORS = {
 		status: 403,
 		message: "For your safety, sign out and in again, then delete your account.",
 	},
+	ACCOUNT_DISABLED: {
+		status: 403,
+		message: "This account has been disabled by the administrator. Ask them to enable it again.",
+	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",
@@ -57,6 +61,9 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 
 export const CANCELLED_MESSAGE = "Request was cancelled";
+
+/** What a generation that was queued or running says once the administrator disabled its owner. */
+export const CANCELLED_BY_DISABLE_MESSAGE = "Cancelled: the administrator disabled this account.";
 
 /**
  * How a call to the API failed: no answer at all (`network`), an error answer with the server's

@@ -243,6 +243,156 @@ const MIGRATIONS: Record<string, Migration> = {
 				$$`.execute(db);
 		},
 	},
+	"0008_people": {
+		async up(db: Kysely<unknown>) {
+			// What each generation cost and weighs, recorded when it is made and stored: a model's
+			// price may change later, and reading every object's size back from storage to total a
+			// person's bytes would take minutes. Rows made before this have neither: their price is
+			// filled at start from the catalogue's price of their model (fillUnrecordedPrices), their
+			// bytes counted as unknown (0).
+			await sql`
+				alter table generations
+					add column price_per_image numeric(12, 6),
+					add column stored_bytes bigint`.execute(db);
+			await sql`create index generations_unpriced on generations (model_id) where price_per_image is null`.execute(
+				db,
+			);
+			// What the administrator sets for one person: disabled, and quotas that replace the
+			// defaults (null: the default). A row only for people with a setting of their own.
+			await sql`
+				create table person_controls (
+					user_id text primary key references "user"(id) on delete cascade,
+					disabled_at timestamptz,
+					max_active integer check (max_active between 1 and 1000),
+					daily_limit integer check (daily_limit between 0 and 100000),
+					updated_at timestamptz not null default now()
+				)`.execute(db);
+			// The people listing's figures, kept as counters by the triggers below: adding them up
+			// from generations for 10,000 people on every page would cost far more than the page.
+			// Generations and spend count what was made (deleting a generation spends nothing back);
+			// images and bytes count what is stored now. "This month" is the UTC month month_start.
+			await sql`
+				create table person_usage (
+					user_id text primary key references "user"(id) on delete cascade,
+					generations bigint not null default 0,
+					month_start date not null default date_trunc('month', now() at time zone 'UTC')::date,
+					month_generations bigint not null default 0,
+					images bigint not null default 0,
+					image_bytes bigint not null default 0,
+					spend numeric(16, 6) not null default 0,
+					last_active_at timestamptz
+				)`.execute(db);
+			await sql`
+				create function track_person_usage() returns trigger language plpgsql as $$
+				declare
+					month_of date;
+					image_delta bigint := 0;
+					byte_delta bigint := 0;
+					spend_delta numeric := 0;
+				begin
+					if tg_op in ('INSERT', 'UPDATE') and new.status = 'completed' then
+						image_delta := jsonb_array_length(new.images);
+						byte_delta := coalesce(new.stored_bytes, 0);
+						spend_delta := jsonb_array_length(new.images) * coalesce(new.price_per_image, 0);
+					end if;
+					if tg_op in ('UPDATE', 'DELETE') and old.status = 'completed' then
+						image_delta := image_delta - jsonb_array_length(old.images);
+						byte_delta := byte_delta - coalesce(old.stored_bytes, 0);
+						if tg_op = 'UPDATE' then
+							spend_delta := spend_delta - jsonb_array_length(old.images) * coalesce(old.price_per_image, 0);
+						end if;
+					end if;
+					if tg_op = 'INSERT' then
+						month_of := date_trunc('month', new.created_at at time zone 'UTC')::date;
+						insert into person_usage as usage
+							(user_id, generations, month_start, month_generations, images, image_bytes, spend, last_active_at)
+						values (new.user_id, 1, month_of, 1, image_delta, byte_delta, spend_delta, new.created_at)
+						on conflict (user_id) do update set
+							generations = usage.generations + 1,
+							month_generations = case
+								when usage.month_start = month_of then usage.month_generations + 1
+								when usage.month_start > month_of then usage.month_generations
+								else 1 end,
+							month_start = greatest(usage.month_start, month_of),
+							images = usage.images + image_delta,
+							image_bytes = usage.image_bytes + byte_delta,
+							spend = usage.spend + spend_delta,
+							last_active_at = greatest(usage.last_active_at, new.created_at);
+						return new;
+					end if;
+					if image_delta <> 0 or byte_delta <> 0 or spend_delta <> 0 then
+						update person_usage set
+							images = images + image_delta,
+							image_bytes = image_bytes + byte_delta,
+							spend = spend + spend_delta
+						where user_id = coalesce(new.user_id, old.user_id);
+					end if;
+					if tg_op = 'DELETE' then return old; end if;
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger generations_person_usage_insert_delete
+				after insert or delete on generations
+				for each row execute function track_person_usage()`.execute(db);
+			// Only these columns: the run's frequent writes (lease renewals) do not fire it.
+			await sql`
+				create trigger generations_person_usage_update
+				after update of status, images, stored_bytes, price_per_image on generations
+				for each row execute function track_person_usage()`.execute(db);
+			// Last active: a generation made, or a session used (Better Auth refreshes a session's
+			// updatedAt at most once a day, so this is as precise as a day).
+			await sql`
+				create function track_session_activity() returns trigger language plpgsql as $$
+				begin
+					insert into person_usage as usage (user_id, last_active_at)
+					values (new."userId", new."updatedAt")
+					on conflict (user_id) do update
+					set last_active_at = greatest(usage.last_active_at, excluded.last_active_at);
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger session_person_activity
+				after insert or update of "updatedAt" on "session"
+				for each row execute function track_session_activity()`.execute(db);
+			await sql`
+				insert into person_usage (user_id, generations, month_start, month_generations, images, image_bytes, spend, last_active_at)
+				select
+					user_id,
+					count(*),
+					date_trunc('month', now() at time zone 'UTC')::date,
+					count(*) filter (where created_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC'),
+					coalesce(sum(jsonb_array_length(images)) filter (where status = 'completed'), 0),
+					0,
+					0,
+					max(created_at)
+				from generations group by user_id`.execute(db);
+			await sql`
+				insert into person_usage as usage (user_id, last_active_at)
+				select "userId", max("updatedAt") from "session" group by "userId"
+				on conflict (user_id) do update
+				set last_active_at = greatest(usage.last_active_at, excluded.last_active_at)`.execute(db);
+			// The listing sorts by any column; these serve the first page of the common ones.
+			await sql`create index person_usage_last_active on person_usage (last_active_at)`.execute(db);
+			await sql`create index person_usage_spend on person_usage (spend)`.execute(db);
+			// The audit log also records what the administrator does to people: disable, enable,
+			// quotas, and deleting an account. Those have no generation; the details say what was set.
+			// An account's deletion names nobody who still exists, so its entry has no owner reference
+			// (it must outlive the account it records).
+			await sql`alter table generation_audit_log drop constraint generation_audit_log_action_check`.execute(
+				db,
+			);
+			await sql`
+				alter table generation_audit_log
+					add constraint generation_audit_log_action_check
+						check (action in ('delete', 'disable', 'enable', 'set-quota', 'delete-account')),
+					alter column generation_id drop not null,
+					alter column prompt drop not null,
+					alter column owner_id drop not null,
+					add column details text`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

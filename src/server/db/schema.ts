@@ -20,6 +20,11 @@ export type StoredImage = {
 	thumbnailKey: string;
 	thumbnailWidth: number;
 	thumbnailHeight: number;
+	/**
+	 * Bytes of the original, display copy and thumbnail together. Missing on rows stored before
+	 * sizes were recorded.
+	 */
+	bytes?: number;
 };
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -52,6 +57,10 @@ type GenerationsTable = {
 	seed: ColumnType<string | null, number | null | undefined, number | null>;
 	negative_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	quality: ColumnType<Quality | null, Quality | null | undefined, Quality | null>;
+	/** The model's price per image in US dollars when the generation was made (numeric: a string); 0 without a price. */
+	price_per_image: ColumnType<string | null, number | null | undefined, number | null>;
+	/** Bytes of everything stored for its images (originals, display copies, thumbnails); null when unknown. */
+	stored_bytes: ColumnType<string | null, number | null | undefined, number | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
@@ -66,6 +75,34 @@ type UserTable = {
 	id: string;
 	email: string;
 	name: string;
+	createdAt: ColumnType<Date, never, never>;
+};
+
+/** Better Auth's sessions: the administrator's controls end them. */
+type SessionTable = {
+	id: string;
+	userId: string;
+};
+
+/** What the administrator set for one person (null: the default). */
+type PersonControlsTable = {
+	user_id: string;
+	disabled_at: NullableTimestamp;
+	max_active: number | null;
+	daily_limit: number | null;
+	updated_at: Timestamp;
+};
+
+/** The people listing's counters, kept by triggers on generations and sessions (migration 0008). */
+type PersonUsageTable = {
+	user_id: ColumnType<string, never, never>;
+	generations: ColumnType<string, never, never>;
+	month_start: ColumnType<Date, never, never>;
+	month_generations: ColumnType<string, never, never>;
+	images: ColumnType<string, never, never>;
+	image_bytes: ColumnType<string, never, never>;
+	spend: ColumnType<string, never, never>;
+	last_active_at: ColumnType<Date | null, never, never>;
 };
 
 type GenerationCountsTable = {
@@ -91,16 +128,23 @@ type GenerationSearchTable = {
 	model_id: ColumnType<string, never, never>;
 };
 
-/** One administrator deletion of another person's generation; outlives the generation. */
+/** What the audit log records: a generation deleted, or an action on a person's account. */
+export type AuditAction = "delete" | "disable" | "enable" | "set-quota" | "delete-account";
+
+/**
+ * One administrator action: a deletion of another person's generation (outlives the generation),
+ * or an action on a person (no generation; an account's deletion has no owner reference).
+ */
 type GenerationAuditLogTable = {
 	id: string;
-	action: "delete";
+	action: AuditAction;
 	actor_id: string;
 	actor_email: string;
-	owner_id: string;
+	owner_id: string | null;
 	owner_email: string;
-	generation_id: string;
-	prompt: string;
+	generation_id: string | null;
+	prompt: string | null;
+	details: ColumnType<string | null, string | null | undefined, string | null>;
 	created_at: Timestamp;
 };
 
@@ -110,6 +154,9 @@ export type DatabaseSchema = {
 	generation_audit_log: GenerationAuditLogTable;
 	generation_counts: GenerationCountsTable;
 	generation_search: GenerationSearchTable;
+	person_controls: PersonControlsTable;
+	person_usage: PersonUsageTable;
+	session: SessionTable;
 	user: UserTable;
 };
 

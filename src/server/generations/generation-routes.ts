@@ -12,6 +12,8 @@ import {
 } from "../../shared/generations";
 import type { ModelsResponse } from "../../shared/models";
 import type { Auth } from "../auth/auth";
+import { readActiveSession } from "../auth/read-session";
+import type { Database } from "../db/database";
 import type { AppEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { toPublicModel } from "../models/model-catalogue";
@@ -37,8 +39,13 @@ import { listHistory } from "./list-history";
 import { setFavorite } from "./set-favorite";
 import { generationFolder, isStoredImageFile, runFolder } from "./store-images";
 
-async function readViewer(auth: Auth, headers: Headers): Promise<Viewer | undefined> {
-	const session = await auth.api.getSession({ headers });
+/** Who sends a request, if anyone is signed in (a disabled person is not). */
+export async function readViewer(
+	auth: Auth,
+	database: Database,
+	headers: Headers,
+): Promise<Viewer | undefined> {
+	const session = await readActiveSession(auth, database, headers);
 	if (!session) return undefined;
 	return { id: session.user.id, email: session.user.email, isAdmin: session.user.isAdmin };
 }
@@ -160,7 +167,7 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 	const app = new Hono<RoutesEnv>();
 
 	const requireViewer = createMiddleware<RoutesEnv>(async (context, next) => {
-		const viewer = await readViewer(auth, context.req.raw.headers);
+		const viewer = await readViewer(auth, deps.database, context.req.raw.headers);
 		if (!viewer) {
 			const isCreate = context.req.method === "POST" && context.req.path === "/api/generations";
 			throw new AppError(isCreate ? "SIGN_IN_REQUIRED" : "AUTH_ERROR");
@@ -173,7 +180,7 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 	// Anyone may see what is offered (the generator shows it signed out); a signed-in person also
 	// learns the model they chose last.
 	app.get("/models", async (context) => {
-		const viewer = await readViewer(auth, context.req.raw.headers);
+		const viewer = await readViewer(auth, deps.database, context.req.raw.headers);
 		const latest = viewer ? await findLatestModelId(deps.database.db, viewer.id) : undefined;
 		return context.json({
 			models: deps.models.models.map(toPublicModel),
