@@ -139,7 +139,11 @@ export function createAuth(config: AuthConfig) {
 			session: {
 				create: {
 					// Every way of signing in makes a session: a disabled person gets none, and is told why.
-					before: async (session) => {
+					// Not at sign-up: a new person cannot be disabled, and sign-up makes the session inside
+					// its transaction, where a query on another connection would wait for it forever on
+					// the embedded database (one connection at a time).
+					before: async (session, context) => {
+						if (context?.path === "/sign-up/email") return;
 						if (await config.isPersonDisabled?.(session.userId)) {
 							throw new APIError("FORBIDDEN", {
 								code: "ACCOUNT_DISABLED",
