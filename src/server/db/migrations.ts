@@ -257,31 +257,70 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`create index generations_unpriced on generations (model_id) where price_per_image is null`.execute(
 				db,
 			);
-			// What the administrator sets for one person: disabled, and quotas that replace the
-			// defaults (null: the default). A row only for people with a setting of their own.
-			await sql`
-				create table person_controls (
-					user_id text primary key references "user"(id) on delete cascade,
-					disabled_at timestamptz,
-					max_active integer check (max_active between 1 and 1000),
-					daily_limit integer check (daily_limit between 0 and 100000),
-					updated_at timestamptz not null default now()
-				)`.execute(db);
-			// The people listing's figures, kept as counters by the triggers below: adding them up
-			// from generations for 10,000 people on every page would cost far more than the page.
+			// One row per person, for the administrator's People page: what the listing shows and
+			// sorts by (kept as counters by the triggers below: adding them up from generations for
+			// 10,000 people on every page would cost far more than the page), and what the
+			// administrator controls (disabled; quotas that replace the defaults, null: the default).
 			// Generations and spend count what was made (deleting a generation spends nothing back);
-			// images and bytes count what is stored now. "This month" is the UTC month month_start.
+			// images and bytes count what is stored now; "this month" is the UTC month month_start.
 			await sql`
-				create table person_usage (
+				create table people (
 					user_id text primary key references "user"(id) on delete cascade,
+					email text not null,
+					signed_up_at timestamptz not null,
+					last_active_at timestamptz,
 					generations bigint not null default 0,
 					month_start date not null default date_trunc('month', now() at time zone 'UTC')::date,
 					month_generations bigint not null default 0,
 					images bigint not null default 0,
 					image_bytes bigint not null default 0,
 					spend numeric(16, 6) not null default 0,
-					last_active_at timestamptz
+					disabled_at timestamptz,
+					max_active integer check (max_active between 1 and 1000),
+					daily_limit integer check (daily_limit between 0 and 100000)
 				)`.execute(db);
+			// Each sortable column's first page is an index scan; search is by any part of the e-mail.
+			for (const column of [
+				"email",
+				"signed_up_at",
+				"generations",
+				"images",
+				"image_bytes",
+				"spend",
+			]) {
+				await sql`create index ${sql.id(`people_by_${column}`)} on people (${sql.id(column)}, user_id)`.execute(
+					db,
+				);
+			}
+			await sql`create index people_by_last_active on people (last_active_at asc nulls last, user_id asc)`.execute(
+				db,
+			);
+			await sql`create index people_by_last_active_desc on people (last_active_at desc nulls last, user_id desc)`.execute(
+				db,
+			);
+			await sql`create index people_by_status on people ((disabled_at is not null), user_id)`.execute(
+				db,
+			);
+			await sql`create index people_email_search on people using gin (lower(email) gin_trgm_ops) with (fastupdate = off)`.execute(
+				db,
+			);
+			// A row for every person, from the moment Better Auth makes their user.
+			await sql`
+				create function mirror_person() returns trigger language plpgsql as $$
+				begin
+					if tg_op = 'INSERT' then
+						insert into people (user_id, email, signed_up_at) values (new.id, new.email, new."createdAt")
+						on conflict (user_id) do nothing;
+					else
+						update people set email = new.email where user_id = new.id;
+					end if;
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger user_person
+				after insert or update of email on "user"
+				for each row execute function mirror_person()`.execute(db);
 			await sql`
 				create function track_person_usage() returns trigger language plpgsql as $$
 				declare
@@ -304,28 +343,26 @@ const MIGRATIONS: Record<string, Migration> = {
 					end if;
 					if tg_op = 'INSERT' then
 						month_of := date_trunc('month', new.created_at at time zone 'UTC')::date;
-						insert into person_usage as usage
-							(user_id, generations, month_start, month_generations, images, image_bytes, spend, last_active_at)
-						values (new.user_id, 1, month_of, 1, image_delta, byte_delta, spend_delta, new.created_at)
-						on conflict (user_id) do update set
-							generations = usage.generations + 1,
+						update people set
+							generations = generations + 1,
 							month_generations = case
-								when usage.month_start = month_of then usage.month_generations + 1
-								when usage.month_start > month_of then usage.month_generations
+								when month_start = month_of then month_generations + 1
+								when month_start > month_of then month_generations
 								else 1 end,
-							month_start = greatest(usage.month_start, month_of),
-							images = usage.images + image_delta,
-							image_bytes = usage.image_bytes + byte_delta,
-							spend = usage.spend + spend_delta,
-							last_active_at = greatest(usage.last_active_at, new.created_at);
+							month_start = greatest(month_start, month_of),
+							images = images + image_delta,
+							image_bytes = image_bytes + byte_delta,
+							spend = spend + spend_delta,
+							last_active_at = greatest(last_active_at, new.created_at)
+						where user_id = new.user_id;
 						return new;
 					end if;
 					if image_delta <> 0 or byte_delta <> 0 or spend_delta <> 0 then
-						update person_usage set
+						update people set
 							images = images + image_delta,
 							image_bytes = image_bytes + byte_delta,
 							spend = spend + spend_delta
-						where user_id = coalesce(new.user_id, old.user_id);
+						where user_id = old.user_id;
 					end if;
 					if tg_op = 'DELETE' then return old; end if;
 					return new;
@@ -345,10 +382,8 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`
 				create function track_session_activity() returns trigger language plpgsql as $$
 				begin
-					insert into person_usage as usage (user_id, last_active_at)
-					values (new."userId", new."updatedAt")
-					on conflict (user_id) do update
-					set last_active_at = greatest(usage.last_active_at, excluded.last_active_at);
+					update people set last_active_at = greatest(last_active_at, new."updatedAt")
+					where user_id = new."userId";
 					return new;
 				end
 				$$`.execute(db);
@@ -357,25 +392,25 @@ const MIGRATIONS: Record<string, Migration> = {
 				after insert or update of "updatedAt" on "session"
 				for each row execute function track_session_activity()`.execute(db);
 			await sql`
-				insert into person_usage (user_id, generations, month_start, month_generations, images, image_bytes, spend, last_active_at)
-				select
-					user_id,
-					count(*),
-					date_trunc('month', now() at time zone 'UTC')::date,
-					count(*) filter (where created_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC'),
-					coalesce(sum(jsonb_array_length(images)) filter (where status = 'completed'), 0),
-					0,
-					0,
-					max(created_at)
-				from generations group by user_id`.execute(db);
+				insert into people (user_id, email, signed_up_at, last_active_at)
+				select u.id, u.email, u."createdAt", (select max(s."updatedAt") from "session" s where s."userId" = u.id)
+				from "user" u`.execute(db);
 			await sql`
-				insert into person_usage as usage (user_id, last_active_at)
-				select "userId", max("updatedAt") from "session" group by "userId"
-				on conflict (user_id) do update
-				set last_active_at = greatest(usage.last_active_at, excluded.last_active_at)`.execute(db);
-			// The listing sorts by any column; these serve the first page of the common ones.
-			await sql`create index person_usage_last_active on person_usage (last_active_at)`.execute(db);
-			await sql`create index person_usage_spend on person_usage (spend)`.execute(db);
+				update people set
+					generations = counted.generations,
+					month_generations = counted.month_generations,
+					images = counted.images,
+					last_active_at = greatest(people.last_active_at, counted.last_created_at)
+				from (
+					select
+						user_id,
+						count(*) as generations,
+						count(*) filter (where created_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC') as month_generations,
+						coalesce(sum(jsonb_array_length(images)) filter (where status = 'completed'), 0) as images,
+						max(created_at) as last_created_at
+					from generations group by user_id
+				) as counted
+				where people.user_id = counted.user_id`.execute(db);
 			// The audit log also records what the administrator does to people: disable, enable,
 			// quotas, and deleting an account. Those have no generation; the details say what was set.
 			// An account's deletion names nobody who still exists, so its entry has no owner reference

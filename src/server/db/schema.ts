@@ -84,27 +84,6 @@ type SessionTable = {
 	userId: string;
 };
 
-/** What the administrator set for one person (null: the default). */
-type PersonControlsTable = {
-	user_id: string;
-	disabled_at: NullableTimestamp;
-	max_active: number | null;
-	daily_limit: number | null;
-	updated_at: Timestamp;
-};
-
-/** The people listing's counters, kept by triggers on generations and sessions (migration 0008). */
-type PersonUsageTable = {
-	user_id: ColumnType<string, never, never>;
-	generations: ColumnType<string, never, never>;
-	month_start: ColumnType<Date, never, never>;
-	month_generations: ColumnType<string, never, never>;
-	images: ColumnType<string, never, never>;
-	image_bytes: ColumnType<string, never, never>;
-	spend: ColumnType<string, never, never>;
-	last_active_at: ColumnType<Date | null, never, never>;
-};
-
 type GenerationCountsTable = {
 	user_id: string;
 	total: ColumnType<string, never, never>;
@@ -114,6 +93,26 @@ type AddressRateLimitsTable = {
 	key: string;
 	count: number;
 	window_started_at: Timestamp;
+};
+
+/**
+ * One row per person (kept by triggers, migration 0008): the People page's figures, and what the
+ * administrator controls of them (null: the default).
+ */
+type PeopleTable = {
+	user_id: ColumnType<string, never, never>;
+	email: ColumnType<string, never, never>;
+	signed_up_at: ColumnType<Date, never, never>;
+	last_active_at: ColumnType<Date | null, never, never>;
+	generations: ColumnType<string, never, never>;
+	month_start: ColumnType<Date, never, never>;
+	month_generations: ColumnType<string, never, never>;
+	images: ColumnType<string, never, never>;
+	image_bytes: ColumnType<string, never, never>;
+	spend: ColumnType<string, never, never>;
+	disabled_at: ColumnType<Date | null, never, Date | null>;
+	max_active: ColumnType<number | null, never, number | null>;
+	daily_limit: ColumnType<number | null, never, number | null>;
 };
 
 /** What history search and filters read: a narrow copy of each generation, kept by triggers. */
@@ -154,8 +153,7 @@ export type DatabaseSchema = {
 	generation_audit_log: GenerationAuditLogTable;
 	generation_counts: GenerationCountsTable;
 	generation_search: GenerationSearchTable;
-	person_controls: PersonControlsTable;
-	person_usage: PersonUsageTable;
+	people: PeopleTable;
 	session: SessionTable;
 	user: UserTable;
 };

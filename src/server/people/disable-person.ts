@@ -4,7 +4,7 @@ import { insertPersonEntry } from "../generations/audit-log-repository";
 import { cancelProviderJob } from "../generations/delete-generations";
 import { cancelUnfinishedGenerations } from "../generations/generation-lifecycle";
 import type { Viewer } from "../generations/generation-service";
-import { deleteSessionsOf, upsertPersonControls } from "./people-repository";
+import { deleteSessionsOf, updatePersonControls } from "./people-repository";
 import { findTargetPerson, type PeopleDeps, readPerson } from "./people-service";
 
 /**
@@ -21,7 +21,7 @@ export async function disablePerson(
 ): Promise<Person> {
 	const person = await findTargetPerson(deps, viewer, personId, "disabled");
 	const cancelled = await deps.database.db.transaction().execute(async (transaction) => {
-		await upsertPersonControls(transaction, person.id, { disabledAt: new Date() });
+		await updatePersonControls(transaction, person.id, { disabledAt: new Date() });
 		await deleteSessionsOf(transaction, person.id);
 		const rows = await cancelUnfinishedGenerations(
 			transaction,
@@ -59,7 +59,7 @@ export async function enablePerson(
 ): Promise<Person> {
 	const person = await findTargetPerson(deps, viewer, personId);
 	await deps.database.db.transaction().execute(async (transaction) => {
-		await upsertPersonControls(transaction, person.id, { disabledAt: null });
+		await updatePersonControls(transaction, person.id, { disabledAt: null });
 		await insertPersonEntry(transaction, viewer, {
 			action: "enable",
 			ownerId: person.id,

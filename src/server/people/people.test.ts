@@ -8,10 +8,12 @@ import {
 	PeoplePageSchema,
 	PersonActionResponseSchema,
 } from "../../shared/people";
+import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
+import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider, ProviderJob, ProviderJobState } from "../providers/types";
 import { PLAIN_CAPABILITIES } from "../providers/types";
 import { expectErrorEnvelope } from "../testing/error-envelope";
-import { requestGeneration, waitUntilStarted } from "../testing/generation-kit";
+import { requestGeneration, waitForFinish, waitUntilStarted } from "../testing/generation-kit";
 import { seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
@@ -441,5 +443,50 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 				expect((await request(admin.client)).status).toBe(200);
 			},
 		);
+	});
+});
+
+describe.each(availableDatabaseKinds())("what a real run records for the listing on %s", (kind) => {
+	let server: TestServer;
+	let admin: Person;
+
+	beforeAll(async () => {
+		const provider = createLocalProvider({ delayMs: 0 });
+		const priced = modelFromProvider(provider, {
+			id: "priced",
+			label: "Priced",
+			pricePerImage: 0.05,
+		});
+		server = await createTestServer(kind, { models: createModelCatalogue([priced], "priced") });
+		admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+	});
+	afterAll(async () => {
+		await server.close();
+	});
+
+	it("counts the images a run stored, their bytes, and the model's price when they were made", async () => {
+		const person = await createTestUser(server);
+		const created = await requestGeneration(person.client, "a priced lighthouse", "--ar 1:1", {
+			count: 2,
+		});
+		expect((await waitForFinish(person.client, created.pollingUrl)).status).toBe("completed");
+		const row = await server.database.db
+			.selectFrom("generations")
+			.select(["images", "stored_bytes", "price_per_image"])
+			.where("id", "=", created.id)
+			.executeTakeFirstOrThrow();
+		const storedKeys = row.images.flatMap((image) =>
+			[image.key, image.displayKey, image.thumbnailKey].filter((key) => key !== undefined),
+		);
+		let bytesInStorage = 0;
+		for (const key of storedKeys)
+			bytesInStorage += (await server.storage.get(key))?.data.length ?? 0;
+
+		const listed = await findListed(admin, person.email);
+
+		expect(Number(row.price_per_image)).toBe(0.05);
+		expect(Number(row.stored_bytes)).toBe(bytesInStorage);
+		expect(listed).toMatchObject({ generations: 1, images: 2, imageBytes: bytesInStorage });
+		expect(listed.spend).toBeCloseTo(0.1, 6);
 	});
 });

@@ -13,7 +13,7 @@ type Limits = { maxActivePerUser: number; dailyLimitPerUser: number };
  */
 export async function isPersonDisabled(db: Executor, userId: string): Promise<boolean> {
 	const row = await db
-		.selectFrom("person_controls")
+		.selectFrom("people")
 		.select("disabled_at")
 		.where("user_id", "=", userId)
 		.executeTakeFirst();
@@ -27,7 +27,7 @@ export async function readPersonLimits(
 	defaults: Limits,
 ): Promise<Limits> {
 	const row = await db
-		.selectFrom("person_controls")
+		.selectFrom("people")
 		.select(["max_active", "daily_limit"])
 		.where("user_id", "=", userId)
 		.executeTakeFirst();

@@ -1,7 +1,7 @@
 import type { Person, PersonQuota } from "../../shared/people";
 import { insertPersonEntry } from "../generations/audit-log-repository";
 import type { Viewer } from "../generations/generation-service";
-import { upsertPersonControls } from "./people-repository";
+import { updatePersonControls } from "./people-repository";
 import { findTargetPerson, type PeopleDeps, readPerson } from "./people-service";
 
 /** How the audit log tells a quota: each limit, or that it is the default. */
@@ -25,7 +25,7 @@ export async function setPersonQuota(
 ): Promise<Person> {
 	const person = await findTargetPerson(deps, viewer, personId);
 	await deps.database.db.transaction().execute(async (transaction) => {
-		await upsertPersonControls(transaction, person.id, {
+		await updatePersonControls(transaction, person.id, {
 			maxActive: quota.maxActive,
 			dailyLimit: quota.daily,
 		});
