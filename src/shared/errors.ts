@@ -50,7 +50,7 @@ export const ERRORS = {
 	},
 	ACCOUNT_DISABLED: {
 		status: 403,
-		message: "This account has been disabled by the administrator. Ask them to enable it again.",
+		message: "This account has been disabled by the administrator.",
 	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
