@@ -1,4 +1,4 @@
-import { betterAuth } from "better-auth";
+import { betterAuth, getCurrentAdapter } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { getSessionCookie } from "better-auth/cookies";
 import { getMigrations } from "better-auth/db/migration";
@@ -139,11 +139,13 @@ export function createAuth(config: AuthConfig) {
 			session: {
 				create: {
 					// Every way of signing in makes a session: a disabled person gets none, and is told why.
-					// Not at sign-up: a new person cannot be disabled, and sign-up makes the session inside
-					// its transaction, where a query on another connection would wait for it forever on
-					// the embedded database (one connection at a time).
+					// Not inside Better Auth's own transaction (sign-up, a password change): there a query
+					// on another connection would wait for it forever on the embedded database (one
+					// connection at a time). Those are made for a new person, or one already signed in,
+					// whose session read-session.ts refuses anyway if they are disabled.
 					before: async (session, context) => {
-						if (context?.path === "/sign-up/email") return;
+						const adapter = context?.context.adapter;
+						if (adapter && (await getCurrentAdapter(adapter)) !== adapter) return;
 						if (await config.isPersonDisabled?.(session.userId)) {
 							throw new APIError("FORBIDDEN", {
 								code: "ACCOUNT_DISABLED",
