@@ -12,6 +12,7 @@ import { build } from "esbuild";
 const BENCHMARKS = [
 	"history",
 	"history-archive",
+	"people",
 	"completion-latency",
 	"local-engine",
 	"history-browser",

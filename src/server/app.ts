@@ -24,6 +24,7 @@ import { measureRequests } from "./observability/http-metrics";
 import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
+import { createPeopleRoutes } from "./people/people-routes";
 import type { WebhookDeps } from "./webhooks/webhook-deliveries";
 import { createWebhookRoutes } from "./webhooks/webhook-routes";
 
@@ -165,14 +166,9 @@ export function createApp(deps: AppDeps) {
 			tokenRequestsPerMinute: config.apiTokenRequestsPerMinute,
 		},
 	});
-	api.route(
-		"/",
-		createGenerationRoutes({
-			allow,
-			allowSessionOnly: allow({ scopes: [] }),
-			deps: deps.generations,
-		}),
-	);
+	const allowSessionOnly = allow({ scopes: [] });
+	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, allowSessionOnly }));
+	api.route("/", createGenerationRoutes({ allow, allowSessionOnly, deps: deps.generations }));
 	api.route("/", createApiDocsRoutes({ baseUrl: config.baseUrl }));
 	api.route("/", createWebhookRoutes({ auth, deps: deps.webhooks }));
 

@@ -1,13 +1,14 @@
 import { GENERATION_TIMEOUT_MS, MAX_RETRIES, RETRY_DELAY_MS } from "../shared/constants";
+import { removeAccountContents } from "./accounts/delete-account";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
 import type { Database } from "./db/database";
 import { keepStatisticsFresh } from "./db/embedded-statistics";
 import { migrateToLatest } from "./db/migrations";
 import { withStartupLock } from "./db/startup-lock";
-import { deleteGenerations } from "./generations/delete-generations";
 import { listenForGenerationChanges } from "./generations/generation-events";
 import { GENERATION_RECOVERY } from "./generations/generation-lifecycle";
+import { fillUnrecordedPrices } from "./generations/generation-repository";
 import type { GenerationDeps, GenerationLimits } from "./generations/generation-service";
 import { type GenerationRunSettings, runGeneration } from "./generations/run-generation";
 import { keepStorageSwept } from "./generations/sweep-stray-objects";
@@ -22,6 +23,7 @@ import { catalogueOfOne, type ModelCatalogue } from "./models/model-catalogue";
 import { lookupAddresses } from "./net/guarded-agent";
 import { createMetrics } from "./observability/metrics";
 import { createReadinessCheck, type ReadinessCheck } from "./observability/readiness";
+import { isPersonDisabled } from "./people/person-controls";
 import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";
 import {
@@ -124,13 +126,8 @@ export async function assembleServer(options: {
 		mailer,
 		requireEmailVerification: settings.requireEmailVerification,
 		passwordHashing: settings.passwordHashing,
-		async beforeDeleteUser(user) {
-			await deleteGenerations(
-				deletionDeps,
-				{ id: user.id, email: user.email, isAdmin: false },
-				"all",
-			);
-		},
+		beforeDeleteUser: (user) => removeAccountContents(deletionDeps, user),
+		isPersonDisabled: (userId) => isPersonDisabled(database.db, userId),
 	});
 	const workerConcurrency = options.isWorkerEnabled === false ? 0 : settings.concurrency;
 	const webhookBase = {
@@ -143,6 +140,7 @@ export async function assembleServer(options: {
 		// Better Auth's tables first: ours reference its user table. pg-boss creates its own at start.
 		await migrateAuthTables(auth);
 		await migrateToLatest(database.db);
+		await fillUnrecordedPrices(database.db, models);
 		const boss = await startJobQueue({ database, logger });
 		const webhookQueue: WebhookQueue = await startWebhookQueue({
 			boss,

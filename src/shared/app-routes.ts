@@ -8,12 +8,16 @@
 /** The administrator's audit log: who deleted whose generation, and when. */
 export const AUDIT_LOG_PATH = "/admin/audit-log";
 
+/** The administrator's People page: everyone, their usage, and what may be done to an account. */
+export const PEOPLE_PATH = "/admin/people";
+
 /** The screens of the app; router.tsx gives each its component. */
 export type AppScreen =
 	| "generator"
 	| "generations"
 	| "account"
 	| "audit-log"
+	| "people"
 	| "login"
 	| "signup"
 	| "forgot-password"
@@ -47,7 +51,7 @@ type AppRoute = {
 	rendering: RouteRendering;
 };
 
-/** SPEC.md section 2, plus the account screens and the administrator's audit log. */
+/** SPEC.md section 2, plus the account screens and the administrator's audit log and People page. */
 export const APP_ROUTES: readonly AppRoute[] = [
 	{ path: "/", screen: "generator", layout: "site", access: "anyone", rendering: "prerendered" },
 	{
@@ -61,6 +65,13 @@ export const APP_ROUTES: readonly AppRoute[] = [
 	{
 		path: AUDIT_LOG_PATH,
 		screen: "audit-log",
+		layout: "site",
+		access: "signed-in",
+		rendering: "shell",
+	},
+	{
+		path: PEOPLE_PATH,
+		screen: "people",
 		layout: "site",
 		access: "signed-in",
 		rendering: "shell",

@@ -61,6 +61,10 @@ export const ERRORS = {
 		message:
 			"This Idempotency-Key was already used with a different request. Use a new key for a new request.",
 	},
+	ACCOUNT_DISABLED: {
+		status: 403,
+		message: "This account has been disabled by the administrator.",
+	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",
@@ -70,6 +74,9 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 
 export const CANCELLED_MESSAGE = "Request was cancelled";
+
+/** What a generation that was queued or running says once the administrator disabled its owner. */
+export const CANCELLED_BY_DISABLE_MESSAGE = "Cancelled: the administrator disabled this account.";
 
 /**
  * How a call to the API failed: no answer at all (`network`), an error answer with the server's

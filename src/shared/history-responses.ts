@@ -17,14 +17,18 @@ export const BulkDeleteResponseSchema = z.object({
 	deleted: z.int(),
 });
 
-/** One administrator deletion of another person's generation. */
+/**
+ * One administrator action: `delete` of another person's generation (with its id and prompt), or
+ * an action on a person's account (`details` says what was set, e.g. the quotas).
+ */
 const AuditLogEntrySchema = z.object({
 	id: z.string(),
-	action: z.literal("delete"),
+	action: z.enum(["delete", "disable", "enable", "set-quota", "delete-account"]),
 	actor_email: z.string(),
 	owner_email: z.string(),
-	generation_id: z.string(),
-	prompt: z.string(),
+	generation_id: z.nullable(z.string()),
+	prompt: z.nullable(z.string()),
+	details: z.nullable(z.string()),
 	created_at: z.string(),
 });
 export type AuditLogEntry = z.infer<typeof AuditLogEntrySchema>;

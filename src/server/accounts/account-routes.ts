@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ACCOUNT_LABEL } from "../../shared/constants";
 import type { Auth } from "../auth/auth";
 import { withClientIp } from "../auth/forward-to-auth";
+import { readActiveSession } from "../auth/read-session";
 import type { Database } from "../db/database";
 import { createGenerationArchive } from "../generations/generation-archive";
 import { selectGenerationsOfUser } from "../generations/generation-repository";
@@ -54,7 +55,7 @@ export function createAccountRoutes(options: {
 	const app = new Hono<AppEnv>();
 
 	async function readSession(headers: Headers) {
-		const session = await auth.api.getSession({ headers });
+		const session = await readActiveSession(auth, database, headers);
 		if (!session) throw new AppError("AUTH_ERROR");
 		return session;
 	}

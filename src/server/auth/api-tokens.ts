@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type {
 	ApiToken,
 	ApiTokenScope,
@@ -92,6 +92,14 @@ export async function revokeApiToken(
 		.where("user_id", "=", userId)
 		.executeTakeFirst();
 	return result.numDeletedRows > 0n;
+}
+
+/** Ends every token of a person at once (the administrator disabling them). */
+export async function revokeApiTokensOf(
+	db: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>,
+	userId: string,
+): Promise<void> {
+	await db.deleteFrom("api_tokens").where("user_id", "=", userId).execute();
 }
 
 export type ValidApiToken = { id: string; userId: string; scopes: ApiTokenScope[] };

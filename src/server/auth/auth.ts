@@ -1,4 +1,4 @@
-import { betterAuth } from "better-auth";
+import { betterAuth, getCurrentAdapter } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { getSessionCookie } from "better-auth/cookies";
 import { getMigrations } from "better-auth/db/migration";
@@ -42,6 +42,11 @@ type AuthConfig = {
 	 * before Better Auth deletes the user, their sessions and accounts.
 	 */
 	beforeDeleteUser?: (user: { id: string; email: string }) => Promise<void>;
+	/**
+	 * Whether the administrator disabled this person (people/person-controls.ts): they may not
+	 * sign in (auth/read-session.ts refuses a session of theirs).
+	 */
+	isPersonDisabled?: (userId: string) => Promise<boolean>;
 };
 
 const MAX_PASSWORD_LENGTH = 128;
@@ -131,14 +136,30 @@ export function createAuth(config: AuthConfig) {
 			},
 		},
 		databaseHooks: {
+			session: {
+				create: {
+					// Every way of signing in makes a session: a disabled person gets none, and is told why.
+					// Not inside Better Auth's own transaction (sign-up, a password change): there a query
+					// on another connection would wait for it forever on the embedded database (one
+					// connection at a time). Those are made for a new person, or one already signed in,
+					// whose session read-session.ts refuses anyway if they are disabled.
+					before: async (session, context) => {
+						const adapter = context?.context.adapter;
+						if (adapter && (await getCurrentAdapter(adapter)) !== adapter) return;
+						if (await config.isPersonDisabled?.(session.userId)) {
+							throw new APIError("FORBIDDEN", {
+								code: "ACCOUNT_DISABLED",
+								message: ERRORS.ACCOUNT_DISABLED.message,
+							});
+						}
+					},
+				},
+			},
 			user: {
 				delete: {
 					// Better Auth removes sessions and accounts; unused reset links would stay behind.
 					after: async (user, context) => {
-						await context?.context.adapter.deleteMany({
-							model: "verification",
-							where: [{ field: "value", value: user.id }],
-						});
+						if (context) await forgetVerifications(context.context.adapter, user.id);
 					},
 				},
 			},
@@ -249,6 +270,29 @@ export function createAuth(config: AuthConfig) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** Unused reset and verification links of a user: Better Auth removes sessions and accounts only. */
+async function forgetVerifications(
+	adapter: {
+		deleteMany(query: {
+			model: string;
+			where: { field: string; value: string }[];
+		}): Promise<unknown>;
+	},
+	userId: string,
+): Promise<void> {
+	await adapter.deleteMany({ model: "verification", where: [{ field: "value", value: userId }] });
+}
+
+/**
+ * Deletes a user as Better Auth does (sessions, accounts, the user), without their session: the
+ * administrator's deletion of someone's account. The caller removes Atelier's own data first.
+ */
+export async function deleteAuthUser(auth: Auth, userId: string): Promise<void> {
+	const context = await auth.$context;
+	await context.internalAdapter.deleteUser(userId);
+	await forgetVerifications(context.adapter, userId);
+}
 
 /** Creates or updates Better Auth's tables (the CLI for this needs Node 22, so we do it from code). */
 export async function migrateAuthTables(auth: Auth): Promise<void> {

@@ -6,8 +6,10 @@ import { countInWindow } from "../db/rate-limit-windows";
 import type { RouteAccess, Viewer, ViewerEnv } from "../http/app-env";
 import { hasBearerToken, readBearerToken } from "../http/bearer-token";
 import { AppError } from "../http/errors";
+import { isPersonDisabled } from "../people/person-controls";
 import { findUsableApiToken, type ValidApiToken } from "./api-tokens";
 import type { Auth } from "./auth";
+import { readActiveSession } from "./read-session";
 
 type ViewerConfig = {
 	adminEmail: string | undefined;
@@ -34,7 +36,7 @@ export async function resolveTokenOwner(
 		.select(["id", "email", "emailVerified"])
 		.where("id", "=", token.userId)
 		.executeTakeFirst();
-	if (!user) return undefined;
+	if (!user || (await isPersonDisabled(database.db, user.id))) return undefined;
 	return {
 		viewer: { id: user.id, email: user.email, isAdmin: isAdminEmail(user.email, adminEmail) },
 		emailVerified: user.emailVerified,
@@ -111,7 +113,7 @@ export function createViewerMiddleware(options: {
 				context.set("optionalViewer", owner.viewer);
 				return next();
 			}
-			const session = await auth.api.getSession({ headers });
+			const session = await readActiveSession(auth, database, headers);
 			if (!session) {
 				if (!access.isOpen) throw new AppError(access.signedOutCode ?? "AUTH_ERROR");
 				context.set("optionalViewer", undefined);

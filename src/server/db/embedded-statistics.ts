@@ -2,8 +2,8 @@ import { sql } from "kysely";
 import type { Logger } from "../logging/logger";
 import type { Database } from "./database";
 
-/** The tables whose statistics the history's plans depend on. */
-const TABLES = ["generations", "generation_search"] as const;
+/** The tables whose statistics the history's and the People page's plans depend on. */
+const TABLES = ["generations", "generation_search", "people"] as const;
 
 /** How often the embedded database's statistics are looked at. */
 const STATISTICS_CHECK_INTERVAL_MS = 5 * 60_000;
@@ -16,15 +16,27 @@ const STATISTICS_CHECK_INTERVAL_MS = 5 * 60_000;
  * Returns whether it analyzed.
  */
 export async function refreshStatistics(database: Pick<Database, "db">): Promise<boolean> {
-	const { rows } = await sql<{ analyzed: number; current: string }>`
+	const { rows } = await sql<{
+		analyzed: number;
+		current: string;
+		people_analyzed: number;
+		people_current: string;
+	}>`
 		select
 			(select reltuples from pg_class where oid = 'generation_search'::regclass) as analyzed,
-			(select coalesce(sum(total), 0) from generation_counts) as current`.execute(database.db);
-	const analyzed = Number(rows[0]?.analyzed ?? -1);
-	const current = Number(rows[0]?.current ?? 0);
+			(select coalesce(sum(total), 0) from generation_counts) as current,
+			(select reltuples from pg_class where oid = 'people'::regclass) as people_analyzed,
+			(select count(*) from people) as people_current`.execute(database.db);
+	const row = rows[0];
 	// -1: never analyzed.
-	const isStale = analyzed < 0 || Math.abs(current - analyzed) > 50 + 0.1 * analyzed;
-	if (!isStale) return false;
+	const isStale = (analyzed: number, current: number) =>
+		analyzed < 0 || Math.abs(current - analyzed) > 50 + 0.1 * analyzed;
+	if (
+		!isStale(Number(row?.analyzed ?? -1), Number(row?.current ?? 0)) &&
+		!isStale(Number(row?.people_analyzed ?? -1), Number(row?.people_current ?? 0))
+	) {
+		return false;
+	}
 	await sql`analyze ${sql.join(TABLES.map((table) => sql.table(table)))}`.execute(database.db);
 	return true;
 }

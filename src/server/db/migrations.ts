@@ -310,6 +310,191 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0010_people": {
+		async up(db: Kysely<unknown>) {
+			// What each generation cost and weighs, recorded when it is made and stored: a model's
+			// price may change later, and reading every object's size back from storage to total a
+			// person's bytes would take minutes. Rows made before this have neither: their price is
+			// filled at start from the catalogue's price of their model (fillUnrecordedPrices), their
+			// bytes counted as unknown (0).
+			await sql`
+				alter table generations
+					add column price_per_image numeric(12, 6),
+					add column stored_bytes bigint`.execute(db);
+			await sql`create index generations_unpriced on generations (model_id) where price_per_image is null`.execute(
+				db,
+			);
+			// One row per person, for the administrator's People page: what the listing shows and
+			// sorts by (kept as counters by the triggers below: adding them up from generations for
+			// 10,000 people on every page would cost far more than the page), and what the
+			// administrator controls (disabled; quotas that replace the defaults, null: the default).
+			// Generations and spend count what was made (deleting a generation spends nothing back);
+			// images and bytes count what is stored now; "this month" is the UTC month month_start.
+			await sql`
+				create table people (
+					user_id text primary key references "user"(id) on delete cascade,
+					email text not null,
+					signed_up_at timestamptz not null,
+					last_active_at timestamptz,
+					generations bigint not null default 0,
+					month_start date not null default date_trunc('month', now() at time zone 'UTC')::date,
+					month_generations bigint not null default 0,
+					images bigint not null default 0,
+					image_bytes bigint not null default 0,
+					spend numeric(16, 6) not null default 0,
+					disabled_at timestamptz,
+					max_active integer check (max_active between 1 and 1000),
+					daily_limit integer check (daily_limit between 0 and 100000)
+				)`.execute(db);
+			// Each sortable column's first page is an index scan; search is by any part of the e-mail.
+			for (const column of [
+				"email",
+				"signed_up_at",
+				"generations",
+				"images",
+				"image_bytes",
+				"spend",
+			]) {
+				await sql`create index ${sql.id(`people_by_${column}`)} on people (${sql.id(column)}, user_id)`.execute(
+					db,
+				);
+			}
+			await sql`create index people_by_last_active on people (last_active_at asc nulls last, user_id asc)`.execute(
+				db,
+			);
+			await sql`create index people_by_last_active_desc on people (last_active_at desc nulls last, user_id desc)`.execute(
+				db,
+			);
+			await sql`create index people_by_status on people ((disabled_at is not null), user_id)`.execute(
+				db,
+			);
+			await sql`create index people_email_search on people using gin (lower(email) gin_trgm_ops) with (fastupdate = off)`.execute(
+				db,
+			);
+			// A row for every person, from the moment Better Auth makes their user.
+			await sql`
+				create function mirror_person() returns trigger language plpgsql as $$
+				begin
+					if tg_op = 'INSERT' then
+						insert into people (user_id, email, signed_up_at) values (new.id, new.email, new."createdAt")
+						on conflict (user_id) do nothing;
+					else
+						update people set email = new.email where user_id = new.id;
+					end if;
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger user_person
+				after insert or update of email on "user"
+				for each row execute function mirror_person()`.execute(db);
+			await sql`
+				create function track_person_usage() returns trigger language plpgsql as $$
+				declare
+					month_of date;
+					image_delta bigint := 0;
+					byte_delta bigint := 0;
+					spend_delta numeric := 0;
+				begin
+					if tg_op in ('INSERT', 'UPDATE') and new.status = 'completed' then
+						image_delta := jsonb_array_length(new.images);
+						byte_delta := coalesce(new.stored_bytes, 0);
+						spend_delta := jsonb_array_length(new.images) * coalesce(new.price_per_image, 0);
+					end if;
+					if tg_op in ('UPDATE', 'DELETE') and old.status = 'completed' then
+						image_delta := image_delta - jsonb_array_length(old.images);
+						byte_delta := byte_delta - coalesce(old.stored_bytes, 0);
+						if tg_op = 'UPDATE' then
+							spend_delta := spend_delta - jsonb_array_length(old.images) * coalesce(old.price_per_image, 0);
+						end if;
+					end if;
+					if tg_op = 'INSERT' then
+						month_of := date_trunc('month', new.created_at at time zone 'UTC')::date;
+						update people set
+							generations = generations + 1,
+							month_generations = case
+								when month_start = month_of then month_generations + 1
+								when month_start > month_of then month_generations
+								else 1 end,
+							month_start = greatest(month_start, month_of),
+							images = images + image_delta,
+							image_bytes = image_bytes + byte_delta,
+							spend = spend + spend_delta,
+							last_active_at = greatest(last_active_at, new.created_at)
+						where user_id = new.user_id;
+						return new;
+					end if;
+					if image_delta <> 0 or byte_delta <> 0 or spend_delta <> 0 then
+						update people set
+							images = images + image_delta,
+							image_bytes = image_bytes + byte_delta,
+							spend = spend + spend_delta
+						where user_id = old.user_id;
+					end if;
+					if tg_op = 'DELETE' then return old; end if;
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger generations_person_usage_insert_delete
+				after insert or delete on generations
+				for each row execute function track_person_usage()`.execute(db);
+			// Only these columns: the run's frequent writes (lease renewals) do not fire it.
+			await sql`
+				create trigger generations_person_usage_update
+				after update of status, images, stored_bytes, price_per_image on generations
+				for each row execute function track_person_usage()`.execute(db);
+			// Last active: a generation made, or a session used (Better Auth refreshes a session's
+			// updatedAt at most once a day, so this is as precise as a day).
+			await sql`
+				create function track_session_activity() returns trigger language plpgsql as $$
+				begin
+					update people set last_active_at = greatest(last_active_at, new."updatedAt")
+					where user_id = new."userId";
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger session_person_activity
+				after insert or update of "updatedAt" on "session"
+				for each row execute function track_session_activity()`.execute(db);
+			await sql`
+				insert into people (user_id, email, signed_up_at, last_active_at)
+				select u.id, u.email, u."createdAt", (select max(s."updatedAt") from "session" s where s."userId" = u.id)
+				from "user" u`.execute(db);
+			await sql`
+				update people set
+					generations = counted.generations,
+					month_generations = counted.month_generations,
+					images = counted.images,
+					last_active_at = greatest(people.last_active_at, counted.last_created_at)
+				from (
+					select
+						user_id,
+						count(*) as generations,
+						count(*) filter (where created_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC') as month_generations,
+						coalesce(sum(jsonb_array_length(images)) filter (where status = 'completed'), 0) as images,
+						max(created_at) as last_created_at
+					from generations group by user_id
+				) as counted
+				where people.user_id = counted.user_id`.execute(db);
+			// The audit log also records what the administrator does to people: disable, enable,
+			// quotas, and deleting an account. Those have no generation; the details say what was set.
+			// An account's deletion names nobody who still exists, so its entry has no owner reference
+			// (it must outlive the account it records).
+			await sql`alter table generation_audit_log drop constraint generation_audit_log_action_check`.execute(
+				db,
+			);
+			await sql`
+				alter table generation_audit_log
+					add constraint generation_audit_log_action_check
+						check (action in ('delete', 'disable', 'enable', 'set-quota', 'delete-account')),
+					alter column generation_id drop not null,
+					alter column prompt drop not null,
+					alter column owner_id drop not null,
+					add column details text`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

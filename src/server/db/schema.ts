@@ -20,6 +20,11 @@ export type StoredImage = {
 	thumbnailKey: string;
 	thumbnailWidth: number;
 	thumbnailHeight: number;
+	/**
+	 * Bytes of the original, display copy and thumbnail together. Missing on rows stored before
+	 * sizes were recorded.
+	 */
+	bytes?: number;
 };
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -52,6 +57,10 @@ type GenerationsTable = {
 	seed: ColumnType<string | null, number | null | undefined, number | null>;
 	negative_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	quality: ColumnType<Quality | null, Quality | null | undefined, Quality | null>;
+	/** The model's price per image in US dollars when the generation was made (numeric: a string); 0 without a price. */
+	price_per_image: ColumnType<string | null, number | null | undefined, number | null>;
+	/** Bytes of everything stored for its images (originals, display copies, thumbnails); null when unknown. */
+	stored_bytes: ColumnType<string | null, number | null | undefined, number | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
@@ -67,6 +76,13 @@ type UserTable = {
 	email: string;
 	name: string;
 	emailVerified: boolean;
+	createdAt: ColumnType<Date, never, never>;
+};
+
+/** Better Auth's sessions: the administrator's controls end them. */
+type SessionTable = {
+	id: string;
+	userId: string;
 };
 
 type GenerationCountsTable = {
@@ -78,6 +94,26 @@ type AddressRateLimitsTable = {
 	key: string;
 	count: number;
 	window_started_at: Timestamp;
+};
+
+/**
+ * One row per person (kept by triggers, migration 0008): the People page's figures, and what the
+ * administrator controls of them (null: the default).
+ */
+type PeopleTable = {
+	user_id: ColumnType<string, never, never>;
+	email: ColumnType<string, never, never>;
+	signed_up_at: ColumnType<Date, never, never>;
+	last_active_at: ColumnType<Date | null, never, never>;
+	generations: ColumnType<string, never, never>;
+	month_start: ColumnType<Date, never, never>;
+	month_generations: ColumnType<string, never, never>;
+	images: ColumnType<string, never, never>;
+	image_bytes: ColumnType<string, never, never>;
+	spend: ColumnType<string, never, never>;
+	disabled_at: ColumnType<Date | null, never, Date | null>;
+	max_active: ColumnType<number | null, never, number | null>;
+	daily_limit: ColumnType<number | null, never, number | null>;
 };
 
 /** What history search and filters read: a narrow copy of each generation, kept by triggers. */
@@ -92,16 +128,23 @@ type GenerationSearchTable = {
 	model_id: ColumnType<string, never, never>;
 };
 
-/** One administrator deletion of another person's generation; outlives the generation. */
+/** What the audit log records: a generation deleted, or an action on a person's account. */
+export type AuditAction = "delete" | "disable" | "enable" | "set-quota" | "delete-account";
+
+/**
+ * One administrator action: a deletion of another person's generation (outlives the generation),
+ * or an action on a person (no generation; an account's deletion has no owner reference).
+ */
 type GenerationAuditLogTable = {
 	id: string;
-	action: "delete";
+	action: AuditAction;
 	actor_id: string;
 	actor_email: string;
-	owner_id: string;
+	owner_id: string | null;
 	owner_email: string;
-	generation_id: string;
-	prompt: string;
+	generation_id: string | null;
+	prompt: string | null;
+	details: ColumnType<string | null, string | null | undefined, string | null>;
 	created_at: Timestamp;
 };
 
@@ -160,6 +203,8 @@ export type DatabaseSchema = {
 	generation_audit_log: GenerationAuditLogTable;
 	generation_counts: GenerationCountsTable;
 	generation_search: GenerationSearchTable;
+	people: PeopleTable;
+	session: SessionTable;
 	user: UserTable;
 	webhook_deliveries: WebhookDeliveriesTable;
 	webhook_endpoints: WebhookEndpointsTable;

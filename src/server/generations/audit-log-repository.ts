@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
-import type { DatabaseSchema } from "../db/schema";
+import type { AuditAction, DatabaseSchema } from "../db/schema";
 import { isAfterCursor, type PageCursor } from "./cursor-page";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
@@ -39,6 +39,35 @@ export async function insertDeletionEntries(
 		.execute();
 }
 
+/** An action on a person's account, not on a generation. */
+export type PersonAction = Exclude<AuditAction, "delete">;
+
+/**
+ * Records the administrator's action on a person (in the acting transaction). An account's
+ * deletion keeps no reference to the owner: the entry outlives the account it records.
+ */
+export async function insertPersonEntry(
+	db: Executor,
+	actor: { id: string; email: string },
+	entry: { action: PersonAction; ownerId: string; ownerEmail: string; details?: string },
+): Promise<void> {
+	await db
+		.insertInto("generation_audit_log")
+		.values({
+			id: randomUUID(),
+			action: entry.action,
+			actor_id: actor.id,
+			actor_email: actor.email,
+			owner_id: entry.action === "delete-account" ? null : entry.ownerId,
+			owner_email: entry.ownerEmail,
+			generation_id: null,
+			prompt: null,
+			details: entry.details ?? null,
+			created_at: new Date(),
+		})
+		.execute();
+}
+
 /** One page of the audit log, newest first, keyed on (created_at, id) like the history. */
 export async function selectAuditLogPage(
 	db: Executor,
@@ -46,7 +75,16 @@ export async function selectAuditLogPage(
 ) {
 	let query = db
 		.selectFrom("generation_audit_log")
-		.select(["id", "action", "actor_email", "owner_email", "generation_id", "prompt", "created_at"])
+		.select([
+			"id",
+			"action",
+			"actor_email",
+			"owner_email",
+			"generation_id",
+			"prompt",
+			"details",
+			"created_at",
+		])
 		.orderBy("created_at", "desc")
 		.orderBy("id", "desc")
 		.limit(options.limit);

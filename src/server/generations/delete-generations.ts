@@ -9,10 +9,10 @@ import { deleteGenerationRows, type GenerationSelection } from "./generation-rep
 import type { GenerationDeps, Viewer } from "./generation-service";
 import { generationFolder } from "./store-images";
 
-type DeletionDeps = Pick<GenerationDeps, "database" | "storage" | "models" | "logger">;
+export type DeletionDeps = Pick<GenerationDeps, "database" | "storage" | "models" | "logger">;
 
 /** Stops the provider's job of a generation that is no longer wanted, where the provider can. */
-async function cancelProviderJob(deps: DeletionDeps, row: GenerationRow): Promise<void> {
+export async function cancelProviderJob(deps: DeletionDeps, row: GenerationRow): Promise<void> {
 	const provider = deps.models.find(row.model_id)?.provider;
 	if (!row.api_id || !provider?.cancel) return;
 	await provider.cancel({ jobId: row.api_id, input: inputOf(row) });

@@ -1,7 +1,7 @@
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kysely";
 import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
-import { notifyGenerationChanged } from "./generation-events";
+import { notifyGenerationChanged, notifyGenerationsChanged } from "./generation-events";
 
 /**
  * The worker's state transitions of a generation. Every write a run makes to `generations` is one
@@ -120,6 +120,10 @@ async function finishGeneration(
 			.set({
 				status: outcome.status,
 				images: JSON.stringify(outcome.status === "completed" ? outcome.images : []),
+				stored_bytes:
+					outcome.status === "completed"
+						? outcome.images.reduce((total, image) => total + (image.bytes ?? 0), 0)
+						: null,
 				error: outcome.status === "failed" ? outcome.error : null,
 				completed_at: sql`now()`,
 				updated_at: sql`now()`,
@@ -160,6 +164,41 @@ export function failGeneration(
 	onFinished?: OnGenerationFinished,
 ): Promise<FinishedGeneration | undefined> {
 	return finishGeneration(db, lease, { status: "failed", error }, onFinished);
+}
+
+/**
+ * Ends every unfinished generation of one person, queued or running, as failed with `message`: the
+ * one transition not made by a run (the administrator disabling the person). A run still working
+ * on one loses its lease with it: its next write changes nothing, and it removes what it stored
+ * and stops; a queued one's job finds nothing to claim. Returns the rows, so the caller can cancel
+ * the provider's jobs after the commit.
+ */
+export async function cancelUnfinishedGenerations(
+	db: Db | Transaction<DatabaseSchema>,
+	userId: string,
+	message: string,
+): Promise<GenerationRow[]> {
+	const rows = await db
+		.updateTable("generations")
+		.set({
+			status: "failed",
+			images: JSON.stringify([]),
+			error: message,
+			completed_at: sql`now()`,
+			updated_at: sql`now()`,
+			lease_owner: null,
+			lease_until: null,
+			status_message: null,
+		})
+		.where("user_id", "=", userId)
+		.where("status", "in", ACTIVE_GENERATION_STATUSES)
+		.returningAll()
+		.execute();
+	await notifyGenerationsChanged(
+		db,
+		rows.map((row) => row.id),
+	);
+	return rows;
 }
 
 /** Frees every lease: used at start by a sole server process, whose earlier self held them all. */

@@ -299,3 +299,28 @@ export async function findLatestModelId(db: Executor, userId: string): Promise<s
 		.executeTakeFirst();
 	return row?.model_id;
 }
+
+/**
+ * Gives generations made before prices were recorded their model's price in today's catalogue (0
+ * for a model without a price, or no longer offered): the best estimate of what they cost. Runs at
+ * start; once every row has a price it finds nothing (a partial index keeps that cheap).
+ */
+export async function fillUnrecordedPrices(
+	db: Executor,
+	catalogue: { models: readonly { id: string; pricePerImage: number | null }[] },
+): Promise<void> {
+	for (const model of catalogue.models) {
+		if (model.pricePerImage === null) continue;
+		await db
+			.updateTable("generations")
+			.set({ price_per_image: model.pricePerImage })
+			.where("price_per_image", "is", null)
+			.where("model_id", "=", model.id)
+			.execute();
+	}
+	await db
+		.updateTable("generations")
+		.set({ price_per_image: 0 })
+		.where("price_per_image", "is", null)
+		.execute();
+}

@@ -10,6 +10,7 @@ import type { GenerationQueue } from "../jobs/generation-queue";
 import { createTransactionExecutor } from "../jobs/job-queue";
 import type { Logger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
+import { readPersonLimits } from "../people/person-controls";
 import type { Storage } from "../storage/storage";
 import type { GenerationEvents } from "./generation-events";
 import { settingsOf } from "./generation-input";
@@ -142,19 +143,22 @@ export async function createGeneration(
 			const keyed = await findKeyedGeneration(transaction, viewer.id, idempotencyKey, requestHash);
 			if (keyed) return keyed;
 		}
+		// The person's own quotas where the administrator set them: read under the lock, from the
+		// database, so a change applies at once to every server process.
+		const limits = await readPersonLimits(transaction, viewer.id, deps.limits);
 		const active = await countActiveGenerations(transaction, viewer.id);
-		if (active >= deps.limits.maxActivePerUser) {
+		if (active >= limits.maxActivePerUser) {
 			throw new AppError(
 				"QUOTA_EXCEEDED",
-				`You already have ${active} generation${active === 1 ? "" : "s"} in progress (the limit is ${deps.limits.maxActivePerUser}). Please wait for one to finish.`,
+				`You already have ${active} generation${active === 1 ? "" : "s"} in progress (the limit is ${limits.maxActivePerUser}). Please wait for one to finish.`,
 			);
 		}
-		if (deps.limits.dailyLimitPerUser > 0) {
+		if (limits.dailyLimitPerUser > 0) {
 			const today = await countGenerationsSince(transaction, viewer.id, startOfUtcDay(new Date()));
-			if (today >= deps.limits.dailyLimitPerUser) {
+			if (today >= limits.dailyLimitPerUser) {
 				throw new AppError(
 					"QUOTA_EXCEEDED",
-					`You have reached today's limit of ${deps.limits.dailyLimitPerUser} generations. Please try again tomorrow.`,
+					`You have reached today's limit of ${limits.dailyLimitPerUser} generations. Please try again tomorrow.`,
 				);
 			}
 		}
@@ -172,6 +176,9 @@ export async function createGeneration(
 			seed: settings.seed,
 			negative_prompt: settings.negativePrompt,
 			quality: settings.quality,
+			// The price when it was made: the people listing's spend does not change with the catalogue.
+			price_per_image: model.pricePerImage ?? 0,
+			stored_bytes: null,
 			api_id: null,
 			polling_url: pollingUrl,
 			error: null,

@@ -404,7 +404,7 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 			await (await admin.client.request("/api/admin/audit-log?limit=100")).json(),
 		);
 		const ours = log.items.filter((entry) =>
-			[first.id, second.id, single.id, adminsOwn.id].includes(entry.generation_id),
+			[first.id, second.id, single.id, adminsOwn.id].includes(entry.generation_id ?? ""),
 		);
 		expect(ours).toHaveLength(3);
 		expect(ours.at(-1)).toMatchObject({

@@ -112,5 +112,6 @@ export async function storeGenerationImage(
 		thumbnailKey,
 		thumbnailWidth: thumbnail.info.width,
 		thumbnailHeight: thumbnail.info.height,
+		bytes: data.byteLength + display.data.byteLength + thumbnail.data.byteLength,
 	};
 }

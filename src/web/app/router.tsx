@@ -30,6 +30,7 @@ const GenerationsRoute = lazyScreen(
 	async () => (await import("./generations-route")).GenerationsRoute,
 );
 const AuditLogRoute = lazyScreen(async () => (await import("./generations-route")).AuditLogRoute);
+const PeopleRoute = lazyScreen(async () => (await import("./people-route")).PeopleRoute);
 const LoginPage = authScreen(async () => (await import("../features/auth/login-page")).LoginPage);
 const SignupPage = authScreen(
 	async () => (await import("../features/auth/signup-page")).SignupPage,
@@ -51,6 +52,7 @@ const SCREENS: Record<AppScreen, ComponentType> = {
 	generations: GenerationsRoute,
 	account: AccountRoute,
 	"audit-log": AuditLogRoute,
+	people: PeopleRoute,
 	login: LoginPage,
 	signup: SignupPage,
 	"forgot-password": ForgotPasswordRoute,

@@ -15,7 +15,9 @@ function openAs({ isAdmin, path }: { isAdmin: boolean; path: string }) {
 }
 
 function readRows() {
-	const table = screen.getByRole("table", { name: "Deletions of generations, newest first" });
+	const table = screen.getByRole("table", {
+		name: "Deletions of generations and actions on accounts, newest first",
+	});
 	return within(table)
 		.getAllByRole("row")
 		.slice(1)
@@ -63,6 +65,36 @@ describe("the audit log", () => {
 		);
 	});
 
+	it("shows what the administrator did to people's accounts, with the details", async () => {
+		const quota = createTestAuditEntry({
+			action: "set-quota",
+			owner_email: "carol@example.com",
+			generation_id: null,
+			prompt: null,
+			details: "Active generations: 2; daily generations: default",
+			created_at: "2025-01-06T15:30:00.000Z",
+		});
+		const removed = createTestAuditEntry({
+			action: "delete-account",
+			owner_email: "dave@example.com",
+			generation_id: null,
+			prompt: null,
+			details: null,
+			created_at: "2025-01-05T15:30:00.000Z",
+		});
+		startFakeAuditLogServer({ entries: [quota, removed] });
+		openAs({ isAdmin: true, path: "/admin/audit-log" });
+		await screen.findByRole("table", undefined, { timeout: 10_000 });
+
+		const rows = readRows();
+		expect(rows[0]?.slice(2)).toEqual([
+			"carol@example.com",
+			"Set the quotasActive generations: 2; daily generations: default",
+		]);
+		expect(rows[1]?.slice(2)).toEqual(["dave@example.com", "Deleted the account"]);
+		expect(screen.getByRole("link", { name: "People" })).toHaveAttribute("href", "/admin/people");
+	});
+
 	it("loads older deletions a page at a time", async () => {
 		const entries = Array.from({ length: 55 }, (_, index) =>
 			createTestAuditEntry({
@@ -91,7 +123,7 @@ describe("the audit log", () => {
 		server.setFailure(undefined);
 		await user.click(within(alert).getByRole("button", { name: "Try Again" }));
 
-		expect(await screen.findByText("No deletions recorded yet.")).toBeVisible();
+		expect(await screen.findByText("No actions recorded yet.")).toBeVisible();
 	});
 
 	it("is reached from the administrator's menu and the history, and only by the administrator", async () => {

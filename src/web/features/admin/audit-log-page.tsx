@@ -1,5 +1,5 @@
 import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
-import { ArrowLeft, RotateCw, ScrollText, ShieldCheck } from "lucide-react";
+import { ArrowLeft, RotateCw, ScrollText, ShieldCheck, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type {
@@ -10,13 +10,20 @@ import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { fetchAuditLogPage } from "../../lib/admin-requests";
+import { PEOPLE_PATH } from "../../lib/app-paths";
 import { formatDateTime } from "../../lib/date-format";
 
 const AUDIT_LOG_PAGE_SIZE = 50;
 const LOAD_FAILURE_MESSAGE = "Failed to load the audit log. Please try again.";
-const EMPTY_MESSAGE = "No deletions recorded yet.";
+const EMPTY_MESSAGE = "No actions recorded yet.";
 
-const ACTION_LABELS: Record<AuditLogEntry["action"], string> = { delete: "Deleted" };
+const ACTION_LABELS: Record<AuditLogEntry["action"], string> = {
+	delete: "Deleted",
+	disable: "Disabled the account",
+	enable: "Enabled the account",
+	"set-quota": "Set the quotas",
+	"delete-account": "Deleted the account",
+};
 
 function useAuditLog() {
 	return useInfiniteQuery<
@@ -45,19 +52,25 @@ function EntryRow({ entry }: { entry: AuditLogEntry }) {
 			<td className="py-3 pr-4 text-sm break-all text-slate-900">{entry.actor_email}</td>
 			<td className="py-3 pr-4 text-sm break-all text-slate-900">{entry.owner_email}</td>
 			<td className="py-3 text-sm text-slate-900">
-				<span className="font-medium">{ACTION_LABELS[entry.action]}</span>{" "}
-				<span className="break-words">“{entry.prompt}”</span>
-				<span className="mt-0.5 block font-mono text-xs break-all text-slate-600">
-					{entry.generation_id}
-				</span>
+				<span className="font-medium">{ACTION_LABELS[entry.action]}</span>
+				{entry.prompt !== null ? <span className="break-words"> “{entry.prompt}”</span> : null}
+				{entry.generation_id !== null ? (
+					<span className="mt-0.5 block font-mono text-xs break-all text-slate-600">
+						{entry.generation_id}
+					</span>
+				) : null}
+				{entry.details !== null ? (
+					<span className="mt-0.5 block text-xs text-slate-600">{entry.details}</span>
+				) : null}
 			</td>
 		</tr>
 	);
 }
 
 /**
- * The administrator's audit log: every deletion of a generation, newest first, saying who deleted
- * whose generation, what it was, and when. Loaded a cursor page at a time.
+ * The administrator's audit log, newest first: every deletion of a generation (who deleted whose,
+ * what it was, and when) and every action on a person's account from the People page. Loaded a
+ * cursor page at a time.
  */
 export function AuditLogPage() {
 	const log = useAuditLog();
@@ -94,7 +107,9 @@ export function AuditLogPage() {
 			<div className="space-y-4">
 				<div className="overflow-x-auto rounded-2xl bg-white px-4 shadow-card ring-1 ring-slate-200/80 sm:px-6">
 					<table className="w-full min-w-[40rem] border-collapse text-left">
-						<caption className="sr-only">Deletions of generations, newest first</caption>
+						<caption className="sr-only">
+							Deletions of generations and actions on accounts, newest first
+						</caption>
 						<thead>
 							<tr className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-600 uppercase">
 								<th scope="col" className="py-3 pr-4">
@@ -140,13 +155,19 @@ export function AuditLogPage() {
 
 	return (
 		<div className="space-y-6">
-			<Link
-				to="/generations"
-				className={`${getButtonClassName({ variant: "ghost", size: "sm" })} -ml-3`}
-			>
-				<ArrowLeft aria-hidden="true" className="size-4" />
-				All Generations
-			</Link>
+			<div className="flex flex-wrap items-center justify-between gap-2">
+				<Link
+					to="/generations"
+					className={`${getButtonClassName({ variant: "ghost", size: "sm" })} -ml-3`}
+				>
+					<ArrowLeft aria-hidden="true" className="size-4" />
+					All Generations
+				</Link>
+				<Link to={PEOPLE_PATH} className={getButtonClassName({ variant: "secondary", size: "sm" })}>
+					<Users aria-hidden="true" className="size-4" />
+					People
+				</Link>
+			</div>
 			<div>
 				<div className="flex flex-wrap items-center gap-3">
 					<h1 className="flex items-center gap-2 text-3xl font-semibold tracking-tight text-slate-900">
@@ -156,7 +177,8 @@ export function AuditLogPage() {
 					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
 				</div>
 				<p className="mt-2 text-sm text-slate-600">
-					Who deleted whose generation, what it was and when, newest first.
+					Who deleted whose generation, what it was and when, and what was done to people's
+					accounts, newest first.
 				</p>
 			</div>
 			{content}

@@ -1,13 +1,13 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { ChevronDown, LogOut, ScrollText, UserRound } from "lucide-react";
+import { ChevronDown, LogOut, ScrollText, UserRound, Users } from "lucide-react";
 import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { ACCOUNT_LABEL } from "../../../shared/constants";
 import { emailLocalPart } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
-import { AUDIT_LOG_PATH } from "../../lib/app-paths";
+import { AUDIT_LOG_PATH, PEOPLE_PATH } from "../../lib/app-paths";
 import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/auth-errors";
 import { useAuth } from "./auth-context";
 
@@ -103,6 +103,15 @@ export function UserMenu({ onError }: UserMenuProps) {
 						>
 							<ScrollText aria-hidden="true" className="size-4" />
 							Audit log
+						</DropdownMenu.Item>
+					) : null}
+					{isAdmin ? (
+						<DropdownMenu.Item
+							onSelect={() => void navigate(PEOPLE_PATH)}
+							className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
+						>
+							<Users aria-hidden="true" className="size-4" />
+							People
 						</DropdownMenu.Item>
 					) : null}
 					<DropdownMenu.Item

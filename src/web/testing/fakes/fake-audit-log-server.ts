@@ -16,6 +16,7 @@ export function createTestAuditEntry(overrides: Partial<AuditLogEntry> = {}): Au
 		owner_email: "alice@example.com",
 		generation_id: createTestGenerationId(),
 		prompt: `A deleted lighthouse, number ${number}`,
+		details: null,
 		created_at: new Date().toISOString(),
 		...overrides,
 	};

@@ -1,0 +1,69 @@
+import type { Person, PersonQuota } from "../../shared/people";
+import type { Auth } from "../auth/auth";
+import type { GenerationDeps, Viewer } from "../generations/generation-service";
+import { AppError } from "../http/errors";
+import type { PersonRow } from "./people-repository";
+import { selectPerson } from "./people-repository";
+
+/** What the administrator's people routes need: the generations' parts, and auth to delete users. */
+export type PeopleDeps = Pick<
+	GenerationDeps,
+	"database" | "storage" | "models" | "logger" | "limits"
+> & { auth: Auth };
+
+/** The administrator only; anyone else learns nothing (the audit log's answer). */
+export function requireAdmin(viewer: Viewer): void {
+	if (!viewer.isAdmin) throw new AppError("NOT_FOUND");
+}
+
+/** A person as the API shows them. */
+export function presentPerson(row: PersonRow, viewer: Viewer): Person {
+	const quota: PersonQuota = { maxActive: row.max_active, daily: row.daily_limit };
+	return {
+		id: row.id,
+		email: row.email,
+		signedUpAt: new Date(row.signed_up_at).toISOString(),
+		lastActiveAt: row.last_active_at ? new Date(row.last_active_at).toISOString() : null,
+		generations: Number(row.generations),
+		generationsThisMonth: Number(row.month_generations),
+		images: Number(row.images),
+		imageBytes: Number(row.image_bytes),
+		spend: Number(row.spend),
+		status: row.disabled_at ? "disabled" : "active",
+		isAdmin: row.id === viewer.id,
+		quota,
+	};
+}
+
+/**
+ * The person an action is about, after the administrator check; NOT_FOUND when there is none.
+ * `protect` names the action the administrator's own account refuses.
+ */
+export async function findTargetPerson(
+	deps: Pick<PeopleDeps, "database">,
+	viewer: Viewer,
+	personId: string,
+	protect?: "disabled" | "deleted",
+): Promise<PersonRow> {
+	requireAdmin(viewer);
+	const person = await selectPerson(deps.database.db, personId, new Date());
+	if (!person) throw new AppError("NOT_FOUND");
+	if (protect && person.id === viewer.id) {
+		throw new AppError(
+			"ADMIN_ACCOUNT_PROTECTED",
+			`The administrator's account (ADMIN_EMAIL) cannot be ${protect}.`,
+		);
+	}
+	return person;
+}
+
+/** The person as the listing shows them now, after an action. */
+export async function readPerson(
+	deps: Pick<PeopleDeps, "database">,
+	viewer: Viewer,
+	personId: string,
+): Promise<Person> {
+	const row = await selectPerson(deps.database.db, personId, new Date());
+	if (!row) throw new AppError("NOT_FOUND");
+	return presentPerson(row, viewer);
+}

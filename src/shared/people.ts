@@ -1,0 +1,119 @@
+// The administrator's people listing and per-person actions (`/api/admin/people`), in zod/mini so
+// the People page (loaded on demand) parses the answers with the schemas the server checks with.
+import { z } from "zod/mini";
+
+/** The columns the listing sorts by, one per column of the table. */
+export const PEOPLE_SORT_KEYS = [
+	"email",
+	"signedUp",
+	"lastActive",
+	"generations",
+	"generationsThisMonth",
+	"images",
+	"bytes",
+	"spend",
+	"status",
+] as const;
+export type PeopleSortKey = (typeof PEOPLE_SORT_KEYS)[number];
+export type SortOrder = "asc" | "desc";
+
+export const PEOPLE_PAGE_SIZE = 50;
+const PEOPLE_PAGE_MAX = 100;
+/** The highest quota the administrator may set (the table's check says the same). */
+export const MAX_ACTIVE_OVERRIDE = 1000;
+export const MAX_DAILY_OVERRIDE = 100_000;
+
+/** `GET /api/admin/people`: e-mail search, one sort column, a page of people (1 is the first). */
+export const PeopleQuerySchema = z.object({
+	search: z.optional(z.string().check(z.maxLength(320, "The search is too long."))),
+	sort: z._default(
+		z.enum(PEOPLE_SORT_KEYS, { error: `sort must be one of ${PEOPLE_SORT_KEYS.join(", ")}` }),
+		"email",
+	),
+	order: z._default(z.enum(["asc", "desc"], { error: "order must be asc or desc" }), "asc"),
+	page: z._default(
+		z.coerce
+			.number({ error: "page must be a number" })
+			.check(
+				z.int("page must be a whole number"),
+				z.minimum(1, "page starts at 1"),
+				z.maximum(1_000_000, "page is too large"),
+			),
+		1,
+	),
+	limit: z._default(
+		z.coerce
+			.number({ error: "limit must be a number" })
+			.check(
+				z.int("limit must be a whole number"),
+				z.minimum(1, "limit must be at least 1"),
+				z.maximum(PEOPLE_PAGE_MAX, `limit must be at most ${PEOPLE_PAGE_MAX}`),
+			),
+		PEOPLE_PAGE_SIZE,
+	),
+});
+export type PeopleQuery = z.infer<typeof PeopleQuerySchema>;
+
+/** The generation quotas of one person: null is the server's default. */
+const QuotaSchema = z.object({
+	maxActive: z.nullable(z.int()),
+	daily: z.nullable(z.int()),
+});
+export type PersonQuota = z.infer<typeof QuotaSchema>;
+
+/** `PUT /api/admin/people/:id/quota`: both null restores the defaults. */
+export const SetQuotaRequestSchema = z.object({
+	maxActive: z.nullable(
+		z
+			.int({ error: "The active generations limit must be a whole number." })
+			.check(
+				z.minimum(1, "Allow at least 1 active generation."),
+				z.maximum(MAX_ACTIVE_OVERRIDE, `At most ${MAX_ACTIVE_OVERRIDE} active generations.`),
+			),
+	),
+	daily: z.nullable(
+		z
+			.int({ error: "The daily limit must be a whole number." })
+			.check(
+				z.minimum(0, "The daily limit is 0 (no limit) or more."),
+				z.maximum(MAX_DAILY_OVERRIDE, `At most ${MAX_DAILY_OVERRIDE} generations a day.`),
+			),
+	),
+});
+
+const PersonSchema = z.object({
+	id: z.string(),
+	email: z.string(),
+	signedUpAt: z.string(),
+	/** The latest of a generation made and a session used; null when never seen. */
+	lastActiveAt: z.nullable(z.string()),
+	generations: z.int(),
+	generationsThisMonth: z.int(),
+	images: z.int(),
+	imageBytes: z.number(),
+	/** US dollars: completed images times their model's price when they were made. */
+	spend: z.number(),
+	status: z.enum(["active", "disabled"]),
+	/** The administrator: neither disabled nor deleted. */
+	isAdmin: z.boolean(),
+	quota: QuotaSchema,
+});
+export type Person = z.infer<typeof PersonSchema>;
+
+export const PeoplePageSchema = z.object({
+	items: z.array(PersonSchema),
+	total: z.int(),
+	page: z.int(),
+	pageSize: z.int(),
+	/** The server's defaults, which a person's quota replaces (daily 0: no daily limit). */
+	defaultQuota: z.object({ maxActive: z.int(), daily: z.int() }),
+});
+export type PeoplePage = z.infer<typeof PeoplePageSchema>;
+
+/** Every per-person action answers with the person as the listing shows them now. */
+export const PersonActionResponseSchema = z.object({
+	success: z.literal(true),
+	person: PersonSchema,
+});
+
+export const DeletePersonResponseSchema = z.object({ success: z.literal(true) });
