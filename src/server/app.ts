@@ -170,7 +170,7 @@ export function createApp(deps: AppDeps) {
 	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, allowSessionOnly }));
 	api.route("/", createGenerationRoutes({ allow, allowSessionOnly, deps: deps.generations }));
 	api.route("/", createApiDocsRoutes({ baseUrl: config.baseUrl }));
-	api.route("/", createWebhookRoutes({ auth, deps: deps.webhooks }));
+	api.route("/", createWebhookRoutes({ allowSessionOnly, deps: deps.webhooks }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

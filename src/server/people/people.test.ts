@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CreatedApiTokenSchema } from "../../shared/api-tokens";
 import { CANCELLED_BY_DISABLE_MESSAGE } from "../../shared/errors";
 import { PollResponseSchema } from "../../shared/generations";
 import { AuditLogPageSchema } from "../../shared/history-responses";
@@ -65,6 +66,20 @@ async function signIn(person: Person, server: TestServer): Promise<Response> {
 		method: "POST",
 		json: { email: person.email, password: person.password },
 	});
+}
+
+async function createReadToken(person: Person): Promise<string> {
+	const response = await person.client.request("/api/account/tokens", {
+		method: "POST",
+		json: { name: "script", scopes: ["read"], expiresInDays: 30 },
+	});
+	expect(response.status).toBe(201);
+	return CreatedApiTokenSchema.parse(await response.json()).token;
+}
+
+/** A script's request: the token only, no cookie. */
+async function callWithToken(server: TestServer, token: string, path: string): Promise<Response> {
+	return server.app.request(path, { headers: { authorization: `Bearer ${token}` } });
 }
 
 describe.each(availableDatabaseKinds())("the administrator's people on %s", (kind) => {
@@ -224,6 +239,8 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 			const running = await requestGeneration(person.client, "a running fox", "--ar 1:1");
 			const started = await waitUntilStarted(person.client, running.id);
 			const queued = await requestGeneration(person.client, "a queued fox", "--ar 1:1");
+			const token = await createReadToken(person);
+			expect((await callWithToken(server, token, "/api/generations")).status).toBe(200);
 
 			const response = await admin.client.request(`/api/admin/people/${person.userId}/disable`, {
 				method: "POST",
@@ -234,6 +251,12 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 
 			// The session they had is refused at once.
 			await expectErrorEnvelope(await person.client.request("/api/generations"), 401, "AUTH_ERROR");
+			// So is their API token, and it stays ended: it was revoked, not only refused.
+			await expectErrorEnvelope(
+				await callWithToken(server, token, "/api/generations"),
+				401,
+				"AUTH_ERROR",
+			);
 			// Signing in again is refused, saying why.
 			const signInAnswer = await signIn(person, server);
 			expect(signInAnswer.status).toBe(403);
@@ -263,6 +286,7 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 			});
 			expect(PersonActionResponseSchema.parse(await enabled.json()).person.status).toBe("active");
 			expect((await signIn(person, server)).status).toBe(200);
+			expect((await callWithToken(server, token, "/api/generations")).status).toBe(401);
 			const afterEnable = AuditLogPageSchema.parse(
 				await (await admin.client.request("/api/admin/audit-log?limit=1")).json(),
 			);

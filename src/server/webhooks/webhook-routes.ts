@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod/mini";
 import {
 	CreateWebhookRequestSchema,
@@ -8,8 +8,7 @@ import {
 	type WebhookEndpoint,
 	type WebhookEventType,
 } from "../../shared/webhooks";
-import type { Auth } from "../auth/auth";
-import type { AppEnv } from "../http/app-env";
+import type { ViewerEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { queueTestEvent, type WebhookDeps } from "./webhook-deliveries";
 import {
@@ -54,19 +53,18 @@ function presentDelivery(row: WebhookDeliveryRow): WebhookDelivery {
  * The account's webhooks: `/api/account/webhooks` and each endpoint's test event and delivery
  * log. Like the rest of account management they need a signed-in browser session.
  */
-export function createWebhookRoutes(options: { auth: Auth; deps: WebhookDeps }) {
-	const { auth, deps } = options;
-	const app = new Hono<AppEnv>();
-
-	async function readUserId(headers: Headers): Promise<string> {
-		const session = await auth.api.getSession({ headers });
-		if (!session) throw new AppError("AUTH_ERROR");
-		return session.user.id;
-	}
+export function createWebhookRoutes(options: {
+	/** The one viewer middleware's browser-only access (auth/request-viewer.ts). */
+	allowSessionOnly: MiddlewareHandler<ViewerEnv>;
+	deps: WebhookDeps;
+}) {
+	const { allowSessionOnly, deps } = options;
+	const app = new Hono<ViewerEnv>();
+	app.use("/account/webhooks", allowSessionOnly);
+	app.use("/account/webhooks/*", allowSessionOnly);
 
 	/** The person's endpoint named in the path; someone else's answers as if it did not exist. */
-	async function readOwnEndpoint(headers: Headers, id: string): Promise<WebhookEndpointRow> {
-		const userId = await readUserId(headers);
+	async function readOwnEndpoint(userId: string, id: string): Promise<WebhookEndpointRow> {
 		if (!EndpointIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");
 		const endpoint = await findWebhookEndpoint(deps.db, userId, id);
 		if (!endpoint) throw new AppError("NOT_FOUND");
@@ -74,7 +72,7 @@ export function createWebhookRoutes(options: { auth: Auth; deps: WebhookDeps }) 
 	}
 
 	app.post("/account/webhooks", async (context) => {
-		const userId = await readUserId(context.req.raw.headers);
+		const userId = context.get("viewer").id;
 		const parsed = CreateWebhookRequestSchema.safeParse(
 			await context.req.json().catch(() => undefined),
 		);
@@ -109,13 +107,13 @@ export function createWebhookRoutes(options: { auth: Auth; deps: WebhookDeps }) 
 	});
 
 	app.get("/account/webhooks", async (context) => {
-		const userId = await readUserId(context.req.raw.headers);
+		const userId = context.get("viewer").id;
 		const rows = await listWebhookEndpoints(deps.db, userId);
 		return context.json({ items: rows.map(presentEndpoint) });
 	});
 
 	app.delete("/account/webhooks/:id", async (context) => {
-		const userId = await readUserId(context.req.raw.headers);
+		const userId = context.get("viewer").id;
 		const id = context.req.param("id");
 		if (!EndpointIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");
 		if (!(await deleteWebhookEndpoint(deps.db, userId, id))) throw new AppError("NOT_FOUND");
@@ -123,13 +121,13 @@ export function createWebhookRoutes(options: { auth: Auth; deps: WebhookDeps }) 
 	});
 
 	app.post("/account/webhooks/:id/test", async (context) => {
-		const endpoint = await readOwnEndpoint(context.req.raw.headers, context.req.param("id"));
+		const endpoint = await readOwnEndpoint(context.get("viewer").id, context.req.param("id"));
 		const delivery = await queueTestEvent(deps, endpoint.id);
 		return context.json(presentDelivery(delivery), 202);
 	});
 
 	app.get("/account/webhooks/:id/deliveries", async (context) => {
-		const endpoint = await readOwnEndpoint(context.req.raw.headers, context.req.param("id"));
+		const endpoint = await readOwnEndpoint(context.get("viewer").id, context.req.param("id"));
 		const rows = await listWebhookDeliveries(deps.db, endpoint.id);
 		return context.json({ items: rows.map(presentDelivery) });
 	});
