@@ -243,6 +243,22 @@ const MIGRATIONS: Record<string, Migration> = {
 				$$`.execute(db);
 		},
 	},
+	"0008_generation_price_per_image": {
+		async up(db: Kysely<unknown>) {
+			// The model's price per image (the catalogue's currency units) when the generation was made,
+			// so a later change of price leaves past spend as it was. Null where the model had no price,
+			// and on every generation made before prices were recorded.
+			await sql`alter table generations add column price_per_image numeric`.execute(db);
+		},
+	},
+	"0009_generation_image_bytes": {
+		async up(db: Kysely<unknown>) {
+			// Everything stored for a completed generation's images (originals, display copies,
+			// thumbnails), in bytes, for the usage report. Null on generations completed before it was
+			// recorded: a migration cannot read the image store, so the report counts those apart.
+			await sql`alter table generations add column image_bytes bigint`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

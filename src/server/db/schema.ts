@@ -20,6 +20,11 @@ export type StoredImage = {
 	thumbnailKey: string;
 	thumbnailWidth: number;
 	thumbnailHeight: number;
+	/**
+	 * Every object stored for this image (original, display copy, thumbnail), in bytes. Missing on
+	 * rows stored before sizes were recorded.
+	 */
+	bytes?: number;
 };
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -52,6 +57,16 @@ type GenerationsTable = {
 	seed: ColumnType<string | null, number | null | undefined, number | null>;
 	negative_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	quality: ColumnType<Quality | null, Quality | null | undefined, Quality | null>;
+	/**
+	 * The model's price per image when the generation was made (numeric: the driver answers a
+	 * string); null where the model had none, or before prices were recorded.
+	 */
+	price_per_image: ColumnType<string | null, number | null | undefined, number | null>;
+	/**
+	 * The bytes stored for the generation's images, the sum of their `bytes` (bigint: answered as a
+	 * string); set when it completes, null before sizes were recorded.
+	 */
+	image_bytes: ColumnType<string | null, number | null | undefined, number | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;

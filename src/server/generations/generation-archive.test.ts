@@ -32,6 +32,8 @@ function createRow(id: string, imageCount: number): GenerationRow {
 		seed: "1234",
 		negative_prompt: null,
 		quality: null,
+		price_per_image: null,
+		image_bytes: null,
 		api_id: null,
 		polling_url: null,
 		images,

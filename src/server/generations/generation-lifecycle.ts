@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
 import { notifyGenerationChanged } from "./generation-events";
+import { sumStoredBytes } from "./store-images";
 
 /**
  * The worker's state transitions of a generation. Every write a run makes to `generations` is one
@@ -112,6 +113,7 @@ async function finishGeneration(
 		.set({
 			status: outcome.status,
 			images: JSON.stringify(outcome.status === "completed" ? outcome.images : []),
+			image_bytes: outcome.status === "completed" ? (sumStoredBytes(outcome.images) ?? null) : null,
 			error: outcome.status === "failed" ? outcome.error : null,
 			completed_at: sql`now()`,
 			updated_at: sql`now()`,

@@ -15,6 +15,7 @@ import type { Auth } from "../auth/auth";
 import type { AppEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { toPublicModel } from "../models/model-catalogue";
+import { reportUsage } from "../usage/report-usage";
 import { listAuditLog } from "./audit-log";
 import { deleteGeneration, deleteGenerations } from "./delete-generations";
 import {
@@ -144,6 +145,8 @@ const TimeZoneSchema = z
 const ListHistoryQuerySchema = ListGenerationsQuerySchema.extend({
 	timeZone: TimeZoneSchema.optional(),
 });
+// Days of the usage report are the administrator's own (the browser sends its zone), else UTC.
+const UsageQuerySchema = z.object({ timeZone: TimeZoneSchema.default("UTC") });
 
 /** Midnight today in `timeZone`, as an instant. */
 function startOfDayIn(timeZone: string, now: Date = new Date()): Date {
@@ -153,7 +156,10 @@ function startOfDayIn(timeZone: string, now: Date = new Date()): Date {
 	return new Date(now.getTime() - sinceMidnight - now.getMilliseconds());
 }
 
-/** `/api/generations` and `/api/images`: every route needs a session; ownership is checked per row. */
+/**
+ * `/api/generations`, `/api/images` and the administrator's `/api/admin/*` (audit log, usage):
+ * every route needs a session; ownership, or the admin role, is checked by each.
+ */
 export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDeps }) {
 	const { auth, deps } = options;
 	type RoutesEnv = { Variables: AppEnv["Variables"] & { viewer: Viewer } };
@@ -282,6 +288,12 @@ export function createGenerationRoutes(options: { auth: Auth; deps: GenerationDe
 	app.get("/admin/audit-log", async (context) => {
 		const query = parseOrThrow(AuditLogQuerySchema, context.req.query());
 		return context.json(await listAuditLog(deps, context.get("viewer"), query));
+	});
+
+	app.get("/admin/usage", async (context) => {
+		const query = parseOrThrow(UsageQuerySchema, context.req.query());
+		context.header("cache-control", "private, no-store");
+		return context.json(await reportUsage(deps, context.get("viewer"), query));
 	});
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {

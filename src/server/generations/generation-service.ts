@@ -93,6 +93,7 @@ export async function createGeneration(
 			seed: settings.seed,
 			negative_prompt: settings.negativePrompt,
 			quality: settings.quality,
+			price_per_image: model.pricePerImage,
 			api_id: null,
 			polling_url: pollingUrl,
 			error: null,

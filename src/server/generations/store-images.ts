@@ -112,5 +112,19 @@ export async function storeGenerationImage(
 		thumbnailKey,
 		thumbnailWidth: thumbnail.info.width,
 		thumbnailHeight: thumbnail.info.height,
+		bytes: data.length + display.data.length + thumbnail.data.length,
 	};
+}
+
+/**
+ * The bytes a generation's images take in storage, for its row's `image_bytes`; undefined when an
+ * image was stored before sizes were recorded.
+ */
+export function sumStoredBytes(images: readonly StoredImage[]): number | undefined {
+	let total = 0;
+	for (const image of images) {
+		if (image.bytes === undefined) return undefined;
+		total += image.bytes;
+	}
+	return total;
 }
