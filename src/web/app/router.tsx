@@ -30,6 +30,7 @@ const GenerationsRoute = lazyScreen(
 	async () => (await import("./generations-route")).GenerationsRoute,
 );
 const AuditLogRoute = lazyScreen(async () => (await import("./generations-route")).AuditLogRoute);
+const UsageRoute = lazyScreen(async () => (await import("./usage-route")).UsageRoute);
 const LoginPage = authScreen(async () => (await import("../features/auth/login-page")).LoginPage);
 const SignupPage = authScreen(
 	async () => (await import("../features/auth/signup-page")).SignupPage,
@@ -51,6 +52,7 @@ const SCREENS: Record<AppScreen, ComponentType> = {
 	generations: GenerationsRoute,
 	account: AccountRoute,
 	"audit-log": AuditLogRoute,
+	usage: UsageRoute,
 	login: LoginPage,
 	signup: SignupPage,
 	"forgot-password": ForgotPasswordRoute,

@@ -1,6 +1,7 @@
 // The administrator's calls to the API, each wrapped once. Loaded on demand, with the screens that
 // use them (docs/decisions/005-first-load-budget.md).
 import { type AuditLogPage, AuditLogPageSchema } from "../../shared/history-responses";
+import { type UsageReport, UsageReportSchema } from "../../shared/usage-responses";
 import { requestApi } from "./api-client";
 
 /** One cursor page of the audit log, newest first. */
@@ -14,4 +15,13 @@ export function fetchAuditLogPage(options: {
 	return requestApi(`/api/admin/audit-log?${params}`, AuditLogPageSchema, {
 		signal: options.signal,
 	});
+}
+
+/** The usage report of the last thirty days, its days counted in `timeZone`. */
+export function fetchUsageReport(options: {
+	timeZone: string;
+	signal?: AbortSignal;
+}): Promise<UsageReport> {
+	const params = new URLSearchParams({ timeZone: options.timeZone });
+	return requestApi(`/api/admin/usage?${params}`, UsageReportSchema, { signal: options.signal });
 }

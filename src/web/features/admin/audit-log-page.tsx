@@ -11,6 +11,7 @@ import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { fetchAuditLogPage } from "../../lib/admin-requests";
 import { formatDateTime } from "../../lib/date-format";
+import { AdminNav } from "./admin-nav";
 
 const AUDIT_LOG_PAGE_SIZE = 50;
 const LOAD_FAILURE_MESSAGE = "Failed to load the audit log. Please try again.";
@@ -154,6 +155,9 @@ export function AuditLogPage() {
 						Audit log
 					</h1>
 					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
+				</div>
+				<div className="mt-3">
+					<AdminNav />
 				</div>
 				<p className="mt-2 text-sm text-slate-600">
 					Who deleted whose generation, what it was and when, newest first.
