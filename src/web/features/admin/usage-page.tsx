@@ -120,10 +120,11 @@ function UsageSectionCard({
 					<a
 						href={csvHref(section)}
 						download={`atelier-${section.id}-${fileDay}.csv`}
+						aria-label={`Download CSV: ${section.title}`}
 						className={getButtonClassName({ variant: "secondary", size: "sm" })}
 					>
 						<Download aria-hidden="true" className="size-4" />
-						Download CSV<span className="sr-only">: {section.title}</span>
+						Download CSV
 					</a>
 				)}
 			</div>
