@@ -10,6 +10,8 @@ export const AUDIT_LOG_PATH = "/admin/audit-log";
 
 /** The administrator's People page: everyone, their usage, and what may be done to an account. */
 export const PEOPLE_PATH = "/admin/people";
+/** The administrator's usage report: thirty days of generations, failures, storage and spend. */
+export const USAGE_PATH = "/admin/usage";
 
 /** The screens of the app; router.tsx gives each its component. */
 export type AppScreen =
@@ -18,6 +20,7 @@ export type AppScreen =
 	| "account"
 	| "audit-log"
 	| "people"
+	| "usage"
 	| "login"
 	| "signup"
 	| "forgot-password"
@@ -26,8 +29,8 @@ export type AppScreen =
 
 /**
  * Who may see a route: `signed-in` sends anyone else to /login, `signed-out` sends a signed-in
- * person home (the router's guards). A screen may narrow it further (the audit log, for the
- * administrator only, checks that itself).
+ * person home (the router's guards). A screen may narrow it further (the audit log and usage, for
+ * the administrator only, check that themselves).
  */
 export type RouteAccess = "anyone" | "signed-in" | "signed-out";
 
@@ -51,7 +54,7 @@ type AppRoute = {
 	rendering: RouteRendering;
 };
 
-/** SPEC.md section 2, plus the account screens and the administrator's audit log and People page. */
+/** SPEC.md section 2, plus the account screens and the administrator's audit log, People and usage. */
 export const APP_ROUTES: readonly AppRoute[] = [
 	{ path: "/", screen: "generator", layout: "site", access: "anyone", rendering: "prerendered" },
 	{
@@ -69,6 +72,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
 		access: "signed-in",
 		rendering: "shell",
 	},
+	{ path: USAGE_PATH, screen: "usage", layout: "site", access: "signed-in", rendering: "shell" },
 	{
 		path: PEOPLE_PATH,
 		screen: "people",

@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kyse
 import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
 import { notifyGenerationChanged, notifyGenerationsChanged } from "./generation-events";
+import { sumStoredBytes } from "./store-images";
 
 /**
  * The worker's state transitions of a generation. Every write a run makes to `generations` is one
@@ -121,9 +122,7 @@ async function finishGeneration(
 				status: outcome.status,
 				images: JSON.stringify(outcome.status === "completed" ? outcome.images : []),
 				stored_bytes:
-					outcome.status === "completed"
-						? outcome.images.reduce((total, image) => total + (image.bytes ?? 0), 0)
-						: null,
+					outcome.status === "completed" ? (sumStoredBytes(outcome.images) ?? null) : null,
 				error: outcome.status === "failed" ? outcome.error : null,
 				completed_at: sql`now()`,
 				updated_at: sql`now()`,

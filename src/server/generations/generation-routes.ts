@@ -14,6 +14,7 @@ import { GENERATION_OPERATIONS as OPERATIONS } from "../http/api-operations";
 import type { RouteAccess, ViewerEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { toPublicModel } from "../models/model-catalogue";
+import { reportUsage } from "../usage/report-usage";
 import { listAuditLog } from "./audit-log";
 import { deleteGeneration, deleteGenerations } from "./delete-generations";
 import {
@@ -154,6 +155,8 @@ const TimeZoneSchema = z
 const ListHistoryQuerySchema = ListGenerationsQuerySchema.extend({
 	timeZone: TimeZoneSchema.optional(),
 });
+// Days of the usage report are the administrator's own (the browser sends its zone), else UTC.
+const UsageQuerySchema = z.object({ timeZone: TimeZoneSchema.default("UTC") });
 
 /** Midnight today in `timeZone`, as an instant. */
 function startOfDayIn(timeZone: string, now: Date = new Date()): Date {
@@ -302,6 +305,12 @@ export function createGenerationRoutes(options: {
 	app.get("/admin/audit-log", options.allowSessionOnly, async (context) => {
 		const query = parseOrThrow(AuditLogQuerySchema, context.req.query());
 		return context.json(await listAuditLog(deps, context.get("viewer"), query));
+	});
+
+	app.get("/admin/usage", options.allowSessionOnly, async (context) => {
+		const query = parseOrThrow(UsageQuerySchema, context.req.query());
+		context.header("cache-control", "private, no-store");
+		return context.json(await reportUsage(deps, context.get("viewer"), query));
 	});
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {

@@ -115,3 +115,16 @@ export async function storeGenerationImage(
 		bytes: data.byteLength + display.data.byteLength + thumbnail.data.byteLength,
 	};
 }
+
+/**
+ * The bytes a generation's images take in storage, for its row's `stored_bytes`; undefined when an
+ * image was stored before sizes were recorded.
+ */
+export function sumStoredBytes(images: readonly StoredImage[]): number | undefined {
+	let total = 0;
+	for (const image of images) {
+		if (image.bytes === undefined) return undefined;
+		total += image.bytes;
+	}
+	return total;
+}

@@ -5,7 +5,7 @@ import type { GenerationStatus } from "../../shared/generation-responses";
 import type { Quality } from "../../shared/generation-settings";
 import type { StoredImage } from "../db/schema";
 import { pollingUrlFor } from "../generations/generation-presenter";
-import { runFolder } from "../generations/store-images";
+import { runFolder, sumStoredBytes } from "../generations/store-images";
 import type { TestServer } from "./test-server";
 
 export type SeededGeneration = {
@@ -61,6 +61,14 @@ export async function seedGeneration(
 		status?: GenerationStatus;
 		imageCount?: number;
 		isFavorite?: boolean;
+		/** When it finished; a completed one's creation time when not given. */
+		completedAt?: Date;
+		/** A failed generation's stored message ("Generation failed" when not given). */
+		error?: string;
+		/** The model's price per image when it was made (none when not given). */
+		pricePerImage?: number;
+		/** Record the bytes stored, as runs do since sizes are recorded (not, when not given). */
+		isSizeRecorded?: boolean;
 	},
 ): Promise<SeededGeneration> {
 	const id = randomUUID();
@@ -84,6 +92,7 @@ export async function seedGeneration(
 			thumbnailKey,
 			thumbnailWidth: 8,
 			thumbnailHeight: 8,
+			...(options.isSizeRecorded ? { bytes: bytes.length * 2 } : {}),
 		});
 		imageBytes.push(bytes);
 	}
@@ -105,14 +114,16 @@ export async function seedGeneration(
 			api_id: `local_${id}`,
 			polling_url: pollingUrlFor(id),
 			images: JSON.stringify(images),
-			error: status === "failed" ? "Generation failed" : null,
+			error: status === "failed" ? (options.error ?? "Generation failed") : null,
+			price_per_image: options.pricePerImage ?? null,
+			stored_bytes: options.isSizeRecorded ? sumStoredBytes(images) : null,
 			is_favorite: options.isFavorite ?? false,
 			lease_owner: null,
 			lease_until: null,
 			created_at: createdAt,
 			updated_at: createdAt,
 			started_at: createdAt,
-			completed_at: status === "completed" ? createdAt : null,
+			completed_at: options.completedAt ?? (status === "completed" ? createdAt : null),
 		})
 		.execute();
 	return { id, prompt: options.prompt, images, imageBytes };

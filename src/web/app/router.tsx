@@ -31,6 +31,7 @@ const GenerationsRoute = lazyScreen(
 );
 const AuditLogRoute = lazyScreen(async () => (await import("./generations-route")).AuditLogRoute);
 const PeopleRoute = lazyScreen(async () => (await import("./people-route")).PeopleRoute);
+const UsageRoute = lazyScreen(async () => (await import("./usage-route")).UsageRoute);
 const LoginPage = authScreen(async () => (await import("../features/auth/login-page")).LoginPage);
 const SignupPage = authScreen(
 	async () => (await import("../features/auth/signup-page")).SignupPage,
@@ -53,6 +54,7 @@ const SCREENS: Record<AppScreen, ComponentType> = {
 	account: AccountRoute,
 	"audit-log": AuditLogRoute,
 	people: PeopleRoute,
+	usage: UsageRoute,
 	login: LoginPage,
 	signup: SignupPage,
 	"forgot-password": ForgotPasswordRoute,

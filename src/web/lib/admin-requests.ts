@@ -11,6 +11,7 @@ import {
 	type PersonQuota,
 	type SortOrder,
 } from "../../shared/people";
+import { type UsageReport, UsageReportSchema } from "../../shared/usage-responses";
 import { requestApi } from "./api-client";
 
 /** One cursor page of the audit log, newest first. */
@@ -75,4 +76,13 @@ export async function setPersonQuota(id: string, quota: PersonQuota): Promise<Pe
 /** Deletes a person's account and everything in it. */
 export async function deletePerson(id: string): Promise<void> {
 	await requestApi(personPath(id), DeletePersonResponseSchema, { method: "DELETE" });
+}
+
+/** The usage report of the last thirty days, its days counted in `timeZone`. */
+export function fetchUsageReport(options: {
+	timeZone: string;
+	signal?: AbortSignal;
+}): Promise<UsageReport> {
+	const params = new URLSearchParams({ timeZone: options.timeZone });
+	return requestApi(`/api/admin/usage?${params}`, UsageReportSchema, { signal: options.signal });
 }

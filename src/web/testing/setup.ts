@@ -41,6 +41,10 @@ if (!window.matchMedia) {
 	});
 }
 
+// jsdom draws nothing: without a 2D context the usage charts leave their tables to speak (jsdom's
+// own getContext would report itself as not implemented on every chart).
+HTMLCanvasElement.prototype.getContext = (() => null) as HTMLCanvasElement["getContext"];
+
 beforeAll(() => mswServer.listen({ onUnhandledRequest: "error" }));
 // The history counts "today" and groups by day in local time: run just after midnight, a test's
 // generation made "an hour ago" was yesterday's, and its counts and groups came out otherwise.

@@ -1,5 +1,5 @@
 import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
-import { ArrowLeft, RotateCw, ScrollText, ShieldCheck, Users } from "lucide-react";
+import { ArrowLeft, RotateCw, ScrollText, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type {
@@ -10,8 +10,8 @@ import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { fetchAuditLogPage } from "../../lib/admin-requests";
-import { PEOPLE_PATH } from "../../lib/app-paths";
 import { formatDateTime } from "../../lib/date-format";
+import { AdminNav } from "./admin-nav";
 
 const AUDIT_LOG_PAGE_SIZE = 50;
 const LOAD_FAILURE_MESSAGE = "Failed to load the audit log. Please try again.";
@@ -163,10 +163,6 @@ export function AuditLogPage() {
 					<ArrowLeft aria-hidden="true" className="size-4" />
 					All Generations
 				</Link>
-				<Link to={PEOPLE_PATH} className={getButtonClassName({ variant: "secondary", size: "sm" })}>
-					<Users aria-hidden="true" className="size-4" />
-					People
-				</Link>
 			</div>
 			<div>
 				<div className="flex flex-wrap items-center gap-3">
@@ -175,6 +171,9 @@ export function AuditLogPage() {
 						Audit log
 					</h1>
 					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
+				</div>
+				<div className="mt-3">
+					<AdminNav />
 				</div>
 				<p className="mt-2 text-sm text-slate-600">
 					Who deleted whose generation, what it was and when, and what was done to people's

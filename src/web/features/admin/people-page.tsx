@@ -8,7 +8,6 @@ import {
 	EllipsisVertical,
 	Gauge,
 	RotateCw,
-	ScrollText,
 	ShieldCheck,
 	Trash2,
 	UserCheck,
@@ -38,6 +37,7 @@ import {
 import { ApiError } from "../../lib/api-client";
 import { AUDIT_LOG_PATH } from "../../lib/app-paths";
 import { showToast } from "../../lib/toast";
+import { AdminNav } from "./admin-nav";
 import { formatBytes, formatCount, formatDay, formatSpend } from "./people-format";
 import { QuotaDialog } from "./quota-dialog";
 
@@ -444,6 +444,9 @@ export function PeoplePage() {
 					</h1>
 					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
 				</div>
+				<div className="mt-3">
+					<AdminNav />
+				</div>
 				<p className="mt-2 text-sm text-slate-600">
 					Everyone with an account: their use, what it costs on priced models, and their access.
 					Every action here is recorded in the{" "}
@@ -473,13 +476,6 @@ export function PeoplePage() {
 						placeholder="name@example.com"
 					/>
 				</div>
-				<Link
-					to={AUDIT_LOG_PATH}
-					className={getButtonClassName({ variant: "secondary", size: "sm" })}
-				>
-					<ScrollText aria-hidden="true" className="size-4" />
-					Audit log
-				</Link>
 			</div>
 			{content}
 			<ConfirmDialog

@@ -1,0 +1,126 @@
+// What the administrator's usage report answers (GET /api/admin/usage), in zod/mini like
+// generation-responses.ts, for the usage screen to parse; and what each failure reason means.
+import { z } from "zod/mini";
+
+/** How many days the report covers, today included. */
+export const USAGE_DAYS = 30;
+
+/**
+ * Why generations failed, grouped by the error catalogue's kinds (errors.ts, SPEC.md section 8)
+ * where the stored message is one of theirs, plus the two the catalogue lists apart: a timeout and
+ * a model taken out of the catalogue. Each with what it means, shown beside the failures chart.
+ */
+export const FAILURE_REASONS = {
+	TIMED_OUT: {
+		label: "Timed out",
+		meaning:
+			"“Generation timed out”: the image service did not finish within the generation timeout, including a service that could not be reached until then.",
+	},
+	VALIDATION_ERROR: {
+		label: "Refused",
+		meaning:
+			"The image service refused the prompt (its safety filter) or the request (a workflow or setting it does not take).",
+	},
+	AUTH_ERROR: {
+		label: "Credentials or credit",
+		meaning:
+			"The image service did not accept Atelier's credentials, or its account has no credit left.",
+	},
+	API_ERROR: {
+		label: "Service error",
+		meaning:
+			"The image service answered with an error (“HTTP 500”, “Polling HTTP 502”), stayed busy, lost or cancelled the job, let its images expire or returned none.",
+	},
+	MODEL_REMOVED: {
+		label: "Model removed",
+		meaning:
+			"The model was taken out of the catalogue while the generation waited to run (“This model is no longer offered”).",
+	},
+	UNKNOWN_ERROR: {
+		label: "Other",
+		meaning:
+			"“Generation failed”, or a message of the image service's own that names no known kind.",
+	},
+} as const satisfies Record<string, { label: string; meaning: string }>;
+
+export type FailureReason = keyof typeof FAILURE_REASONS;
+
+export const FAILURE_REASON_VALUES = Object.keys(FAILURE_REASONS) as [
+	FailureReason,
+	...FailureReason[],
+];
+
+/** A calendar day in the report's time zone, `YYYY-MM-DD`. */
+const DaySchema = z.string();
+
+/** Generations made on one day with one model, by how they ended (queued and running count in total only). */
+const DayModelCountsSchema = z.object({
+	day: DaySchema,
+	modelId: z.string(),
+	completed: z.int(),
+	failed: z.int(),
+	total: z.int(),
+});
+
+const FailureCountSchema = z.object({
+	day: DaySchema,
+	reason: z.enum(FAILURE_REASON_VALUES),
+	count: z.int(),
+});
+
+const CompletionTimeSchema = z.object({
+	modelId: z.string(),
+	/** Completed generations made in the window. */
+	completed: z.int(),
+	/** From creation to completion, the median, in seconds. */
+	medianSeconds: z.number(),
+});
+
+/** Images stored by generations made on one day, and their bytes where known. */
+const StoredDaySchema = z.object({ day: DaySchema, images: z.int(), bytes: z.number() });
+
+const SpendDaySchema = z.object({ day: DaySchema, amount: z.number() });
+
+const SpenderSchema = z.object({
+	email: z.string(),
+	/** Completed images in the window, of models with a recorded price. */
+	images: z.int(),
+	amount: z.number(),
+});
+
+/**
+ * `GET /api/admin/usage`: the last USAGE_DAYS days in `timeZone`, oldest first. Every count is of
+ * generations made (created) on that day. Bytes are unknown for images stored before sizes were
+ * recorded (`imagesWithoutBytes`, left out of the bytes); spend is completed images times the
+ * model's price when each generation was made. Images without a price (their model had none, or
+ * they were made before prices were recorded) are counted in `unpricedImages` and left out of the
+ * amounts.
+ */
+export const UsageReportSchema = z.object({
+	timeZone: z.string(),
+	days: z.array(DaySchema),
+	/** Every model that appears in the report, with its label (the catalogue's, else the latest used). */
+	models: z.array(z.object({ id: z.string(), label: z.string() })),
+	generationsByDay: z.array(DayModelCountsSchema),
+	failuresByDay: z.array(FailureCountSchema),
+	completionTimes: z.array(CompletionTimeSchema),
+	storage: z.object({
+		/** Everything stored now, whenever it was made. */
+		totalImages: z.int(),
+		totalBytes: z.number(),
+		imagesWithoutBytes: z.int(),
+		/** One entry per day of `days`. */
+		byDay: z.array(StoredDaySchema),
+	}),
+	spend: z.object({
+		/** The catalogue's currency (MODELS_FILE's pricePerImage). */
+		currency: z.literal("USD"),
+		total: z.number(),
+		unpricedImages: z.int(),
+		/** One entry per day of `days`. */
+		byDay: z.array(SpendDaySchema),
+	}),
+	/** The ten people who spent most in the window, most first. */
+	topSpenders: z.array(SpenderSchema),
+});
+export type UsageReport = z.infer<typeof UsageReportSchema>;

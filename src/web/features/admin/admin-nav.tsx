@@ -1,0 +1,34 @@
+import { NavLink } from "react-router";
+import { AUDIT_LOG_PATH, PEOPLE_PATH, USAGE_PATH } from "../../../shared/app-routes";
+import { joinClassNames } from "../../lib/class-names";
+
+/** The administrator's screens, one link each; the current one marked. */
+const ADMIN_LINKS: readonly { to: string; label: string }[] = [
+	{ to: PEOPLE_PATH, label: "People" },
+	{ to: AUDIT_LOG_PATH, label: "Audit log" },
+	{ to: USAGE_PATH, label: "Usage" },
+];
+
+/** The links between the administrator's screens, at the top of each. */
+export function AdminNav() {
+	return (
+		<nav aria-label="Administration" className="flex flex-wrap gap-1">
+			{ADMIN_LINKS.map((link) => (
+				<NavLink
+					key={link.to}
+					to={link.to}
+					className={({ isActive }) =>
+						joinClassNames(
+							"rounded-lg px-3 py-1.5 text-sm font-medium transition-colors",
+							isActive
+								? "bg-accent-50 text-accent-800 ring-1 ring-accent-200 ring-inset"
+								: "text-slate-700 hover:bg-slate-900/5 hover:text-slate-900",
+						)
+					}
+				>
+					{link.label}
+				</NavLink>
+			))}
+		</nav>
+	);
+}

@@ -1,0 +1,267 @@
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft, ChartColumn, Download, RotateCw, ShieldCheck } from "lucide-react";
+import { lazy, type ReactNode, Suspense, useMemo } from "react";
+import { Link } from "react-router";
+import { FAILURE_REASONS, USAGE_DAYS, type UsageReport } from "../../../shared/usage-responses";
+import { Badge } from "../../components/badge";
+import { Button, getButtonClassName } from "../../components/button";
+import { Spinner } from "../../components/spinner";
+import { fetchUsageReport } from "../../lib/admin-requests";
+import { formatCalendarDay } from "../../lib/date-format";
+import { AdminNav } from "./admin-nav";
+import { buildUsageSections, isUsageEmpty, toCsv, type UsageSection } from "./usage-sections";
+
+const LOAD_FAILURE_MESSAGE = "Failed to load the usage report. Please try again.";
+const FAILURE_REASON_ENTRIES = Object.entries(FAILURE_REASONS);
+
+// The chart library loads with this screen's charts only, after the tables are on the screen.
+const UsageChart = lazy(async () => ({ default: (await import("./usage-chart")).UsageChart }));
+
+/** The browser's time zone: the report's days are the administrator's own. */
+function readTimeZone(): string {
+	return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+function useUsageReport() {
+	const timeZone = readTimeZone();
+	return useQuery({
+		queryKey: ["admin", "usage", timeZone],
+		queryFn: ({ signal }) => fetchUsageReport({ timeZone, signal }),
+		// Generations finish all the time: show the latest whenever the screen opens.
+		staleTime: 0,
+	});
+}
+
+/** A CSV file of the section's numbers, made in the browser from the table's own rows. */
+function csvHref(section: UsageSection): string {
+	return `data:text/csv;charset=utf-8,${encodeURIComponent(toCsv(section))}`;
+}
+
+function SectionTable({ section }: { section: UsageSection }) {
+	return (
+		<div className="overflow-x-auto">
+			<table className="mt-3 w-full border-collapse text-left text-sm">
+				<caption className="sr-only">{section.title}</caption>
+				<thead>
+					<tr className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+						{section.columns.map((column) => (
+							<th
+								key={column.label}
+								scope="col"
+								className={`py-2 pr-4 ${column.isNumeric ? "text-right" : ""}`}
+							>
+								{column.label}
+							</th>
+						))}
+					</tr>
+				</thead>
+				<tbody className="divide-y divide-slate-100">
+					{section.rows.map((row) => (
+						<tr key={row.slice(0, 2).join(" ")}>
+							{section.columns.map((column, index) => {
+								const value = row[index] ?? "";
+								const text = column.format ? column.format(value) : String(value);
+								return index === 0 ? (
+									<th
+										key={column.label}
+										scope="row"
+										className="py-2 pr-4 font-normal text-slate-900"
+									>
+										{text}
+									</th>
+								) : (
+									<td
+										key={column.label}
+										className={`py-2 pr-4 text-slate-900 ${column.isNumeric ? "text-right tabular-nums" : "break-all"}`}
+									>
+										{text}
+									</td>
+								);
+							})}
+						</tr>
+					))}
+				</tbody>
+			</table>
+		</div>
+	);
+}
+
+function ChartPlaceholder() {
+	return (
+		<div className="flex h-72 items-center justify-center text-accent-600">
+			<Spinner size="md" />
+		</div>
+	);
+}
+
+function UsageSectionCard({
+	section,
+	fileDay,
+	children,
+}: {
+	section: UsageSection;
+	fileDay: string;
+	children?: ReactNode;
+}) {
+	const headingId = `usage-${section.id}`;
+	return (
+		<section
+			aria-labelledby={headingId}
+			className="rounded-2xl bg-white px-4 py-5 shadow-card ring-1 ring-slate-200/80 sm:px-6"
+		>
+			<div className="flex flex-wrap items-start justify-between gap-3">
+				<div>
+					<h2 id={headingId} className="text-lg font-semibold text-slate-900">
+						{section.title}
+					</h2>
+					<p className="mt-1 text-sm text-slate-600">{section.description}</p>
+				</div>
+				{section.isEmpty ? null : (
+					<a
+						href={csvHref(section)}
+						download={`atelier-${section.id}-${fileDay}.csv`}
+						aria-label={`Download CSV: ${section.title}`}
+						className={getButtonClassName({ variant: "secondary", size: "sm" })}
+					>
+						<Download aria-hidden="true" className="size-4" />
+						Download CSV
+					</a>
+				)}
+			</div>
+			{section.isEmpty ? (
+				<p className="mt-4 rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">
+					{section.emptyMessage}
+				</p>
+			) : (
+				<>
+					<div className="mt-4">
+						<Suspense fallback={<ChartPlaceholder />}>
+							<UsageChart
+								spec={section.chart}
+								label={`${section.title}: chart. The table below has its numbers.`}
+							/>
+						</Suspense>
+					</div>
+					<details className="mt-3">
+						<summary className="cursor-pointer text-sm font-medium text-accent-700">
+							Show as table<span className="sr-only">: {section.title}</span>
+						</summary>
+						<SectionTable section={section} />
+					</details>
+				</>
+			)}
+			{section.notes.length > 0 ? (
+				<ul className="mt-3 space-y-1 text-sm text-slate-600">
+					{section.notes.map((note) => (
+						<li key={note}>{note}</li>
+					))}
+				</ul>
+			) : null}
+			{children}
+		</section>
+	);
+}
+
+function FailureReasonsList() {
+	return (
+		<details className="mt-3">
+			<summary className="cursor-pointer text-sm font-medium text-accent-700">
+				What each reason means
+			</summary>
+			<dl className="mt-2 space-y-2 text-sm">
+				{FAILURE_REASON_ENTRIES.map(([reason, { label, meaning }]) => (
+					<div key={reason}>
+						<dt className="font-medium text-slate-900">{label}</dt>
+						<dd className="text-slate-600">{meaning}</dd>
+					</div>
+				))}
+			</dl>
+		</details>
+	);
+}
+
+function UsageReportView({ report }: { report: UsageReport }) {
+	const sections = useMemo(() => buildUsageSections(report), [report]);
+	const fileDay = report.days.at(-1) ?? "report";
+	if (isUsageEmpty(report)) {
+		return (
+			<p className="rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-12 text-center text-sm text-slate-600">
+				No generations in the last {USAGE_DAYS} days, and no images stored. The charts appear once
+				people generate images.
+			</p>
+		);
+	}
+	return (
+		<div className="space-y-6">
+			{sections.map((section) => (
+				<UsageSectionCard key={section.id} section={section} fileDay={fileDay}>
+					{section.id === "failures" ? <FailureReasonsList /> : null}
+				</UsageSectionCard>
+			))}
+		</div>
+	);
+}
+
+/**
+ * The administrator's usage report: the last thirty days of generations by model, failures by
+ * reason, time to complete, storage, estimated spend and the ten biggest spenders. Each chart has
+ * its numbers as a table and a CSV download.
+ */
+export function UsagePage() {
+	const usage = useUsageReport();
+	const report = usage.data;
+
+	let content: ReactNode;
+	if (usage.isPending) {
+		content = (
+			<p className="flex justify-center py-16 text-accent-600">
+				<Spinner size="lg" label="Loading the usage report" />
+			</p>
+		);
+	} else if (!report) {
+		content = (
+			<div
+				role="alert"
+				className="flex flex-col items-center gap-4 rounded-2xl bg-white/80 px-6 py-12 text-center shadow-card ring-1 ring-red-200 ring-inset"
+			>
+				<p className="font-medium text-red-800">{LOAD_FAILURE_MESSAGE}</p>
+				<Button variant="secondary" onClick={() => void usage.refetch()} isBusy={usage.isFetching}>
+					{usage.isFetching ? null : <RotateCw aria-hidden="true" className="size-4" />}
+					Try Again
+				</Button>
+			</div>
+		);
+	} else {
+		content = <UsageReportView report={report} />;
+	}
+
+	const firstDay = report?.days[0];
+	const lastDay = report?.days.at(-1);
+	return (
+		<div className="space-y-6">
+			<Link
+				to="/generations"
+				className={`${getButtonClassName({ variant: "ghost", size: "sm" })} -ml-3`}
+			>
+				<ArrowLeft aria-hidden="true" className="size-4" />
+				All Generations
+			</Link>
+			<div className="space-y-3">
+				<div className="flex flex-wrap items-center gap-3">
+					<h1 className="flex items-center gap-2 text-3xl font-semibold tracking-tight text-slate-900">
+						<ChartColumn aria-hidden="true" className="size-7 text-accent-600" />
+						Usage
+					</h1>
+					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
+				</div>
+				<AdminNav />
+				<p className="text-sm text-slate-600">
+					{report && firstDay && lastDay
+						? `The last ${USAGE_DAYS} days, ${formatCalendarDay(firstDay)} to ${formatCalendarDay(lastDay)}, by day in ${report.timeZone}.`
+						: `The last ${USAGE_DAYS} days.`}
+				</p>
+			</div>
+			{content}
+		</div>
+	);
+}

@@ -1,0 +1,334 @@
+// The usage report as the screen shows it: each chart's numbers as one table of raw values, which
+// the chart draws, the <table> shows (each column formatting its own) and the CSV download writes.
+// One home for each chart's data, so the three never disagree.
+import {
+	FAILURE_REASON_VALUES,
+	FAILURE_REASONS,
+	USAGE_DAYS,
+	type UsageReport,
+} from "../../../shared/usage-responses";
+import { formatCalendarDay, formatShortCalendarDay } from "../../lib/date-format";
+
+type Cell = string | number;
+
+export type UsageColumn = {
+	label: string;
+	/** How the table shows a value; the CSV writes it raw. */
+	format?: (value: Cell) => string;
+	isNumeric?: boolean;
+};
+
+export type UsageChartSeries = {
+	label: string;
+	data: number[];
+	/** A line over the bars, on the right-hand axis (the bytes beside the image counts). */
+	isLine?: boolean;
+};
+
+export type UsageChartSpec = {
+	labels: string[];
+	series: UsageChartSeries[];
+	isStacked?: boolean;
+	/** Bars along the vertical axis, for long category names (models, people). */
+	isHorizontal?: boolean;
+	valueTitle: string;
+	lineTitle?: string;
+};
+
+export type UsageSection = {
+	id: string;
+	title: string;
+	/** What the chart shows, said once beside it and as its canvas' label. */
+	description: string;
+	columns: UsageColumn[];
+	rows: Cell[][];
+	chart: UsageChartSpec;
+	/** Shown instead of the chart and table when there is nothing to draw. */
+	emptyMessage: string;
+	isEmpty: boolean;
+	/** What the numbers leave out, or add up to. */
+	notes: string[];
+};
+
+const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
+const SECONDS_FORMAT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
+const MONEY_FORMAT = new Intl.NumberFormat("en-US", {
+	style: "currency",
+	currency: "USD",
+	minimumFractionDigits: 2,
+	maximumFractionDigits: 4,
+});
+const BYTE_UNITS = ["bytes", "kB", "MB", "GB", "TB"];
+
+export function formatCount(value: Cell): string {
+	return typeof value === "number" ? NUMBER_FORMAT.format(value) : value;
+}
+
+export function formatMoney(value: Cell): string {
+	return typeof value === "number" ? MONEY_FORMAT.format(value) : value;
+}
+
+/** Bytes in decimal units, like "1.5 MB". */
+export function formatBytes(value: Cell): string {
+	if (typeof value !== "number") return value;
+	let amount = value;
+	let unit = 0;
+	while (amount >= 1000 && unit < BYTE_UNITS.length - 1) {
+		amount /= 1000;
+		unit += 1;
+	}
+	return unit === 0
+		? `${NUMBER_FORMAT.format(amount)} bytes`
+		: `${SECONDS_FORMAT.format(amount)} ${BYTE_UNITS[unit]}`;
+}
+
+function formatSeconds(value: Cell): string {
+	return typeof value === "number" ? `${SECONDS_FORMAT.format(value)} s` : value;
+}
+
+function formatDayCell(value: Cell): string {
+	return typeof value === "string" ? formatCalendarDay(value) : String(value);
+}
+
+const DAY_COLUMN: UsageColumn = { label: "Day", format: formatDayCell };
+const WINDOW = `the last ${USAGE_DAYS} days`;
+
+function plural(count: number, one: string, many: string): string {
+	return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+function buildGenerations(report: UsageReport): UsageSection {
+	const dayLabels = report.days.map(formatShortCalendarDay);
+	const dayIndex = new Map(report.days.map((day, index) => [day, index]));
+	const labelOf = new Map(report.models.map((model) => [model.id, model.label]));
+	const modelOrder = new Map(report.models.map((model, index) => [model.id, index]));
+	const rows = [...report.generationsByDay]
+		.sort(
+			(left, right) =>
+				left.day.localeCompare(right.day) ||
+				(modelOrder.get(left.modelId) ?? 0) - (modelOrder.get(right.modelId) ?? 0),
+		)
+		.map((entry) => [
+			entry.day,
+			labelOf.get(entry.modelId) ?? entry.modelId,
+			entry.completed,
+			entry.failed,
+			entry.total,
+		]);
+	const series = report.models.map((model) => {
+		const data = report.days.map(() => 0);
+		for (const entry of report.generationsByDay) {
+			const index = dayIndex.get(entry.day);
+			if (entry.modelId === model.id && index !== undefined) data[index] = entry.total;
+		}
+		return { label: model.label, data };
+	});
+	return {
+		id: "generations",
+		title: "Generations per day by model",
+		description: `Generations made each day of ${WINDOW}, stacked by model.`,
+		columns: [
+			DAY_COLUMN,
+			{ label: "Model" },
+			{ label: "Completed", format: formatCount, isNumeric: true },
+			{ label: "Failed", format: formatCount, isNumeric: true },
+			{ label: "Total", format: formatCount, isNumeric: true },
+		],
+		rows,
+		chart: { labels: dayLabels, series, isStacked: true, valueTitle: "Generations" },
+		emptyMessage: `No generations in ${WINDOW}.`,
+		isEmpty: rows.length === 0,
+		notes: ["Total also counts generations still queued or running."],
+	};
+}
+
+function buildFailures(report: UsageReport): UsageSection {
+	const dayIndex = new Map(report.days.map((day, index) => [day, index]));
+	const rows = report.failuresByDay.map((entry) => [
+		entry.day,
+		FAILURE_REASONS[entry.reason].label,
+		entry.count,
+	]);
+	const series = FAILURE_REASON_VALUES.flatMap((reason) => {
+		const entries = report.failuresByDay.filter((entry) => entry.reason === reason);
+		if (entries.length === 0) return [];
+		const data = report.days.map(() => 0);
+		for (const entry of entries) {
+			const index = dayIndex.get(entry.day);
+			if (index !== undefined) data[index] = entry.count;
+		}
+		return [{ label: FAILURE_REASONS[reason].label, data }];
+	});
+	return {
+		id: "failures",
+		title: "Failures per day by reason",
+		description: `Generations that failed each day of ${WINDOW}, stacked by reason.`,
+		columns: [
+			DAY_COLUMN,
+			{ label: "Reason" },
+			{ label: "Failures", format: formatCount, isNumeric: true },
+		],
+		rows,
+		chart: {
+			labels: report.days.map(formatShortCalendarDay),
+			series,
+			isStacked: true,
+			valueTitle: "Failures",
+		},
+		emptyMessage: `No failures in ${WINDOW}.`,
+		isEmpty: rows.length === 0,
+		notes: [],
+	};
+}
+
+function buildCompletionTimes(report: UsageReport): UsageSection {
+	const labelOf = new Map(report.models.map((model) => [model.id, model.label]));
+	const entries = [...report.completionTimes].sort((left, right) =>
+		(labelOf.get(left.modelId) ?? left.modelId).localeCompare(
+			labelOf.get(right.modelId) ?? right.modelId,
+		),
+	);
+	const labels = entries.map((entry) => labelOf.get(entry.modelId) ?? entry.modelId);
+	return {
+		id: "completion-times",
+		title: "Median time to complete per model",
+		description: `The median time from request to finished images, per model, over ${WINDOW}.`,
+		columns: [
+			{ label: "Model" },
+			{ label: "Completed", format: formatCount, isNumeric: true },
+			{ label: "Median time to complete (seconds)", format: formatSeconds, isNumeric: true },
+		],
+		rows: entries.map((entry, index) => [
+			labels[index] ?? entry.modelId,
+			entry.completed,
+			entry.medianSeconds,
+		]),
+		chart: {
+			labels,
+			series: [{ label: "Median seconds", data: entries.map((entry) => entry.medianSeconds) }],
+			isHorizontal: true,
+			valueTitle: "Seconds",
+		},
+		emptyMessage: `No completed generations in ${WINDOW}.`,
+		isEmpty: entries.length === 0,
+		notes: [],
+	};
+}
+
+function buildStorage(report: UsageReport): UsageSection {
+	const { storage } = report;
+	const notes = [
+		`Stored now: ${plural(storage.totalImages, "image", "images")}, ${formatBytes(storage.totalBytes)}.`,
+	];
+	if (storage.imagesWithoutBytes > 0) {
+		notes.push(
+			`Partial bytes: ${plural(storage.imagesWithoutBytes, "image was", "images were")} stored before sizes were recorded; their bytes are not counted.`,
+		);
+	}
+	return {
+		id: "storage",
+		title: "Images stored and bytes",
+		description: `Images stored by the generations made each day of ${WINDOW}, and their bytes (originals, display copies and thumbnails).`,
+		columns: [
+			DAY_COLUMN,
+			{ label: "Images", format: formatCount, isNumeric: true },
+			{ label: "Bytes", format: formatBytes, isNumeric: true },
+		],
+		rows: storage.byDay.map((entry) => [entry.day, entry.images, entry.bytes]),
+		chart: {
+			labels: report.days.map(formatShortCalendarDay),
+			series: [
+				{ label: "Images", data: storage.byDay.map((entry) => entry.images) },
+				{ label: "Bytes", data: storage.byDay.map((entry) => entry.bytes), isLine: true },
+			],
+			valueTitle: "Images",
+			lineTitle: "Bytes",
+		},
+		emptyMessage: `No images stored in ${WINDOW}.`,
+		isEmpty: storage.byDay.every((entry) => entry.images === 0),
+		notes,
+	};
+}
+
+function buildSpend(report: UsageReport): UsageSection {
+	const { spend } = report;
+	const notes = [`Total over ${WINDOW}: ${formatMoney(spend.total)}.`];
+	if (spend.unpricedImages > 0) {
+		notes.push(
+			`Not counted: ${plural(spend.unpricedImages, "image", "images")} without a price (their model has none, or they were made before prices were recorded).`,
+		);
+	}
+	return {
+		id: "spend",
+		title: "Estimated spend per day",
+		description: `Completed images times their model's price per image when they were made, in US dollars, each day of ${WINDOW}.`,
+		columns: [DAY_COLUMN, { label: "Estimated spend (USD)", format: formatMoney, isNumeric: true }],
+		rows: spend.byDay.map((entry) => [entry.day, entry.amount]),
+		chart: {
+			labels: report.days.map(formatShortCalendarDay),
+			series: [{ label: "Estimated spend (USD)", data: spend.byDay.map((entry) => entry.amount) }],
+			valueTitle: "US dollars",
+		},
+		emptyMessage: `No estimated spend in ${WINDOW}.`,
+		isEmpty: spend.byDay.every((entry) => entry.amount === 0),
+		notes,
+	};
+}
+
+function buildTopSpenders(report: UsageReport): UsageSection {
+	return {
+		id: "top-spenders",
+		title: "Top ten spenders",
+		description: `The ten people whose completed images cost most over ${WINDOW}.`,
+		columns: [
+			{ label: "Person" },
+			{ label: "Images", format: formatCount, isNumeric: true },
+			{ label: "Estimated spend (USD)", format: formatMoney, isNumeric: true },
+		],
+		rows: report.topSpenders.map((entry) => [entry.email, entry.images, entry.amount]),
+		chart: {
+			labels: report.topSpenders.map((entry) => entry.email),
+			series: [
+				{
+					label: "Estimated spend (USD)",
+					data: report.topSpenders.map((entry) => entry.amount),
+				},
+			],
+			isHorizontal: true,
+			valueTitle: "US dollars",
+		},
+		emptyMessage: `Nobody spent anything in ${WINDOW}.`,
+		isEmpty: report.topSpenders.length === 0,
+		notes: [],
+	};
+}
+
+/** Every chart of the usage screen, in the order it shows them. */
+export function buildUsageSections(report: UsageReport): UsageSection[] {
+	return [
+		buildGenerations(report),
+		buildFailures(report),
+		buildCompletionTimes(report),
+		buildStorage(report),
+		buildSpend(report),
+		buildTopSpenders(report),
+	];
+}
+
+/** Whether the report has nothing at all to show: no generation in the window, no image stored. */
+export function isUsageEmpty(report: UsageReport): boolean {
+	return report.generationsByDay.length === 0 && report.storage.totalImages === 0;
+}
+
+/** A section's rows as CSV (RFC 4180): its column labels, then raw values, quoted where needed. */
+export function toCsv(section: Pick<UsageSection, "columns" | "rows">): string {
+	const quote = (cell: Cell) => {
+		// A text starting like a formula (an e-mail address may) is kept text in a spreadsheet.
+		const text = typeof cell === "string" && /^[=+\-@]/.test(cell) ? `'${cell}` : String(cell);
+		return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+	};
+	return [section.columns.map((column) => column.label), ...section.rows]
+		.map((row) => row.map(quote).join(","))
+		.join("\r\n")
+		.concat("\r\n");
+}
