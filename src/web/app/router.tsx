@@ -26,26 +26,26 @@ const authScreen = (load: () => Promise<ComponentType>) =>
 	});
 
 const NotFoundPage = lazyScreen(async () => (await import("./not-found-page")).NotFoundPage);
-const GenerationsRoute = lazyScreen(
-	async () => (await import("./generations-route")).GenerationsRoute,
-);
-const AuditLogRoute = lazyScreen(async () => (await import("./generations-route")).AuditLogRoute);
-const PeopleRoute = lazyScreen(async () => (await import("./people-route")).PeopleRoute);
-const UsageRoute = lazyScreen(async () => (await import("./usage-route")).UsageRoute);
+// A module with several screens is imported from one place: each import() costs the first page
+// its loader and the list of chunks it preloads (docs/decisions/005-first-load-budget.md).
+const loadGenerationsRoutes = () => import("./generations-route");
+const loadAdminRoutes = () => import("./admin-routes");
+const loadRecoveryRoutes = () => import("./account-recovery-routes");
+
+const GenerationsRoute = lazyScreen(async () => (await loadGenerationsRoutes()).GenerationsRoute);
+const AuditLogRoute = lazyScreen(async () => (await loadGenerationsRoutes()).AuditLogRoute);
+const PeopleRoute = lazyScreen(async () => (await loadAdminRoutes()).PeopleRoute);
+const UsageRoute = lazyScreen(async () => (await loadAdminRoutes()).UsageRoute);
 const LoginPage = authScreen(async () => (await import("../features/auth/login-page")).LoginPage);
 const SignupPage = authScreen(
 	async () => (await import("../features/auth/signup-page")).SignupPage,
 );
 const AccountRoute = authScreen(async () => (await import("./account-route")).AccountRoute);
 const ForgotPasswordRoute = authScreen(
-	async () => (await import("./account-recovery-routes")).ForgotPasswordRoute,
+	async () => (await loadRecoveryRoutes()).ForgotPasswordRoute,
 );
-const ResetPasswordRoute = authScreen(
-	async () => (await import("./account-recovery-routes")).ResetPasswordRoute,
-);
-const VerifyEmailRoute = authScreen(
-	async () => (await import("./account-recovery-routes")).VerifyEmailRoute,
-);
+const ResetPasswordRoute = authScreen(async () => (await loadRecoveryRoutes()).ResetPasswordRoute);
+const VerifyEmailRoute = authScreen(async () => (await loadRecoveryRoutes()).VerifyEmailRoute);
 
 /** The component of each screen of the route table (src/shared/app-routes.ts). */
 const SCREENS: Record<AppScreen, ComponentType> = {
