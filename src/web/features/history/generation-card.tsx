@@ -7,8 +7,10 @@ import {
 	type GenerationImage,
 	isInProgress,
 } from "../../../shared/generation-responses";
+import { describeProgress } from "../../../shared/progress";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
+import { useActiveProgress } from "../../lib/active-generations";
 import { joinClassNames } from "../../lib/class-names";
 import { formatTimeOfDay } from "../../lib/date-format";
 import { FavoriteButton } from "./favorite-button";
@@ -109,8 +111,14 @@ function CardMedia({
 	generation: Generation;
 	onOpen: (index: number, trigger: HTMLElement) => void;
 }) {
+	// What the header's poll knows of it (started here, in another tab, elsewhere or by the API).
+	const progressText = describeProgress(useActiveProgress(generation.id));
 	if (isInProgress(generation.status)) {
-		return <PendingMedia label={generation.status === "queued" ? "Queued" : "Generating…"} />;
+		return (
+			<PendingMedia
+				label={progressText ?? (generation.status === "queued" ? "Queued" : "Generating…")}
+			/>
+		);
 	}
 	if (generation.status === "failed") {
 		return <FailedMedia message={generation.error ?? "Generation failed"} />;

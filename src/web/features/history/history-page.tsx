@@ -30,7 +30,7 @@ import { HistoryToolbar } from "./history-toolbar";
 import { ImagePreviewDialog } from "./image-preview-dialog";
 import { ModelGoneDialog } from "./model-gone-dialog";
 import { SelectionBar } from "./selection-bar";
-import { useCompletionWatcher } from "./use-completion-watcher";
+import { useCompletionWatcher, useNewActiveGenerations } from "./use-completion-watcher";
 import { useHistoryDeletion } from "./use-history-deletion";
 import { useHistoryFilters, useNewResultsFromTop, useShownFilters } from "./use-history-filters";
 import { useHistoryPreview } from "./use-history-preview";
@@ -85,6 +85,7 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 	const groups = useMemo(() => groupByDate(items), [groupByDate, items]);
 	const firstPage = list.data?.pages[0];
 	useCompletionWatcher(items);
+	useNewActiveGenerations(items);
 	const isShowingEarlierResults = list.isPlaceholderData;
 	const { shownFilters, shownFiltersKey } = useShownFilters(filters, isShowingEarlierResults);
 

@@ -1,0 +1,92 @@
+import { useId, useState } from "react";
+import {
+	canNotify,
+	chooseNotify,
+	readNotifyChoice,
+	readSoundChoice,
+	rememberSoundChoice,
+} from "../../lib/finish-notices";
+
+type SwitchProps = {
+	label: string;
+	isOn: boolean;
+	isBusy?: boolean;
+	describedBy?: string;
+	onChange: (isOn: boolean) => void;
+};
+
+/** A real switch: a button with role="switch" whose state is aria-checked. */
+function Switch({ label, isOn, isBusy = false, describedBy, onChange }: SwitchProps) {
+	return (
+		<button
+			type="button"
+			role="switch"
+			aria-checked={isOn}
+			aria-describedby={describedBy}
+			disabled={isBusy}
+			onClick={() => onChange(!isOn)}
+			className="group inline-flex items-center gap-2 rounded-md text-sm text-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 disabled:opacity-60"
+		>
+			<span
+				aria-hidden="true"
+				className={`relative inline-flex h-5 w-9 shrink-0 rounded-full transition-colors ${isOn ? "bg-accent-600" : "bg-slate-300"}`}
+			>
+				<span
+					className={`absolute top-0.5 size-4 rounded-full bg-white shadow transition-transform ${isOn ? "translate-x-4.5" : "translate-x-0.5"}`}
+				/>
+			</span>
+			{label}
+		</button>
+	);
+}
+
+const DENIED_TEXT =
+	"Your browser blocks notifications from Atelier. Allow them in the site settings, then turn this on again.";
+const UNSUPPORTED_TEXT = "This browser cannot show notifications.";
+
+/**
+ * "Notify me when done" and its optional sound. The browser is asked for permission only when
+ * the switch is turned on; refused, the switch says so and stays off.
+ */
+export function NotifySwitches() {
+	const [isNotifyOn, setIsNotifyOn] = useState(readNotifyChoice);
+	const [isSoundOn, setIsSoundOn] = useState(readSoundChoice);
+	const [isAsking, setIsAsking] = useState(false);
+	const [problem, setProblem] = useState<string | null>(null);
+	const problemId = useId();
+
+	const changeNotify = async (isOn: boolean) => {
+		setProblem(null);
+		setIsAsking(true);
+		const choice = await chooseNotify(isOn);
+		setIsAsking(false);
+		setIsNotifyOn(choice.isOn);
+		if (isOn && !choice.isOn) {
+			setProblem(choice.reason === "unsupported" ? UNSUPPORTED_TEXT : DENIED_TEXT);
+		}
+	};
+	const changeSound = (isOn: boolean) => {
+		rememberSoundChoice(isOn);
+		setIsSoundOn(isOn);
+	};
+
+	return (
+		<div className="mt-4 flex flex-col gap-2">
+			<div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+				<Switch
+					label="Notify me when done"
+					isOn={isNotifyOn}
+					isBusy={isAsking || (!canNotify() && !isNotifyOn && problem !== null)}
+					describedBy={problem ? problemId : undefined}
+					onChange={(isOn) => void changeNotify(isOn)}
+				/>
+				<Switch label="Play a sound" isOn={isSoundOn} onChange={changeSound} />
+			</div>
+			{problem ? (
+				<p id={problemId} role="status" className="text-sm text-amber-800">
+					{problem}
+				</p>
+			) : null}
+		</div>
+	);
+}
