@@ -1,6 +1,5 @@
 import { useId, useState } from "react";
 import {
-	canNotify,
 	chooseNotify,
 	readNotifyChoice,
 	readSoundChoice,
@@ -76,7 +75,7 @@ export function NotifySwitches() {
 				<Switch
 					label="Notify me when done"
 					isOn={isNotifyOn}
-					isBusy={isAsking || (!canNotify() && !isNotifyOn && problem !== null)}
+					isBusy={isAsking}
 					describedBy={problem ? problemId : undefined}
 					onChange={(isOn) => void changeNotify(isOn)}
 				/>
