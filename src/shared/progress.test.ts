@@ -85,7 +85,7 @@ describe("the bar from the provider's reports", () => {
 			report("saving"),
 		];
 		const shown: number[] = [];
-		let bar = PROGRESS_STEPS.polling;
+		let bar: number = PROGRESS_STEPS.polling;
 		for (const [index, next] of reports.entries()) {
 			bar = nextProgress(bar, index + 1, next);
 			shown.push(bar);

@@ -23,9 +23,9 @@ export function ActiveGenerationsBadge() {
 	return (
 		<Link
 			to="/generations"
-			className="inline-flex items-center gap-1.5 rounded-full bg-accent-50 px-2.5 py-1 text-xs font-semibold text-accent-700 ring-1 ring-accent-200 hover:bg-accent-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600"
+			className="inline-flex items-center gap-1.5 rounded-full bg-accent-50 px-2.5 py-1 text-xs font-semibold text-accent-700 ring-1 ring-accent-200"
 		>
-			<Loader aria-hidden="true" className="size-3.5 animate-spin motion-reduce:animate-none" />
+			<Loader aria-hidden="true" className="size-3.5 animate-spin" />
 			{active.count} running
 		</Link>
 	);

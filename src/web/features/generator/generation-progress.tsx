@@ -72,7 +72,7 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 					/>
 				</div>
 				{/* What is happening, as the server reports it; polite, so it is heard as it changes. */}
-				<p aria-live="polite" className="mt-3 min-h-5 text-sm font-medium text-slate-900">
+				<p aria-live="polite" className="mt-3 h-5 text-sm font-medium text-slate-900">
 					{stageText}
 				</p>
 				<p className="mt-2 flex items-center gap-1.5 text-sm text-slate-600">
@@ -119,7 +119,7 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 							src={previewUrl}
 							alt="Latest preview, not final yet"
 							data-dimmed="true"
-							className="size-full object-cover opacity-50 transition-opacity"
+							className="size-full object-cover opacity-60"
 						/>
 					</li>
 				) : null}

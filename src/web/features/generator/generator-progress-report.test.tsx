@@ -114,7 +114,7 @@ describe("the generator's progress from the server's reports", () => {
 			name: "Latest preview, not final yet",
 		});
 		expect(preview).toHaveAttribute("src", "/preview-6.webp");
-		expect(preview).toHaveClass("opacity-50");
+		expect(preview).toHaveClass("opacity-60");
 
 		// Step 24 of 30: 20 + 75 x 0.8 = 80, and the newer preview.
 		run.next();

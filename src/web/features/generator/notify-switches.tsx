@@ -24,15 +24,14 @@ function Switch({ label, isOn, isBusy = false, describedBy, onChange }: SwitchPr
 			aria-describedby={describedBy}
 			disabled={isBusy}
 			onClick={() => onChange(!isOn)}
-			className="group inline-flex items-center gap-2 rounded-md text-sm text-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent-600 disabled:opacity-60"
+			className="inline-flex items-center gap-2 rounded-md text-sm text-slate-700 disabled:opacity-60"
 		>
+			{/* The knob sits at the track's end when on; the page's focus ring marks the button. */}
 			<span
 				aria-hidden="true"
-				className={`relative inline-flex h-5 w-9 shrink-0 rounded-full transition-colors ${isOn ? "bg-accent-600" : "bg-slate-300"}`}
+				className={`inline-flex h-5 w-9 shrink-0 rounded-full p-0.5 transition-colors ${isOn ? "justify-end bg-accent-600" : "bg-slate-200"}`}
 			>
-				<span
-					className={`absolute top-0.5 size-4 rounded-full bg-white shadow transition-transform ${isOn ? "translate-x-4.5" : "translate-x-0.5"}`}
-				/>
+				<span className="size-4 rounded-full bg-white shadow" />
 			</span>
 			{label}
 		</button>
@@ -71,7 +70,7 @@ export function NotifySwitches() {
 
 	return (
 		<div className="mt-4 flex flex-col gap-2">
-			<div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+			<div className="flex flex-wrap items-center gap-x-4 gap-y-2">
 				<Switch
 					label="Notify me when done"
 					isOn={isNotifyOn}
