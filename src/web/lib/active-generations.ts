@@ -4,7 +4,7 @@
 // after the first paint, for signed-in people only.
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import { POLLING_INTERVAL_MS } from "../../shared/constants";
-import type { ActiveGenerations, GenerationProgress } from "../../shared/generation-responses";
+import type { ActiveGenerations } from "../../shared/generation-responses";
 import { isAbortError } from "./api-client";
 import { fetchActiveGenerations } from "./generations-requests";
 
@@ -63,10 +63,4 @@ export function useActiveGenerations(): ActiveGenerations | undefined {
 		staleTime: Number.POSITIVE_INFINITY,
 	});
 	return data;
-}
-
-/** The progress the header's poll knows for one generation, if it is among the active ones. */
-export function useActiveProgress(id: string): GenerationProgress | null {
-	const active = useActiveGenerations();
-	return active?.items.find((item) => item.id === id)?.progress ?? null;
 }

@@ -10,12 +10,15 @@ import {
 import { describeProgress } from "../../../shared/progress";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
-import { useActiveProgress } from "../../lib/active-generations";
 import { joinClassNames } from "../../lib/class-names";
 import { formatTimeOfDay } from "../../lib/date-format";
 import { FavoriteButton } from "./favorite-button";
 import { GenerationActionsMenu, type ReuseActions } from "./generation-actions-menu";
-import { DeletingIdsContext, SelectionContext } from "./generation-card-contexts";
+import {
+	ActiveProgressContext,
+	DeletingIdsContext,
+	SelectionContext,
+} from "./generation-card-contexts";
 
 export type GenerationCardActions = ReuseActions & {
 	onPreview: (generation: Generation, imageIndex: number, trigger: HTMLElement) => void;
@@ -112,7 +115,7 @@ function CardMedia({
 	onOpen: (index: number, trigger: HTMLElement) => void;
 }) {
 	// What the header's poll knows of it (started here, in another tab, elsewhere or by the API).
-	const progressText = describeProgress(useActiveProgress(generation.id));
+	const progressText = describeProgress(use(ActiveProgressContext).get(generation.id));
 	if (isInProgress(generation.status)) {
 		return (
 			<PendingMedia

@@ -8,7 +8,11 @@ import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
 import type { GenerationCardActions } from "./generation-card";
 import { copyPrompt, openPollingUrl } from "./generation-card-actions";
-import { DeletingIdsContext, SelectionContext } from "./generation-card-contexts";
+import {
+	ActiveProgressContext,
+	DeletingIdsContext,
+	SelectionContext,
+} from "./generation-card-contexts";
 import {
 	isModelGone,
 	listModelChoices,
@@ -85,7 +89,7 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 	const groups = useMemo(() => groupByDate(items), [groupByDate, items]);
 	const firstPage = list.data?.pages[0];
 	useCompletionWatcher(items);
-	useNewActiveGenerations(items);
+	const activeProgress = useNewActiveGenerations(items);
 	const isShowingEarlierResults = list.isPlaceholderData;
 	const { shownFilters, shownFiltersKey } = useShownFilters(filters, isShowingEarlierResults);
 
@@ -239,7 +243,9 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 					onToggleSelecting={selection.toggle}
 				/>
 			</div>
-			<DeletingIdsContext value={deletion.deletingIds}>{content}</DeletingIdsContext>
+			<DeletingIdsContext value={deletion.deletingIds}>
+				<ActiveProgressContext value={activeProgress}>{content}</ActiveProgressContext>
+			</DeletingIdsContext>
 			{selection.isActive ? (
 				<SelectionBar
 					selectedIds={selection.selectedIds}
