@@ -21,12 +21,15 @@ export function ActiveGenerationsBadge() {
 
 	if (!active || active.count === 0) return null;
 	return (
+		// On a phone the header has room for the number only; the link's name says it in full.
 		<Link
 			to="/generations"
+			aria-label={`${active.count} running`}
 			className="inline-flex items-center gap-1.5 rounded-full bg-accent-50 px-2.5 py-1 text-xs font-semibold text-accent-700 ring-1 ring-accent-200"
 		>
 			<Loader aria-hidden="true" className="size-3.5 animate-spin" />
-			{active.count} running
+			{active.count}
+			<span className="hidden sm:inline">running</span>
 		</Link>
 	);
 }

@@ -41,8 +41,10 @@ export function rememberSoundChoice(isOn: boolean): void {
 	writeSwitch(SOUND_KEY, isOn);
 }
 
-/** What turning the switch on came to: on, or why it stayed off. */
-export type NotifyChoice = { isOn: true } | { isOn: false; reason: "denied" | "unsupported" };
+/** What the switch came to: on, off as asked, or off because the browser will not notify. */
+export type NotifyChoice =
+	| { isOn: true }
+	| { isOn: false; reason: "turned-off" | "denied" | "unsupported" };
 
 /**
  * Turns "Notify me when done" on or off. Turning it on asks the browser for permission (only
@@ -51,7 +53,7 @@ export type NotifyChoice = { isOn: true } | { isOn: false; reason: "denied" | "u
 export async function chooseNotify(isOn: boolean): Promise<NotifyChoice> {
 	if (!isOn) {
 		writeSwitch(NOTIFY_KEY, false);
-		return { isOn: false, reason: "denied" };
+		return { isOn: false, reason: "turned-off" };
 	}
 	if (!canNotify()) return { isOn: false, reason: "unsupported" };
 	const permission =

@@ -59,7 +59,7 @@ export function NotifySwitches() {
 		const choice = await chooseNotify(isOn);
 		setIsAsking(false);
 		setIsNotifyOn(choice.isOn);
-		if (isOn && !choice.isOn) {
+		if (!choice.isOn && choice.reason !== "turned-off") {
 			setProblem(choice.reason === "unsupported" ? UNSUPPORTED_TEXT : DENIED_TEXT);
 		}
 	};
