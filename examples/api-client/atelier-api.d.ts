@@ -74,6 +74,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/generations/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the generations still running
+         * @description Your queued and running generations, oldest first. With `after` set to the last answer's `version`, waits up to `wait` milliseconds for a change.
+         *
+         *     A token needs the `read` scope.
+         */
+        get: operations["listActiveGenerations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/generations/{id}": {
         parameters: {
             query?: never;
@@ -464,6 +486,15 @@ export interface operations {
                                 negativePrompt: string | null;
                                 quality: ("low" | "medium" | "high") | null;
                             };
+                            progress?: {
+                                /** @enum {string} */
+                                stage: "queued" | "starting" | "running" | "saving";
+                                position: number | null;
+                                percent: number | null;
+                                step: number | null;
+                                steps: number | null;
+                                previewUrl: string | null;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -937,6 +968,148 @@ export interface operations {
             };
         };
     };
+    listActiveGenerations: {
+        parameters: {
+            query?: {
+                after?: string;
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many are queued or running, each with what is happening to it. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "items": [
+                     *         {
+                     *           "id": "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
+                     *           "status": "running",
+                     *           "progress": {
+                     *             "stage": "running",
+                     *             "position": null,
+                     *             "percent": null,
+                     *             "step": 12,
+                     *             "steps": 30,
+                     *             "previewUrl": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "version": "kq3Xv0uQ2mZcYb1e"
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                        items: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed";
+                            progress: {
+                                /** @enum {string} */
+                                stage: "queued" | "starting" | "running" | "saving";
+                                position: number | null;
+                                percent: number | null;
+                                step: number | null;
+                                steps: number | null;
+                                previewUrl: string | null;
+                            } | null;
+                        }[];
+                        version: string;
+                    };
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"read\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getGeneration: {
         parameters: {
             query?: never;
@@ -1036,6 +1209,15 @@ export interface operations {
                             negativePrompt: string | null;
                             quality: ("low" | "medium" | "high") | null;
                         };
+                        progress?: {
+                            /** @enum {string} */
+                            stage: "queued" | "starting" | "running" | "saving";
+                            position: number | null;
+                            percent: number | null;
+                            step: number | null;
+                            steps: number | null;
+                            previewUrl: string | null;
+                        } | null;
                     };
                 };
             };

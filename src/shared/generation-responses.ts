@@ -64,6 +64,26 @@ export function isInProgress(status: GenerationStatus): boolean {
 	return ACTIVE_GENERATION_STATUSES.includes(status);
 }
 
+export const PROGRESS_STAGES = ["queued", "starting", "running", "saving"] as const;
+
+/**
+ * What is happening to an unfinished generation: its stage and, where known, how many queued
+ * generations start before it (0: next), the provider's percent or step of steps (of the whole
+ * generation, never decreasing) and the URL of its latest preview image. Null once finished.
+ * Optional in what the browser parses, so a server that does not report it is read the same way.
+ */
+export const GenerationProgressSchema = z.object({
+	stage: z.enum(PROGRESS_STAGES),
+	position: z.nullable(z.number()),
+	percent: z.nullable(z.number()),
+	step: z.nullable(z.number()),
+	steps: z.nullable(z.number()),
+	previewUrl: z.nullable(z.string()),
+});
+export type GenerationProgress = z.infer<typeof GenerationProgressSchema>;
+
+const OptionalProgressSchema = z.optional(z.nullable(GenerationProgressSchema));
+
 /**
  * What this server answers to `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs,
  * `failed` with a message. The browser reads every poll with the wider PollAnswerSchema below.
@@ -98,6 +118,7 @@ export const PollAnswerSchema = z.object({
 		),
 	),
 	message: z.optional(z.nullable(z.string())),
+	progress: OptionalProgressSchema,
 });
 
 /**
@@ -136,6 +157,7 @@ export const GenerationSchema = z.object({
 	owner_email: z.optional(z.string()),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
+	progress: OptionalProgressSchema,
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 
@@ -146,3 +168,22 @@ export const GenerationPageSchema = z.object({
 	today: z.int(),
 });
 export type GenerationPage = z.infer<typeof GenerationPageSchema>;
+
+/** One of a person's unfinished generations, as `GET /api/generations/active` lists it. */
+export const ActiveGenerationSchema = z.object({
+	id: z.string(),
+	status: GenerationStatusSchema,
+	progress: z.nullable(GenerationProgressSchema),
+});
+export type ActiveGeneration = z.infer<typeof ActiveGenerationSchema>;
+
+/**
+ * `GET /api/generations/active`: the person's queued and running generations, oldest first, and
+ * `version`, which changes whenever they do (sent back as `after` to wait for the next change).
+ */
+export const ActiveGenerationsSchema = z.object({
+	count: z.int(),
+	items: z.array(ActiveGenerationSchema),
+	version: z.string(),
+});
+export type ActiveGenerations = z.infer<typeof ActiveGenerationsSchema>;

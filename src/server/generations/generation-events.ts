@@ -13,6 +13,14 @@ export async function notifyGenerationChanged(db: Executor, id: string): Promise
 	await sql`select pg_notify(${GENERATION_CHANGED_CHANNEL}, ${id})`.execute(db);
 }
 
+/**
+ * The key a person's new generations are announced under on the same channel (a generation's
+ * own changes go under its id): what a wait for the person's active generations listens to.
+ */
+export function personChangeKey(userId: string): string {
+	return `person:${userId}`;
+}
+
 /** Tells every server process, when the transaction commits, that these generations changed. */
 export async function notifyGenerationsChanged(
 	db: Executor,

@@ -1,5 +1,9 @@
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
-import type { GenerationModel } from "../../shared/generation-responses";
+import type {
+	ActiveGeneration,
+	GenerationModel,
+	GenerationProgress,
+} from "../../shared/generation-responses";
 import type { Generation, PollResponse } from "../../shared/generations";
 import type { GenerationRow } from "../db/schema";
 import { settingsOf } from "./generation-input";
@@ -62,4 +66,25 @@ export function presentPoll(row: GenerationRow): PollResponse {
 		model: modelOf(row),
 		settings: settingsOf(row),
 	};
+}
+
+/**
+ * What is happening to an unfinished generation, as far as its row says: its stage (queued or
+ * running); the position, step, percent and preview are not known here. Null once finished.
+ */
+export function progressOf(row: GenerationRow): GenerationProgress | null {
+	if (row.status !== "queued" && row.status !== "running") return null;
+	return {
+		stage: row.status,
+		position: null,
+		percent: null,
+		step: null,
+		steps: null,
+		previewUrl: null,
+	};
+}
+
+/** One of the person's unfinished generations, as `GET /api/generations/active` lists it. */
+export function presentActiveGeneration(row: GenerationRow): ActiveGeneration {
+	return { id: row.id, status: row.status, progress: progressOf(row) };
 }

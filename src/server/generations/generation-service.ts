@@ -12,7 +12,11 @@ import type { Logger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
 import { readPersonLimits } from "../people/person-controls";
 import type { Storage } from "../storage/storage";
-import type { GenerationEvents } from "./generation-events";
+import {
+	type GenerationEvents,
+	notifyGenerationChanged,
+	personChangeKey,
+} from "./generation-events";
 import { settingsOf } from "./generation-input";
 import { pollingUrlFor, presentPoll } from "./generation-presenter";
 import {
@@ -198,6 +202,8 @@ export async function createGeneration(
 			});
 		}
 		await deps.queue.enqueue(id, createTransactionExecutor(transaction));
+		// Every open page of the person counts it as running once this commits.
+		await notifyGenerationChanged(transaction, personChangeKey(viewer.id));
 		return undefined;
 	});
 	if (replay) return replay;

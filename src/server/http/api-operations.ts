@@ -2,6 +2,8 @@ import type { z } from "zod";
 import { MAX_PROMPT_LENGTH } from "../../shared/constants";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import {
+	ActiveGenerationsQuerySchema,
+	ActiveGenerationsSchema,
 	CreateGenerationRequestSchema,
 	CreateGenerationResponseSchema,
 	GenerationIdsRequestSchema,
@@ -214,6 +216,42 @@ export const GENERATION_OPERATIONS = {
 			},
 		},
 		errors: [400],
+	},
+	listActiveGenerations: {
+		id: "listActiveGenerations",
+		method: "get",
+		path: "/api/generations/active",
+		summary: "List the generations still running",
+		description:
+			"Your queued and running generations, oldest first. With `after` set to the last answer's `version`, waits up to `wait` milliseconds for a change.",
+		tag: "History",
+		access: { scopes: ["read"] },
+		query: ActiveGenerationsQuerySchema,
+		success: {
+			status: 200,
+			answer: {
+				description: "How many are queued or running, each with what is happening to it.",
+				schema: ActiveGenerationsSchema,
+				example: {
+					count: 1,
+					items: [
+						{
+							id: GENERATION_ID,
+							status: "running",
+							progress: {
+								stage: "running",
+								position: null,
+								percent: null,
+								step: 12,
+								steps: 30,
+								previewUrl: null,
+							},
+						},
+					],
+					version: "kq3Xv0uQ2mZcYb1e",
+				},
+			},
+		},
 	},
 	getGeneration: {
 		id: "getGeneration",
