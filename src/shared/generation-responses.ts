@@ -65,6 +65,31 @@ export function isInProgress(status: GenerationStatus): boolean {
 }
 
 /**
+ * Where an unfinished generation is: `queued` waiting (in Atelier's queue, or a running one in its
+ * provider's queue), `starting` claimed by a run that has heard nothing from the provider yet,
+ * `running` the provider at work, `saving` its images being copied into Atelier's storage.
+ */
+export const PROGRESS_STAGES = ["queued", "starting", "running", "saving"] as const;
+export const ProgressStageSchema = z.enum(PROGRESS_STAGES);
+export type ProgressStage = z.infer<typeof ProgressStageSchema>;
+
+/**
+ * What is known of an unfinished generation, each field null where unknown: its stage; `position`,
+ * how many queued generations will start before it (0 when it is next); `percent` of the whole
+ * generation as the provider reports it (never decreasing); the provider's `step` of `steps`; and
+ * `previewUrl`, the latest frame of the image being made. Null once the generation has finished.
+ */
+export const GenerationProgressSchema = z.object({
+	stage: ProgressStageSchema,
+	position: z.nullable(z.int()),
+	percent: z.nullable(z.number()),
+	step: z.nullable(z.int()),
+	steps: z.nullable(z.int()),
+	previewUrl: z.nullable(z.string()),
+});
+export type GenerationProgress = z.infer<typeof GenerationProgressSchema>;
+
+/**
  * What this server answers to `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs,
  * `failed` with a message. The browser reads every poll with the wider PollAnswerSchema below.
  */
@@ -72,6 +97,7 @@ export const PollResponseSchema = z.object({
 	status: GenerationStatusSchema,
 	results: z.array(z.string()),
 	message: z.nullable(z.string()),
+	progress: z.nullable(GenerationProgressSchema),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
 });
@@ -98,6 +124,8 @@ export const PollAnswerSchema = z.object({
 		),
 	),
 	message: z.optional(z.nullable(z.string())),
+	/** This server's progress; other servers of SPEC.md's shape send none. */
+	progress: z.optional(z.nullable(GenerationProgressSchema)),
 });
 
 /**
@@ -136,6 +164,7 @@ export const GenerationSchema = z.object({
 	owner_email: z.optional(z.string()),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
+	progress: z.nullable(GenerationProgressSchema),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

@@ -1,5 +1,5 @@
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
-import type { GenerationModel } from "../../shared/generation-responses";
+import type { GenerationModel, GenerationProgress } from "../../shared/generation-responses";
 import type { Generation, PollResponse } from "../../shared/generations";
 import type { GenerationRow } from "../db/schema";
 import { settingsOf } from "./generation-input";
@@ -17,6 +17,42 @@ function imageUrl(key: string): string {
 
 function modelOf(row: GenerationRow): GenerationModel {
 	return { id: row.model_id, label: row.model_label };
+}
+
+/**
+ * A waiting generation's place in Atelier's queue: how many queued generations start before it.
+ * THE QUEUE POSITION GOES HERE: the fair queue computes it; until then it is unknown (null).
+ */
+function queuePositionOf(_row: GenerationRow): number | null {
+	return null;
+}
+
+/**
+ * What is known of an unfinished generation (null once finished). A queued row is in Atelier's
+ * queue; a running one is where its run last reported, `starting` until the provider says more.
+ * The provider's own queue position shows as stage `queued` with that position.
+ */
+export function presentProgress(row: GenerationRow): GenerationProgress | null {
+	if (row.status === "completed" || row.status === "failed") return null;
+	if (row.status === "queued") {
+		return {
+			stage: "queued",
+			position: queuePositionOf(row),
+			percent: null,
+			step: null,
+			steps: null,
+			previewUrl: null,
+		};
+	}
+	const stage = row.progress_stage ?? "starting";
+	return {
+		stage,
+		position: stage === "queued" ? row.progress_position : null,
+		percent: row.progress_percent,
+		step: row.progress_step,
+		steps: row.progress_steps,
+		previewUrl: row.preview_key ? imageUrl(row.preview_key) : null,
+	};
 }
 
 export function presentGeneration(row: GenerationWithOwner): Generation {
@@ -49,6 +85,7 @@ export function presentGeneration(row: GenerationWithOwner): Generation {
 		is_favorite: row.is_favorite,
 		model: modelOf(row),
 		settings: settingsOf(row),
+		progress: presentProgress(row),
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 	};
 }
@@ -59,6 +96,7 @@ export function presentPoll(row: GenerationRow): PollResponse {
 		results: row.images.map((image) => imageUrl(image.key)),
 		message:
 			row.status === "failed" ? (row.error ?? GENERATION_MESSAGES.failed) : row.status_message,
+		progress: presentProgress(row),
 		model: modelOf(row),
 		settings: settingsOf(row),
 	};

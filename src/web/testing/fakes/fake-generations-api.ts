@@ -4,6 +4,7 @@ import { formatGroupDate } from "../../../shared/date-groups";
 import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import type {
 	Generation,
+	GenerationProgress,
 	GenerationPage,
 	GenerationStatus,
 	PollResponse,
@@ -130,11 +131,24 @@ function answerError(code: ErrorCode, message?: string, status: number = ERRORS[
 	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
 }
 
+/** What the server says of an unfinished generation it knows nothing more of. */
+function progressAt(status: "queued" | "running"): GenerationProgress {
+	return {
+		stage: status === "queued" ? "queued" : "starting",
+		position: null,
+		percent: null,
+		step: null,
+		steps: null,
+		previewUrl: null,
+	};
+}
+
 function answerPoll(generation: Generation) {
 	return HttpResponse.json({
 		status: generation.status,
 		results: generation.images.map((image) => image.url),
 		message: generation.status === "failed" ? (generation.error ?? "Generation failed") : null,
+		progress: generation.progress,
 		model: generation.model,
 		settings: generation.settings,
 	} satisfies PollResponse);
@@ -225,6 +239,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			status: step.status,
 			results: [],
 			message,
+			progress: step.status === "failed" ? null : progressAt(step.status),
 			model: generation.model,
 			settings: generation.settings,
 		} satisfies PollResponse);
