@@ -66,7 +66,11 @@ type GenerationsTable = {
 	 * stage (`queued` here meaning waiting in the provider's own queue), the provider's percent of
 	 * the whole generation, its step of steps, its queue position, the latest preview's key.
 	 */
-	progress_stage: ColumnType<ProgressStage | null, ProgressStage | null | undefined, ProgressStage | null>;
+	progress_stage: ColumnType<
+		ProgressStage | null,
+		ProgressStage | null | undefined,
+		ProgressStage | null
+	>;
 	progress_percent: ColumnType<number | null, number | null | undefined, number | null>;
 	progress_step: ColumnType<number | null, number | null | undefined, number | null>;
 	progress_steps: ColumnType<number | null, number | null | undefined, number | null>;

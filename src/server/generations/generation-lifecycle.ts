@@ -117,8 +117,7 @@ export async function reportProgress(
 	lease: Lease,
 	report: ProgressReport,
 ): Promise<boolean> {
-	const percent =
-		report.percent === null ? null : Math.min(100, Math.max(0, report.percent));
+	const percent = report.percent === null ? null : Math.min(100, Math.max(0, report.percent));
 	const row = await db
 		.updateTable("generations")
 		.set({

@@ -262,7 +262,8 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 				intervalMs: 60 * 60 * 1000,
 				onClaimLost: () => {},
 			});
-			for (let step = 1; step <= 50; step++) reporter.report({ step, steps: 50, progress: step * 2 });
+			for (let step = 1; step <= 50; step++)
+				reporter.report({ step, steps: 50, progress: step * 2 });
 			await reporter.flush();
 			await reporter.close();
 			// A marker sent after the writes: once it arrives, every announcement before it has.

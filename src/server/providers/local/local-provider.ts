@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import {
 	type GenerationInput,
 	type ImageProvider,
+	type ProviderCallOptions,
 	type ProviderCapabilities,
 	ProviderError,
-	type ProviderCallOptions,
 	type ProviderJob,
 	type ProviderJobState,
 	type ProviderProgress,

@@ -6,6 +6,7 @@ import {
 	type OutgoingHttpHeaders,
 	type ServerResponse,
 } from "node:http";
+import type { Duplex } from "node:stream";
 import sharp from "sharp";
 
 /** Prompts containing this word are refused by every fake's moderation, to try that path by hand. */
@@ -47,6 +48,8 @@ type FakeServerOptions = {
 	/** Milliseconds to wait before handling a request that is not a file download. */
 	readDelayMs?: (request: FakeRequest) => number;
 	handle: (request: FakeRequest, origin: string) => Promise<FakeReply> | FakeReply;
+	/** Takes a WebSocket upgrade (ComfyUI's `/ws`); without it upgrades are refused. */
+	upgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 };
 
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
@@ -97,6 +100,11 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
 		}
 		writeReply(response, reply);
 	}
+
+	server.on("upgrade", (request, socket, head) => {
+		if (options.upgrade) options.upgrade(request, socket, head);
+		else socket.destroy();
+	});
 
 	await new Promise<void>((resolve, reject) => {
 		server.once("error", reject);

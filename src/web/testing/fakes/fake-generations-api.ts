@@ -4,8 +4,8 @@ import { formatGroupDate } from "../../../shared/date-groups";
 import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import type {
 	Generation,
-	GenerationProgress,
 	GenerationPage,
+	GenerationProgress,
 	GenerationStatus,
 	PollResponse,
 } from "../../../shared/generation-responses";
