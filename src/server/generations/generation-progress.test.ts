@@ -8,6 +8,7 @@ import { catalogueOfOne } from "../models/model-catalogue";
 import type { ImageProvider, ProviderJobState } from "../providers/types";
 import { PLAIN_CAPABILITIES } from "../providers/types";
 import { DEFAULT_RUN_SETTINGS } from "../server";
+import type { Storage } from "../storage/storage";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -226,6 +227,37 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 		for await (const page of server.storage.listKeys(generationFolder(id))) keys.push(...page);
 		expect(keys.length).toBeGreaterThan(0);
 		expect(keys.filter((key) => key.includes("preview"))).toEqual([]);
+	});
+
+	it("is saving while the images are copied into storage", async () => {
+		const scripted = createScriptedProvider();
+		const { client, id } = await startQueuedGeneration(server);
+		const stagesWhileStoring: Array<string | undefined> = [];
+		// The server's storage, noting what a poll says as each image is written.
+		const storage: Storage = {
+			kind: server.storage.kind,
+			async put(key, data, contentType) {
+				stagesWhileStoring.push((await poll(client, id)).progress?.stage);
+				await server.storage.put(key, data, contentType);
+			},
+			get: (key) => server.storage.get(key),
+			delete: (keys) => server.storage.delete(keys),
+			deletePrefix: (prefix) => server.storage.deletePrefix(prefix),
+			listKeys: (prefix) => server.storage.listKeys(prefix),
+		};
+		const run = runGeneration({ ...runDeps(server, scripted.provider), storage }, id);
+
+		await waitUntil(() => scripted.waitingChecks() === 1);
+		scripted.answer({ status: "running", progress: 80 });
+		await waitUntil(() => scripted.waitingChecks() === 1);
+		scripted.answer({
+			status: "completed",
+			images: [{ kind: "bytes", data: await png({ r: 9, g: 9, b: 9 }), contentType: "image/png" }],
+		});
+		expect(await run).toBe("completed");
+
+		expect(stagesWhileStoring.length).toBeGreaterThan(0);
+		expect(new Set(stagesWhileStoring)).toEqual(new Set(["saving"]));
 	});
 
 	it("removes the preview when the generation fails", async () => {
