@@ -31,6 +31,13 @@ export type FakeReply =
 	| ({ kind: "json"; status: number; body: unknown } & ReplyHeaders)
 	| ({ kind: "text"; status: number; text: string; contentType: string } & ReplyHeaders)
 	| ({ kind: "bytes"; status: number; data: Uint8Array; contentType: string } & ReplyHeaders)
+	/** Writes each chunk as it comes (server-sent events), then ends. */
+	| ({
+			kind: "stream";
+			status: number;
+			contentType: string;
+			chunks: AsyncIterable<string>;
+	  } & ReplyHeaders)
 	/** Never answers (a hung upstream); `stop()` closes the connection. */
 	| { kind: "hang" }
 	/** Closes the connection without an answer (a crashed upstream). */
@@ -98,6 +105,15 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
 			response.destroy();
 			return;
 		}
+		if (reply.kind === "stream") {
+			response.writeHead(reply.status, { ...reply.headers, "content-type": reply.contentType });
+			for await (const chunk of reply.chunks) {
+				if (response.destroyed) return;
+				response.write(chunk);
+			}
+			response.end();
+			return;
+		}
 		writeReply(response, reply);
 	}
 
@@ -152,7 +168,7 @@ export function textReply(
 }
 
 function writeReply(response: ServerResponse, reply: FakeReply): void {
-	if (reply.kind === "hang" || reply.kind === "drop") return;
+	if (reply.kind === "hang" || reply.kind === "drop" || reply.kind === "stream") return;
 	const headers = reply.headers ?? {};
 	if (reply.kind === "bytes") {
 		response.writeHead(reply.status, {
