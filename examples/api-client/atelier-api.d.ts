@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * An image as the screens show it
-         * @description The URLs in a generation's `images` and a poll's `results`: the original, the display copy or the thumbnail.
+         * @description The URLs in a generation's `images` and a poll's `results`: the original, the display copy or the thumbnail; and a running generation's `progress.previewUrl`, its latest preview frame.
          *
          *     A token needs the `read` scope.
          */
@@ -441,7 +441,8 @@ export interface operations {
                      *             "seed": 1234567,
                      *             "negativePrompt": null,
                      *             "quality": null
-                     *           }
+                     *           },
+                     *           "progress": null
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -486,7 +487,7 @@ export interface operations {
                                 negativePrompt: string | null;
                                 quality: ("low" | "medium" | "high") | null;
                             };
-                            progress?: {
+                            progress: {
                                 /** @enum {string} */
                                 stage: "queued" | "starting" | "running" | "saving";
                                 position: number | null;
@@ -823,7 +824,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Its status; `results` are the image URLs once completed. */
+            /** @description Its status; `results` are the image URLs once completed. While it is unfinished, `progress` says where it is: `stage` (`queued` waiting in Atelier's queue, with `position` the number of queued generations that start before it, or in the provider's own queue with the provider's position; `starting`; `running`; `saving` its images), and where the provider reports them `percent` of the whole generation (never decreasing), `step` of `steps`, and `previewUrl`, the latest preview frame (an image URL, gone once the generation finishes). Unknown fields are null; `progress` is null once the generation has finished. A change of any of them answers a waiting poll at once. */
             200: {
                 headers: {
                     /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
@@ -835,11 +836,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "completed",
-                     *       "results": [
-                     *         "/api/images/generations/0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/0.png"
-                     *       ],
+                     *       "status": "running",
+                     *       "results": [],
                      *       "message": null,
+                     *       "progress": {
+                     *         "stage": "running",
+                     *         "position": null,
+                     *         "percent": 40,
+                     *         "step": 12,
+                     *         "steps": 30,
+                     *         "previewUrl": "/api/images/generations/0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/preview-3.webp"
+                     *       },
                      *       "model": {
                      *         "id": "local",
                      *         "label": "Offline engine"
@@ -857,6 +864,15 @@ export interface operations {
                         status: "queued" | "running" | "completed" | "failed";
                         results: string[];
                         message: string | null;
+                        progress: {
+                            /** @enum {string} */
+                            stage: "queued" | "starting" | "running" | "saving";
+                            position: number | null;
+                            percent: number | null;
+                            step: number | null;
+                            steps: number | null;
+                            previewUrl: string | null;
+                        } | null;
                         model: {
                             id: string;
                             label: string;
@@ -1170,7 +1186,8 @@ export interface operations {
                      *         "seed": 1234567,
                      *         "negativePrompt": null,
                      *         "quality": null
-                     *       }
+                     *       },
+                     *       "progress": null
                      *     }
                      */
                     "application/json": {
@@ -1209,7 +1226,7 @@ export interface operations {
                             negativePrompt: string | null;
                             quality: ("low" | "medium" | "high") | null;
                         };
-                        progress?: {
+                        progress: {
                             /** @enum {string} */
                             stage: "queued" | "starting" | "running" | "saving";
                             position: number | null;

@@ -64,24 +64,32 @@ export function isInProgress(status: GenerationStatus): boolean {
 	return ACTIVE_GENERATION_STATUSES.includes(status);
 }
 
+/**
+ * Where an unfinished generation is: `queued` waiting (in Atelier's queue, or a running one in its
+ * provider's queue), `starting` claimed by a run that has heard nothing from the provider yet,
+ * `running` the provider at work, `saving` its images being copied into Atelier's storage.
+ */
 export const PROGRESS_STAGES = ["queued", "starting", "running", "saving"] as const;
+export const ProgressStageSchema = z.enum(PROGRESS_STAGES);
+export type ProgressStage = z.infer<typeof ProgressStageSchema>;
 
 /**
- * What is happening to an unfinished generation: its stage and, where known, how many queued
- * generations start before it (0: next), the provider's percent or step of steps (of the whole
- * generation, never decreasing) and the URL of its latest preview image. Null once finished.
- * Optional in what the browser parses, so a server that does not report it is read the same way.
+ * What is known of an unfinished generation, each field null where unknown: its stage; `position`,
+ * how many queued generations will start before it (0 when it is next); `percent` of the whole
+ * generation as the provider reports it (never decreasing); the provider's `step` of `steps`; and
+ * `previewUrl`, the latest frame of the image being made. Null once the generation has finished.
  */
 export const GenerationProgressSchema = z.object({
-	stage: z.enum(PROGRESS_STAGES),
-	position: z.nullable(z.number()),
+	stage: ProgressStageSchema,
+	position: z.nullable(z.int()),
 	percent: z.nullable(z.number()),
-	step: z.nullable(z.number()),
-	steps: z.nullable(z.number()),
+	step: z.nullable(z.int()),
+	steps: z.nullable(z.int()),
 	previewUrl: z.nullable(z.string()),
 });
 export type GenerationProgress = z.infer<typeof GenerationProgressSchema>;
 
+/** Optional where the browser parses it, so a server that does not report it is read the same way. */
 const OptionalProgressSchema = z.optional(z.nullable(GenerationProgressSchema));
 
 /**
@@ -92,6 +100,7 @@ export const PollResponseSchema = z.object({
 	status: GenerationStatusSchema,
 	results: z.array(z.string()),
 	message: z.nullable(z.string()),
+	progress: z.nullable(GenerationProgressSchema),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
 });
@@ -157,7 +166,7 @@ export const GenerationSchema = z.object({
 	owner_email: z.optional(z.string()),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
-	progress: OptionalProgressSchema,
+	progress: z.nullable(GenerationProgressSchema),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

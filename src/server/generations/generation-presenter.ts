@@ -23,6 +23,42 @@ function modelOf(row: GenerationRow): GenerationModel {
 	return { id: row.model_id, label: row.model_label };
 }
 
+/**
+ * A waiting generation's place in Atelier's queue: how many queued generations start before it.
+ * THE QUEUE POSITION GOES HERE: the fair queue computes it; until then it is unknown (null).
+ */
+function queuePositionOf(_row: GenerationRow): number | null {
+	return null;
+}
+
+/**
+ * What is known of an unfinished generation (null once finished). A queued row is in Atelier's
+ * queue; a running one is where its run last reported, `starting` until the provider says more.
+ * The provider's own queue position shows as stage `queued` with that position.
+ */
+export function presentProgress(row: GenerationRow): GenerationProgress | null {
+	if (row.status === "completed" || row.status === "failed") return null;
+	if (row.status === "queued") {
+		return {
+			stage: "queued",
+			position: queuePositionOf(row),
+			percent: null,
+			step: null,
+			steps: null,
+			previewUrl: null,
+		};
+	}
+	const stage = row.progress_stage ?? "starting";
+	return {
+		stage,
+		position: stage === "queued" ? row.progress_position : null,
+		percent: row.progress_percent,
+		step: row.progress_step,
+		steps: row.progress_steps,
+		previewUrl: row.preview_key ? imageUrl(row.preview_key) : null,
+	};
+}
+
 export function presentGeneration(row: GenerationWithOwner): Generation {
 	return {
 		id: row.id,
@@ -53,6 +89,7 @@ export function presentGeneration(row: GenerationWithOwner): Generation {
 		is_favorite: row.is_favorite,
 		model: modelOf(row),
 		settings: settingsOf(row),
+		progress: presentProgress(row),
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 	};
 }
@@ -63,28 +100,13 @@ export function presentPoll(row: GenerationRow): PollResponse {
 		results: row.images.map((image) => imageUrl(image.key)),
 		message:
 			row.status === "failed" ? (row.error ?? GENERATION_MESSAGES.failed) : row.status_message,
+		progress: presentProgress(row),
 		model: modelOf(row),
 		settings: settingsOf(row),
 	};
 }
 
-/**
- * What is happening to an unfinished generation, as far as its row says: its stage (queued or
- * running); the position, step, percent and preview are not known here. Null once finished.
- */
-export function progressOf(row: GenerationRow): GenerationProgress | null {
-	if (row.status !== "queued" && row.status !== "running") return null;
-	return {
-		stage: row.status,
-		position: null,
-		percent: null,
-		step: null,
-		steps: null,
-		previewUrl: null,
-	};
-}
-
 /** One of the person's unfinished generations, as `GET /api/generations/active` lists it. */
 export function presentActiveGeneration(row: GenerationRow): ActiveGeneration {
-	return { id: row.id, status: row.status, progress: progressOf(row) };
+	return { id: row.id, status: row.status, progress: presentProgress(row) };
 }

@@ -236,12 +236,13 @@ export async function pollGeneration(
 	const changed = deps.events.waitForChange(id, waitMs, signal);
 	// Read again after subscribing, so a change between the two reads is not missed.
 	const current = await getGeneration(deps, viewer, id);
+	const answer = presentPoll(current);
+	// Anything the answer says (status, message, progress) that moved meanwhile is news already.
 	if (
-		current.status !== row.status ||
 		current.api_id !== row.api_id ||
-		current.status_message !== row.status_message
+		JSON.stringify(answer) !== JSON.stringify(presentPoll(row))
 	) {
-		return presentPoll(current);
+		return answer;
 	}
 	await changed;
 	return presentPoll(await getGeneration(deps, viewer, id));

@@ -138,6 +138,18 @@ function answerError(code: ErrorCode, message?: string, status: number = ERRORS[
 	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
 }
 
+/** What the server says of an unfinished generation it knows nothing more of. */
+function progressAt(status: "queued" | "running"): GenerationProgress {
+	return {
+		stage: status === "queued" ? "queued" : "starting",
+		position: null,
+		percent: null,
+		step: null,
+		steps: null,
+		previewUrl: null,
+	};
+}
+
 /** A poll's answer, with the progress where the stored generation carries one. */
 type PollAnswerBody = PollResponse & { progress?: GenerationProgress | null };
 
@@ -146,9 +158,9 @@ function answerPoll(generation: Generation) {
 		status: generation.status,
 		results: generation.images.map((image) => image.url),
 		message: generation.status === "failed" ? (generation.error ?? "Generation failed") : null,
+		progress: generation.progress,
 		model: generation.model,
 		settings: generation.settings,
-		...(generation.progress === undefined ? {} : { progress: generation.progress }),
 	} satisfies PollAnswerBody);
 }
 
@@ -243,14 +255,19 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 		const message = "message" in step ? (step.message ?? null) : null;
 		if (step.status === "failed") {
 			store({ ...generation, status: "failed", error: message, progress: null });
-		} else store({ ...generation, status: step.status, progress: step.progress });
+		} else
+			store({
+				...generation,
+				status: step.status,
+				progress: step.progress ?? progressAt(step.status),
+			});
 		return HttpResponse.json({
 			status: step.status,
 			results: [],
 			message,
+			progress: step.status === "failed" ? null : (step.progress ?? progressAt(step.status)),
 			model: generation.model,
 			settings: generation.settings,
-			...(step.progress === undefined ? {} : { progress: step.progress }),
 		} satisfies PollAnswerBody);
 	};
 
