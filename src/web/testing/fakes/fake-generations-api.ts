@@ -265,9 +265,12 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			status: step.status,
 			results: [],
 			message,
-			progress: step.status === "failed" ? null : (step.progress ?? progressAt(step.status)),
 			model: generation.model,
 			settings: generation.settings,
+			// Only what the scenario reports: a poll without progress is read as SPEC.md's schedule.
+			...(step.status === "failed" || step.progress === undefined
+				? {}
+				: { progress: step.progress }),
 		} satisfies PollAnswerBody);
 	};
 
