@@ -151,7 +151,7 @@ function progressAt(status: "queued" | "running"): GenerationProgress {
 }
 
 /** A poll's answer, with the progress where the stored generation carries one. */
-type PollAnswerBody = PollResponse & { progress?: GenerationProgress | null };
+type PollAnswerBody = Omit<PollResponse, "progress"> & { progress?: GenerationProgress | null };
 
 function answerPoll(generation: Generation) {
 	return HttpResponse.json({
