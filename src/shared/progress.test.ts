@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { GenerationProgress } from "./generation-responses";
 import {
 	clampProgressLabelPosition,
 	describeProgress,
@@ -7,20 +6,11 @@ import {
 	nextProgress,
 	PROGRESS_STEPS,
 	progressAfterPolls,
+	progressReport,
 	readReportedFraction,
 } from "./progress";
 
-function report(stage: GenerationProgress["stage"], known: Partial<GenerationProgress> = {}) {
-	return {
-		stage,
-		position: null,
-		percent: null,
-		step: null,
-		steps: null,
-		previewUrl: null,
-		...known,
-	} satisfies GenerationProgress;
-}
+const report = progressReport;
 
 describe("the progress schedule", () => {
 	it("is 5 while starting, 15 when accepted, 20 when polling begins and 100 when done", () => {

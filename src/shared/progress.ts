@@ -1,6 +1,22 @@
 import { PROGRESS } from "./constants";
 import type { GenerationProgress } from "./generation-responses";
 
+/** A progress report at `stage`, every field not given unknown (null). */
+export function progressReport(
+	stage: GenerationProgress["stage"],
+	known: Partial<Omit<GenerationProgress, "stage">> = {},
+): GenerationProgress {
+	return {
+		stage,
+		position: null,
+		percent: null,
+		step: null,
+		steps: null,
+		previewUrl: null,
+		...known,
+	};
+}
+
 /**
  * The progress schedule of a generation (SPEC.md section 4): 5 while the start request is on its
  * way, 15 once the server accepted it, 20 when polling begins, 8 more for every poll answer that

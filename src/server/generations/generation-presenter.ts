@@ -5,6 +5,7 @@ import type {
 	GenerationProgress,
 } from "../../shared/generation-responses";
 import type { Generation, PollResponse } from "../../shared/generations";
+import { progressReport } from "../../shared/progress";
 import type { GenerationRow } from "../db/schema";
 import { settingsOf } from "./generation-input";
 import type { GenerationWithOwner } from "./generation-repository";
@@ -39,14 +40,7 @@ function queuePositionOf(_row: GenerationRow): number | null {
 export function presentProgress(row: GenerationRow): GenerationProgress | null {
 	if (row.status === "completed" || row.status === "failed") return null;
 	if (row.status === "queued") {
-		return {
-			stage: "queued",
-			position: queuePositionOf(row),
-			percent: null,
-			step: null,
-			steps: null,
-			previewUrl: null,
-		};
+		return progressReport("queued", { position: queuePositionOf(row) });
 	}
 	const stage = row.progress_stage ?? "starting";
 	return {

@@ -2,7 +2,7 @@
 // real fraction (never backwards), the latest preview, and the tab's title and favicon.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { GenerationProgress } from "../../../shared/generation-responses";
+import { progressReport } from "../../../shared/progress";
 import type { PollStep } from "../../testing/fakes/fake-generations-api";
 import { setPageVisibility } from "../../testing/fakes/fake-notifications";
 import { createGate } from "../../testing/fakes/test-generations";
@@ -31,17 +31,7 @@ afterEach(() => {
 	document.title = "Atelier";
 });
 
-function report(stage: GenerationProgress["stage"], known: Partial<GenerationProgress> = {}) {
-	return {
-		stage,
-		position: null,
-		percent: null,
-		step: null,
-		steps: null,
-		previewUrl: null,
-		...known,
-	} satisfies GenerationProgress;
-}
+const report = progressReport;
 
 /** Scripted polls, each after the first held until the test releases it. */
 function startScriptedRun(polls: PollStep[]) {

@@ -2,7 +2,7 @@
 // header ("1 running") on every page, and shown running with their progress in the history.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { GenerationProgress } from "../../../shared/generation-responses";
+import { progressReport } from "../../../shared/progress";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import {
 	createRunningGeneration,
@@ -14,17 +14,7 @@ import {
 	setUpHistoryScreen,
 } from "../../testing/history-screen";
 
-function report(stage: GenerationProgress["stage"], known: Partial<GenerationProgress> = {}) {
-	return {
-		stage,
-		position: null,
-		percent: null,
-		step: null,
-		steps: null,
-		previewUrl: null,
-		...known,
-	} satisfies GenerationProgress;
-}
+const report = progressReport;
 
 function getHeader() {
 	return within(screen.getByRole("banner"));

@@ -13,6 +13,7 @@ import {
 } from "../../../shared/generation-responses";
 import { QUALITIES, type Quality } from "../../../shared/generation-settings";
 import type { ModelsResponse, PublicModel } from "../../../shared/models";
+import { progressReport } from "../../../shared/progress";
 import { mswServer } from "../msw-server";
 import {
 	createGate,
@@ -138,18 +139,6 @@ function answerError(code: ErrorCode, message?: string, status: number = ERRORS[
 	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
 }
 
-/** What the server says of an unfinished generation it knows nothing more of. */
-function progressAt(status: "queued" | "running"): GenerationProgress {
-	return {
-		stage: status === "queued" ? "queued" : "starting",
-		position: null,
-		percent: null,
-		step: null,
-		steps: null,
-		previewUrl: null,
-	};
-}
-
 /** A poll's answer, with the progress where the stored generation carries one. */
 type PollAnswerBody = Omit<PollResponse, "progress"> & { progress?: GenerationProgress | null };
 
@@ -259,7 +248,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			store({
 				...generation,
 				status: step.status,
-				progress: step.progress ?? progressAt(step.status),
+				progress: step.progress ?? progressReport(step.status === "queued" ? "queued" : "starting"),
 			});
 		return HttpResponse.json({
 			status: step.status,
