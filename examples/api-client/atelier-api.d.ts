@@ -309,7 +309,10 @@ export interface operations {
                      *           ],
                      *           "seed": true,
                      *           "negativePrompt": true,
-                     *           "qualities": []
+                     *           "qualities": [],
+                     *           "textToImage": true,
+                     *           "imageInput": false,
+                     *           "upscale": []
                      *         }
                      *       ],
                      *       "defaultModelId": "local",
@@ -327,6 +330,9 @@ export interface operations {
                             seed: boolean;
                             negativePrompt: boolean;
                             qualities: ("low" | "medium" | "high")[];
+                            textToImage: boolean;
+                            imageInput: boolean;
+                            upscale: number[];
                         }[];
                         defaultModelId: string;
                         preferredModelId?: string | null;
@@ -496,6 +502,19 @@ export interface operations {
                                 steps: number | null;
                                 previewUrl: string | null;
                             } | null;
+                            parent?: ({
+                                generationId: string;
+                                imageIndex: number;
+                                /** @enum {string} */
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                                exists: boolean;
+                            } | {
+                                /** @constant */
+                                action: "edit";
+                                /** @constant */
+                                upload: true;
+                            }) | null;
+                            childrenCount?: number;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -1235,6 +1254,19 @@ export interface operations {
                             steps: number | null;
                             previewUrl: string | null;
                         } | null;
+                        parent?: ({
+                            generationId: string;
+                            imageIndex: number;
+                            /** @enum {string} */
+                            action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                            exists: boolean;
+                        } | {
+                            /** @constant */
+                            action: "edit";
+                            /** @constant */
+                            upload: true;
+                        }) | null;
+                        childrenCount?: number;
                     };
                 };
             };

@@ -6,6 +6,7 @@ import { z } from "zod/mini";
 import { ASPECT_RATIO_VALUES } from "./aspect-ratios";
 import type { ErrorBody, ErrorEnvelope } from "./errors";
 import { QUALITIES } from "./generation-settings";
+import { GenerationParentSchema } from "./image-input";
 
 export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, {
 	error:
@@ -167,8 +168,23 @@ export const GenerationSchema = z.object({
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
 	progress: z.nullable(GenerationProgressSchema),
+	/** What it was made from (image-input.ts), null when made from a prompt alone. */
+	parent: z.optional(z.nullable(GenerationParentSchema)),
+	/** How many generations were made from its images, deleted ones not counted. */
+	childrenCount: z.optional(z.int()),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
+
+/**
+ * `GET /api/generations/:id/family`: the generation it was made from (null when made from a prompt
+ * or an upload, or when that generation was deleted) and those made from it, newest first, each
+ * as the history lists it.
+ */
+export const GenerationFamilySchema = z.object({
+	parent: z.nullable(GenerationSchema),
+	children: z.array(GenerationSchema),
+});
+export type GenerationFamily = z.infer<typeof GenerationFamilySchema>;
 
 export const GenerationPageSchema = z.object({
 	items: z.array(GenerationSchema),

@@ -15,6 +15,12 @@ export const PublicModelSchema = z.object({
 	seed: z.boolean(),
 	negativePrompt: z.boolean(),
 	qualities: z.array(QualitySchema),
+	/** Whether it makes images from a prompt; false for a model that only upscales. */
+	textToImage: z.boolean(),
+	/** Whether it takes a reference image: variations, edits, a reference strength. */
+	imageInput: z.boolean(),
+	/** The factors it upscales by (2, 4); empty when it does not upscale. */
+	upscale: z.array(z.int()),
 });
 export type PublicModel = z.infer<typeof PublicModelSchema>;
 

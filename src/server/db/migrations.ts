@@ -511,6 +511,49 @@ const MIGRATIONS: Record<string, Migration> = {
 					add column preview_key text`.execute(db);
 		},
 	},
+	"0013_image_input": {
+		// Images people upload to start from (a reference), private to them: stored once checked by
+		// content and stripped of metadata; one no generation used is removed after a day.
+		// A generation made from an image (vary, upscale, edit) keeps a copy of that image in its own
+		// folder (`reference_image`), so it runs and stays whole whatever happens to where it came
+		// from. Its parent is kept as an id, without a foreign key, so it outlives the parent's
+		// deletion ("The original was deleted"); `from_upload` marks an edit of an uploaded file.
+		async up(db) {
+			await sql`
+				create table uploads (
+					id uuid primary key,
+					user_id text not null references "user" (id) on delete cascade,
+					storage_key text not null,
+					content_type text not null
+						check (content_type in ('image/png', 'image/jpeg', 'image/webp')),
+					width integer not null,
+					height integer not null,
+					bytes integer not null,
+					created_at timestamptz not null default now(),
+					used_at timestamptz
+				)`.execute(db);
+			await sql`create index uploads_user on uploads (user_id, created_at desc)`.execute(db);
+			// The daily removal looks only at uploads no generation used.
+			await sql`create index uploads_unused on uploads (created_at) where used_at is null`.execute(
+				db,
+			);
+			await sql`
+				alter table generations
+					add column action text
+						check (action in ('vary-subtle', 'vary-strong', 'upscale', 'edit')),
+					add column reference_strength real
+						check (reference_strength between 0 and 1),
+					add column upscale_factor integer check (upscale_factor in (2, 4)),
+					add column reference_image jsonb,
+					add column parent_generation_id uuid,
+					add column parent_image_index integer check (parent_image_index >= 0),
+					add column from_upload boolean not null default false`.execute(db);
+			// A generation's children ("Made from this", childrenCount).
+			await sql`
+				create index generations_children on generations (parent_generation_id, created_at desc)
+					where parent_generation_id is not null`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationStatus, ProgressStage } from "../../shared/generation-responses";
 import type { Quality } from "../../shared/generation-settings";
+import type { GenerationAction, UploadContentType } from "../../shared/image-input";
 
 /** One stored image of a generation: storage keys, never provider URLs. */
 export type StoredImage = {
@@ -25,6 +26,14 @@ export type StoredImage = {
 	 * sizes were recorded.
 	 */
 	bytes?: number;
+};
+
+/** A generation's own copy of the image it starts from: its key in storage and what it is. */
+export type ReferenceImage = {
+	key: string;
+	contentType: UploadContentType;
+	width: number;
+	height: number;
 };
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -76,6 +85,23 @@ type GenerationsTable = {
 	progress_steps: ColumnType<number | null, number | null | undefined, number | null>;
 	progress_position: ColumnType<number | null, number | null | undefined, number | null>;
 	preview_key: ColumnType<string | null, string | null | undefined, string | null>;
+	/** What it does with an image (vary, upscale, edit); null when made from the prompt alone. */
+	action: ColumnType<
+		GenerationAction | null,
+		GenerationAction | null | undefined,
+		GenerationAction | null
+	>;
+	/** How far a reference's results may move from it, 0 to 1 (vary and edit). */
+	reference_strength: ColumnType<number | null, number | null | undefined, number | null>;
+	/** 2 or 4 for an upscale. */
+	upscale_factor: ColumnType<number | null, number | null | undefined, number | null>;
+	/** The generation's own copy of the image it starts from, in its folder. */
+	reference_image: ColumnType<ReferenceImage | null, string | null | undefined, string | null>;
+	/** The generation whose image it was made from: an id kept after that one is deleted. */
+	parent_generation_id: ColumnType<string | null, string | null | undefined, string | null>;
+	parent_image_index: ColumnType<number | null, number | null | undefined, number | null>;
+	/** An edit of an uploaded file (it has no parent generation). */
+	from_upload: ColumnType<boolean, boolean | undefined, boolean>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
@@ -163,6 +189,20 @@ type GenerationAuditLogTable = {
 	created_at: Timestamp;
 };
 
+/** An image a person uploaded to start from, private to them (uploads/). */
+type UploadsTable = {
+	id: string;
+	user_id: string;
+	storage_key: string;
+	content_type: UploadContentType;
+	width: number;
+	height: number;
+	bytes: number;
+	created_at: Timestamp;
+	/** When a generation first used it; an upload never used is removed after a day. */
+	used_at: NullableTimestamp;
+};
+
 /** A personal API token: its hash, never the token itself (decision 018). */
 type ApiTokensTable = {
 	id: string;
@@ -220,6 +260,7 @@ export type DatabaseSchema = {
 	generation_search: GenerationSearchTable;
 	people: PeopleTable;
 	session: SessionTable;
+	uploads: UploadsTable;
 	user: UserTable;
 	webhook_deliveries: WebhookDeliveriesTable;
 	webhook_endpoints: WebhookEndpointsTable;

@@ -50,6 +50,10 @@ export type ModelNarrowing = {
 	seed?: boolean;
 	negativePrompt?: boolean;
 	qualities?: readonly Quality[];
+	/** false turns image input (variations, edits) off where the provider takes an image. */
+	imageInput?: boolean;
+	/** The upscale factors offered, among the provider's. */
+	upscale?: readonly number[];
 };
 
 /**
@@ -78,6 +82,11 @@ export function modelFromProvider(
 		negativePrompt: capabilities.negativePrompt && entry.negativePrompt !== false,
 		qualities: capabilities.qualities.filter(
 			(quality) => !entry.qualities || entry.qualities.includes(quality),
+		),
+		textToImage: capabilities.textToImage,
+		imageInput: capabilities.imageInput && entry.imageInput !== false,
+		upscale: capabilities.upscaleFactors.filter(
+			(factor) => !entry.upscale || entry.upscale.includes(factor),
 		),
 		provider,
 	};

@@ -16,7 +16,33 @@ export type GenerationInput = {
 	seed: number | null;
 	negativePrompt: string | null;
 	quality: Quality | null;
+	/**
+	 * The image the generation starts from (a variation, an edit, an upscale); absent when it is
+	 * made from the prompt alone. Only ever set for a model whose capabilities take it.
+	 */
+	image?: ImageInstruction;
 };
+
+/**
+ * An image a generation starts from, as Atelier stored it: checked by content (PNG, JPEG or WebP),
+ * its metadata (EXIF, GPS) removed. Loaded from storage by the run, never from the person's URL.
+ */
+export type InputImage = {
+	data: Uint8Array;
+	contentType: "image/png" | "image/jpeg" | "image/webp";
+	width: number;
+	height: number;
+};
+
+/**
+ * What a generation does with its image. `reference` makes new images from it (Vary and Edit):
+ * `strength` from 0 to 1 is how far the result may move from the reference, as image-to-image
+ * "denoise" means it (0 keeps it, 1 ignores it). `upscale` makes one image `factor` times the
+ * reference's width and height.
+ */
+export type ImageInstruction =
+	| { kind: "reference"; image: InputImage; strength: number }
+	| { kind: "upscale"; image: InputImage; factor: number };
 
 /** What an adapter can honour; a catalogue entry may narrow it, never widen it. */
 export type ProviderCapabilities = {
@@ -32,7 +58,19 @@ export type ProviderCapabilities = {
 	 * when the service chooses by itself (OpenAI's `auto`).
 	 */
 	defaultQuality?: Quality;
+	/** Whether it makes images from a prompt (false for an upscaler that only takes an image). */
+	textToImage: boolean;
+	/** Whether it takes a reference image (variations, edits, reference strength). */
+	imageInput: boolean;
+	/** The factors it can upscale an image by (2, 4); empty when it cannot. */
+	upscaleFactors: readonly number[];
 };
+
+/** What a provider can do with images when it says nothing: make them from a prompt only. */
+export const TEXT_ONLY: Pick<
+	ProviderCapabilities,
+	"textToImage" | "imageInput" | "upscaleFactors"
+> = { textToImage: true, imageInput: false, upscaleFactors: [] };
 
 /** A provider that honours no setting beyond the prompt, the ratio and up to four images. */
 export const PLAIN_CAPABILITIES: ProviderCapabilities = {
@@ -40,11 +78,12 @@ export const PLAIN_CAPABILITIES: ProviderCapabilities = {
 	negativePrompt: false,
 	qualities: [],
 	maxCount: 4,
+	...TEXT_ONLY,
 };
 
 /** A setting a provider refuses before a generation is created: the field and why. */
 export type InputProblem = {
-	field: "seed" | "negativePrompt" | "quality" | "count";
+	field: "seed" | "negativePrompt" | "quality" | "count" | "reference" | "strength" | "factor";
 	message: string;
 };
 

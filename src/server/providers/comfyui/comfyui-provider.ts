@@ -27,6 +27,7 @@ import {
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
+	TEXT_ONLY,
 } from "../types";
 import { COMFYUI_DEFAULT_SIZES } from "./comfyui-config";
 import { createComfyUiProgressSocket } from "./comfyui-progress-socket";
@@ -507,6 +508,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 			negativePrompt: bindings.negativePrompt !== null,
 			qualities: [],
 			maxCount: 4,
+			...TEXT_ONLY,
 		},
 		checkInput,
 		randomSeed,

@@ -33,6 +33,7 @@ import {
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
+	TEXT_ONLY,
 } from "../types";
 import {
 	FAL_DEFAULT_IMAGES_PER_REQUEST,
@@ -241,6 +242,7 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 			negativePrompt: negativePromptInput !== undefined,
 			qualities: [],
 			maxCount: 4,
+			...TEXT_ONLY,
 		},
 		trustedPrivateHosts: listTrustedPrivateHosts(queueUrl),
 		...createBatchedJobs({

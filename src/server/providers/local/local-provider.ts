@@ -8,6 +8,7 @@ import {
 	type ProviderJob,
 	type ProviderJobState,
 	type ProviderProgress,
+	TEXT_ONLY,
 } from "../types";
 import { renderImages } from "./render";
 
@@ -34,6 +35,7 @@ export const LOCAL_CAPABILITIES: ProviderCapabilities = {
 	negativePrompt: true,
 	qualities: [],
 	maxCount: 4,
+	...TEXT_ONLY,
 };
 
 const JOB_ID_PATTERN = /^local_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

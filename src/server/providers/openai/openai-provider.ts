@@ -30,6 +30,7 @@ import {
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
+	TEXT_ONLY,
 } from "../types";
 import { cropToAspectRatio } from "./crop-to-ratio";
 import { createImageEventReader, readImageEvents } from "./image-stream";
@@ -258,6 +259,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 			qualities: OPENAI_GENERATION_QUALITIES,
 			maxCount: 4,
 			...(quality === "auto" ? {} : { defaultQuality: quality }),
+			...TEXT_ONLY,
 		},
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 

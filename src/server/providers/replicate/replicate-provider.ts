@@ -32,6 +32,7 @@ import {
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
+	TEXT_ONLY,
 } from "../types";
 import {
 	REPLICATE_DEFAULT_BASE_URL,
@@ -196,6 +197,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 			negativePrompt: negativePromptInput !== undefined,
 			qualities: [],
 			maxCount: 4,
+			...TEXT_ONLY,
 		},
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 		...createBatchedJobs({

@@ -79,6 +79,9 @@ export function createTestModel(overrides: Partial<PublicModel> = {}): PublicMod
 		seed: true,
 		negativePrompt: true,
 		qualities: [],
+		textToImage: true,
+		imageInput: false,
+		upscale: [],
 		...overrides,
 	};
 }

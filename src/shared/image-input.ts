@@ -1,0 +1,84 @@
+// Making images from an image: the actions on a result (vary, upscale, edit), the reference image
+// and its limits, and the family an image belongs to (what it was made from, what was made from
+// it). Written with zod/mini: the generator parses these in the browser
+// (docs/decisions/005-first-load-budget.md).
+import { z } from "zod/mini";
+
+/**
+ * What a generation does with the image it starts from. `vary-subtle` and `vary-strong` make new
+ * images close to, or freer from, one image with its prompt, ratio and model; `upscale` makes one
+ * image larger; `edit` makes new images from a reference with a prompt the person wrote.
+ */
+export const GENERATION_ACTIONS = ["vary-subtle", "vary-strong", "upscale", "edit"] as const;
+export const GenerationActionSchema = z.enum(GENERATION_ACTIONS);
+export type GenerationAction = z.infer<typeof GenerationActionSchema>;
+
+/** The labels of the actions, on every result image. */
+export const ACTION_LABELS: Record<GenerationAction, string> = {
+	"vary-subtle": "Vary (subtle)",
+	"vary-strong": "Vary (strong)",
+	upscale: "Upscale",
+	edit: "Edit",
+};
+
+/**
+ * How far a variation may move from its image (a reference strength: 0 keeps it, 1 ignores it).
+ * Chosen so a subtle variation keeps the composition and a strong one keeps little more than the
+ * palette and layout.
+ */
+export const VARY_STRENGTHS = { "vary-subtle": 0.35, "vary-strong": 0.7 } as const;
+
+/** The reference strength a generation with a reference starts with when none is given. */
+export const DEFAULT_REFERENCE_STRENGTH = 0.6;
+
+/** Upscale's factor when none is given. */
+export const DEFAULT_UPSCALE_FACTOR = 2;
+
+/** The image types an upload may be, told by content, never by name. */
+export const UPLOAD_CONTENT_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+export type UploadContentType = (typeof UPLOAD_CONTENT_TYPES)[number];
+
+/** At most 20 MB a file. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+/** At most 40 megapixels, read from the file's header before anything is decoded. */
+export const MAX_UPLOAD_PIXELS = 40_000_000;
+
+/** An upload no generation used is removed after this long. */
+export const UNUSED_UPLOAD_MS = 24 * 60 * 60 * 1000;
+
+/** The generator's and the preview's texts for image input and the family. */
+export const IMAGE_INPUT_TEXTS = {
+	addReference: "Add reference image",
+	removeReference: "Remove reference",
+	referenceStrength: "Reference strength",
+	noImageInput: "This model does not take a reference image.",
+	madeFrom: "Made from",
+	madeFromThis: "Made from this",
+	originalDeleted: "The original was deleted",
+} as const;
+
+/** `POST /api/uploads`: the stored upload, private to its owner, to name as a reference. */
+export const UploadResponseSchema = z.object({
+	uploadId: z.string(),
+	width: z.int(),
+	height: z.int(),
+	contentType: z.enum(UPLOAD_CONTENT_TYPES),
+});
+export type UploadResponse = z.infer<typeof UploadResponseSchema>;
+
+/**
+ * What a generation was made from. For an image of another generation: its id, the image's index
+ * (from 0), the action, and whether that generation still exists (its id and the action are kept
+ * once it is deleted). For an edit of an uploaded file: `{ action: "edit", upload: true }`.
+ */
+export const GenerationParentSchema = z.union([
+	z.object({
+		generationId: z.string(),
+		imageIndex: z.int(),
+		action: GenerationActionSchema,
+		exists: z.boolean(),
+	}),
+	z.object({ action: z.literal("edit"), upload: z.literal(true) }),
+]);
+export type GenerationParent = z.infer<typeof GenerationParentSchema>;
