@@ -495,6 +495,15 @@ const MIGRATIONS: Record<string, Migration> = {
 					add column details text`.execute(db);
 		},
 	},
+	"0011_queue_turns": {
+		async up(db: Kysely<unknown>) {
+			// The fair queue (decision 020) asks, at every claim, when each waiting person last had a
+			// turn: the latest start among their generations, found here without reading their history.
+			await sql`create index generations_turns on generations (user_id, started_at desc) where started_at is not null`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {
