@@ -158,19 +158,17 @@ export async function assembleServer(options: {
 			isSoleProcess: database.kind === "pglite",
 			recovery: GENERATION_RECOVERY,
 			run: () =>
-				runNextGeneration(
-					{
-						db: database.db,
-						models,
-						storage,
-						downloadImage,
-						logger,
-						settings: settings.run,
-						metrics: metrics.generations,
-						onFinished: (transaction, generation) =>
-							queueGenerationEvent(transaction, webhookQueue, generation),
-					},
-				),
+				runNextGeneration({
+					db: database.db,
+					models,
+					storage,
+					downloadImage,
+					logger,
+					settings: settings.run,
+					metrics: metrics.generations,
+					onFinished: (transaction, generation) =>
+						queueGenerationEvent(transaction, webhookQueue, generation),
+				}),
 		});
 		return { boss, queue, webhookQueue };
 	});

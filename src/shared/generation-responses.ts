@@ -74,6 +74,8 @@ export const PollResponseSchema = z.object({
 	message: z.nullable(z.string()),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
+	/** While queued: how many queued generations start before it (0: next); else null. */
+	queuePosition: z.optional(z.nullable(z.int())),
 });
 export type PollResponse = z.infer<typeof PollResponseSchema>;
 
@@ -136,6 +138,8 @@ export const GenerationSchema = z.object({
 	owner_email: z.optional(z.string()),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
+	/** While queued: how many queued generations start before it (0: next); else null. Absent in lists. */
+	queuePosition: z.optional(z.nullable(z.int())),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

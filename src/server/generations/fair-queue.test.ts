@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GenerationSchema, PollResponseSchema } from "../../shared/generation-responses";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -30,7 +31,20 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 	/** A person who queues generations, each named by its prompt. */
 	async function person() {
 		const { client } = await createTestUser(server);
-		return (...prompts: string[]) => queue(client, prompts);
+		return Object.assign((...prompts: string[]) => queue(client, prompts), { client });
+	}
+
+	/** What the poll answer and the generation's JSON say of its place in the queue. */
+	async function positionShown(client: TestClient, prompt: string) {
+		const id = [...names].find(([, name]) => name === prompt)?.[0];
+		const poll = PollResponseSchema.parse(
+			await (await client.request(`/api/generations/${id}/status?wait=0`)).json(),
+		);
+		const generation = GenerationSchema.parse(
+			await (await client.request(`/api/generations/${id}`)).json(),
+		);
+		expect(generation.queuePosition).toBe(poll.queuePosition);
+		return poll.queuePosition;
 	}
 
 	async function queue(client: TestClient, prompts: string[]): Promise<void> {
@@ -87,6 +101,9 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 
 		await bo("bo 1");
 		expect(await queueByPosition()).toEqual(["bo 1", "ada 2", "ada 3"]);
+		expect(await positionShown(bo.client, "bo 1")).toBe(0);
+		expect(await positionShown(ada.client, "ada 3")).toBe(2);
+		expect(await positionShown(ada.client, "ada 1")).toBeNull();
 
 		await running?.finish();
 		expect(await drain()).toEqual(["bo 1", "ada 2", "ada 3"]);

@@ -19,7 +19,11 @@ function modelOf(row: GenerationRow): GenerationModel {
 	return { id: row.model_id, label: row.model_label };
 }
 
-export function presentGeneration(row: GenerationWithOwner): Generation {
+/** `queuePosition`, from findQueuePosition, where the answer is about one generation. */
+export function presentGeneration(
+	row: GenerationWithOwner,
+	queuePosition?: number | null,
+): Generation {
 	return {
 		id: row.id,
 		prompt: row.prompt,
@@ -50,10 +54,11 @@ export function presentGeneration(row: GenerationWithOwner): Generation {
 		model: modelOf(row),
 		settings: settingsOf(row),
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
+		...(queuePosition !== undefined ? { queuePosition } : {}),
 	};
 }
 
-export function presentPoll(row: GenerationRow): PollResponse {
+export function presentPoll(row: GenerationRow, queuePosition: number | null): PollResponse {
 	return {
 		status: row.status,
 		results: row.images.map((image) => imageUrl(image.key)),
@@ -61,5 +66,6 @@ export function presentPoll(row: GenerationRow): PollResponse {
 			row.status === "failed" ? (row.error ?? GENERATION_MESSAGES.failed) : row.status_message,
 		model: modelOf(row),
 		settings: settingsOf(row),
+		queuePosition,
 	};
 }

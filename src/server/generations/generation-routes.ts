@@ -34,6 +34,7 @@ import {
 	type Viewer,
 } from "./generation-service";
 import { listHistory } from "./list-history";
+import { findQueuePosition } from "./queue-order";
 import { setFavorite } from "./set-favorite";
 import { generationFolder, isStoredImageFile, runFolder } from "./store-images";
 
@@ -240,7 +241,7 @@ export function createGenerationRoutes(options: {
 
 	app.get("/generations/:id", allow(OPERATIONS.getGeneration.access), async (context) => {
 		const row = await getGeneration(deps, context.get("viewer"), parseId(context.req.param("id")));
-		return context.json(presentGeneration(row));
+		return context.json(presentGeneration(row, await findQueuePosition(deps.database.db, row)));
 	});
 
 	app.get("/generations/:id/status", allow(OPERATIONS.pollGeneration.access), async (context) => {

@@ -21,6 +21,7 @@ import {
 	findGenerationById,
 	insertGeneration,
 } from "./generation-repository";
+import { findQueuePosition } from "./queue-order";
 import { resolveSettings } from "./resolve-settings";
 
 export type { Viewer };
@@ -225,8 +226,10 @@ export async function pollGeneration(
 	waitMs: number,
 	signal?: AbortSignal,
 ): Promise<PollResponse> {
+	const present = async (row: GenerationRow) =>
+		presentPoll(row, await findQueuePosition(deps.database.db, row));
 	const row = await getGeneration(deps, viewer, id);
-	if (row.status === "completed" || row.status === "failed" || waitMs <= 0) return presentPoll(row);
+	if (row.status === "completed" || row.status === "failed" || waitMs <= 0) return present(row);
 	const changed = deps.events.waitForChange(id, waitMs, signal);
 	// Read again after subscribing, so a change between the two reads is not missed.
 	const current = await getGeneration(deps, viewer, id);
@@ -235,8 +238,8 @@ export async function pollGeneration(
 		current.api_id !== row.api_id ||
 		current.status_message !== row.status_message
 	) {
-		return presentPoll(current);
+		return present(current);
 	}
 	await changed;
-	return presentPoll(await getGeneration(deps, viewer, id));
+	return present(await getGeneration(deps, viewer, id));
 }

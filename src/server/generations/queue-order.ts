@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { DatabaseSchema } from "../db/schema";
+import type { DatabaseSchema, GenerationRow } from "../db/schema";
 
 /**
  * The fair queue's one order (decision 020): which queued generation starts next, and so how many
@@ -67,4 +67,13 @@ export async function findQueuePositions(
 		select id, queue_position from queue_order
 		where id in (${sql.join(generationIds)})`.execute(db);
 	return new Map(result.rows.map((row) => [row.id, Number(row.queue_position)]));
+}
+
+/** One generation's position in the queue, or null when it is not queued. */
+export async function findQueuePosition(
+	db: Kysely<DatabaseSchema>,
+	row: Pick<GenerationRow, "id" | "status">,
+): Promise<number | null> {
+	if (row.status !== "queued") return null;
+	return (await findQueuePositions(db, [row.id])).get(row.id) ?? null;
 }
