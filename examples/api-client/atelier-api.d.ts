@@ -464,6 +464,7 @@ export interface operations {
                                 negativePrompt: string | null;
                                 quality: ("low" | "medium" | "high") | null;
                             };
+                            queuePosition?: number | null;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -836,6 +837,7 @@ export interface operations {
                             negativePrompt: string | null;
                             quality: ("low" | "medium" | "high") | null;
                         };
+                        queuePosition?: number | null;
                     };
                 };
             };
@@ -1036,6 +1038,7 @@ export interface operations {
                             negativePrompt: string | null;
                             quality: ("low" | "medium" | "high") | null;
                         };
+                        queuePosition?: number | null;
                     };
                 };
             };
