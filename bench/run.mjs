@@ -14,6 +14,7 @@ const BENCHMARKS = [
 	"history-archive",
 	"people",
 	"completion-latency",
+	"progress-latency",
 	"local-engine",
 	"history-browser",
 	"web-bundle",

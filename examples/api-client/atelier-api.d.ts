@@ -74,6 +74,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/generations/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the generations still running
+         * @description Your queued and running generations, oldest first. With `after` set to the last answer's `version`, waits up to `wait` milliseconds for a change.
+         *
+         *     A token needs the `read` scope.
+         */
+        get: operations["listActiveGenerations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/generations/{id}": {
         parameters: {
             query?: never;
@@ -191,7 +213,7 @@ export interface paths {
         };
         /**
          * An image as the screens show it
-         * @description The URLs in a generation's `images` and a poll's `results`: the original, the display copy or the thumbnail.
+         * @description The URLs in a generation's `images` and a poll's `results`: the original, the display copy or the thumbnail; and a running generation's `progress.previewUrl`, its latest preview frame.
          *
          *     A token needs the `read` scope.
          */
@@ -419,7 +441,8 @@ export interface operations {
                      *             "seed": 1234567,
                      *             "negativePrompt": null,
                      *             "quality": null
-                     *           }
+                     *           },
+                     *           "progress": null
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -464,7 +487,15 @@ export interface operations {
                                 negativePrompt: string | null;
                                 quality: ("low" | "medium" | "high") | null;
                             };
-                            queuePosition?: number | null;
+                            progress: {
+                                /** @enum {string} */
+                                stage: "queued" | "starting" | "running" | "saving";
+                                position: number | null;
+                                percent: number | null;
+                                step: number | null;
+                                steps: number | null;
+                                previewUrl: string | null;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -793,7 +824,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Its status; `results` are the image URLs once completed. */
+            /** @description Its status; `results` are the image URLs once completed. While it is unfinished, `progress` says where it is: `stage` (`queued` waiting in Atelier's queue, with `position` the number of queued generations that start before it, or in the provider's own queue with the provider's position; `starting`; `running`; `saving` its images), and where the provider reports them `percent` of the whole generation (never decreasing), `step` of `steps`, and `previewUrl`, the latest preview frame (an image URL, gone once the generation finishes). Unknown fields are null; `progress` is null once the generation has finished. A change of any of them answers a waiting poll at once. */
             200: {
                 headers: {
                     /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
@@ -805,11 +836,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "completed",
-                     *       "results": [
-                     *         "/api/images/generations/0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/0.png"
-                     *       ],
+                     *       "status": "running",
+                     *       "results": [],
                      *       "message": null,
+                     *       "progress": {
+                     *         "stage": "running",
+                     *         "position": null,
+                     *         "percent": 40,
+                     *         "step": 12,
+                     *         "steps": 30,
+                     *         "previewUrl": "/api/images/generations/0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/preview-3.webp"
+                     *       },
                      *       "model": {
                      *         "id": "local",
                      *         "label": "Offline engine"
@@ -827,6 +864,15 @@ export interface operations {
                         status: "queued" | "running" | "completed" | "failed";
                         results: string[];
                         message: string | null;
+                        progress: {
+                            /** @enum {string} */
+                            stage: "queued" | "starting" | "running" | "saving";
+                            position: number | null;
+                            percent: number | null;
+                            step: number | null;
+                            steps: number | null;
+                            previewUrl: string | null;
+                        } | null;
                         model: {
                             id: string;
                             label: string;
@@ -837,7 +883,6 @@ export interface operations {
                             negativePrompt: string | null;
                             quality: ("low" | "medium" | "high") | null;
                         };
-                        queuePosition?: number | null;
                     };
                 };
             };
@@ -889,6 +934,148 @@ export interface operations {
                      *       "error": {
                      *         "code": "NOT_FOUND",
                      *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listActiveGenerations: {
+        parameters: {
+            query?: {
+                after?: string;
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many are queued or running, each with what is happening to it. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "count": 1,
+                     *       "items": [
+                     *         {
+                     *           "id": "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
+                     *           "status": "running",
+                     *           "progress": {
+                     *             "stage": "running",
+                     *             "position": null,
+                     *             "percent": null,
+                     *             "step": 12,
+                     *             "steps": 30,
+                     *             "previewUrl": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "version": "kq3Xv0uQ2mZcYb1e"
+                     *     }
+                     */
+                    "application/json": {
+                        count: number;
+                        items: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed";
+                            progress: {
+                                /** @enum {string} */
+                                stage: "queued" | "starting" | "running" | "saving";
+                                position: number | null;
+                                percent: number | null;
+                                step: number | null;
+                                steps: number | null;
+                                previewUrl: string | null;
+                            } | null;
+                        }[];
+                        version: string;
+                    };
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"read\" scope this request needs."
                      *       }
                      *     }
                      */
@@ -999,7 +1186,8 @@ export interface operations {
                      *         "seed": 1234567,
                      *         "negativePrompt": null,
                      *         "quality": null
-                     *       }
+                     *       },
+                     *       "progress": null
                      *     }
                      */
                     "application/json": {
@@ -1038,7 +1226,15 @@ export interface operations {
                             negativePrompt: string | null;
                             quality: ("low" | "medium" | "high") | null;
                         };
-                        queuePosition?: number | null;
+                        progress: {
+                            /** @enum {string} */
+                            stage: "queued" | "starting" | "running" | "saving";
+                            position: number | null;
+                            percent: number | null;
+                            step: number | null;
+                            steps: number | null;
+                            previewUrl: string | null;
+                        } | null;
                     };
                 };
             };

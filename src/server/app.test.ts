@@ -92,6 +92,7 @@ describe("the built web app", () => {
 		directory = await mkdtemp(path.join(tmpdir(), "atelier-site-"));
 		await mkdir(path.join(directory, "assets"));
 		await writeFile(path.join(directory, "index.html"), "<!doctype html><title>Atelier</title>");
+		await writeFile(path.join(directory, "manifest.webmanifest"), '{"name":"Atelier"}');
 		const script = "console.log('hello');".repeat(50);
 		await writeFile(path.join(directory, "assets", "main-abc123.js"), script);
 		await writeFile(
@@ -267,6 +268,19 @@ describe("the built web app", () => {
 				expect(page.html).toContain('<div id="root"></div>');
 				expect(page.boot).toMatchObject({ session: "signed-out" });
 			}
+		} finally {
+			await close();
+		}
+	});
+
+	it("serves the web app manifest as application/manifest+json, revalidated", async () => {
+		const { app, close } = await createSiteApp();
+		try {
+			const manifest = await app.request("/manifest.webmanifest");
+			expect(manifest.status).toBe(200);
+			expect(manifest.headers.get("content-type")).toBe("application/manifest+json");
+			expect(manifest.headers.get("cache-control")).toBe("no-cache");
+			expect(await manifest.json()).toEqual({ name: "Atelier" });
 		} finally {
 			await close();
 		}

@@ -3,6 +3,7 @@
 // demand, reads answers (docs/decisions/005-first-load-budget.md).
 import { type ApiFailure, ERRORS } from "./errors";
 import { GENERATION_MESSAGES } from "./generation-flow";
+import type { GenerationProgress } from "./generation-responses";
 
 /** The message of a poll the server answered with an HTTP error status. */
 export function formatPollingHttpError(status: number): string {
@@ -45,6 +46,8 @@ export type PollAnswer = {
 	status: string;
 	results?: ReadonlyArray<string | { url?: string | null; src?: string | null }> | null;
 	message?: string | null;
+	/** What is happening, from a server that says (absent or null otherwise). */
+	progress?: GenerationProgress | null;
 };
 
 export type PollOutcome =

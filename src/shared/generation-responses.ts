@@ -65,6 +65,34 @@ export function isInProgress(status: GenerationStatus): boolean {
 }
 
 /**
+ * Where an unfinished generation is: `queued` waiting (in Atelier's queue, or a running one in its
+ * provider's queue), `starting` claimed by a run that has heard nothing from the provider yet,
+ * `running` the provider at work, `saving` its images being copied into Atelier's storage.
+ */
+export const PROGRESS_STAGES = ["queued", "starting", "running", "saving"] as const;
+export const ProgressStageSchema = z.enum(PROGRESS_STAGES);
+export type ProgressStage = z.infer<typeof ProgressStageSchema>;
+
+/**
+ * What is known of an unfinished generation, each field null where unknown: its stage; `position`,
+ * how many queued generations will start before it (0 when it is next); `percent` of the whole
+ * generation as the provider reports it (never decreasing); the provider's `step` of `steps`; and
+ * `previewUrl`, the latest frame of the image being made. Null once the generation has finished.
+ */
+export const GenerationProgressSchema = z.object({
+	stage: ProgressStageSchema,
+	position: z.nullable(z.int()),
+	percent: z.nullable(z.number()),
+	step: z.nullable(z.int()),
+	steps: z.nullable(z.int()),
+	previewUrl: z.nullable(z.string()),
+});
+export type GenerationProgress = z.infer<typeof GenerationProgressSchema>;
+
+/** Optional where the browser parses it, so a server that does not report it is read the same way. */
+const OptionalProgressSchema = z.optional(z.nullable(GenerationProgressSchema));
+
+/**
  * What this server answers to `GET {pollingUrl}` (SPEC.md section 3): `completed` with image URLs,
  * `failed` with a message. The browser reads every poll with the wider PollAnswerSchema below.
  */
@@ -72,10 +100,9 @@ export const PollResponseSchema = z.object({
 	status: GenerationStatusSchema,
 	results: z.array(z.string()),
 	message: z.nullable(z.string()),
+	progress: z.nullable(GenerationProgressSchema),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
-	/** While queued: how many queued generations start before it (0: next); else null. */
-	queuePosition: z.optional(z.nullable(z.int())),
 });
 export type PollResponse = z.infer<typeof PollResponseSchema>;
 
@@ -100,6 +127,7 @@ export const PollAnswerSchema = z.object({
 		),
 	),
 	message: z.optional(z.nullable(z.string())),
+	progress: OptionalProgressSchema,
 });
 
 /**
@@ -138,8 +166,7 @@ export const GenerationSchema = z.object({
 	owner_email: z.optional(z.string()),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
-	/** While queued: how many queued generations start before it (0: next); else null. Absent in lists. */
-	queuePosition: z.optional(z.nullable(z.int())),
+	progress: z.nullable(GenerationProgressSchema),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 
@@ -150,3 +177,22 @@ export const GenerationPageSchema = z.object({
 	today: z.int(),
 });
 export type GenerationPage = z.infer<typeof GenerationPageSchema>;
+
+/** One of a person's unfinished generations, as `GET /api/generations/active` lists it. */
+export const ActiveGenerationSchema = z.object({
+	id: z.string(),
+	status: GenerationStatusSchema,
+	progress: z.nullable(GenerationProgressSchema),
+});
+export type ActiveGeneration = z.infer<typeof ActiveGenerationSchema>;
+
+/**
+ * `GET /api/generations/active`: the person's queued and running generations, oldest first, and
+ * `version`, which changes whenever they do (sent back as `after` to wait for the next change).
+ */
+export const ActiveGenerationsSchema = z.object({
+	count: z.int(),
+	items: z.array(ActiveGenerationSchema),
+	version: z.string(),
+});
+export type ActiveGenerations = z.infer<typeof ActiveGenerationsSchema>;

@@ -13,6 +13,8 @@ import { validateNegativePrompt, validatePrompt } from "./prompt";
 // re-exported so the server keeps one place to import the generations API from. Browser code
 // imports generation-responses.ts directly: this module's classic schemas would pull classic zod in.
 export {
+	type ActiveGenerations,
+	ActiveGenerationsSchema,
 	AspectRatioSchema,
 	type CreateGenerationResponse,
 	CreateGenerationResponseSchema,
@@ -168,6 +170,30 @@ export const PollGenerationQuerySchema = z.object({
 			minimum: 0,
 			maximum: POLL_WAIT_MAX_MS,
 			description: `Milliseconds an unfinished generation's poll may wait for a change (${POLLING_INTERVAL_MS} by default).`,
+		}),
+});
+
+/**
+ * `GET /api/generations/active`: `after` is the `version` of the last answer; with it, the answer
+ * waits up to `wait` milliseconds (held to 0 to 25000, none by default) for something to change.
+ */
+export const ActiveGenerationsQuerySchema = z.object({
+	after: z
+		.string()
+		.max(64)
+		.optional()
+		.meta({ description: "The `version` of the last answer: wait for a change from it." }),
+	wait: z
+		.string()
+		.optional()
+		.transform((wait) =>
+			wait === undefined ? 0 : Math.min(Math.max(Number(wait) || 0, 0), POLL_WAIT_MAX_MS),
+		)
+		.meta({
+			type: "integer",
+			minimum: 0,
+			maximum: POLL_WAIT_MAX_MS,
+			description: "Milliseconds to wait for a change from `after` (0 by default: answer at once).",
 		}),
 });
 

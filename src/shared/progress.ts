@@ -1,4 +1,21 @@
 import { PROGRESS } from "./constants";
+import type { GenerationProgress } from "./generation-responses";
+
+/** A progress report at `stage`, every field not given unknown (null). */
+export function progressReport(
+	stage: GenerationProgress["stage"],
+	known: Partial<Omit<GenerationProgress, "stage">> = {},
+): GenerationProgress {
+	return {
+		stage,
+		position: null,
+		percent: null,
+		step: null,
+		steps: null,
+		previewUrl: null,
+		...known,
+	};
+}
 
 /**
  * The progress schedule of a generation (SPEC.md section 4): 5 while the start request is on its
@@ -27,4 +44,64 @@ export function progressAfterPolls(pendingAnswers: number): number {
 export function clampProgressLabelPosition(percent: number): number {
 	if (!Number.isFinite(percent)) return PROGRESS.labelMin;
 	return Math.min(PROGRESS.labelMax, Math.max(PROGRESS.labelMin, percent));
+}
+
+/**
+ * How far along the provider says the generation is, from 0 to 1: its percent, else its step of
+ * steps; null when it says neither (or says something unusable).
+ */
+export function readReportedFraction(report: GenerationProgress | null | undefined): number | null {
+	if (!report) return null;
+	if (report.percent !== null && Number.isFinite(report.percent)) {
+		return Math.min(1, Math.max(0, report.percent / 100));
+	}
+	if (report.step !== null && report.steps !== null && report.steps > 0) {
+		return Math.min(1, Math.max(0, report.step / report.steps));
+	}
+	return null;
+}
+
+/** A reported fraction on the bar: SPEC.md's running range, 20 at the start to 95 at the end. */
+export function mapFractionToProgress(fraction: number): number {
+	const span = PROGRESS.cap - PROGRESS.firstPoll;
+	return Math.round(PROGRESS.firstPoll + span * Math.min(1, Math.max(0, fraction)));
+}
+
+/**
+ * The bar after a poll answer that said "not yet": the provider's own fraction where it gives
+ * one, SPEC.md's schedule (progressAfterPolls) where it does not, and never below what the bar
+ * showed before, so switching from the schedule to a real fraction never moves it backwards.
+ */
+export function nextProgress(
+	shown: number,
+	pendingAnswers: number,
+	report: GenerationProgress | null | undefined,
+): number {
+	const fraction = readReportedFraction(report);
+	const next =
+		fraction === null ? progressAfterPolls(pendingAnswers) : mapFractionToProgress(fraction);
+	return Math.min(PROGRESS.cap, Math.max(shown, next));
+}
+
+/**
+ * The line under the bar that says what is happening: "3 ahead of you", "Next in line",
+ * "Starting", "Step 12 of 30", "Saving images"; null when the server says nothing.
+ */
+export function describeProgress(report: GenerationProgress | null | undefined): string | null {
+	if (!report) return null;
+	switch (report.stage) {
+		case "queued":
+			if (report.position === null) return "Waiting in the queue";
+			if (report.position <= 0) return "Next in line";
+			return `${report.position} ahead of you`;
+		case "starting":
+			return "Starting";
+		case "running":
+			if (report.step !== null && report.steps !== null && report.steps > 0) {
+				return `Step ${Math.min(report.step, report.steps)} of ${report.steps}`;
+			}
+			return "Generating";
+		case "saving":
+			return "Saving images";
+	}
 }

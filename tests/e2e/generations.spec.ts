@@ -3,6 +3,7 @@ import { type BrowserContext, expect, type Page, type Route, test } from "@playw
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "./support/constants";
 import {
 	createGenerations,
+	IN_PROGRESS_LABEL,
 	isListRequest,
 	openAccount,
 	revealCard,
@@ -342,13 +343,13 @@ test("loading, a failed load with Try Again, the empty history, and a card that 
 	await startGeneration(context.request, { prompt, aspectRatio: "--ar 1:1" });
 	await page.reload();
 	const card = page.getByRole("article", { name: prompt });
-	await expect(card.getByText(/^(Queued|Generating…)$/)).toBeVisible();
+	await expect(card.getByText(IN_PROGRESS_LABEL)).toBeVisible();
 	await expect(page.getByText("1 generation · 1 today")).toBeVisible();
 	await expectNoAxeViolations(page);
 	await expect(card.getByRole("button", { name: /^Preview image/ })).toHaveCount(4, {
 		timeout: 20_000,
 	});
-	await expect(card.getByText(/^(Queued|Generating…)$/)).toHaveCount(0);
+	await expect(card.getByText(IN_PROGRESS_LABEL)).toHaveCount(0);
 	await context.close();
 });
 

@@ -10,6 +10,7 @@ import {
 import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "./support/constants";
 import {
 	createGenerations,
+	IN_PROGRESS_LABEL,
 	openAccount,
 	revealCard,
 	type Seed,
@@ -255,7 +256,7 @@ test("Use prompt opens the generator filled in; Rerun starts the same generation
 	await expect(page.getByText("3 generations · 3 today")).toBeVisible();
 	const newest = page.getByRole("article").first();
 	await expect(newest).toHaveAccessibleName(lighthouse);
-	await expect(newest.getByText(/^(Queued|Generating…)$/)).toBeVisible();
+	await expect(newest.getByText(IN_PROGRESS_LABEL)).toBeVisible();
 	await waitForTransitions(page);
 	await expectNoAxeViolations(page);
 	await expect(newest.getByRole("button", { name: /^Preview image/ })).toHaveCount(4, {

@@ -1,3 +1,4 @@
+import { Ajv2020 } from "ajv/dist/2020";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -84,6 +85,26 @@ async function requestOperation(
 		method: operation.method.toUpperCase(),
 		...(body === undefined ? {} : { json: body }),
 	});
+}
+
+/**
+ * Checks answers against the live OpenAPI document, as a client generated from it would read
+ * them: JSON Schema 2020-12, as OpenAPI 3.1 writes it.
+ */
+async function readDocumentValidator(server: TestServer) {
+	const document: unknown = await (await server.app.request("/api/openapi.json")).json();
+	const ajv = new Ajv2020({ strict: false, allErrors: true });
+	ajv.addSchema(document as object, "openapi");
+	return (operation: ApiOperation, status: number, body: unknown): string[] => {
+		const pointer = ["paths", operation.path, operation.method, "responses", String(status)]
+			.concat(["content", "application/json", "schema"])
+			.map((token) => encodeURIComponent(token.replaceAll("~", "~0").replaceAll("/", "~1")))
+			.join("/");
+		const validate = ajv.compile({ $ref: `openapi#/${pointer}` });
+		return validate(body)
+			? []
+			: (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+	};
 }
 
 describe.each(availableDatabaseKinds())("personal API tokens on %s", (kind) => {
@@ -181,6 +202,7 @@ describe.each(availableDatabaseKinds())("personal API tokens on %s", (kind) => {
 	});
 
 	it("lets each scope call its routes and answers 403 naming the scope elsewhere", async () => {
+		const validateAgainstDocument = await readDocumentValidator(server);
 		const person = await createTestUser(server);
 		const tokens = {
 			generate: (await createToken(person, ["generate"])).token,
@@ -195,9 +217,14 @@ describe.each(availableDatabaseKinds())("personal API tokens on %s", (kind) => {
 				if (allowed) {
 					expect(response.status, `${operation.id} with ${scope}`).toBe(operation.success.status);
 					const { answer } = operation.success;
-					// The live answer matches the schema the document was built from.
-					if ("schema" in answer) z.parse(answer.schema, await response.json());
-					else expect(response.headers.get("content-type")).toMatch(/^(image\/|application\/zip)/);
+					// The live answer matches the schema the document was built from, and the
+					// document itself, as a client generated from it reads it.
+					if ("schema" in answer) {
+						const body: unknown = await response.json();
+						z.parse(answer.schema, body);
+						expect(validateAgainstDocument(operation, response.status, body)).toEqual([]);
+					} else
+						expect(response.headers.get("content-type")).toMatch(/^(image\/|application\/zip)/);
 				} else {
 					const message = await expectErrorEnvelope(response, 403, "TOKEN_SCOPE_MISSING");
 					for (const needed of operation.access.scopes) expect(message).toContain(`"${needed}"`);

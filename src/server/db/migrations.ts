@@ -495,7 +495,23 @@ const MIGRATIONS: Record<string, Migration> = {
 					add column details text`.execute(db);
 		},
 	},
-	"0011_queue_turns": {
+	"0011_generation_progress": {
+		// What a run reports while it works (reportProgress in generation-lifecycle.ts): its stage,
+		// the provider's percent (never lower than before), step and steps, the provider's own queue
+		// position, and the latest preview frame's storage key. The finishing transitions clear them.
+		async up(db) {
+			await sql`
+				alter table generations
+					add column progress_stage text
+						check (progress_stage in ('starting', 'queued', 'running', 'saving')),
+					add column progress_percent real check (progress_percent between 0 and 100),
+					add column progress_step integer,
+					add column progress_steps integer,
+					add column progress_position integer,
+					add column preview_key text`.execute(db);
+		},
+	},
+	"0012_queue_turns": {
 		async up(db: Kysely<unknown>) {
 			// The fair queue (decision 020) asks, at every claim, when each waiting person last had a
 			// turn: the latest start among their generations, found here without reading their history.

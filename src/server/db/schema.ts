@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
-import type { GenerationStatus } from "../../shared/generation-responses";
+import type { GenerationStatus, ProgressStage } from "../../shared/generation-responses";
 import type { Quality } from "../../shared/generation-settings";
 
 /** One stored image of a generation: storage keys, never provider URLs. */
@@ -61,6 +61,21 @@ type GenerationsTable = {
 	price_per_image: ColumnType<string | null, number | null | undefined, number | null>;
 	/** Bytes of everything stored for its images (originals, display copies, thumbnails); null when unknown. */
 	stored_bytes: ColumnType<string | null, number | null | undefined, number | null>;
+	/**
+	 * What the run reports while it works (null before a run claims it, and once finished): the
+	 * stage (`queued` here meaning waiting in the provider's own queue), the provider's percent of
+	 * the whole generation, its step of steps, its queue position, the latest preview's key.
+	 */
+	progress_stage: ColumnType<
+		ProgressStage | null,
+		ProgressStage | null | undefined,
+		ProgressStage | null
+	>;
+	progress_percent: ColumnType<number | null, number | null | undefined, number | null>;
+	progress_step: ColumnType<number | null, number | null | undefined, number | null>;
+	progress_steps: ColumnType<number | null, number | null | undefined, number | null>;
+	progress_position: ColumnType<number | null, number | null | undefined, number | null>;
+	preview_key: ColumnType<string | null, string | null | undefined, string | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;

@@ -43,8 +43,8 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		const generation = GenerationSchema.parse(
 			await (await client.request(`/api/generations/${id}`)).json(),
 		);
-		expect(generation.queuePosition).toBe(poll.queuePosition);
-		return poll.queuePosition;
+		expect(generation.progress?.position).toBe(poll.progress?.position);
+		return poll.progress?.stage === "queued" ? poll.progress.position : null;
 	}
 
 	async function queue(client: TestClient, prompts: string[]): Promise<void> {
@@ -76,7 +76,8 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 
 	/** The queued generations' names, in the order of their positions (which must run 0, 1, 2...). */
 	async function queueByPosition(): Promise<string[]> {
-		const positions = await findQueuePositions(server.database.db, [...names.keys()]);
+		const rows = [...names.keys()].map((id) => ({ id, status: "queued" as const }));
+		const positions = await findQueuePositions(server.database.db, rows);
 		const ordered = [...positions].sort(([, a], [, b]) => a - b);
 		expect(ordered.map(([, position]) => position)).toEqual(ordered.map((_, index) => index));
 		return ordered.map(([id]) => names.get(id) ?? id);

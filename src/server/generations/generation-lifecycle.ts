@@ -1,7 +1,11 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kysely";
-import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
+import { ACTIVE_GENERATION_STATUSES, type ProgressStage } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
-import { notifyGenerationChanged, notifyGenerationsChanged } from "./generation-events";
+import {
+	notifyGenerationChanged,
+	notifyGenerationsChanged,
+	QUEUE_MOVED_KEY,
+} from "./generation-events";
 import { QUEUE_ORDER } from "./queue-order";
 import { sumStoredBytes } from "./store-images";
 
@@ -78,7 +82,8 @@ export async function claimGeneration(
 			.returningAll()
 			.executeTakeFirst();
 	});
-	if (row) await notifyGenerationChanged(db, row.id);
+	// The queue moved: every queued generation's position may be one less.
+	if (row) await notifyGenerationsChanged(db, [row.id, QUEUE_MOVED_KEY]);
 	return row;
 }
 
@@ -121,6 +126,58 @@ export async function setStatusMessage(
 	return row !== undefined;
 }
 
+/** What a run last heard of its generation's progress (provider-reported fields null when unknown). */
+export type ProgressReport = {
+	stage: ProgressStage;
+	percent: number | null;
+	step: number | null;
+	steps: number | null;
+	/** The provider's own queue position, while `stage` is `queued`. */
+	position: number | null;
+	previewKey: string | null;
+};
+
+/**
+ * Records the run's progress and announces it, so waiting polls answer at once. The percent never
+ * goes down (a run that takes over keeps what the earlier one reported); callers throttle
+ * (progress-reporter.ts). False when the run no longer holds the generation.
+ */
+export async function reportProgress(
+	db: Db,
+	lease: Lease,
+	report: ProgressReport,
+): Promise<boolean> {
+	const percent = report.percent === null ? null : Math.min(100, Math.max(0, report.percent));
+	const row = await db
+		.updateTable("generations")
+		.set({
+			progress_stage: report.stage,
+			progress_percent:
+				percent === null
+					? sql<number | null>`progress_percent`
+					: sql<number>`greatest(coalesce(progress_percent, 0), ${percent}::real)`,
+			progress_step: report.step,
+			progress_steps: report.steps,
+			progress_position: report.position,
+			preview_key: report.previewKey,
+		})
+		.where(isHeldBy(lease))
+		.returning("id")
+		.executeTakeFirst();
+	if (row) await notifyGenerationChanged(db, lease.generationId);
+	return row !== undefined;
+}
+
+/** What a finished generation keeps of its progress: nothing. */
+const NO_PROGRESS = {
+	progress_stage: null,
+	progress_percent: null,
+	progress_step: null,
+	progress_steps: null,
+	progress_position: null,
+	preview_key: null,
+} as const;
+
 /** A generation a run has just finished: what the metrics count it under. */
 export type FinishedGeneration = {
 	modelId: string;
@@ -154,6 +211,7 @@ async function finishGeneration(
 				lease_owner: null,
 				lease_until: null,
 				status_message: null,
+				...NO_PROGRESS,
 			})
 			.where(isHeldBy(lease))
 			.returningAll()
@@ -213,15 +271,13 @@ export async function cancelUnfinishedGenerations(
 			lease_owner: null,
 			lease_until: null,
 			status_message: null,
+			...NO_PROGRESS,
 		})
 		.where("user_id", "=", userId)
 		.where("status", "in", ACTIVE_GENERATION_STATUSES)
 		.returningAll()
 		.execute();
-	await notifyGenerationsChanged(
-		db,
-		rows.map((row) => row.id),
-	);
+	await notifyGenerationsChanged(db, [...rows.map((row) => row.id), QUEUE_MOVED_KEY]);
 	return rows;
 }
 

@@ -1,6 +1,11 @@
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
-import type { GenerationModel } from "../../shared/generation-responses";
+import type {
+	ActiveGeneration,
+	GenerationModel,
+	GenerationProgress,
+} from "../../shared/generation-responses";
 import type { Generation, PollResponse } from "../../shared/generations";
+import { progressReport } from "../../shared/progress";
 import type { GenerationRow } from "../db/schema";
 import { settingsOf } from "./generation-input";
 import type { GenerationWithOwner } from "./generation-repository";
@@ -19,10 +24,34 @@ function modelOf(row: GenerationRow): GenerationModel {
 	return { id: row.model_id, label: row.model_label };
 }
 
-/** `queuePosition`, from findQueuePosition, where the answer is about one generation. */
+/**
+ * What is known of an unfinished generation (null once finished). A queued row is in Atelier's
+ * queue, at `queuePosition` (how many queued generations start before it in the fair order:
+ * findQueuePositions in queue-order.ts, looked up by the caller, once for a whole list); a running
+ * one is where its run last reported, `starting` until the provider says more. The provider's own
+ * queue position shows as stage `queued` with that position.
+ */
+export function presentProgress(
+	row: GenerationRow,
+	queuePosition: number | null,
+): GenerationProgress | null {
+	if (row.status === "completed" || row.status === "failed") return null;
+	if (row.status === "queued") return progressReport("queued", { position: queuePosition });
+	const stage = row.progress_stage ?? "starting";
+	return {
+		stage,
+		position: stage === "queued" ? row.progress_position : null,
+		percent: row.progress_percent,
+		step: row.progress_step,
+		steps: row.progress_steps,
+		previewUrl: row.preview_key ? imageUrl(row.preview_key) : null,
+	};
+}
+
+/** `queuePosition` as for presentProgress: null when the generation is not queued. */
 export function presentGeneration(
 	row: GenerationWithOwner,
-	queuePosition?: number | null,
+	queuePosition: number | null,
 ): Generation {
 	return {
 		id: row.id,
@@ -53,8 +82,8 @@ export function presentGeneration(
 		is_favorite: row.is_favorite,
 		model: modelOf(row),
 		settings: settingsOf(row),
+		progress: presentProgress(row, queuePosition),
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
-		...(queuePosition !== undefined ? { queuePosition } : {}),
 	};
 }
 
@@ -64,8 +93,16 @@ export function presentPoll(row: GenerationRow, queuePosition: number | null): P
 		results: row.images.map((image) => imageUrl(image.key)),
 		message:
 			row.status === "failed" ? (row.error ?? GENERATION_MESSAGES.failed) : row.status_message,
+		progress: presentProgress(row, queuePosition),
 		model: modelOf(row),
 		settings: settingsOf(row),
-		queuePosition,
 	};
+}
+
+/** One of the person's unfinished generations, as `GET /api/generations/active` lists it. */
+export function presentActiveGeneration(
+	row: GenerationRow,
+	queuePosition: number | null,
+): ActiveGeneration {
+	return { id: row.id, status: row.status, progress: presentProgress(row, queuePosition) };
 }

@@ -39,6 +39,21 @@ export async function countActiveGenerations(db: Executor, userId: string): Prom
 	return Number(row.count);
 }
 
+/** The person's queued and running generations, oldest first: what "1 running" counts. */
+export async function findActiveGenerations(
+	db: Executor,
+	userId: string,
+): Promise<GenerationRow[]> {
+	return db
+		.selectFrom("generations")
+		.selectAll()
+		.where("user_id", "=", userId)
+		.where("status", "in", ACTIVE_GENERATION_STATUSES)
+		.orderBy("created_at", "asc")
+		.orderBy("id", "asc")
+		.execute();
+}
+
 export async function countGenerationsSince(
 	db: Executor,
 	userId: string,

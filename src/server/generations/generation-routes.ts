@@ -1,6 +1,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import {
+	ActiveGenerationsQuerySchema,
 	AuditLogQuerySchema,
 	CreateGenerationRequestSchema,
 	GenerationIdSchema,
@@ -33,6 +34,7 @@ import {
 	pollGeneration,
 	type Viewer,
 } from "./generation-service";
+import { listActiveGenerations } from "./list-active-generations";
 import { listHistory } from "./list-history";
 import { findQueuePosition } from "./queue-order";
 import { setFavorite } from "./set-favorite";
@@ -236,6 +238,22 @@ export function createGenerationRoutes(options: {
 			const { ids } = parseOrThrow(GenerationIdsRequestSchema, body);
 			const deleted = await deleteGenerations(deps, context.get("viewer"), ids);
 			return context.json({ success: true, deleted });
+		},
+	);
+
+	// Before /generations/:id, which would take "active" for an id.
+	app.get(
+		"/generations/active",
+		allow(OPERATIONS.listActiveGenerations.access),
+		async (context) => {
+			const query = parseOrThrow(ActiveGenerationsQuerySchema, context.req.query());
+			const active = await listActiveGenerations(deps, context.get("viewer"), {
+				after: query.after,
+				waitMs: query.wait,
+				signal: context.req.raw.signal,
+			});
+			context.header("cache-control", "no-store");
+			return context.json(active);
 		},
 	);
 

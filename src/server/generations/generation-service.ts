@@ -12,7 +12,13 @@ import type { Logger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
 import { readPersonLimits } from "../people/person-controls";
 import type { Storage } from "../storage/storage";
-import type { GenerationEvents } from "./generation-events";
+import {
+	type GenerationEvents,
+	notifyGenerationsChanged,
+	personChangeKey,
+	QUEUE_MOVED_KEY,
+	waitForAnyChange,
+} from "./generation-events";
 import { settingsOf } from "./generation-input";
 import { pollingUrlFor, presentPoll } from "./generation-presenter";
 import {
@@ -199,6 +205,9 @@ export async function createGeneration(
 			});
 		}
 		await deps.queue.enqueue(id, createTransactionExecutor(transaction));
+		// Every open page of the person counts it as running once this commits, and every queued
+		// generation's position may move (a newcomer goes ahead of those who have had turns).
+		await notifyGenerationsChanged(transaction, [personChangeKey(viewer.id), QUEUE_MOVED_KEY]);
 		return undefined;
 	});
 	if (replay) return replay;
@@ -218,7 +227,10 @@ export async function getGeneration(
 	return row;
 }
 
-/** Answers a poll at once when the generation is finished, else when it changes or `waitMs` passes. */
+/**
+ * Answers a poll at once when the generation is finished, else when it changes or `waitMs` passes.
+ * A queued generation's answer also changes when the queue moves (its position in `progress`).
+ */
 export async function pollGeneration(
 	deps: Pick<GenerationDeps, "database" | "events">,
 	viewer: Viewer,
@@ -230,15 +242,14 @@ export async function pollGeneration(
 		presentPoll(row, await findQueuePosition(deps.database.db, row));
 	const row = await getGeneration(deps, viewer, id);
 	if (row.status === "completed" || row.status === "failed" || waitMs <= 0) return present(row);
-	const changed = deps.events.waitForChange(id, waitMs, signal);
+	const keys = row.status === "queued" ? [id, QUEUE_MOVED_KEY] : [id];
+	const changed = waitForAnyChange(deps.events, keys, waitMs, signal);
 	// Read again after subscribing, so a change between the two reads is not missed.
-	const current = await getGeneration(deps, viewer, id);
-	if (
-		current.status !== row.status ||
-		current.api_id !== row.api_id ||
-		current.status_message !== row.status_message
-	) {
-		return present(current);
+	const [before, current] = await Promise.all([present(row), getGeneration(deps, viewer, id)]);
+	const answer = await present(current);
+	// Anything the answer says (status, message, progress) that moved meanwhile is news already.
+	if (current.api_id !== row.api_id || JSON.stringify(answer) !== JSON.stringify(before)) {
+		return answer;
 	}
 	await changed;
 	return present(await getGeneration(deps, viewer, id));

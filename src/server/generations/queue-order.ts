@@ -53,27 +53,30 @@ export const QUEUE_ORDER = sql`
 		join turns on turns.user_id = rounds.user_id
 	)`;
 
+type QueuedOrNot = Pick<GenerationRow, "id" | "status">;
+
 /**
- * How many queued generations will start before each of these: 0 when it is next. Generations not
- * queued (running, finished, unknown) are absent from the answer.
+ * How many queued generations will start before each of these rows that is queued: 0 when it is
+ * next. One query for the whole list, none when no row is queued (a history page of finished
+ * generations costs nothing). Rows not queued (running, finished) are absent from the answer.
  */
 export async function findQueuePositions(
 	db: Kysely<DatabaseSchema>,
-	generationIds: readonly string[],
-): Promise<Map<string, number>> {
-	if (generationIds.length === 0) return new Map();
+	rows: readonly QueuedOrNot[],
+): Promise<ReadonlyMap<string, number>> {
+	const queuedIds = rows.filter((row) => row.status === "queued").map((row) => row.id);
+	if (queuedIds.length === 0) return new Map();
 	const result = await sql<{ id: string; queue_position: string | number }>`
 		with ${QUEUE_ORDER}
 		select id, queue_position from queue_order
-		where id in (${sql.join(generationIds)})`.execute(db);
+		where id in (${sql.join(queuedIds)})`.execute(db);
 	return new Map(result.rows.map((row) => [row.id, Number(row.queue_position)]));
 }
 
 /** One generation's position in the queue, or null when it is not queued. */
 export async function findQueuePosition(
 	db: Kysely<DatabaseSchema>,
-	row: Pick<GenerationRow, "id" | "status">,
+	row: QueuedOrNot,
 ): Promise<number | null> {
-	if (row.status !== "queued") return null;
-	return (await findQueuePositions(db, [row.id])).get(row.id) ?? null;
+	return (await findQueuePositions(db, [row])).get(row.id) ?? null;
 }

@@ -28,6 +28,7 @@ import {
 	setStatusMessage,
 } from "./generation-lifecycle";
 import { findGenerationById } from "./generation-repository";
+import { createProgressReporter, type ProgressReporter } from "./progress-reporter";
 import { generationFolder, runFolder, storeGenerationImage } from "./store-images";
 
 export type GenerationRunSettings = {
@@ -40,6 +41,8 @@ export type GenerationRunSettings = {
 	leaseMs: number;
 	downloadMaxBytes: number;
 	downloadTimeoutMs: number;
+	/** The least time between two progress writes; PROGRESS_WRITE_INTERVAL_MS by default. */
+	progressIntervalMs?: number;
 };
 
 export type GenerationRunDeps = {
@@ -78,6 +81,8 @@ type Run = {
 	provider: ImageProvider;
 	/** The provider's job once started (or resumed from the row). */
 	job: ProviderJob | undefined;
+	/** Where the run's progress is recorded, throttled. */
+	progress: ProgressReporter;
 };
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -156,7 +161,7 @@ async function startOrResume(run: Run, row: GenerationRow): Promise<ProviderJob>
 	const input = inputOf(row);
 	if (row.api_id) return { jobId: row.api_id, input };
 	const started = await withRetries(run, "start", () =>
-		run.provider.start(input, { signal: run.signal }),
+		run.provider.start(input, { signal: run.signal, onProgress: run.progress.report }),
 	);
 	run.job = { jobId: started.jobId, input };
 	if (!(await saveProviderJob(deps.db, run.lease, started.jobId))) throw new ClaimLostError();
@@ -165,11 +170,21 @@ async function startOrResume(run: Run, row: GenerationRow): Promise<ProviderJob>
 
 async function followJob(run: Run, job: ProviderJob): Promise<ImageSource[]> {
 	const { deps, signal } = run;
+	const onProgress = run.progress.report;
+	// A service that pushes progress (ComfyUI's WebSocket) is heard between checks.
+	const stopWatching = run.provider.watch?.(job, { signal, onProgress });
 	let state: ProviderJobState;
-	for (;;) {
-		state = await withRetries(run, "check", () => run.provider.check(job, { signal }));
-		if (state.status !== "running") break;
-		await sleep(deps.settings.providerPollMs, signal);
+	try {
+		for (;;) {
+			state = await withRetries(run, "check", () =>
+				run.provider.check(job, { signal, onProgress }),
+			);
+			if (state.status !== "running") break;
+			onProgress(state);
+			await sleep(deps.settings.providerPollMs, signal);
+		}
+	} finally {
+		stopWatching?.();
 	}
 	if (state.status === "failed") {
 		throw new ProviderError(`The provider reported failure: ${state.reason ?? state.message}`, {
@@ -227,6 +242,8 @@ async function removeEarlierRuns(deps: GenerationRunDeps, row: GenerationRow): P
 async function settleFailure(run: Run, reason: unknown): Promise<RunOutcome> {
 	const { deps, lease } = run;
 	const generationId = lease.generationId;
+	// No progress write may store a preview after the folder is gone.
+	await run.progress.close();
 	await deps.storage.deletePrefix(runFolder(generationId, lease.token));
 	if (reason instanceof ClaimLostError) {
 		const isDeleted = !(await findGenerationById(deps.db, generationId));
@@ -312,14 +329,32 @@ export async function runNextGeneration(deps: GenerationRunDeps): Promise<RunOut
 		modelId: model.id,
 		provider: model.provider,
 		job: undefined,
+		progress: createProgressReporter({
+			db: deps.db,
+			storage: deps.storage,
+			logger: deps.logger,
+			lease,
+			folder: runFolder(id, lease.token),
+			intervalMs: deps.settings.progressIntervalMs,
+			onClaimLost: () => controller.abort(new ClaimLostError()),
+		}),
 	};
 
 	try {
 		await removeEarlierRuns(deps, row);
 		run.job = await startOrResume(run, row);
-		const images = await storeImages(run, await followJob(run, run.job));
+		const sources = await followJob(run, run.job);
+		await run.progress.enterStage("saving");
+		const images = await storeImages(run, sources);
+		await run.progress.close();
 		const finished = await completeGeneration(deps.db, lease, images, deps.onFinished);
 		if (!finished) throw new ClaimLostError();
+		// The final images replace the preview, which the row no longer names.
+		await run.progress
+			.removePreviews()
+			.catch((error) =>
+				deps.logger.warn("preview frames were not removed", { generationId: id, error }),
+			);
 		return recordFinished(deps, "completed", finished);
 	} catch (error) {
 		return await settleFailure(run, controller.signal.aborted ? controller.signal.reason : error);

@@ -31,12 +31,21 @@ export function extensionOfContentType(contentType: string): string | undefined 
 }
 
 /**
- * Whether a file name is one `storeGenerationImage` writes in a run's folder: `<index>.<ext>`,
- * `<index>-display.webp` or `<index>-thumb.webp`.
+ * Whether a file name is one a run writes in its folder: `storeGenerationImage`'s `<index>.<ext>`,
+ * `<index>-display.webp` or `<index>-thumb.webp`, or a preview frame, `preview-<n>.webp`.
  */
 export function isStoredImageFile(name: string): boolean {
+	if (/^preview-\d+\.webp$/.test(name)) return true;
 	const match = /^\d+(-thumb|-display)?\.([a-z]+)$/.exec(name);
 	return match !== null && STORED_EXTENSIONS.includes(match[2] ?? "");
+}
+
+/**
+ * The key of a run's `frame`th preview frame (WebP). Each frame gets a key of its own, since an
+ * image's key never changes its bytes; the run removes the one before, and all at its end.
+ */
+export function previewKey(folder: string, frame: number): string {
+	return `${folder}preview-${frame}.webp`;
 }
 
 /** Where every generation's stored objects live, each under a folder of its own. */

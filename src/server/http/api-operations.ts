@@ -2,6 +2,8 @@ import type { z } from "zod";
 import { MAX_PROMPT_LENGTH } from "../../shared/constants";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import {
+	ActiveGenerationsQuerySchema,
+	ActiveGenerationsSchema,
 	CreateGenerationRequestSchema,
 	CreateGenerationResponseSchema,
 	GenerationIdsRequestSchema,
@@ -84,6 +86,7 @@ const GENERATION_EXAMPLE = {
 	is_favorite: false,
 	model: MODEL_EXAMPLE,
 	settings: SETTINGS_EXAMPLE,
+	progress: null,
 };
 
 const ID_PARAMETER: Parameter = {
@@ -183,12 +186,21 @@ export const GENERATION_OPERATIONS = {
 		success: {
 			status: 200,
 			answer: {
-				description: "Its status; `results` are the image URLs once completed.",
+				description:
+					"Its status; `results` are the image URLs once completed. While it is unfinished, `progress` says where it is: `stage` (`queued` waiting in Atelier's queue, with `position` the number of queued generations that start before it, or in the provider's own queue with the provider's position; `starting`; `running`; `saving` its images), and where the provider reports them `percent` of the whole generation (never decreasing), `step` of `steps`, and `previewUrl`, the latest preview frame (an image URL, gone once the generation finishes). Unknown fields are null; `progress` is null once the generation has finished. A change of any of them answers a waiting poll at once.",
 				schema: PollResponseSchema,
 				example: {
-					status: "completed",
-					results: [IMAGE_EXAMPLE.url],
+					status: "running",
+					results: [],
 					message: null,
+					progress: {
+						stage: "running",
+						position: null,
+						percent: 40,
+						step: 12,
+						steps: 30,
+						previewUrl: `/api/images/generations/${GENERATION_ID}/${RUN_ID}/preview-3.webp`,
+					},
 					model: MODEL_EXAMPLE,
 					settings: SETTINGS_EXAMPLE,
 				},
@@ -214,6 +226,42 @@ export const GENERATION_OPERATIONS = {
 			},
 		},
 		errors: [400],
+	},
+	listActiveGenerations: {
+		id: "listActiveGenerations",
+		method: "get",
+		path: "/api/generations/active",
+		summary: "List the generations still running",
+		description:
+			"Your queued and running generations, oldest first. With `after` set to the last answer's `version`, waits up to `wait` milliseconds for a change.",
+		tag: "History",
+		access: { scopes: ["read"] },
+		query: ActiveGenerationsQuerySchema,
+		success: {
+			status: 200,
+			answer: {
+				description: "How many are queued or running, each with what is happening to it.",
+				schema: ActiveGenerationsSchema,
+				example: {
+					count: 1,
+					items: [
+						{
+							id: GENERATION_ID,
+							status: "running",
+							progress: {
+								stage: "running",
+								position: null,
+								percent: null,
+								step: 12,
+								steps: 30,
+								previewUrl: null,
+							},
+						},
+					],
+					version: "kq3Xv0uQ2mZcYb1e",
+				},
+			},
+		},
 	},
 	getGeneration: {
 		id: "getGeneration",
@@ -298,7 +346,7 @@ export const GENERATION_OPERATIONS = {
 		path: "/api/images/generations/{id}/{run}/{file}",
 		summary: "An image as the screens show it",
 		description:
-			"The URLs in a generation's `images` and a poll's `results`: the original, the display copy or the thumbnail.",
+			"The URLs in a generation's `images` and a poll's `results`: the original, the display copy or the thumbnail; and a running generation's `progress.previewUrl`, its latest preview frame.",
 		tag: "Images",
 		access: { scopes: ["read"] },
 		pathParameters: [

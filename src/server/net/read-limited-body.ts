@@ -13,7 +13,12 @@ export class BodyTooLargeError extends Error {
  * Reads a response body, counting bytes as they arrive and cancelling the stream as soon as it
  * passes `maxBytes`, so a server that lies about (or omits) Content-Length cannot fill memory.
  */
-export async function readLimitedBody(response: Response, maxBytes: number): Promise<Uint8Array> {
+export async function readLimitedBody(
+	response: Response,
+	maxBytes: number,
+	/** Sees each chunk as it arrives (a stream of server-sent events read as it comes). */
+	onChunk?: (chunk: Uint8Array) => void,
+): Promise<Uint8Array> {
 	const declared = Number(response.headers.get("content-length") ?? Number.NaN);
 	if (Number.isFinite(declared) && declared > maxBytes) {
 		await cancelBody(response);
@@ -32,6 +37,7 @@ export async function readLimitedBody(response: Response, maxBytes: number): Pro
 			throw new BodyTooLargeError(maxBytes);
 		}
 		chunks.push(value);
+		onChunk?.(value);
 	}
 	const data = new Uint8Array(total);
 	let offset = 0;

@@ -68,6 +68,15 @@ async function signIn(person: Person, server: TestServer): Promise<Response> {
 	});
 }
 
+async function createAllScopesToken(person: Person): Promise<string> {
+	const response = await person.client.request("/api/account/tokens", {
+		method: "POST",
+		json: { name: "every scope", scopes: ["generate", "read", "delete"], expiresInDays: 30 },
+	});
+	expect(response.status).toBe(201);
+	return CreatedApiTokenSchema.parse(await response.json()).token;
+}
+
 async function createReadToken(person: Person): Promise<string> {
 	const response = await person.client.request("/api/account/tokens", {
 		method: "POST",
@@ -448,7 +457,18 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 			},
 			{ method: "DELETE", path: (id) => `/api/admin/people/${id}` },
 			{ method: "GET", path: () => "/api/admin/audit-log" },
+			{ method: "GET", path: () => "/api/admin/usage" },
 		];
+
+		it("covers every administrator's route the app serves", () => {
+			const served = new Set(
+				server.app.routes
+					.filter((route) => route.path.startsWith("/api/admin/") && route.method !== "ALL")
+					.map((route) => `${route.method} ${route.path}`),
+			);
+			const listed = new Set(routes.map((route) => `${route.method} ${route.path(":id")}`));
+			expect([...served].sort()).toEqual([...listed].sort());
+		});
 
 		it.each(routes.map((route) => [`${route.method} ${route.path(":id")}`, route] as const))(
 			"%s: signed out 401, anyone but the administrator 404, the administrator 200",
@@ -464,6 +484,14 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 				await expectErrorEnvelope(await request(new TestClient(server)), 401, "AUTH_ERROR");
 				await expectErrorEnvelope(await request(other.client), 404, "NOT_FOUND");
 				await expectErrorEnvelope(await request(target.client), 404, "NOT_FOUND");
+				// Not even the administrator's own API token: these are for a signed-in browser.
+				const token = await createAllScopesToken(admin);
+				const withToken = await server.app.request(route.path(target.userId), {
+					method: route.method,
+					headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+					...(route.json ? { body: JSON.stringify(route.json) } : {}),
+				});
+				await expectErrorEnvelope(withToken, 403, "TOKEN_NOT_ALLOWED");
 				expect((await request(admin.client)).status).toBe(200);
 			},
 		);

@@ -53,15 +53,45 @@ export type ImageSource =
 	| { kind: "url"; url: string }
 	| { kind: "bytes"; data: Uint8Array; contentType: string };
 
+/** A frame of the image being made, as a provider shows it while it works (a sampler's preview). */
+export type PreviewFrame = { data: Uint8Array; contentType: string };
+
+/**
+ * What a provider says of a job while it works, every field where it knows it. `progress` is the
+ * percent of the whole generation (0 to 100); `step` of `steps` the provider's own count (sampler
+ * steps, or images drawn); `queuePosition` how many of the provider's own jobs run before this
+ * one (0 when it is next).
+ */
+export type ProviderProgress = {
+	progress?: number;
+	step?: number;
+	steps?: number;
+	queuePosition?: number;
+	preview?: PreviewFrame;
+};
+
 export type ProviderJobState =
-	| { status: "running"; progress?: number }
+	| ({ status: "running" } & ProviderProgress)
 	| { status: "completed"; images: ImageSource[] }
 	| { status: "failed"; message: string; reason?: string };
 
 /** A provider job as the worker knows it: the provider's id plus the input that started it. */
 export type ProviderJob = { jobId: string; input: GenerationInput };
 
-export type ProviderCallOptions = { signal?: AbortSignal };
+export type ProviderCallOptions = {
+	signal?: AbortSignal;
+	/**
+	 * Where a provider reports progress as it happens, between checks (the offline engine drawing
+	 * each image); a polled provider may instead put it on the running state `check` returns.
+	 */
+	onProgress?: (progress: ProviderProgress) => void;
+};
+
+/** What `watch` is given: the run's signal and where to report. */
+export type ProviderWatchOptions = {
+	signal: AbortSignal;
+	onProgress: (progress: ProviderProgress) => void;
+};
 
 /**
  * An image service. `start` is called once per generation; the job id it returns is saved at once,
@@ -85,6 +115,12 @@ export interface ImageProvider {
 	start(input: GenerationInput, options?: ProviderCallOptions): Promise<{ jobId: string }>;
 	check(job: ProviderJob, options?: ProviderCallOptions): Promise<ProviderJobState>;
 	cancel?(job: ProviderJob, options?: ProviderCallOptions): Promise<void>;
+	/**
+	 * Listens for a job's progress pushed by the service (ComfyUI's WebSocket) while the worker
+	 * follows it with `check`, which alone decides when it ends: a push channel that cannot connect
+	 * costs the progress only. Returns the stop.
+	 */
+	watch?(job: ProviderJob, options: ProviderWatchOptions): () => void;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Images, ShieldCheck } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { Badge } from "../components/badge";
 import { getButtonClassName } from "../components/button";
@@ -14,6 +14,11 @@ const UserMenu = lazy(async () => ({
 	default: (await import("../features/auth/user-menu")).UserMenu,
 }));
 
+// "1 running" and the poll behind it: asked for once the page has painted (an effect runs after).
+const ActiveGenerationsBadge = lazy(async () => ({
+	default: (await import("./active-generations-badge")).ActiveGenerationsBadge,
+}));
+
 function showErrorToast(message: string) {
 	void showToast("error", message);
 }
@@ -24,6 +29,8 @@ function AccountPlaceholder({ className }: { className: string }) {
 
 function AccountActions() {
 	const { user, isLoading } = useAuth();
+	const [isPainted, setIsPainted] = useState(false);
+	useEffect(() => setIsPainted(true), []);
 
 	if (isLoading) {
 		// Hold the space without guessing: showing Sign In first would flash for signed-in users.
@@ -48,6 +55,11 @@ function AccountActions() {
 
 	return (
 		<>
+			{isPainted ? (
+				<Suspense>
+					<ActiveGenerationsBadge />
+				</Suspense>
+			) : null}
 			<Link to="/generations" className={getButtonClassName({ variant: "ghost", size: "sm" })}>
 				<Images aria-hidden="true" className="size-4" />
 				<span className="hidden sm:inline">View Generations</span>

@@ -5,6 +5,8 @@ import { z } from "zod/mini";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { PollAnswer } from "../../shared/generation-answers";
 import {
+	type ActiveGenerations,
+	ActiveGenerationsSchema,
 	CreateGenerationResponseSchema,
 	type Generation,
 	type GenerationModel,
@@ -87,6 +89,24 @@ export function pollGenerationStatus(
 /** The saved record: images with their sizes and thumbnails, and the server's start and end times. */
 export function fetchGeneration(id: string, signal?: AbortSignal): Promise<Generation> {
 	return requestApi(generationPath(id), GenerationSchema, { signal });
+}
+
+/**
+ * `GET /api/generations/active`: the person's queued and running generations. With `after` (the
+ * last answer's version) and `waitMs`, the server holds the answer until something changes.
+ */
+export function fetchActiveGenerations(options: {
+	after?: string;
+	waitMs?: number;
+	signal?: AbortSignal;
+}): Promise<ActiveGenerations> {
+	const params = new URLSearchParams();
+	if (options.after) params.set("after", options.after);
+	if (options.waitMs) params.set("wait", String(options.waitMs));
+	const query = params.size > 0 ? `?${params}` : "";
+	return requestApi(`/api/generations/active${query}`, ActiveGenerationsSchema, {
+		signal: options.signal,
+	});
 }
 
 /** What the history is narrowed to; every part is optional and they combine. */

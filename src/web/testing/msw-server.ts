@@ -1,5 +1,6 @@
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
+import type { ActiveGenerations } from "../../shared/generation-responses";
 import type { ModelsResponse } from "../../shared/models";
 import { createTestModel } from "./fakes/test-generations";
 
@@ -15,6 +16,10 @@ const ambientHandlers = [
 	),
 	http.get("*/api/generations", () =>
 		HttpResponse.json({ items: [], nextCursor: null, total: 0, today: 0 }),
+	),
+	// The header's "1 running" asks once the page has painted; a fresh server has nothing running.
+	http.get("*/api/generations/active", () =>
+		HttpResponse.json({ count: 0, items: [], version: "none" } satisfies ActiveGenerations),
 	),
 	http.get("*/api/models", () =>
 		HttpResponse.json({

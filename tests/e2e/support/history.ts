@@ -135,3 +135,10 @@ export async function waitForTransitions(page: Page): Promise<void> {
 		)
 		.toBe(0);
 }
+
+/**
+ * What a card says while its generation is unfinished: "Queued" or "Generating…", or the progress
+ * the server reports ("Next in line", "2 ahead of you", "Starting", "Step 3 of 4", "Saving images").
+ */
+export const IN_PROGRESS_LABEL =
+	/^(Queued|Generating…|Generating|Waiting in the queue|Next in line|\d+ ahead of you|Starting|Step \d+ of \d+|Saving images)$/;

@@ -16,6 +16,7 @@ import {
 	signUp,
 	startServerWithProvider,
 	waitForFinish,
+	waitUntilStarted,
 } from "../../testing/generation-kit";
 import { availableDatabaseKinds } from "../../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../../testing/test-server";
@@ -193,5 +194,49 @@ describe.each(availableDatabaseKinds())("comfyui models through the API (%s)", (
 		const seed = finished.settings.seed;
 		expect(seed).toBeLessThanOrEqual(2_147_483_647);
 		expect(fake.submittedWorkflows().at(-1)?.["2"]?.inputs.seed).toBe(seed);
+	});
+});
+
+describe("a ComfyUI generation's progress", () => {
+	it("shows the sampler's steps and preview frames from ComfyUI's WebSocket while it runs", async () => {
+		// It runs until the test lets it finish.
+		const { fake, client } = await startWorld({ runningMs: 10 * 60_000 });
+		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1", {
+			count: 1,
+		});
+		await waitUntilStarted(client, created.id);
+		await expect.poll(() => fake.socketCount()).toBe(1);
+		const [promptId = ""] = fake.promptIds();
+
+		await fake.sendProgress(promptId, 12, 30, true);
+		await expect
+			.poll(async () => (await readGeneration(client, created.id)).progress?.previewUrl)
+			.toMatch(/preview-\d+\.webp$/);
+		const running = await readGeneration(client, created.id);
+		expect(running.progress).toMatchObject({
+			stage: "running",
+			percent: 40,
+			step: 12,
+			steps: 30,
+		});
+		const preview = await client.request(running.progress?.previewUrl ?? "");
+		expect(preview.status).toBe(200);
+
+		fake.setBehaviour({ runningMs: 0 });
+		const finished = await waitForFinish(client, created.pollingUrl);
+		expect(finished.status).toBe("completed");
+		expect(finished.progress).toBeNull();
+		// Removed by the run just after the generation completes.
+		await expect
+			.poll(async () => (await client.request(running.progress?.previewUrl ?? "")).status)
+			.toBe(404);
+	});
+
+	it("is followed by polling alone when the WebSocket cannot connect", async () => {
+		const { client } = await startWorld({ runningMs: 200, steps: 3, isWebSocketOpen: false });
+		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1");
+		const finished = await waitForFinish(client, created.pollingUrl);
+		expect(finished.status).toBe("completed");
+		expect(finished.results).toHaveLength(4);
 	});
 });

@@ -29,6 +29,7 @@ import {
 	type ProviderJobState,
 } from "../types";
 import { COMFYUI_DEFAULT_SIZES } from "./comfyui-config";
+import { createComfyUiProgressSocket } from "./comfyui-progress-socket";
 import {
 	checkSeed,
 	drawSeed,
@@ -171,7 +172,8 @@ const COMFYUI_JOB_IDS = defineBatchJobIds("ComfyUI", "promptIds", z.string().min
  * `POST /prompt`. The same seed and workflow make the same images; without a batch input each of
  * the generation's prompts makes one image with the seed plus its index. A generation without a
  * seed (its model's entry turned seeds off) gets a fresh random one per prompt, so ComfyUI never
- * answers from its cache. It is followed in `/history/{id}` and `/queue`,
+ * answers from its cache. It is followed in `/history/{id}` and `/queue`, its steps and preview
+ * frames heard on ComfyUI's WebSocket meanwhile (comfyui-progress-socket.ts),
  * and its images are read from `/view` here, so an optional proxy header reaches them too. Cancel
  * interrupts it when running or deletes it when queued. A ComfyUI that cannot be reached is marked
  * so, to be waited for: the prompt it holds goes on without us.
@@ -183,12 +185,18 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 	assertBindings(workflow, bindings);
 	const sizes = PIXEL_SIZES[options.sizes ?? COMFYUI_DEFAULT_SIZES];
 	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
-	// One client id for this process: ComfyUI groups WebSocket events by it (unused here).
+	// One client id for this process: ComfyUI sends a prompt's WebSocket events to the client that
+	// queued it, so a prompt queued by another process (before a restart) is followed by polling.
 	const clientId = randomUUID();
 	const credentials = {
 		origin: baseUrl.origin,
 		headers: options.authHeader ? { [options.authHeader.name]: options.authHeader.value } : {},
 	};
+	const progressSocket = createComfyUiProgressSocket({
+		baseUrl,
+		clientId,
+		headers: credentials.headers,
+	});
 	const logger = options.logger ?? { warn: () => {} };
 	const send = markOutages(
 		createVendorClient(options, { maxResponseBytes: MAX_RESPONSE_BYTES, credentials }),
@@ -515,6 +523,14 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 			cancel: cancelPrompts,
 			jobIds: COMFYUI_JOB_IDS,
 		}),
+		watch(job, { signal, onProgress }) {
+			const stop = progressSocket.watch(COMFYUI_JOB_IDS.decode(job.jobId), onProgress);
+			signal.addEventListener("abort", stop, { once: true });
+			return () => {
+				signal.removeEventListener("abort", stop);
+				stop();
+			};
+		},
 		validateSeed: async (seed) => checkSeed(seed, await loadSeedLimits()),
 	};
 }

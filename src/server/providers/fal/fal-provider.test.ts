@@ -107,9 +107,9 @@ describe("fal provider: happy path", () => {
 			authorization: `Key ${FAKE_FAL_KEY}`,
 			body: { prompt: "A red fox in the snow", image_size: "landscape_16_9", num_images: 4 },
 		});
-		await expect(provider.check(job)).resolves.toEqual({ status: "running" });
+		await expect(provider.check(job)).resolves.toEqual({ status: "running", queuePosition: 0 });
 		fake.setBehaviour({ queueMs: 0, progressMs: NEVER });
-		await expect(provider.check(job)).resolves.toEqual({ status: "running" });
+		await expect(provider.check(job)).resolves.toMatchObject({ status: "running", steps: 28 });
 
 		fake.setBehaviour({ progressMs: 0 });
 		const images = expectCompleted(await provider.check(job));
@@ -349,5 +349,27 @@ describe("fal provider: HTTP failures", () => {
 			createProvider(fake).check({ jobId: '{"provider":"replicate"}', input: createTestInput() }),
 		);
 		expect(error.message).toMatch(/Not a job id of the fal provider/);
+	});
+});
+
+describe("fal provider: progress", () => {
+	it("reports fal's queue position while queued, then the steps its logs show", async () => {
+		const fake = await startFake({ behaviour: { queueMs: NEVER } });
+		const provider = createProvider(fake);
+		const first = await startTestJob(provider, { count: 1 });
+		const second = await startTestJob(provider, { count: 1 });
+
+		expect(await provider.check(second)).toEqual({ status: "running", queuePosition: 1 });
+		expect(await provider.check(first)).toEqual({ status: "running", queuePosition: 0 });
+
+		fake.setBehaviour({ queueMs: 0, progressMs: NEVER });
+		expect(await provider.check(first)).toMatchObject({
+			status: "running",
+			progress: 0,
+			step: 0,
+			steps: 28,
+		});
+		const statusRequests = fake.requests().filter((request) => request.path.endsWith("/status"));
+		expect(statusRequests.every((request) => request.query.get("logs") === "1")).toBe(true);
 	});
 });

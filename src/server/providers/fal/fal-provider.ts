@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type AspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
 import { cancelEach, createBatchedJobs } from "../shared/batches";
 import { defineBatchJobIds } from "../shared/job-id";
+import { readLogProgress } from "../shared/log-progress";
 import { PIXEL_SIZES } from "../shared/pixel-sizes";
 import {
 	isModerationText,
@@ -82,7 +83,11 @@ const SubmitResponseSchema = z.object({
 
 const StatusResponseSchema = z.object({
 	status: z.string(),
-	queue_position: z.number().optional().catch(undefined),
+	queue_position: z.number().int().min(0).optional().catch(undefined),
+	logs: z
+		.array(z.object({ message: z.string() }).loose())
+		.nullish()
+		.catch(undefined),
 });
 
 const ResultSchema = z.object({
@@ -195,11 +200,22 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 	): Promise<ProviderJobState> {
 		const polling = `Polling fal request ${request.id}`;
 		const statusUrl = parseVendorUrl(request.status, "The saved status URL");
+		// With the logs: a model that prints its steps shows them.
+		statusUrl.searchParams.set("logs", "1");
 		const statusReply = await send(polling, { method: "GET", url: statusUrl }, callOptions);
 		if (!statusReply.ok) throw toPollError(polling, statusReply, readErrorDetail(statusReply));
-		const { status } = parseReply(polling, statusReply, StatusResponseSchema, { retryable: true });
-		// IN_QUEUE, IN_PROGRESS, or a status newer than this adapter: still running.
-		if (status !== "COMPLETED") return { status: "running" };
+		const answer = parseReply(polling, statusReply, StatusResponseSchema, { retryable: true });
+		// Waiting in fal's queue: its position shows as the queued stage (progress-reporter.ts).
+		if (answer.status === "IN_QUEUE") {
+			return answer.queue_position === undefined
+				? { status: "running" }
+				: { status: "running", queuePosition: answer.queue_position };
+		}
+		// IN_PROGRESS, or a status newer than this adapter: still running, with what its logs say.
+		if (answer.status !== "COMPLETED") {
+			const lines = (answer.logs ?? []).map((entry) => entry.message);
+			return { status: "running", ...readLogProgress(lines) };
+		}
 
 		const reading = `Reading fal result ${request.id}`;
 		const responseUrl = parseVendorUrl(request.response, "The saved response URL");

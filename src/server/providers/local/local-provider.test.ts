@@ -175,3 +175,27 @@ describe("createLocalProvider", () => {
 		}
 	});
 });
+
+describe("the offline engine's progress", () => {
+	it("reports each image drawn as step i of the count, the percent rising to 100", async () => {
+		const { provider, clock } = createTestProvider();
+		const job = {
+			...(await provider.start(createTestInput({ count: 3 }))),
+			input: createTestInput({ count: 3 }),
+		};
+		const reports: Array<{ step?: number; steps?: number; progress?: number }> = [];
+		clock.time += DELAY_MS;
+
+		const state = await provider.check(job, { onProgress: (progress) => reports.push(progress) });
+
+		expect(expectCompleted(state)).toHaveLength(3);
+		expect(reports.map(({ step, steps }) => ({ step, steps }))).toEqual([
+			{ step: 1, steps: 3 },
+			{ step: 2, steps: 3 },
+			{ step: 3, steps: 3 },
+		]);
+		const percents = reports.map((report) => report.progress ?? 0);
+		expect(percents).toEqual([...percents].sort((a, b) => a - b));
+		expect(percents.at(-1)).toBe(100);
+	});
+});

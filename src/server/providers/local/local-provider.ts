@@ -2,10 +2,12 @@ import { randomUUID } from "node:crypto";
 import {
 	type GenerationInput,
 	type ImageProvider,
+	type ProviderCallOptions,
 	type ProviderCapabilities,
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
+	type ProviderProgress,
 } from "../types";
 import { renderImages } from "./render";
 
@@ -43,7 +45,9 @@ const ABANDONED_JOB_MS = 15 * 60 * 1000;
 /**
  * The built-in offline engine: renders generative art from the prompt on this machine. Jobs live
  * in memory only; since rendering is deterministic (the prompt, ratio, count, seed and negative
- * prompt decide every pixel), a job lost to a restart renders the same images again from its input. Progress is a percentage, like the hosted providers report.
+ * prompt decide every pixel), a job lost to a restart renders the same images again from its input.
+ * Its progress is its real stages: the wait (the first half of the percent), then each image drawn,
+ * reported as step i of count as it is.
  */
 export function createLocalProvider(options: LocalProviderOptions): ImageProvider {
 	const now = options.now ?? Date.now;
@@ -68,7 +72,7 @@ export function createLocalProvider(options: LocalProviderOptions): ImageProvide
 			return { jobId };
 		},
 
-		async check(job: ProviderJob) {
+		async check(job: ProviderJob, callOptions?: ProviderCallOptions) {
 			assertJobId(job.jobId);
 			forgetAbandoned();
 			let entry = jobs.get(job.jobId);
@@ -81,7 +85,7 @@ export function createLocalProvider(options: LocalProviderOptions): ImageProvide
 			if (elapsed < delayMs) {
 				return { status: "running", progress: toProgress(elapsed, delayMs) };
 			}
-			entry.result ??= renderJob(entry.input);
+			entry.result ??= renderJob(entry.input, callOptions?.onProgress);
 			const state = await entry.result;
 			// The caller stores the images now; keeping the bytes here would only hold memory.
 			if (jobs.get(job.jobId) === entry) jobs.delete(job.jobId);
@@ -102,13 +106,28 @@ function assertJobId(jobId: string): void {
 	}
 }
 
+/**
+ * The engine's stages as a percent of the whole job: its wait fills the first half, and each image
+ * drawn an equal share of the second.
+ */
+const WAIT_SHARE = 50;
+
 function toProgress(elapsed: number, delayMs: number): number {
-	return Math.min(99, Math.max(1, Math.round((elapsed / delayMs) * 100)));
+	return Math.min(WAIT_SHARE - 1, Math.max(1, Math.round((elapsed / delayMs) * WAIT_SHARE)));
 }
 
-async function renderJob(input: GenerationInput): Promise<ProviderJobState> {
+async function renderJob(
+	input: GenerationInput,
+	onProgress: ((progress: ProviderProgress) => void) | undefined,
+): Promise<ProviderJobState> {
 	try {
-		const images = await renderImages(input);
+		const images = await renderImages(input, (drawn, count) =>
+			onProgress?.({
+				step: drawn,
+				steps: count,
+				progress: WAIT_SHARE + Math.round(((100 - WAIT_SHARE) * drawn) / count),
+			}),
+		);
 		return {
 			status: "completed",
 			images: images.map((image) => ({

@@ -66,10 +66,21 @@ export type ComposedImage = {
  * Renders `count` distinct images, offline. The same input always gives byte-identical images:
  * everything is drawn from PRNGs seeded by the prompt's hash (and the seed, when there is one).
  */
-export async function renderImages(input: RenderInput): Promise<RenderedImage[]> {
+export async function renderImages(
+	input: RenderInput,
+	onImageDrawn?: (drawn: number, count: number) => void,
+): Promise<RenderedImage[]> {
 	const composed = composeImages(input);
+	let drawn = 0;
 	// Each rasterisation runs on a libuv worker thread; only the SVG text is built on this one.
-	return Promise.all(composed.map((image) => rasterise(image.svg, image.width, image.height)));
+	return Promise.all(
+		composed.map(async (image) => {
+			const rendered = await rasterise(image.svg, image.width, image.height);
+			drawn += 1;
+			onImageDrawn?.(drawn, composed.length);
+			return rendered;
+		}),
+	);
 }
 
 /** The images of a render as SVG with what each shows; pure and synchronous. */

@@ -68,9 +68,11 @@ describe("openai provider: the generation's settings", () => {
 				"model",
 				"n",
 				"output_format",
+				"partial_images",
 				"prompt",
 				"quality",
 				"size",
+				"stream",
 			]);
 		}
 	});
@@ -251,5 +253,32 @@ describe("openai provider: failures", () => {
 		const error = await catchProviderError(checkUntilDone(provider, await startTestJob(provider)));
 		expect(error.retryable).toBe(false);
 		expect(error.message).toMatch(/answered more than|is not an image of at most/);
+	});
+});
+
+describe("openai provider: partial images", () => {
+	it("streams a GPT image model's partial images and shows the newest as the preview", async () => {
+		const fake = await startFake({ behaviour: { latencyMs: 600 } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider, { count: 1 });
+		const previews: string[] = [];
+		let state = await provider.check(job);
+		while (state.status === "running") {
+			if (state.preview) previews.push(state.preview.contentType);
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			state = await provider.check(job);
+		}
+
+		expect(fake.requests()[0]?.body).toMatchObject({ stream: true, partial_images: 2 });
+		expect(previews.length).toBeGreaterThanOrEqual(1);
+		expect(previews.every((type) => type === "image/png")).toBe(true);
+		expect(expectCompleted(state)).toHaveLength(1);
+	});
+
+	it("asks for no stream where the model offers none (partialImages 0)", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { partialImages: 0 });
+		await checkUntilDone(provider, await startTestJob(provider, { count: 1 }));
+		expect(fake.requests()[0]?.body).not.toHaveProperty("stream");
 	});
 });

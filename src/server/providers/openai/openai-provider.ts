@@ -26,11 +26,13 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
+	type PreviewFrame,
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
 } from "../types";
 import { cropToAspectRatio } from "./crop-to-ratio";
+import { createImageEventReader, readImageEvents } from "./image-stream";
 import {
 	OPENAI_DEFAULT_BASE_URL,
 	OPENAI_DEFAULT_MODEL,
@@ -55,7 +57,34 @@ export type OpenAiProviderOptions = VendorRequestSettings & {
 	sizes?: OpenAiSizeMode;
 	/** The largest image accepted; the answer may be up to four of them in base64. */
 	maxImageBytes?: number;
+	/**
+	 * Partial images streamed per image (0 to 3, `stream: true`), shown as the generation's
+	 * preview; 2 for GPT image models, which offer them, 0 (no streaming) for others.
+	 */
+	partialImages?: number;
 };
+
+function defaultPartialImages(model: string): number {
+	return model.startsWith("gpt-image") ? 2 : 0;
+}
+
+/** A streamed answer's finished images, in the shape of the unstreamed one. */
+function readStreamedAnswer(
+	what: string,
+	reply: VendorReply,
+): z.infer<typeof ImagesResponseSchema> {
+	const completed = reply.body.isJson
+		? []
+		: readImageEvents(reply.body.bytes).filter(
+				(event) => event.type === "image_generation.completed" && event.b64_json !== undefined,
+			);
+	// No finished image streamed: a gateway that ignored `stream` answers the plain JSON, and
+	// anything else is refused the way an unreadable plain answer is.
+	if (completed.length === 0) {
+		return parseReply(what, reply, ImagesResponseSchema, { retryable: false });
+	}
+	return { data: completed.map((event) => ({ b64_json: event.b64_json })) };
+}
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 180_000;
 const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
@@ -80,6 +109,8 @@ const OpenAiJobIdSchema = z.object({ provider: z.literal("openai"), requestId: z
 
 type OpenAiJob = {
 	controller: AbortController;
+	/** The newest partial image streamed and not yet shown, as the next check's preview. */
+	preview: PreviewFrame | undefined;
 	settledAt: number | undefined;
 	outcome: { state: ProviderJobState } | { error: ProviderError } | undefined;
 };
@@ -88,7 +119,8 @@ type OpenAiJob = {
  * OpenAI's images API (gpt-image models). The vendor is synchronous: one call of tens of seconds
  * returns all images as base64. `start` sends that call in the background and answers at once,
  * so the worker saves the job id and polls as it does for every provider; `check` reports the
- * call's outcome, each image cropped to the exact ratio. After a restart the call is lost with
+ * call's outcome, each image cropped to the exact ratio; with GPT image models the call streams
+ * partial images (`stream`, `partial_images`), the newest shown as the running job's preview. After a restart the call is lost with
  * the process, so `check` sends it again (docs/decisions/004-providers.md).
  */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvider {
@@ -107,14 +139,28 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 		headers: { authorization: `Bearer ${options.apiKey}` },
 	};
 	const jobs = new Map<string, OpenAiJob>();
+	const partialImages = options.partialImages ?? defaultPartialImages(model);
 
-	async function generate(input: GenerationInput, signal: AbortSignal): Promise<ProviderJobState> {
+	async function generate(
+		input: GenerationInput,
+		signal: AbortSignal,
+		onPreview: (preview: PreviewFrame) => void,
+	): Promise<ProviderJobState> {
 		const url = resolveBelow(baseUrl, "images/generations");
 		const what = `Generating images at ${describeUrl(url)}`;
-		// Base64 is 4/3 of the bytes; room for every image plus the JSON around them.
+		const isStreamed = partialImages > 0;
+		// Base64 is 4/3 of the bytes; room for every image (and its partial frames) plus the JSON.
+		const frames = isStreamed ? partialImages + 1 : 1;
 		const send = createVendorClient(settings, {
-			maxResponseBytes: Math.ceil((input.count * maxImageBytes * 4) / 3) + 64 * 1024,
+			maxResponseBytes: Math.ceil((frames * input.count * maxImageBytes * 4) / 3) + 64 * 1024,
 			credentials,
+		});
+		// Each partial frame, as it streams in, is the job's preview until the next.
+		const readChunk = createImageEventReader((event) => {
+			if (event.type !== "image_generation.partial_image" || !event.b64_json) return;
+			const data = new Uint8Array(Buffer.from(event.b64_json, "base64"));
+			const contentType = sniffImageType(data);
+			if (contentType) onPreview({ data, contentType });
 		});
 		const reply = await send(
 			what,
@@ -128,13 +174,17 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 					size: selectOpenAiSize(model, sizes, input.aspectRatio),
 					quality: input.quality ?? quality,
 					output_format: "png",
+					...(isStreamed ? { stream: true, partial_images: partialImages } : {}),
 				},
+				...(isStreamed ? { headers: { accept: "text/event-stream" }, onChunk: readChunk } : {}),
 			},
 			{ signal },
 		);
 		if (!reply.ok) throw toGenerateError(what, reply);
 		// Not retried: the images were made (and billed) even when the answer is unreadable.
-		const answer = parseReply(what, reply, ImagesResponseSchema, { retryable: false });
+		const answer = isStreamed
+			? readStreamedAnswer(what, reply)
+			: parseReply(what, reply, ImagesResponseSchema, { retryable: false });
 		const images: ImageSource[] = [];
 		for (const [index, item] of answer.data.entries()) {
 			if (item.b64_json !== undefined) {
@@ -173,11 +223,14 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 	function launch(requestId: string, input: GenerationInput): void {
 		const job: OpenAiJob = {
 			controller: new AbortController(),
+			preview: undefined,
 			settledAt: undefined,
 			outcome: undefined,
 		};
 		jobs.set(requestId, job);
-		generate(input, job.controller.signal).then(
+		generate(input, job.controller.signal, (preview) => {
+			job.preview = preview;
+		}).then(
 			(state) => {
 				job.outcome = { state };
 				job.settledAt = Date.now();
@@ -224,7 +277,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 				launch(requestId, job.input);
 				return { status: "running" };
 			}
-			if (!running.outcome) return { status: "running" };
+			if (!running.outcome) {
+				const preview = running.preview;
+				running.preview = undefined;
+				return preview ? { status: "running", preview } : { status: "running" };
+			}
 			// Settled: hand the result over once; a failure the worker retries sends the call again.
 			jobs.delete(requestId);
 			if ("error" in running.outcome) throw running.outcome.error;

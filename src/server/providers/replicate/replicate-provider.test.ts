@@ -124,7 +124,13 @@ describe("replicate provider: happy path", () => {
 
 		fake.setBehaviour({ startingMs: 0, processingMs: NEVER });
 		const processing = await provider.check(job);
-		expect(processing).toMatchObject({ status: "running", progress: expect.any(Number) });
+		// The last tqdm line of its logs: the percent, and the step of the model's four.
+		expect(processing).toMatchObject({
+			status: "running",
+			progress: expect.any(Number),
+			step: expect.any(Number),
+			steps: 4,
+		});
 
 		fake.setBehaviour({ processingMs: 0 });
 		const images = expectCompleted(await provider.check(job));

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { toRatioParam } from "../../../shared/aspect-ratios";
 import { cancelEach, createBatchedJobs } from "../shared/batches";
 import { defineBatchJobIds } from "../shared/job-id";
+import { readLogProgress, splitLogLines } from "../shared/log-progress";
 import {
 	isModerationText,
 	PROVIDER_MESSAGES,
@@ -63,8 +64,6 @@ export type ReplicateProviderOptions = VendorRequestSettings & {
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 const OFFICIAL_MODEL_PATTERN = /^[\w.-]+\/[\w.-]+$/;
-// The official client reads progress from the last tqdm line of the logs: " 50%|█████ | 2/4 [...]".
-const TQDM_PATTERN = /^\s*(\d+)%\s*\|.+?\|\s*(\d+)\/(\d+)/;
 
 const PredictionSchema = z.object({
 	id: z.string().min(1),
@@ -247,9 +246,9 @@ function toJobState(prediction: Prediction): ProviderJobState {
 				reason: `Replicate prediction ${prediction.id} was aborted: its Cancel-After deadline passed before it started`,
 			};
 		default: {
-			// starting, processing, or a status newer than this adapter: still running.
-			const progress = readLogProgress(prediction.logs);
-			return progress === undefined ? { status: "running" } : { status: "running", progress };
+			// starting (booting or waiting for a machine: nothing to say yet), processing, or a
+			// status newer than this adapter: still running, with what its logs say of the steps.
+			return { status: "running", ...readLogProgress(splitLogLines(prediction.logs)) };
 		}
 	}
 }
@@ -279,16 +278,6 @@ function toSucceededState(prediction: Prediction): ProviderJobState {
 		};
 	}
 	return { status: "completed", images };
-}
-
-function readLogProgress(logs: string | null | undefined): number | undefined {
-	if (!logs) return undefined;
-	const lines = logs.split(/\r?\n|\r/).reverse();
-	for (const line of lines) {
-		const match = TQDM_PATTERN.exec(line);
-		if (match) return Math.min(99, Number(match[1]));
-	}
-	return undefined;
 }
 
 function describeVendorError(error: unknown): string | undefined {

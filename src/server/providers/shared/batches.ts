@@ -4,6 +4,7 @@ import type {
 	ImageSource,
 	ProviderCallOptions,
 	ProviderJobState,
+	ProviderProgress,
 } from "../types";
 import type { BatchJobIds } from "./job-id";
 
@@ -51,18 +52,37 @@ function combineBatchStates(states: readonly ProviderJobState[]): ProviderJobSta
 	if (failed) return failed;
 	const images: ImageSource[] = [];
 	let progressSum = 0;
-	let isRunning = false;
+	const running: ProviderProgress[] = [];
 	for (const state of states) {
 		if (state.status === "completed") {
 			images.push(...state.images);
 			progressSum += 100;
 		} else if (state.status === "running") {
-			isRunning = true;
+			running.push(state);
 			progressSum += state.progress ?? 0;
 		}
 	}
-	if (!isRunning) return { status: "completed", images };
-	return { status: "running", progress: Math.round(progressSum / Math.max(1, states.length)) };
+	if (running.length === 0) return { status: "completed", images };
+	// The request being worked on speaks for the steps and the preview; the set is as far in the
+	// provider's queue as its nearest request, and waits only while none of them has started.
+	const active = running.find((state) => state.queuePosition === undefined);
+	const positions = running.flatMap((state) =>
+		state.queuePosition === undefined ? [] : [state.queuePosition],
+	);
+	// A share is known once one request finished or one reports its own.
+	const isShareKnown =
+		running.length < states.length || running.some((state) => state.progress !== undefined);
+	return {
+		status: "running",
+		...(isShareKnown ? { progress: Math.round(progressSum / Math.max(1, states.length)) } : {}),
+		...(active
+			? {
+					...(active.step !== undefined ? { step: active.step } : {}),
+					...(active.steps !== undefined ? { steps: active.steps } : {}),
+					...(active.preview ? { preview: active.preview } : {}),
+				}
+			: { queuePosition: Math.min(...positions) }),
+	};
 }
 
 /** A vendor's requests as a generation made of several of them needs them. */

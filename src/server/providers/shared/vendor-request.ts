@@ -26,6 +26,8 @@ type VendorRequest = {
 	json?: unknown;
 	/** The answer is a file (an image), not JSON: its bytes are kept as they are. */
 	isBinary?: boolean;
+	/** Sees the answer's bytes as they arrive (a streamed answer), before the whole is returned. */
+	onChunk?: (chunk: Uint8Array) => void;
 };
 
 /** What every adapter's options take for the requests it sends. */
@@ -82,7 +84,11 @@ export function createVendorClient(
 				...(request.json === undefined ? {} : { body: JSON.stringify(request.json) }),
 				signal: deadline.signal,
 			});
-			const bytes = await readLimitedBody(response, options.maxResponseBytes);
+			const bytes = await readLimitedBody(
+				response,
+				options.maxResponseBytes,
+				response.ok ? request.onChunk : undefined,
+			);
 			return {
 				status: response.status,
 				ok: response.ok,

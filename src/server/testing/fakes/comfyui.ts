@@ -1,4 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import sharp from "sharp";
+import { type WebSocket, WebSocketServer } from "ws";
 import { z } from "zod";
 import {
 	createFailurePlan,
@@ -49,6 +53,13 @@ export type FakeComfyUiBehaviour = {
 	retryAfterSeconds: number;
 	/** Latency of every answer (not of /view). */
 	requestDelayMs: number;
+	/**
+	 * Sampler steps a running prompt reports on the WebSocket (`progress`, each with a preview
+	 * frame), spread over `runningMs`; 0 sends none (a test then sends them with `sendProgress`).
+	 */
+	steps: number;
+	/** Whether WebSocket connections are accepted (false: refused, as by a proxy without them). */
+	isWebSocketOpen: boolean;
 };
 
 export type FakeComfyUi = {
@@ -60,6 +71,15 @@ export type FakeComfyUi = {
 		{ class_type: string; inputs: Record<string, unknown> }
 	>[];
 	setBehaviour(changes: Partial<FakeComfyUiBehaviour>): void;
+	/** WebSocket clients connected now. */
+	socketCount(): number;
+	/** The ids of the prompts queued, in order. */
+	promptIds(): string[];
+	/**
+	 * Sends a prompt's sampler step to the WebSocket client that queued it, as ComfyUI does:
+	 * `progress` {value, max, prompt_id, node}, then a binary preview frame (PNG) when asked.
+	 */
+	sendProgress(promptId: string, value: number, max: number, withPreview?: boolean): Promise<void>;
 	fail(endpoint: FakeComfyUiEndpoint, kind: FakeComfyUiFailure, timing?: FailureTiming): void;
 	clearFailures(): void;
 	/** Forgets the queue and the history, as a ComfyUI restart does. */
@@ -84,6 +104,8 @@ const DEFAULT_BEHAVIOUR: FakeComfyUiBehaviour = {
 	checkpoints: ["v1-5-pruned-emaonly.safetensors", "sd_xl_base_1.0.safetensors"],
 	retryAfterSeconds: 2,
 	requestDelayMs: 0,
+	steps: 0,
+	isWebSocketOpen: true,
 };
 
 const WorkflowSchema = z.record(
@@ -242,6 +264,8 @@ type QueuedPrompt = {
 	/** The output nodes that passed validation: ComfyUI runs only these. */
 	outputs: string[];
 	queuedAt: number;
+	/** The WebSocket client that hears its events (`client_id`). */
+	clientId: string | undefined;
 	interruptedAt: number | undefined;
 	/** Set the first time it is seen finished, so later knob changes cannot revive it. */
 	finishedAt: number | undefined;
@@ -268,9 +292,80 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 	let nextNumber = 0;
 	const submitted: Workflow[] = [];
 
+	// ComfyUI's WebSocket: each client by its clientId; events go to the client that queued a prompt.
+	const sockets = new WebSocketServer({ noServer: true });
+	const clients = new Map<string, Set<WebSocket>>();
+	const timers = new Set<NodeJS.Timeout>();
+	const previewFrame = sharp({
+		create: { width: 64, height: 64, channels: 3, background: { r: 90, g: 60, b: 160 } },
+	})
+		.png()
+		.toBuffer();
+
+	function acceptSocket(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+		const url = new URL(request.url ?? "/", "http://fake");
+		const path = url.pathname.replace(/^\/api(?=\/)/, "");
+		if (path !== "/ws" || !behaviour.isWebSocketOpen) {
+			socket.destroy();
+			return;
+		}
+		const clientId = url.searchParams.get("clientId") ?? randomUUID();
+		sockets.handleUpgrade(request, socket, head, (client) => {
+			const set = clients.get(clientId) ?? new Set();
+			clients.set(clientId, set);
+			set.add(client);
+			client.on("close", () => set.delete(client));
+			// ComfyUI greets every client with the queue's status and its session id.
+			client.send(
+				JSON.stringify({
+					type: "status",
+					data: { status: { exec_info: { queue_remaining: countWaiting() } }, sid: clientId },
+				}),
+			);
+		});
+	}
+
+	function sendTo(prompt: QueuedPrompt, message: string | Buffer): void {
+		for (const client of clients.get(prompt.clientId ?? "") ?? []) client.send(message);
+	}
+
+	async function sendStep(prompt: QueuedPrompt, value: number, max: number, withPreview: boolean) {
+		sendTo(
+			prompt,
+			JSON.stringify({
+				type: "progress",
+				data: { value, max, prompt_id: prompt.id, node: "3" },
+			}),
+		);
+		if (!withPreview) return;
+		// Binary frame: event type 1 (preview image), format 2 (PNG), then the image.
+		const header = Buffer.alloc(8);
+		header.writeUInt32BE(1, 0);
+		header.writeUInt32BE(2, 4);
+		sendTo(prompt, Buffer.concat([header, await previewFrame]));
+	}
+
+	/** While the prompt runs, its steps go out on the clock, as a sampler's would. */
+	function scheduleSteps(prompt: QueuedPrompt): void {
+		const steps = behaviour.steps;
+		if (steps <= 0) return;
+		const every = behaviour.runningMs / (steps + 1);
+		for (let step = 1; step <= steps; step++) {
+			const timer = setTimeout(
+				() => {
+					timers.delete(timer);
+					if (phaseOf(prompt) === "running") void sendStep(prompt, step, steps, true);
+				},
+				behaviour.pendingMs + every * step,
+			);
+			timers.add(timer);
+		}
+	}
+
 	const listen = (port: number | undefined) =>
 		startFakeServer({
 			...(port === undefined ? {} : { port }),
+			upgrade: acceptSocket,
 			readDelayMs: (request) => (request.path.endsWith("/view") ? 0 : behaviour.requestDelayMs),
 			handle: (request) => handle(request),
 		});
@@ -370,6 +465,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 			workflow: workflow.data,
 			outputs: validOutputs,
 			queuedAt: Date.now(),
+			clientId: parsed.data.client_id,
 			interruptedAt: undefined,
 			finishedAt: undefined,
 			images: [],
@@ -377,6 +473,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		nextNumber += 1;
 		prompt.images = planImages(prompt);
 		prompts.set(id, prompt);
+		scheduleSteps(prompt);
 		return jsonReply(200, { prompt_id: id, number: prompt.number, node_errors: reportedErrors });
 	}
 
@@ -601,19 +698,32 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		setBehaviour(changes) {
 			behaviour = { ...behaviour, ...changes };
 		},
+		promptIds: () => [...prompts.keys()],
+		socketCount: () => [...clients.values()].reduce((sum, set) => sum + set.size, 0),
+		async sendProgress(promptId, value, max, withPreview = false) {
+			const prompt = prompts.get(promptId);
+			if (prompt) await sendStep(prompt, value, max, withPreview);
+		},
 		fail: (endpoint, kind, timing) => failures.fail(endpoint, kind, timing),
 		clearFailures: () => failures.clear(),
 		restart() {
+			for (const timer of timers) clearTimeout(timer);
 			prompts = new Map();
 		},
 		async goOffline() {
+			for (const client of sockets.clients) client.terminate();
 			earlierRequests.push(...server.requests());
 			await server.stop();
 		},
 		async comeBack() {
 			server = await listen(port);
 		},
-		stop: () => server.stop(),
+		async stop() {
+			for (const timer of timers) clearTimeout(timer);
+			for (const client of sockets.clients) client.terminate();
+			sockets.close();
+			await server.stop();
+		},
 	};
 }
 

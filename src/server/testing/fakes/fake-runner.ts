@@ -178,7 +178,8 @@ export async function startFakeForVendor(options: FakeRunOptions): Promise<Runni
 		case "comfyui": {
 			const fake = await startFakeComfyUi({
 				port,
-				behaviour: { pendingMs: queued, runningMs: running },
+				// Twenty sampler steps with preview frames on the WebSocket, as a real sampler shows.
+				behaviour: { pendingMs: queued, runningMs: running, steps: 20 },
 			});
 			for (const failure of options.failures) {
 				const endpoint = FAKE_COMFYUI_ENDPOINTS.find((candidate) => candidate === failure.endpoint);

@@ -6,6 +6,7 @@ import {
 	type OutgoingHttpHeaders,
 	type ServerResponse,
 } from "node:http";
+import type { Duplex } from "node:stream";
 import sharp from "sharp";
 
 /** Prompts containing this word are refused by every fake's moderation, to try that path by hand. */
@@ -30,6 +31,13 @@ export type FakeReply =
 	| ({ kind: "json"; status: number; body: unknown } & ReplyHeaders)
 	| ({ kind: "text"; status: number; text: string; contentType: string } & ReplyHeaders)
 	| ({ kind: "bytes"; status: number; data: Uint8Array; contentType: string } & ReplyHeaders)
+	/** Writes each chunk as it comes (server-sent events), then ends. */
+	| ({
+			kind: "stream";
+			status: number;
+			contentType: string;
+			chunks: AsyncIterable<string>;
+	  } & ReplyHeaders)
 	/** Never answers (a hung upstream); `stop()` closes the connection. */
 	| { kind: "hang" }
 	/** Closes the connection without an answer (a crashed upstream). */
@@ -47,6 +55,8 @@ type FakeServerOptions = {
 	/** Milliseconds to wait before handling a request that is not a file download. */
 	readDelayMs?: (request: FakeRequest) => number;
 	handle: (request: FakeRequest, origin: string) => Promise<FakeReply> | FakeReply;
+	/** Takes a WebSocket upgrade (ComfyUI's `/ws`); without it upgrades are refused. */
+	upgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 };
 
 const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
@@ -95,8 +105,22 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
 			response.destroy();
 			return;
 		}
+		if (reply.kind === "stream") {
+			response.writeHead(reply.status, { ...reply.headers, "content-type": reply.contentType });
+			for await (const chunk of reply.chunks) {
+				if (response.destroyed) return;
+				response.write(chunk);
+			}
+			response.end();
+			return;
+		}
 		writeReply(response, reply);
 	}
+
+	server.on("upgrade", (request, socket, head) => {
+		if (options.upgrade) options.upgrade(request, socket, head);
+		else socket.destroy();
+	});
 
 	await new Promise<void>((resolve, reject) => {
 		server.once("error", reject);
@@ -144,7 +168,7 @@ export function textReply(
 }
 
 function writeReply(response: ServerResponse, reply: FakeReply): void {
-	if (reply.kind === "hang" || reply.kind === "drop") return;
+	if (reply.kind === "hang" || reply.kind === "drop" || reply.kind === "stream") return;
 	const headers = reply.headers ?? {};
 	if (reply.kind === "bytes") {
 		response.writeHead(reply.status, {

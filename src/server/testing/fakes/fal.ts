@@ -224,23 +224,44 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 		return queued.cancelledAt ?? queued.submittedAt + behaviour.queueMs + behaviour.progressMs;
 	}
 
+	/** How many requests submitted before this one still wait in the queue. */
+	function queuePositionOf(queued: QueuedRequest): number {
+		return [...queue.values()].filter(
+			(other) =>
+				other !== queued &&
+				other.submittedAt <= queued.submittedAt &&
+				phaseOf(other) === "IN_QUEUE",
+		).length;
+	}
+
+	/** A model's log lines while it works, a tqdm bar of its steps among them (as diffusers print). */
+	function logLines(queued: QueuedRequest, status: "IN_PROGRESS" | "COMPLETED") {
+		const share =
+			status === "COMPLETED" || behaviour.progressMs <= 0
+				? 1
+				: Math.min(1, (Date.now() - queued.submittedAt - behaviour.queueMs) / behaviour.progressMs);
+		const steps = 28;
+		const step = Math.floor(share * steps);
+		const percent = Math.floor((step / steps) * 100);
+		const bar = "█".repeat(Math.floor(percent / 10)).padEnd(10, " ");
+		return [
+			"Generating images",
+			`${percent}%|${bar}| ${step}/${steps} [00:01<00:02, 9.50it/s]`,
+		].map((message) => ({
+			message,
+			level: "INFO",
+			source: "user",
+			timestamp: new Date().toISOString(),
+		}));
+	}
+
 	function answerStatus(queued: QueuedRequest, origin: string, withLogs: boolean): FakeReply {
 		const status = phaseOf(queued);
-		const logs =
-			withLogs && status !== "IN_QUEUE"
-				? [
-						{
-							message: "Generating images",
-							level: "INFO",
-							source: "user",
-							timestamp: new Date().toISOString(),
-						},
-					]
-				: undefined;
+		const logs = withLogs && status !== "IN_QUEUE" ? logLines(queued, status) : undefined;
 		return jsonReply(status === "COMPLETED" ? 200 : 202, {
 			...describeUrls(queued, origin),
 			status,
-			...(status === "IN_QUEUE" ? { queue_position: 0 } : {}),
+			...(status === "IN_QUEUE" ? { queue_position: queuePositionOf(queued) } : {}),
 			...(logs ? { logs } : {}),
 			...(status === "COMPLETED"
 				? { metrics: { inference_time: behaviour.progressMs / 1000 } }

@@ -82,6 +82,8 @@ const RequestSchema = z.object({
 	background: z.enum(["transparent", "opaque", "auto"]).optional(),
 	moderation: z.enum(["low", "auto"]).optional(),
 	user: z.string().optional(),
+	stream: z.boolean().optional(),
+	partial_images: z.number().int().min(0).max(3).optional(),
 });
 
 /**
@@ -120,10 +122,52 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 		const failure = failures.take("generate");
 		if (failure === "hang") return { kind: "hang" };
 		if (failure === "drop") return { kind: "drop" };
+		const isStreamed = RequestSchema.safeParse(request.body).data?.stream === true;
+		if (isStreamed && !failure) {
+			const answer = await generate(request.body);
+			if (answer.kind !== "json" || answer.status !== 200) return answer;
+			return streamAnswer(request.body, answer.body);
+		}
 		if (behaviour.latencyMs > 0)
 			await new Promise((resolve) => setTimeout(resolve, behaviour.latencyMs));
 		if (failure) return answerFailure(failure);
 		return generate(request.body);
+	}
+
+	/**
+	 * The answer as server-sent events, as GPT image models stream it: `partial_images` partial
+	 * frames of each image spread over the latency (`image_generation.partial_image`), then each
+	 * image (`image_generation.completed`).
+	 */
+	function streamAnswer(body: unknown, answer: unknown): FakeReply {
+		const partials = RequestSchema.safeParse(body).data?.partial_images ?? 0;
+		const images = z
+			.object({ data: z.array(z.object({ b64_json: z.string() })) })
+			.parse(answer).data;
+		const event = (type: string, data: Record<string, unknown>) =>
+			`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+		const latencyMs = behaviour.latencyMs;
+		async function* chunks() {
+			for (let index = 0; index < partials; index++) {
+				await new Promise((resolve) => setTimeout(resolve, latencyMs / (partials + 1)));
+				for (const image of images) {
+					yield event("image_generation.partial_image", {
+						b64_json: image.b64_json,
+						partial_image_index: index,
+						created_at: Math.floor(Date.now() / 1000),
+					});
+				}
+			}
+			await new Promise((resolve) => setTimeout(resolve, latencyMs / (partials + 1)));
+			for (const image of images) {
+				yield event("image_generation.completed", {
+					b64_json: image.b64_json,
+					created_at: Math.floor(Date.now() / 1000),
+					usage: { input_tokens: 50, output_tokens: 4160, total_tokens: 4210 },
+				});
+			}
+		}
+		return { kind: "stream", status: 200, contentType: "text/event-stream", chunks: chunks() };
 	}
 
 	async function generate(body: unknown): Promise<FakeReply> {

@@ -37,8 +37,8 @@ import {
 import { ApiError } from "../../lib/api-client";
 import { AUDIT_LOG_PATH } from "../../lib/app-paths";
 import { showToast } from "../../lib/toast";
+import { formatBytes, formatCount, formatDay, formatMoney } from "./admin-format";
 import { AdminNav } from "./admin-nav";
-import { formatBytes, formatCount, formatDay, formatSpend } from "./people-format";
 import { QuotaDialog } from "./quota-dialog";
 
 const LOAD_FAILURE_MESSAGE = "Failed to load the people. Please try again.";
@@ -218,7 +218,7 @@ function PersonRow({
 				{formatBytes(person.imageBytes)}
 			</td>
 			<td className="py-3 pr-3 text-right text-sm text-slate-900 tabular-nums">
-				{formatSpend(person.spend)}
+				{formatMoney(person.spend)}
 			</td>
 			<td className="py-3 pr-3 text-sm">
 				{person.status === "active" ? (

@@ -8,6 +8,7 @@ import {
 	type UsageReport,
 } from "../../../shared/usage-responses";
 import { formatCalendarDay, formatShortCalendarDay } from "../../lib/date-format";
+import { formatBytes, formatCount, formatDecimal, formatMoney } from "./admin-format";
 
 type Cell = string | number;
 
@@ -50,41 +51,16 @@ export type UsageSection = {
 	notes: string[];
 };
 
-const NUMBER_FORMAT = new Intl.NumberFormat("en-US");
-const SECONDS_FORMAT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
-const MONEY_FORMAT = new Intl.NumberFormat("en-US", {
-	style: "currency",
-	currency: "USD",
-	minimumFractionDigits: 2,
-	maximumFractionDigits: 4,
-});
-const BYTE_UNITS = ["bytes", "kB", "MB", "GB", "TB"];
-
-export function formatCount(value: Cell): string {
-	return typeof value === "number" ? NUMBER_FORMAT.format(value) : value;
+/** A cell's number written by `format`; text (a day, a model) stays as it is. */
+function formatNumberCell(format: (value: number) => string): (value: Cell) => string {
+	return (value) => (typeof value === "number" ? format(value) : value);
 }
 
-export function formatMoney(value: Cell): string {
-	return typeof value === "number" ? MONEY_FORMAT.format(value) : value;
-}
+const formatCountCell = formatNumberCell(formatCount);
+const formatMoneyCell = formatNumberCell(formatMoney);
+const formatBytesCell = formatNumberCell(formatBytes);
 
-/** Bytes in decimal units, like "1.5 MB". */
-export function formatBytes(value: Cell): string {
-	if (typeof value !== "number") return value;
-	let amount = value;
-	let unit = 0;
-	while (amount >= 1000 && unit < BYTE_UNITS.length - 1) {
-		amount /= 1000;
-		unit += 1;
-	}
-	return unit === 0
-		? `${NUMBER_FORMAT.format(amount)} bytes`
-		: `${SECONDS_FORMAT.format(amount)} ${BYTE_UNITS[unit]}`;
-}
-
-function formatSeconds(value: Cell): string {
-	return typeof value === "number" ? `${SECONDS_FORMAT.format(value)} s` : value;
-}
+const formatSecondsCell = formatNumberCell((value) => `${formatDecimal(value)} s`);
 
 function formatDayCell(value: Cell): string {
 	return typeof value === "string" ? formatCalendarDay(value) : String(value);
@@ -130,9 +106,9 @@ function buildGenerations(report: UsageReport): UsageSection {
 		columns: [
 			DAY_COLUMN,
 			{ label: "Model" },
-			{ label: "Completed", format: formatCount, isNumeric: true },
-			{ label: "Failed", format: formatCount, isNumeric: true },
-			{ label: "Total", format: formatCount, isNumeric: true },
+			{ label: "Completed", format: formatCountCell, isNumeric: true },
+			{ label: "Failed", format: formatCountCell, isNumeric: true },
+			{ label: "Total", format: formatCountCell, isNumeric: true },
 		],
 		rows,
 		chart: { labels: dayLabels, series, isStacked: true, valueTitle: "Generations" },
@@ -166,7 +142,7 @@ function buildFailures(report: UsageReport): UsageSection {
 		columns: [
 			DAY_COLUMN,
 			{ label: "Reason" },
-			{ label: "Failures", format: formatCount, isNumeric: true },
+			{ label: "Failures", format: formatCountCell, isNumeric: true },
 		],
 		rows,
 		chart: {
@@ -195,8 +171,8 @@ function buildCompletionTimes(report: UsageReport): UsageSection {
 		description: `The median time from request to finished images, per model, over ${WINDOW}.`,
 		columns: [
 			{ label: "Model" },
-			{ label: "Completed", format: formatCount, isNumeric: true },
-			{ label: "Median time to complete (seconds)", format: formatSeconds, isNumeric: true },
+			{ label: "Completed", format: formatCountCell, isNumeric: true },
+			{ label: "Median time to complete (seconds)", format: formatSecondsCell, isNumeric: true },
 		],
 		rows: entries.map((entry, index) => [
 			labels[index] ?? entry.modelId,
@@ -231,8 +207,8 @@ function buildStorage(report: UsageReport): UsageSection {
 		description: `Images stored by the generations made each day of ${WINDOW}, and their bytes (originals, display copies and thumbnails).`,
 		columns: [
 			DAY_COLUMN,
-			{ label: "Images", format: formatCount, isNumeric: true },
-			{ label: "Bytes", format: formatBytes, isNumeric: true },
+			{ label: "Images", format: formatCountCell, isNumeric: true },
+			{ label: "Bytes", format: formatBytesCell, isNumeric: true },
 		],
 		rows: storage.byDay.map((entry) => [entry.day, entry.images, entry.bytes]),
 		chart: {
@@ -262,7 +238,10 @@ function buildSpend(report: UsageReport): UsageSection {
 		id: "spend",
 		title: "Estimated spend per day",
 		description: `Completed images times their model's price per image when they were made, in US dollars, each day of ${WINDOW}.`,
-		columns: [DAY_COLUMN, { label: "Estimated spend (USD)", format: formatMoney, isNumeric: true }],
+		columns: [
+			DAY_COLUMN,
+			{ label: "Estimated spend (USD)", format: formatMoneyCell, isNumeric: true },
+		],
 		rows: spend.byDay.map((entry) => [entry.day, entry.amount]),
 		chart: {
 			labels: report.days.map(formatShortCalendarDay),
@@ -282,8 +261,8 @@ function buildTopSpenders(report: UsageReport): UsageSection {
 		description: `The ten people whose completed images cost most over ${WINDOW}.`,
 		columns: [
 			{ label: "Person" },
-			{ label: "Images", format: formatCount, isNumeric: true },
-			{ label: "Estimated spend (USD)", format: formatMoney, isNumeric: true },
+			{ label: "Images", format: formatCountCell, isNumeric: true },
+			{ label: "Estimated spend (USD)", format: formatMoneyCell, isNumeric: true },
 		],
 		rows: report.topSpenders.map((entry) => [entry.email, entry.images, entry.amount]),
 		chart: {

@@ -1,7 +1,7 @@
 // The browser's side of a generation: start it, then follow the server's record of it to the end.
 // Loaded on demand (see generation-code.ts), not with the first page.
 import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
-import { GENERATION_TIMEOUT_MS, POLLING_INTERVAL_MS } from "../../../shared/constants";
+import { GENERATION_TIMEOUT_MS, POLLING_INTERVAL_MS, PROGRESS } from "../../../shared/constants";
 import {
 	formatGenerationRequestError,
 	type PollAnswer,
@@ -14,6 +14,7 @@ import {
 	type GenerationImage,
 	isInProgress,
 } from "../../../shared/generation-responses";
+import { nextProgress } from "../../../shared/progress";
 import { ApiError, isAbortError } from "../../lib/api-client";
 import {
 	fetchGeneration,
@@ -21,6 +22,7 @@ import {
 	pollGenerationStatus,
 	startGeneration,
 } from "../../lib/generations-requests";
+import { announceGeneration } from "./announce-generation";
 import type { GeneratedRequest, GenerationAction, GenerationRecipe } from "./generation-state";
 
 type Dispatch = (action: GenerationAction) => void;
@@ -98,6 +100,8 @@ async function pollUntilDone(
 ): Promise<Exclude<PollOutcome, { kind: "pending" }>> {
 	const deadline = Date.now() + GENERATION_TIMEOUT_MS;
 	let lastStatus: string | null = null;
+	let pendingAnswers = 0;
+	let bar: number = PROGRESS.firstPoll;
 
 	while (Date.now() < deadline) {
 		const pollStartedAt = Date.now();
@@ -112,12 +116,20 @@ async function pollUntilDone(
 		}
 		const outcome = readPollOutcome(answer);
 		if (outcome.kind !== "pending") return outcome;
-		dispatch({ type: "pollPending", message: outcome.message });
+		pendingAnswers += 1;
+		bar = nextProgress(bar, pendingAnswers, answer.progress);
+		dispatch({
+			type: "pollPending",
+			message: outcome.message,
+			report: answer.progress ?? null,
+			bar,
+		});
 		// The server holds a poll until the generation changes, so an early answer with a new
-		// status is followed by the next poll at once. An early answer with nothing new comes from
-		// a server that did not wait: space those out to the polling interval.
-		const isNews = answer.status !== lastStatus;
-		lastStatus = answer.status;
+		// status or progress is followed by the next poll at once. An early answer with nothing new
+		// comes from a server that did not wait: space those out to the polling interval.
+		const news = `${answer.status} ${JSON.stringify(answer.progress ?? null)}`;
+		const isNews = news !== lastStatus;
+		lastStatus = news;
 		if (!isNews) {
 			const sinceStart = Date.now() - pollStartedAt;
 			const pause = Math.min(POLLING_INTERVAL_MS - sinceStart, deadline - Date.now());
@@ -202,9 +214,13 @@ export async function startAndFollowGeneration(
 	}
 	// The seed drawn for a random one is known from the start: the panels show it at once.
 	const recipe = model && settings ? { model, settings } : undefined;
-	report({ type: "accepted", generationId, pollingUrl, recipe });
-	report({ type: "pollingStarted" });
-	await followToTheEnd({ generationId, pollingUrl, request }, report, signal);
+	const announce = announceGeneration(report, signal, {
+		id: generationId,
+		prompt: request.prompt,
+	});
+	announce({ type: "accepted", generationId, pollingUrl, recipe });
+	announce({ type: "pollingStarted" });
+	await followToTheEnd({ generationId, pollingUrl, request }, announce, signal);
 }
 
 // Several generations may run at once (the server allows a few per person); the newest few are
@@ -252,7 +268,10 @@ export async function resumeGeneration(options: {
 		},
 	};
 	const signal = options.onResume(target.request);
-	const report = dispatchUntilAborted(options.dispatch, signal);
+	const report = announceGeneration(dispatchUntilAborted(options.dispatch, signal), signal, {
+		id: generation.id,
+		prompt: generation.prompt,
+	});
 	report({
 		type: "resumed",
 		...target,

@@ -2,10 +2,11 @@ import { CircleSlash, Clock, Cpu, Info, TriangleAlert } from "lucide-react";
 import { findAspectRatio } from "../../../shared/aspect-ratios";
 import { IMAGES_PER_GENERATION } from "../../../shared/constants";
 import { formatElapsed } from "../../../shared/elapsed";
-import { clampProgressLabelPosition } from "../../../shared/progress";
+import { clampProgressLabelPosition, describeProgress } from "../../../shared/progress";
 import { Button } from "../../components/button";
 import { describeRecipe } from "./describe-recipe";
 import type { RunningState } from "./generation-state";
+import { NotifySwitches } from "./notify-switches";
 import { readProgress } from "./read-progress";
 
 type GenerationProgressProps = {
@@ -30,6 +31,10 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 	// server said with its last "not yet", if anything.
 	const { pollProblem, serverNote } =
 		state.phase === "following" ? state : { pollProblem: null, serverNote: null };
+	const report = state.phase === "following" ? state.report : null;
+	const stageText = describeProgress(report);
+	const previewUrl = report?.previewUrl ?? null;
+	const imageShape = { aspectRatio: `${ratio.width} / ${ratio.height}` };
 	return (
 		<div className="flex flex-1 flex-col">
 			<div className="flex flex-wrap items-start justify-between gap-3">
@@ -66,7 +71,11 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 						style={{ width: `${progress}%` }}
 					/>
 				</div>
-				<p className="mt-3 flex items-center gap-1.5 text-sm text-slate-600">
+				{/* What is happening, as the server reports it; polite, so it is heard as it changes. */}
+				<p aria-live="polite" className="mt-3 h-5 text-sm font-medium text-slate-900">
+					{stageText}
+				</p>
+				<p className="mt-2 flex items-center gap-1.5 text-sm text-slate-600">
 					<Clock aria-hidden="true" className="size-4" />
 					Elapsed{" "}
 					<span className="font-medium text-slate-900 tabular-nums">
@@ -96,16 +105,36 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 				) : null}
 			</div>
 
-			{/* Where the images will appear, in their shape, so nothing jumps when they arrive. */}
-			<ul aria-hidden="true" className="mt-8 flex gap-3 overflow-hidden sm:gap-4">
-				{Array.from({ length: readImageCount(state) }, (_, index) => (
+			<NotifySwitches />
+
+			{/* Where the images will appear, in their shape, so nothing jumps when they arrive. The
+			    latest preview takes the first place, dimmed: it is not a result yet. */}
+			<ul className="mt-8 flex gap-3 overflow-hidden sm:gap-4">
+				{previewUrl ? (
 					<li
-						// biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart
-						key={index}
-						className="h-28 shrink-0 animate-pulse rounded-xl bg-gradient-to-br from-slate-100 to-slate-200 sm:h-40"
-						style={{ aspectRatio: `${ratio.width} / ${ratio.height}` }}
-					/>
-				))}
+						className="h-28 shrink-0 overflow-hidden rounded-xl bg-slate-100 sm:h-40"
+						style={imageShape}
+					>
+						<img
+							src={previewUrl}
+							alt="Latest preview, not final yet"
+							data-dimmed="true"
+							className="size-full object-cover opacity-60"
+						/>
+					</li>
+				) : null}
+				{Array.from(
+					{ length: Math.max(0, readImageCount(state) - (previewUrl ? 1 : 0)) },
+					(_, index) => (
+						<li
+							// biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart
+							key={index}
+							aria-hidden="true"
+							className="h-28 shrink-0 animate-pulse rounded-xl bg-gradient-to-br from-slate-100 to-slate-200 sm:h-40"
+							style={imageShape}
+						/>
+					),
+				)}
 			</ul>
 		</div>
 	);

@@ -3,6 +3,7 @@ import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import type {
 	GenerationImage,
 	GenerationModel,
+	GenerationProgress,
 	GenerationSettings,
 } from "../../../shared/generation-responses";
 import type { RequestedSettings } from "./generation-choice";
@@ -33,6 +34,10 @@ type FollowingState = {
 	pollProblem: string | null;
 	/** What the server said with its last "not yet" ("The image service is busy"), if anything. */
 	serverNote: string | null;
+	/** What is happening, as the last "not yet" reported it; absent from a server that says not. */
+	report?: GenerationProgress | null;
+	/** The bar as the flow worked it out from the reports (never backwards); absent: the schedule. */
+	bar?: number;
 	/** The model and seed the server answered with; absent from a server that names none. */
 	recipe?: GenerationRecipe;
 };
@@ -77,7 +82,12 @@ export type GenerationAction =
 			startedAt: number;
 			recipe?: GenerationRecipe;
 	  }
-	| { type: "pollPending"; message: string | null }
+	| {
+			type: "pollPending";
+			message: string | null;
+			report?: GenerationProgress | null;
+			bar?: number;
+	  }
 	| { type: "pollFailed"; message: string }
 	| {
 			type: "completed";
@@ -124,6 +134,8 @@ function reduceFollowing(state: FollowingState, action: GenerationAction): Gener
 				pendingPolls: (state.pendingPolls ?? 0) + 1,
 				pollProblem: null,
 				serverNote: action.message,
+				report: action.report,
+				bar: action.bar,
 			};
 		case "pollFailed":
 			return { ...state, pollProblem: action.message };

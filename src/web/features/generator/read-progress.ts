@@ -5,16 +5,16 @@ import type { GenerationState } from "./generation-state";
 
 /**
  * The progress of SPEC.md section 4: 5 while starting, 15 once accepted, 20 and 8 more per
- * "not yet" while polling (at most 95), 100 when completed, 0 otherwise.
+ * "not yet" while polling (at most 95), 100 when completed, 0 otherwise. While polling, the bar the
+ * flow worked out from the provider's reports wins where there is one (nextProgress).
  */
 export function readProgress(state: GenerationState): number {
 	switch (state.phase) {
 		case "starting":
 			return PROGRESS_STEPS.starting;
 		case "following":
-			return state.pendingPolls === null
-				? PROGRESS_STEPS.accepted
-				: progressAfterPolls(state.pendingPolls);
+			if (state.pendingPolls === null) return PROGRESS_STEPS.accepted;
+			return state.bar ?? progressAfterPolls(state.pendingPolls);
 		case "completed":
 			return PROGRESS_STEPS.done;
 		case "failed":

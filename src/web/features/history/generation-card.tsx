@@ -7,13 +7,18 @@ import {
 	type GenerationImage,
 	isInProgress,
 } from "../../../shared/generation-responses";
+import { describeProgress } from "../../../shared/progress";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { joinClassNames } from "../../lib/class-names";
 import { formatTimeOfDay } from "../../lib/date-format";
 import { FavoriteButton } from "./favorite-button";
 import { GenerationActionsMenu, type ReuseActions } from "./generation-actions-menu";
-import { DeletingIdsContext, SelectionContext } from "./generation-card-contexts";
+import {
+	ActiveProgressContext,
+	DeletingIdsContext,
+	SelectionContext,
+} from "./generation-card-contexts";
 
 export type GenerationCardActions = ReuseActions & {
 	onPreview: (generation: Generation, imageIndex: number, trigger: HTMLElement) => void;
@@ -109,8 +114,14 @@ function CardMedia({
 	generation: Generation;
 	onOpen: (index: number, trigger: HTMLElement) => void;
 }) {
+	// What the header's poll knows of it (started here, in another tab, elsewhere or by the API).
+	const progressText = describeProgress(use(ActiveProgressContext).get(generation.id));
 	if (isInProgress(generation.status)) {
-		return <PendingMedia label={generation.status === "queued" ? "Queued" : "Generating…"} />;
+		return (
+			<PendingMedia
+				label={progressText ?? (generation.status === "queued" ? "Queued" : "Generating…")}
+			/>
+		);
 	}
 	if (generation.status === "failed") {
 		return <FailedMedia message={generation.error ?? "Generation failed"} />;

@@ -8,7 +8,11 @@ import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
 import type { GenerationCardActions } from "./generation-card";
 import { copyPrompt, openPollingUrl } from "./generation-card-actions";
-import { DeletingIdsContext, SelectionContext } from "./generation-card-contexts";
+import {
+	ActiveProgressContext,
+	DeletingIdsContext,
+	SelectionContext,
+} from "./generation-card-contexts";
 import {
 	isModelGone,
 	listModelChoices,
@@ -30,7 +34,7 @@ import { HistoryToolbar } from "./history-toolbar";
 import { ImagePreviewDialog } from "./image-preview-dialog";
 import { ModelGoneDialog } from "./model-gone-dialog";
 import { SelectionBar } from "./selection-bar";
-import { useCompletionWatcher } from "./use-completion-watcher";
+import { useCompletionWatcher, useNewActiveGenerations } from "./use-completion-watcher";
 import { useHistoryDeletion } from "./use-history-deletion";
 import { useHistoryFilters, useNewResultsFromTop, useShownFilters } from "./use-history-filters";
 import { useHistoryPreview } from "./use-history-preview";
@@ -85,6 +89,7 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 	const groups = useMemo(() => groupByDate(items), [groupByDate, items]);
 	const firstPage = list.data?.pages[0];
 	useCompletionWatcher(items);
+	const activeProgress = useNewActiveGenerations(items);
 	const isShowingEarlierResults = list.isPlaceholderData;
 	const { shownFilters, shownFiltersKey } = useShownFilters(filters, isShowingEarlierResults);
 
@@ -238,7 +243,9 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 					onToggleSelecting={selection.toggle}
 				/>
 			</div>
-			<DeletingIdsContext value={deletion.deletingIds}>{content}</DeletingIdsContext>
+			<DeletingIdsContext value={deletion.deletingIds}>
+				<ActiveProgressContext value={activeProgress}>{content}</ActiveProgressContext>
+			</DeletingIdsContext>
 			{selection.isActive ? (
 				<SelectionBar
 					selectedIds={selection.selectedIds}

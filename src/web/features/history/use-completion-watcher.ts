@@ -1,7 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { POLLING_INTERVAL_MS } from "../../../shared/constants";
-import { type Generation, isInProgress } from "../../../shared/generation-responses";
+import {
+	type Generation,
+	type GenerationProgress,
+	isInProgress,
+} from "../../../shared/generation-responses";
+import { useActiveGenerations } from "../../lib/active-generations";
 import { ApiError } from "../../lib/api-client";
 import { fetchGeneration, pollGenerationStatus } from "../../lib/generations-requests";
 import {
@@ -105,4 +110,28 @@ export function useCompletionWatcher(items: readonly Generation[]): void {
 
 		return () => controller.abort();
 	}, [watchKey, queryClient]);
+}
+
+/**
+ * Reloads the history when the header's poll learns of a generation started elsewhere (another
+ * tab, another device, the API) that the loaded pages do not show yet; once per generation, as
+ * the filters may rightly leave it out. Answers each active generation's progress, by id.
+ */
+export function useNewActiveGenerations(
+	items: readonly Generation[],
+): ReadonlyMap<string, GenerationProgress | null> {
+	const queryClient = useQueryClient();
+	const active = useActiveGenerations();
+	const reloadedFor = useRef(new Set<string>());
+	useEffect(() => {
+		if (!active) return;
+		const shown = new Set(items.map((item) => item.id));
+		const unseen = active.items.filter(
+			(item) => !shown.has(item.id) && !reloadedFor.current.has(item.id),
+		);
+		if (unseen.length === 0) return;
+		for (const item of unseen) reloadedFor.current.add(item.id);
+		void reloadGenerationLists(queryClient);
+	}, [active, items, queryClient]);
+	return useMemo(() => new Map(active?.items.map((item) => [item.id, item.progress])), [active]);
 }

@@ -2,14 +2,18 @@ import { delay, HttpResponse, http } from "msw";
 import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../../shared/aspect-ratios";
 import { formatGroupDate } from "../../../shared/date-groups";
 import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
-import type {
-	Generation,
-	GenerationPage,
-	GenerationStatus,
-	PollResponse,
+import {
+	type ActiveGenerations,
+	type Generation,
+	type GenerationPage,
+	type GenerationProgress,
+	type GenerationStatus,
+	isInProgress,
+	type PollResponse,
 } from "../../../shared/generation-responses";
 import { QUALITIES, type Quality } from "../../../shared/generation-settings";
 import type { ModelsResponse, PublicModel } from "../../../shared/models";
+import { progressReport } from "../../../shared/progress";
 import { mswServer } from "../msw-server";
 import {
 	createGate,
@@ -25,7 +29,12 @@ import {
 
 /** One scripted answer of a poll: a poll body, an HTTP error, or no answer at all. */
 export type PollStep =
-	| { status: Exclude<GenerationStatus, "completed">; message?: string | null }
+	| {
+			status: Exclude<GenerationStatus, "completed">;
+			message?: string | null;
+			/** What is happening, as a server that reports progress says it. */
+			progress?: GenerationProgress | null;
+	  }
 	| { status: "completed" }
 	| { httpStatus: number }
 	| { isNetworkError: true };
@@ -130,14 +139,27 @@ function answerError(code: ErrorCode, message?: string, status: number = ERRORS[
 	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
 }
 
+/** A poll's answer, with the progress where the stored generation carries one. */
+type PollAnswerBody = Omit<PollResponse, "progress"> & { progress?: GenerationProgress | null };
+
 function answerPoll(generation: Generation) {
 	return HttpResponse.json({
 		status: generation.status,
 		results: generation.images.map((image) => image.url),
 		message: generation.status === "failed" ? (generation.error ?? "Generation failed") : null,
+		progress: generation.progress,
 		model: generation.model,
 		settings: generation.settings,
-	} satisfies PollResponse);
+	} satisfies PollAnswerBody);
+}
+
+/** `GET /api/generations/active` of the stored generations: the unfinished ones, oldest first. */
+function answerActive(generations: readonly Generation[]) {
+	const items = generations
+		.filter((item) => isInProgress(item.status))
+		.reverse()
+		.map((item) => ({ id: item.id, status: item.status, progress: item.progress ?? null }));
+	return { count: items.length, items, version: JSON.stringify(items) } satisfies ActiveGenerations;
 }
 
 /**
@@ -214,20 +236,31 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				status: "completed",
 				images: createTestImages(generation.id, generation.aspect_ratio, generation.settings.count),
 				completed_at: new Date(Date.parse(generation.created_at) + runTimeMs).toISOString(),
+				progress: null,
 			};
 			store(completed);
 			return answerPoll(completed);
 		}
 		const message = "message" in step ? (step.message ?? null) : null;
-		if (step.status === "failed") store({ ...generation, status: "failed", error: message });
-		else store({ ...generation, status: step.status });
+		if (step.status === "failed") {
+			store({ ...generation, status: "failed", error: message, progress: null });
+		} else
+			store({
+				...generation,
+				status: step.status,
+				progress: step.progress ?? progressReport(step.status === "queued" ? "queued" : "starting"),
+			});
 		return HttpResponse.json({
 			status: step.status,
 			results: [],
 			message,
 			model: generation.model,
 			settings: generation.settings,
-		} satisfies PollResponse);
+			// Only what the scenario reports: a poll without progress is read as SPEC.md's schedule.
+			...(step.status === "failed" || step.progress === undefined
+				? {}
+				: { progress: step.progress }),
+		} satisfies PollAnswerBody);
 	};
 
 	const handlers = [
@@ -342,6 +375,15 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			if (typeof favorite !== "boolean") return answerError("VALIDATION_ERROR");
 			store({ ...generation, is_favorite: favorite });
 			return HttpResponse.json({ success: true, favorite });
+		}),
+		// Before /api/generations/:id, which would take "active" for an id. Like the server's long
+		// poll, an unchanged answer waits a little (the server waits up to `wait`).
+		http.get("*/api/generations/active", async ({ request }) => {
+			record(request);
+			const after = new URL(request.url).searchParams.get("after");
+			const active = answerActive(state.generations);
+			if (after === active.version) await delay(20);
+			return HttpResponse.json(answerActive(state.generations));
 		}),
 		http.get("*/api/generations/:id/status", async ({ request, params }) => {
 			record(request);

@@ -59,6 +59,7 @@ export function createTestGeneration(overrides: Partial<Generation> = {}): Gener
 		is_favorite: false,
 		model: { id: "local", label: "Offline engine" },
 		settings: { count: 4, seed: 1234 + number, negativePrompt: null, quality: null },
+		progress: null,
 		...overrides,
 	};
 }

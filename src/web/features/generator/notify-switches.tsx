@@ -1,0 +1,90 @@
+import { useId, useState } from "react";
+import {
+	chooseNotify,
+	readNotifyChoice,
+	readSoundChoice,
+	rememberSoundChoice,
+} from "../../lib/finish-notices";
+
+type SwitchProps = {
+	label: string;
+	isOn: boolean;
+	isBusy?: boolean;
+	describedBy?: string;
+	onChange: (isOn: boolean) => void;
+};
+
+/** A real switch: a button with role="switch" whose state is aria-checked. */
+function Switch({ label, isOn, isBusy = false, describedBy, onChange }: SwitchProps) {
+	return (
+		<button
+			type="button"
+			role="switch"
+			aria-checked={isOn}
+			aria-describedby={describedBy}
+			disabled={isBusy}
+			onClick={() => onChange(!isOn)}
+			className="inline-flex items-center gap-2 rounded-md text-sm text-slate-700 disabled:opacity-60"
+		>
+			{/* The knob sits at the track's end when on; the page's focus ring marks the button. */}
+			<span
+				aria-hidden="true"
+				className={`inline-flex h-5 w-9 shrink-0 rounded-full p-0.5 transition-colors ${isOn ? "justify-end bg-accent-600" : "bg-slate-200"}`}
+			>
+				<span className="size-4 rounded-full bg-white shadow" />
+			</span>
+			{label}
+		</button>
+	);
+}
+
+const DENIED_TEXT =
+	"Your browser blocks notifications from Atelier. Allow them in the site settings, then turn this on again.";
+const UNSUPPORTED_TEXT = "This browser cannot show notifications.";
+
+/**
+ * "Notify me when done" and its optional sound. The browser is asked for permission only when
+ * the switch is turned on; refused, the switch says so and stays off.
+ */
+export function NotifySwitches() {
+	const [isNotifyOn, setIsNotifyOn] = useState(readNotifyChoice);
+	const [isSoundOn, setIsSoundOn] = useState(readSoundChoice);
+	const [isAsking, setIsAsking] = useState(false);
+	const [problem, setProblem] = useState<string | null>(null);
+	const problemId = useId();
+
+	const changeNotify = async (isOn: boolean) => {
+		setProblem(null);
+		setIsAsking(true);
+		const choice = await chooseNotify(isOn);
+		setIsAsking(false);
+		setIsNotifyOn(choice.isOn);
+		if (!choice.isOn && choice.reason !== "turned-off") {
+			setProblem(choice.reason === "unsupported" ? UNSUPPORTED_TEXT : DENIED_TEXT);
+		}
+	};
+	const changeSound = (isOn: boolean) => {
+		rememberSoundChoice(isOn);
+		setIsSoundOn(isOn);
+	};
+
+	return (
+		<div className="mt-4 flex flex-col gap-2">
+			<div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+				<Switch
+					label="Notify me when done"
+					isOn={isNotifyOn}
+					isBusy={isAsking}
+					describedBy={problem ? problemId : undefined}
+					onChange={(isOn) => void changeNotify(isOn)}
+				/>
+				<Switch label="Play a sound" isOn={isSoundOn} onChange={changeSound} />
+			</div>
+			{problem ? (
+				<p id={problemId} role="status" className="text-sm text-amber-800">
+					{problem}
+				</p>
+			) : null}
+		</div>
+	);
+}

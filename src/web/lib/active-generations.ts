@@ -1,0 +1,66 @@
+// The person's queued and running generations, wherever they were started (this tab, another one,
+// another device, the API), kept in the query cache under one key: the header's "1 running" follows
+// them with a long poll, and the history reads the same entry for each card's progress. Loaded
+// after the first paint, for signed-in people only.
+import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { POLLING_INTERVAL_MS } from "../../shared/constants";
+import type { ActiveGenerations } from "../../shared/generation-responses";
+import { isAbortError } from "./api-client";
+import { fetchActiveGenerations } from "./generations-requests";
+
+export const ACTIVE_GENERATIONS_KEY = ["generations", "active"] as const;
+
+// The server holds each poll this long at most when nothing changes.
+const LONG_POLL_MS = 25_000;
+
+function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		const timer = setTimeout(resolve, milliseconds);
+		signal.addEventListener(
+			"abort",
+			() => {
+				clearTimeout(timer);
+				resolve();
+			},
+			{ once: true },
+		);
+	});
+}
+
+/**
+ * Keeps the cache entry current until `signal` aborts: one answer at once, then each next one
+ * when something changes. A failed request is tried again after the polling interval.
+ */
+export async function followActiveGenerations(
+	queryClient: QueryClient,
+	signal: AbortSignal,
+): Promise<void> {
+	let after: string | undefined;
+	while (!signal.aborted) {
+		try {
+			const active = await fetchActiveGenerations({
+				after,
+				waitMs: after ? LONG_POLL_MS : 0,
+				signal,
+			});
+			queryClient.setQueryData(ACTIVE_GENERATIONS_KEY, active);
+			// An answer with nothing new comes from a server that did not wait: space those out.
+			if (active.version === after) await pause(POLLING_INTERVAL_MS, signal);
+			after = active.version;
+		} catch (error) {
+			if (isAbortError(error)) return;
+			await pause(POLLING_INTERVAL_MS, signal);
+		}
+	}
+}
+
+/** What the header's poll last learned; undefined until its first answer. */
+export function useActiveGenerations(): ActiveGenerations | undefined {
+	const { data } = useQuery<ActiveGenerations>({
+		queryKey: ACTIVE_GENERATIONS_KEY,
+		// Only the header's poll fills the entry; readers never fetch it themselves.
+		enabled: false,
+		staleTime: Number.POSITIVE_INFINITY,
+	});
+	return data;
+}
