@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GenerationSchema, PollResponseSchema } from "../../shared/generation-responses";
+import {
+	ActiveGenerationsSchema,
+	GenerationSchema,
+	PollResponseSchema,
+} from "../../shared/generation-responses";
+import { progressReport } from "../../shared/progress";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -167,4 +172,31 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		await running?.finish();
 		expect(await drain()).toEqual(["ada 2", "cy 1", "bo 2", "bo 3"]);
 	});
+
+	it("answers a person's waiting list of active generations as soon as the queue moves, with the new position", async () => {
+		const ada = await person();
+		const bo = await person();
+		await ada("ada 1", "ada 2");
+		await bo("bo 1");
+		const read = async (query = "") =>
+			ActiveGenerationsSchema.parse(
+				await (await bo.client.request(`/api/generations/active${query}`)).json(),
+			);
+		const before = await read();
+		expect(before.items.map((item) => item.progress?.position)).toEqual([1]);
+
+		// A wait longer than the test may last: only the queue moving can answer it in time. Whether
+		// the start lands before the wait begins or during it, the answer is the changed list; the
+		// pause lets it begin first, so the announcement is what must end it.
+		const waiting = read(`?after=${before.version}&wait=25000`);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const running = await start();
+		expect(running?.name).toBe("ada 1");
+		const after = await waiting;
+		expect(after.version).not.toBe(before.version);
+		expect(after.items.map((item) => item.progress)).toEqual([
+			progressReport("queued", { position: 0 }),
+		]);
+		await running?.finish();
+	}, 20_000);
 });
