@@ -22,6 +22,7 @@ const BENCHMARKS = [
 	"first-paint",
 	"results-images",
 	"load",
+	"fair-queue",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -10,7 +10,7 @@ import { listenForGenerationChanges } from "./generations/generation-events";
 import { GENERATION_RECOVERY } from "./generations/generation-lifecycle";
 import { fillUnrecordedPrices } from "./generations/generation-repository";
 import type { GenerationDeps, GenerationLimits } from "./generations/generation-service";
-import { type GenerationRunSettings, runGeneration } from "./generations/run-generation";
+import { type GenerationRunSettings, runNextGeneration } from "./generations/run-generation";
 import { keepStorageSwept } from "./generations/sweep-stray-objects";
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
@@ -157,21 +157,18 @@ export async function assembleServer(options: {
 			timeoutMs: settings.run.timeoutMs,
 			isSoleProcess: database.kind === "pglite",
 			recovery: GENERATION_RECOVERY,
-			run: (generationId) =>
-				runGeneration(
-					{
-						db: database.db,
-						models,
-						storage,
-						downloadImage,
-						logger,
-						settings: settings.run,
-						metrics: metrics.generations,
-						onFinished: (transaction, generation) =>
-							queueGenerationEvent(transaction, webhookQueue, generation),
-					},
-					generationId,
-				),
+			run: () =>
+				runNextGeneration({
+					db: database.db,
+					models,
+					storage,
+					downloadImage,
+					logger,
+					settings: settings.run,
+					metrics: metrics.generations,
+					onFinished: (transaction, generation) =>
+						queueGenerationEvent(transaction, webhookQueue, generation),
+				}),
 		});
 		return { boss, queue, webhookQueue };
 	});

@@ -1,48 +1,106 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, expect, type Page, test } from "@playwright/test";
-import { E2E_BASE_URL } from "./support/constants";
-import { expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";
+import {
+	type Browser,
+	type BrowserContext,
+	chromium,
+	expect,
+	type Page,
+	test,
+} from "@playwright/test";
+import { type FakeComfyUi, startFakeComfyUi } from "../../src/server/testing/fakes/comfyui";
+import {
+	type FakeHttpImageService,
+	startFakeHttpImageService,
+} from "../../src/server/testing/fakes/http-image-service";
+import { ActiveGenerationsSchema } from "../../src/shared/generation-responses";
+import { removeDataDir, startAppServer } from "./support/app-server";
+import { E2E_BASE_URL, E2E_PORT } from "./support/constants";
+import { expectNoAxeViolations, signIn, signUp, uniqueEmail } from "./support/journeys";
 
 // What a person waiting for a generation is told: the progress line, the preview, the tab's title,
 // the notification, and "1 running" on their other open pages.
 
-const PREVIEW = `data:image/svg+xml,${encodeURIComponent(
-	'<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#a78bfa"/></svg>',
-)}`;
+// One server of its own: one worker (GENERATION_CONCURRENCY=1), so generations wait their turn,
+// and three models whose jobs the journeys hold and release: the offline engine, a start-then-poll
+// service (its jobs end when the journey lets them) and a ComfyUI (its sampler steps and preview
+// frames sent by the journey, as ComfyUI's WebSocket sends them).
+const PORT = E2E_PORT + 20;
+const BASE_URL = `http://localhost:${PORT}`;
+test.use({ baseURL: BASE_URL });
 
-/**
- * Adds a provider's progress report to the first "not yet" the server answers, and holds every
- * later poll until `release` is called. The offline engine reports no steps (the server's own
- * reports come with the `progress` object), so the journey supplies one in the real answer.
- */
-async function reportStepsThenHold(page: Page) {
-	let release: () => void = () => {};
-	const released = new Promise<void>((resolve) => {
-		release = resolve;
+/** Longer than any journey: a job held this long ends only when the journey releases it. */
+const HELD_MS = 10 * 60_000;
+
+let server: Awaited<ReturnType<typeof startAppServer>>;
+let comfy: FakeComfyUi;
+let service: FakeHttpImageService;
+let modelsFolder: string;
+
+test.beforeAll(async () => {
+	comfy = await startFakeComfyUi({ behaviour: { pendingMs: 0, runningMs: HELD_MS, steps: 0 } });
+	service = await startFakeHttpImageService({ latencyMs: HELD_MS });
+	modelsFolder = await mkdtemp(path.join(tmpdir(), "atelier-progress-models-"));
+	const modelsFile = path.join(modelsFolder, "models.json");
+	await writeFile(
+		modelsFile,
+		JSON.stringify([
+			{ id: "local", label: "Offline engine", provider: "local", default: true, delayMs: 0 },
+			{ id: "service", label: "Image service", provider: "http", url: service.url },
+			{ id: "comfy", label: "ComfyUI workflow", provider: "comfyui", url: comfy.origin },
+		]),
+	);
+	server = await startAppServer({
+		port: PORT,
+		env: {
+			MODELS_FILE: modelsFile,
+			GENERATION_CONCURRENCY: "1",
+			MAX_ACTIVE_GENERATIONS_PER_USER: "10",
+			AUTH_RATE_LIMIT_ENABLED: "false",
+		},
 	});
-	let polls = 0;
-	await page.route("**/api/generations/*/status*", async (route) => {
-		polls += 1;
-		if (polls > 1) await released;
-		const response = await route.fetch();
-		const answer = await response.json();
-		if (polls === 1 && (answer.status === "queued" || answer.status === "running")) {
-			answer.progress = {
-				stage: "running",
-				position: null,
-				percent: null,
-				step: 12,
-				steps: 30,
-				previewUrl: PREVIEW,
-			};
-		}
-		await route.fulfill({ response, json: answer });
-	});
-	return release;
+});
+
+test.afterAll(async () => {
+	await server?.stop();
+	await comfy?.stop();
+	await service?.stop();
+	if (server) await removeDataDir(server.dataDir);
+	await rm(modelsFolder, { recursive: true, force: true });
+});
+
+test.beforeEach(() => {
+	comfy.setBehaviour({ runningMs: HELD_MS });
+	service.setBehaviour({ latencyMs: HELD_MS });
+});
+
+/** Another person (or the same one on another device): a browser context of their own, signed in. */
+async function openElsewhere(
+	browser: Browser,
+	email: string,
+	isNew = true,
+): Promise<BrowserContext> {
+	const context = await browser.newContext({ baseURL: BASE_URL });
+	const page = await context.newPage();
+	await (isNew ? signUp(page, email) : signIn(page, email));
+	await page.close();
+	return context;
 }
 
+/** Starts a generation through the API, with the context's session, as a script would. */
+async function startThroughApi(context: BrowserContext, prompt: string, model: string) {
+	const response = await context.request.post("/api/generations", {
+		data: { prompt, aspectRatio: "--ar 1:1", model },
+	});
+	expect(response.status()).toBe(201);
+}
+
+/** The statuses of the context's person's active generations, oldest first. */
+async function readActiveStatuses(context: BrowserContext): Promise<string[]> {
+	const response = await context.request.get("/api/generations/active");
+	return ActiveGenerationsSchema.parse(await response.json()).items.map((item) => item.status);
+}
 /**
  * Makes the page hidden or visible, with its visibilitychange event, as when another tab or
  * window comes in front: headless Chromium keeps every tab visible, whichever is in front.
@@ -74,65 +132,97 @@ async function recordNotifications(page: Page): Promise<void> {
 	});
 }
 
-test("the generator says what is happening, shows the preview and the percent in the title, and another tab counts it running", async ({
+test("a queued generation says how many go before it; on ComfyUI it shows the sampler's step, its preview and the percent in the title, and a notification when it ends unseen", async ({
+	browser,
 	context,
 	page,
 }) => {
+	// Ada's first generation holds the one worker and her second waits; then Bo asks for one.
+	const ada = await openElsewhere(browser, uniqueEmail("ada"));
+	const bo = await openElsewhere(browser, uniqueEmail("bo"));
+	await startThroughApi(ada, "Ada's held harbour", "service");
+	await expect.poll(() => readActiveStatuses(ada)).toEqual(["running"]);
+	await startThroughApi(ada, "Ada's second harbour", "service");
+	await startThroughApi(bo, "Bo's held orchard", "service");
+
 	await context.grantPermissions(["notifications"]);
 	await recordNotifications(page);
 	await signUp(page, uniqueEmail("progress"));
-	const release = await reportStepsThenHold(page);
-
-	// A second tab of the same person, on the history.
-	const otherTab = await context.newPage();
-	await otherTab.goto("/generations");
-	await expect(
-		otherTab.getByRole("heading", { level: 1, name: "Saved Generations" }),
-	).toBeVisible();
-	await expect(otherTab.getByRole("link", { name: /running/ })).toHaveCount(0);
-
-	await page.bringToFront();
+	// Chosen before anything runs: the switch is among the generator's settings.
+	const form = page.getByRole("form", { name: "Generate images" });
+	const notify = form.getByRole("switch", { name: "Notify me when done" });
+	await notify.click();
+	await expect(notify).toHaveAttribute("aria-checked", "true");
+	await form.getByLabel("Model").selectOption("comfy");
 	await page.getByRole("textbox", { name: "Prompt" }).fill("A lighthouse keeper's lamp");
 	await page.getByRole("button", { name: "Generate", exact: true }).click();
 
-	// Started in this tab, it shows as running in the other one (the offline engine takes 3 s).
-	const running = otherTab.getByRole("link", { name: "1 running" });
-	await expect(running).toBeVisible();
-	await expect(running).toHaveAttribute("href", "/generations");
-	await expect(otherTab.getByRole("article", { name: "A lighthouse keeper's lamp" })).toBeVisible();
-
+	// The fair queue: Bo and this person have had no turn (Bo asked first), Ada has had hers, so
+	// only Bo's goes before this one (first come, first served would say 2).
 	const panel = page.getByRole("region", { name: "Result" });
+	await expect(panel.getByText("1 ahead of you")).toBeVisible();
+	await expectNoAxeViolations(page);
+
+	// The service's jobs end: Ada's first, then Bo's, then this one reaches ComfyUI and runs there.
+	service.setBehaviour({ latencyMs: 0 });
+	await expect.poll(() => comfy.promptIds().length, { timeout: 30_000 }).toBe(1);
+	await expect.poll(() => comfy.socketCount()).toBeGreaterThan(0);
+	await comfy.sendProgress(comfy.promptIds()[0] ?? "", 12, 30, true);
+
 	await expect(panel.getByText("Step 12 of 30")).toBeVisible();
 	// Step 12 of 30 is 20 + 75 x 0.4 = 50 on the bar (or more, if the schedule was already past it).
 	const bar = panel.getByRole("progressbar");
-	expect(Number(await bar.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(50);
+	await expect
+		.poll(async () => Number(await bar.getAttribute("aria-valuenow")))
+		.toBeGreaterThanOrEqual(50);
 	await expect(panel.getByRole("img", { name: "Latest preview, not final yet" })).toBeVisible();
 	await expect(page).toHaveTitle(/^\d+% · Atelier$/);
 	expect(await page.locator('link[rel~="icon"]').getAttribute("href")).toMatch(/^data:image\/svg/);
-
-	const notify = panel.getByRole("switch", { name: "Notify me when done" });
-	await notify.click();
-	await expect(notify).toHaveAttribute("aria-checked", "true");
 	await expectNoAxeViolations(page);
 
-	// It ends while the other tab is in front: the title says so, and a notification is raised.
-	await otherTab.bringToFront();
+	// It ends while another window is in front: the title says so, and a notification is raised.
 	await setVisibility(page, "hidden");
-	release();
-	await expect(page).toHaveTitle("Done · Atelier");
+	comfy.setBehaviour({ runningMs: 0 });
+	await expect(page).toHaveTitle("Done · Atelier", { timeout: 30_000 });
 	expect(
 		await page.evaluate(
 			() => (window as unknown as { shownNotifications: string[] }).shownNotifications,
 		),
 	).toEqual(["Your images are ready"]);
-	await expect(running).toHaveCount(0);
-	await expectNoAxeViolations(otherTab);
 
-	await page.bringToFront();
 	await setVisibility(page, "visible");
 	await expect(page).toHaveTitle("Atelier");
 	await expect(panel.getByRole("heading", { name: "4 images" })).toBeVisible();
 	await expect(panel.getByRole("img", { name: "Latest preview, not final yet" })).toHaveCount(0);
+	// Ada's second came after it, and now ends too.
+	await expect.poll(() => readActiveStatuses(ada), { timeout: 30_000 }).toEqual([]);
+	await ada.close();
+	await bo.close();
+});
+
+test("a generation started through the API from another device shows as running on an open page's header and history", async ({
+	browser,
+	page,
+}) => {
+	const email = uniqueEmail("elsewhere");
+	await signUp(page, email);
+	await page.goto("/generations");
+	await expect(page.getByRole("heading", { level: 1, name: "Saved Generations" })).toBeVisible();
+	await expect(page.getByRole("link", { name: /running/ })).toHaveCount(0);
+
+	const phone = await openElsewhere(browser, email, false);
+	await startThroughApi(phone, "A kite over the dunes", "service");
+
+	const running = page.getByRole("link", { name: "1 running" });
+	await expect(running).toBeVisible();
+	await expect(running).toHaveAttribute("href", "/generations");
+	await expect(page.getByRole("article", { name: "A kite over the dunes" })).toBeVisible();
+	await expectNoAxeViolations(page);
+
+	service.setBehaviour({ latencyMs: 0 });
+	await expect(running).toHaveCount(0, { timeout: 30_000 });
+	await expect(page.getByRole("article", { name: "A kite over the dunes" })).toBeVisible();
+	await phone.close();
 });
 
 test("the app is installable: Chromium finds no installability error in its manifest", async () => {

@@ -511,6 +511,15 @@ const MIGRATIONS: Record<string, Migration> = {
 					add column preview_key text`.execute(db);
 		},
 	},
+	"0012_queue_turns": {
+		async up(db: Kysely<unknown>) {
+			// The fair queue (decision 020) asks, at every claim, when each waiting person last had a
+			// turn: the latest start among their generations, found here without reading their history.
+			await sql`create index generations_turns on generations (user_id, started_at desc) where started_at is not null`.execute(
+				db,
+			);
+		},
+	},
 	"0013_image_input": {
 		// Images people upload to start from (a reference), private to them: stored once checked by
 		// content and stripped of metadata; one no generation used is removed after a day.

@@ -3,7 +3,7 @@ import { GenerationIdSchema } from "../../shared/generations";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../http/errors";
 import { insertDeletionEntries } from "./audit-log-repository";
-import { notifyGenerationsChanged } from "./generation-events";
+import { notifyGenerationsChanged, QUEUE_MOVED_KEY } from "./generation-events";
 import { inputOf } from "./generation-input";
 import { deleteGenerationRows, type GenerationSelection } from "./generation-repository";
 import type { GenerationDeps, Viewer } from "./generation-service";
@@ -85,10 +85,8 @@ export async function deleteGenerations(
 					ownerEmail: row.owner_email,
 				})),
 		);
-		await notifyGenerationsChanged(
-			transaction,
-			rows.map((row) => row.id),
-		);
+		// The queue moves too when a queued one goes: the positions behind it are one less.
+		await notifyGenerationsChanged(transaction, [...rows.map((row) => row.id), QUEUE_MOVED_KEY]);
 		return rows;
 	});
 	await removeLeftovers(deps, deleted);

@@ -21,6 +21,13 @@ export function personChangeKey(userId: string): string {
 	return `person:${userId}`;
 }
 
+/**
+ * The key announced when Atelier's queue moves (a generation started, queued or deleted): any
+ * queued generation's position may have changed with it, so a wait that shows positions listens
+ * to it beside the generations' own ids.
+ */
+export const QUEUE_MOVED_KEY = "queue";
+
 /** Tells every server process, when the transaction commits, that these generations changed. */
 export async function notifyGenerationsChanged(
 	db: Executor,
@@ -30,6 +37,27 @@ export async function notifyGenerationsChanged(
 	await sql`select pg_notify(${GENERATION_CHANGED_CHANNEL}, id) from unnest(${[...ids]}::text[]) as id`.execute(
 		db,
 	);
+}
+
+/**
+ * Resolves when any of `keys` changes or after `timeoutMs`; the waits on the other keys end with
+ * it (or when `signal` aborts), leaving no listener behind.
+ */
+export async function waitForAnyChange(
+	events: GenerationEvents,
+	keys: readonly string[],
+	timeoutMs: number,
+	signal?: AbortSignal,
+): Promise<void> {
+	const stop = new AbortController();
+	const onAbort = () => stop.abort();
+	signal?.addEventListener("abort", onAbort, { once: true });
+	try {
+		await Promise.race(keys.map((key) => events.waitForChange(key, timeoutMs, stop.signal)));
+	} finally {
+		stop.abort();
+		signal?.removeEventListener("abort", onAbort);
+	}
 }
 
 export type GenerationEvents = {

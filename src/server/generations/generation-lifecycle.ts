@@ -1,7 +1,12 @@
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kysely";
 import { ACTIVE_GENERATION_STATUSES, type ProgressStage } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
-import { notifyGenerationChanged, notifyGenerationsChanged } from "./generation-events";
+import {
+	notifyGenerationChanged,
+	notifyGenerationsChanged,
+	QUEUE_MOVED_KEY,
+} from "./generation-events";
+import { QUEUE_ORDER } from "./queue-order";
 import { sumStoredBytes } from "./store-images";
 
 /**
@@ -30,30 +35,55 @@ function leaseEnd(leaseMs: number) {
 }
 
 /**
- * Takes an unfinished generation for one run, if no other run holds a live lease on it. Returns the
- * row as claimed, or undefined when it is finished, deleted or held by another run.
+ * Takes the next generation for one run, in the fair queue's order (queue-order.ts, decision 020):
+ * first a generation whose run died (its lease ran out; it had its turn and its provider job may be
+ * going on), then the queued generation whose turn it is. Whichever job woke the worker, it takes
+ * that one: every job stands for one turn of a worker, not for its own generation. Returns the
+ * row as claimed, with the run's lease, or undefined when nothing waits.
  */
 export async function claimGeneration(
 	db: Db,
-	lease: Lease,
+	token: string,
 	leaseMs: number,
 ): Promise<GenerationRow | undefined> {
-	const row = await db
-		.updateTable("generations")
-		.set({
-			lease_owner: lease.token,
-			lease_until: leaseEnd(leaseMs),
-			status: "running",
-			started_at: sql`coalesce(started_at, now())`,
-			attempts: sql`attempts + 1`,
-			updated_at: sql`now()`,
-		})
-		.where("id", "=", lease.generationId)
-		.where("status", "in", ACTIVE_GENERATION_STATUSES)
-		.where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", sql<Date>`now()`)]))
-		.returningAll()
-		.executeTakeFirst();
-	if (row) await notifyGenerationChanged(db, lease.generationId);
+	const row = await db.transaction().execute(async (transaction) => {
+		// One claim at a time across every process, each after the one before it committed: the
+		// turn a claim gives moves its person to the end of the round, and the next claim sees it.
+		// A claim is one short transaction; runs go on in parallel.
+		await sql`select pg_advisory_xact_lock(hashtext('atelier:generation-claim'))`.execute(
+			transaction,
+		);
+		// Skip locked: a row being deleted or cancelled right now is not waited for.
+		const next = await sql<{ id: string }>`
+			with ${QUEUE_ORDER}
+			select generations.id
+			from generations
+			left join queue_order on queue_order.id = generations.id
+			where generations.status in ('queued', 'running')
+				and (generations.lease_until is null or generations.lease_until < now())
+			order by queue_order.queue_position asc nulls first, generations.started_at, generations.id
+			limit 1
+			for update of generations skip locked`.execute(transaction);
+		const id = next.rows[0]?.id;
+		if (!id) return undefined;
+		return transaction
+			.updateTable("generations")
+			.set({
+				lease_owner: token,
+				lease_until: leaseEnd(leaseMs),
+				status: "running",
+				// The clock, not the transaction's start: claims wait for each other, and each turn
+				// must be later than the one before it.
+				started_at: sql`coalesce(started_at, clock_timestamp())`,
+				attempts: sql`attempts + 1`,
+				updated_at: sql`now()`,
+			})
+			.where("id", "=", id)
+			.returningAll()
+			.executeTakeFirst();
+	});
+	// The queue moved: every queued generation's position may be one less.
+	if (row) await notifyGenerationsChanged(db, [row.id, QUEUE_MOVED_KEY]);
 	return row;
 }
 
@@ -247,10 +277,7 @@ export async function cancelUnfinishedGenerations(
 		.where("status", "in", ACTIVE_GENERATION_STATUSES)
 		.returningAll()
 		.execute();
-	await notifyGenerationsChanged(
-		db,
-		rows.map((row) => row.id),
-	);
+	await notifyGenerationsChanged(db, [...rows.map((row) => row.id), QUEUE_MOVED_KEY]);
 	return rows;
 }
 
@@ -302,7 +329,19 @@ export const GENERATION_RECOVERY = {
 		findOrphanedGenerations(db, { queuedForMs: QUEUED_TOO_LONG_MS, limit: 100 }),
 	findUnfinished: (db: Db) => findUnfinishedGenerations(db),
 	releaseAllLeases: (db: Db) => releaseAllLeases(db),
+	countClaimable: (db: Db) => countClaimableGenerations(db),
 };
+
+/** Generations a worker could claim now: queued, or running under a lease that ran out. */
+async function countClaimableGenerations(db: Db): Promise<number> {
+	const row = await db
+		.selectFrom("generations")
+		.select((eb) => eb.fn.countAll<string>().as("count"))
+		.where("status", "in", ACTIVE_GENERATION_STATUSES)
+		.where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", sql<Date>`now()`)]))
+		.executeTakeFirstOrThrow();
+	return Number(row.count);
+}
 
 /** Every generation not yet completed or failed. */
 async function findUnfinishedGenerations(db: Db): Promise<string[]> {

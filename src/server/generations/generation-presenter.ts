@@ -25,23 +25,18 @@ function modelOf(row: GenerationRow): GenerationModel {
 }
 
 /**
- * A waiting generation's place in Atelier's queue: how many queued generations start before it.
- * THE QUEUE POSITION GOES HERE: the fair queue computes it; until then it is unknown (null).
- */
-function queuePositionOf(_row: GenerationRow): number | null {
-	return null;
-}
-
-/**
  * What is known of an unfinished generation (null once finished). A queued row is in Atelier's
- * queue; a running one is where its run last reported, `starting` until the provider says more.
- * The provider's own queue position shows as stage `queued` with that position.
+ * queue, at `queuePosition` (how many queued generations start before it in the fair order:
+ * findQueuePositions in queue-order.ts, looked up by the caller, once for a whole list); a running
+ * one is where its run last reported, `starting` until the provider says more. The provider's own
+ * queue position shows as stage `queued` with that position.
  */
-export function presentProgress(row: GenerationRow): GenerationProgress | null {
+export function presentProgress(
+	row: GenerationRow,
+	queuePosition: number | null,
+): GenerationProgress | null {
 	if (row.status === "completed" || row.status === "failed") return null;
-	if (row.status === "queued") {
-		return progressReport("queued", { position: queuePositionOf(row) });
-	}
+	if (row.status === "queued") return progressReport("queued", { position: queuePosition });
 	const stage = row.progress_stage ?? "starting";
 	return {
 		stage,
@@ -53,7 +48,11 @@ export function presentProgress(row: GenerationRow): GenerationProgress | null {
 	};
 }
 
-export function presentGeneration(row: GenerationWithOwner): Generation {
+/** `queuePosition` as for presentProgress: null when the generation is not queued. */
+export function presentGeneration(
+	row: GenerationWithOwner,
+	queuePosition: number | null,
+): Generation {
 	return {
 		id: row.id,
 		prompt: row.prompt,
@@ -83,24 +82,27 @@ export function presentGeneration(row: GenerationWithOwner): Generation {
 		is_favorite: row.is_favorite,
 		model: modelOf(row),
 		settings: settingsOf(row),
-		progress: presentProgress(row),
+		progress: presentProgress(row, queuePosition),
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 	};
 }
 
-export function presentPoll(row: GenerationRow): PollResponse {
+export function presentPoll(row: GenerationRow, queuePosition: number | null): PollResponse {
 	return {
 		status: row.status,
 		results: row.images.map((image) => imageUrl(image.key)),
 		message:
 			row.status === "failed" ? (row.error ?? GENERATION_MESSAGES.failed) : row.status_message,
-		progress: presentProgress(row),
+		progress: presentProgress(row, queuePosition),
 		model: modelOf(row),
 		settings: settingsOf(row),
 	};
 }
 
 /** One of the person's unfinished generations, as `GET /api/generations/active` lists it. */
-export function presentActiveGeneration(row: GenerationRow): ActiveGeneration {
-	return { id: row.id, status: row.status, progress: presentProgress(row) };
+export function presentActiveGeneration(
+	row: GenerationRow,
+	queuePosition: number | null,
+): ActiveGeneration {
+	return { id: row.id, status: row.status, progress: presentProgress(row, queuePosition) };
 }

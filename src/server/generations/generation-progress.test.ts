@@ -18,7 +18,7 @@ import {
 } from "../testing/test-server";
 import { claimGeneration, type Lease } from "./generation-lifecycle";
 import { createProgressReporter } from "./progress-reporter";
-import { type GenerationRunDeps, runGeneration } from "./run-generation";
+import { type GenerationRunDeps, runNextGeneration } from "./run-generation";
 import { generationFolder, runFolder } from "./store-images";
 
 const png = (color: { r: number; g: number; b: number }) =>
@@ -108,16 +108,17 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 
 		const queued = await poll(client, id);
 		expect(queued.status).toBe("queued");
+		// The only one waiting: next in Atelier's queue.
 		expect(queued.progress).toEqual({
 			stage: "queued",
-			position: null,
+			position: 0,
 			percent: null,
 			step: null,
 			steps: null,
 			previewUrl: null,
 		});
 
-		const run = runGeneration(runDeps(server, scripted.provider), id);
+		const run = runNextGeneration(runDeps(server, scripted.provider));
 		await waitUntil(() => scripted.waitingChecks() === 1);
 		expect((await poll(client, id)).progress).toMatchObject({ stage: "starting", percent: null });
 
@@ -136,7 +137,7 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 	it("wakes a waiting poll with the provider's news before the generation finishes", async () => {
 		const scripted = createScriptedProvider();
 		const { client, id } = await startQueuedGeneration(server);
-		const run = runGeneration(runDeps(server, scripted.provider), id);
+		const run = runNextGeneration(runDeps(server, scripted.provider));
 		await waitUntil(() => scripted.waitingChecks() === 1);
 
 		// Each poll waits longer than the test may last: only a write can answer it in time. A late
@@ -170,7 +171,7 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 	it("never lowers the percent, and shows the provider's own queue as queued with its position", async () => {
 		const scripted = createScriptedProvider();
 		const { client, id } = await startQueuedGeneration(server);
-		const run = runGeneration(runDeps(server, scripted.provider), id);
+		const run = runNextGeneration(runDeps(server, scripted.provider));
 
 		await waitUntil(() => scripted.waitingChecks() === 1);
 		scripted.answer({ status: "running", queuePosition: 3 });
@@ -198,7 +199,7 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 		const scripted = createScriptedProvider();
 		const { client, id } = await startQueuedGeneration(server);
 		const { client: stranger } = await createTestUser(server);
-		const run = runGeneration(runDeps(server, scripted.provider), id);
+		const run = runNextGeneration(runDeps(server, scripted.provider));
 
 		await waitUntil(() => scripted.waitingChecks() === 1);
 		scripted.answer({
@@ -245,7 +246,7 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 			deletePrefix: (prefix) => server.storage.deletePrefix(prefix),
 			listKeys: (prefix) => server.storage.listKeys(prefix),
 		};
-		const run = runGeneration({ ...runDeps(server, scripted.provider), storage }, id);
+		const run = runNextGeneration({ ...runDeps(server, scripted.provider), storage });
 
 		await waitUntil(() => scripted.waitingChecks() === 1);
 		scripted.answer({ status: "running", progress: 80 });
@@ -263,7 +264,7 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 	it("removes the preview when the generation fails", async () => {
 		const scripted = createScriptedProvider();
 		const { client, id } = await startQueuedGeneration(server);
-		const run = runGeneration(runDeps(server, scripted.provider), id);
+		const run = runNextGeneration(runDeps(server, scripted.provider));
 
 		await waitUntil(() => scripted.waitingChecks() === 1);
 		scripted.answer({
@@ -285,7 +286,8 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 	it("writes a chatty provider's news once at first, then merged, not once per report", async () => {
 		const { id } = await startQueuedGeneration(server);
 		const lease: Lease = { generationId: id, token: randomUUID() };
-		expect(await claimGeneration(server.database.db, lease, 60_000)).toBeDefined();
+		// The only queued generation, so the next in the queue.
+		expect((await claimGeneration(server.database.db, lease.token, 60_000))?.id).toBe(id);
 		const announced: string[] = [];
 		const stopListening = await server.database.listen("generation_changed", (payload) => {
 			announced.push(payload);

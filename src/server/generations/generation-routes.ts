@@ -36,6 +36,7 @@ import {
 } from "./generation-service";
 import { listActiveGenerations } from "./list-active-generations";
 import { listHistory } from "./list-history";
+import { findQueuePosition } from "./queue-order";
 import { setFavorite } from "./set-favorite";
 import { generationFolder, isStoredImageFile, runFolder } from "./store-images";
 
@@ -258,7 +259,7 @@ export function createGenerationRoutes(options: {
 
 	app.get("/generations/:id", allow(OPERATIONS.getGeneration.access), async (context) => {
 		const row = await getGeneration(deps, context.get("viewer"), parseId(context.req.param("id")));
-		return context.json(presentGeneration(row));
+		return context.json(presentGeneration(row, await findQueuePosition(deps.database.db, row)));
 	});
 
 	app.get("/generations/:id/status", allow(OPERATIONS.pollGeneration.access), async (context) => {

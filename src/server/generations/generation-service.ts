@@ -14,8 +14,10 @@ import { readPersonLimits } from "../people/person-controls";
 import type { Storage } from "../storage/storage";
 import {
 	type GenerationEvents,
-	notifyGenerationChanged,
+	notifyGenerationsChanged,
 	personChangeKey,
+	QUEUE_MOVED_KEY,
+	waitForAnyChange,
 } from "./generation-events";
 import { settingsOf } from "./generation-input";
 import { pollingUrlFor, presentPoll } from "./generation-presenter";
@@ -25,6 +27,7 @@ import {
 	findGenerationById,
 	insertGeneration,
 } from "./generation-repository";
+import { findQueuePosition } from "./queue-order";
 import { resolveSettings } from "./resolve-settings";
 
 export type { Viewer };
@@ -202,8 +205,9 @@ export async function createGeneration(
 			});
 		}
 		await deps.queue.enqueue(id, createTransactionExecutor(transaction));
-		// Every open page of the person counts it as running once this commits.
-		await notifyGenerationChanged(transaction, personChangeKey(viewer.id));
+		// Every open page of the person counts it as running once this commits, and every queued
+		// generation's position may move (a newcomer goes ahead of those who have had turns).
+		await notifyGenerationsChanged(transaction, [personChangeKey(viewer.id), QUEUE_MOVED_KEY]);
 		return undefined;
 	});
 	if (replay) return replay;
@@ -223,7 +227,10 @@ export async function getGeneration(
 	return row;
 }
 
-/** Answers a poll at once when the generation is finished, else when it changes or `waitMs` passes. */
+/**
+ * Answers a poll at once when the generation is finished, else when it changes or `waitMs` passes.
+ * A queued generation's answer also changes when the queue moves (its position in `progress`).
+ */
 export async function pollGeneration(
 	deps: Pick<GenerationDeps, "database" | "events">,
 	viewer: Viewer,
@@ -231,19 +238,19 @@ export async function pollGeneration(
 	waitMs: number,
 	signal?: AbortSignal,
 ): Promise<PollResponse> {
+	const present = async (row: GenerationRow) =>
+		presentPoll(row, await findQueuePosition(deps.database.db, row));
 	const row = await getGeneration(deps, viewer, id);
-	if (row.status === "completed" || row.status === "failed" || waitMs <= 0) return presentPoll(row);
-	const changed = deps.events.waitForChange(id, waitMs, signal);
+	if (row.status === "completed" || row.status === "failed" || waitMs <= 0) return present(row);
+	const keys = row.status === "queued" ? [id, QUEUE_MOVED_KEY] : [id];
+	const changed = waitForAnyChange(deps.events, keys, waitMs, signal);
 	// Read again after subscribing, so a change between the two reads is not missed.
-	const current = await getGeneration(deps, viewer, id);
-	const answer = presentPoll(current);
+	const [before, current] = await Promise.all([present(row), getGeneration(deps, viewer, id)]);
+	const answer = await present(current);
 	// Anything the answer says (status, message, progress) that moved meanwhile is news already.
-	if (
-		current.api_id !== row.api_id ||
-		JSON.stringify(answer) !== JSON.stringify(presentPoll(row))
-	) {
+	if (current.api_id !== row.api_id || JSON.stringify(answer) !== JSON.stringify(before)) {
 		return answer;
 	}
 	await changed;
-	return presentPoll(await getGeneration(deps, viewer, id));
+	return present(await getGeneration(deps, viewer, id));
 }

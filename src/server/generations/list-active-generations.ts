@@ -1,15 +1,17 @@
 import { createHash } from "node:crypto";
 import type { ActiveGenerations } from "../../shared/generation-responses";
-import { personChangeKey } from "./generation-events";
+import { personChangeKey, QUEUE_MOVED_KEY, waitForAnyChange } from "./generation-events";
 import { presentActiveGeneration } from "./generation-presenter";
 import { findActiveGenerations } from "./generation-repository";
 import type { GenerationDeps, Viewer } from "./generation-service";
+import { findQueuePositions } from "./queue-order";
 
 type ActiveDeps = Pick<GenerationDeps, "database" | "events">;
 
 async function readActive(deps: ActiveDeps, viewer: Viewer) {
 	const rows = await findActiveGenerations(deps.database.db, viewer.id);
-	const items = rows.map(presentActiveGeneration);
+	const positions = await findQueuePositions(deps.database.db, rows);
+	const items = rows.map((row) => presentActiveGeneration(row, positions.get(row.id) ?? null));
 	// A short digest of everything listed: it changes whenever any of it does.
 	const version = createHash("sha256")
 		.update(JSON.stringify(items))
@@ -21,8 +23,8 @@ async function readActive(deps: ActiveDeps, viewer: Viewer) {
 /**
  * The viewer's own queued and running generations (the administrator's too: only their own), for
  * "1 running" on every open page. With `after` equal to the current version, the answer waits for
- * a change (a new generation of the viewer, or a change of one listed, in any server process) or
- * `waitMs`; otherwise it answers at once.
+ * a change (a new generation of the viewer, a change of one listed, or the queue moving while one
+ * is queued, in any server process) or `waitMs`; otherwise it answers at once.
  */
 export async function listActiveGenerations(
 	deps: ActiveDeps,
@@ -32,21 +34,17 @@ export async function listActiveGenerations(
 	const first = await readActive(deps, viewer);
 	if (options.waitMs <= 0 || options.after !== first.answer.version) return first.answer;
 
-	const stop = new AbortController();
-	const onAbort = () => stop.abort();
-	options.signal?.addEventListener("abort", onAbort, { once: true });
-	const keys = [personChangeKey(viewer.id), ...first.rows.map((row) => row.id)];
-	const changed = Promise.race(
-		keys.map((key) => deps.events.waitForChange(key, options.waitMs, stop.signal)),
-	);
-	try {
-		// Read again after subscribing, so a change between the two reads is not missed.
-		const current = await readActive(deps, viewer);
-		if (current.answer.version !== first.answer.version) return current.answer;
-		await changed;
-		return (await readActive(deps, viewer)).answer;
-	} finally {
-		stop.abort();
-		options.signal?.removeEventListener("abort", onAbort);
-	}
+	// A queued one's position moves with the queue: other people's generations start or come.
+	const isAnyQueued = first.rows.some((row) => row.status === "queued");
+	const keys = [
+		personChangeKey(viewer.id),
+		...first.rows.map((row) => row.id),
+		...(isAnyQueued ? [QUEUE_MOVED_KEY] : []),
+	];
+	const changed = waitForAnyChange(deps.events, keys, options.waitMs, options.signal);
+	// Read again after subscribing, so a change between the two reads is not missed.
+	const current = await readActive(deps, viewer);
+	if (current.answer.version !== first.answer.version) return current.answer;
+	await changed;
+	return (await readActive(deps, viewer)).answer;
 }

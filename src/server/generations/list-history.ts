@@ -10,6 +10,7 @@ import {
 	selectHistoryPage,
 } from "./generation-repository";
 import type { GenerationDeps, Viewer } from "./generation-service";
+import { findQueuePositions } from "./queue-order";
 
 type HistoryQuery = {
 	cursor?: string | undefined;
@@ -61,8 +62,12 @@ export async function listHistory(
 		}),
 		countHistory(db, { filters, todayStart: query.todayStart }),
 	]);
+	// One look-up of the queue for the page's queued rows, none when the page has none.
+	const positions = await findQueuePositions(db, rows);
 	return {
-		...toCursorPage(rows, query.limit, presentGeneration),
+		...toCursorPage(rows, query.limit, (row) =>
+			presentGeneration(row, positions.get(row.id) ?? null),
+		),
 		total: counts.total,
 		today: counts.today,
 	};

@@ -16,7 +16,7 @@ import {
 	type TestClient,
 	type TestServer,
 } from "../testing/test-server";
-import { type GenerationRunDeps, runGeneration } from "./run-generation";
+import { type GenerationRunDeps, runNextGeneration } from "./run-generation";
 import { generationFolder } from "./store-images";
 
 /**
@@ -120,7 +120,7 @@ describe.each(availableDatabaseKinds())("two runs of one generation (%s)", (kind
 			const { client, id } = await startQueuedGeneration(server);
 			const deps = runDeps(server, held.provider);
 
-			const outcomes = await Promise.all([runGeneration(deps, id), runGeneration(deps, id)]);
+			const outcomes = await Promise.all([runNextGeneration(deps), runNextGeneration(deps)]);
 
 			expect(outcomes.sort()).toEqual(["completed", "skipped"]);
 			expect(held.starts()).toBe(1);
@@ -139,14 +139,14 @@ describe.each(availableDatabaseKinds())("two runs of one generation (%s)", (kind
 
 			// The first run starts the provider's job, then stalls while it waits for the answer.
 			held.holdChecks(true);
-			const stalled = runGeneration(deps, id);
+			const stalled = runNextGeneration(deps);
 			await waitUntil(() => held.heldCheckCount() === 1);
 			// Its lease runs out (as when its process stalls or dies) and a second run takes over.
 			await sql`update generations set lease_until = now() - interval '1 second' where id = ${id}`.execute(
 				server.database.db,
 			);
 			held.holdChecks(false);
-			expect(await runGeneration(deps, id)).toBe("completed");
+			expect(await runNextGeneration(deps)).toBe("completed");
 
 			// The stalled run wakes up with its images, finds it no longer holds the generation, stops.
 			held.releaseHeldChecks();
@@ -184,7 +184,7 @@ describe.each(availableDatabaseKinds())("two runs of one generation (%s)", (kind
 			const deps = runDeps(server, held.provider);
 
 			held.holdChecks(true);
-			const running = runGeneration(deps, id);
+			const running = runNextGeneration(deps);
 			await waitUntil(() => held.heldCheckCount() === 1);
 			expect((await client.request(`/api/generations/${id}`, { method: "DELETE" })).status).toBe(
 				200,

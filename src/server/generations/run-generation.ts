@@ -281,15 +281,18 @@ function recordFinished(
 }
 
 /**
- * Runs one generation to its end: start at the provider once (its job id saved at once so a run
- * that takes over resumes it), follow it within the timeout, copy every image into our storage,
- * and mark the row completed or failed. Each call claims the generation with a token of its own;
- * a call that cannot claim it, or loses the claim, stops without changing anything.
+ * Runs the generation whose turn it is (claimGeneration: the fair queue's order) to its end: start
+ * at the provider once (its job id saved at once so a run that takes over resumes it), follow it
+ * within the timeout, copy every image into our storage, and mark the row completed or failed.
+ * Each call claims with a token of its own; a call that finds nothing to claim, or loses the
+ * claim, stops without changing anything.
  */
-export async function runGeneration(deps: GenerationRunDeps, id: string): Promise<RunOutcome> {
-	const lease: Lease = { generationId: id, token: randomUUID() };
-	const row = await claimGeneration(deps.db, lease, deps.settings.leaseMs);
+export async function runNextGeneration(deps: GenerationRunDeps): Promise<RunOutcome> {
+	const token = randomUUID();
+	const row = await claimGeneration(deps.db, token, deps.settings.leaseMs);
 	if (!row) return "skipped";
+	const id = row.id;
+	const lease: Lease = { generationId: id, token };
 	deps.logger.info("running generation", { generationId: id, attempt: row.attempts });
 	const model = deps.models.find(row.model_id);
 	if (!model) {

@@ -72,9 +72,10 @@ describe.each(availableDatabaseKinds())("the stray-object sweep on %s", (kind) =
 				prompt: "running",
 				status: "queued",
 			});
-			const lease = { generationId: running.id, token: randomUUID() };
-			expect(await claimGeneration(db, lease, 60_000)).toBeDefined();
-			const storing = `${runFolder(running.id, lease.token)}0.png`;
+			const token = randomUUID();
+			// The only queued generation, so the next in the queue.
+			expect((await claimGeneration(db, token, 60_000))?.id).toBe(running.id);
+			const storing = `${runFolder(running.id, token)}0.png`;
 			await put(storage, storing);
 			await put(storage, `${runFolder(running.id, randomUUID())}0.png`);
 

@@ -3,7 +3,7 @@ import type PgBoss from "pg-boss";
 import type { Database } from "../db/database";
 import type { DatabaseSchema } from "../db/schema";
 import type { Logger } from "../logging/logger";
-import { createTransactionExecutor, type SqlExecutor } from "./job-queue";
+import { createTransactionExecutor, JOB_SCHEMA, type SqlExecutor } from "./job-queue";
 
 const QUEUE = "generation";
 
@@ -30,13 +30,30 @@ type GenerationRecovery = {
 	findUnfinished(db: Db): Promise<string[]>;
 	/** Frees every lease (a sole process's earlier self held them all). */
 	releaseAllLeases(db: Db): Promise<void>;
+	/** How many generations a worker could claim now: queued, or their run's lease ran out. */
+	countClaimable(db: Db): Promise<number>;
 };
+
+/**
+ * Jobs that wait for a worker (created, or to be retried), read in the sweeper's transaction: on
+ * PGlite the pool has one connection, which that transaction holds, so pg-boss's own
+ * getQueueSize (the same count on its pool) would wait for it forever.
+ */
+async function countWaitingJobs(db: Db): Promise<number> {
+	const result = await sql<{ count: string }>`
+		select count(*) as count from ${sql.table(`${JOB_SCHEMA}.job`)}
+		where name = ${QUEUE} and state in ('created', 'retry')`.execute(db);
+	return Number(result.rows[0]?.count ?? 0);
+}
 
 /**
  * pg-boss runs generations: jobs survive restarts and spread over every server process on the
  * same database. Each generation has at most one job, whose id is the generation's id, so sending
- * it twice is a no-op. A sweeper hands back to the queue the generations whose run died (their
- * lease ran out): it replaces the dead run's job, one sweeper at a time across every process.
+ * it twice is a no-op. A job is one turn of a worker: the worker that takes it runs whichever
+ * generation is next in the fair queue (claimGeneration), not necessarily the job's own, so what
+ * must hold is that there are as many waiting jobs as generations to claim (a job too many finds
+ * nothing and ends). A sweeper hands back to the queue the generations whose run died (their
+ * lease ran out): it adds the jobs that are missing, one sweeper at a time across every process.
  */
 export async function startGenerationQueue(options: {
 	/** The process's pg-boss (job-queue.ts); whoever started it stops it. */
@@ -49,7 +66,8 @@ export async function startGenerationQueue(options: {
 	/** Only this process uses the database (embedded), so every lease at start belongs to a dead process. */
 	isSoleProcess: boolean;
 	recovery: GenerationRecovery;
-	run(generationId: string): Promise<unknown>;
+	/** Runs the next generation in the fair queue's order, if any waits. */
+	run(): Promise<unknown>;
 }): Promise<GenerationQueue> {
 	const { boss, database, logger } = options;
 	await boss.createQueue(QUEUE, {
@@ -69,10 +87,12 @@ export async function startGenerationQueue(options: {
 	};
 
 	/**
-	 * Gives each generation `find` returns a job that will run it: a job already waiting is kept, a
-	 * job that ran (its run died, or it finished while the generation did not) is replaced. The
-	 * generations are looked up again under a lock that only one process holds at a time, so
-	 * processes sweeping together never hand one generation out twice.
+	 * Tops the waiting jobs up to the generations there are to claim, giving the missing jobs to
+	 * generations `find` returns: one whose job is waiting is passed over, one whose job ran (its run
+	 * died, or the job ran another generation) has it replaced. Jobs that are waiting already cover
+	 * as many generations, whichever generations' ids they bear. The generations are looked up again
+	 * under a lock that only one process holds at a time, so processes sweeping together never hand
+	 * one generation out twice.
 	 */
 	const requeue = (find: (db: Db) => Promise<string[]>) =>
 		database.db.transaction().execute(async (transaction) => {
@@ -83,7 +103,11 @@ export async function startGenerationQueue(options: {
 			if (!lock.rows[0]?.locked) return;
 			const executor = createTransactionExecutor(transaction);
 			const db = executor as PgBoss.Db;
+			// Read after the claimable count: a job taken meanwhile only makes a job too many.
+			const claimable = await options.recovery.countClaimable(transaction);
+			let missing = claimable - (await countWaitingJobs(transaction));
 			for (const id of await find(transaction)) {
+				if (missing <= 0) return;
 				const job = await boss.getJobById<GenerationJobData>(QUEUE, id, {
 					db,
 					includeArchive: false,
@@ -92,6 +116,7 @@ export async function startGenerationQueue(options: {
 				logger.info("re-queueing a generation whose run stopped", { generationId: id });
 				if (job) await boss.deleteJob(QUEUE, id, { db });
 				await send(id, executor);
+				missing -= 1;
 			}
 		});
 
@@ -101,7 +126,8 @@ export async function startGenerationQueue(options: {
 	}
 
 	const handle = async (jobs: PgBoss.Job<GenerationJobData>[]) => {
-		for (const job of jobs) await options.run(job.data.generationId);
+		// The job's own generation may run at another job's turn: see claimGeneration.
+		for (const _job of jobs) await options.run();
 	};
 	const workerIds: string[] = [];
 	for (let index = 0; index < options.concurrency; index++) {

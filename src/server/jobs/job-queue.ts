@@ -30,13 +30,16 @@ export function createTransactionExecutor(transaction: {
  * The one pg-boss of a server process, shared by every queue (generations, webhook deliveries):
  * jobs live in the database, so they survive restarts and spread over every process on it.
  */
+/** The PostgreSQL schema of pg-boss's tables. */
+export const JOB_SCHEMA = "pgboss";
+
 export async function startJobQueue(options: {
 	database: Database;
 	logger: Logger;
 }): Promise<PgBoss> {
 	const boss = new PgBoss({
 		db: createPoolExecutor(options.database) as PgBoss.Db,
-		schema: "pgboss",
+		schema: JOB_SCHEMA,
 		supervise: true,
 		schedule: false,
 		migrate: true,

@@ -107,7 +107,8 @@ export async function queueGenerationEvent(
 	const type: WebhookEventType = `generation.${generation.status}`;
 	const endpoints = await findSubscribedEndpoints(transaction, generation.user_id, type);
 	if (endpoints.length === 0) return;
-	const body = eventBody(type, presentGeneration(generation));
+	// A finished generation: no place in the queue.
+	const body = eventBody(type, presentGeneration(generation, null));
 	for (const endpoint of endpoints) {
 		await queueDelivery(transaction, queue, { endpointId: endpoint.id, type, body });
 	}

@@ -1,6 +1,6 @@
 // The settings beside the prompt: the Model, the number of Images, and the Advanced settings
-// (Seed, Negative prompt, Quality), each shown only where the chosen model offers it, and the
-// "Load settings from image" button. Loaded on demand with the models (generation-code.ts); the
+// (Seed, Negative prompt, Quality), each shown only where the chosen model offers it, the
+// "Load settings from image" button, and Notify me when done with its sound. Loaded on demand with the models (generation-code.ts); the
 // first page holds a frame of the same height in their place (settings-frame.tsx).
 import { useQuery } from "@tanstack/react-query";
 import { ChevronDown, ChevronRight, Dices, ImageUp } from "lucide-react";
@@ -18,6 +18,7 @@ import { fetchModels, MODELS_QUERY_KEY } from "../../lib/models-requests";
 import { showToast } from "../../lib/toast";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { applyPrefill, fitChoice } from "./model-choice";
+import { NotifySwitches } from "./notify-switches";
 import {
 	SETTINGS_BAR_CLASS_NAME,
 	SETTINGS_BAR_ITEM_CLASS_NAME,
@@ -440,6 +441,7 @@ export function GenerationControls({
 					) : null}
 				</div>
 			) : null}
+			<NotifySwitches />
 		</>
 	);
 }

@@ -6,7 +6,6 @@ import { clampProgressLabelPosition, describeProgress } from "../../../shared/pr
 import { Button } from "../../components/button";
 import { describeRecipe } from "./describe-recipe";
 import type { RunningState } from "./generation-state";
-import { NotifySwitches } from "./notify-switches";
 import { readProgress } from "./read-progress";
 
 type GenerationProgressProps = {
@@ -104,8 +103,6 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 					</p>
 				) : null}
 			</div>
-
-			<NotifySwitches />
 
 			{/* Where the images will appear, in their shape, so nothing jumps when they arrive. The
 			    latest preview takes the first place, dimmed: it is not a result yet. */}

@@ -1,6 +1,6 @@
 // "Notify me when done" and its sound: permission only when turned on, remembered, and a
 // notification when a generation ends unseen that brings the tab forward.
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
 	installFakeNotifications,
@@ -101,5 +101,32 @@ describe("Notify me when done", () => {
 		expect(window.localStorage.getItem("atelier:notify-sound")).toBe("on");
 		finish();
 		expect(await screen.findByRole("heading", { name: "4 images" })).toBeVisible();
+	});
+
+	it("is among the generator's settings before any generation runs: turned on first, the generation that follows notifies", async () => {
+		const notifications = installFakeNotifications({ answer: "granted" });
+		const pollGate = createGate();
+		startGeneratorApi({
+			polls: [{ status: "completed" }],
+			pollGates: new Map([[0, pollGate.opened]]),
+		});
+		const { user } = await openGenerator();
+		const form = screen.getByRole("form", { name: "Generate images" });
+		const notifySwitch = await within(form).findByRole("switch", { name: "Notify me when done" });
+		expect(within(form).getByRole("switch", { name: "Play a sound" })).toBeVisible();
+
+		await user.click(notifySwitch);
+		await waitFor(() => expect(notifySwitch).toHaveAttribute("aria-checked", "true"));
+		expect(notifications.readPermissionRequests()).toBe(1);
+
+		await user.type(getPromptBox(), "A quiet harbour");
+		await user.click(getGenerateButton());
+		// The same switch while it runs: one place, not a second copy in the progress panel.
+		expect(await screen.findByRole("progressbar", { name: "Generation progress" })).toBeVisible();
+		expect(screen.getAllByRole("switch", { name: "Notify me when done" })).toEqual([notifySwitch]);
+		setPageVisibility("hidden");
+		pollGate.release();
+		await waitFor(() => expect(notifications.shown).toHaveLength(1));
+		expect(notifications.shown[0]?.options.body).toBe("A quiet harbour");
 	});
 });

@@ -5,6 +5,7 @@ import {
 	readSoundChoice,
 	rememberSoundChoice,
 } from "../../lib/finish-notices";
+import { NOTIFY_BAR_CLASS_NAME, SETTINGS_BAR_ITEM_CLASS_NAME } from "./settings-frame";
 
 type SwitchProps = {
 	label: string;
@@ -43,8 +44,9 @@ const DENIED_TEXT =
 const UNSUPPORTED_TEXT = "This browser cannot show notifications.";
 
 /**
- * "Notify me when done" and its optional sound. The browser is asked for permission only when
- * the switch is turned on; refused, the switch says so and stays off.
+ * "Notify me when done" and its optional sound, among the generator's settings so they can be
+ * chosen before a generation starts as well as while one runs. The browser is asked for
+ * permission only when the switch is turned on; refused, the switch says so and stays off.
  */
 export function NotifySwitches() {
 	const [isNotifyOn, setIsNotifyOn] = useState(readNotifyChoice);
@@ -69,16 +71,20 @@ export function NotifySwitches() {
 	};
 
 	return (
-		<div className="mt-4 flex flex-col gap-2">
-			<div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-				<Switch
-					label="Notify me when done"
-					isOn={isNotifyOn}
-					isBusy={isAsking}
-					describedBy={problem ? problemId : undefined}
-					onChange={(isOn) => void changeNotify(isOn)}
-				/>
-				<Switch label="Play a sound" isOn={isSoundOn} onChange={changeSound} />
+		<div className="flex flex-col gap-2">
+			<div className={NOTIFY_BAR_CLASS_NAME}>
+				<div className={SETTINGS_BAR_ITEM_CLASS_NAME}>
+					<Switch
+						label="Notify me when done"
+						isOn={isNotifyOn}
+						isBusy={isAsking}
+						describedBy={problem ? problemId : undefined}
+						onChange={(isOn) => void changeNotify(isOn)}
+					/>
+				</div>
+				<div className={SETTINGS_BAR_ITEM_CLASS_NAME}>
+					<Switch label="Play a sound" isOn={isSoundOn} onChange={changeSound} />
+				</div>
 			</div>
 			{problem ? (
 				<p id={problemId} role="status" className="text-sm text-amber-800">

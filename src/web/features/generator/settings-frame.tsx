@@ -1,5 +1,5 @@
-// The room the generator's settings (Model, Images, Advanced settings, Load settings from image)
-// take in the form. Their code and the models load after the first paint; the first page holds
+// The room the generator's settings (Model, Images, Advanced settings, Load settings from image,
+// Notify me when done and its sound) take in the form. Their code and the models load after the first paint; the first page holds
 // this frame of the same height in their place, so nothing below moves when they arrive.
 
 /** The row of Model and Images: a label and a control 2.75rem high. */
@@ -11,12 +11,19 @@ export const SETTINGS_BAR_CLASS_NAME =
 
 export const SETTINGS_BAR_ITEM_CLASS_NAME = "flex h-9 items-center";
 
+/** The row of Notify me when done and Play a sound: one line, or two on a phone. */
+export const NOTIFY_BAR_CLASS_NAME = "grid grid-cols-1 gap-2 sm:grid-cols-[auto_auto] sm:gap-x-6";
+
 /** The settings' place while their code and the models load. */
 export function SettingsPlaceholder() {
 	return (
 		<>
 			<div aria-hidden="true" className={SETTINGS_ROW_CLASS_NAME} />
 			<div aria-hidden="true" className={SETTINGS_BAR_CLASS_NAME}>
+				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
+				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
+			</div>
+			<div aria-hidden="true" className={NOTIFY_BAR_CLASS_NAME}>
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
 			</div>
