@@ -25,6 +25,7 @@ import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
 import { createPeopleRoutes } from "./people/people-routes";
+import { createUploadRoutes, isUploadRequest } from "./uploads/upload-routes";
 import type { WebhookDeps } from "./webhooks/webhook-deliveries";
 import { createWebhookRoutes } from "./webhooks/webhook-routes";
 
@@ -104,12 +105,12 @@ export function createApp(deps: AppDeps) {
 	app.onError((error, context) => handleError(error, context, logger));
 
 	const api = new Hono<AppEnv>();
-	api.use(
-		bodyLimit({
-			maxSize: config.maxBodyBytes ?? 64 * 1024,
-			onError: (context) => errorResponse(context, "PAYLOAD_TOO_LARGE"),
-		}),
-	);
+	const limitBody = bodyLimit({
+		maxSize: config.maxBodyBytes ?? 64 * 1024,
+		onError: (context) => errorResponse(context, "PAYLOAD_TOO_LARGE"),
+	});
+	// An upload has a larger limit of its own, applied once the route knows who asks.
+	api.use((context, next) => (isUploadRequest(context.req) ? next() : limitBody(context, next)));
 	api.use(compress());
 	// Better Auth checks origins on its own routes too; this covers every route, ours included.
 	api.use(refuseForeignOrigins([config.baseUrl, ...config.trustedOrigins]));
@@ -169,6 +170,13 @@ export function createApp(deps: AppDeps) {
 	const allowSessionOnly = allow({ scopes: [] });
 	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, allowSessionOnly }));
 	api.route("/", createGenerationRoutes({ allow, allowSessionOnly, deps: deps.generations }));
+	api.route(
+		"/",
+		createUploadRoutes({
+			allow,
+			deps: { db: database.db, storage: deps.generations.storage, logger },
+		}),
+	);
 	api.route("/", createApiDocsRoutes({ baseUrl: config.baseUrl }));
 	api.route("/", createWebhookRoutes({ allowSessionOnly, deps: deps.webhooks }));
 

@@ -2,12 +2,13 @@ import { type Auth, deleteAuthUser } from "../auth/auth";
 import { deleteGenerations } from "../generations/delete-generations";
 import type { GenerationDeps } from "../generations/generation-service";
 import { deleteSessionsOf } from "../people/people-repository";
+import { removeUploadsOf } from "../uploads/remove-uploads";
 
 type AccountDeletionDeps = Pick<GenerationDeps, "database" | "storage" | "models" | "logger">;
 
 /**
  * What deleting an account removes of Atelier's own: every generation with its stored images and
- * running jobs (through the one deletion). Better Auth then deletes the user, their sessions and
+ * running jobs (through the one deletion), and every uploaded image. Better Auth then deletes the user, their sessions and
  * sign-in accounts: after a person's own request (auth.ts calls this first), or in
  * `deleteAccountOf` below.
  */
@@ -16,6 +17,7 @@ export async function removeAccountContents(
 	user: { id: string; email: string },
 ): Promise<void> {
 	await deleteGenerations(deps, { id: user.id, email: user.email, isAdmin: false }, "all");
+	await removeUploadsOf({ db: deps.database.db, storage: deps.storage }, user.id);
 }
 
 /**

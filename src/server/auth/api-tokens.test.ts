@@ -1,5 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020";
 import { sql } from "kysely";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -9,7 +10,8 @@ import {
 } from "../../shared/api-tokens";
 import { ERRORS } from "../../shared/errors";
 import { CreateGenerationResponseSchema, PollResponseSchema } from "../../shared/generations";
-import { type ApiOperation, GENERATION_OPERATIONS } from "../http/api-operations";
+import { UploadResponseSchema } from "../../shared/image-input";
+import type { ApiOperation } from "../http/api-operations";
 import { API_OPERATIONS } from "../http/openapi-document";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { readGeneration, requestGeneration, waitForFinish } from "../testing/generation-kit";
@@ -65,6 +67,9 @@ async function requestOperation(
 	token: string,
 	operation: ApiOperation,
 ): Promise<Response> {
+	if (operation.path.startsWith("/api/uploads")) {
+		return requestUploadOperation(server, person, token, operation);
+	}
 	const generation = await makeFinishedGeneration(person);
 	const image = generation.images[0]?.url ?? "";
 	const [, , , , , run = "", file = ""] = image.split("/");
@@ -85,6 +90,36 @@ async function requestOperation(
 		method: operation.method.toUpperCase(),
 		...(body === undefined ? {} : { json: body }),
 	});
+}
+
+/** A small PNG in a multipart form's field `image`, as POST /api/uploads takes it. */
+async function pngForm(): Promise<FormData> {
+	const png = await sharp({
+		create: { width: 8, height: 8, channels: 3, background: "#2e86c1" },
+	})
+		.png()
+		.toBuffer();
+	const form = new FormData();
+	form.set("image", new File([png], "reference.png", { type: "image/png" }));
+	return form;
+}
+
+/** A request for an upload operation, about an image the person uploaded in their browser. */
+async function requestUploadOperation(
+	server: TestServer,
+	person: Person,
+	token: string,
+	operation: ApiOperation,
+): Promise<Response> {
+	if (operation.method === "post") {
+		return callWithToken(server, token, operation.path, { method: "POST", body: await pngForm() });
+	}
+	const uploaded = await person.client.request("/api/uploads", {
+		method: "POST",
+		body: await pngForm(),
+	});
+	const { uploadId } = z.parse(UploadResponseSchema, await uploaded.json());
+	return callWithToken(server, token, operation.path.replace("{id}", uploadId));
 }
 
 /**
@@ -238,6 +273,9 @@ describe.each(availableDatabaseKinds())("personal API tokens on %s", (kind) => {
 		expect(outcomes).toContain("deleteGeneration:read:no");
 		expect(outcomes).toContain("deleteGenerations:delete:yes");
 		expect(outcomes).toContain("listGenerations:generate:no");
+		expect(outcomes).toContain("uploadImage:generate:yes");
+		expect(outcomes).toContain("uploadImage:read:no");
+		expect(outcomes).toContain("readUploadImage:read:yes");
 	});
 
 	it("answers 401 with the catalogue's message for an unknown, expired or revoked token", async () => {
@@ -406,6 +444,11 @@ describe.each(availableDatabaseKinds())("personal API tokens on %s", (kind) => {
 				json: { prompt: PROMPT, aspectRatio: "--ar 1:1" },
 			});
 			await expectErrorEnvelope(started, 403, "EMAIL_NOT_VERIFIED");
+			const uploaded = await callWithToken(verifyingServer, token, "/api/uploads", {
+				method: "POST",
+				body: await pngForm(),
+			});
+			await expectErrorEnvelope(uploaded, 403, "EMAIL_NOT_VERIFIED");
 			// Reading is allowed meanwhile, as it is in the browser.
 			expect((await callWithToken(verifyingServer, token, "/api/generations")).status).toBe(200);
 		} finally {
@@ -426,18 +469,18 @@ describe.each(availableDatabaseKinds())("personal API tokens on %s", (kind) => {
 	});
 });
 
-describe("the generation routes' table", () => {
+describe("the token routes' table", () => {
 	it("names every token route the app serves", async () => {
 		const server = await createTestServer("pglite");
 		try {
 			const documented = new Set(
-				Object.values(GENERATION_OPERATIONS).map(
+				API_OPERATIONS.map(
 					(operation) =>
 						`${operation.method.toUpperCase()} ${operation.path.replace(/\{(\w+)\}/g, ":$1")}`,
 				),
 			);
 			const served = server.app.routes
-				.filter((route) => /^\/api\/(generations|images|models)/.test(route.path))
+				.filter((route) => /^\/api\/(generations|images|models|uploads)/.test(route.path))
 				.filter((route) => route.method !== "ALL")
 				.map((route) => `${route.method} ${route.path}`);
 			// The images of generations stored before runs had folders keep an older address.

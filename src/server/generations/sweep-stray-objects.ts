@@ -3,6 +3,7 @@ import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import type { Logger } from "../logging/logger";
 import type { Storage } from "../storage/storage";
+import { removeUnusedUploads } from "../uploads/remove-uploads";
 import { selectStoredObjectOwners } from "./generation-repository";
 import { GENERATIONS_FOLDER, runFolder } from "./store-images";
 
@@ -54,7 +55,12 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** The first sweep waits until the server has settled after its start. */
 const FIRST_SWEEP_DELAY_MS = 60 * 1000;
 
-/** Sweeps now and then (every hour, the first a minute after the start); returns the stop. */
+/**
+ * Sweeps now and then (every hour, the first a minute after the start); returns the stop. The
+ * same sweep removes the uploads no generation used within a day (uploads/remove-uploads.ts):
+ * the one schedule of storage clean-up. Every worker process sweeps; each removal is safe to run
+ * twice at once (a row is deleted by one statement, a missing object's removal is no error).
+ */
 export function keepStorageSwept(
 	deps: { db: Kysely<DatabaseSchema>; storage: Storage },
 	logger: Logger,
@@ -65,6 +71,11 @@ export function keepStorageSwept(
 				if (removed > 0) logger.info("removed stored objects no generation names", { removed });
 			})
 			.catch((error) => logger.warn("sweeping stray stored objects failed", { error }));
+		removeUnusedUploads(deps)
+			.then((removed) => {
+				if (removed > 0) logger.info("removed uploads no generation used", { removed });
+			})
+			.catch((error) => logger.warn("removing unused uploads failed", { error }));
 	};
 	let interval: NodeJS.Timeout | undefined;
 	const first = setTimeout(() => {

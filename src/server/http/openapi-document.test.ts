@@ -76,7 +76,9 @@ describe("the API's OpenAPI document", () => {
 
 	it("gives examples that the routes' own schemas accept", () => {
 		for (const operation of API_OPERATIONS) {
-			if (operation.body) z.parse(operation.body.schema, operation.body.example);
+			if (operation.body && "example" in operation.body) {
+				z.parse(operation.body.schema, operation.body.example);
+			}
 			const { answer } = operation.success;
 			if ("schema" in answer) z.parse(answer.schema, answer.example);
 		}

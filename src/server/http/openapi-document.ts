@@ -2,7 +2,7 @@ import { z } from "zod";
 import { API_TOKEN_SCOPES } from "../../shared/api-tokens";
 import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
-import { type ApiOperation, GENERATION_OPERATIONS } from "./api-operations";
+import { type ApiOperation, GENERATION_OPERATIONS, UPLOAD_OPERATIONS } from "./api-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
 type JsonObject = Record<string, unknown>;
@@ -17,7 +17,10 @@ export type OpenApiDocument = {
 };
 
 /** Every operation a token may call, in the order the document lists them. */
-export const API_OPERATIONS: readonly ApiOperation[] = Object.values(GENERATION_OPERATIONS);
+export const API_OPERATIONS: readonly ApiOperation[] = [
+	...Object.values(GENERATION_OPERATIONS),
+	...Object.values(UPLOAD_OPERATIONS),
+];
 
 /** A zod schema as JSON Schema: what a client sends (input) or what it gets back (output). */
 function toJsonSchema(schema: z.core.$ZodType, io: "input" | "output"): JsonObject {
@@ -90,6 +93,11 @@ function errorAnswers(operation: ApiOperation): Record<string, JsonObject> {
 			answers["400"] = errorAnswer("The input is not valid.", errorExample("VALIDATION_ERROR"));
 		} else if (status === 404) {
 			answers["404"] = errorAnswer("Not found, or not the caller's.", errorExample("NOT_FOUND"));
+		} else if (status === 413) {
+			answers["413"] = errorAnswer(
+				"The request body is larger than allowed.",
+				errorExample("PAYLOAD_TOO_LARGE"),
+			);
 		} else {
 			answers["422"] = errorAnswer(
 				"The Idempotency-Key was already used with another request.",
@@ -165,6 +173,14 @@ function securityOf(operation: ApiOperation): JsonObject[] {
 	return requirements;
 }
 
+function requestBodyOf(body: NonNullable<ApiOperation["body"]>): JsonObject {
+	const schema = toJsonSchema(body.schema, "input");
+	if ("mediaType" in body) {
+		return { required: true, content: { [body.mediaType]: { schema } } };
+	}
+	return { required: true, content: { "application/json": { schema, example: body.example } } };
+}
+
 function describeOperation(operation: ApiOperation): JsonObject {
 	const scopes = operation.access.scopes.map((scope) => `\`${scope}\``).join(" or ");
 	const access = operation.access.isOpen ? "Open to anyone." : `A token needs the ${scopes} scope.`;
@@ -175,19 +191,7 @@ function describeOperation(operation: ApiOperation): JsonObject {
 		tags: [operation.tag],
 		security: securityOf(operation),
 		parameters: parametersOf(operation),
-		...(operation.body
-			? {
-					requestBody: {
-						required: true,
-						content: {
-							"application/json": {
-								schema: toJsonSchema(operation.body.schema, "input"),
-								example: operation.body.example,
-							},
-						},
-					},
-				}
-			: {}),
+		...(operation.body ? { requestBody: requestBodyOf(operation.body) } : {}),
 		responses: {
 			[String(operation.success.status)]: successAnswer(operation),
 			...errorAnswers(operation),
@@ -224,6 +228,7 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 			{ name: "History", description: "Your generations." },
 			{ name: "Images", description: "Images and archives." },
 			{ name: "Models", description: "What may be chosen." },
+			{ name: "Uploads", description: "Reference images to start a generation from." },
 		],
 		paths,
 		components: {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import { type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { DatabaseSchema } from "../db/schema";
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
@@ -43,3 +43,75 @@ export async function markUploadUsed(db: Db, uploadId: string): Promise<void> {
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Records an upload unless the person already keeps `maxUnused` uploads no generation used;
+ * undefined then. The count and the insert hold the person's lock, so uploads sent at the same
+ * instant cannot pass the limit together.
+ */
+export async function insertUploadWithinLimit(
+	db: Kysely<DatabaseSchema>,
+	upload: Omit<UploadRow, "created_at" | "used_at">,
+	maxUnused: number,
+): Promise<UploadRow | undefined> {
+	return db.transaction().execute(async (transaction) => {
+		await sql`select pg_advisory_xact_lock(hashtext(${`atelier:uploads:${upload.user_id}`}))`.execute(
+			transaction,
+		);
+		if ((await countUnusedUploads(transaction, upload.user_id)) >= maxUnused) return undefined;
+		return insertUpload(transaction, upload);
+	});
+}
+
+/** How many of the person's uploads no generation has used yet. */
+export async function countUnusedUploads(db: Db, userId: string): Promise<number> {
+	const row = await db
+		.selectFrom("uploads")
+		.select((eb) => eb.fn.countAll<string>().as("count"))
+		.where("user_id", "=", userId)
+		.where("used_at", "is", null)
+		.executeTakeFirstOrThrow();
+	return Number(row.count);
+}
+
+/**
+ * Deletes up to `limit` uploads no generation used that were made before `before`, answering
+ * their storage keys. A generation marking one used at that moment wins or loses as a whole:
+ * the delete re-reads `used_at` of a row it had to wait for.
+ */
+export async function deleteUnusedUploads(db: Db, before: Date, limit: number): Promise<string[]> {
+	const rows = await db
+		.deleteFrom("uploads")
+		.where(
+			"id",
+			"in",
+			db
+				.selectFrom("uploads")
+				.select("id")
+				.where("used_at", "is", null)
+				.where("created_at", "<", before)
+				.orderBy("created_at")
+				.limit(limit),
+		)
+		.where("used_at", "is", null)
+		.returning("storage_key")
+		.execute();
+	return rows.map((row) => row.storage_key);
+}
+
+/** Deletes every upload of the person (their account is being deleted), answering the keys. */
+export async function deleteUploadsOf(db: Db, userId: string): Promise<string[]> {
+	const rows = await db
+		.deleteFrom("uploads")
+		.where("user_id", "=", userId)
+		.returning("storage_key")
+		.execute();
+	return rows.map((row) => row.storage_key);
+}
+
+/** Of these ids, the ones that have a row (the sweep of objects no upload names). */
+export async function selectExistingUploadIds(db: Db, ids: readonly string[]): Promise<string[]> {
+	if (ids.length === 0) return [];
+	const rows = await db.selectFrom("uploads").select("id").where("id", "in", ids).execute();
+	return rows.map((row) => row.id);
+}

@@ -1,0 +1,73 @@
+import type { Kysely } from "kysely";
+import type { UploadResponse } from "../../shared/image-input";
+import { MAX_UNUSED_UPLOADS, UPLOAD_MESSAGES } from "../../shared/upload-rules";
+import type { DatabaseSchema } from "../db/schema";
+import { AppError } from "../http/errors";
+import type { Logger } from "../logging/logger";
+import type { Storage } from "../storage/storage";
+import { prepareUploadImage } from "./prepare-upload-image";
+import { countUnusedUploads, insertUploadWithinLimit } from "./upload-repository";
+import { newUploadId, uploadKey } from "./upload-storage";
+
+export type UploadDeps = {
+	db: Kysely<DatabaseSchema>;
+	storage: Storage;
+	logger: Logger;
+};
+
+/** Refuses at once (429) a person who keeps the most unused uploads, before their file is read. */
+export async function assertMayUpload(db: Kysely<DatabaseSchema>, userId: string): Promise<void> {
+	if ((await countUnusedUploads(db, userId)) >= MAX_UNUSED_UPLOADS) {
+		throw new AppError("RATE_LIMITED", UPLOAD_MESSAGES.tooManyUnused);
+	}
+}
+
+/**
+ * Checks an uploaded file, stores its rewritten image privately under the person's folder and
+ * records it. The object is written first and the row after; when the row cannot be written (an
+ * error, or the limit reached by uploads sent at the same time) the object is removed again, so
+ * no row names a missing object and no object is left without a row (one whose removal failed
+ * is swept later, see remove-uploads.ts).
+ */
+export async function storeUpload(
+	deps: UploadDeps,
+	userId: string,
+	file: Uint8Array,
+): Promise<UploadResponse> {
+	const image = await prepareUploadImage(file);
+	const id = newUploadId();
+	const key = uploadKey(userId, id, image.contentType);
+	await deps.storage.put(key, image.data, image.contentType);
+	const row = await insertUploadWithinLimit(
+		deps.db,
+		{
+			id,
+			user_id: userId,
+			storage_key: key,
+			content_type: image.contentType,
+			width: image.width,
+			height: image.height,
+			bytes: image.data.byteLength,
+		},
+		MAX_UNUSED_UPLOADS,
+	).catch(async (error: unknown) => {
+		await removeObject(deps, key);
+		throw error;
+	});
+	if (!row) {
+		await removeObject(deps, key);
+		throw new AppError("RATE_LIMITED", UPLOAD_MESSAGES.tooManyUnused);
+	}
+	return {
+		uploadId: row.id,
+		width: row.width,
+		height: row.height,
+		contentType: row.content_type,
+	};
+}
+
+async function removeObject(deps: UploadDeps, key: string): Promise<void> {
+	await deps.storage.delete([key]).catch((error: unknown) => {
+		deps.logger.warn("removing an unrecorded upload failed; the sweep will", { key, error });
+	});
+}
