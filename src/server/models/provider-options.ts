@@ -28,6 +28,7 @@ import {
 	MODEL_INPUT_NAME_PATTERN,
 	NO_SEED_INPUT,
 } from "../providers/shared/input-names";
+import type { HostedImageInputs } from "../providers/shared/hosted-image-input";
 import { PIXEL_SIZE_SETS } from "../providers/shared/pixel-sizes";
 import type { ImageProvider } from "../providers/types";
 
@@ -95,6 +96,10 @@ export const PROVIDER_OPTION_SHAPES = {
 		imagesPerPrediction: imagesPerRequest.optional(),
 		seedInput: seedInputName.optional(),
 		negativePromptInput: modelInputName.optional(),
+		/** The model's reference strength input (0 to 1), with `imageInput` naming its image input. */
+		strengthInput: modelInputName.optional(),
+		/** An upscaler's factor input, with `imageInput` and `upscale` (its factors). */
+		scaleInput: modelInputName.optional(),
 	},
 	openai: {
 		model: z.string().min(1).optional(),
@@ -111,8 +116,18 @@ export const PROVIDER_OPTION_SHAPES = {
 		imagesPerRequest: imagesPerRequest.optional(),
 		seedInput: seedInputName.optional(),
 		negativePromptInput: modelInputName.optional(),
+		/** The model's reference strength input (0 to 1), with `imageInput` naming its image input. */
+		strengthInput: modelInputName.optional(),
+		/** An upscaler's factor input, with `imageInput` and `upscale` (its factors). */
+		scaleInput: modelInputName.optional(),
 	},
 } as const;
+
+/**
+ * What an entry's common fields say of images, which a hosted model (Replicate, fal) is built
+ * from: there `imageInput` names the model's image input and `upscale` an upscaler's factors.
+ */
+export type EntryImageFields = { imageInput?: boolean | string; upscale?: readonly number[] };
 
 type OptionsOf<Name extends ProviderName> = z.infer<
 	z.ZodObject<(typeof PROVIDER_OPTION_SHAPES)[Name]>
@@ -163,6 +178,7 @@ export function createProvider(
 	name: ProviderName,
 	options: Record<string, unknown>,
 	context: ProviderContext,
+	image: EntryImageFields = {},
 ): ImageProvider {
 	switch (name) {
 		case "local":
@@ -172,11 +188,15 @@ export function createProvider(
 		case "comfyui":
 			return createComfyUi(parseOptions(PROVIDER_OPTION_SHAPES.comfyui, options), context);
 		case "replicate":
-			return createReplicate(parseOptions(PROVIDER_OPTION_SHAPES.replicate, options), context);
+			return createReplicate(
+				parseOptions(PROVIDER_OPTION_SHAPES.replicate, options),
+				context,
+				image,
+			);
 		case "openai":
 			return createOpenAi(parseOptions(PROVIDER_OPTION_SHAPES.openai, options), context);
 		case "fal":
-			return createFal(parseOptions(PROVIDER_OPTION_SHAPES.fal, options), context);
+			return createFal(parseOptions(PROVIDER_OPTION_SHAPES.fal, options), context, image);
 	}
 }
 
@@ -225,8 +245,14 @@ function createComfyUi(
 	});
 }
 
-function createReplicate(options: OptionsOf<"replicate">, { env }: ProviderContext): ImageProvider {
+function createReplicate(
+	options: OptionsOf<"replicate">,
+	{ env }: ProviderContext,
+	image: EntryImageFields,
+): ImageProvider {
+	const imageInputs = readHostedImageInputs(options, image);
 	return createReplicateProvider({
+		...(imageInputs ? { imageInputs } : {}),
 		apiToken: requireValue(env.REPLICATE_API_TOKEN, "provider", "REPLICATE_API_TOKEN"),
 		model: options.model ?? env.REPLICATE_MODEL,
 		baseUrl: env.REPLICATE_BASE_URL,
@@ -253,8 +279,14 @@ function createOpenAi(options: OptionsOf<"openai">, { env }: ProviderContext): I
 	});
 }
 
-function createFal(options: OptionsOf<"fal">, { env }: ProviderContext): ImageProvider {
+function createFal(
+	options: OptionsOf<"fal">,
+	{ env }: ProviderContext,
+	image: EntryImageFields,
+): ImageProvider {
+	const imageInputs = readHostedImageInputs(options, image);
 	return createFalProvider({
+		...(imageInputs ? { imageInputs } : {}),
 		apiKey: requireValue(env.FAL_KEY, "provider", "FAL_KEY"),
 		model: options.model ?? env.FAL_MODEL,
 		queueUrl: env.FAL_QUEUE_URL,
@@ -278,6 +310,67 @@ function readModelInputs(
 	return {
 		seedInput: seedInput === NO_SEED_INPUT ? null : seedInput,
 		...(negativePromptInput ? { negativePromptInput } : {}),
+	};
+}
+
+/**
+ * A hosted model's image inputs from its entry: `imageInput` names the input the image goes in
+ * (with `strengthInput` for the strength), and an upscaler adds `scaleInput` and `upscale`.
+ * Every field that cannot work without another is named.
+ */
+function readHostedImageInputs(
+	options: { strengthInput?: string; scaleInput?: string },
+	image: EntryImageFields,
+): HostedImageInputs | undefined {
+	const problems: { field: string; message: string }[] = [];
+	const name = typeof image.imageInput === "string" ? image.imageInput : undefined;
+	const factors = image.upscale ?? [];
+	if (image.imageInput === true) {
+		problems.push({
+			field: "imageInput",
+			message: 'must name the model\'s image input, such as "image" or "image_url"',
+		});
+	}
+	if (options.scaleInput !== undefined) {
+		if (name === undefined && image.imageInput !== true) {
+			problems.push({
+				field: "imageInput",
+				message: 'an upscaler (scaleInput) must name its image input, such as "image"',
+			});
+		}
+		if (factors.length === 0) {
+			problems.push({
+				field: "upscale",
+				message: "an upscaler (scaleInput) must list the factors it offers, such as [2, 4]",
+			});
+		}
+		if (options.strengthInput !== undefined) {
+			problems.push({
+				field: "strengthInput",
+				message: "an upscaler (scaleInput) takes no reference strength",
+			});
+		}
+	} else if (factors.length > 0) {
+		problems.push({
+			field: "scaleInput",
+			message:
+				'is required to upscale (upscale lists factors): the model\'s factor input, such as "scale"',
+		});
+	}
+	if (options.strengthInput !== undefined && name === undefined && image.imageInput !== true) {
+		problems.push({
+			field: "strengthInput",
+			message: "needs imageInput, the name of the model's image input",
+		});
+	}
+	if (problems.length > 0) throw new ProviderOptionError(problems);
+	if (name === undefined) return undefined;
+	if (options.scaleInput !== undefined) {
+		return { image: name, upscale: { scale: options.scaleInput, factors } };
+	}
+	return {
+		image: name,
+		...(options.strengthInput !== undefined ? { strength: options.strengthInput } : {}),
 	};
 }
 
