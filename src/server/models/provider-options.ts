@@ -23,12 +23,12 @@ import { OPENAI_QUALITIES, OPENAI_SIZE_MODES } from "../providers/openai/openai-
 import { createOpenAiProvider } from "../providers/openai/openai-provider";
 import { REPLICATE_MODEL_PATTERN } from "../providers/replicate/replicate-config";
 import { createReplicateProvider } from "../providers/replicate/replicate-provider";
+import type { HostedImageInputs } from "../providers/shared/hosted-image-input";
 import {
 	MODEL_INPUT_NAME_MESSAGE,
 	MODEL_INPUT_NAME_PATTERN,
 	NO_SEED_INPUT,
 } from "../providers/shared/input-names";
-import type { HostedImageInputs } from "../providers/shared/hosted-image-input";
 import { PIXEL_SIZE_SETS } from "../providers/shared/pixel-sizes";
 import type { ImageProvider } from "../providers/types";
 
