@@ -222,7 +222,7 @@ function checkImageFields(
 		report(
 			"imageInput",
 			entry.provider === "comfyui"
-				? `${label} takes an image only with an image-to-image workflow (imageToImage)`
+				? `${label} takes an image only with an image-to-image workflow (imageWorkflow)`
 				: `${label} takes no reference image`,
 		);
 	}

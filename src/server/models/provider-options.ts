@@ -8,12 +8,21 @@ import {
 	BINDING_VARIABLES,
 	type ComfyUiBindingKey,
 	type ComfyUiBindings,
+	type ComfyUiImageBindings,
+	type ComfyUiImageWorkflow,
+	type ComfyUiUpscaleBindings,
+	type ComfyUiUpscaleWorkflow,
 	type ComfyWorkflow,
+	DEFAULT_IMAGE_WORKFLOW,
+	DEFAULT_UPSCALE_WORKFLOW,
 	DEFAULT_WORKFLOW,
 	findBindingProblems,
+	findInputProblems,
+	IMAGE_BINDING_KEYS,
 	type InputRef,
 	parseInputRef,
 	parseWorkflowText,
+	UPSCALE_BINDING_KEYS,
 } from "../providers/comfyui/comfyui-workflow";
 import { FAL_MODEL_PATTERN, FAL_RATIO_INPUTS } from "../providers/fal/fal-config";
 import { createFalProvider } from "../providers/fal/fal-provider";
@@ -79,6 +88,41 @@ export const PROVIDER_OPTION_SHAPES = {
 				seed: inputRef.optional(),
 				/** `none` for a workflow whose negative text should stay as it is. */
 				negativePrompt: z.union([inputRef, z.literal("none")]).optional(),
+			})
+			.optional(),
+		/**
+		 * The image-to-image workflow (Vary, Edit) and where it takes each value; the shipped one
+		 * goes with the shipped text workflow, your own text workflow has none until it is named.
+		 */
+		imageWorkflow: z
+			.strictObject({
+				workflowFile: z.string().min(1).optional(),
+				inputs: z
+					.strictObject({
+						image: inputRef.optional(),
+						denoise: inputRef.optional(),
+						prompt: inputRef.optional(),
+						seed: inputRef.optional(),
+						negativePrompt: z.union([inputRef, z.literal("none")]).optional(),
+						width: z.union([inputRef, z.literal("none")]).optional(),
+						height: z.union([inputRef, z.literal("none")]).optional(),
+						batch: z.union([inputRef, z.literal("none")]).optional(),
+					})
+					.optional(),
+			})
+			.optional(),
+		/** The upscale workflow, where it takes the image and the factor, and the factors offered. */
+		upscaleWorkflow: z
+			.strictObject({
+				workflowFile: z.string().min(1).optional(),
+				inputs: z
+					.strictObject({ image: inputRef.optional(), factor: inputRef.optional() })
+					.optional(),
+				factors: z
+					.array(z.union([z.literal(2), z.literal(4)], { error: "must list 2, 4 or both" }))
+					.min(1, "must list at least one factor")
+					.refine((list) => new Set(list).size === list.length, "must not name a factor twice")
+					.optional(),
 			})
 			.optional(),
 		checkpoint: z.string().min(1).optional(),
@@ -231,10 +275,16 @@ function createComfyUi(
 		: DEFAULT_WORKFLOW;
 	const bindings = readBindings(options.inputs ?? {}, env, workflowFile !== undefined);
 	checkBindings(workflow, bindings, options.inputs ?? {});
+	// The shipped image workflows go with the shipped text workflow (the same checkpoint).
+	const isShipped = workflowFile === undefined;
+	const imageWorkflow = readImageWorkflow(options.imageWorkflow, isShipped, baseDir);
+	const upscaleWorkflow = readUpscaleWorkflow(options.upscaleWorkflow, isShipped, baseDir);
 	return createComfyUiProvider({
 		url,
 		workflow,
 		bindings,
+		...(imageWorkflow ? { imageWorkflow } : {}),
+		...(upscaleWorkflow ? { upscaleWorkflow } : {}),
 		...((options.checkpoint ?? env.COMFYUI_CHECKPOINT)
 			? { checkpoint: options.checkpoint ?? env.COMFYUI_CHECKPOINT }
 			: {}),
@@ -446,6 +496,90 @@ function checkBindings(
 
 function bindingName(inputs: ComfyUiInputs, key: ComfyUiBindingKey): string {
 	return inputs[key] === undefined ? BINDING_VARIABLES[key] : `inputs.${key}`;
+}
+
+type ImageWorkflowOptions = NonNullable<OptionsOf<"comfyui">["imageWorkflow"]>;
+type UpscaleWorkflowOptions = NonNullable<OptionsOf<"comfyui">["upscaleWorkflow"]>;
+
+/**
+ * The image-to-image workflow an entry names (its own file, or the shipped one), else the shipped
+ * one beside the shipped text workflow. Inputs left out are the shipped workflow's; with your own
+ * file the optional ones (negative prompt, size, batch) are none until named.
+ */
+function readImageWorkflow(
+	options: ImageWorkflowOptions | undefined,
+	isShipped: boolean,
+	baseDir: string,
+): ComfyUiImageWorkflow | undefined {
+	if (!options) return isShipped ? DEFAULT_IMAGE_WORKFLOW : undefined;
+	const ownFile = options.workflowFile;
+	const workflow = ownFile
+		? readWorkflowFile(resolvePath(baseDir, ownFile), "imageWorkflow.workflowFile")
+		: DEFAULT_IMAGE_WORKFLOW.workflow;
+	const inputs = options.inputs ?? {};
+	const shipped = DEFAULT_IMAGE_WORKFLOW.bindings;
+	const pick = (key: keyof typeof inputs, fallback: InputRef): InputRef =>
+		toRef(inputs[key], `imageWorkflow.inputs.${key}`) ?? fallback;
+	const pickOptional = (key: "negativePrompt" | "width" | "height" | "batch"): InputRef | null => {
+		const value = inputs[key];
+		if (value === "none") return null;
+		return toRef(value, `imageWorkflow.inputs.${key}`) ?? (ownFile ? null : shipped[key]);
+	};
+	const bindings: ComfyUiImageBindings = {
+		image: pick("image", shipped.image),
+		denoise: pick("denoise", shipped.denoise),
+		prompt: pick("prompt", shipped.prompt),
+		seed: pick("seed", shipped.seed),
+		negativePrompt: pickOptional("negativePrompt"),
+		width: pickOptional("width"),
+		height: pickOptional("height"),
+		batch: pickOptional("batch"),
+	};
+	checkWorkflowInputs("imageWorkflow", workflow, bindings, IMAGE_BINDING_KEYS);
+	return { workflow, bindings };
+}
+
+/** The upscale workflow an entry names, else the shipped one beside the shipped text workflow. */
+function readUpscaleWorkflow(
+	options: UpscaleWorkflowOptions | undefined,
+	isShipped: boolean,
+	baseDir: string,
+): ComfyUiUpscaleWorkflow | undefined {
+	if (!options) return isShipped ? DEFAULT_UPSCALE_WORKFLOW : undefined;
+	const workflow = options.workflowFile
+		? readWorkflowFile(resolvePath(baseDir, options.workflowFile), "upscaleWorkflow.workflowFile")
+		: DEFAULT_UPSCALE_WORKFLOW.workflow;
+	const shipped = DEFAULT_UPSCALE_WORKFLOW.bindings;
+	const bindings: ComfyUiUpscaleBindings = {
+		image: toRef(options.inputs?.image, "upscaleWorkflow.inputs.image") ?? shipped.image,
+		factor: toRef(options.inputs?.factor, "upscaleWorkflow.inputs.factor") ?? shipped.factor,
+	};
+	checkWorkflowInputs("upscaleWorkflow", workflow, bindings, UPSCALE_BINDING_KEYS);
+	return { workflow, bindings, factors: options.factors ?? DEFAULT_UPSCALE_WORKFLOW.factors };
+}
+
+function toRef(value: string | undefined, field: string): InputRef | undefined {
+	if (value === undefined) return undefined;
+	const ref = parseInputRef(value);
+	if (!ref) throw new ProviderOptionError(field, `must be <node id>.<input name>: ${value}`);
+	return ref;
+}
+
+/** Refuses, naming `<workflow>.inputs.<key>`, every input the workflow does not hold as a value. */
+function checkWorkflowInputs<Key extends string>(
+	name: string,
+	workflow: ComfyWorkflow,
+	bindings: Record<Key, InputRef | null>,
+	keys: readonly Key[],
+): void {
+	const problems = findInputProblems(workflow, bindings, keys);
+	if (problems.length === 0) return;
+	throw new ProviderOptionError(
+		problems.map((problem) => ({
+			field: `${name}.inputs.${problem.key}`,
+			message: problem.message,
+		})),
+	);
 }
 
 function splitHeader(header: string): { name: string; value: string } {
