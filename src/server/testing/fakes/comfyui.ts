@@ -324,6 +324,10 @@ type NodeError = { type: string; message: string; details: string; extra_info?: 
  * from 0 and any string is taken as a `prompt_id`. Prompts move from `queue_pending` to
  * `queue_running` to `/history/{id}` on the clock, every SaveImage node saves `batch_size` images
  * of the size node's size, served by `/view`; `/interrupt` and `POST /queue {delete}` cancel.
+ * `POST /upload/image` (multipart: `image`, `subfolder`, `type`, `overwrite`) stores a file in the
+ * input folder, which LoadImage then names (`subfolder/name`, refused when missing); a workflow
+ * with a LoadImage saves that file resized (to an ImageScale's size, or times an ImageScaleBy's
+ * factor), so a test can tell the uploaded image was used.
  * Every route also answers under `/api`.
  */
 export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promise<FakeComfyUi> {
