@@ -227,6 +227,11 @@ export async function readMultipart(request: FakeRequest): Promise<FormData | un
 	}
 }
 
+/** Whether a file input names an http(s) URL, which vendors take beside data URIs. */
+export function isHttpUrl(value: unknown): boolean {
+	return typeof value === "string" && /^https?:\/\//.test(value);
+}
+
 /** The image a data URI (`data:image/png;base64,...`) holds; undefined when it is not one. */
 export function decodeDataUri(
 	value: unknown,

@@ -9,6 +9,7 @@ import {
 	type FailureTiming,
 	type FakeReply,
 	type FakeRequest,
+	isHttpUrl,
 	jsonReply,
 	renderFakeImage,
 	renderFromImage,
@@ -373,7 +374,9 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 		| undefined {
 		const names = behaviour.imageInputs;
 		const fields = z.record(z.string(), z.unknown()).safeParse(rawInput);
-		if (!fields.success || fields.data[names.image] === undefined) return undefined;
+		const value = fields.success ? fields.data[names.image] : undefined;
+		// A URL is a file input too; the fake does not fetch it, and draws as from a prompt.
+		if (!fields.success || value === undefined || isHttpUrl(value)) return undefined;
 		const image = decodeDataUri(fields.data[names.image]);
 		if (!image) return { problem: { field: names.image, msg: "Invalid image URL or data URI" } };
 		const strength = fields.data[names.strength];

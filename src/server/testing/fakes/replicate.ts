@@ -10,6 +10,7 @@ import {
 	type FakeImageFormat,
 	type FakeReply,
 	type FakeRequest,
+	isHttpUrl,
 	jsonReply,
 	renderFakeImage,
 	renderFromImage,
@@ -272,7 +273,8 @@ export async function startFakeReplicate(
 		const names = behaviour.imageInputs;
 		const fields = z.record(z.string(), z.unknown()).safeParse(rawInput);
 		const value = fields.success ? fields.data[names.image] : undefined;
-		if (value === undefined) return undefined;
+		// A URL is a file input too; the fake does not fetch it, and draws as from a prompt.
+		if (value === undefined || isHttpUrl(value)) return undefined;
 		const image = decodeDataUri(value);
 		if (!image) {
 			return refuse(names.image, "Does not match format 'uri'");
