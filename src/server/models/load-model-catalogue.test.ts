@@ -448,6 +448,27 @@ describe("the model catalogue: what each model does with an image", () => {
 		]);
 	});
 
+	it("offers ComfyUI's shipped image workflows without MODELS_FILE, and none beside your own text workflow", async () => {
+		const shipped = loadModelCatalogue(
+			parseTestEnv({ IMAGE_PROVIDER: "comfyui", COMFYUI_URL: "http://127.0.0.1:8188" }),
+		).defaultModel();
+		expect([shipped.imageInput, shipped.upscale]).toEqual([true, [2, 4]]);
+		const file = await writeModelsWithWorkflow([{ id: "x", label: "X", provider: "local" }]);
+		const own = loadModelCatalogue(
+			parseTestEnv({
+				IMAGE_PROVIDER: "comfyui",
+				COMFYUI_URL: "http://127.0.0.1:8188",
+				COMFYUI_WORKFLOW_FILE: path.join(path.dirname(file), "flux.json"),
+				COMFYUI_PROMPT_INPUT: FLUX_INPUTS.prompt,
+				COMFYUI_WIDTH_INPUT: FLUX_INPUTS.width,
+				COMFYUI_HEIGHT_INPUT: FLUX_INPUTS.height,
+				COMFYUI_BATCH_INPUT: FLUX_INPUTS.batch,
+				COMFYUI_SEED_INPUT: FLUX_INPUTS.seed,
+			}),
+		).defaultModel();
+		expect([own.imageInput, own.upscale]).toEqual([false, []]);
+	});
+
 	it("refuses image fields that cannot work, naming the entry and the field", async () => {
 		const comfy = { provider: "comfyui", url: "http://127.0.0.1:8188" };
 		const file = await writeModelsWithImageWorkflows([
