@@ -334,3 +334,181 @@ describe("the model catalogue", () => {
 		]);
 	});
 });
+
+describe("the model catalogue: what each model does with an image", () => {
+	// ComfyUI's stock nodes for an image-to-image graph over the Flux-style workflow's ids.
+	const FLUX_IMAGE_WORKFLOW = {
+		...FLUX_WORKFLOW,
+		"20": { class_type: "LoadImage", inputs: { image: "example.png" } },
+		"21": { class_type: "VAEEncode", inputs: { pixels: ["20", 0], vae: ["10", 2] } },
+		"13": {
+			class_type: "KSampler",
+			inputs: {
+				seed: 1,
+				denoise: 0.6,
+				model: ["10", 0],
+				positive: ["11", 0],
+				latent_image: ["21", 0],
+			},
+		},
+	};
+	const FLUX_IMAGE_INPUTS = {
+		image: "20.image",
+		denoise: "13.denoise",
+		prompt: "11.text",
+		seed: "13.seed",
+	};
+	const MODEL_UPSCALE_WORKFLOW = {
+		"1": { class_type: "LoadImage", inputs: { image: "example.png" } },
+		"2": { class_type: "UpscaleModelLoader", inputs: { model_name: "4x-UltraSharp.pth" } },
+		"3": {
+			class_type: "ImageUpscaleWithModel",
+			inputs: { upscale_model: ["2", 0], image: ["1", 0] },
+		},
+		"4": {
+			class_type: "ImageScaleBy",
+			inputs: { upscale_method: "lanczos", scale_by: 0.5, image: ["3", 0] },
+		},
+		"5": { class_type: "SaveImage", inputs: { filename_prefix: "up", images: ["4", 0] } },
+	};
+
+	async function writeModelsWithImageWorkflows(entries: unknown): Promise<string> {
+		const file = await writeModelsWithWorkflow(entries);
+		const folder = path.dirname(file);
+		await writeFile(path.join(folder, "flux-img2img.json"), JSON.stringify(FLUX_IMAGE_WORKFLOW));
+		await writeFile(path.join(folder, "upscale.json"), JSON.stringify(MODEL_UPSCALE_WORKFLOW));
+		return file;
+	}
+
+	it("offers image input and upscaling as each entry's provider and fields say", async () => {
+		const comfy = { provider: "comfyui", url: "http://127.0.0.1:8188" };
+		const file = await writeModelsWithImageWorkflows([
+			{ id: "sd15", label: "SD 1.5", ...comfy },
+			{ id: "flux", label: "Flux", ...comfy, workflowFile: "flux.json", inputs: FLUX_INPUTS },
+			{
+				id: "flux-img",
+				label: "Flux with images",
+				...comfy,
+				workflowFile: "flux.json",
+				inputs: FLUX_INPUTS,
+				imageWorkflow: { workflowFile: "flux-img2img.json", inputs: FLUX_IMAGE_INPUTS },
+				upscaleWorkflow: {
+					workflowFile: "upscale.json",
+					inputs: { image: "1.image", factor: "4.scale_by" },
+					factors: [2],
+				},
+			},
+			{ id: "sd15-x2", label: "SD 1.5, 2x", ...comfy, upscale: [2], imageInput: false },
+			{
+				id: "flux-dev",
+				label: "Flux dev",
+				provider: "replicate",
+				model: "black-forest-labs/flux-dev",
+				imageInput: "image",
+				strengthInput: "prompt_strength",
+			},
+			{
+				id: "esrgan",
+				label: "Real-ESRGAN",
+				provider: "replicate",
+				model: "nightmareai/real-esrgan",
+				imageInput: "image",
+				scaleInput: "scale",
+				upscale: [2, 4],
+			},
+			{
+				id: "fal-esrgan",
+				label: "ESRGAN on fal",
+				provider: "fal",
+				model: "fal-ai/esrgan",
+				imageInput: "image_url",
+				scaleInput: "scale",
+				upscale: [2],
+			},
+			{ id: "gpt", label: "GPT Image", provider: "openai" },
+			{ id: "gpt-text", label: "GPT Image, text", provider: "openai", imageInput: false },
+		]);
+		const catalogue = loadModelCatalogue(parseTestEnv({ MODELS_FILE: file, ...HOSTED_KEYS }));
+		const shown = catalogue.models.map(({ id, textToImage, imageInput, upscale }) => ({
+			id,
+			textToImage,
+			imageInput,
+			upscale,
+		}));
+		expect(shown).toEqual([
+			{ id: "sd15", textToImage: true, imageInput: true, upscale: [2, 4] },
+			{ id: "flux", textToImage: true, imageInput: false, upscale: [] },
+			{ id: "flux-img", textToImage: true, imageInput: true, upscale: [2] },
+			{ id: "sd15-x2", textToImage: true, imageInput: false, upscale: [2] },
+			{ id: "flux-dev", textToImage: true, imageInput: true, upscale: [] },
+			{ id: "esrgan", textToImage: false, imageInput: false, upscale: [2, 4] },
+			{ id: "fal-esrgan", textToImage: false, imageInput: false, upscale: [2] },
+			{ id: "gpt", textToImage: true, imageInput: true, upscale: [] },
+			{ id: "gpt-text", textToImage: true, imageInput: false, upscale: [] },
+		]);
+	});
+
+	it("offers ComfyUI's shipped image workflows without MODELS_FILE, and none beside your own text workflow", async () => {
+		const shipped = loadModelCatalogue(
+			parseTestEnv({ IMAGE_PROVIDER: "comfyui", COMFYUI_URL: "http://127.0.0.1:8188" }),
+		).defaultModel();
+		expect([shipped.imageInput, shipped.upscale]).toEqual([true, [2, 4]]);
+		const file = await writeModelsWithWorkflow([{ id: "x", label: "X", provider: "local" }]);
+		const own = loadModelCatalogue(
+			parseTestEnv({
+				IMAGE_PROVIDER: "comfyui",
+				COMFYUI_URL: "http://127.0.0.1:8188",
+				COMFYUI_WORKFLOW_FILE: path.join(path.dirname(file), "flux.json"),
+				COMFYUI_PROMPT_INPUT: FLUX_INPUTS.prompt,
+				COMFYUI_WIDTH_INPUT: FLUX_INPUTS.width,
+				COMFYUI_HEIGHT_INPUT: FLUX_INPUTS.height,
+				COMFYUI_BATCH_INPUT: FLUX_INPUTS.batch,
+				COMFYUI_SEED_INPUT: FLUX_INPUTS.seed,
+			}),
+		).defaultModel();
+		expect([own.imageInput, own.upscale]).toEqual([false, []]);
+	});
+
+	it("refuses image fields that cannot work, naming the entry and the field", async () => {
+		const comfy = { provider: "comfyui", url: "http://127.0.0.1:8188" };
+		const file = await writeModelsWithImageWorkflows([
+			{ id: "r1", label: "R", provider: "replicate", imageInput: "image", upscale: [2] },
+			{ id: "r2", label: "R", provider: "replicate", imageInput: "image", scaleInput: "scale" },
+			{ id: "f1", label: "F", provider: "fal", imageInput: true },
+			{ id: "f2", label: "F", provider: "fal", strengthInput: "strength" },
+			{
+				id: "c1",
+				label: "C",
+				...comfy,
+				workflowFile: "flux.json",
+				inputs: FLUX_INPUTS,
+				imageInput: true,
+			},
+			{
+				id: "c2",
+				label: "C",
+				...comfy,
+				upscaleWorkflow: { factors: [2] },
+				upscale: [4],
+			},
+			{ id: "c3", label: "C", ...comfy, imageWorkflow: { inputs: { image: "99.image" } } },
+			{ id: "c4", label: "C", ...comfy, imageInput: "image" },
+			{ id: "o1", label: "O", provider: "openai", upscale: [2] },
+			{ id: "o2", label: "O", provider: "openai", upscale: [3] },
+		]);
+		expect(
+			problemsOf(() => loadModelCatalogue(parseTestEnv({ MODELS_FILE: file, ...HOSTED_KEYS }))),
+		).toEqual([
+			'entry 1 (r1): scaleInput: is required to upscale (upscale lists factors): the model\'s factor input, such as "scale"',
+			"entry 2 (r2): upscale: an upscaler (scaleInput) must list the factors it offers, such as [2, 4]",
+			'entry 3 (f1): imageInput: must name the model\'s image input, such as "image" or "image_url"',
+			"entry 4 (f2): strengthInput: needs imageInput, the name of the model's image input",
+			"entry 5 (c1): imageInput: ComfyUI takes an image only with an image-to-image workflow (imageWorkflow)",
+			"entry 6 (c2): upscale: ComfyUI offers only 2",
+			'entry 7 (c3): imageWorkflow.inputs.image: 99.image: the workflow has no node "99"',
+			"entry 8 (c4): imageInput: names a model input only for replicate and fal; ComfyUI takes true or false",
+			"entry 9 (o1): upscale: OpenAI cannot upscale",
+			expect.stringMatching(/^entry 10 \(o2\): upscale\.0: must list factors among 2, 4/),
+		]);
+	});
+});

@@ -6,6 +6,11 @@ import { IMAGE_COUNTS, QUALITIES } from "../../shared/generation-settings";
 import type { Env } from "../env";
 import { createProviderFromEnv } from "../provider-from-env";
 import {
+	MODEL_INPUT_NAME_MESSAGE,
+	MODEL_INPUT_NAME_PATTERN,
+} from "../providers/shared/input-names";
+import type { ProviderCapabilities } from "../providers/types";
+import {
 	catalogueOfOne,
 	createModelCatalogue,
 	type Model,
@@ -28,6 +33,9 @@ export class ModelsFileError extends Error {
 		this.problems = problems;
 	}
 }
+
+/** The factors an upscale may ask for (the API's `factor`). */
+const UPSCALE_FACTORS = [2, 4] as const;
 
 const uniqueList = <T extends z.ZodType>(item: T, what: string) =>
 	z
@@ -58,6 +66,25 @@ const EntrySchema = z.looseObject({
 	seed: z.boolean().optional(),
 	negativePrompt: z.boolean().optional(),
 	qualities: uniqueList(z.enum(QUALITIES), "quality").optional(),
+	/**
+	 * Whether the model takes a reference image (false turns it off); for Replicate and fal the
+	 * name of the model's input the image goes in, such as "image".
+	 */
+	imageInput: z
+		.union([z.boolean(), z.string().trim().regex(MODEL_INPUT_NAME_PATTERN)], {
+			error: `must be true, false, or (for replicate and fal) ${MODEL_INPUT_NAME_MESSAGE.replace("must be ", "")}`,
+		})
+		.optional(),
+	/** The upscale factors offered (an empty list offers none). */
+	upscale: z
+		.array(
+			z.union(
+				UPSCALE_FACTORS.map((factor) => z.literal(factor)),
+				{ error: `must list factors among ${UPSCALE_FACTORS.join(", ")}` },
+			),
+		)
+		.refine((list) => new Set(list).size === list.length, "must not name a factor twice")
+		.optional(),
 });
 type Entry = z.infer<typeof EntrySchema>;
 
@@ -127,7 +154,10 @@ function buildModel(
 	);
 	let provider: ReturnType<typeof createProvider>;
 	try {
-		provider = createProvider(entry.provider, options, context);
+		provider = createProvider(entry.provider, options, context, {
+			...(entry.imageInput !== undefined ? { imageInput: entry.imageInput } : {}),
+			...(entry.upscale ? { upscale: entry.upscale } : {}),
+		});
 	} catch (error) {
 		if (error instanceof ProviderOptionError) {
 			for (const problem of error.problems) report(problem.field, problem.message);
@@ -157,6 +187,7 @@ function buildModel(
 				: `${label} offers only ${capabilities.qualities.join(", ")}`,
 		);
 	}
+	checkImageFields(entry, capabilities, label, report);
 	return modelFromProvider(provider, {
 		id: entry.id,
 		label: entry.label,
@@ -167,7 +198,47 @@ function buildModel(
 		...(entry.seed !== undefined ? { seed: entry.seed } : {}),
 		...(entry.negativePrompt !== undefined ? { negativePrompt: entry.negativePrompt } : {}),
 		...(entry.qualities ? { qualities: entry.qualities } : {}),
+		...(entry.imageInput !== undefined ? { imageInput: entry.imageInput !== false } : {}),
+		...(entry.upscale ? { upscale: entry.upscale } : {}),
 	});
+}
+
+/** Providers whose entries name the model's own image input (a hosted model's input name). */
+const NAMED_IMAGE_INPUT_PROVIDERS = new Set(["replicate", "fal"]);
+
+/** An entry's image fields that ask for what its provider cannot do. */
+function checkImageFields(
+	entry: Entry,
+	capabilities: ProviderCapabilities,
+	label: string,
+	report: (field: string, message: string) => void,
+): void {
+	if (typeof entry.imageInput === "string" && !NAMED_IMAGE_INPUT_PROVIDERS.has(entry.provider)) {
+		report(
+			"imageInput",
+			`names a model input only for replicate and fal; ${label} takes true or false`,
+		);
+	} else if (entry.imageInput === true && !capabilities.imageInput) {
+		report(
+			"imageInput",
+			entry.provider === "comfyui"
+				? `${label} takes an image only with an image-to-image workflow (imageWorkflow)`
+				: `${label} takes no reference image`,
+		);
+	}
+	const unoffered = entry.upscale?.filter(
+		(factor) => !capabilities.upscaleFactors.includes(factor),
+	);
+	if (unoffered && unoffered.length > 0) {
+		report(
+			"upscale",
+			capabilities.upscaleFactors.length === 0
+				? entry.provider === "comfyui"
+					? `${label} upscales only with an upscale workflow (upscaleWorkflow)`
+					: `${label} cannot upscale`
+				: `${label} offers only ${capabilities.upscaleFactors.join(", ")}`,
+		);
+	}
 }
 
 /** "entry 2 (flux-pro)": its place in the file, counting from 1, and its id when it has one. */

@@ -8,12 +8,21 @@ import {
 	BINDING_VARIABLES,
 	type ComfyUiBindingKey,
 	type ComfyUiBindings,
+	type ComfyUiImageBindings,
+	type ComfyUiImageWorkflow,
+	type ComfyUiUpscaleBindings,
+	type ComfyUiUpscaleWorkflow,
 	type ComfyWorkflow,
+	DEFAULT_IMAGE_WORKFLOW,
+	DEFAULT_UPSCALE_WORKFLOW,
 	DEFAULT_WORKFLOW,
 	findBindingProblems,
+	findInputProblems,
+	IMAGE_BINDING_KEYS,
 	type InputRef,
 	parseInputRef,
 	parseWorkflowText,
+	UPSCALE_BINDING_KEYS,
 } from "../providers/comfyui/comfyui-workflow";
 import { FAL_MODEL_PATTERN, FAL_RATIO_INPUTS } from "../providers/fal/fal-config";
 import { createFalProvider } from "../providers/fal/fal-provider";
@@ -23,6 +32,7 @@ import { OPENAI_QUALITIES, OPENAI_SIZE_MODES } from "../providers/openai/openai-
 import { createOpenAiProvider } from "../providers/openai/openai-provider";
 import { REPLICATE_MODEL_PATTERN } from "../providers/replicate/replicate-config";
 import { createReplicateProvider } from "../providers/replicate/replicate-provider";
+import type { HostedImageInputs } from "../providers/shared/hosted-image-input";
 import {
 	MODEL_INPUT_NAME_MESSAGE,
 	MODEL_INPUT_NAME_PATTERN,
@@ -80,6 +90,41 @@ export const PROVIDER_OPTION_SHAPES = {
 				negativePrompt: z.union([inputRef, z.literal("none")]).optional(),
 			})
 			.optional(),
+		/**
+		 * The image-to-image workflow (Vary, Edit) and where it takes each value; the shipped one
+		 * goes with the shipped text workflow, your own text workflow has none until it is named.
+		 */
+		imageWorkflow: z
+			.strictObject({
+				workflowFile: z.string().min(1).optional(),
+				inputs: z
+					.strictObject({
+						image: inputRef.optional(),
+						denoise: inputRef.optional(),
+						prompt: inputRef.optional(),
+						seed: inputRef.optional(),
+						negativePrompt: z.union([inputRef, z.literal("none")]).optional(),
+						width: z.union([inputRef, z.literal("none")]).optional(),
+						height: z.union([inputRef, z.literal("none")]).optional(),
+						batch: z.union([inputRef, z.literal("none")]).optional(),
+					})
+					.optional(),
+			})
+			.optional(),
+		/** The upscale workflow, where it takes the image and the factor, and the factors offered. */
+		upscaleWorkflow: z
+			.strictObject({
+				workflowFile: z.string().min(1).optional(),
+				inputs: z
+					.strictObject({ image: inputRef.optional(), factor: inputRef.optional() })
+					.optional(),
+				factors: z
+					.array(z.union([z.literal(2), z.literal(4)], { error: "must list 2, 4 or both" }))
+					.min(1, "must list at least one factor")
+					.refine((list) => new Set(list).size === list.length, "must not name a factor twice")
+					.optional(),
+			})
+			.optional(),
 		checkpoint: z.string().min(1).optional(),
 		sizes: z.enum(PIXEL_SIZE_SETS).optional(),
 	},
@@ -95,6 +140,10 @@ export const PROVIDER_OPTION_SHAPES = {
 		imagesPerPrediction: imagesPerRequest.optional(),
 		seedInput: seedInputName.optional(),
 		negativePromptInput: modelInputName.optional(),
+		/** The model's reference strength input (0 to 1), with `imageInput` naming its image input. */
+		strengthInput: modelInputName.optional(),
+		/** An upscaler's factor input, with `imageInput` and `upscale` (its factors). */
+		scaleInput: modelInputName.optional(),
 	},
 	openai: {
 		model: z.string().min(1).optional(),
@@ -111,8 +160,18 @@ export const PROVIDER_OPTION_SHAPES = {
 		imagesPerRequest: imagesPerRequest.optional(),
 		seedInput: seedInputName.optional(),
 		negativePromptInput: modelInputName.optional(),
+		/** The model's reference strength input (0 to 1), with `imageInput` naming its image input. */
+		strengthInput: modelInputName.optional(),
+		/** An upscaler's factor input, with `imageInput` and `upscale` (its factors). */
+		scaleInput: modelInputName.optional(),
 	},
 } as const;
+
+/**
+ * What an entry's common fields say of images, which a hosted model (Replicate, fal) is built
+ * from: there `imageInput` names the model's image input and `upscale` an upscaler's factors.
+ */
+export type EntryImageFields = { imageInput?: boolean | string; upscale?: readonly number[] };
 
 type OptionsOf<Name extends ProviderName> = z.infer<
 	z.ZodObject<(typeof PROVIDER_OPTION_SHAPES)[Name]>
@@ -163,6 +222,7 @@ export function createProvider(
 	name: ProviderName,
 	options: Record<string, unknown>,
 	context: ProviderContext,
+	image: EntryImageFields = {},
 ): ImageProvider {
 	switch (name) {
 		case "local":
@@ -172,11 +232,15 @@ export function createProvider(
 		case "comfyui":
 			return createComfyUi(parseOptions(PROVIDER_OPTION_SHAPES.comfyui, options), context);
 		case "replicate":
-			return createReplicate(parseOptions(PROVIDER_OPTION_SHAPES.replicate, options), context);
+			return createReplicate(
+				parseOptions(PROVIDER_OPTION_SHAPES.replicate, options),
+				context,
+				image,
+			);
 		case "openai":
 			return createOpenAi(parseOptions(PROVIDER_OPTION_SHAPES.openai, options), context);
 		case "fal":
-			return createFal(parseOptions(PROVIDER_OPTION_SHAPES.fal, options), context);
+			return createFal(parseOptions(PROVIDER_OPTION_SHAPES.fal, options), context, image);
 	}
 }
 
@@ -211,10 +275,16 @@ function createComfyUi(
 		: DEFAULT_WORKFLOW;
 	const bindings = readBindings(options.inputs ?? {}, env, workflowFile !== undefined);
 	checkBindings(workflow, bindings, options.inputs ?? {});
+	// The shipped image workflows go with the shipped text workflow (the same checkpoint).
+	const isShipped = workflowFile === undefined;
+	const imageWorkflow = readImageWorkflow(options.imageWorkflow, isShipped, baseDir);
+	const upscaleWorkflow = readUpscaleWorkflow(options.upscaleWorkflow, isShipped, baseDir);
 	return createComfyUiProvider({
 		url,
 		workflow,
 		bindings,
+		...(imageWorkflow ? { imageWorkflow } : {}),
+		...(upscaleWorkflow ? { upscaleWorkflow } : {}),
 		...((options.checkpoint ?? env.COMFYUI_CHECKPOINT)
 			? { checkpoint: options.checkpoint ?? env.COMFYUI_CHECKPOINT }
 			: {}),
@@ -225,8 +295,14 @@ function createComfyUi(
 	});
 }
 
-function createReplicate(options: OptionsOf<"replicate">, { env }: ProviderContext): ImageProvider {
+function createReplicate(
+	options: OptionsOf<"replicate">,
+	{ env }: ProviderContext,
+	image: EntryImageFields,
+): ImageProvider {
+	const imageInputs = readHostedImageInputs(options, image);
 	return createReplicateProvider({
+		...(imageInputs ? { imageInputs } : {}),
 		apiToken: requireValue(env.REPLICATE_API_TOKEN, "provider", "REPLICATE_API_TOKEN"),
 		model: options.model ?? env.REPLICATE_MODEL,
 		baseUrl: env.REPLICATE_BASE_URL,
@@ -253,8 +329,14 @@ function createOpenAi(options: OptionsOf<"openai">, { env }: ProviderContext): I
 	});
 }
 
-function createFal(options: OptionsOf<"fal">, { env }: ProviderContext): ImageProvider {
+function createFal(
+	options: OptionsOf<"fal">,
+	{ env }: ProviderContext,
+	image: EntryImageFields,
+): ImageProvider {
+	const imageInputs = readHostedImageInputs(options, image);
 	return createFalProvider({
+		...(imageInputs ? { imageInputs } : {}),
 		apiKey: requireValue(env.FAL_KEY, "provider", "FAL_KEY"),
 		model: options.model ?? env.FAL_MODEL,
 		queueUrl: env.FAL_QUEUE_URL,
@@ -278,6 +360,67 @@ function readModelInputs(
 	return {
 		seedInput: seedInput === NO_SEED_INPUT ? null : seedInput,
 		...(negativePromptInput ? { negativePromptInput } : {}),
+	};
+}
+
+/**
+ * A hosted model's image inputs from its entry: `imageInput` names the input the image goes in
+ * (with `strengthInput` for the strength), and an upscaler adds `scaleInput` and `upscale`.
+ * Every field that cannot work without another is named.
+ */
+function readHostedImageInputs(
+	options: { strengthInput?: string; scaleInput?: string },
+	image: EntryImageFields,
+): HostedImageInputs | undefined {
+	const problems: { field: string; message: string }[] = [];
+	const name = typeof image.imageInput === "string" ? image.imageInput : undefined;
+	const factors = image.upscale ?? [];
+	if (image.imageInput === true) {
+		problems.push({
+			field: "imageInput",
+			message: 'must name the model\'s image input, such as "image" or "image_url"',
+		});
+	}
+	if (options.scaleInput !== undefined) {
+		if (name === undefined && image.imageInput !== true) {
+			problems.push({
+				field: "imageInput",
+				message: 'an upscaler (scaleInput) must name its image input, such as "image"',
+			});
+		}
+		if (factors.length === 0) {
+			problems.push({
+				field: "upscale",
+				message: "an upscaler (scaleInput) must list the factors it offers, such as [2, 4]",
+			});
+		}
+		if (options.strengthInput !== undefined) {
+			problems.push({
+				field: "strengthInput",
+				message: "an upscaler (scaleInput) takes no reference strength",
+			});
+		}
+	} else if (factors.length > 0) {
+		problems.push({
+			field: "scaleInput",
+			message:
+				'is required to upscale (upscale lists factors): the model\'s factor input, such as "scale"',
+		});
+	}
+	if (options.strengthInput !== undefined && name === undefined && image.imageInput !== true) {
+		problems.push({
+			field: "strengthInput",
+			message: "needs imageInput, the name of the model's image input",
+		});
+	}
+	if (problems.length > 0) throw new ProviderOptionError(problems);
+	if (name === undefined) return undefined;
+	if (options.scaleInput !== undefined) {
+		return { image: name, upscale: { scale: options.scaleInput, factors } };
+	}
+	return {
+		image: name,
+		...(options.strengthInput !== undefined ? { strength: options.strengthInput } : {}),
 	};
 }
 
@@ -353,6 +496,90 @@ function checkBindings(
 
 function bindingName(inputs: ComfyUiInputs, key: ComfyUiBindingKey): string {
 	return inputs[key] === undefined ? BINDING_VARIABLES[key] : `inputs.${key}`;
+}
+
+type ImageWorkflowOptions = NonNullable<OptionsOf<"comfyui">["imageWorkflow"]>;
+type UpscaleWorkflowOptions = NonNullable<OptionsOf<"comfyui">["upscaleWorkflow"]>;
+
+/**
+ * The image-to-image workflow an entry names (its own file, or the shipped one), else the shipped
+ * one beside the shipped text workflow. Inputs left out are the shipped workflow's; with your own
+ * file the optional ones (negative prompt, size, batch) are none until named.
+ */
+function readImageWorkflow(
+	options: ImageWorkflowOptions | undefined,
+	isShipped: boolean,
+	baseDir: string,
+): ComfyUiImageWorkflow | undefined {
+	if (!options) return isShipped ? DEFAULT_IMAGE_WORKFLOW : undefined;
+	const ownFile = options.workflowFile;
+	const workflow = ownFile
+		? readWorkflowFile(resolvePath(baseDir, ownFile), "imageWorkflow.workflowFile")
+		: DEFAULT_IMAGE_WORKFLOW.workflow;
+	const inputs = options.inputs ?? {};
+	const shipped = DEFAULT_IMAGE_WORKFLOW.bindings;
+	const pick = (key: keyof typeof inputs, fallback: InputRef): InputRef =>
+		toRef(inputs[key], `imageWorkflow.inputs.${key}`) ?? fallback;
+	const pickOptional = (key: "negativePrompt" | "width" | "height" | "batch"): InputRef | null => {
+		const value = inputs[key];
+		if (value === "none") return null;
+		return toRef(value, `imageWorkflow.inputs.${key}`) ?? (ownFile ? null : shipped[key]);
+	};
+	const bindings: ComfyUiImageBindings = {
+		image: pick("image", shipped.image),
+		denoise: pick("denoise", shipped.denoise),
+		prompt: pick("prompt", shipped.prompt),
+		seed: pick("seed", shipped.seed),
+		negativePrompt: pickOptional("negativePrompt"),
+		width: pickOptional("width"),
+		height: pickOptional("height"),
+		batch: pickOptional("batch"),
+	};
+	checkWorkflowInputs("imageWorkflow", workflow, bindings, IMAGE_BINDING_KEYS);
+	return { workflow, bindings };
+}
+
+/** The upscale workflow an entry names, else the shipped one beside the shipped text workflow. */
+function readUpscaleWorkflow(
+	options: UpscaleWorkflowOptions | undefined,
+	isShipped: boolean,
+	baseDir: string,
+): ComfyUiUpscaleWorkflow | undefined {
+	if (!options) return isShipped ? DEFAULT_UPSCALE_WORKFLOW : undefined;
+	const workflow = options.workflowFile
+		? readWorkflowFile(resolvePath(baseDir, options.workflowFile), "upscaleWorkflow.workflowFile")
+		: DEFAULT_UPSCALE_WORKFLOW.workflow;
+	const shipped = DEFAULT_UPSCALE_WORKFLOW.bindings;
+	const bindings: ComfyUiUpscaleBindings = {
+		image: toRef(options.inputs?.image, "upscaleWorkflow.inputs.image") ?? shipped.image,
+		factor: toRef(options.inputs?.factor, "upscaleWorkflow.inputs.factor") ?? shipped.factor,
+	};
+	checkWorkflowInputs("upscaleWorkflow", workflow, bindings, UPSCALE_BINDING_KEYS);
+	return { workflow, bindings, factors: options.factors ?? DEFAULT_UPSCALE_WORKFLOW.factors };
+}
+
+function toRef(value: string | undefined, field: string): InputRef | undefined {
+	if (value === undefined) return undefined;
+	const ref = parseInputRef(value);
+	if (!ref) throw new ProviderOptionError(field, `must be <node id>.<input name>: ${value}`);
+	return ref;
+}
+
+/** Refuses, naming `<workflow>.inputs.<key>`, every input the workflow does not hold as a value. */
+function checkWorkflowInputs<Key extends string>(
+	name: string,
+	workflow: ComfyWorkflow,
+	bindings: Record<Key, InputRef | null>,
+	keys: readonly Key[],
+): void {
+	const problems = findInputProblems(workflow, bindings, keys);
+	if (problems.length === 0) return;
+	throw new ProviderOptionError(
+		problems.map((problem) => ({
+			field: `${name}.inputs.${problem.key}`,
+			message: problem.message,
+		})),
+	);
 }
 
 function splitHeader(header: string): { name: string; value: string } {

@@ -19,3 +19,25 @@ export const COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT = "7.text";
 
 /** The sizes that fit the stock graph's Stable Diffusion 1.5 checkpoint. */
 export const COMFYUI_DEFAULT_SIZES: PixelSizeSet = "sd15";
+
+/**
+ * Where the shipped image-to-image workflow takes each input. It is the stock graph with the
+ * empty latent replaced by LoadImage → ImageScale (to the ratio's size) → VAEEncode →
+ * RepeatLatentBatch, and the sampler's denoise set from the reference strength.
+ */
+export const COMFYUI_SHIPPED_IMAGE_INPUTS = {
+	image: "10.image",
+	denoise: "3.denoise",
+	prompt: "6.text",
+	negativePrompt: "7.text",
+	seed: "3.seed",
+	width: "11.width",
+	height: "11.height",
+	batch: "13.amount",
+} as const;
+
+/** Where the shipped upscale workflow (LoadImage → ImageScaleBy → SaveImage) takes its inputs. */
+export const COMFYUI_SHIPPED_UPSCALE_INPUTS = { image: "1.image", factor: "2.scale_by" } as const;
+
+/** The factors an upscale workflow offers unless its configuration names others. */
+export const COMFYUI_DEFAULT_UPSCALE_FACTORS = [2, 4] as const;

@@ -5,12 +5,15 @@ import {
 	type FakeComfyUiOptions,
 	startFakeComfyUi,
 } from "../../testing/fakes/comfyui";
+import { readMultipart } from "../../testing/fakes/fake-server";
 import {
 	catchProviderError,
 	checkUntilDone,
+	createTestImage,
 	createTestInput,
 	expectCompleted,
 	readImages,
+	readImagesFromReference,
 	startTestJob,
 } from "../../testing/provider-kit";
 import {
@@ -22,6 +25,8 @@ import { checkSeed } from "./comfyui-seed";
 import {
 	type ComfyUiBindings,
 	type ComfyWorkflow,
+	DEFAULT_IMAGE_WORKFLOW,
+	DEFAULT_UPSCALE_WORKFLOW,
 	DEFAULT_WORKFLOW,
 	parseInputRef,
 	parseWorkflowText,
@@ -473,6 +478,9 @@ describe("comfyui provider: the generation's settings", () => {
 			negativePrompt: true,
 			qualities: [],
 			maxCount: 4,
+			textToImage: true,
+			imageInput: false,
+			upscaleFactors: [],
 		});
 		const withoutNegative = createProvider(fake, {
 			workflow: FLUX_WORKFLOW,
@@ -742,5 +750,131 @@ describe("the ComfyUI fake answers as ComfyUI 0.3.64 does", () => {
 				},
 			},
 		});
+	});
+});
+
+describe("comfyui provider: images made from an image", () => {
+	function createImageProvider(fake: FakeComfyUi): ComfyUiProvider {
+		return createProvider(fake, {
+			imageWorkflow: DEFAULT_IMAGE_WORKFLOW,
+			upscaleWorkflow: DEFAULT_UPSCALE_WORKFLOW,
+		});
+	}
+
+	it("offers image input with an image-to-image workflow and the upscale workflow's factors", async () => {
+		const fake = await startFake();
+		expect(createImageProvider(fake).capabilities).toMatchObject({
+			textToImage: true,
+			imageInput: true,
+			upscaleFactors: [2, 4],
+		});
+		const twice = createProvider(fake, {
+			upscaleWorkflow: { ...DEFAULT_UPSCALE_WORKFLOW, factors: [2] },
+		});
+		expect(twice.capabilities).toMatchObject({ imageInput: false, upscaleFactors: [2] });
+	});
+
+	it("uploads the reference, names it in the LoadImage node, sets denoise from the strength, and makes the images from it", async () => {
+		const fake = await startFake();
+		const provider = createImageProvider(fake);
+		const reference = await createTestImage({ width: 96, height: 64 });
+		const job = await startTestJob(provider, {
+			seed: 42,
+			negativePrompt: "blurry",
+			count: 2,
+			image: { kind: "reference", image: reference, strength: 0.35 },
+		});
+
+		const [upload, queued] = fake
+			.requests()
+			.filter((request) => request.method === "POST")
+			.map((request) => request.path);
+		expect([upload, queued]).toEqual(["/upload/image", "/prompt"]);
+		const uploadRequest = fake.requests().find((request) => request.path === "/upload/image");
+		const form = uploadRequest ? await readMultipart(uploadRequest) : undefined;
+		const file = form?.get("image");
+		if (!(file instanceof File)) throw new Error("no image file was uploaded");
+		expect(new Uint8Array(await file.arrayBuffer())).toEqual(reference.data);
+		expect([form?.get("type"), form?.get("overwrite")]).toEqual(["input", "true"]);
+		const [stored] = fake.inputFiles();
+		expect(stored).toMatch(/^atelier\/atelier-[0-9a-f]+\.png$/);
+
+		const graph = lastWorkflow(fake);
+		expect(graph["10"]?.inputs.image).toBe(stored);
+		expect(graph["3"]?.inputs).toMatchObject({ denoise: 0.35, seed: 42 });
+		expect(graph["6"]?.inputs.text).toBe("An hourglass on a study desk, steampunk");
+		expect(graph["7"]?.inputs.text).toBe("blurry");
+		// The reference is scaled to the ratio's size, and the latent repeated for the count.
+		expect(graph["11"]?.inputs).toMatchObject({ width: 896, height: 504 });
+		expect(graph["13"]?.inputs.amount).toBe(2);
+
+		const images = expectCompleted(await checkUntilDone(provider, job));
+		expect(await readImagesFromReference(provider, images)).toEqual(
+			Array(2).fill({ width: 896, height: 504, isFromReference: true }),
+		);
+	});
+
+	it("upscales through the upscale workflow: the uploaded image scaled by the factor, one image", async () => {
+		const fake = await startFake();
+		const provider = createImageProvider(fake);
+		const reference = await createTestImage({ width: 96, height: 64 });
+		const job = await startTestJob(provider, {
+			count: 1,
+			image: { kind: "upscale", image: reference, factor: 4 },
+		});
+		const graph = lastWorkflow(fake);
+		expect(graph["1"]?.inputs.image).toBe(fake.inputFiles()[0]);
+		expect(graph["2"]?.inputs.scale_by).toBe(4);
+		expect(fake.submittedWorkflows()).toHaveLength(1);
+
+		const images = expectCompleted(await checkUntilDone(provider, job));
+		expect(await readImagesFromReference(provider, images)).toEqual([
+			{ width: 384, height: 256, isFromReference: true },
+		]);
+	});
+
+	it("queues one prompt per image, each with its own seed, when the workflow has no batch input", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			imageWorkflow: {
+				workflow: DEFAULT_IMAGE_WORKFLOW.workflow,
+				bindings: { ...DEFAULT_IMAGE_WORKFLOW.bindings, batch: null },
+			},
+		});
+		const job = await startTestJob(provider, {
+			seed: 7,
+			count: 2,
+			image: { kind: "reference", image: await createTestImage(), strength: 0.7 },
+		});
+		expect(fake.submittedWorkflows().map((graph) => graph["3"]?.inputs.seed)).toEqual([7, 8]);
+		// The same file, named by its content, is uploaded over itself.
+		expect(fake.inputFiles()).toHaveLength(1);
+		expect(expectCompleted(await checkUntilDone(provider, job))).toHaveLength(2);
+	});
+
+	it("refuses, naming the binding, an image workflow without the node it maps", () => {
+		const workflow = structuredClone(DEFAULT_IMAGE_WORKFLOW.workflow);
+		delete workflow["10"];
+		expect(() =>
+			createComfyUiProvider({
+				url: "http://127.0.0.1:1",
+				imageWorkflow: { workflow, bindings: DEFAULT_IMAGE_WORKFLOW.bindings },
+			}),
+		).toThrow(/imageWorkflow\.inputs\.image: 10\.image: the workflow has no node "10"/);
+	});
+
+	it("fails the start when ComfyUI refuses the upload, queueing nothing", async () => {
+		const fake = await startFake();
+		const provider = createImageProvider(fake);
+		fake.fail("upload", "server-error");
+		const error = await catchProviderError(
+			provider.start(
+				createTestInput({
+					image: { kind: "reference", image: await createTestImage(), strength: 0.5 },
+				}),
+			),
+		);
+		expect(error.retryable).toBe(true);
+		expect(fake.submittedWorkflows()).toHaveLength(0);
 	});
 });

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { MAX_SEED } from "../../../shared/generation-settings";
 import type { Logger } from "../../logging/logger";
@@ -23,11 +23,11 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
+	type InputImage,
 	type InputProblem,
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
-	TEXT_ONLY,
 } from "../types";
 import { COMFYUI_DEFAULT_SIZES } from "./comfyui-config";
 import { createComfyUiProgressSocket } from "./comfyui-progress-socket";
@@ -41,12 +41,16 @@ import {
 } from "./comfyui-seed";
 import {
 	assertBindings,
+	assertImageWorkflows,
 	type ComfyUiBindings,
+	type ComfyUiImageWorkflow,
+	type ComfyUiUpscaleWorkflow,
 	type ComfyWorkflow,
 	DEFAULT_BINDINGS,
 	DEFAULT_WORKFLOW,
 	fillWorkflow,
 	findImageOutputs,
+	writeInputs,
 } from "./comfyui-workflow";
 
 export type ComfyUiProviderOptions = VendorRequestSettings & {
@@ -56,6 +60,13 @@ export type ComfyUiProviderOptions = VendorRequestSettings & {
 	workflow?: ComfyWorkflow;
 	/** Where each value goes; the shipped workflow's inputs by default. */
 	bindings?: ComfyUiBindings;
+	/**
+	 * The workflow that makes images from a reference (Vary, Edit); none offers no image input.
+	 * The reference is uploaded (`POST /upload/image`) and named in its LoadImage node.
+	 */
+	imageWorkflow?: ComfyUiImageWorkflow;
+	/** The workflow that upscales an image, and its factors; none offers no upscale. */
+	upscaleWorkflow?: ComfyUiUpscaleWorkflow;
 	/** Written into every CheckpointLoaderSimple node when set. */
 	checkpoint?: string;
 	/** The pixel sizes to ask for; `sd15` fits the default workflow's SD 1.5 checkpoint. */
@@ -125,6 +136,16 @@ const SubmitErrorSchema = z.object({
 	node_errors: NodeErrorsSchema,
 });
 
+// What `POST /upload/image` answers: the name the file was saved under, in its subfolder.
+const UploadResponseSchema = z.object({
+	name: z.string().min(1),
+	subfolder: z.string().optional().default(""),
+	type: z.string().optional(),
+});
+
+/** ComfyUI's input subfolder the references go in, apart from a person's own inputs. */
+const UPLOAD_SUBFOLDER = "atelier";
+
 const OutputImageSchema = z.object({
 	filename: z.string(),
 	subfolder: z.string().optional().default(""),
@@ -184,6 +205,8 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 	const workflow = options.workflow ?? DEFAULT_WORKFLOW;
 	const bindings = options.bindings ?? DEFAULT_BINDINGS;
 	assertBindings(workflow, bindings);
+	const { imageWorkflow, upscaleWorkflow } = options;
+	assertImageWorkflows(imageWorkflow, upscaleWorkflow);
 	const sizes = PIXEL_SIZES[options.sizes ?? COMFYUI_DEFAULT_SIZES];
 	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
 	// One client id for this process: ComfyUI sends a prompt's WebSocket events to the client that
@@ -293,23 +316,109 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 		return drawSeed({ min: Math.max(0, limits.min), max: Math.min(limits.max, MAX_SEED) });
 	}
 
-	async function submit(
+	/**
+	 * Uploads the image a generation starts from into ComfyUI's input folder (`POST /upload/image`,
+	 * multipart: the `image` file, `type` input, `overwrite`) and answers the name a LoadImage
+	 * node takes: `subfolder/name` as ComfyUI answered them. The file is named by its content, so
+	 * the prompts of one generation (and a retry) upload the same file over itself.
+	 */
+	async function uploadImage(
+		image: InputImage,
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<string> {
+		const digest = createHash("sha256").update(image.data).digest("hex").slice(0, 24);
+		const extension = image.contentType.slice("image/".length);
+		const form = new FormData();
+		form.append(
+			"image",
+			new Blob([Buffer.from(image.data)], { type: image.contentType }),
+			`atelier-${digest}.${extension}`,
+		);
+		form.append("type", "input");
+		form.append("subfolder", UPLOAD_SUBFOLDER);
+		form.append("overwrite", "true");
+		const url = resolveBelow(baseUrl, "upload/image");
+		const what = `Uploading the reference image to ${describeUrl(url)}`;
+		const reply = await send(what, { method: "POST", url, form }, callOptions);
+		if (!reply.ok) {
+			throw markGatewayOutage(
+				reply,
+				toHttpStatusError(what, reply, readComfyError(reply), "start"),
+			);
+		}
+		const uploaded = parseReply(what, reply, UploadResponseSchema, { retryable: true });
+		return uploaded.subfolder ? `${uploaded.subfolder}/${uploaded.name}` : uploaded.name;
+	}
+
+	/** The graph a generation's prompt queues: text, image-to-image or upscale, filled in. */
+	async function buildGraph(
 		input: GenerationInput,
 		{ size: batchSize, index }: { size: number; index: number },
 		callOptions: ProviderCallOptions | undefined,
-	): Promise<string> {
+	): Promise<ComfyWorkflow> {
 		const size = sizes[input.aspectRatio];
+		const job = {
+			filenamePrefix: `atelier/${randomBytes(6).toString("hex")}`,
+			checkpoint: options.checkpoint,
+		};
+		const instruction = input.image;
+		if (instruction?.kind === "upscale") {
+			if (!upscaleWorkflow?.factors.includes(instruction.factor)) {
+				throw new ProviderError(`ComfyUI has no upscale workflow for ${instruction.factor}x`, {
+					retryable: false,
+				});
+			}
+			const imageName = await uploadImage(instruction.image, callOptions);
+			return writeInputs(
+				upscaleWorkflow.workflow,
+				[
+					[upscaleWorkflow.bindings.image, imageName],
+					[upscaleWorkflow.bindings.factor, instruction.factor],
+				],
+				job,
+			);
+		}
 		const limits = await loadSeedLimits();
-		const graph = fillWorkflow(workflow, bindings, {
+		const seed = chooseSeed(input.seed, index, limits);
+		if (instruction?.kind === "reference") {
+			if (!imageWorkflow) {
+				throw new ProviderError("ComfyUI has no image-to-image workflow", { retryable: false });
+			}
+			const imageName = await uploadImage(instruction.image, callOptions);
+			const refs = imageWorkflow.bindings;
+			return writeInputs(
+				imageWorkflow.workflow,
+				[
+					[refs.image, imageName],
+					[refs.denoise, instruction.strength],
+					[refs.prompt, input.prompt],
+					// Without one, the workflow's own negative text stays.
+					[input.negativePrompt === null ? null : refs.negativePrompt, input.negativePrompt],
+					[refs.seed, seed],
+					[refs.width, size.width],
+					[refs.height, size.height],
+					[refs.batch, batchSize],
+				],
+				job,
+			);
+		}
+		return fillWorkflow(workflow, bindings, {
 			prompt: input.prompt,
 			negativePrompt: input.negativePrompt,
 			width: size.width,
 			height: size.height,
 			batchSize,
-			seed: chooseSeed(input.seed, index, limits),
-			filenamePrefix: `atelier/${randomBytes(6).toString("hex")}`,
-			checkpoint: options.checkpoint,
+			seed,
+			...job,
 		});
+	}
+
+	async function submit(
+		input: GenerationInput,
+		batch: { size: number; index: number },
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<string> {
+		const graph = await buildGraph(input, batch, callOptions);
 		const url = resolveBelow(baseUrl, "prompt");
 		const what = `Queueing a workflow at ${describeUrl(url)}`;
 		const reply = await send(
@@ -508,7 +617,9 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 			negativePrompt: bindings.negativePrompt !== null,
 			qualities: [],
 			maxCount: 4,
-			...TEXT_ONLY,
+			textToImage: true,
+			imageInput: imageWorkflow !== undefined,
+			upscaleFactors: upscaleWorkflow?.factors ?? [],
 		},
 		checkInput,
 		randomSeed,
@@ -516,12 +627,20 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 		trustedPrivateHosts: [],
 		...createBatchedJobs({
 			// With a batch input one prompt makes every image; without, one prompt per image.
-			imagesPerRequest: bindings.batch ? Number.POSITIVE_INFINITY : 1,
+			imagesPerRequest: (input) => {
+				if (input.image?.kind === "upscale") return 1;
+				const batch = input.image ? imageWorkflow?.bindings.batch : bindings.batch;
+				return batch ? Number.POSITIVE_INFINITY : 1;
+			},
 			// One after another: each may read its images, and a GPU box is not a CDN.
 			isCheckedInTurn: true,
 			submit,
 			check: (promptId, callOptions, { input, requestCount }) =>
-				checkPrompt(promptId, requestCount === 1 ? Math.max(1, input.count) : 1, callOptions),
+				checkPrompt(
+					promptId,
+					requestCount === 1 && input.image?.kind !== "upscale" ? Math.max(1, input.count) : 1,
+					callOptions,
+				),
 			cancel: cancelPrompts,
 			jobIds: COMFYUI_JOB_IDS,
 		}),

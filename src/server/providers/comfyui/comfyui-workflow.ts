@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { COMFYUI_DEFAULT_INPUTS, COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT } from "./comfyui-config";
+import {
+	COMFYUI_DEFAULT_INPUTS,
+	COMFYUI_DEFAULT_UPSCALE_FACTORS,
+	COMFYUI_SHIPPED_IMAGE_INPUTS,
+	COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT,
+	COMFYUI_SHIPPED_UPSCALE_INPUTS,
+} from "./comfyui-config";
+import defaultImageWorkflowJson from "./default-image-workflow.json";
+import defaultUpscaleWorkflowJson from "./default-upscale-workflow.json";
 import defaultWorkflowJson from "./default-workflow.json";
 
 /** A workflow in ComfyUI's API format ("Save (API format)"): node id → class and inputs. */
@@ -45,6 +53,36 @@ export const DEFAULT_BINDINGS: ComfyUiBindings = {
 	negativePrompt: toDefaultRef(COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT),
 };
 
+/**
+ * Where an image-to-image workflow takes each value: `image` is a LoadImage node's file name (the
+ * reference is uploaded first), `denoise` the sampler's denoise (the reference strength). `width`
+ * and `height` (an ImageScale node sizing the reference to the ratio's pixel size) and `batch`
+ * (a RepeatLatentBatch's amount) may be null: the reference's own size, one prompt per image.
+ */
+export type ComfyUiImageBindings = {
+	image: InputRef;
+	denoise: InputRef;
+	prompt: InputRef;
+	negativePrompt: InputRef | null;
+	seed: InputRef;
+	width: InputRef | null;
+	height: InputRef | null;
+	batch: InputRef | null;
+};
+
+/** Where an upscale workflow takes the image (a LoadImage node's file name) and the factor. */
+export type ComfyUiUpscaleBindings = { image: InputRef; factor: InputRef };
+
+/** A workflow that makes images from a reference, and where its values go. */
+export type ComfyUiImageWorkflow = { workflow: ComfyWorkflow; bindings: ComfyUiImageBindings };
+
+/** A workflow that upscales an image, where its values go, and the factors it is offered at. */
+export type ComfyUiUpscaleWorkflow = {
+	workflow: ComfyWorkflow;
+	bindings: ComfyUiUpscaleBindings;
+	factors: readonly number[];
+};
+
 /** The environment variable behind each binding, for messages that say what to fix. */
 export const BINDING_VARIABLES: Record<ComfyUiBindingKey, string> = {
 	prompt: "COMFYUI_PROMPT_INPUT",
@@ -63,6 +101,34 @@ export const BINDING_KEYS = [
 	"batch",
 	"seed",
 ] as const satisfies readonly ComfyUiBindingKey[];
+
+/** The shipped image-to-image workflow, used with the shipped text workflow. */
+export const DEFAULT_IMAGE_WORKFLOW: ComfyUiImageWorkflow = {
+	workflow: ComfyWorkflowSchema.parse(defaultImageWorkflowJson),
+	bindings: {
+		image: toDefaultRef(COMFYUI_SHIPPED_IMAGE_INPUTS.image),
+		denoise: toDefaultRef(COMFYUI_SHIPPED_IMAGE_INPUTS.denoise),
+		prompt: toDefaultRef(COMFYUI_SHIPPED_IMAGE_INPUTS.prompt),
+		negativePrompt: toDefaultRef(COMFYUI_SHIPPED_IMAGE_INPUTS.negativePrompt),
+		seed: toDefaultRef(COMFYUI_SHIPPED_IMAGE_INPUTS.seed),
+		width: toDefaultRef(COMFYUI_SHIPPED_IMAGE_INPUTS.width),
+		height: toDefaultRef(COMFYUI_SHIPPED_IMAGE_INPUTS.height),
+		batch: toDefaultRef(COMFYUI_SHIPPED_IMAGE_INPUTS.batch),
+	},
+};
+
+/**
+ * The shipped upscale workflow, used with the shipped text workflow: it resamples (Lanczos) and
+ * adds no detail; a workflow with an upscale model (UpscaleModelLoader) does better.
+ */
+export const DEFAULT_UPSCALE_WORKFLOW: ComfyUiUpscaleWorkflow = {
+	workflow: ComfyWorkflowSchema.parse(defaultUpscaleWorkflowJson),
+	bindings: {
+		image: toDefaultRef(COMFYUI_SHIPPED_UPSCALE_INPUTS.image),
+		factor: toDefaultRef(COMFYUI_SHIPPED_UPSCALE_INPUTS.factor),
+	},
+	factors: COMFYUI_DEFAULT_UPSCALE_FACTORS,
+};
 
 function toDefaultRef(text: string): InputRef {
 	const ref = parseInputRef(text);
@@ -115,8 +181,20 @@ export function findBindingProblems(
 	workflow: ComfyWorkflow,
 	bindings: ComfyUiBindings,
 ): BindingProblem[] {
-	const problems: BindingProblem[] = [];
-	for (const key of BINDING_KEYS) {
+	return findInputProblems(workflow, bindings, BINDING_KEYS);
+}
+
+/**
+ * Every input of `keys` that does not name an input the workflow holds as a value, whichever
+ * workflow (text, image-to-image, upscale) the bindings are of.
+ */
+export function findInputProblems<Key extends string>(
+	workflow: ComfyWorkflow,
+	bindings: Record<Key, InputRef | null>,
+	keys: readonly Key[],
+): { key: Key; message: string }[] {
+	const problems: { key: Key; message: string }[] = [];
+	for (const key of keys) {
 		const ref = bindings[key];
 		if (ref === null) continue;
 		const named = `${ref.node}.${ref.input}`;
@@ -192,6 +270,69 @@ export function fillWorkflow(
 		if (node.class_type === "SaveImage") node.inputs.filename_prefix = values.filenamePrefix;
 		if (node.class_type === "CheckpointLoaderSimple" && values.checkpoint !== undefined) {
 			node.inputs.ckpt_name = values.checkpoint;
+		}
+	}
+	return graph;
+}
+
+export const IMAGE_BINDING_KEYS = [
+	"image",
+	"denoise",
+	"prompt",
+	"negativePrompt",
+	"seed",
+	"width",
+	"height",
+	"batch",
+] as const satisfies readonly (keyof ComfyUiImageBindings)[];
+
+export const UPSCALE_BINDING_KEYS = [
+	"image",
+	"factor",
+] as const satisfies readonly (keyof ComfyUiUpscaleBindings)[];
+
+/**
+ * Throws, at boot, one error listing every binding of the image-to-image and upscale workflows
+ * that does not fit its workflow, each named as `<workflow>.inputs.<key>`.
+ */
+export function assertImageWorkflows(
+	image: ComfyUiImageWorkflow | undefined,
+	upscale: ComfyUiUpscaleWorkflow | undefined,
+): void {
+	const problems = [
+		...(image
+			? findInputProblems(image.workflow, image.bindings, IMAGE_BINDING_KEYS).map(
+					(problem) => `imageWorkflow.inputs.${problem.key}: ${problem.message}`,
+				)
+			: []),
+		...(upscale
+			? findInputProblems(upscale.workflow, upscale.bindings, UPSCALE_BINDING_KEYS).map(
+					(problem) => `upscaleWorkflow.inputs.${problem.key}: ${problem.message}`,
+				)
+			: []),
+	];
+	if (problems.length > 0) {
+		throw new Error(
+			`A ComfyUI image workflow does not fit its bindings:\n  - ${problems.join("\n  - ")}`,
+		);
+	}
+}
+
+/** A copy of a workflow with values written into the inputs named (null refs are skipped). */
+export function writeInputs(
+	workflow: ComfyWorkflow,
+	values: readonly [InputRef | null, unknown][],
+	job: { filenamePrefix: string; checkpoint: string | undefined },
+): ComfyWorkflow {
+	const graph = structuredClone(workflow);
+	for (const [ref, value] of values) {
+		const node = ref ? graph[ref.node] : undefined;
+		if (ref && node) node.inputs[ref.input] = value;
+	}
+	for (const node of Object.values(graph)) {
+		if (node.class_type === "SaveImage") node.inputs.filename_prefix = job.filenamePrefix;
+		if (node.class_type === "CheckpointLoaderSimple" && job.checkpoint !== undefined) {
+			node.inputs.ckpt_name = job.checkpoint;
 		}
 	}
 	return graph;

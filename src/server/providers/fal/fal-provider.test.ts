@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { z } from "zod";
 import {
 	FAKE_FAL_KEY,
 	type FakeFal,
@@ -8,9 +9,11 @@ import {
 import {
 	catchProviderError,
 	checkUntilDone,
+	createTestImage,
 	createTestInput,
 	expectCompleted,
 	readImages,
+	readImagesFromReference,
 	startTestJob,
 } from "../../testing/provider-kit";
 import type { ImageProvider } from "../types";
@@ -48,6 +51,9 @@ describe("fal provider: the generation's settings", () => {
 			negativePrompt: false,
 			qualities: [],
 			maxCount: 4,
+			textToImage: true,
+			imageInput: false,
+			upscaleFactors: [],
 		});
 		const sd35 = createProvider(fake, { seedInput: null, negativePromptInput: "negative_prompt" });
 		expect(sd35.capabilities).toMatchObject({ seed: false, negativePrompt: true });
@@ -371,5 +377,62 @@ describe("fal provider: progress", () => {
 		});
 		const statusRequests = fake.requests().filter((request) => request.path.endsWith("/status"));
 		expect(statusRequests.every((request) => request.query.get("logs") === "1")).toBe(true);
+	});
+});
+
+describe("fal provider: images made from an image", () => {
+	const InputSchema = z.record(z.string(), z.unknown());
+
+	it("sends the reference as a data URI in the named input, with the strength, and the images come from it", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			model: "fal-ai/flux/dev/image-to-image",
+			imageInputs: { image: "image_url", strength: "strength" },
+		});
+		expect(provider.capabilities).toMatchObject({ textToImage: true, imageInput: true });
+		const reference = await createTestImage();
+		const job = await startTestJob(provider, {
+			count: 2,
+			image: { kind: "reference", image: reference, strength: 0.7 },
+		});
+		const [submit] = fake.requests();
+		expect(submit?.path).toBe("/fal-ai/flux/dev/image-to-image");
+		expect(InputSchema.parse(submit?.body)).toMatchObject({
+			prompt: "An hourglass on a study desk, steampunk",
+			num_images: 2,
+			strength: 0.7,
+			image_url: `data:image/png;base64,${Buffer.from(reference.data).toString("base64")}`,
+		});
+		const images = expectCompleted(await checkUntilDone(provider, job));
+		expect(await readImagesFromReference(provider, images)).toEqual(
+			Array(2).fill({ width: 1024, height: 576, isFromReference: true }),
+		);
+	});
+
+	it("runs an upscaler entry with the image and the factor only, and the image comes back that much larger", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			model: "fal-ai/esrgan",
+			imagesPerRequest: 1,
+			imageInputs: { image: "image_url", upscale: { scale: "scale", factors: [2] } },
+		});
+		expect(provider.capabilities).toMatchObject({
+			textToImage: false,
+			imageInput: false,
+			upscaleFactors: [2],
+		});
+		const reference = await createTestImage({ width: 96, height: 64, format: "jpeg" });
+		const job = await startTestJob(provider, {
+			count: 1,
+			image: { kind: "upscale", image: reference, factor: 2 },
+		});
+		expect(fake.requests()[0]?.body).toEqual({
+			image_url: `data:image/jpeg;base64,${Buffer.from(reference.data).toString("base64")}`,
+			scale: 2,
+		});
+		const images = expectCompleted(await checkUntilDone(provider, job));
+		expect(await readImagesFromReference(provider, images)).toEqual([
+			{ width: 192, height: 128, isFromReference: true },
+		]);
 	});
 });

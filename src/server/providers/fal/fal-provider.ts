@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { type AspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
 import { cancelEach, createBatchedJobs } from "../shared/batches";
+import {
+	describeHostedImageCapabilities,
+	type HostedImageInputs,
+	isUpscale,
+	toHostedImageFields,
+} from "../shared/hosted-image-input";
 import { defineBatchJobIds } from "../shared/job-id";
 import { readLogProgress } from "../shared/log-progress";
 import { PIXEL_SIZES } from "../shared/pixel-sizes";
@@ -33,7 +39,6 @@ import {
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
-	TEXT_ONLY,
 } from "../types";
 import {
 	FAL_DEFAULT_IMAGES_PER_REQUEST,
@@ -64,6 +69,11 @@ export type FalProviderOptions = VendorRequestSettings & {
 	seedInput?: string | null;
 	/** The model's negative prompt input (`negative_prompt` on SD 3.5); none is offered without it. */
 	negativePromptInput?: string;
+	/**
+	 * The inputs of a model that takes an image (img2img, or an upscaler with `upscale`); the
+	 * image is sent in `image` as a data URI. Without it the model makes images from prompts only.
+	 */
+	imageInputs?: HostedImageInputs;
 };
 
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
@@ -161,19 +171,23 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 			{
 				method: "POST",
 				url,
-				json: {
-					...options.extraInput,
-					prompt: input.prompt,
-					...toRatioFields(input.aspectRatio, ratioInput),
-					...(imagesPerRequest > 1 ? { num_images: size } : {}),
-					// One seed makes a request's whole set; each further request takes the next seed.
-					...(seedInput && input.seed !== null
-						? { [seedInput]: seedForRequest(input.seed, index) }
-						: {}),
-					...(negativePromptInput && input.negativePrompt !== null
-						? { [negativePromptInput]: input.negativePrompt }
-						: {}),
-				},
+				json: isUpscale(input)
+					? // An upscaler takes the image and its factor only: prompt and ratio are not its inputs.
+						{ ...options.extraInput, ...toHostedImageFields(input, options.imageInputs) }
+					: {
+							...options.extraInput,
+							prompt: input.prompt,
+							...toRatioFields(input.aspectRatio, ratioInput),
+							...(imagesPerRequest > 1 ? { num_images: size } : {}),
+							// One seed makes a request's whole set; each further request takes the next seed.
+							...(seedInput && input.seed !== null
+								? { [seedInput]: seedForRequest(input.seed, index) }
+								: {}),
+							...(negativePromptInput && input.negativePrompt !== null
+								? { [negativePromptInput]: input.negativePrompt }
+								: {}),
+							...toHostedImageFields(input, options.imageInputs),
+						},
 			},
 			callOptions,
 		);
@@ -242,7 +256,7 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 			negativePrompt: negativePromptInput !== undefined,
 			qualities: [],
 			maxCount: 4,
-			...TEXT_ONLY,
+			...describeHostedImageCapabilities(options.imageInputs),
 		},
 		trustedPrivateHosts: listTrustedPrivateHosts(queueUrl),
 		...createBatchedJobs({

@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { readMultipart } from "../../testing/fakes/fake-server";
 import {
 	FAKE_OPENAI_KEY,
 	type FakeOpenAi,
@@ -8,9 +9,11 @@ import {
 import {
 	catchProviderError,
 	checkUntilDone,
+	createTestImage,
 	createTestInput,
 	expectCompleted,
 	readImages,
+	readImagesFromReference,
 	startTestJob,
 } from "../../testing/provider-kit";
 import type { ImageProvider } from "../types";
@@ -46,6 +49,9 @@ describe("openai provider: the generation's settings", () => {
 			qualities: ["low", "medium", "high"],
 			maxCount: 4,
 			defaultQuality: "medium",
+			textToImage: true,
+			imageInput: true,
+			upscaleFactors: [],
 		});
 		expect(createProvider(fake, { quality: "high" }).capabilities.defaultQuality).toBe("high");
 		// auto has no quality a person could choose: OpenAI picks, and nothing is recorded.
@@ -280,5 +286,80 @@ describe("openai provider: partial images", () => {
 		const provider = createProvider(fake, { partialImages: 0 });
 		await checkUntilDone(provider, await startTestJob(provider, { count: 1 }));
 		expect(fake.requests()[0]?.body).not.toHaveProperty("stream");
+	});
+});
+
+describe("openai provider: Vary and Edit through the edit endpoint", () => {
+	it("sends the reference as the image file of a multipart edit, with the generation's fields and no strength", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { partialImages: 0 });
+		const reference = await createTestImage();
+		const job = await startTestJob(provider, {
+			count: 2,
+			quality: "high",
+			image: { kind: "reference", image: reference, strength: 0.35 },
+		});
+		const images = expectCompleted(await checkUntilDone(provider, job));
+
+		const [edit] = fake.requests();
+		expect(edit?.path).toBe("/v1/images/edits");
+		expect(edit?.authorization).toBe(`Bearer ${FAKE_OPENAI_KEY}`);
+		const form = edit ? await readMultipart(edit) : undefined;
+		const fields = Object.fromEntries(
+			[...(form?.entries() ?? [])].filter(([name]) => name !== "image"),
+		);
+		expect(fields).toEqual({
+			model: "gpt-image-1",
+			prompt: "An hourglass on a study desk, steampunk",
+			n: "2",
+			size: "1536x1024",
+			quality: "high",
+			output_format: "png",
+		});
+		const file = form?.get("image");
+		expect(file).toBeInstanceOf(Blob);
+		if (!(file instanceof Blob)) return;
+		expect(file.type).toBe("image/png");
+		expect(new Uint8Array(await file.arrayBuffer())).toEqual(reference.data);
+		// Made from the reference, cropped to 16:9 like every OpenAI image.
+		expect(await readImagesFromReference(provider, images)).toEqual(
+			Array(2).fill({ width: 1536, height: 864, isFromReference: true }),
+		);
+		expect(fake.generateCount()).toBe(0);
+	});
+
+	it("streams an edit's partial images as the preview", async () => {
+		const fake = await startFake({ behaviour: { latencyMs: 600 } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider, {
+			count: 1,
+			image: { kind: "reference", image: await createTestImage(), strength: 0.7 },
+		});
+		const previews: string[] = [];
+		let state = await provider.check(job);
+		while (state.status === "running") {
+			if (state.preview) previews.push(state.preview.contentType);
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			state = await provider.check(job);
+		}
+		const [edit] = fake.requests();
+		const form = edit ? await readMultipart(edit) : undefined;
+		expect([form?.get("stream"), form?.get("partial_images")]).toEqual(["true", "2"]);
+		expect(previews.length).toBeGreaterThanOrEqual(1);
+		expect(await readImagesFromReference(provider, expectCompleted(state))).toEqual([
+			{ width: 1536, height: 864, isFromReference: true },
+		]);
+	});
+
+	it("refuses an upscale, which it never offers", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { partialImages: 0 });
+		const job = await startTestJob(provider, {
+			count: 1,
+			image: { kind: "upscale", image: await createTestImage(), factor: 2 },
+		});
+		const error = await catchProviderError(checkUntilDone(provider, job));
+		expect(error.retryable).toBe(false);
+		expect(fake.requests()).toHaveLength(0);
 	});
 });

@@ -26,11 +26,11 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
+	type InputImage,
 	type PreviewFrame,
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
-	TEXT_ONLY,
 } from "../types";
 import { cropToAspectRatio } from "./crop-to-ratio";
 import { createImageEventReader, readImageEvents } from "./image-stream";
@@ -77,7 +77,7 @@ function readStreamedAnswer(
 	const completed = reply.body.isJson
 		? []
 		: readImageEvents(reply.body.bytes).filter(
-				(event) => event.type === "image_generation.completed" && event.b64_json !== undefined,
+				(event) => COMPLETED_IMAGE_EVENTS.has(event.type) && event.b64_json !== undefined,
 			);
 	// No finished image streamed: a gateway that ignored `stream` answers the plain JSON, and
 	// anything else is refused the way an unreadable plain answer is.
@@ -85,6 +85,32 @@ function readStreamedAnswer(
 		return parseReply(what, reply, ImagesResponseSchema, { retryable: false });
 	}
 	return { data: completed.map((event) => ({ b64_json: event.b64_json })) };
+}
+
+// A generation streams `image_generation.*` events, an edit `image_edit.*` ones.
+const PARTIAL_IMAGE_EVENTS = new Set([
+	"image_generation.partial_image",
+	"image_edit.partial_image",
+]);
+const COMPLETED_IMAGE_EVENTS = new Set(["image_generation.completed", "image_edit.completed"]);
+
+/**
+ * The edit endpoint's form: the reference as the `image` file, every other field as text (a
+ * multipart form has no numbers or booleans).
+ */
+function toEditForm(
+	fields: Record<string, string | number | boolean>,
+	image: InputImage,
+): FormData {
+	const form = new FormData();
+	const extension = image.contentType.slice("image/".length);
+	form.append(
+		"image",
+		new Blob([Buffer.from(image.data)], { type: image.contentType }),
+		`reference.${extension}`,
+	);
+	for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
+	return form;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 180_000;
@@ -121,7 +147,10 @@ type OpenAiJob = {
  * returns all images as base64. `start` sends that call in the background and answers at once,
  * so the worker saves the job id and polls as it does for every provider; `check` reports the
  * call's outcome, each image cropped to the exact ratio; with GPT image models the call streams
- * partial images (`stream`, `partial_images`), the newest shown as the running job's preview. After a restart the call is lost with
+ * partial images (`stream`, `partial_images`), the newest shown as the running job's preview.
+ * Vary and Edit send the reference to the edit endpoint (`/images/edits`, multipart/form-data
+ * with the `image` file) with the same fields; it has no strength setting, so the strength is
+ * not sent (the README says so). After a restart the call is lost with
  * the process, so `check` sends it again (docs/decisions/004-providers.md).
  */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvider {
@@ -147,8 +176,13 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 		signal: AbortSignal,
 		onPreview: (preview: PreviewFrame) => void,
 	): Promise<ProviderJobState> {
-		const url = resolveBelow(baseUrl, "images/generations");
-		const what = `Generating images at ${describeUrl(url)}`;
+		if (input.image?.kind === "upscale") {
+			// Never offered (no upscale factors): a bug upstream, not worth a retry.
+			throw new ProviderError("OpenAI's images API cannot upscale an image", { retryable: false });
+		}
+		const reference = input.image?.image;
+		const url = resolveBelow(baseUrl, reference ? "images/edits" : "images/generations");
+		const what = `${reference ? "Editing an image" : "Generating images"} at ${describeUrl(url)}`;
 		const isStreamed = partialImages > 0;
 		// Base64 is 4/3 of the bytes; room for every image (and its partial frames) plus the JSON.
 		const frames = isStreamed ? partialImages + 1 : 1;
@@ -158,25 +192,27 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 		});
 		// Each partial frame, as it streams in, is the job's preview until the next.
 		const readChunk = createImageEventReader((event) => {
-			if (event.type !== "image_generation.partial_image" || !event.b64_json) return;
+			if (!PARTIAL_IMAGE_EVENTS.has(event.type) || !event.b64_json) return;
 			const data = new Uint8Array(Buffer.from(event.b64_json, "base64"));
 			const contentType = sniffImageType(data);
 			if (contentType) onPreview({ data, contentType });
 		});
+		const fields = {
+			model,
+			prompt: input.prompt,
+			n: input.count,
+			size: selectOpenAiSize(model, sizes, input.aspectRatio),
+			quality: input.quality ?? quality,
+			output_format: "png",
+			...(isStreamed ? { stream: true, partial_images: partialImages } : {}),
+		};
 		const reply = await send(
 			what,
 			{
 				method: "POST",
 				url,
-				json: {
-					model,
-					prompt: input.prompt,
-					n: input.count,
-					size: selectOpenAiSize(model, sizes, input.aspectRatio),
-					quality: input.quality ?? quality,
-					output_format: "png",
-					...(isStreamed ? { stream: true, partial_images: partialImages } : {}),
-				},
+				// An edit is the same request as multipart/form-data with the image as a file.
+				...(reference ? { form: toEditForm(fields, reference) } : { json: fields }),
 				...(isStreamed ? { headers: { accept: "text/event-stream" }, onChunk: readChunk } : {}),
 			},
 			{ signal },
@@ -259,7 +295,10 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 			qualities: OPENAI_GENERATION_QUALITIES,
 			maxCount: 4,
 			...(quality === "auto" ? {} : { defaultQuality: quality }),
-			...TEXT_ONLY,
+			// Vary and Edit go through the edit endpoint, which has no strength: it is not sent.
+			textToImage: true,
+			imageInput: true,
+			upscaleFactors: [],
 		},
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 

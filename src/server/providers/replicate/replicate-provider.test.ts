@@ -1,4 +1,5 @@
 import { describe, expect, it, onTestFinished } from "vitest";
+import { z } from "zod";
 import {
 	FAKE_REPLICATE_TOKEN,
 	type FakeReplicate,
@@ -8,9 +9,11 @@ import {
 import {
 	catchProviderError,
 	checkUntilDone,
+	createTestImage,
 	createTestInput,
 	expectCompleted,
 	readImages,
+	readImagesFromReference,
 	startTestJob,
 } from "../../testing/provider-kit";
 import type { ImageProvider } from "../types";
@@ -51,6 +54,9 @@ describe("replicate provider: the generation's settings", () => {
 			negativePrompt: false,
 			qualities: [],
 			maxCount: 4,
+			textToImage: true,
+			imageInput: false,
+			upscaleFactors: [],
 		});
 		const sdxl = createProvider(fake, { seedInput: null, negativePromptInput: "negative_prompt" });
 		expect(sdxl.capabilities).toMatchObject({ seed: false, negativePrompt: true });
@@ -422,5 +428,98 @@ describe("replicate provider: HTTP failures", () => {
 		);
 		expect(error.retryable).toBe(false);
 		expect(error.message).toMatch(/Not a job id of the Replicate provider/);
+	});
+});
+
+describe("replicate provider: images made from an image", () => {
+	const CreateBodySchema = z.object({ input: z.record(z.string(), z.unknown()) });
+
+	it("offers image input where the model's image input is named, and text only without", async () => {
+		const fake = await startFake();
+		expect(createProvider(fake).capabilities).toMatchObject({
+			textToImage: true,
+			imageInput: false,
+			upscaleFactors: [],
+		});
+		const flux = createProvider(fake, {
+			imageInputs: { image: "image", strength: "prompt_strength" },
+		});
+		expect(flux.capabilities).toMatchObject({
+			textToImage: true,
+			imageInput: true,
+			upscaleFactors: [],
+		});
+	});
+
+	it("sends the reference as a data URI in the named input, with the strength, and the images come from it", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			model: "black-forest-labs/flux-dev",
+			imageInputs: { image: "image", strength: "prompt_strength" },
+		});
+		const reference = await createTestImage();
+		const job = await startTestJob(provider, {
+			count: 2,
+			image: { kind: "reference", image: reference, strength: 0.35 },
+		});
+		const { input } = CreateBodySchema.parse(apiRequests(fake)[0]?.body);
+		expect(input).toMatchObject({
+			prompt: "An hourglass on a study desk, steampunk",
+			aspect_ratio: "16:9",
+			num_outputs: 2,
+			prompt_strength: 0.35,
+			image: `data:image/png;base64,${Buffer.from(reference.data).toString("base64")}`,
+		});
+		const images = expectCompleted(await checkUntilDone(provider, job));
+		expect(await readImagesFromReference(provider, images)).toEqual(
+			Array(2).fill({ width: 1344, height: 768, isFromReference: true }),
+		);
+	});
+
+	it("leaves the strength out where the model has no strength input", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, { imageInputs: { image: "input_image" } });
+		fake.setBehaviour({
+			imageInputs: { image: "input_image", strength: "prompt_strength", scale: "scale" },
+		});
+		await startTestJob(provider, {
+			image: { kind: "reference", image: await createTestImage(), strength: 0.7 },
+		});
+		const { input } = CreateBodySchema.parse(apiRequests(fake)[0]?.body);
+		expect(Object.keys(input).sort()).toEqual(
+			["aspect_ratio", "input_image", "num_outputs", "prompt"].sort(),
+		);
+	});
+
+	it("runs an upscaler entry with the image and the factor only, and the image comes back that much larger", async () => {
+		const fake = await startFake();
+		const provider = createProvider(fake, {
+			model: "nightmareai/real-esrgan",
+			seedInput: null,
+			imagesPerPrediction: 1,
+			extraInput: { face_enhance: false },
+			imageInputs: { image: "image", upscale: { scale: "scale", factors: [2, 4] } },
+		});
+		expect(provider.capabilities).toMatchObject({
+			textToImage: false,
+			imageInput: false,
+			upscaleFactors: [2, 4],
+		});
+		const reference = await createTestImage({ width: 96, height: 64 });
+		const job = await startTestJob(provider, {
+			count: 1,
+			seed: 7,
+			image: { kind: "upscale", image: reference, factor: 4 },
+		});
+		const { input } = CreateBodySchema.parse(apiRequests(fake)[0]?.body);
+		expect(input).toEqual({
+			face_enhance: false,
+			image: `data:image/png;base64,${Buffer.from(reference.data).toString("base64")}`,
+			scale: 4,
+		});
+		const images = expectCompleted(await checkUntilDone(provider, job));
+		expect(await readImagesFromReference(provider, images)).toEqual([
+			{ width: 384, height: 256, isFromReference: true },
+		]);
 	});
 });

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { toRatioParam } from "../../../shared/aspect-ratios";
 import { cancelEach, createBatchedJobs } from "../shared/batches";
+import {
+	describeHostedImageCapabilities,
+	ECHOED_IMAGE_BYTES,
+	type HostedImageInputs,
+	isUpscale,
+	toHostedImageFields,
+} from "../shared/hosted-image-input";
 import { defineBatchJobIds } from "../shared/job-id";
 import { readLogProgress, splitLogLines } from "../shared/log-progress";
 import {
@@ -32,7 +39,6 @@ import {
 	type ProviderCallOptions,
 	ProviderError,
 	type ProviderJobState,
-	TEXT_ONLY,
 } from "../types";
 import {
 	REPLICATE_DEFAULT_BASE_URL,
@@ -61,6 +67,11 @@ export type ReplicateProviderOptions = VendorRequestSettings & {
 	negativePromptInput?: string;
 	/** Sent as `Cancel-After`, so a prediction nobody follows any more stops on Replicate's side. */
 	cancelAfterMs?: number;
+	/**
+	 * The inputs of a model that takes an image (img2img, or an upscaler with `upscale`); the
+	 * image is sent in `image` as a data URI. Without it the model makes images from prompts only.
+	 */
+	imageInputs?: HostedImageInputs;
 };
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -106,24 +117,17 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 	const negativePromptInput = options.negativePromptInput;
 	// The token goes to the API's own origin only, never to a host an answer names.
 	const send = createVendorClient(options, {
-		maxResponseBytes: MAX_RESPONSE_BYTES,
+		// A prediction echoes its input, the image's data URI included.
+		maxResponseBytes: MAX_RESPONSE_BYTES + (options.imageInputs ? ECHOED_IMAGE_BYTES : 0),
 		credentials: {
 			origin: baseUrl.origin,
 			headers: { authorization: `Bearer ${options.apiToken}` },
 		},
 	});
 
-	async function createPrediction(
-		input: GenerationInput,
-		{ size, index }: { size: number; index: number },
-		callOptions: ProviderCallOptions | undefined,
-	): Promise<PredictionRef> {
-		const url = resolveBelow(
-			baseUrl,
-			model.kind === "official" ? `models/${model.name}/predictions` : "predictions",
-		);
-		const what = `Creating a Replicate prediction at ${describeUrl(url)}`;
-		const modelInput = {
+	/** What a prediction from a prompt sends (an img2img one too, with its image added). */
+	function textInput(input: GenerationInput, size: number, index: number): Record<string, unknown> {
+		return {
 			...options.extraInput,
 			prompt: input.prompt,
 			aspect_ratio: toRatioParam(input.aspectRatio),
@@ -136,6 +140,26 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 				? { [negativePromptInput]: input.negativePrompt }
 				: {}),
 		};
+	}
+
+	async function createPrediction(
+		input: GenerationInput,
+		{ size, index }: { size: number; index: number },
+		callOptions: ProviderCallOptions | undefined,
+	): Promise<PredictionRef> {
+		const url = resolveBelow(
+			baseUrl,
+			model.kind === "official" ? `models/${model.name}/predictions` : "predictions",
+		);
+		const what = `Creating a Replicate prediction at ${describeUrl(url)}`;
+		const imageFields = toHostedImageFields(input, options.imageInputs);
+		// An upscaler takes the image and its factor only: prompt and ratio are not its inputs.
+		const modelInput = isUpscale(input)
+			? { ...options.extraInput, ...imageFields }
+			: {
+					...textInput(input, size, index),
+					...imageFields,
+				};
 		const reply = await send(
 			what,
 			{
@@ -197,7 +221,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Imag
 			negativePrompt: negativePromptInput !== undefined,
 			qualities: [],
 			maxCount: 4,
-			...TEXT_ONLY,
+			...describeHostedImageCapabilities(options.imageInputs),
 		},
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 		...createBatchedJobs({

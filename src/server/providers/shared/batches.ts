@@ -87,8 +87,11 @@ function combineBatchStates(states: readonly ProviderJobState[]): ProviderJobSta
 
 /** A vendor's requests as a generation made of several of them needs them. */
 type VendorRequests<Ref> = {
-	/** The most images one request asks for: a generation's count is split into requests of it. */
-	imagesPerRequest: number;
+	/**
+	 * The most images one request asks for: a generation's count is split into requests of it
+	 * (per generation where it depends on what is asked: an upscale is one image).
+	 */
+	imagesPerRequest: number | ((input: GenerationInput) => number);
 	/** Checks one request after another rather than all at once (a GPU box is not a CDN). */
 	isCheckedInTurn?: boolean;
 	/**
@@ -136,7 +139,12 @@ export function createBatchedJobs<Ref>(
 	return {
 		async start(input, callOptions) {
 			const refs = await startBatches(
-				splitIntoBatches(input.count, requests.imagesPerRequest),
+				splitIntoBatches(
+					input.image?.kind === "upscale" ? 1 : input.count,
+					typeof requests.imagesPerRequest === "function"
+						? requests.imagesPerRequest(input)
+						: requests.imagesPerRequest,
+				),
 				(size, index) => requests.submit(input, { size, index }, callOptions),
 				(started) => requests.cancel([started]),
 			);

@@ -24,6 +24,8 @@ type VendorRequest = {
 	headers?: Record<string, string>;
 	/** Sent as JSON with `content-type: application/json`. */
 	json?: unknown;
+	/** Sent as multipart/form-data (a file upload); fetch writes the boundary. */
+	form?: FormData;
 	/** The answer is a file (an image), not JSON: its bytes are kept as they are. */
 	isBinary?: boolean;
 	/** Sees the answer's bytes as they arrive (a streamed answer), before the whole is returned. */
@@ -82,6 +84,7 @@ export function createVendorClient(
 				method: request.method,
 				headers,
 				...(request.json === undefined ? {} : { body: JSON.stringify(request.json) }),
+				...(request.form === undefined ? {} : { body: request.form }),
 				signal: deadline.signal,
 			});
 			const bytes = await readLimitedBody(

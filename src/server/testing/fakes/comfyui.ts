@@ -10,13 +10,16 @@ import {
 	type FakeReply,
 	type FakeRequest,
 	jsonReply,
+	readMultipart,
 	renderFakeImage,
+	renderFromImage,
 	startFakeServer,
 	textReply,
 } from "./fake-server";
 
 export const FAKE_COMFYUI_ENDPOINTS = [
 	"prompt",
+	"upload",
 	"history",
 	"queue",
 	"view",
@@ -75,6 +78,8 @@ export type FakeComfyUi = {
 	socketCount(): number;
 	/** The ids of the prompts queued, in order. */
 	promptIds(): string[];
+	/** The files uploaded to the input folder (`POST /upload/image`), as `subfolder/name`. */
+	inputFiles(): string[];
 	/**
 	 * Sends a prompt's sampler step to the WebSocket client that queued it, as ComfyUI does:
 	 * `progress` {value, max, prompt_id, node}, then a binary preview frame (PNG) when asked.
@@ -241,6 +246,38 @@ const NODE_DEFINITIONS: Record<string, NodeDefinition> = {
 		outputNode: true,
 	},
 	PreviewImage: { required: { images: ["IMAGE"] }, output: [], outputNode: true },
+	// The image nodes of image-to-image and upscale workflows. LoadImage lists the input files.
+	LoadImage: { required: { image: [[]] }, output: ["IMAGE", "MASK"], outputNode: false },
+	ImageScale: {
+		required: {
+			upscale_method: [["nearest-exact", "bilinear", "area", "bicubic", "lanczos"]],
+			width: ["INT", { default: 512, min: 0, max: MAX_RESOLUTION }],
+			height: ["INT", { default: 512, min: 0, max: MAX_RESOLUTION }],
+			crop: [["disabled", "center"]],
+			image: ["IMAGE"],
+		},
+		output: ["IMAGE"],
+		outputNode: false,
+	},
+	ImageScaleBy: {
+		required: {
+			upscale_method: [["nearest-exact", "bilinear", "area", "bicubic", "lanczos"]],
+			scale_by: ["FLOAT", { default: 1, min: 0.01, max: 8 }],
+			image: ["IMAGE"],
+		},
+		output: ["IMAGE"],
+		outputNode: false,
+	},
+	VAEEncode: {
+		required: { pixels: ["IMAGE"], vae: ["VAE"] },
+		output: ["LATENT"],
+		outputNode: false,
+	},
+	RepeatLatentBatch: {
+		required: { samples: ["LATENT"], amount: ["INT", { default: 1, min: 1, max: 64 }] },
+		output: ["LATENT"],
+		outputNode: false,
+	},
 	// A text output, as a workflow that also shows its prompt has.
 	PreviewAny: { required: { source: ["*"] }, output: [], outputNode: true },
 };
@@ -255,7 +292,12 @@ type SavedImage = {
 	type: "output" | "temp";
 	width: number;
 	height: number;
+	/** The input file it was made from (a LoadImage node's), resized to its size. */
+	source?: InputFile;
 };
+
+/** A file in ComfyUI's input folder, as `POST /upload/image` stored it. */
+type InputFile = { data: Uint8Array; width: number; height: number };
 
 type QueuedPrompt = {
 	id: string;
@@ -282,6 +324,10 @@ type NodeError = { type: string; message: string; details: string; extra_info?: 
  * from 0 and any string is taken as a `prompt_id`. Prompts move from `queue_pending` to
  * `queue_running` to `/history/{id}` on the clock, every SaveImage node saves `batch_size` images
  * of the size node's size, served by `/view`; `/interrupt` and `POST /queue {delete}` cancel.
+ * `POST /upload/image` (multipart: `image`, `subfolder`, `type`, `overwrite`) stores a file in the
+ * input folder, which LoadImage then names (`subfolder/name`, refused when missing); a workflow
+ * with a LoadImage saves that file resized (to an ImageScale's size, or times an ImageScaleBy's
+ * factor), so a test can tell the uploaded image was used.
  * Every route also answers under `/api`.
  */
 export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promise<FakeComfyUi> {
@@ -291,6 +337,8 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 	const files = new Map<string, SavedImage & { seed: string; index: number }>();
 	let nextNumber = 0;
 	const submitted: Workflow[] = [];
+	// ComfyUI's input folder, by `subfolder/name` (a name alone at its top).
+	const inputFiles = new Map<string, InputFile>();
 
 	// ComfyUI's WebSocket: each client by its clientId; events go to the client that queued a prompt.
 	const sockets = new WebSocketServer({ noServer: true });
@@ -399,7 +447,42 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 				return serveView(request.query);
 			case "object_info":
 				return answerObjectInfo(route.nodeClass);
+			case "upload":
+				return uploadImage(request);
 		}
+	}
+
+	/**
+	 * ComfyUI's `POST /upload/image`: multipart with the `image` file, `subfolder`, `type` (input
+	 * by default) and `overwrite`; without overwrite an existing name gets " (1)" and so on. Answers
+	 * where the file went, the name a LoadImage node then takes.
+	 */
+	async function uploadImage(request: FakeRequest): Promise<FakeReply> {
+		const form = await readMultipart(request);
+		const file = form?.get("image");
+		if (!form || !(file instanceof File)) return textReply(400, "400: Bad Request");
+		const data = new Uint8Array(await file.arrayBuffer());
+		const metadata = await sharp(data)
+			.metadata()
+			.catch(() => undefined);
+		// ComfyUI stores whatever it is sent; LoadImage fails on a file that is not an image.
+		if (!metadata?.width || !metadata.height) return textReply(400, "400: Bad Request");
+		const subfolder = String(form.get("subfolder") ?? "");
+		const overwrite = ["true", "1"].includes(String(form.get("overwrite") ?? "").toLowerCase());
+		const dot = file.name.lastIndexOf(".");
+		const [stem, extension] =
+			dot > 0 ? [file.name.slice(0, dot), file.name.slice(dot)] : [file.name, ""];
+		let name = file.name;
+		for (let copy = 1; !overwrite && inputFiles.has(joinPath(subfolder, name)); copy++) {
+			name = `${stem} (${copy})${extension}`;
+		}
+		inputFiles.set(joinPath(subfolder, name), {
+			data,
+			width: metadata.width,
+			height: metadata.height,
+		});
+		const type = String(form.get("type") ?? "input");
+		return jsonReply(200, { name, subfolder, type });
 	}
 
 	function answerObjectInfo(nodeClass: string | undefined): FakeReply {
@@ -408,7 +491,12 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		// ComfyUI answers an unknown class with an empty object, not a 404.
 		return jsonReply(
 			200,
-			Object.fromEntries(known.map((name) => [name, describeNode(name, behaviour.checkpoints)])),
+			Object.fromEntries(
+				known.map((name) => [
+					name,
+					describeNode(name, behaviour.checkpoints, [...inputFiles.keys()]),
+				]),
+			),
 		);
 	}
 
@@ -425,7 +513,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		if (outputs.length === 0) {
 			return promptError(400, "prompt_no_outputs", "Prompt has no outputs", {});
 		}
-		const nodeErrors = validateNodes(workflow.data, behaviour.checkpoints);
+		const nodeErrors = validateNodes(workflow.data, behaviour.checkpoints, inputFiles);
 		// Each output fails with any node it depends on; the others still run.
 		const failedBy = new Map<string, string[]>();
 		for (const outputId of outputs) {
@@ -477,13 +565,42 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		return jsonReply(200, { prompt_id: id, number: prompt.number, node_errors: reportedErrors });
 	}
 
+	/**
+	 * The size, count and source of a workflow's images: a LoadImage's file, sized by an
+	 * ImageScale (to its width and height) or an ImageScaleBy (times its factor), repeated by a
+	 * RepeatLatentBatch; otherwise the size node's width, height and batch size.
+	 */
+	function planSize(workflow: Workflow): {
+		width: number;
+		height: number;
+		batch: number;
+		source?: InputFile;
+	} {
+		const nodes = Object.values(workflow);
+		const find = (classType: string) => nodes.find((node) => node.class_type === classType);
+		const loaded = find("LoadImage");
+		const source = loaded ? inputFiles.get(String(loaded.inputs.image)) : undefined;
+		if (source) {
+			const scale = find("ImageScale");
+			const scaleBy = find("ImageScaleBy");
+			const factor = Number(scaleBy?.inputs.scale_by ?? 1);
+			return {
+				width: scale ? Number(scale.inputs.width) : Math.round(source.width * factor),
+				height: scale ? Number(scale.inputs.height) : Math.round(source.height * factor),
+				batch: Number(find("RepeatLatentBatch")?.inputs.amount ?? 1),
+				source,
+			};
+		}
+		const latent = nodes.find((node) => SIZE_CLASSES.includes(node.class_type));
+		return {
+			width: Number(latent?.inputs.width ?? 512),
+			height: Number(latent?.inputs.height ?? 512),
+			batch: Number(latent?.inputs.batch_size ?? 1),
+		};
+	}
+
 	function planImages(prompt: QueuedPrompt): SavedImage[] {
-		const latent = Object.values(prompt.workflow).find((node) =>
-			SIZE_CLASSES.includes(node.class_type),
-		);
-		const width = Number(latent?.inputs.width ?? 512);
-		const height = Number(latent?.inputs.height ?? 512);
-		const batch = Number(latent?.inputs.batch_size ?? 1);
+		const { width, height, batch, source } = planSize(prompt.workflow);
 		const images: SavedImage[] = [];
 		for (const nodeId of prompt.outputs) {
 			const node = prompt.workflow[nodeId];
@@ -502,6 +619,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 					type: isSave ? "output" : "temp",
 					width,
 					height,
+					...(source ? { source } : {}),
 				};
 				images.push(image);
 			}
@@ -658,6 +776,15 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		});
 		const file = files.get(key);
 		if (!file) return textReply(404, "404: Not Found");
+		if (file.source) {
+			const made = await renderFromImage({
+				source: file.source.data,
+				width: file.width,
+				height: file.height,
+				format: "png",
+			});
+			return { kind: "bytes", status: 200, data: made.data, contentType: made.contentType };
+		}
 		const image = await renderFakeImage({
 			width: file.width,
 			height: file.height,
@@ -699,6 +826,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 			behaviour = { ...behaviour, ...changes };
 		},
 		promptIds: () => [...prompts.keys()],
+		inputFiles: () => [...inputFiles.keys()],
 		socketCount: () => [...clients.values()].reduce((sum, set) => sum + set.size, 0),
 		async sendProgress(promptId, value, max, withPreview = false) {
 			const prompt = prompts.get(promptId);
@@ -729,6 +857,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 
 type Route =
 	| { endpoint: "prompt" | "queue"; method: "GET" | "POST" }
+	| { endpoint: "upload" }
 	| { endpoint: "history"; id: string }
 	| { endpoint: "object_info"; nodeClass: string | undefined }
 	| { endpoint: "interrupt" | "view" };
@@ -746,16 +875,25 @@ function matchRoute(method: string, path: string): Route | undefined {
 		return { endpoint: "object_info", nodeClass: name ? decodeURIComponent(name) : undefined };
 	}
 	if (method === "POST" && path === "/interrupt") return { endpoint: "interrupt" };
+	if (method === "POST" && path === "/upload/image") return { endpoint: "upload" };
 	if (method === "GET" && path === "/view") return { endpoint: "view" };
 	return undefined;
 }
 
 /** A node as `GET /object_info/{class}` describes it. */
-function describeNode(name: string, checkpoints: readonly string[]): Record<string, unknown> {
+function describeNode(
+	name: string,
+	checkpoints: readonly string[],
+	inputFiles: readonly string[],
+): Record<string, unknown> {
 	const definition = NODE_DEFINITIONS[name];
 	if (!definition) return {};
 	const required =
-		name === "CheckpointLoaderSimple" ? { ckpt_name: [[...checkpoints]] } : definition.required;
+		name === "CheckpointLoaderSimple"
+			? { ckpt_name: [[...checkpoints]] }
+			: name === "LoadImage"
+				? { image: [[...inputFiles]] }
+				: definition.required;
 	const input = { required, ...(definition.optional ? { optional: definition.optional } : {}) };
 	return {
 		input,
@@ -805,6 +943,7 @@ function describeSource(workflow: Workflow, source: unknown): string {
 function validateNodes(
 	workflow: Workflow,
 	checkpoints: readonly string[],
+	inputFiles: ReadonlyMap<string, unknown>,
 ): Record<string, NodeError[]> {
 	const errors: Record<string, NodeError[]> = {};
 	const add = (id: string, error: NodeError) => {
@@ -843,6 +982,13 @@ function validateNodes(
 			if ((type !== "INT" && type !== "FLOAT") || value === undefined || isLink(value)) continue;
 			const error = checkNumber(name, value, type, limits ?? {});
 			if (error) add(id, error);
+		}
+		if (node.class_type === "LoadImage" && !inputFiles.has(String(node.inputs.image))) {
+			add(id, {
+				type: "custom_validation_failed",
+				message: "Custom validation failed for node",
+				details: `image - Invalid image file: ${String(node.inputs.image)}`,
+			});
 		}
 		if (
 			node.class_type === "CheckpointLoaderSimple" &&
@@ -890,6 +1036,10 @@ function checkNumber(
 		};
 	}
 	return undefined;
+}
+
+function joinPath(subfolder: string, name: string): string {
+	return subfolder ? `${subfolder}/${name}` : name;
 }
 
 function fileKey(image: Pick<SavedImage, "filename" | "subfolder" | "type">): string {

@@ -21,6 +21,8 @@ export type FakeRequest = {
 	authorization: string | undefined;
 	/** The parsed JSON body; undefined when there was none or it was not JSON. */
 	body: unknown;
+	/** The body's bytes as sent (a multipart upload's, say); empty when there was none. */
+	rawBody: Uint8Array;
 	/** Set when the client went away before the answer was written (an aborted call). */
 	isAbandoned: boolean;
 };
@@ -59,7 +61,8 @@ type FakeServerOptions = {
 	upgrade?: (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 };
 
-const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+// Room for a reference image of 20 MB sent as a data URI (a third more in base64).
+const MAX_REQUEST_BYTES = 40 * 1024 * 1024;
 
 /**
  * A small HTTP server on 127.0.0.1 for the vendor fakes: records every request, parses JSON
@@ -82,7 +85,8 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
 	async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const url = new URL(request.url ?? "/", origin);
 		const method = request.method ?? "GET";
-		const body = method === "GET" ? undefined : await readJsonBody(request);
+		const rawBody = method === "GET" ? new Uint8Array(0) : await readBody(request);
+		const body = parseJson(rawBody);
 		const authorization = request.headers.authorization;
 		const recorded: FakeRequest = {
 			method,
@@ -91,6 +95,7 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
 			headers: request.headers,
 			authorization,
 			body,
+			rawBody,
 			isAbandoned: false,
 		};
 		requests.push(recorded);
@@ -185,21 +190,82 @@ function writeReply(response: ServerResponse, reply: FakeReply): void {
 	response.end(text);
 }
 
-async function readJsonBody(request: IncomingMessage): Promise<unknown> {
+async function readBody(request: IncomingMessage): Promise<Uint8Array> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of request) {
 		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
 		size += buffer.byteLength;
-		if (size > MAX_REQUEST_BYTES) return undefined;
+		if (size > MAX_REQUEST_BYTES) return new Uint8Array(0);
 		chunks.push(buffer);
 	}
-	if (size === 0) return undefined;
+	return new Uint8Array(Buffer.concat(chunks));
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+	if (bytes.byteLength === 0) return undefined;
 	try {
-		return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+		return JSON.parse(Buffer.from(bytes).toString("utf8"));
 	} catch {
 		return undefined;
 	}
+}
+
+/**
+ * A multipart/form-data body's fields and files, parsed as a server would (with the platform's
+ * own parser); undefined when the body is not multipart or cannot be read.
+ */
+export async function readMultipart(request: FakeRequest): Promise<FormData | undefined> {
+	const contentType = request.headers["content-type"] ?? "";
+	if (!contentType.startsWith("multipart/form-data")) return undefined;
+	try {
+		return await new Response(Buffer.from(request.rawBody), {
+			headers: { "content-type": contentType },
+		}).formData();
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether a file input names an http(s) URL, which vendors take beside data URIs. */
+export function isHttpUrl(value: unknown): boolean {
+	return typeof value === "string" && /^https?:\/\//.test(value);
+}
+
+/** The image a data URI (`data:image/png;base64,...`) holds; undefined when it is not one. */
+export function decodeDataUri(
+	value: unknown,
+): { data: Uint8Array; contentType: string } | undefined {
+	if (typeof value !== "string") return undefined;
+	const match = /^data:(image\/[a-z+.-]+);base64,([A-Za-z0-9+/=]+)$/.exec(value);
+	if (!match) return undefined;
+	return {
+		contentType: match[1] ?? "",
+		data: new Uint8Array(Buffer.from(match[2] ?? "", "base64")),
+	};
+}
+
+/**
+ * An image made from one a client sent: resized to the size asked for and tinted by the job, so
+ * a test can tell by its pixels that the image sent was used (and which job made it).
+ */
+export async function renderFromImage(options: {
+	source: Uint8Array;
+	width: number;
+	height: number;
+	format: FakeImageFormat;
+}): Promise<{ data: Uint8Array; contentType: string }> {
+	const image = sharp(options.source).resize(options.width, options.height, { fit: "fill" });
+	const encoded =
+		options.format === "png"
+			? image.png({ compressionLevel: 1 })
+			: options.format === "jpeg"
+				? image.jpeg({ quality: 90 })
+				: image.webp({ quality: 90 });
+	return {
+		data: new Uint8Array(await encoded.toBuffer()),
+		contentType: CONTENT_TYPES[options.format],
+	};
 }
 
 /**

@@ -1,14 +1,18 @@
 import { randomUUID } from "node:crypto";
+import sharp from "sharp";
 import { z } from "zod";
 import { PIXEL_SIZES } from "../../providers/shared/pixel-sizes";
 import {
 	createFailurePlan,
+	decodeDataUri,
 	FAKE_REFUSED_WORD,
 	type FailureTiming,
 	type FakeReply,
 	type FakeRequest,
+	isHttpUrl,
 	jsonReply,
 	renderFakeImage,
+	renderFromImage,
 	startFakeServer,
 	textReply,
 } from "./fake-server";
@@ -64,6 +68,12 @@ export type FakeFalBehaviour = {
 	requestDelayMs: number;
 	/** When set, status/response/cancel URLs point at this origin (to test where the key goes). */
 	urlOrigin: string | null;
+	/**
+	 * The model's image inputs (flux image-to-image's `image_url` and `strength`, an upscaler's
+	 * `scale`): an image arrives as a data URI, and the outputs are made from it (resized to the
+	 * asked size, or to its own size times the scale), so a test can tell it was used.
+	 */
+	imageInputs: { image: string; strength: string; scale: string };
 };
 
 export type FakeFal = {
@@ -92,6 +102,7 @@ const DEFAULT_BEHAVIOUR: FakeFalBehaviour = {
 	retryAfterSeconds: null,
 	requestDelayMs: 0,
 	urlOrigin: null,
+	imageInputs: { image: "image_url", strength: "strength", scale: "scale" },
 };
 
 const PRESET_NAMES = [
@@ -114,7 +125,7 @@ const ULTRA_RATIOS = ["21:9", "16:9", "4:3", "3:2", "1:1", "2:3", "3:4", "9:16",
 
 // The Flux family's input as fal's schema checks it; unknown fields are ignored, as fal does.
 const FluxInputSchema = z.object({
-	prompt: z.string().min(1),
+	prompt: z.string().min(1).optional(),
 	image_size: z
 		.union([
 			z.enum(PRESET_NAMES),
@@ -287,7 +298,21 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 				})),
 			});
 		}
-		const outcome = input.data.prompt.toLowerCase().includes(FAKE_REFUSED_WORD)
+		const source = readSource(queued.input);
+		if (source && "problem" in source) {
+			return jsonReply(422, {
+				detail: [
+					{ loc: ["body", source.problem.field], msg: source.problem.msg, type: "value_error" },
+				],
+			});
+		}
+		// An upscaler takes no prompt; every other model needs one.
+		if (input.data.prompt === undefined && source?.scale === undefined) {
+			return jsonReply(422, {
+				detail: [{ loc: ["body", "prompt"], msg: "field required", type: "value_error.missing" }],
+			});
+		}
+		const outcome = (input.data.prompt ?? "").toLowerCase().includes(FAKE_REFUSED_WORD)
 			? "nsfw"
 			: behaviour.outcome;
 		switch (outcome) {
@@ -336,8 +361,33 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 			timings: { inference: behaviour.progressMs / 1000 },
 			seed: 123456,
 			has_nsfw_concepts: flags,
-			prompt: input.data.prompt,
+			prompt: input.data.prompt ?? "",
 		});
+	}
+
+	/** The image input's data URI, decoded, with the upscale factor; or the field fal refuses. */
+	function readSource(
+		rawInput: unknown,
+	):
+		| { data: Uint8Array; scale: number | undefined }
+		| { problem: { field: string; msg: string } }
+		| undefined {
+		const names = behaviour.imageInputs;
+		const fields = z.record(z.string(), z.unknown()).safeParse(rawInput);
+		const value = fields.success ? fields.data[names.image] : undefined;
+		// A URL is a file input too; the fake does not fetch it, and draws as from a prompt.
+		if (!fields.success || value === undefined || isHttpUrl(value)) return undefined;
+		const image = decodeDataUri(fields.data[names.image]);
+		if (!image) return { problem: { field: names.image, msg: "Invalid image URL or data URI" } };
+		const strength = fields.data[names.strength];
+		if (strength !== undefined && (typeof strength !== "number" || strength < 0 || strength > 1)) {
+			return { problem: { field: names.strength, msg: "Input should be between 0 and 1" } };
+		}
+		const scale = fields.data[names.scale];
+		if (scale !== undefined && (typeof scale !== "number" || scale < 1 || scale > 8)) {
+			return { problem: { field: names.scale, msg: "Input should be between 1 and 8" } };
+		}
+		return { data: image.data, scale };
 	}
 
 	function cancel(queued: QueuedRequest): FakeReply {
@@ -356,6 +406,19 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 			index >= (input.data.num_images ?? 1)
 		) {
 			return textReply(404, "Not Found");
+		}
+		const source = readSource(queued.input);
+		if (source && "data" in source) {
+			const { width = 1, height = 1 } = await sharp(source.data).metadata();
+			const scale = source.scale;
+			const made = await renderFromImage({
+				source: source.data,
+				...(scale === undefined
+					? sizeOf(input.data)
+					: { width: width * scale, height: height * scale }),
+				format: "jpeg",
+			});
+			return { kind: "bytes", status: 200, data: made.data, contentType: made.contentType };
 		}
 		const image = await renderFakeImage({ ...sizeOf(input.data), seed: id, index, format: "jpeg" });
 		return { kind: "bytes", status: 200, data: image.data, contentType: image.contentType };

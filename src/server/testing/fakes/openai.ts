@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import sharp from "sharp";
 import { z } from "zod";
 import {
 	createFailurePlan,
@@ -7,12 +8,14 @@ import {
 	type FakeReply,
 	type FakeRequest,
 	jsonReply,
+	readMultipart,
 	renderFakeImage,
+	renderFromImage,
 	startFakeServer,
 	textReply,
 } from "./fake-server";
 
-export const FAKE_OPENAI_ENDPOINTS = ["generate"] as const;
+export const FAKE_OPENAI_ENDPOINTS = ["generate", "edit"] as const;
 type FakeOpenAiEndpoint = (typeof FAKE_OPENAI_ENDPOINTS)[number];
 
 /** Each failure a request can be told to answer with instead of its normal reply. */
@@ -46,6 +49,7 @@ export type FakeOpenAi = {
 	baseUrl: string;
 	requests(): readonly FakeRequest[];
 	generateCount(): number;
+	editCount(): number;
 	setBehaviour(changes: Partial<FakeOpenAiBehaviour>): void;
 	fail(endpoint: FakeOpenAiEndpoint, kind: FakeOpenAiFailure, timing?: FailureTiming): void;
 	clearFailures(): void;
@@ -61,6 +65,15 @@ const DEFAULT_BEHAVIOUR: FakeOpenAiBehaviour = {
 	latencyMs: 3_000,
 	retryAfterSeconds: 2,
 };
+
+/** The routes this fake answers: a generation from a prompt, and an edit of an image. */
+const ENDPOINT_PATHS: Record<string, FakeOpenAiEndpoint> = {
+	"/v1/images/generations": "generate",
+	"/v1/images/edits": "edit",
+};
+
+/** An edit's form fields that are numbers (every multipart field arrives as text). */
+const NUMBER_FIELDS = new Set(["n", "partial_images", "output_compression"]);
 
 const STANDARD_SIZES = ["1024x1024", "1536x1024", "1024x1536", "auto"];
 const STANDARD_MODELS = [
@@ -90,6 +103,8 @@ const RequestSchema = z.object({
  * A local stand-in for OpenAI's images API (PROVIDERS.md section 2): `POST /v1/images/generations`
  * checks the model, `n` and the size the way gpt-image models do, waits `latencyMs`, and answers
  * `data[].b64_json` images of the requested size, or one of OpenAI's error bodies.
+ * `POST /v1/images/edits` takes the same fields as multipart/form-data with the `image` file, and
+ * answers images made from that image (resized to the size), streamed as `image_edit.*` events.
  */
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
 	let behaviour: FakeOpenAiBehaviour = { ...DEFAULT_BEHAVIOUR, ...options.behaviour };
@@ -101,7 +116,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 	});
 
 	async function handle(request: FakeRequest): Promise<FakeReply> {
-		if (request.method !== "POST" || request.path !== "/v1/images/generations") {
+		const endpoint = ENDPOINT_PATHS[request.path];
+		if (request.method !== "POST" || endpoint === undefined) {
 			return openAiError(
 				404,
 				`Invalid URL (${request.method} ${request.path})`,
@@ -119,19 +135,82 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 				"invalid_api_key",
 			);
 		}
-		const failure = failures.take("generate");
+		const failure = failures.take(endpoint);
 		if (failure === "hang") return { kind: "hang" };
 		if (failure === "drop") return { kind: "drop" };
-		const isStreamed = RequestSchema.safeParse(request.body).data?.stream === true;
+		const edit = endpoint === "edit" ? await readEditForm(request) : undefined;
+		if (edit && "problem" in edit) return edit.problem;
+		const body = edit ? edit.body : request.body;
+		const isStreamed = RequestSchema.safeParse(body).data?.stream === true;
+		const eventPrefix = edit ? "image_edit" : "image_generation";
 		if (isStreamed && !failure) {
-			const answer = await generate(request.body);
+			const answer = await generate(body, edit?.image);
 			if (answer.kind !== "json" || answer.status !== 200) return answer;
-			return streamAnswer(request.body, answer.body);
+			return streamAnswer(body, answer.body, eventPrefix);
 		}
 		if (behaviour.latencyMs > 0)
 			await new Promise((resolve) => setTimeout(resolve, behaviour.latencyMs));
 		if (failure) return answerFailure(failure);
-		return generate(request.body);
+		return generate(body, edit?.image);
+	}
+
+	/**
+	 * An edit's multipart form (`image` file, then the same fields as a generation, as text) read
+	 * into the generation's body and its image; or OpenAI's answer to a form it refuses.
+	 */
+	async function readEditForm(
+		request: FakeRequest,
+	): Promise<{ body: Record<string, unknown>; image: Uint8Array } | { problem: FakeReply }> {
+		const form = await readMultipart(request);
+		if (!form) {
+			return {
+				problem: openAiError(
+					400,
+					`Invalid Content-Type header (${request.headers["content-type"] ?? "none"}), expected multipart/form-data.`,
+					"invalid_request_error",
+					null,
+					null,
+				),
+			};
+		}
+		const file = form.get("image");
+		if (!(file instanceof Blob)) {
+			return {
+				problem: openAiError(
+					400,
+					"Missing required parameter: 'image'.",
+					"invalid_request_error",
+					"image",
+					"missing_required_parameter",
+				),
+			};
+		}
+		const image = new Uint8Array(await file.arrayBuffer());
+		const format = await sharp(image)
+			.metadata()
+			.then((metadata) => metadata.format)
+			.catch(() => undefined);
+		if (format !== "png" && format !== "jpeg" && format !== "webp") {
+			return {
+				problem: openAiError(
+					400,
+					"Invalid image file or mode for image 1, please check your image file.",
+					"invalid_request_error",
+					"image",
+					"invalid_image_file",
+				),
+			};
+		}
+		const body: Record<string, unknown> = {};
+		for (const [name, value] of form.entries()) {
+			if (name === "image" || typeof value !== "string") continue;
+			body[name] = NUMBER_FIELDS.has(name)
+				? Number(value)
+				: value === "true" || value === "false"
+					? value === "true"
+					: value;
+		}
+		return { body, image };
 	}
 
 	/**
@@ -139,7 +218,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 	 * frames of each image spread over the latency (`image_generation.partial_image`), then each
 	 * image (`image_generation.completed`).
 	 */
-	function streamAnswer(body: unknown, answer: unknown): FakeReply {
+	function streamAnswer(body: unknown, answer: unknown, eventPrefix: string): FakeReply {
 		const partials = RequestSchema.safeParse(body).data?.partial_images ?? 0;
 		const images = z
 			.object({ data: z.array(z.object({ b64_json: z.string() })) })
@@ -151,7 +230,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 			for (let index = 0; index < partials; index++) {
 				await new Promise((resolve) => setTimeout(resolve, latencyMs / (partials + 1)));
 				for (const image of images) {
-					yield event("image_generation.partial_image", {
+					yield event(`${eventPrefix}.partial_image`, {
 						b64_json: image.b64_json,
 						partial_image_index: index,
 						created_at: Math.floor(Date.now() / 1000),
@@ -160,7 +239,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 			}
 			await new Promise((resolve) => setTimeout(resolve, latencyMs / (partials + 1)));
 			for (const image of images) {
-				yield event("image_generation.completed", {
+				yield event(`${eventPrefix}.completed`, {
 					b64_json: image.b64_json,
 					created_at: Math.floor(Date.now() / 1000),
 					usage: { input_tokens: 50, output_tokens: 4160, total_tokens: 4210 },
@@ -170,7 +249,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 		return { kind: "stream", status: 200, contentType: "text/event-stream", chunks: chunks() };
 	}
 
-	async function generate(body: unknown): Promise<FakeReply> {
+	/** A generation's answer; an edit's (`source` set) has images made from its image. */
+	async function generate(body: unknown, source?: Uint8Array): Promise<FakeReply> {
 		const parsed = RequestSchema.safeParse(body);
 		if (!parsed.success) {
 			const issue = parsed.error.issues[0];
@@ -203,7 +283,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 		const seed = randomBytes(8).toString("hex");
 		const images = await Promise.all(
 			Array.from({ length: input.n ?? 1 }, (_, index) =>
-				renderFakeImage({ width, height, seed, index, format }),
+				source
+					? renderFromImage({ source, width, height, format })
+					: renderFakeImage({ width, height, seed, index, format }),
 			),
 		);
 		return jsonReply(
@@ -303,6 +385,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 		requests: server.requests,
 		generateCount: () =>
 			server.requests().filter((request) => request.path === "/v1/images/generations").length,
+		editCount: () =>
+			server.requests().filter((request) => request.path === "/v1/images/edits").length,
 		setBehaviour(changes) {
 			behaviour = { ...behaviour, ...changes };
 		},

@@ -1,15 +1,19 @@
 import { randomBytes } from "node:crypto";
+import sharp from "sharp";
 import { z } from "zod";
 import { PIXEL_SIZES } from "../../providers/shared/pixel-sizes";
 import {
 	createFailurePlan,
+	decodeDataUri,
 	FAKE_REFUSED_WORD,
 	type FailureTiming,
 	type FakeImageFormat,
 	type FakeReply,
 	type FakeRequest,
+	isHttpUrl,
 	jsonReply,
 	renderFakeImage,
+	renderFromImage,
 	startFakeServer,
 	textReply,
 } from "./fake-server";
@@ -52,6 +56,12 @@ export type FakeReplicateBehaviour = {
 	requestDelayMs: number;
 	/** When set, `urls.get` and `urls.cancel` point at this origin (to test where the token goes). */
 	urlOrigin: string | null;
+	/**
+	 * The model's image inputs (flux-dev's `image` and `prompt_strength`, an upscaler's `scale`):
+	 * an image arrives as a data URI, and the outputs are made from it (resized to the ratio's
+	 * size, or to the image's own size times the scale), so a test can tell it was used.
+	 */
+	imageInputs: { image: string; strength: string; scale: string };
 };
 
 export type FakeReplicate = {
@@ -85,6 +95,7 @@ const DEFAULT_BEHAVIOUR: FakeReplicateBehaviour = {
 	retryAfterSeconds: 2,
 	requestDelayMs: 0,
 	urlOrigin: null,
+	imageInputs: { image: "image", strength: "prompt_strength", scale: "scale" },
 };
 
 const ASPECT_RATIOS = [
@@ -108,6 +119,8 @@ type Prediction = {
 	id: string;
 	model: string;
 	input: { prompt: string; aspectRatio: string; numOutputs: number; format: FakeImageFormat };
+	/** The image the prediction was given, and the scale an upscaler was asked for. */
+	source: { data: Uint8Array; scale: number | undefined } | undefined;
 	rawInput: unknown;
 	createdAt: number;
 	/** The prompt holds the fake's refused word: the safety checker fails it. */
@@ -119,7 +132,7 @@ type Prediction = {
 
 // flux-schnell's input, as the model's schema checks it.
 const InputSchema = z.object({
-	prompt: z.string().min(1, "prompt is required"),
+	prompt: z.string().min(1, "prompt is required").optional(),
 	aspect_ratio: z
 		.string()
 		.refine((value) => ASPECT_RATIOS.includes(value), {
@@ -203,6 +216,15 @@ export async function startFakeReplicate(
 				issue?.message ?? "invalid input",
 			);
 		}
+		const source = readSourceImage(body.data.input);
+		if (source && "problem" in source) {
+			return validationError(`input.${source.problem.field}`, source.problem.description);
+		}
+		// An upscaler takes no prompt; every other model needs one.
+		if (input.data.prompt === undefined && source?.scale === undefined) {
+			return validationError("input.prompt", "prompt is required");
+		}
+		const prompt = input.data.prompt ?? "";
 		const id = randomBytes(13)
 			.toString("base64url")
 			.toLowerCase()
@@ -212,15 +234,16 @@ export async function startFakeReplicate(
 		const prediction: Prediction = {
 			id,
 			model: model ?? String(version).split(":")[0] ?? "",
+			source,
 			input: {
-				prompt: input.data.prompt,
+				prompt,
 				aspectRatio: input.data.aspect_ratio ?? "1:1",
 				numOutputs: input.data.num_outputs ?? 1,
 				format,
 			},
 			rawInput: body.data.input,
 			createdAt: Date.now(),
-			isRefused: input.data.prompt.toLowerCase().includes(FAKE_REFUSED_WORD),
+			isRefused: prompt.toLowerCase().includes(FAKE_REFUSED_WORD),
 			deadlineMs: parseDuration(request.headers["cancel-after"]),
 			canceledAt: undefined,
 		};
@@ -235,6 +258,36 @@ export async function startFakeReplicate(
 				Math.min(untilDone, wait * 1000),
 			);
 		});
+	}
+
+	/** The image input's data URI, decoded, with the scale; or the field Replicate refuses. */
+	function readSourceImage(
+		rawInput: unknown,
+	):
+		| { data: Uint8Array; scale: number | undefined }
+		| { problem: { field: string; description: string } }
+		| undefined {
+		const refuse = (field: string, description: string) => ({
+			problem: { field, description: `${field}: ${description}` },
+		});
+		const names = behaviour.imageInputs;
+		const fields = z.record(z.string(), z.unknown()).safeParse(rawInput);
+		const value = fields.success ? fields.data[names.image] : undefined;
+		// A URL is a file input too; the fake does not fetch it, and draws as from a prompt.
+		if (value === undefined || isHttpUrl(value)) return undefined;
+		const image = decodeDataUri(value);
+		if (!image) {
+			return refuse(names.image, "Does not match format 'uri'");
+		}
+		const strength = fields.success ? fields.data[names.strength] : undefined;
+		if (strength !== undefined && (typeof strength !== "number" || strength < 0 || strength > 1)) {
+			return refuse(names.strength, "Must be between 0 and 1");
+		}
+		const scale = fields.success ? fields.data[names.scale] : undefined;
+		if (scale !== undefined && (typeof scale !== "number" || scale < 1 || scale > 10)) {
+			return refuse(names.scale, "Must be between 1 and 10");
+		}
+		return { data: image.data, scale };
 	}
 
 	function answerPrediction(id: string, origin: string): FakeReply {
@@ -306,6 +359,16 @@ export async function startFakeReplicate(
 		}
 		const [ratioWidth = "1", ratioHeight = "1"] = prediction.input.aspectRatio.split(":");
 		const size = findSize(Number(ratioWidth), Number(ratioHeight));
+		if (prediction.source) {
+			const { width = 1, height = 1 } = await sharp(prediction.source.data).metadata();
+			const scale = prediction.source.scale;
+			const image = await renderFromImage({
+				source: prediction.source.data,
+				...(scale === undefined ? size : { width: width * scale, height: height * scale }),
+				format: prediction.input.format,
+			});
+			return { kind: "bytes", status: 200, data: image.data, contentType: image.contentType };
+		}
 		const image = await renderFakeImage({
 			...size,
 			seed: id,

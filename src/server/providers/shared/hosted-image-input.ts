@@ -1,0 +1,64 @@
+import type { GenerationInput, InputImage, ProviderCapabilities } from "../types";
+
+// How a hosted model (Replicate, fal) takes an image: in one of its inputs, named by the operator
+// because every model names it differently (`image`, `image_url`, `input_image`).
+
+/**
+ * The inputs of a model that takes an image. A model with `scale` is an upscaler: it makes no
+ * image from a prompt, only `factors` times the image it is given.
+ */
+export type HostedImageInputs = {
+	/** The input that takes the image, such as Replicate's `image` or fal's `image_url`. */
+	image: string;
+	/** The input for the reference strength (0 to 1, as denoise means it), such as `prompt_strength`. */
+	strength?: string;
+	/** An upscaler's factor input (such as `scale`) and the factors it is offered at. */
+	upscale?: { scale: string; factors: readonly number[] };
+};
+
+/**
+ * The image as a data URI (`data:image/png;base64,...`), which Replicate and fal both take in a
+ * file input. A third larger than the file, and carried in the request's JSON: Atelier's
+ * uploads are at most 20 MB, so the body stays within what both accept for inline files.
+ */
+export function toDataUri(image: InputImage): string {
+	return `data:${image.contentType};base64,${Buffer.from(image.data).toString("base64")}`;
+}
+
+/**
+ * Room for an image sent as a data URI to come back in an answer: Replicate's predictions echo
+ * their input. Atelier's largest upload (20 MB) in base64, with some to spare.
+ */
+export const ECHOED_IMAGE_BYTES = 28 * 1024 * 1024;
+
+/** What a model does with images, from the inputs its entry names (none: text only). */
+export function describeHostedImageCapabilities(
+	inputs: HostedImageInputs | undefined,
+): Pick<ProviderCapabilities, "textToImage" | "imageInput" | "upscaleFactors"> {
+	if (!inputs) return { textToImage: true, imageInput: false, upscaleFactors: [] };
+	if (inputs.upscale) {
+		return { textToImage: false, imageInput: false, upscaleFactors: inputs.upscale.factors };
+	}
+	return { textToImage: true, imageInput: true, upscaleFactors: [] };
+}
+
+/** The model inputs that carry a generation's image (none for a generation from a prompt). */
+export function toHostedImageFields(
+	input: GenerationInput,
+	inputs: HostedImageInputs | undefined,
+): Record<string, unknown> {
+	const instruction = input.image;
+	if (!instruction || !inputs) return {};
+	const fields: Record<string, unknown> = { [inputs.image]: toDataUri(instruction.image) };
+	if (instruction.kind === "upscale") {
+		if (inputs.upscale) fields[inputs.upscale.scale] = instruction.factor;
+	} else if (inputs.strength) {
+		fields[inputs.strength] = instruction.strength;
+	}
+	return fields;
+}
+
+/** Whether a generation is an upscale, which sends only the image, its factor and extra input. */
+export function isUpscale(input: GenerationInput): boolean {
+	return input.image?.kind === "upscale";
+}
