@@ -5,10 +5,11 @@ import type {
 	GenerationProgress,
 } from "../../shared/generation-responses";
 import type { Generation, PollResponse } from "../../shared/generations";
+import type { GenerationParent } from "../../shared/image-input";
 import { progressReport } from "../../shared/progress";
 import type { GenerationRow } from "../db/schema";
 import { settingsOf } from "./generation-input";
-import type { GenerationWithOwner } from "./generation-repository";
+import type { PresentableGeneration } from "./generation-repository";
 
 /** How the server shows a generation to a browser: its JSON and the URLs of its images. */
 
@@ -53,7 +54,22 @@ export function presentProgress(row: GenerationRow): GenerationProgress | null {
 	};
 }
 
-export function presentGeneration(row: GenerationWithOwner): Generation {
+/**
+ * What a generation was made from: an image of another generation (kept, with `exists: false`,
+ * once that one is deleted), an uploaded file, or nothing.
+ */
+function parentOf(row: PresentableGeneration): GenerationParent | null {
+	if (row.from_upload) return { action: "edit", upload: true };
+	if (row.parent_generation_id === null || row.action === null) return null;
+	return {
+		generationId: row.parent_generation_id,
+		imageIndex: row.parent_image_index ?? 0,
+		action: row.action,
+		exists: row.parent_exists,
+	};
+}
+
+export function presentGeneration(row: PresentableGeneration): Generation {
 	return {
 		id: row.id,
 		prompt: row.prompt,
@@ -84,6 +100,8 @@ export function presentGeneration(row: GenerationWithOwner): Generation {
 		model: modelOf(row),
 		settings: settingsOf(row),
 		progress: presentProgress(row),
+		parent: parentOf(row),
+		childrenCount: row.children_count,
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 	};
 }
