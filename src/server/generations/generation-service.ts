@@ -279,9 +279,7 @@ export async function getPresentableGeneration(
 	viewer: Viewer,
 	id: string,
 ): Promise<PresentableGeneration> {
-	const row = await findPresentableGeneration(deps.database.db, id, {
-		isOwnerShown: viewer.isAdmin,
-	});
+	const row = await findPresentableGeneration(deps.database.db, id, { isOwnerShown: false });
 	if (!row || (row.user_id !== viewer.id && !viewer.isAdmin)) throw new AppError("NOT_FOUND");
 	return row;
 }
