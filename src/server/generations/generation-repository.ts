@@ -25,9 +25,11 @@ export type FamilyFacts = { parent_exists: boolean; children_count: number };
 export type PresentableGeneration = GenerationWithOwner & FamilyFacts;
 
 // Read in the same query as the rows (never one query per row): a primary-key probe for the
-// parent and a count on the children's index (generations_children), per row of the page.
+// parent and a count on the children's index (generations_children), per row of the page. Not
+// `exists (...)`: the planner turns that into a hashed subplan that reads every generation to
+// answer 24 rows (16 ms instead of 0.5 on 10,000 rows); a scalar subquery with a limit is probed.
 const PARENT_EXISTS =
-	sql<boolean>`exists (select 1 from generations as parent where parent.id = generations.parent_generation_id)`.as(
+	sql<boolean>`coalesce((select true from generations as parent where parent.id = generations.parent_generation_id limit 1), false)`.as(
 		"parent_exists",
 	);
 const CHILDREN_COUNT =
