@@ -520,6 +520,35 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 		expect(keys.filter((key) => !owned.has(key.split("/")[1] ?? ""))).toEqual([]);
 	});
 
+	it("removes the copy when the generation's row cannot be written", async () => {
+		// The database refuses this one row, after the copy was written: nothing may stay behind.
+		await sql`
+			create or replace function refuse_marked_generation() returns trigger language plpgsql as $$
+			begin
+				raise exception 'refused by the test';
+			end $$`.execute(server.database.db);
+		await sql`
+			create trigger refuse_marked_generation before insert on generations
+			for each row when (new.prompt = 'a row the database refuses')
+			execute function refuse_marked_generation()`.execute(server.database.db);
+		try {
+			const response = await post(person.client, {
+				prompt: "a row the database refuses",
+				reference: { generationId: parent.id, imageIndex: 0 },
+			});
+			await expectErrorEnvelope(response, 500, "UNKNOWN_ERROR");
+		} finally {
+			await sql`drop trigger refuse_marked_generation on generations`.execute(server.database.db);
+		}
+		const keys = await listKeys(server.storage, "generations/");
+		const owned = new Set(
+			(await server.database.db.selectFrom("generations").select("id").execute()).map(
+				(row) => row.id,
+			),
+		);
+		expect(keys.filter((key) => !owned.has(key.split("/")[1] ?? ""))).toEqual([]);
+	});
+
 	it("keeps the copy through the stray-object sweep, and removes it with its generation", async () => {
 		const child = await make(person.client, varyBody(parent, "vary-subtle"));
 		const reference = `generations/${child.id}/reference.jpg`;
