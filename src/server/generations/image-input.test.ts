@@ -566,6 +566,29 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 		expect(await listKeys(server.storage, `generations/${child.id}/`)).toEqual([]);
 	});
 
+	it("deletes a deleted account's generations made from images with its others, copies and all", async () => {
+		const someone = await createTestUser(server);
+		const root = await make(someone.client, {
+			prompt: "a kite",
+			aspectRatio: "--ar 1:1",
+			count: 1,
+		});
+		const child = await make(someone.client, varyBody(root, "vary-strong"));
+		const deleted = await someone.client.request("/api/account/delete", {
+			method: "POST",
+			json: { email: someone.email },
+		});
+		expect(deleted.status).toBe(200);
+		const rows = await server.database.db
+			.selectFrom("generations")
+			.select("id")
+			.where("id", "in", [root.id, child.id])
+			.execute();
+		expect(rows).toEqual([]);
+		expect(await listKeys(server.storage, `generations/${root.id}/`)).toEqual([]);
+		expect(await listKeys(server.storage, `generations/${child.id}/`)).toEqual([]);
+	});
+
 	it("answers an Idempotency-Key again for the same variation and refuses it for another", async () => {
 		const key = { "idempotency-key": `vary-${kind}-${Date.now()}` };
 		const first = await post(person.client, varyBody(parent, "vary-subtle"), key);
