@@ -20,7 +20,9 @@ export async function blendWithReference(
 	const { width, height, channels } = own.info;
 	const source = await sharp(reference.data)
 		.resize(width, height, { fit: "cover", kernel: "lanczos3" })
-		.blur(0.3 + 12 * strength)
+		// Growing with the square of the strength: a subtle variation stays crisp (sigma 1.5 at 0.35),
+		// a strong one keeps little but masses of colour (5.2 at 0.7).
+		.blur(0.3 + 10 * strength * strength)
 		.removeAlpha()
 		.toColourspace("srgb")
 		.raw()
