@@ -200,7 +200,7 @@ export const GENERATION_OPERATIONS = {
 				},
 			},
 		},
-		errors: [400, 422],
+		errors: [400, 404, 422],
 	},
 	pollGeneration: {
 		id: "pollGeneration",
