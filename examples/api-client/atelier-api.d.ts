@@ -41,7 +41,7 @@ export interface paths {
         put?: never;
         /**
          * Start a generation
-         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters.
+         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength`. A model that cannot take an image, or a field out of range, answers 400 naming the field; someone else's image answers 404.
          *
          *     A token needs the `generate` scope.
          */
@@ -88,6 +88,28 @@ export interface paths {
          *     A token needs the `read` scope.
          */
         get: operations["listActiveGenerations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/generations/{id}/family": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a generation's family
+         * @description What it was made from and what was made from it: `parent` is null when it was made from a prompt or an upload, or when that generation was deleted (its own `parent` still names it, with `exists: false`); `children` are newest first, at most 50.
+         *
+         *     A token needs the `read` scope.
+         */
+        get: operations["getGenerationFamily"];
         put?: never;
         post?: never;
         delete?: never;
@@ -492,7 +514,9 @@ export interface operations {
                      *             "negativePrompt": null,
                      *             "quality": null
                      *           },
-                     *           "progress": null
+                     *           "progress": null,
+                     *           "parent": null,
+                     *           "childrenCount": 1
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -546,7 +570,7 @@ export interface operations {
                                 steps: number | null;
                                 previewUrl: string | null;
                             } | null;
-                            parent?: ({
+                            parent: ({
                                 generationId: string;
                                 imageIndex: number;
                                 /** @enum {string} */
@@ -558,7 +582,7 @@ export interface operations {
                                 /** @constant */
                                 upload: true;
                             }) | null;
-                            childrenCount?: number;
+                            childrenCount: number;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -688,16 +712,34 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description What to make, 500 characters at most (trimmed). */
-                    prompt: string;
-                    /** @enum {string} */
-                    aspectRatio: "--ar 1:1" | "--ar 3:2" | "--ar 16:9" | "--ar 21:9" | "--ar 2:3" | "--ar 9:16";
+                    /** @description What to make, 500 characters at most (trimmed). Required, except for `vary-subtle`, `vary-strong` and `upscale`, which take the parent's. */
+                    prompt?: string;
+                    /**
+                     * @description Required, except with a reference: a variation and an upscale keep the parent's ratio, an edit the reference's.
+                     * @enum {string}
+                     */
+                    aspectRatio?: "--ar 1:1" | "--ar 3:2" | "--ar 16:9" | "--ar 21:9" | "--ar 2:3" | "--ar 9:16";
                     model?: string;
                     count?: number;
                     seed?: number | null;
                     /** @description What to leave out, where the model takes a negative prompt. */
                     negativePrompt?: string | null;
                     quality?: ("low" | "medium" | "high") | null;
+                    reference?: {
+                        uploadId: string;
+                    } | {
+                        generationId: string;
+                        imageIndex: number;
+                    };
+                    /** @description How far an edit may move from its reference, 0 (keep it) to 1 (ignore it); 0.6 by default. Variations have their own. */
+                    strength?: number;
+                    /**
+                     * @description What to do with `reference`: make variations close to it or freer from it, upscale it, or edit it with the prompt (the default with a reference).
+                     * @enum {string}
+                     */
+                    action?: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                    /** @description For `upscale`: 2 (the default) or 4 times the width and height. */
+                    factor?: 2 | 4;
                 };
             };
         };
@@ -802,6 +844,24 @@ export interface operations {
                      *       "error": {
                      *         "code": "TOKEN_SCOPE_MISSING",
                      *         "message": "This API token does not have the \"generate\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
                      *       }
                      *     }
                      */
@@ -1189,6 +1249,302 @@ export interface operations {
             };
         };
     };
+    getGenerationFamily: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The generation's id.
+                 * @example 0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its parent and its children, each as the history lists it. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "parent": null,
+                     *       "children": [
+                     *         {
+                     *           "id": "3b9d6f0e-1c2a-4e5f-8a7b-6c5d4e3f2a1b",
+                     *           "prompt": "A lighthouse at dusk, oil painting",
+                     *           "aspect_ratio": "--ar 16:9",
+                     *           "status": "completed",
+                     *           "error": null,
+                     *           "images": [
+                     *             {
+                     *               "url": "/api/images/generations/3b9d6f0e-1c2a-4e5f-8a7b-6c5d4e3f2a1b/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/0.jpg",
+                     *               "width": 2048,
+                     *               "height": 1152,
+                     *               "displayUrl": "/api/images/generations/3b9d6f0e-1c2a-4e5f-8a7b-6c5d4e3f2a1b/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/0-display.webp",
+                     *               "displayWidth": 1600,
+                     *               "displayHeight": 900,
+                     *               "thumbnailUrl": "/api/images/generations/3b9d6f0e-1c2a-4e5f-8a7b-6c5d4e3f2a1b/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/0-thumb.webp",
+                     *               "thumbnailWidth": 256,
+                     *               "thumbnailHeight": 256
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-01-15T09:31:00.000Z",
+                     *           "completed_at": "2026-01-15T09:31:03.000Z",
+                     *           "api_id": "local-2",
+                     *           "polling_url": "/api/generations/3b9d6f0e-1c2a-4e5f-8a7b-6c5d4e3f2a1b/status",
+                     *           "user_id": "JkqMnS2yq1vX0b9d",
+                     *           "is_favorite": false,
+                     *           "model": {
+                     *             "id": "local",
+                     *             "label": "Offline engine"
+                     *           },
+                     *           "settings": {
+                     *             "count": 1,
+                     *             "seed": 1234567,
+                     *             "negativePrompt": null,
+                     *             "quality": null
+                     *           },
+                     *           "progress": null,
+                     *           "parent": {
+                     *             "generationId": "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
+                     *             "imageIndex": 0,
+                     *             "action": "upscale",
+                     *             "exists": true
+                     *           },
+                     *           "childrenCount": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        parent: {
+                            id: string;
+                            prompt: string;
+                            /** @enum {string} */
+                            aspect_ratio: "--ar 1:1" | "--ar 3:2" | "--ar 16:9" | "--ar 21:9" | "--ar 2:3" | "--ar 9:16";
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed";
+                            error: string | null;
+                            images: {
+                                url: string;
+                                width: number;
+                                height: number;
+                                displayUrl?: string;
+                                displayWidth?: number;
+                                displayHeight?: number;
+                                thumbnailUrl: string;
+                                thumbnailWidth: number;
+                                thumbnailHeight: number;
+                            }[];
+                            created_at: string;
+                            completed_at: string | null;
+                            api_id: string | null;
+                            polling_url: string | null;
+                            user_id: string;
+                            is_favorite: boolean;
+                            owner_email?: string;
+                            model: {
+                                id: string;
+                                label: string;
+                            };
+                            settings: {
+                                count: number;
+                                seed: number | null;
+                                negativePrompt: string | null;
+                                quality: ("low" | "medium" | "high") | null;
+                            };
+                            progress: {
+                                /** @enum {string} */
+                                stage: "queued" | "starting" | "running" | "saving";
+                                position: number | null;
+                                percent: number | null;
+                                step: number | null;
+                                steps: number | null;
+                                previewUrl: string | null;
+                            } | null;
+                            parent: ({
+                                generationId: string;
+                                imageIndex: number;
+                                /** @enum {string} */
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                                exists: boolean;
+                            } | {
+                                /** @constant */
+                                action: "edit";
+                                /** @constant */
+                                upload: true;
+                            }) | null;
+                            childrenCount: number;
+                        } | null;
+                        children: {
+                            id: string;
+                            prompt: string;
+                            /** @enum {string} */
+                            aspect_ratio: "--ar 1:1" | "--ar 3:2" | "--ar 16:9" | "--ar 21:9" | "--ar 2:3" | "--ar 9:16";
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed";
+                            error: string | null;
+                            images: {
+                                url: string;
+                                width: number;
+                                height: number;
+                                displayUrl?: string;
+                                displayWidth?: number;
+                                displayHeight?: number;
+                                thumbnailUrl: string;
+                                thumbnailWidth: number;
+                                thumbnailHeight: number;
+                            }[];
+                            created_at: string;
+                            completed_at: string | null;
+                            api_id: string | null;
+                            polling_url: string | null;
+                            user_id: string;
+                            is_favorite: boolean;
+                            owner_email?: string;
+                            model: {
+                                id: string;
+                                label: string;
+                            };
+                            settings: {
+                                count: number;
+                                seed: number | null;
+                                negativePrompt: string | null;
+                                quality: ("low" | "medium" | "high") | null;
+                            };
+                            progress: {
+                                /** @enum {string} */
+                                stage: "queued" | "starting" | "running" | "saving";
+                                position: number | null;
+                                percent: number | null;
+                                step: number | null;
+                                steps: number | null;
+                                previewUrl: string | null;
+                            } | null;
+                            parent: ({
+                                generationId: string;
+                                imageIndex: number;
+                                /** @enum {string} */
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                                exists: boolean;
+                            } | {
+                                /** @constant */
+                                action: "edit";
+                                /** @constant */
+                                upload: true;
+                            }) | null;
+                            childrenCount: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"read\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getGeneration: {
         parameters: {
             query?: never;
@@ -1250,7 +1606,9 @@ export interface operations {
                      *         "negativePrompt": null,
                      *         "quality": null
                      *       },
-                     *       "progress": null
+                     *       "progress": null,
+                     *       "parent": null,
+                     *       "childrenCount": 1
                      *     }
                      */
                     "application/json": {
@@ -1298,7 +1656,7 @@ export interface operations {
                             steps: number | null;
                             previewUrl: string | null;
                         } | null;
-                        parent?: ({
+                        parent: ({
                             generationId: string;
                             imageIndex: number;
                             /** @enum {string} */
@@ -1310,7 +1668,7 @@ export interface operations {
                             /** @constant */
                             upload: true;
                         }) | null;
-                        childrenCount?: number;
+                        childrenCount: number;
                     };
                 };
             };

@@ -20,6 +20,10 @@ export const ASPECT_RATIO_VALUES = ASPECT_RATIOS.map((option) => option.value) a
 	...AspectRatio[],
 ];
 
+/** What a request's ratio that is none of these is told. */
+export const ASPECT_RATIO_MESSAGE =
+	"Aspect ratio must be one of --ar 1:1, --ar 3:2, --ar 16:9, --ar 21:9, --ar 2:3, --ar 9:16";
+
 export const DEFAULT_ASPECT_RATIO: AspectRatio = "--ar 1:1";
 
 export function findAspectRatio(value: AspectRatio): AspectRatioOption {
@@ -53,4 +57,18 @@ export function sizeForAspectRatio(
 		return { width: longSide, height: Math.round((longSide * height) / width) };
 	}
 	return { width: Math.round((longSide * width) / height), height: longSide };
+}
+
+/**
+ * The ratio closest to an image's own (compared as logarithms, so 2:1 is as far from 1:1 as 1:2):
+ * what an edit of an uploaded image keeps when the request names none.
+ */
+export function nearestAspectRatio(width: number, height: number): AspectRatio {
+	const target = Math.log(width / height);
+	let nearest: AspectRatioOption = ASPECT_RATIOS[0];
+	for (const option of ASPECT_RATIOS) {
+		const distance = Math.abs(Math.log(option.width / option.height) - target);
+		if (distance < Math.abs(Math.log(nearest.width / nearest.height) - target)) nearest = option;
+	}
+	return nearest.value;
 }

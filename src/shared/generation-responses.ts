@@ -3,15 +3,12 @@
 // twenty kilobytes of classic zod (docs/decisions/005-first-load-budget.md). The server's request
 // schemas stay classic in generations.ts, which re-exports these.
 import { z } from "zod/mini";
-import { ASPECT_RATIO_VALUES } from "./aspect-ratios";
+import { ASPECT_RATIO_MESSAGE, ASPECT_RATIO_VALUES } from "./aspect-ratios";
 import type { ErrorBody, ErrorEnvelope } from "./errors";
 import { QUALITIES } from "./generation-settings";
 import { GenerationParentSchema } from "./image-input";
 
-export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, {
-	error:
-		"Aspect ratio must be one of --ar 1:1, --ar 3:2, --ar 16:9, --ar 21:9, --ar 2:3, --ar 9:16",
-});
+export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, { error: ASPECT_RATIO_MESSAGE });
 
 export const ErrorBodySchema: z.ZodMiniType<ErrorBody> = z.object({
 	code: z.string(),
@@ -169,9 +166,9 @@ export const GenerationSchema = z.object({
 	settings: GenerationSettingsSchema,
 	progress: z.nullable(GenerationProgressSchema),
 	/** What it was made from (image-input.ts), null when made from a prompt alone. */
-	parent: z.optional(z.nullable(GenerationParentSchema)),
+	parent: z.nullable(GenerationParentSchema),
 	/** How many generations were made from its images, deleted ones not counted. */
-	childrenCount: z.optional(z.int()),
+	childrenCount: z.int(),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ASPECT_RATIO_MESSAGE, ASPECT_RATIO_VALUES } from "./aspect-ratios";
 import {
 	MAX_BULK_GENERATIONS,
 	MAX_PROMPT_LENGTH,
@@ -7,6 +8,7 @@ import {
 } from "./constants";
 import { AspectRatioSchema } from "./generation-responses";
 import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
+import { GENERATION_ACTIONS } from "./image-input";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
 
 // The response schemas live in generation-responses.ts (zod/mini, parsed by the browser); they are
@@ -19,6 +21,8 @@ export {
 	type CreateGenerationResponse,
 	CreateGenerationResponseSchema,
 	type Generation,
+	type GenerationFamily,
+	GenerationFamilySchema,
 	type GenerationImage,
 	GenerationImageSchema,
 	type GenerationPage,
@@ -69,14 +73,54 @@ const NegativePromptSchema = z
 
 const SEED_MESSAGE = `seed must be a whole number from 0 to ${MAX_SEED}, or -1 for a random seed`;
 
+const REFERENCE_MESSAGE =
+	'reference must be { "uploadId" } or { "generationId", "imageIndex" } (the image counted from 0)';
+
+/**
+ * The image a generation starts from: an upload of the person's (`POST /api/uploads`), or one image
+ * of one of their generations, counted from 0 as in the download route. Only the shape is checked
+ * here; whose it is, and whether the image exists, the service says.
+ */
+export const GenerationReferenceSchema = z.union(
+	[
+		z.strictObject({
+			uploadId: z.string({ error: REFERENCE_MESSAGE }).max(100, REFERENCE_MESSAGE),
+		}),
+		z.strictObject({
+			generationId: z.string({ error: REFERENCE_MESSAGE }).max(100, REFERENCE_MESSAGE),
+			imageIndex: z
+				.number({ error: REFERENCE_MESSAGE })
+				.int(REFERENCE_MESSAGE)
+				.min(0, REFERENCE_MESSAGE)
+				.max(99, REFERENCE_MESSAGE),
+		}),
+	],
+	{ error: REFERENCE_MESSAGE },
+);
+export type GenerationReference = z.infer<typeof GenerationReferenceSchema>;
+
+const STRENGTH_MESSAGE = "strength must be a number from 0 to 1";
+const ACTION_MESSAGE = `action must be one of ${GENERATION_ACTIONS.join(", ")}`;
+const FACTOR_MESSAGE = "factor must be 2 or 4";
+
 /**
  * `POST /api/generations`: the prompt is checked by the same rules the browser applies. The
  * settings are checked here for their shape; whether the model offers them is the service's to
  * say, since it knows the catalogue. A seed of -1 (or none) asks for a random one: `seed` is null.
+ *
+ * Made from an image: `reference` names it, `action` says what to do with it (a reference without
+ * an action is an edit), `strength` how far an edit may move from it and `factor` how much an
+ * upscale enlarges it. A variation and an upscale may leave `prompt` and `aspectRatio` out: they
+ * are the parent's. How the fields go together is resolve-settings.ts's to check, naming the field.
  */
 export const CreateGenerationRequestSchema = z.object({
-	prompt: PromptSchema,
-	aspectRatio: AspectRatioSchema,
+	prompt: PromptSchema.optional().meta({
+		description: `What to make, ${MAX_PROMPT_LENGTH} characters at most (trimmed). Required, except for \`vary-subtle\`, \`vary-strong\` and \`upscale\`, which take the parent's.`,
+	}),
+	aspectRatio: z.enum(ASPECT_RATIO_VALUES, { error: ASPECT_RATIO_MESSAGE }).optional().meta({
+		description:
+			"Required, except with a reference: a variation and an upscale keep the parent's ratio, an edit the reference's.",
+	}),
 	model: z
 		.string({ error: "model must be the id of a model" })
 		.max(100, "model must be the id of a model")
@@ -101,6 +145,24 @@ export const CreateGenerationRequestSchema = z.object({
 		.nullable()
 		.optional()
 		.transform((quality) => quality ?? null),
+	reference: GenerationReferenceSchema.optional(),
+	strength: z
+		.number({ error: STRENGTH_MESSAGE })
+		.min(0, STRENGTH_MESSAGE)
+		.max(1, STRENGTH_MESSAGE)
+		.optional()
+		.meta({
+			description:
+				"How far an edit may move from its reference, 0 (keep it) to 1 (ignore it); 0.6 by default. Variations have their own.",
+		}),
+	action: z.enum(GENERATION_ACTIONS, { error: ACTION_MESSAGE }).optional().meta({
+		description:
+			"What to do with `reference`: make variations close to it or freer from it, upscale it, or edit it with the prompt (the default with a reference).",
+	}),
+	factor: z
+		.union([z.literal(2), z.literal(4)], { error: FACTOR_MESSAGE })
+		.optional()
+		.meta({ description: "For `upscale`: 2 (the default) or 4 times the width and height." }),
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 

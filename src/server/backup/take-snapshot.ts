@@ -113,11 +113,19 @@ export async function takeSnapshot(deps: SnapshotDeps, folder: string): Promise<
 			await client.query("checkpoint");
 			createdAt = new Date().toISOString();
 			const people = CountSchema.parse((await client.query(`select count(*) from "user"`)).rows[0]);
-			const rows = (await client.query("select images from generations")).rows;
+			const rows = (
+				await client.query(
+					"select images, reference_image->>'key' as reference_key from generations",
+				)
+			).rows;
 			const imagesPerRow = rows.map((row: { images: unknown }) =>
 				ImageKeysSchema.parse(row.images),
 			);
-			imageKeys = rows.flatMap((row: { images: unknown }) => keysOf(row.images));
+			// A generation made from an image also names its own copy of that image.
+			imageKeys = rows.flatMap((row: { images: unknown; reference_key: unknown }) => [
+				...keysOf(row.images),
+				...(typeof row.reference_key === "string" ? [row.reference_key] : []),
+			]);
 			counts = {
 				people: people.count,
 				generations: rows.length,

@@ -1,12 +1,55 @@
 import { type AspectRatio, findAspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationSettings } from "../../shared/generation-responses";
+import {
+	DEFAULT_REFERENCE_STRENGTH,
+	DEFAULT_UPSCALE_FACTOR,
+	type GenerationAction,
+} from "../../shared/image-input";
 import { stripAspectRatioFlag } from "../../shared/prompt";
 import type { GenerationRow } from "../db/schema";
-import type { GenerationInput } from "../providers/types";
+import type { GenerationInput, ImageInstruction, InputImage } from "../providers/types";
 
-/** What a generation's row asks its provider for: the prompt without its flag, and its settings. */
-export function inputOf(row: GenerationRow): GenerationInput {
-	return toGenerationInput(row.prompt, findAspectRatio(row.aspect_ratio).value, settingsOf(row));
+/**
+ * What a generation's row asks its provider for: the prompt without its flag, and its settings;
+ * for a generation made from an image, that image (its own copy, which the run loads) with what to
+ * do with it. Without `referenceImage` the input has no image (cancelling a job needs none).
+ */
+export function inputOf(row: GenerationRow, referenceImage?: InputImage): GenerationInput {
+	const input = toGenerationInput(
+		row.prompt,
+		findAspectRatio(row.aspect_ratio).value,
+		settingsOf(row),
+	);
+	if (!referenceImage || row.action === null) return input;
+	return {
+		...input,
+		image: toImageInstruction(referenceImage, {
+			action: row.action,
+			strength: row.reference_strength,
+			factor: row.upscale_factor,
+		}),
+	};
+}
+
+/** What a generation does with its image, as its row (or its request, resolved) says. */
+export type ImageAction = {
+	action: GenerationAction;
+	/** Vary and edit: 0 to 1. */
+	strength: number | null;
+	/** Upscale: 2 or 4. */
+	factor: number | null;
+};
+
+/** The provider's instruction for an image and what to do with it. */
+export function toImageInstruction(image: InputImage, imageAction: ImageAction): ImageInstruction {
+	if (imageAction.action === "upscale") {
+		return { kind: "upscale", image, factor: imageAction.factor ?? DEFAULT_UPSCALE_FACTOR };
+	}
+	return {
+		kind: "reference",
+		image,
+		strength: imageAction.strength ?? DEFAULT_REFERENCE_STRENGTH,
+	};
 }
 
 /** What a generation with these settings asks its provider for; the prompt loses its `--ar` flag. */

@@ -5,10 +5,11 @@ import type {
 	GenerationProgress,
 } from "../../shared/generation-responses";
 import type { Generation, PollResponse } from "../../shared/generations";
+import type { GenerationParent } from "../../shared/image-input";
 import { progressReport } from "../../shared/progress";
 import type { GenerationRow } from "../db/schema";
 import { settingsOf } from "./generation-input";
-import type { GenerationWithOwner } from "./generation-repository";
+import type { PresentableGeneration } from "./generation-repository";
 
 /** How the server shows a generation to a browser: its JSON and the URLs of its images. */
 
@@ -48,9 +49,24 @@ export function presentProgress(
 	};
 }
 
+/**
+ * What a generation was made from: an image of another generation (kept, with `exists: false`,
+ * once that one is deleted), an uploaded file, or nothing.
+ */
+function parentOf(row: PresentableGeneration): GenerationParent | null {
+	if (row.from_upload) return { action: "edit", upload: true };
+	if (row.parent_generation_id === null || row.action === null) return null;
+	return {
+		generationId: row.parent_generation_id,
+		imageIndex: row.parent_image_index ?? 0,
+		action: row.action,
+		exists: row.parent_exists,
+	};
+}
+
 /** `queuePosition` as for presentProgress: null when the generation is not queued. */
 export function presentGeneration(
-	row: GenerationWithOwner,
+	row: PresentableGeneration,
 	queuePosition: number | null,
 ): Generation {
 	return {
@@ -83,6 +99,8 @@ export function presentGeneration(
 		model: modelOf(row),
 		settings: settingsOf(row),
 		progress: presentProgress(row, queuePosition),
+		parent: parentOf(row),
+		childrenCount: row.children_count,
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 	};
 }

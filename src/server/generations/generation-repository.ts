@@ -15,6 +15,29 @@ type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 export type GenerationWithOwner = GenerationRow & { owner_email?: string };
 
+/**
+ * What a generation's JSON says of its family, read with the row: whether the generation it was
+ * made from still exists, and how many (existing) generations were made from it.
+ */
+export type FamilyFacts = { parent_exists: boolean; children_count: number };
+
+/** A generation as the API shows it: its row, its family, and its owner in the administrator's view. */
+export type PresentableGeneration = GenerationWithOwner & FamilyFacts;
+
+// Read in the same query as the rows (never one query per row): a primary-key probe for the
+// parent and a count on the children's index (generations_children), per row of the page. Not
+// `exists (...)`: the planner turns that into a hashed subplan that reads every generation to
+// answer 24 rows (16 ms instead of 0.5 on 10,000 rows); a scalar subquery with a limit is probed.
+const PARENT_EXISTS =
+	sql<boolean>`coalesce((select true from generations as parent where parent.id = generations.parent_generation_id limit 1), false)`.as(
+		"parent_exists",
+	);
+const CHILDREN_COUNT =
+	sql<number>`(select count(*)::int from generations as child where child.parent_generation_id = generations.id)`.as(
+		"children_count",
+	);
+const FAMILY_FACTS = [PARENT_EXISTS, CHILDREN_COUNT] as const;
+
 export async function insertGeneration(
 	db: Executor,
 	row: NewGenerationRow,
@@ -27,6 +50,46 @@ export async function findGenerationById(
 	id: string,
 ): Promise<GenerationRow | undefined> {
 	return db.selectFrom("generations").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** A generation with its family (and its owner's e-mail when asked), as the API shows one. */
+export async function findPresentableGeneration(
+	db: Executor,
+	id: string,
+	options: { isOwnerShown: boolean },
+): Promise<PresentableGeneration | undefined> {
+	const query = db
+		.selectFrom("generations")
+		.selectAll("generations")
+		.select(FAMILY_FACTS)
+		.where("generations.id", "=", id);
+	if (!options.isOwnerShown) return query.executeTakeFirst();
+	return query
+		.innerJoin("user", "user.id", "generations.user_id")
+		.select("user.email as owner_email")
+		.executeTakeFirst();
+}
+
+/** The generations made from one generation's images, newest first, at most `limit`. */
+export async function selectChildren(
+	db: Executor,
+	options: { parentId: string; userId: string; limit: number; isOwnerShown: boolean },
+): Promise<PresentableGeneration[]> {
+	const query = db
+		.selectFrom("generations")
+		.selectAll("generations")
+		.select(FAMILY_FACTS)
+		.where("generations.parent_generation_id", "=", options.parentId)
+		// Only its owner can make one (a reference is always one's own); said again, to be sure.
+		.where("generations.user_id", "=", options.userId)
+		.orderBy("generations.created_at", "desc")
+		.orderBy("generations.id", "desc")
+		.limit(options.limit);
+	if (!options.isOwnerShown) return query.execute();
+	return query
+		.innerJoin("user", "user.id", "generations.user_id")
+		.select("user.email as owner_email")
+		.execute();
 }
 
 export async function countActiveGenerations(db: Executor, userId: string): Promise<number> {
@@ -128,13 +191,14 @@ export async function selectHistoryPage(
 		/** Add each row's owner e-mail (the administrator's view). */
 		isOwnerShown: boolean;
 	},
-): Promise<GenerationWithOwner[]> {
+): Promise<PresentableGeneration[]> {
 	const { filters, cursor, limit } = options;
 	if (isNarrowed(filters)) {
 		let query = db
 			.selectFrom("generation_search")
 			.innerJoin("generations", "generations.id", "generation_search.id")
 			.selectAll("generations")
+			.select(FAMILY_FACTS)
 			.where(matchesFilters(filters))
 			.orderBy("generation_search.created_at", "desc")
 			.orderBy("generation_search.id", "desc")
@@ -149,6 +213,7 @@ export async function selectHistoryPage(
 	let query = db
 		.selectFrom("generations")
 		.selectAll("generations")
+		.select(FAMILY_FACTS)
 		.orderBy("generations.created_at", "desc")
 		.orderBy("generations.id", "desc")
 		.limit(limit);
@@ -289,16 +354,19 @@ export async function updateFavorite(
 
 /**
  * Of these generations, the ones that still exist, with what names their stored objects: the
- * images of a completed one and the run holding an unfinished one (the stray-object sweep).
+ * images of a completed one, the run holding an unfinished one, and the copy of the image one
+ * was made from (the stray-object sweep).
  */
 export async function selectStoredObjectOwners(
 	db: Executor,
 	ids: readonly string[],
-): Promise<Array<Pick<GenerationRow, "id" | "status" | "images" | "lease_owner">>> {
+): Promise<
+	Array<Pick<GenerationRow, "id" | "status" | "images" | "lease_owner" | "reference_image">>
+> {
 	if (ids.length === 0) return [];
 	return db
 		.selectFrom("generations")
-		.select(["id", "status", "images", "lease_owner"])
+		.select(["id", "status", "images", "lease_owner", "reference_image"])
 		.where("id", "in", ids)
 		.execute();
 }

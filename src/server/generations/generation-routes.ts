@@ -31,6 +31,8 @@ import {
 	createGeneration,
 	type GenerationDeps,
 	getGeneration,
+	getGenerationFamily,
+	getPresentableGeneration,
 	pollGeneration,
 	type Viewer,
 } from "./generation-service";
@@ -258,9 +260,19 @@ export function createGenerationRoutes(options: {
 	);
 
 	app.get("/generations/:id", allow(OPERATIONS.getGeneration.access), async (context) => {
-		const row = await getGeneration(deps, context.get("viewer"), parseId(context.req.param("id")));
+		const id = parseId(context.req.param("id"));
+		const row = await getPresentableGeneration(deps, context.get("viewer"), id);
 		return context.json(presentGeneration(row, await findQueuePosition(deps.database.db, row)));
 	});
+
+	app.get(
+		"/generations/:id/family",
+		allow(OPERATIONS.getGenerationFamily.access),
+		async (context) => {
+			const id = parseId(context.req.param("id"));
+			return context.json(await getGenerationFamily(deps, context.get("viewer"), id));
+		},
+	);
 
 	app.get("/generations/:id/status", allow(OPERATIONS.pollGeneration.access), async (context) => {
 		const id = parseId(context.req.param("id"));

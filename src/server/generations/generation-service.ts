@@ -1,6 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Kysely, sql, type Transaction } from "kysely";
-import type { GenerationModel, GenerationSettings } from "../../shared/generation-responses";
+import type {
+	GenerationFamily,
+	GenerationModel,
+	GenerationSettings,
+} from "../../shared/generation-responses";
 import type { CreateGenerationRequest, PollResponse } from "../../shared/generations";
 import type { Database } from "../db/database";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
@@ -12,6 +16,7 @@ import type { Logger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
 import { readPersonLimits } from "../people/person-controls";
 import type { Storage } from "../storage/storage";
+import { markUploadUsed } from "../uploads/upload-repository";
 import {
 	type GenerationEvents,
 	notifyGenerationsChanged,
@@ -20,14 +25,18 @@ import {
 	waitForAnyChange,
 } from "./generation-events";
 import { settingsOf } from "./generation-input";
-import { pollingUrlFor, presentPoll } from "./generation-presenter";
+import { pollingUrlFor, presentGeneration, presentPoll } from "./generation-presenter";
 import {
 	countActiveGenerations,
 	countGenerationsSince,
 	findGenerationById,
+	findPresentableGeneration,
 	insertGeneration,
+	type PresentableGeneration,
+	selectChildren,
 } from "./generation-repository";
-import { findQueuePosition } from "./queue-order";
+import { findQueuePosition, findQueuePositions } from "./queue-order";
+import { findReferenceSource, storeReferenceCopy } from "./reference-image";
 import { resolveSettings } from "./resolve-settings";
 
 export type { Viewer };
@@ -130,6 +139,10 @@ async function rememberKey(
  * person makes two simultaneous requests count each other. With an Idempotency-Key, the same
  * request again (even at the same moment, from another process: the lock orders them) answers
  * with the generation the key made, and counts once against the quotas.
+ *
+ * A generation made from an image gets its own copy of that image, in its own folder, written
+ * once the quotas let it be made and before its row is inserted: the row never names an object
+ * that is not there, and if the transaction fails the copy is removed (decision 021).
  */
 export async function createGeneration(
 	deps: GenerationDeps,
@@ -137,12 +150,20 @@ export async function createGeneration(
 	request: CreateGenerationRequest,
 	options: { idempotencyKey?: string } = {},
 ): Promise<CreatedGeneration> {
-	const { model, settings } = await resolveSettings(deps.models, request);
+	const source =
+		request.reference === undefined
+			? undefined
+			: await findReferenceSource(deps, viewer, request.reference);
+	const resolved = await resolveSettings(deps.models, request, source);
+	const { model, settings, imageAction } = resolved;
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;
 	const requestHash = hashRequest(request);
-	const replay = await deps.database.db.transaction().execute(async (transaction) => {
+	let copiedKey: string | undefined;
+	const createInTransaction = async (
+		transaction: Transaction<DatabaseSchema>,
+	): Promise<CreatedGeneration | undefined> => {
 		await sql`select pg_advisory_xact_lock(hashtext(${`generations:${viewer.id}`}))`.execute(
 			transaction,
 		);
@@ -169,12 +190,14 @@ export async function createGeneration(
 				);
 			}
 		}
+		const referenceImage = source ? await storeReferenceCopy(deps.storage, id, source.image) : null;
+		copiedKey = referenceImage?.key;
 		const now = new Date();
 		await insertGeneration(transaction, {
 			id,
 			user_id: viewer.id,
-			prompt: request.prompt,
-			aspect_ratio: request.aspectRatio,
+			prompt: resolved.prompt,
+			aspect_ratio: resolved.aspectRatio,
 			status: "queued",
 			provider: model.provider.name,
 			model_id: model.id,
@@ -195,7 +218,15 @@ export async function createGeneration(
 			updated_at: now,
 			started_at: null,
 			completed_at: null,
+			action: imageAction?.action ?? null,
+			reference_strength: imageAction?.strength ?? null,
+			upscale_factor: imageAction?.factor ?? null,
+			reference_image: referenceImage ? JSON.stringify(referenceImage) : null,
+			parent_generation_id: source?.kind === "generation" ? source.parent.id : null,
+			parent_image_index: source?.kind === "generation" ? source.imageIndex : null,
+			from_upload: source?.kind === "upload",
 		});
+		if (source?.kind === "upload") await markUploadUsed(transaction, source.upload.id);
 		if (idempotencyKey !== undefined) {
 			await rememberKey(transaction, {
 				user_id: viewer.id,
@@ -209,11 +240,30 @@ export async function createGeneration(
 		// generation's position may move (a newcomer goes ahead of those who have had turns).
 		await notifyGenerationsChanged(transaction, [personChangeKey(viewer.id), QUEUE_MOVED_KEY]);
 		return undefined;
-	});
+	};
+	let replay: CreatedGeneration | undefined;
+	try {
+		replay = await deps.database.db.transaction().execute(createInTransaction);
+	} catch (error) {
+		// Nothing names the copy once the row is not there: remove it (else the sweep would).
+		if (copiedKey !== undefined) await removeCopy(deps, copiedKey);
+		throw error;
+	}
 	if (replay) return replay;
 	// The job is visible now that the transaction has committed: start it without waiting for a poll.
 	deps.queue.wake();
 	return { id, pollingUrl, model: { id: model.id, label: model.label }, settings, isReplay: false };
+}
+
+async function removeCopy(deps: Pick<GenerationDeps, "storage" | "logger">, key: string) {
+	try {
+		await deps.storage.delete([key]);
+	} catch (error) {
+		deps.logger.warn("a reference copy of a generation not created was not removed", {
+			key,
+			error,
+		});
+	}
 }
 
 /** The generation if the viewer may see it (owner or admin); anyone else learns nothing. */
@@ -225,6 +275,52 @@ export async function getGeneration(
 	const row = await findGenerationById(deps.database.db, id);
 	if (!row || (row.user_id !== viewer.id && !viewer.isAdmin)) throw new AppError("NOT_FOUND");
 	return row;
+}
+
+/** The generation as the API shows it (with its family), if the viewer may see it. */
+export async function getPresentableGeneration(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	id: string,
+): Promise<PresentableGeneration> {
+	const row = await findPresentableGeneration(deps.database.db, id, { isOwnerShown: false });
+	if (!row || (row.user_id !== viewer.id && !viewer.isAdmin)) throw new AppError("NOT_FOUND");
+	return row;
+}
+
+/** The most children `GET /api/generations/:id/family` lists. */
+export const FAMILY_CHILDREN_LIMIT = 50;
+
+/**
+ * `GET /api/generations/:id/family`, for its owner or the administrator: the generation it was
+ * made from (null when made from a prompt or an upload, or when that one was deleted) and those
+ * made from it, newest first, at most 50, each as the history shows it.
+ */
+export async function getGenerationFamily(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	id: string,
+): Promise<GenerationFamily> {
+	const generation = await getGeneration(deps, viewer, id);
+	const db = deps.database.db;
+	const isOwnerShown = viewer.isAdmin;
+	const [parent, children] = await Promise.all([
+		generation.parent_generation_id === null
+			? undefined
+			: findPresentableGeneration(db, generation.parent_generation_id, { isOwnerShown }),
+		selectChildren(db, {
+			parentId: generation.id,
+			userId: generation.user_id,
+			limit: FAMILY_CHILDREN_LIMIT,
+			isOwnerShown,
+		}),
+	]);
+	// "As the history shows it": a queued one with its place in the queue, one look-up for all.
+	const shown = parent && parent.user_id === generation.user_id ? parent : undefined;
+	const positions = await findQueuePositions(db, shown ? [shown, ...children] : children);
+	const present = (row: PresentableGeneration) =>
+		presentGeneration(row, positions.get(row.id) ?? null);
+	return { parent: shown ? present(shown) : null, children: children.map(present) };
 }
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { type Generation, GenerationSchema } from "../../shared/generations";
 import { createSilentLogger } from "../logging/logger";
 import { catalogueOfOne } from "../models/model-catalogue";
-import type { ImageProvider, ProviderJobState } from "../providers/types";
+import type { GenerationInput, ImageProvider, ProviderJobState } from "../providers/types";
 import { PLAIN_CAPABILITIES } from "../providers/types";
 import { DEFAULT_RUN_SETTINGS } from "../server";
 import { availableDatabaseKinds } from "../testing/test-database";
@@ -26,6 +26,8 @@ import { generationFolder } from "./store-images";
 function createHeldProvider() {
 	let starts = 0;
 	let cancels = 0;
+	// What each check was asked about: the input a run started or resumed the job with.
+	const checkedInputs: GenerationInput[] = [];
 	const heldChecks: Array<() => void> = [];
 	let isHoldingChecks = false;
 	const png = sharp({
@@ -40,7 +42,8 @@ function createHeldProvider() {
 			starts += 1;
 			return { jobId: `job-${starts}` };
 		},
-		async check(): Promise<ProviderJobState> {
+		async check(job): Promise<ProviderJobState> {
+			checkedInputs.push(job.input);
 			if (isHoldingChecks) await new Promise<void>((release) => heldChecks.push(release));
 			const data = new Uint8Array(await png);
 			return {
@@ -56,6 +59,7 @@ function createHeldProvider() {
 		provider,
 		starts: () => starts,
 		cancels: () => cancels,
+		checkedInputs: () => checkedInputs,
 		heldCheckCount: () => heldChecks.length,
 		holdChecks(isHolding: boolean) {
 			isHoldingChecks = isHolding;
@@ -171,6 +175,44 @@ describe.each(availableDatabaseKinds())("two runs of one generation (%s)", (kind
 					}),
 			);
 			expect(stored.every((object) => object !== undefined)).toBe(true);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it("a run that takes over a generation made from an image keeps its copy and gives the provider the image again", async () => {
+		const server = await createTestServer(kind, { isWorkerEnabled: false });
+		try {
+			const held = createHeldProvider();
+			const { client, id: parentId } = await startQueuedGeneration(server);
+			const deps = runDeps(server, held.provider);
+			expect(await runNextGeneration(deps)).toBe("completed");
+			const created = await client.request("/api/generations", {
+				method: "POST",
+				json: { reference: { generationId: parentId, imageIndex: 0 }, action: "vary-subtle" },
+			});
+			const { id } = (await created.json()) as { id: string };
+			const reference = `${generationFolder(id)}reference.png`;
+
+			held.holdChecks(true);
+			const stalled = runNextGeneration(deps);
+			await waitUntil(() => held.heldCheckCount() === 1);
+			await sql`update generations set lease_until = now() - interval '1 second' where id = ${id}`.execute(
+				server.database.db,
+			);
+			held.holdChecks(false);
+			// The run that takes over clears what earlier runs stored, but not the copy, which it reads.
+			expect(await runNextGeneration(deps)).toBe("completed");
+			held.releaseHeldChecks();
+			expect(await stalled).toBe("skipped");
+
+			const parent = await expectCompletedAndReadable(client, parentId);
+			const original = await client.request(parent.images[0]?.url ?? "");
+			const originalBytes = Buffer.from(await original.arrayBuffer());
+			const resumed = held.checkedInputs().at(-1);
+			expect(resumed?.image).toMatchObject({ kind: "reference", strength: 0.35 });
+			expect(Buffer.from(resumed?.image?.image.data ?? []).equals(originalBytes)).toBe(true);
+			expect(await server.storage.get(reference)).toBeDefined();
 		} finally {
 			await server.close();
 		}

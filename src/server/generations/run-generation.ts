@@ -29,6 +29,7 @@ import {
 } from "./generation-lifecycle";
 import { findGenerationById } from "./generation-repository";
 import { createProgressReporter, type ProgressReporter } from "./progress-reporter";
+import { loadReferenceImage } from "./reference-image";
 import { generationFolder, runFolder, storeGenerationImage } from "./store-images";
 
 export type GenerationRunSettings = {
@@ -158,7 +159,11 @@ async function withRetries<T>(run: Run, step: string, call: () => Promise<T>): P
 /** Starts the provider's job once (saving its id at once) or resumes the one the row names. */
 async function startOrResume(run: Run, row: GenerationRow): Promise<ProviderJob> {
 	const { deps } = run;
-	const input = inputOf(row);
+	// A generation made from an image gives the provider its own copy of it, read again by a run
+	// that resumes: the provider may need it to render again (the offline engine after a restart).
+	const { reference_image: reference } = row;
+	const referenceImage = reference ? await loadReferenceImage(deps.storage, reference) : undefined;
+	const input = inputOf(row, referenceImage);
 	if (row.api_id) return { jobId: row.api_id, input };
 	const started = await withRetries(run, "start", () =>
 		run.provider.start(input, { signal: run.signal, onProgress: run.progress.report }),
@@ -222,12 +227,22 @@ async function storeImages(run: Run, sources: ImageSource[]): Promise<StoredImag
  * Before a run that takes over stores anything: removes what earlier runs of the generation stored.
  * They lost their claim (their process died or stalled past its lease), so the row will never name
  * their objects; a killed run cannot remove them itself. An unfinished generation names no image,
- * so everything under its folder is theirs.
+ * so everything under its folder is theirs, but the copy of the image it starts from.
  */
 async function removeEarlierRuns(deps: GenerationRunDeps, row: GenerationRow): Promise<void> {
 	if (row.attempts <= 1) return;
 	try {
-		await deps.storage.deletePrefix(generationFolder(row.id));
+		const folder = generationFolder(row.id);
+		const kept = row.reference_image?.key;
+		if (kept === undefined) {
+			await deps.storage.deletePrefix(folder);
+		} else {
+			// The generation's copy of its starting image was written at its creation, not by a run.
+			for await (const keys of deps.storage.listKeys(folder)) {
+				const earlier = keys.filter((key) => key !== kept);
+				if (earlier.length > 0) await deps.storage.delete(earlier);
+			}
+		}
 	} catch (error) {
 		// Left for the stray-object sweep; this run's own images are unaffected.
 		deps.logger.warn("objects of an earlier run were not removed", { generationId: row.id, error });

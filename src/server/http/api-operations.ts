@@ -6,6 +6,7 @@ import {
 	ActiveGenerationsSchema,
 	CreateGenerationRequestSchema,
 	CreateGenerationResponseSchema,
+	GenerationFamilySchema,
 	GenerationIdsRequestSchema,
 	GenerationPageSchema,
 	GenerationSchema,
@@ -98,6 +99,32 @@ const GENERATION_EXAMPLE = {
 	model: MODEL_EXAMPLE,
 	settings: SETTINGS_EXAMPLE,
 	progress: null,
+	parent: null,
+	childrenCount: 1,
+};
+const CHILD_ID = "3b9d6f0e-1c2a-4e5f-8a7b-6c5d4e3f2a1b";
+const CHILD_EXAMPLE = {
+	...GENERATION_EXAMPLE,
+	id: CHILD_ID,
+	images: [
+		{
+			...IMAGE_EXAMPLE,
+			url: `/api/images/generations/${CHILD_ID}/${RUN_ID}/0.jpg`,
+			width: 2048,
+			height: 1152,
+			displayUrl: `/api/images/generations/${CHILD_ID}/${RUN_ID}/0-display.webp`,
+			displayWidth: 1600,
+			displayHeight: 900,
+			thumbnailUrl: `/api/images/generations/${CHILD_ID}/${RUN_ID}/0-thumb.webp`,
+		},
+	],
+	created_at: "2026-01-15T09:31:00.000Z",
+	completed_at: "2026-01-15T09:31:03.000Z",
+	api_id: "local-2",
+	polling_url: `/api/generations/${CHILD_ID}/status`,
+	settings: { ...SETTINGS_EXAMPLE, count: 1 },
+	parent: { generationId: GENERATION_ID, imageIndex: 0, action: "upscale", exists: true },
+	childrenCount: 0,
 };
 
 const ID_PARAMETER: Parameter = {
@@ -157,7 +184,7 @@ export const GENERATION_OPERATIONS = {
 		method: "post",
 		path: "/api/generations",
 		summary: "Start a generation",
-		description: `Queues a generation and answers at once; poll \`pollingUrl\` until it is completed or failed. The prompt is 1 to ${MAX_PROMPT_LENGTH} characters.`,
+		description: `Queues a generation and answers at once; poll \`pollingUrl\` until it is completed or failed. The prompt is 1 to ${MAX_PROMPT_LENGTH} characters. To make images from an image, name it in \`reference\` (an upload of yours, or an image of one of your generations, counted from 0) with an \`action\`: \`vary-subtle\` and \`vary-strong\` keep the parent's prompt, ratio and model unless you name others, with a new seed; \`upscale\` makes one image \`factor\` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; \`edit\` (the default with a reference) needs a prompt and takes \`strength\`. A model that cannot take an image, or a field out of range, answers 400 naming the field; someone else's image answers 404.`,
 		tag: "Generations",
 		access: { scopes: ["generate"], signedOutCode: "SIGN_IN_REQUIRED", needsVerifiedEmail: true },
 		headers: [IDEMPOTENCY_KEY_HEADER],
@@ -184,7 +211,7 @@ export const GENERATION_OPERATIONS = {
 				},
 			},
 		},
-		errors: [400, 422],
+		errors: [400, 404, 422],
 	},
 	pollGeneration: {
 		id: "pollGeneration",
@@ -276,6 +303,26 @@ export const GENERATION_OPERATIONS = {
 				},
 			},
 		},
+	},
+	getGenerationFamily: {
+		id: "getGenerationFamily",
+		method: "get",
+		path: "/api/generations/{id}/family",
+		summary: "Get a generation's family",
+		description:
+			"What it was made from and what was made from it: `parent` is null when it was made from a prompt or an upload, or when that generation was deleted (its own `parent` still names it, with `exists: false`); `children` are newest first, at most 50.",
+		tag: "History",
+		access: { scopes: ["read"] },
+		pathParameters: [ID_PARAMETER],
+		success: {
+			status: 200,
+			answer: {
+				description: "Its parent and its children, each as the history lists it.",
+				schema: GenerationFamilySchema,
+				example: { parent: null, children: [CHILD_EXAMPLE] },
+			},
+		},
+		errors: [404],
 	},
 	getGeneration: {
 		id: "getGeneration",

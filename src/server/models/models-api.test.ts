@@ -27,6 +27,8 @@ function createTwoModels() {
 				ratios: ["--ar 1:1", "--ar 16:9"],
 				seed: false,
 				negativePrompt: false,
+				imageInput: false,
+				upscale: [2],
 			}),
 			modelFromProvider(engine, { id: "poster", label: "Poster" }),
 		],
@@ -63,9 +65,15 @@ describe.each(availableDatabaseKinds())("choosing a model (%s)", (kind) => {
 					qualities: [],
 					textToImage: true,
 					imageInput: false,
-					upscale: [],
+					upscale: [2],
 				},
-				expect.objectContaining({ id: "poster", label: "Poster", counts: [1, 2, 3, 4] }),
+				expect.objectContaining({
+					id: "poster",
+					label: "Poster",
+					counts: [1, 2, 3, 4],
+					imageInput: true,
+					upscale: [2, 4],
+				}),
 			],
 		});
 		// Nothing of the provider (its name, options or addresses) is sent.

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { WEBHOOK_TEST_EVENT, type WebhookEventType } from "../../shared/webhooks";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import { presentGeneration } from "../generations/generation-presenter";
+import { findPresentableGeneration } from "../generations/generation-repository";
 import { createTransactionExecutor } from "../jobs/job-queue";
 import type { WebhookAttemptJob, WebhookQueue } from "../jobs/webhook-queue";
 import type { Logger } from "../logging/logger";
@@ -107,8 +108,13 @@ export async function queueGenerationEvent(
 	const type: WebhookEventType = `generation.${generation.status}`;
 	const endpoints = await findSubscribedEndpoints(transaction, generation.user_id, type);
 	if (endpoints.length === 0) return;
-	// A finished generation: no place in the queue.
-	const body = eventBody(type, presentGeneration(generation, null));
+	// Read again with its family, in the transaction that finishes it; finished, it has no place
+	// in the queue.
+	const presentable = await findPresentableGeneration(transaction, generation.id, {
+		isOwnerShown: false,
+	});
+	if (!presentable) return;
+	const body = eventBody(type, presentGeneration(presentable, null));
 	for (const endpoint of endpoints) {
 		await queueDelivery(transaction, queue, { endpointId: endpoint.id, type, body });
 	}

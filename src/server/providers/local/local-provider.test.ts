@@ -123,13 +123,16 @@ describe("createLocalProvider", () => {
 		expect((await provider.check({ jobId, input })).status).toBe("completed");
 	});
 
-	it("offers a seed, a negative prompt and one to four images, and no quality", () => {
+	it("offers a seed, a negative prompt, one to four images, no quality, and images made from an image", () => {
 		const { provider } = createTestProvider();
 		expect(provider.capabilities).toEqual({
 			seed: true,
 			negativePrompt: true,
 			qualities: [],
 			maxCount: 4,
+			textToImage: true,
+			imageInput: true,
+			upscaleFactors: [2, 4],
 		});
 	});
 

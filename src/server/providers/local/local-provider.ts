@@ -8,7 +8,6 @@ import {
 	type ProviderJob,
 	type ProviderJobState,
 	type ProviderProgress,
-	TEXT_ONLY,
 } from "../types";
 import { renderImages } from "./render";
 
@@ -28,14 +27,18 @@ type LocalJob = {
 
 /**
  * The engine is deterministic, so a seed repeats a render byte for byte; a negative prompt leaves
- * out what its scenes can leave out (negative-prompt.ts); it has no quality levels.
+ * out what its scenes can leave out (negative-prompt.ts); it has no quality levels. From an image
+ * it repaints the image's composition and palette with its own render (render.ts), and its upscale
+ * resamples the image: it adds no detail.
  */
 export const LOCAL_CAPABILITIES: ProviderCapabilities = {
 	seed: true,
 	negativePrompt: true,
 	qualities: [],
 	maxCount: 4,
-	...TEXT_ONLY,
+	textToImage: true,
+	imageInput: true,
+	upscaleFactors: [2, 4],
 };
 
 const JOB_ID_PATTERN = /^local_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -46,8 +49,9 @@ const ABANDONED_JOB_MS = 15 * 60 * 1000;
 
 /**
  * The built-in offline engine: renders generative art from the prompt on this machine. Jobs live
- * in memory only; since rendering is deterministic (the prompt, ratio, count, seed and negative
- * prompt decide every pixel), a job lost to a restart renders the same images again from its input.
+ * in memory only; since rendering is deterministic (the prompt, ratio, count, seed, negative
+ * prompt and starting image decide every pixel), a job lost to a restart renders the same images
+ * again from its input.
  * Its progress is its real stages: the wait (the first half of the percent), then each image drawn,
  * reported as step i of count as it is.
  */

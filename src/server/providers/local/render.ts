@@ -1,5 +1,7 @@
 import sharp from "sharp";
 import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
+import type { ImageInstruction } from "../types";
+import { blendWithReference, resampleImage } from "./image-input";
 import { createLook, type Look } from "./look";
 import {
 	type Exclusions,
@@ -31,6 +33,8 @@ export type RenderInput = {
 	count: number;
 	seed?: number | null;
 	negativePrompt?: string | null;
+	/** The image a variation or an edit repaints, or an upscale resamples. */
+	image?: ImageInstruction;
 };
 export type RenderedImage = { data: Buffer; contentType: string; width: number; height: number };
 
@@ -70,12 +74,21 @@ export async function renderImages(
 	input: RenderInput,
 	onImageDrawn?: (drawn: number, count: number) => void,
 ): Promise<RenderedImage[]> {
+	const { image: instruction } = input;
+	if (instruction?.kind === "upscale") {
+		const upscaled = await resampleImage(instruction.image, instruction.factor, JPEG_OPTIONS);
+		onImageDrawn?.(1, 1);
+		return [upscaled];
+	}
 	const composed = composeImages(input);
 	let drawn = 0;
 	// Each rasterisation runs on a libuv worker thread; only the SVG text is built on this one.
 	return Promise.all(
 		composed.map(async (image) => {
-			const rendered = await rasterise(image.svg, image.width, image.height);
+			const rendered =
+				instruction?.kind === "reference"
+					? await rasteriseOver(image, instruction)
+					: await rasterise(image.svg, image.width, image.height);
 			drawn += 1;
 			onImageDrawn?.(drawn, composed.length);
 			return rendered;
@@ -204,6 +217,27 @@ const JPEG_OPTIONS = {
 
 async function rasterise(svg: string, width: number, height: number): Promise<RenderedImage> {
 	const data = await sharp(Buffer.from(svg))
+		.composite([{ input: getGrainTile(), raw: GRAIN_RAW, tile: true, blend: "soft-light" }])
+		.removeAlpha()
+		.jpeg(JPEG_OPTIONS)
+		.toBuffer();
+	return { data, contentType: CONTENT_TYPE, width, height };
+}
+
+/**
+ * A render repainting a reference: the engine's own picture for the prompt and seed, blended with
+ * the reference as far as the strength says, then finished like any render (grain, JPEG).
+ */
+async function rasteriseOver(
+	image: ComposedImage,
+	reference: Extract<ImageInstruction, { kind: "reference" }>,
+): Promise<RenderedImage> {
+	const own = await sharp(Buffer.from(image.svg)).removeAlpha().raw().toBuffer({
+		resolveWithObject: true,
+	});
+	const blended = await blendWithReference(own, reference.image, reference.strength);
+	const { width, height, channels } = own.info;
+	const data = await sharp(blended, { raw: { width, height, channels } })
 		.composite([{ input: getGrainTile(), raw: GRAIN_RAW, tile: true, blend: "soft-light" }])
 		.removeAlpha()
 		.jpeg(JPEG_OPTIONS)

@@ -60,6 +60,8 @@ export function createTestGeneration(overrides: Partial<Generation> = {}): Gener
 		model: { id: "local", label: "Offline engine" },
 		settings: { count: 4, seed: 1234 + number, negativePrompt: null, quality: null },
 		progress: null,
+		parent: null,
+		childrenCount: 0,
 		...overrides,
 	};
 }
