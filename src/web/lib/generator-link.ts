@@ -14,6 +14,8 @@ type GeneratorPrefill = {
 	seed: number | null;
 	negativePrompt: string | null;
 	quality: Quality | null;
+	/** An image of one's own generation, the reference Edit starts from. */
+	reference: { generationId: string; imageIndex: number } | null;
 };
 
 type GeneratorLinkRequest = {
@@ -21,6 +23,7 @@ type GeneratorLinkRequest = {
 	aspectRatio: AspectRatio;
 	model?: { id: string };
 	settings?: GenerationSettings;
+	reference?: { generationId: string; imageIndex: number };
 };
 
 /**
@@ -44,6 +47,10 @@ export function buildGeneratorLink(
 		if (settings.quality) params.set("quality", settings.quality);
 		if (options.withSeed && settings.seed !== null) params.set("seed", String(settings.seed));
 	}
+	if (request.reference) {
+		params.set("reference", request.reference.generationId);
+		params.set("image", String(request.reference.imageIndex));
+	}
 	return `/?${params}`;
 }
 
@@ -60,7 +67,20 @@ export function readGeneratorLink(search: string): GeneratorPrefill {
 		seed: readWholeNumber(params.get("seed"), MAX_SEED, 0),
 		negativePrompt: negative ? sanitizePrompt(negative) : null,
 		quality: QUALITIES.find((quality) => quality === params.get("quality")) ?? null,
+		reference: readReferenceParams(params),
 	};
+}
+
+// Generation ids are UUIDs; anything else is not a reference the server could know.
+const GENERATION_ID_PATTERN = /^[0-9a-f-]{36}$/i;
+
+function readReferenceParams(params: URLSearchParams): GeneratorPrefill["reference"] {
+	const generationId = params.get("reference");
+	const imageIndex = readWholeNumber(params.get("image"), 99, 0);
+	if (!generationId || !GENERATION_ID_PATTERN.test(generationId) || imageIndex === null) {
+		return null;
+	}
+	return { generationId, imageIndex };
 }
 
 function readWholeNumber(text: string | null, max: number, min: number): number | null {

@@ -17,13 +17,16 @@ import { joinClassNames } from "../../lib/class-names";
 import { fetchModels, MODELS_QUERY_KEY } from "../../lib/models-requests";
 import { showToast } from "../../lib/toast";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
-import { applyPrefill, fitChoice } from "./model-choice";
+import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
+import { ReferenceImageField } from "./reference-image-field";
 import {
+	REFERENCE_ROW_CLASS_NAME,
 	SETTINGS_BAR_CLASS_NAME,
 	SETTINGS_BAR_ITEM_CLASS_NAME,
 	SETTINGS_ROW_CLASS_NAME,
 	SettingsPlaceholder,
 } from "./settings-frame";
+import type { ReferenceImageControls } from "./use-reference-image";
 
 /** A prefill to apply once; a new `id` applies the next one (another image dropped). */
 export type PendingPrefill = { id: number; value: SettingsPrefill };
@@ -294,6 +297,8 @@ type GenerationControlsProps = {
 	/** The message of a refused start: a setting it names is marked. */
 	startError: string | null;
 	onImageChosen: (file: File) => void;
+	/** The reference image the next generation starts from, for a model that takes one. */
+	reference: ReferenceImageControls;
 };
 
 /**
@@ -308,6 +313,7 @@ export function GenerationControls({
 	prefill,
 	startError,
 	onImageChosen,
+	reference,
 }: GenerationControlsProps) {
 	const advancedId = useId();
 	const fileInputRef = useRef<HTMLInputElement>(null);
@@ -319,6 +325,8 @@ export function GenerationControls({
 		queryFn: ({ signal }) => fetchModels(signal),
 		enabled: !isAuthLoading,
 		staleTime: 60_000,
+		// A model that only upscales makes nothing from a prompt: it is never offered here.
+		select: listTextModels,
 	});
 
 	const latest = useRef({ choice, onChoiceChange });
@@ -428,6 +436,9 @@ export function GenerationControls({
 						}}
 					/>
 				</div>
+			</div>
+			<div className={REFERENCE_ROW_CLASS_NAME}>
+				<ReferenceImageField model={model} reference={reference} />
 			</div>
 			{hasAdvanced ? (
 				<div

@@ -3,14 +3,21 @@ import { useRef, useState } from "react";
 import { findAspectRatio } from "../../../shared/aspect-ratios";
 import { formatElapsed } from "../../../shared/elapsed";
 import type { GenerationImage } from "../../../shared/generation-responses";
+import { ImageActionButtons } from "../../components/image-action-buttons";
 import { joinClassNames } from "../../lib/class-names";
+import type { ImmediateAction } from "../../lib/image-actions";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
+import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import type { CompletedState } from "./generation-state";
 
 type GenerationResultsProps = {
 	generation: CompletedState;
 	elapsedMs: number | null;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
+	/** Vary or Upscale of one of the images: a new generation, followed here. */
+	onStartFromImage: (action: ImmediateAction, imageIndex: number, factor?: number) => void;
+	/** Edit: the image becomes the form's reference. */
+	onEditImage: (imageIndex: number) => void;
 };
 
 // Gallery images are at most this tall, and at most 85% of the gallery's width.
@@ -58,9 +65,16 @@ function GalleryImage({ image, index }: { image: GenerationImage; index: number 
 }
 
 /** The result panel with a finished generation: what was asked, and the images to browse. */
-export function GenerationResults({ generation, elapsedMs, onOpenImage }: GenerationResultsProps) {
+export function GenerationResults({
+	generation,
+	elapsedMs,
+	onOpenImage,
+	onStartFromImage,
+	onEditImage,
+}: GenerationResultsProps) {
 	const { images, request, recipe } = generation;
 	const [selectedIndex, setSelectedIndex] = useState(0);
+	const actionChoices = useImageActionChoices(recipe?.model.id);
 	const itemRefs = useRef<Array<HTMLLIElement | null>>([]);
 	const ratio = findAspectRatio(request.aspectRatio);
 	const count = images.length;
@@ -188,6 +202,14 @@ export function GenerationResults({ generation, elapsedMs, onOpenImage }: Genera
 					))}
 				</ul>
 			) : null}
+			<div className="mt-4">
+				<ImageActionButtons
+					choices={actionChoices}
+					imageName={`image ${selectedIndex + 1} of ${count}`}
+					onStart={(action, factor) => onStartFromImage(action, selectedIndex, factor)}
+					onEdit={() => onEditImage(selectedIndex)}
+				/>
+			</div>
 		</div>
 	);
 }

@@ -1,5 +1,6 @@
 import { Sparkles } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import type { Generation } from "../../../shared/generation-responses";
 import { Button } from "../../components/button";
 import { AspectRatioSelect } from "./aspect-ratio-select";
 import {
@@ -7,7 +8,13 @@ import {
 	loadImagePreview,
 	prefetchGenerationCode,
 } from "./generation-code";
-import { readGenerationTimes } from "./generation-state";
+import { type CompletedState, readGenerationTimes } from "./generation-state";
+
+type ShownGeneration = Pick<
+	CompletedState,
+	"generationId" | "images" | "request" | "recipe" | "family"
+>;
+
 import { OfflineEngineNote, ShortcutHints } from "./generator-notes";
 import { PromptField } from "./prompt-field";
 import { ResultPanel } from "./result-panel";
@@ -32,6 +39,35 @@ const ImagePreview = lazy(async () => ({ default: (await loadImagePreview()).Ima
 const GenerationControls = lazy(async () => ({
 	default: (await loadGenerationControls()).GenerationControls,
 }));
+
+/** One image of what the preview or the results show, as Vary and Upscale name their parent. */
+function describeParent(shown: ShownGeneration, imageIndex: number) {
+	return {
+		generationId: shown.generationId,
+		imageIndex,
+		prompt: shown.request.prompt,
+		aspectRatio: shown.request.aspectRatio,
+	};
+}
+
+/** One image of what the preview or the results show, as Edit hands it to the form. */
+function describeEdit(shown: ShownGeneration, imageIndex: number) {
+	return {
+		...describeParent(shown, imageIndex),
+		thumbnailUrl: shown.images[imageIndex]?.thumbnailUrl ?? "",
+	};
+}
+
+/** A generation of the family, shown in the preview as the results are. */
+function showGeneration(generation: Generation): ShownGeneration {
+	return {
+		generationId: generation.id,
+		images: generation.images,
+		request: { prompt: generation.prompt, aspectRatio: generation.aspect_ratio },
+		recipe: { model: generation.model, settings: generation.settings },
+		family: { parent: generation.parent, childrenCount: generation.childrenCount },
+	};
+}
 
 /** The image file a drag carries, if any. */
 function readDroppedFile(transfer: DataTransfer): File | undefined {
@@ -64,6 +100,8 @@ export function GeneratorPage({
 	const results = state.phase === "completed" && state.images.length > 0 ? state : null;
 	const [isDraggingFile, setIsDraggingFile] = useState(false);
 	const hasResults = results !== null;
+	// The preview shows the results, or a generation of their family opened from it.
+	const shown = preview.family ? showGeneration(preview.family) : results;
 
 	const hasPrefetchedRef = useRef(false);
 	const prefetchOnce = useCallback(() => {
@@ -141,7 +179,7 @@ export function GeneratorPage({
 						setIsDraggingFile(false);
 						if (!file) return;
 						event.preventDefault();
-						form.loadSettingsFromImage(file);
+						form.takeDroppedImage(file);
 					}}
 					className={`space-y-5 rounded-2xl bg-white/90 p-5 shadow-card ring-1 sm:p-6 lg:sticky lg:top-24 ${isDraggingFile ? "ring-2 ring-accent-600" : "ring-slate-200/80"}`}
 				>
@@ -166,6 +204,7 @@ export function GeneratorPage({
 							prefill={form.settingsPrefill}
 							startError={state.phase === "failed" ? state.message : null}
 							onImageChosen={form.loadSettingsFromImage}
+							reference={form.reference}
 						/>
 					</Suspense>
 					<Button
@@ -195,19 +234,30 @@ export function GeneratorPage({
 						promptRef.current?.focus();
 					}}
 					onOpenImage={preview.open}
+					onStartFromImage={(action, imageIndex, factor) =>
+						results && form.startFromImage(action, describeParent(results, imageIndex), factor)
+					}
+					onEditImage={(imageIndex) => results && form.editImage(describeEdit(results, imageIndex))}
 				/>
 			</div>
 
-			{preview.isRequested && results ? (
+			{preview.isRequested && shown ? (
 				<Suspense fallback={null}>
 					<ImagePreview
-						images={results.images}
+						key={shown.generationId}
+						images={shown.images}
 						index={preview.index}
-						prompt={results.request.prompt}
-						recipe={results.recipe}
+						prompt={shown.request.prompt}
+						recipe={shown.recipe}
 						onIndexChange={preview.setIndex}
 						onClose={preview.close}
 						readReturnFocus={() => preview.openerRef.current}
+						generation={{ id: shown.generationId, ...shown.family }}
+						onStartFromImage={(action, imageIndex, factor) =>
+							form.startFromImage(action, describeParent(shown, imageIndex), factor)
+						}
+						onEditImage={(imageIndex) => form.editImage(describeEdit(shown, imageIndex))}
+						onOpenFamily={preview.showFamily}
 					/>
 				</Suspense>
 			) : null}

@@ -1,9 +1,13 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { ChevronLeft, ChevronRight, X } from "lucide-react";
 import type { KeyboardEvent } from "react";
-import type { GenerationImage } from "../../../shared/generation-responses";
+import type { Generation, GenerationImage } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
+import { FamilyPanel } from "../../components/family-panel";
+import { ImageActionButtons } from "../../components/image-action-buttons";
+import type { ImmediateAction } from "../../lib/image-actions";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
+import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import { describeRecipe } from "./describe-recipe";
 import type { GenerationRecipe } from "./generation-state";
 
@@ -18,6 +22,14 @@ type ImagePreviewProps = {
 	onClose: () => void;
 	/** Where focus goes back to when the preview closes: the image that opened it. */
 	readReturnFocus: () => HTMLElement | null;
+	/** The generation shown, for its family ("Made from", "Made from this"). */
+	generation: Pick<Generation, "id" | "parent" | "childrenCount">;
+	/** Vary or Upscale of the image shown. */
+	onStartFromImage: (action: ImmediateAction, imageIndex: number, factor?: number) => void;
+	/** Edit of the image shown. */
+	onEditImage: (imageIndex: number) => void;
+	/** Shows a generation of the family in this preview. */
+	onOpenFamily: (generation: Generation, imageIndex: number) => void;
 };
 
 const NAVIGATION_BUTTON_CLASS_NAME =
@@ -36,7 +48,12 @@ export function ImagePreview({
 	onIndexChange,
 	onClose,
 	readReturnFocus,
+	generation,
+	onStartFromImage,
+	onEditImage,
+	onOpenFamily,
 }: ImagePreviewProps) {
+	const actionChoices = useImageActionChoices(recipe?.model.id);
 	const image = index === null ? undefined : images[index];
 	const display = image ? readDisplaySource(image) : undefined;
 	const count = images.length;
@@ -121,6 +138,15 @@ export function ImagePreview({
 						{recipe ? (
 							<p className="px-1.5 pt-1 text-xs text-slate-500">{describeRecipe(recipe)}</p>
 						) : null}
+						<div className="flex flex-wrap items-start justify-between gap-4 px-1.5 pt-3">
+							<ImageActionButtons
+								choices={actionChoices}
+								imageName={`image ${index + 1} of ${count}`}
+								onStart={(action, factor) => onStartFromImage(action, index, factor)}
+								onEdit={() => onEditImage(index)}
+							/>
+							<FamilyPanel generation={generation} onOpen={onOpenFamily} />
+						</div>
 					</Dialog.Content>
 				) : null}
 			</Dialog.Portal>

@@ -5,6 +5,7 @@ import { ERRORS } from "../../../shared/errors";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
+import type { ImmediateAction } from "../../lib/image-actions";
 import { EmptyState } from "./empty-state";
 import { loadGenerationProgress, loadGenerationResults } from "./generation-code";
 import {
@@ -97,6 +98,8 @@ type ResultPanelProps = {
 	onRetry: (request: GeneratedRequest) => void;
 	onPickExample: (prompt: string) => void;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
+	onStartFromImage: (action: ImmediateAction, imageIndex: number, factor?: number) => void;
+	onEditImage: (imageIndex: number) => void;
 };
 
 /** The right panel: busy, the error, the results or the empty state (SPEC.md section 2). */
@@ -110,6 +113,8 @@ export function ResultPanel({
 	onRetry,
 	onPickExample,
 	onOpenImage,
+	onStartFromImage,
+	onEditImage,
 }: ResultPanelProps) {
 	const isRunning = isGenerationRunning(state);
 	const error = state.phase === "failed" ? state.message : null;
@@ -133,7 +138,13 @@ export function ResultPanel({
 	} else if (state.phase === "completed" && state.images.length > 0) {
 		content = (
 			<Suspense fallback={<PanelLoading />}>
-				<GenerationResults generation={state} elapsedMs={elapsedMs} onOpenImage={onOpenImage} />
+				<GenerationResults
+					generation={state}
+					elapsedMs={elapsedMs}
+					onOpenImage={onOpenImage}
+					onStartFromImage={onStartFromImage}
+					onEditImage={onEditImage}
+				/>
 			</Suspense>
 		);
 	} else {

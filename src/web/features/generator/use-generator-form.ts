@@ -4,12 +4,14 @@ import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-r
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
 import { readGeneratorLink } from "../../lib/generator-link";
+import type { ImmediateAction } from "../../lib/image-actions";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { type SettingsChoice, toRequestedSettings } from "./generation-choice";
 import { loadImageSettings } from "./generation-code";
 import type { PendingPrefill } from "./generation-controls";
-import { type GeneratedRequest, isGenerationRunning } from "./generation-state";
+import { type GeneratedRequest, type ImageRequest, isGenerationRunning } from "./generation-state";
 import { useGenerator } from "./use-generator";
+import { useReferenceImage } from "./use-reference-image";
 
 type GeneratorFormOptions = {
 	isSignedIn: boolean;
@@ -41,7 +43,7 @@ export function useGeneratorForm({
 	);
 	// The link's model and settings wait for the models (generation-controls.tsx); so does an image's.
 	const [settingsPrefill, setSettingsPrefill] = useState<PendingPrefill | null>(() => {
-		const { prompt: _prompt, aspectRatio: _ratio, ...settings } = prefill;
+		const { prompt: _prompt, aspectRatio: _ratio, reference: _reference, ...settings } = prefill;
 		return Object.values(settings).some((value) => value !== null)
 			? { id: 0, value: settings }
 			: null;
@@ -53,6 +55,10 @@ export function useGeneratorForm({
 		const { ratios } = next.model;
 		setAspectRatio((ratio) => (ratios.includes(ratio) ? ratio : (ratios[0] ?? ratio)));
 	}, []);
+	// Edit in the history opens `/?...&reference=<id>&image=<n>`: its thumbnail is read later.
+	const reference = useReferenceImage(
+		prefill.reference ? { input: prefill.reference, thumbnailUrl: null } : null,
+	);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
 	const formRef = useRef<HTMLFormElement>(null);
@@ -111,17 +117,70 @@ export function useGeneratorForm({
 			reject(negativeCheck.message);
 			return;
 		}
+		// A reference goes with the request only to a model that takes one; the form says so otherwise.
+		const image: ImageRequest | undefined =
+			reference.reference && choice?.model.imageInput
+				? { action: "edit", reference: reference.reference.input, strength: reference.strength }
+				: undefined;
 		start({
 			prompt: promptCheck.prompt,
 			aspectRatio,
 			settings: choice ? toRequestedSettings(choice) : undefined,
+			...(image ? { image } : {}),
 		});
 	}
 
+	/**
+	 * Vary or Upscale of one image of the generation shown: started at once, followed like any
+	 * other, with the parent's prompt and ratio on the screen (the server takes them from it).
+	 */
+	function startFromImage(
+		action: ImmediateAction,
+		parent: { generationId: string; imageIndex: number; prompt: string; aspectRatio: AspectRatio },
+		factor?: number,
+	) {
+		if (isGenerating || !checkSignedIn()) return;
+		const { generationId, imageIndex } = parent;
+		start({
+			prompt: parent.prompt,
+			aspectRatio: parent.aspectRatio,
+			image: { action, reference: { generationId, imageIndex }, factor },
+		});
+	}
+
+	/** Edit: the image becomes the reference, its prompt and ratio fill the form to be changed. */
+	function editImage(image: {
+		generationId: string;
+		imageIndex: number;
+		thumbnailUrl: string;
+		prompt: string;
+		aspectRatio: AspectRatio;
+	}) {
+		reference.chooseImage({
+			input: { generationId: image.generationId, imageIndex: image.imageIndex },
+			thumbnailUrl: image.thumbnailUrl,
+		});
+		setPrompt(image.prompt);
+		setAspectRatio(image.aspectRatio);
+		closePreview();
+		promptRef.current?.focus();
+	}
+
+	/**
+	 * An image dropped on the form: its recipe fills the settings as "Load settings from image"
+	 * does, and where the chosen model takes an image it also becomes the reference (then an image
+	 * without a recipe is no surprise, and nothing is said about it).
+	 */
+	function takeDroppedImage(file: File) {
+		const isReference = choice?.model.imageInput === true;
+		if (isReference) reference.addFile(file);
+		loadSettingsFromImage(file, { isMissingSaid: !isReference });
+	}
+
 	/** A dropped or chosen image: its prompt, ratio and settings fill the form, when it has them. */
-	function loadSettingsFromImage(file: Blob) {
+	function loadSettingsFromImage(file: Blob, options?: { isMissingSaid?: boolean }) {
 		void loadImageSettings()
-			.then(({ readImageSettings }) => readImageSettings(file))
+			.then(({ readImageSettings }) => readImageSettings(file, options))
 			.then((settings) => {
 				if (!settings) return;
 				setPrompt(settings.prompt);
@@ -147,6 +206,7 @@ export function useGeneratorForm({
 		setPrompt("");
 		setAspectRatio(DEFAULT_ASPECT_RATIO);
 		setHasTriedToGenerate(false);
+		reference.remove();
 		closePreview();
 	}
 
@@ -163,6 +223,10 @@ export function useGeneratorForm({
 		chooseSettings,
 		settingsPrefill,
 		loadSettingsFromImage,
+		takeDroppedImage,
+		reference,
+		startFromImage,
+		editImage,
 		promptRef,
 		formRef,
 		requestGeneration,
