@@ -1,6 +1,6 @@
 // The actions on one result image (Vary (subtle), Vary (strong), Upscale, Edit), as buttons, for
 // the generator's results and both previews; the history's card menu lists the same choices.
-import { Maximize2, Shuffle, SquarePen, Wand2 } from "lucide-react";
+import { Maximize2, Shuffle, SquarePen, WandSparkles } from "lucide-react";
 import { ACTION_LABELS, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import type { ImageActionChoices, ImmediateAction } from "../lib/image-actions";
 import { Button } from "./button";
@@ -57,7 +57,7 @@ export function ImageActionButtons({
 						disabled={isDisabled}
 						onClick={() => onStart("vary-strong")}
 					>
-						<Wand2 aria-hidden="true" className="size-4" />
+						<WandSparkles aria-hidden="true" className="size-4" />
 						{ACTION_LABELS["vary-strong"]}
 					</Button>
 				</>
