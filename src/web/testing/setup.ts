@@ -41,6 +41,16 @@ if (!window.matchMedia) {
 	});
 }
 
+// The tests' fetch is Node's, which sends only its own FormData as multipart (jsdom's would go as
+// the text "[object FormData]"); in a browser, fetch and FormData belong together in the same way.
+// Node's is the class of what its Response reads from a form.
+const NodeFormData = (
+	await new Response("", {
+		headers: { "Content-Type": "application/x-www-form-urlencoded" },
+	}).formData()
+).constructor as typeof FormData;
+globalThis.FormData = NodeFormData;
+
 // jsdom draws nothing: without a 2D context the usage charts leave their tables to speak (jsdom's
 // own getContext would report itself as not implemented on every chart).
 HTMLCanvasElement.prototype.getContext = (() => null) as HTMLCanvasElement["getContext"];
