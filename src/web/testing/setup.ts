@@ -1,4 +1,5 @@
 import "@testing-library/jest-dom/vitest";
+import { File as NodeFile } from "node:buffer";
 import { cleanup, configure } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { mswServer } from "./msw-server";
@@ -42,8 +43,10 @@ if (!window.matchMedia) {
 }
 
 // The tests' fetch is Node's, which sends only its own FormData as multipart (jsdom's would go as
-// the text "[object FormData]"); in a browser, fetch and FormData belong together in the same way.
-// Node's is the class of what its Response reads from a form.
+// the text "[object FormData]") and reads only its own File as a stream; in a browser, fetch,
+// FormData and File belong together in the same way. Node's FormData is the class of what its
+// Response reads from a form.
+globalThis.File = NodeFile as unknown as typeof File;
 const NodeFormData = (
 	await new Response("", {
 		headers: { "Content-Type": "application/x-www-form-urlencoded" },

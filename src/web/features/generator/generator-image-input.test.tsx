@@ -1,6 +1,5 @@
 // Making images from an image in the generator: Vary and Upscale of a result, Edit, and the
 // reference image (Add reference image, a drop on the form, Reference strength, Remove reference).
-import { File as NodeFile } from "node:buffer";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,12 +39,9 @@ async function createPng(): Promise<Buffer> {
 		.toBuffer();
 }
 
-/**
- * A file as the browser hands it over. Node's File, which the tests' fetch (Node's) can send as
- * multipart, as a browser's fetch sends its own; jsdom's cannot be read as a stream.
- */
-function createFile(bytes: Uint8Array | string, name: string): File {
-	return new NodeFile([bytes], name, { type: "image/png" }) as File;
+/** A file as the browser hands it over (the test setup's File is the one its fetch can send). */
+function createFile(bytes: Uint8Array<ArrayBuffer> | string, name: string): File {
+	return new File([bytes], name, { type: "image/png" });
 }
 
 async function createPngFile(name = "sketch.png"): Promise<File> {
