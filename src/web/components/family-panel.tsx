@@ -20,7 +20,7 @@ type FamilyPanelProps = {
 
 const HEADING_CLASS_NAME = "text-xs font-semibold tracking-wide text-slate-500 uppercase";
 const THUMBNAIL_BUTTON_CLASS_NAME =
-	"block size-16 cursor-pointer overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 hover:ring-2 hover:ring-accent-600 focus-visible:outline-2 focus-visible:outline-accent-600";
+	"block size-12 cursor-pointer overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-accent-600";
 
 /** Whether there is a family to read: a parent that still exists, or children (or a server that does not say). */
 function hasFamilyToRead(generation: FamilyPanelProps["generation"]): boolean {
@@ -46,7 +46,7 @@ function FamilyThumbnail({
 		return (
 			<span
 				title={label}
-				className="flex size-16 items-center justify-center rounded-lg bg-slate-100 text-center text-[0.625rem] text-slate-600 ring-1 ring-slate-200"
+				className="flex size-12 items-center justify-center rounded-lg bg-slate-100 text-center text-xs text-slate-600 ring-1 ring-slate-200"
 			>
 				{isInProgress(generation.status) ? <Spinner size="sm" label={label} /> : "Failed"}
 			</span>

@@ -23,7 +23,6 @@ type GeneratorLinkRequest = {
 	aspectRatio: AspectRatio;
 	model?: { id: string };
 	settings?: GenerationSettings;
-	reference?: { generationId: string; imageIndex: number };
 };
 
 /**
@@ -47,10 +46,6 @@ export function buildGeneratorLink(
 		if (settings.quality) params.set("quality", settings.quality);
 		if (options.withSeed && settings.seed !== null) params.set("seed", String(settings.seed));
 	}
-	if (request.reference) {
-		params.set("reference", request.reference.generationId);
-		params.set("image", String(request.reference.imageIndex));
-	}
 	return `/?${params}`;
 }
 
@@ -71,16 +66,11 @@ export function readGeneratorLink(search: string): GeneratorPrefill {
 	};
 }
 
-// Generation ids are UUIDs; anything else is not a reference the server could know.
-const GENERATION_ID_PATTERN = /^[0-9a-f-]{36}$/i;
-
+/** Edit's reference (`reference=<generation id>&image=<index>`); the server checks the id. */
 function readReferenceParams(params: URLSearchParams): GeneratorPrefill["reference"] {
 	const generationId = params.get("reference");
 	const imageIndex = readWholeNumber(params.get("image"), 99, 0);
-	if (!generationId || !GENERATION_ID_PATTERN.test(generationId) || imageIndex === null) {
-		return null;
-	}
-	return { generationId, imageIndex };
+	return generationId && imageIndex !== null ? { generationId, imageIndex } : null;
 }
 
 function readWholeNumber(text: string | null, max: number, min: number): number | null {

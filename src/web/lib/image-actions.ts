@@ -62,7 +62,7 @@ export function isGenerationReference(
 
 /**
  * Edit from another screen: the generator's address with the prompt, ratio and model filled in
- * and the image as its reference.
+ * and the image as its reference (`reference` and `image`, read by readGeneratorLink).
  */
 export function buildEditLink(generation: {
 	id: string;
@@ -71,10 +71,14 @@ export function buildEditLink(generation: {
 	model: { id: string };
 	imageIndex: number;
 }): string {
-	return buildGeneratorLink({
+	const link = buildGeneratorLink({
 		prompt: generation.prompt,
 		aspectRatio: generation.aspect_ratio,
 		model: generation.model,
-		reference: { generationId: generation.id, imageIndex: generation.imageIndex },
 	});
+	const reference = new URLSearchParams({
+		reference: generation.id,
+		image: String(generation.imageIndex),
+	});
+	return `${link}&${reference}`;
 }

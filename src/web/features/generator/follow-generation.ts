@@ -212,7 +212,8 @@ export function toStartRequest(request: GeneratedRequest): StartGenerationReques
 	if (image) {
 		start.action = "edit";
 		start.reference = image.reference;
-		start.strength = image.strength;
+		// None set: the server's default strength (DEFAULT_REFERENCE_STRENGTH).
+		if (image.strength !== undefined) start.strength = image.strength;
 	}
 	return start;
 }

@@ -26,7 +26,11 @@ import {
 	SETTINGS_ROW_CLASS_NAME,
 	SettingsPlaceholder,
 } from "./settings-frame";
-import type { ReferenceImageControls } from "./use-reference-image";
+import {
+	type ReferenceRequest,
+	type SentReference,
+	useReferenceImage,
+} from "./use-reference-image";
 
 /** A prefill to apply once; a new `id` applies the next one (another image dropped). */
 export type PendingPrefill = { id: number; value: SettingsPrefill };
@@ -297,8 +301,10 @@ type GenerationControlsProps = {
 	/** The message of a refused start: a setting it names is marked. */
 	startError: string | null;
 	onImageChosen: (file: File) => void;
-	/** The reference image the next generation starts from, for a model that takes one. */
-	reference: ReferenceImageControls;
+	/** What the form asks of the reference image (a drop, Edit, Escape), applied once each. */
+	referenceRequest: ReferenceRequest | null;
+	/** What a start sends of the reference: none while there is none or the model takes none. */
+	onReferenceChange: (sent: SentReference | null) => void;
 };
 
 /**
@@ -313,8 +319,29 @@ export function GenerationControls({
 	prefill,
 	startError,
 	onImageChosen,
-	reference,
+	referenceRequest,
+	onReferenceChange,
 }: GenerationControlsProps) {
+	const reference = useReferenceImage();
+	const appliedReferenceIdRef = useRef<number | null>(null);
+	const { addFile, chooseImage, remove } = reference;
+	useEffect(() => {
+		if (!referenceRequest || referenceRequest.id === appliedReferenceIdRef.current) return;
+		appliedReferenceIdRef.current = referenceRequest.id;
+		if ("file" in referenceRequest) addFile(referenceRequest.file);
+		else if ("image" in referenceRequest) chooseImage(referenceRequest.image);
+		else remove();
+	}, [referenceRequest, addFile, chooseImage, remove]);
+	const takesImage = choice?.model.imageInput === true;
+	const sentInput = takesImage ? reference.reference?.input : undefined;
+	const sentStrength = reference.strength;
+	useEffect(() => {
+		onReferenceChange(
+			sentInput
+				? { reference: sentInput, ...(sentStrength === null ? {} : { strength: sentStrength }) }
+				: null,
+		);
+	}, [sentInput, sentStrength, onReferenceChange]);
 	const advancedId = useId();
 	const fileInputRef = useRef<HTMLInputElement>(null);
 	const [isAdvancedOpen, setIsAdvancedOpen] = useState(false);

@@ -9,15 +9,16 @@ import type { ImmediateAction } from "../../lib/image-actions";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import type { CompletedState } from "./generation-state";
+import { describeResultImage, type ResultImage } from "./result-image";
 
 type GenerationResultsProps = {
 	generation: CompletedState;
 	elapsedMs: number | null;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
 	/** Vary or Upscale of one of the images: a new generation, followed here. */
-	onStartFromImage: (action: ImmediateAction, imageIndex: number, factor?: number) => void;
+	onStartFromImage: (action: ImmediateAction, image: ResultImage, factor?: number) => void;
 	/** Edit: the image becomes the form's reference. */
-	onEditImage: (imageIndex: number) => void;
+	onEditImage: (image: ResultImage) => void;
 };
 
 // Gallery images are at most this tall, and at most 85% of the gallery's width.
@@ -206,8 +207,10 @@ export function GenerationResults({
 				<ImageActionButtons
 					choices={actionChoices}
 					imageName={`image ${selectedIndex + 1} of ${count}`}
-					onStart={(action, factor) => onStartFromImage(action, selectedIndex, factor)}
-					onEdit={() => onEditImage(selectedIndex)}
+					onStart={(action, factor) =>
+						onStartFromImage(action, describeResultImage(generation, selectedIndex), factor)
+					}
+					onEdit={() => onEditImage(describeResultImage(generation, selectedIndex))}
 				/>
 			</div>
 		</div>

@@ -24,7 +24,7 @@ export type ImageRequest =
 			reference: { generationId: string; imageIndex: number };
 			factor?: number;
 	  }
-	| { action: "edit"; reference: ReferenceInput; strength: number };
+	| { action: "edit"; reference: ReferenceInput; strength?: number };
 
 /**
  * What Generate asks for: the prompt, the ratio and, once the models are known, the settings; and

@@ -1,6 +1,5 @@
 import { Sparkles } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
-import type { Generation } from "../../../shared/generation-responses";
 import { Button } from "../../components/button";
 import { AspectRatioSelect } from "./aspect-ratio-select";
 import {
@@ -8,12 +7,7 @@ import {
 	loadImagePreview,
 	prefetchGenerationCode,
 } from "./generation-code";
-import { type CompletedState, readGenerationTimes } from "./generation-state";
-
-type ShownGeneration = Pick<
-	CompletedState,
-	"generationId" | "images" | "request" | "recipe" | "family"
->;
+import { readGenerationTimes } from "./generation-state";
 
 import { OfflineEngineNote, ShortcutHints } from "./generator-notes";
 import { PromptField } from "./prompt-field";
@@ -39,35 +33,6 @@ const ImagePreview = lazy(async () => ({ default: (await loadImagePreview()).Ima
 const GenerationControls = lazy(async () => ({
 	default: (await loadGenerationControls()).GenerationControls,
 }));
-
-/** One image of what the preview or the results show, as Vary and Upscale name their parent. */
-function describeParent(shown: ShownGeneration, imageIndex: number) {
-	return {
-		generationId: shown.generationId,
-		imageIndex,
-		prompt: shown.request.prompt,
-		aspectRatio: shown.request.aspectRatio,
-	};
-}
-
-/** One image of what the preview or the results show, as Edit hands it to the form. */
-function describeEdit(shown: ShownGeneration, imageIndex: number) {
-	return {
-		...describeParent(shown, imageIndex),
-		thumbnailUrl: shown.images[imageIndex]?.thumbnailUrl ?? "",
-	};
-}
-
-/** A generation of the family, shown in the preview as the results are. */
-function showGeneration(generation: Generation): ShownGeneration {
-	return {
-		generationId: generation.id,
-		images: generation.images,
-		request: { prompt: generation.prompt, aspectRatio: generation.aspect_ratio },
-		recipe: { model: generation.model, settings: generation.settings },
-		family: { parent: generation.parent, childrenCount: generation.childrenCount },
-	};
-}
 
 /** The image file a drag carries, if any. */
 function readDroppedFile(transfer: DataTransfer): File | undefined {
@@ -100,8 +65,6 @@ export function GeneratorPage({
 	const results = state.phase === "completed" && state.images.length > 0 ? state : null;
 	const [isDraggingFile, setIsDraggingFile] = useState(false);
 	const hasResults = results !== null;
-	// The preview shows the results, or a generation of their family opened from it.
-	const shown = preview.family ? showGeneration(preview.family) : results;
 
 	const hasPrefetchedRef = useRef(false);
 	const prefetchOnce = useCallback(() => {
@@ -204,7 +167,8 @@ export function GeneratorPage({
 							prefill={form.settingsPrefill}
 							startError={state.phase === "failed" ? state.message : null}
 							onImageChosen={form.loadSettingsFromImage}
-							reference={form.reference}
+							referenceRequest={form.referenceRequest}
+							onReferenceChange={form.setSentReference}
 						/>
 					</Suspense>
 					<Button
@@ -234,30 +198,21 @@ export function GeneratorPage({
 						promptRef.current?.focus();
 					}}
 					onOpenImage={preview.open}
-					onStartFromImage={(action, imageIndex, factor) =>
-						results && form.startFromImage(action, describeParent(results, imageIndex), factor)
-					}
-					onEditImage={(imageIndex) => results && form.editImage(describeEdit(results, imageIndex))}
+					onStartFromImage={form.startFromImage}
+					onEditImage={form.editImage}
 				/>
 			</div>
 
-			{preview.isRequested && shown ? (
+			{preview.isRequested && results ? (
 				<Suspense fallback={null}>
 					<ImagePreview
-						key={shown.generationId}
-						images={shown.images}
+						results={results}
 						index={preview.index}
-						prompt={shown.request.prompt}
-						recipe={shown.recipe}
 						onIndexChange={preview.setIndex}
 						onClose={preview.close}
 						readReturnFocus={() => preview.openerRef.current}
-						generation={{ id: shown.generationId, ...shown.family }}
-						onStartFromImage={(action, imageIndex, factor) =>
-							form.startFromImage(action, describeParent(shown, imageIndex), factor)
-						}
-						onEditImage={(imageIndex) => form.editImage(describeEdit(shown, imageIndex))}
-						onOpenFamily={preview.showFamily}
+						onStartFromImage={form.startFromImage}
+						onEditImage={form.editImage}
 					/>
 				</Suspense>
 			) : null}

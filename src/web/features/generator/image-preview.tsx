@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { ChevronLeft, ChevronRight, X } from "lucide-react";
-import type { KeyboardEvent } from "react";
-import type { Generation, GenerationImage } from "../../../shared/generation-responses";
+import { type KeyboardEvent, useEffect, useState } from "react";
+import type { Generation } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
 import { FamilyPanel } from "../../components/family-panel";
 import { ImageActionButtons } from "../../components/image-action-buttons";
@@ -9,27 +9,26 @@ import type { ImmediateAction } from "../../lib/image-actions";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import { describeRecipe } from "./describe-recipe";
-import type { GenerationRecipe } from "./generation-state";
+import {
+	describeResultImage,
+	type ResultImage,
+	type ShownGeneration,
+	showGeneration,
+} from "./result-image";
 
 type ImagePreviewProps = {
-	images: GenerationImage[];
+	/** The results: their images, prompt, model and seed, and their family. */
+	results: ShownGeneration;
 	/** The image shown, or null when the preview is closed. */
 	index: number | null;
-	prompt: string;
-	/** The model and seed the images were made with, shown under the prompt when known. */
-	recipe?: GenerationRecipe;
 	onIndexChange: (index: number) => void;
 	onClose: () => void;
 	/** Where focus goes back to when the preview closes: the image that opened it. */
 	readReturnFocus: () => HTMLElement | null;
-	/** The generation shown, for its family ("Made from", "Made from this"). */
-	generation: Pick<Generation, "id" | "parent" | "childrenCount">;
 	/** Vary or Upscale of the image shown. */
-	onStartFromImage: (action: ImmediateAction, imageIndex: number, factor?: number) => void;
+	onStartFromImage: (action: ImmediateAction, image: ResultImage, factor?: number) => void;
 	/** Edit of the image shown. */
-	onEditImage: (imageIndex: number) => void;
-	/** Shows a generation of the family in this preview. */
-	onOpenFamily: (generation: Generation, imageIndex: number) => void;
+	onEditImage: (image: ResultImage) => void;
 };
 
 const NAVIGATION_BUTTON_CLASS_NAME =
@@ -41,18 +40,27 @@ const NAVIGATION_BUTTON_CLASS_NAME =
  * the first page does not need it.
  */
 export function ImagePreview({
-	images,
+	results,
 	index,
-	prompt,
-	recipe,
 	onIndexChange,
 	onClose,
 	readReturnFocus,
-	generation,
 	onStartFromImage,
 	onEditImage,
-	onOpenFamily,
 }: ImagePreviewProps) {
+	// A generation of the family ("Made from", "Made from this") opened here is shown instead of
+	// the results until the preview closes.
+	const [family, setFamily] = useState<Generation | null>(null);
+	useEffect(() => {
+		if (index === null) setFamily(null);
+	}, [index]);
+	const openFamily = (generation: Generation, imageIndex: number) => {
+		setFamily(generation);
+		onIndexChange(imageIndex);
+	};
+	const shown = family ? showGeneration(family) : results;
+	const { images, recipe } = shown;
+	const prompt = shown.request.prompt;
 	const actionChoices = useImageActionChoices(recipe?.model.id);
 	const image = index === null ? undefined : images[index];
 	const display = image ? readDisplaySource(image) : undefined;
@@ -142,10 +150,16 @@ export function ImagePreview({
 							<ImageActionButtons
 								choices={actionChoices}
 								imageName={`image ${index + 1} of ${count}`}
-								onStart={(action, factor) => onStartFromImage(action, index, factor)}
-								onEdit={() => onEditImage(index)}
+								onStart={(action, factor) =>
+									onStartFromImage(action, describeResultImage(shown, index), factor)
+								}
+								onEdit={() => onEditImage(describeResultImage(shown, index))}
 							/>
-							<FamilyPanel generation={generation} onOpen={onOpenFamily} />
+							<FamilyPanel
+								key={shown.generationId}
+								generation={{ id: shown.generationId, ...shown.family }}
+								onOpen={openFamily}
+							/>
 						</div>
 					</Dialog.Content>
 				) : null}

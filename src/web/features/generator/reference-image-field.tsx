@@ -4,38 +4,36 @@
 // (generation-controls.tsx).
 import { useQuery } from "@tanstack/react-query";
 import { ImagePlus, X } from "lucide-react";
-import { useEffect, useId, useRef } from "react";
-import { IMAGE_INPUT_TEXTS, UPLOAD_CONTENT_TYPES } from "../../../shared/image-input";
+import { useId, useRef } from "react";
+import {
+	DEFAULT_REFERENCE_STRENGTH,
+	IMAGE_INPUT_TEXTS,
+	UPLOAD_CONTENT_TYPES,
+} from "../../../shared/image-input";
 import type { PublicModel } from "../../../shared/models";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { fetchGeneration } from "../../lib/generations-requests";
 import { isGenerationReference } from "../../lib/image-actions";
-import type { ReferenceImageControls } from "./use-reference-image";
+import type { ReferenceImage, ReferenceImageControls } from "./use-reference-image";
 
 const NOTE_CLASS_NAME = "text-sm text-slate-600";
 
 /**
- * The thumbnail of a reference a link named (Edit in the history): read from its generation.
- * An image of a generation that is gone or not one's own shows no thumbnail; the start says why.
+ * The thumbnail of a reference a link named (Edit in the history), read from its generation. An
+ * image of a generation that is gone or not one's own shows none; the start says why.
  */
-function useLinkedThumbnail(reference: ReferenceImageControls) {
-	const input = reference.reference?.input;
+function useLinkedThumbnail(reference: ReferenceImage | null): string | undefined {
+	const input = reference?.input;
 	const linked =
-		input && isGenerationReference(input) && reference.reference?.thumbnailUrl === null
-			? input
-			: null;
+		input && isGenerationReference(input) && reference?.thumbnailUrl === null ? input : null;
 	const { data } = useQuery({
 		queryKey: ["generations", "record", linked?.generationId],
 		queryFn: ({ signal }) => fetchGeneration(linked?.generationId ?? "", signal),
 		enabled: linked !== null,
 		staleTime: 60_000,
 	});
-	const thumbnailUrl = linked ? data?.images[linked.imageIndex]?.thumbnailUrl : undefined;
-	const { showThumbnail } = reference;
-	useEffect(() => {
-		if (thumbnailUrl) showThumbnail(thumbnailUrl);
-	}, [thumbnailUrl, showThumbnail]);
+	return linked ? data?.images[linked.imageIndex]?.thumbnailUrl : undefined;
 }
 
 function StrengthSlider({
@@ -86,8 +84,9 @@ type ReferenceImageFieldProps = {
 /** The reference image's row of the settings. */
 export function ReferenceImageField({ model, reference }: ReferenceImageFieldProps) {
 	const fileInputRef = useRef<HTMLInputElement>(null);
-	useLinkedThumbnail(reference);
 	const current = reference.reference;
+	const linkedThumbnailUrl = useLinkedThumbnail(current);
+	const thumbnailUrl = current?.thumbnailUrl ?? linkedThumbnailUrl;
 
 	if (!model.imageInput && !current) {
 		return <p className={NOTE_CLASS_NAME}>{IMAGE_INPUT_TEXTS.noImageInput}</p>;
@@ -97,21 +96,24 @@ export function ReferenceImageField({ model, reference }: ReferenceImageFieldPro
 		<div className="space-y-3">
 			{current ? (
 				<div className="flex items-start gap-3 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
-					<div className="size-16 shrink-0 overflow-hidden rounded-lg bg-slate-200">
-						{current.thumbnailUrl ? (
+					<div className="size-12 shrink-0 overflow-hidden rounded-lg bg-slate-200">
+						{thumbnailUrl ? (
 							<img
-								src={current.thumbnailUrl}
+								src={thumbnailUrl}
 								alt={IMAGE_INPUT_TEXTS.referenceImage}
 								className="size-full object-cover"
 							/>
 						) : null}
 					</div>
 					{model.imageInput ? (
-						<StrengthSlider strength={reference.strength} onChange={reference.setStrength} />
+						<StrengthSlider
+							strength={reference.strength ?? DEFAULT_REFERENCE_STRENGTH}
+							onChange={reference.setStrength}
+						/>
 					) : (
 						<p className={`${NOTE_CLASS_NAME} flex-1`}>{IMAGE_INPUT_TEXTS.noImageInput}</p>
 					)}
-					<Button variant="ghost" size="sm" onClick={reference.remove} className="-mt-1 -mr-1">
+					<Button variant="ghost" size="sm" onClick={reference.remove} className="-mt-1 -mr-2">
 						<X aria-hidden="true" className="size-4" />
 						{IMAGE_INPUT_TEXTS.removeReference}
 					</Button>

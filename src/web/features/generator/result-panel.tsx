@@ -13,6 +13,7 @@ import {
 	type GenerationState,
 	isGenerationRunning,
 } from "./generation-state";
+import type { ResultImage } from "./result-image";
 
 const GenerationProgress = lazy(async () => ({
 	default: (await loadGenerationProgress()).GenerationProgress,
@@ -98,8 +99,8 @@ type ResultPanelProps = {
 	onRetry: (request: GeneratedRequest) => void;
 	onPickExample: (prompt: string) => void;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
-	onStartFromImage: (action: ImmediateAction, imageIndex: number, factor?: number) => void;
-	onEditImage: (imageIndex: number) => void;
+	onStartFromImage: (action: ImmediateAction, image: ResultImage, factor?: number) => void;
+	onEditImage: (image: ResultImage) => void;
 };
 
 /** The right panel: busy, the error, the results or the empty state (SPEC.md section 2). */

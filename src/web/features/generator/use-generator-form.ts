@@ -10,8 +10,9 @@ import { type SettingsChoice, toRequestedSettings } from "./generation-choice";
 import { loadImageSettings } from "./generation-code";
 import type { PendingPrefill } from "./generation-controls";
 import { type GeneratedRequest, type ImageRequest, isGenerationRunning } from "./generation-state";
+import type { ResultImage } from "./result-image";
 import { useGenerator } from "./use-generator";
-import { useReferenceImage } from "./use-reference-image";
+import type { ReferenceRequest, SentReference } from "./use-reference-image";
 
 type GeneratorFormOptions = {
 	isSignedIn: boolean;
@@ -55,10 +56,17 @@ export function useGeneratorForm({
 		const { ratios } = next.model;
 		setAspectRatio((ratio) => (ratios.includes(ratio) ? ratio : (ratios[0] ?? ratio)));
 	}, []);
-	// Edit in the history opens `/?...&reference=<id>&image=<n>`: its thumbnail is read later.
-	const reference = useReferenceImage(
-		prefill.reference ? { input: prefill.reference, thumbnailUrl: null } : null,
+	// The reference lives with the settings, which load after the first paint: the form asks for
+	// changes (Edit in the history opens `/?...&reference=<id>&image=<n>`, its thumbnail read
+	// later) and hears what a start would send.
+	const [referenceRequest, setReferenceRequest] = useState<ReferenceRequest | null>(() =>
+		prefill.reference ? { id: 1, image: { input: prefill.reference, thumbnailUrl: null } } : null,
 	);
+	const requestReference = (request: Omit<ReferenceRequest, "id">) =>
+		setReferenceRequest(
+			(previous) => ({ ...request, id: (previous?.id ?? 1) + 1 }) as ReferenceRequest,
+		);
+	const [sentReference, setSentReference] = useState<SentReference | null>(null);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
 	const formRef = useRef<HTMLFormElement>(null);
@@ -119,9 +127,7 @@ export function useGeneratorForm({
 		}
 		// A reference goes with the request only to a model that takes one; the form says so otherwise.
 		const image: ImageRequest | undefined =
-			reference.reference && choice?.model.imageInput
-				? { action: "edit", reference: reference.reference.input, strength: reference.strength }
-				: undefined;
+			sentReference && choice?.model.imageInput ? { action: "edit", ...sentReference } : undefined;
 		start({
 			prompt: promptCheck.prompt,
 			aspectRatio,
@@ -131,35 +137,22 @@ export function useGeneratorForm({
 	}
 
 	/**
-	 * Vary or Upscale of one image of the generation shown: started at once, followed like any
-	 * other, with the parent's prompt and ratio on the screen (the server takes them from it).
+	 * Vary or Upscale of one image shown: started at once, followed like any other, with the
+	 * parent's prompt and ratio on the screen (the server takes them from it).
 	 */
-	function startFromImage(
-		action: ImmediateAction,
-		parent: { generationId: string; imageIndex: number; prompt: string; aspectRatio: AspectRatio },
-		factor?: number,
-	) {
+	function startFromImage(action: ImmediateAction, image: ResultImage, factor?: number) {
 		if (isGenerating || !checkSignedIn()) return;
-		const { generationId, imageIndex } = parent;
+		const { generationId, imageIndex } = image;
 		start({
-			prompt: parent.prompt,
-			aspectRatio: parent.aspectRatio,
+			prompt: image.prompt,
+			aspectRatio: image.aspectRatio,
 			image: { action, reference: { generationId, imageIndex }, factor },
 		});
 	}
 
 	/** Edit: the image becomes the reference, its prompt and ratio fill the form to be changed. */
-	function editImage(image: {
-		generationId: string;
-		imageIndex: number;
-		thumbnailUrl: string;
-		prompt: string;
-		aspectRatio: AspectRatio;
-	}) {
-		reference.chooseImage({
-			input: { generationId: image.generationId, imageIndex: image.imageIndex },
-			thumbnailUrl: image.thumbnailUrl,
-		});
+	function editImage({ generationId, imageIndex, thumbnailUrl, ...image }: ResultImage) {
+		requestReference({ image: { input: { generationId, imageIndex }, thumbnailUrl } });
 		setPrompt(image.prompt);
 		setAspectRatio(image.aspectRatio);
 		closePreview();
@@ -173,7 +166,7 @@ export function useGeneratorForm({
 	 */
 	function takeDroppedImage(file: File) {
 		const isReference = choice?.model.imageInput === true;
-		if (isReference) reference.addFile(file);
+		if (isReference) requestReference({ file });
 		loadSettingsFromImage(file, { isMissingSaid: !isReference });
 	}
 
@@ -206,7 +199,7 @@ export function useGeneratorForm({
 		setPrompt("");
 		setAspectRatio(DEFAULT_ASPECT_RATIO);
 		setHasTriedToGenerate(false);
-		reference.remove();
+		requestReference({ isCleared: true });
 		closePreview();
 	}
 
@@ -224,7 +217,8 @@ export function useGeneratorForm({
 		settingsPrefill,
 		loadSettingsFromImage,
 		takeDroppedImage,
-		reference,
+		referenceRequest,
+		setSentReference,
 		startFromImage,
 		editImage,
 		promptRef,

@@ -1,33 +1,40 @@
 // The generator's reference image: an image uploaded (the "Add reference image" button, a drop on
 // the form) or one of the person's own results (Edit), its strength, and the upload's busy state
-// and error. On the first page with the form, so it imports no schema: the upload's request code
-// loads when an image is added.
+// and error. Held by the settings (generation-controls.tsx, loaded after the first paint); the form
+// on the first page asks for changes with a ReferenceRequest and hears what a start sends.
 import { useCallback, useRef, useState } from "react";
 import { ERRORS } from "../../../shared/errors";
-import {
-	DEFAULT_REFERENCE_STRENGTH,
-	IMAGE_INPUT_TEXTS,
-	MAX_UPLOAD_BYTES,
-	type ReferenceInput,
-} from "../../../shared/image-input";
-import { ApiError } from "../../lib/api-fetch";
+import type { ReferenceInput } from "../../../shared/image-input";
 
 /** The reference as the form holds it: what a start names, and the thumbnail shown (null: not known yet). */
 export type ReferenceImage = { input: ReferenceInput; thumbnailUrl: string | null };
 
 export type ReferenceImageState = {
 	reference: ReferenceImage | null;
-	strength: number;
+	/** The strength the person set; null until they move the slider: the server's default then. */
+	strength: number | null;
 	isUploading: boolean;
 	/** Why the last image could not be added: too large here, or the server's message. */
 	error: string | null;
 };
 
+/**
+ * What the form asks of the reference, applied once each (a new `id` applies the next): a file
+ * dropped on it, an image of one's own (Edit, or a link's), or none (Escape).
+ */
+export type ReferenceRequest =
+	| { id: number; file: File }
+	| { id: number; image: ReferenceImage }
+	| { id: number; isCleared: true };
+
+/** What a start sends of the reference: the image and the strength set (none: the server's default). */
+export type SentReference = { reference: ReferenceInput; strength?: number };
+
 /** The reference image of the form and its actions. */
 export function useReferenceImage(initial: ReferenceImage | null = null) {
 	const [state, setState] = useState<ReferenceImageState>({
 		reference: initial,
-		strength: DEFAULT_REFERENCE_STRENGTH,
+		strength: null,
 		isUploading: false,
 		error: null,
 	});
@@ -42,36 +49,28 @@ export function useReferenceImage(initial: ReferenceImage | null = null) {
 	const addFile = useCallback(
 		(file: File) => {
 			stopUpload();
-			if (file.size > MAX_UPLOAD_BYTES) {
-				setState((current) => ({
-					...current,
-					isUploading: false,
-					error: IMAGE_INPUT_TEXTS.uploadTooLarge,
-				}));
-				return;
-			}
 			const controller = new AbortController();
 			uploadRef.current = controller;
 			setState((current) => ({ ...current, isUploading: true, error: null }));
-			import("../../lib/uploads-requests")
-				.then(async ({ uploadImage, buildUploadImageUrl }) => {
-					const upload = await uploadImage(file, controller.signal);
-					return {
-						input: { uploadId: upload.uploadId },
-						thumbnailUrl: buildUploadImageUrl(upload.uploadId),
-					};
-				})
+			import("./add-reference-file")
+				.then(({ addReferenceFile }) => addReferenceFile(file, controller.signal))
 				.then(
-					(reference) => {
+					(added) => {
 						if (controller.signal.aborted) return;
-						setState((current) => ({ ...current, reference, isUploading: false }));
+						setState((current) =>
+							"reference" in added
+								? { ...current, reference: added.reference, isUploading: false }
+								: { ...current, isUploading: false, error: added.error },
+						);
 					},
-					(error: unknown) => {
+					() => {
+						// The code could not load (offline), or the upload was stopped.
 						if (controller.signal.aborted) return;
-						// An ApiError carries the server's message; anything else is the network's.
-						const message =
-							error instanceof ApiError ? error.message : ERRORS.NETWORK_ERROR.message;
-						setState((current) => ({ ...current, isUploading: false, error: message }));
+						setState((current) => ({
+							...current,
+							isUploading: false,
+							error: ERRORS.NETWORK_ERROR.message,
+						}));
 					},
 				);
 		},
@@ -87,15 +86,6 @@ export function useReferenceImage(initial: ReferenceImage | null = null) {
 		[stopUpload],
 	);
 
-	/** The thumbnail of a reference named by a link, once the generation it belongs to is read. */
-	const showThumbnail = useCallback((thumbnailUrl: string) => {
-		setState((current) =>
-			current.reference
-				? { ...current, reference: { ...current.reference, thumbnailUrl } }
-				: current,
-		);
-	}, []);
-
 	const remove = useCallback(() => {
 		stopUpload();
 		setState((current) => ({ ...current, reference: null, isUploading: false, error: null }));
@@ -105,7 +95,7 @@ export function useReferenceImage(initial: ReferenceImage | null = null) {
 		setState((current) => ({ ...current, strength }));
 	}, []);
 
-	return { ...state, addFile, chooseImage, showThumbnail, remove, setStrength };
+	return { ...state, addFile, chooseImage, remove, setStrength };
 }
 
 export type ReferenceImageControls = ReturnType<typeof useReferenceImage>;

@@ -1,6 +1,5 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import {
-	ChevronRight,
 	Copy,
 	EllipsisVertical,
 	FileArchive,
@@ -57,7 +56,7 @@ function MenuItem({
 }
 
 const SUB_CONTENT_CLASS_NAME =
-	"z-40 w-36 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none";
+	"z-40 w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none";
 
 /**
  * One action on an image: an item for a generation of one image; for several, a submenu naming
@@ -87,8 +86,7 @@ function ImageActionItem({
 		<DropdownMenu.Sub>
 			<DropdownMenu.SubTrigger className={ITEM_CLASS_NAME}>
 				{icon}
-				<span className="flex-1">{label}</span>
-				<ChevronRight aria-hidden="true" className="size-4 text-slate-500" />
+				{label}
 			</DropdownMenu.SubTrigger>
 			<DropdownMenu.Portal>
 				<DropdownMenu.SubContent sideOffset={4} className={SUB_CONTENT_CLASS_NAME}>

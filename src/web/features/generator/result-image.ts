@@ -1,0 +1,40 @@
+// One image of what the generator's results or preview show, as Vary, Upscale and Edit name it.
+// Loaded with the results and the preview, not with the first page.
+import type { Generation } from "../../../shared/generation-responses";
+import type { CompletedState } from "./generation-state";
+
+/** What the results or the preview show: the results, or a generation of their family. */
+export type ShownGeneration = Pick<
+	CompletedState,
+	"generationId" | "images" | "request" | "recipe" | "family"
+>;
+
+/** One image of a generation shown: its parent's part of a start, and its thumbnail for Edit. */
+export type ResultImage = {
+	generationId: string;
+	imageIndex: number;
+	prompt: string;
+	aspectRatio: CompletedState["request"]["aspectRatio"];
+	thumbnailUrl: string;
+};
+
+export function describeResultImage(shown: ShownGeneration, imageIndex: number): ResultImage {
+	return {
+		generationId: shown.generationId,
+		imageIndex,
+		prompt: shown.request.prompt,
+		aspectRatio: shown.request.aspectRatio,
+		thumbnailUrl: shown.images[imageIndex]?.thumbnailUrl ?? "",
+	};
+}
+
+/** A generation of the family, shown in the preview as the results are. */
+export function showGeneration(generation: Generation): ShownGeneration {
+	return {
+		generationId: generation.id,
+		images: generation.images,
+		request: { prompt: generation.prompt, aspectRatio: generation.aspect_ratio },
+		recipe: { model: generation.model, settings: generation.settings },
+		family: { parent: generation.parent, childrenCount: generation.childrenCount },
+	};
+}
