@@ -14,8 +14,6 @@ type GeneratorPrefill = {
 	seed: number | null;
 	negativePrompt: string | null;
 	quality: Quality | null;
-	/** An image of one's own generation, the reference Edit starts from. */
-	reference: { generationId: string; imageIndex: number } | null;
 };
 
 type GeneratorLinkRequest = {
@@ -62,12 +60,18 @@ export function readGeneratorLink(search: string): GeneratorPrefill {
 		seed: readWholeNumber(params.get("seed"), MAX_SEED, 0),
 		negativePrompt: negative ? sanitizePrompt(negative) : null,
 		quality: QUALITIES.find((quality) => quality === params.get("quality")) ?? null,
-		reference: readReferenceParams(params),
 	};
 }
 
-/** Edit's reference (`reference=<generation id>&image=<index>`); the server checks the id. */
-function readReferenceParams(params: URLSearchParams): GeneratorPrefill["reference"] {
+/**
+ * The reference an Edit link names (`reference=<generation id>&image=<index>`, added by
+ * buildEditLink), or null; the server checks the id. Read by the settings, loaded after the
+ * first paint.
+ */
+export function readEditReference(
+	search: string,
+): { generationId: string; imageIndex: number } | null {
+	const params = new URLSearchParams(search);
 	const generationId = params.get("reference");
 	const imageIndex = readWholeNumber(params.get("image"), 99, 0);
 	return generationId && imageIndex !== null ? { generationId, imageIndex } : null;

@@ -14,6 +14,7 @@ import {
 import type { PublicModel } from "../../../shared/models";
 import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
 import { joinClassNames } from "../../lib/class-names";
+import { readEditReference } from "../../lib/generator-link";
 import { fetchModels, MODELS_QUERY_KEY } from "../../lib/models-requests";
 import { showToast } from "../../lib/toast";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
@@ -301,6 +302,8 @@ type GenerationControlsProps = {
 	/** The message of a refused start: a setting it names is marked. */
 	startError: string | null;
 	onImageChosen: (file: File) => void;
+	/** The address the page opened at: an Edit link's reference starts the reference image. */
+	openedSearch: string;
 	/** What the form asks of the reference image (a drop, Edit, Escape), applied once each. */
 	referenceRequest: ReferenceRequest | null;
 	/** What a start sends of the reference: none while there is none or the model takes none. */
@@ -319,10 +322,14 @@ export function GenerationControls({
 	prefill,
 	startError,
 	onImageChosen,
+	openedSearch,
 	referenceRequest,
 	onReferenceChange,
 }: GenerationControlsProps) {
-	const reference = useReferenceImage();
+	const [linkedReference] = useState(() => readEditReference(openedSearch));
+	const reference = useReferenceImage(
+		linkedReference ? { input: linkedReference, thumbnailUrl: null } : null,
+	);
 	const appliedReferenceIdRef = useRef<number | null>(null);
 	const { addFile, chooseImage, remove } = reference;
 	useEffect(() => {

@@ -5,18 +5,17 @@ import { formatElapsed } from "../../../shared/elapsed";
 import type { GenerationImage } from "../../../shared/generation-responses";
 import { ImageActionButtons } from "../../components/image-action-buttons";
 import { joinClassNames } from "../../lib/class-names";
-import type { ImmediateAction } from "../../lib/image-actions";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
-import type { CompletedState } from "./generation-state";
-import { describeResultImage, type ResultImage } from "./result-image";
+import type { CompletedState, GeneratedRequest } from "./generation-state";
+import { buildImageActionStart, describeResultImage, type ResultImage } from "./result-image";
 
 type GenerationResultsProps = {
 	generation: CompletedState;
 	elapsedMs: number | null;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
-	/** Vary or Upscale of one of the images: a new generation, followed here. */
-	onStartFromImage: (action: ImmediateAction, image: ResultImage, factor?: number) => void;
+	/** Starts Vary or Upscale of an image: a new generation, followed like any other. */
+	onStart: (request: GeneratedRequest) => void;
 	/** Edit: the image becomes the form's reference. */
 	onEditImage: (image: ResultImage) => void;
 };
@@ -70,7 +69,7 @@ export function GenerationResults({
 	generation,
 	elapsedMs,
 	onOpenImage,
-	onStartFromImage,
+	onStart,
 	onEditImage,
 }: GenerationResultsProps) {
 	const { images, request, recipe } = generation;
@@ -208,7 +207,9 @@ export function GenerationResults({
 					choices={actionChoices}
 					imageName={`image ${selectedIndex + 1} of ${count}`}
 					onStart={(action, factor) =>
-						onStartFromImage(action, describeResultImage(generation, selectedIndex), factor)
+						onStart(
+							buildImageActionStart(action, describeResultImage(generation, selectedIndex), factor),
+						)
 					}
 					onEdit={() => onEditImage(describeResultImage(generation, selectedIndex))}
 				/>

@@ -167,6 +167,7 @@ export function GeneratorPage({
 							prefill={form.settingsPrefill}
 							startError={state.phase === "failed" ? state.message : null}
 							onImageChosen={form.loadSettingsFromImage}
+							openedSearch={form.openedSearch}
 							referenceRequest={form.referenceRequest}
 							onReferenceChange={form.setSentReference}
 						/>
@@ -198,7 +199,6 @@ export function GeneratorPage({
 						promptRef.current?.focus();
 					}}
 					onOpenImage={preview.open}
-					onStartFromImage={form.startFromImage}
 					onEditImage={form.editImage}
 				/>
 			</div>
@@ -211,7 +211,7 @@ export function GeneratorPage({
 						onIndexChange={preview.setIndex}
 						onClose={preview.close}
 						readReturnFocus={() => preview.openerRef.current}
-						onStartFromImage={form.startFromImage}
+						onStart={form.retry}
 						onEditImage={form.editImage}
 					/>
 				</Suspense>

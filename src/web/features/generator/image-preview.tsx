@@ -5,11 +5,12 @@ import type { Generation } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
 import { FamilyPanel } from "../../components/family-panel";
 import { ImageActionButtons } from "../../components/image-action-buttons";
-import type { ImmediateAction } from "../../lib/image-actions";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import { describeRecipe } from "./describe-recipe";
+import type { GeneratedRequest } from "./generation-state";
 import {
+	buildImageActionStart,
 	describeResultImage,
 	type ResultImage,
 	type ShownGeneration,
@@ -25,8 +26,8 @@ type ImagePreviewProps = {
 	onClose: () => void;
 	/** Where focus goes back to when the preview closes: the image that opened it. */
 	readReturnFocus: () => HTMLElement | null;
-	/** Vary or Upscale of the image shown. */
-	onStartFromImage: (action: ImmediateAction, image: ResultImage, factor?: number) => void;
+	/** Starts Vary or Upscale of an image: a new generation, followed like any other. */
+	onStart: (request: GeneratedRequest) => void;
 	/** Edit of the image shown. */
 	onEditImage: (image: ResultImage) => void;
 };
@@ -45,7 +46,7 @@ export function ImagePreview({
 	onIndexChange,
 	onClose,
 	readReturnFocus,
-	onStartFromImage,
+	onStart,
 	onEditImage,
 }: ImagePreviewProps) {
 	// A generation of the family ("Made from", "Made from this") opened here is shown instead of
@@ -151,7 +152,7 @@ export function ImagePreview({
 								choices={actionChoices}
 								imageName={`image ${index + 1} of ${count}`}
 								onStart={(action, factor) =>
-									onStartFromImage(action, describeResultImage(shown, index), factor)
+									onStart(buildImageActionStart(action, describeResultImage(shown, index), factor))
 								}
 								onEdit={() => onEditImage(describeResultImage(shown, index))}
 							/>

@@ -3,7 +3,7 @@
 // image; "This model does not take a reference image." for the others. Loaded with the settings
 // (generation-controls.tsx).
 import { useQuery } from "@tanstack/react-query";
-import { ImagePlus, X } from "lucide-react";
+import { Paperclip, X } from "lucide-react";
 import { useId, useRef } from "react";
 import {
 	DEFAULT_REFERENCE_STRENGTH,
@@ -127,7 +127,7 @@ export function ReferenceImageField({ model, reference }: ReferenceImageFieldPro
 						onClick={() => fileInputRef.current?.click()}
 						className="-ml-1.5 inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 disabled:cursor-default disabled:opacity-60"
 					>
-						<ImagePlus aria-hidden="true" className="size-4" />
+						<Paperclip aria-hidden="true" className="size-4" />
 						{IMAGE_INPUT_TEXTS.addReference}
 					</button>
 					{reference.isUploading ? (

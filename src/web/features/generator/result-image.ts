@@ -1,7 +1,8 @@
 // One image of what the generator's results or preview show, as Vary, Upscale and Edit name it.
 // Loaded with the results and the preview, not with the first page.
 import type { Generation } from "../../../shared/generation-responses";
-import type { CompletedState } from "./generation-state";
+import type { ImmediateAction } from "../../lib/image-actions";
+import type { CompletedState, GeneratedRequest } from "./generation-state";
 
 /** What the results or the preview show: the results, or a generation of their family. */
 export type ShownGeneration = Pick<
@@ -36,5 +37,21 @@ export function showGeneration(generation: Generation): ShownGeneration {
 		request: { prompt: generation.prompt, aspectRatio: generation.aspect_ratio },
 		recipe: { model: generation.model, settings: generation.settings },
 		family: { parent: generation.parent, childrenCount: generation.childrenCount },
+	};
+}
+
+/**
+ * Vary or Upscale of one image shown, as the generator starts it (and Try Again repeats it): the
+ * parent's prompt and ratio are for the screen; the server takes them from the parent.
+ */
+export function buildImageActionStart(
+	action: ImmediateAction,
+	{ generationId, imageIndex, prompt, aspectRatio }: ResultImage,
+	factor?: number,
+): GeneratedRequest {
+	return {
+		prompt,
+		aspectRatio,
+		image: { action, reference: { generationId, imageIndex }, factor },
 	};
 }

@@ -5,7 +5,6 @@ import { ERRORS } from "../../../shared/errors";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
-import type { ImmediateAction } from "../../lib/image-actions";
 import { EmptyState } from "./empty-state";
 import { loadGenerationProgress, loadGenerationResults } from "./generation-code";
 import {
@@ -99,7 +98,6 @@ type ResultPanelProps = {
 	onRetry: (request: GeneratedRequest) => void;
 	onPickExample: (prompt: string) => void;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
-	onStartFromImage: (action: ImmediateAction, image: ResultImage, factor?: number) => void;
 	onEditImage: (image: ResultImage) => void;
 };
 
@@ -114,7 +112,6 @@ export function ResultPanel({
 	onRetry,
 	onPickExample,
 	onOpenImage,
-	onStartFromImage,
 	onEditImage,
 }: ResultPanelProps) {
 	const isRunning = isGenerationRunning(state);
@@ -143,7 +140,7 @@ export function ResultPanel({
 					generation={state}
 					elapsedMs={elapsedMs}
 					onOpenImage={onOpenImage}
-					onStartFromImage={onStartFromImage}
+					onStart={onRetry}
 					onEditImage={onEditImage}
 				/>
 			</Suspense>

@@ -4,7 +4,6 @@ import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-r
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
 import { readGeneratorLink } from "../../lib/generator-link";
-import type { ImmediateAction } from "../../lib/image-actions";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { type SettingsChoice, toRequestedSettings } from "./generation-choice";
 import { loadImageSettings } from "./generation-code";
@@ -44,7 +43,7 @@ export function useGeneratorForm({
 	);
 	// The link's model and settings wait for the models (generation-controls.tsx); so does an image's.
 	const [settingsPrefill, setSettingsPrefill] = useState<PendingPrefill | null>(() => {
-		const { prompt: _prompt, aspectRatio: _ratio, reference: _reference, ...settings } = prefill;
+		const { prompt: _prompt, aspectRatio: _ratio, ...settings } = prefill;
 		return Object.values(settings).some((value) => value !== null)
 			? { id: 0, value: settings }
 			: null;
@@ -56,15 +55,14 @@ export function useGeneratorForm({
 		const { ratios } = next.model;
 		setAspectRatio((ratio) => (ratios.includes(ratio) ? ratio : (ratios[0] ?? ratio)));
 	}, []);
-	// The reference lives with the settings, which load after the first paint: the form asks for
-	// changes (Edit in the history opens `/?...&reference=<id>&image=<n>`, its thumbnail read
-	// later) and hears what a start would send.
-	const [referenceRequest, setReferenceRequest] = useState<ReferenceRequest | null>(() =>
-		prefill.reference ? { id: 1, image: { input: prefill.reference, thumbnailUrl: null } } : null,
-	);
+	// The reference lives with the settings, which load after the first paint and read an Edit
+	// link's reference from the address the page opened at: the form asks for changes and hears
+	// what a start would send.
+	const [openedSearch] = useState(location.search);
+	const [referenceRequest, setReferenceRequest] = useState<ReferenceRequest | null>(null);
 	const requestReference = (request: Omit<ReferenceRequest, "id">) =>
 		setReferenceRequest(
-			(previous) => ({ ...request, id: (previous?.id ?? 1) + 1 }) as ReferenceRequest,
+			(previous) => ({ ...request, id: (previous?.id ?? 0) + 1 }) as ReferenceRequest,
 		);
 	const [sentReference, setSentReference] = useState<SentReference | null>(null);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
@@ -136,20 +134,6 @@ export function useGeneratorForm({
 		});
 	}
 
-	/**
-	 * Vary or Upscale of one image shown: started at once, followed like any other, with the
-	 * parent's prompt and ratio on the screen (the server takes them from it).
-	 */
-	function startFromImage(action: ImmediateAction, image: ResultImage, factor?: number) {
-		if (isGenerating || !checkSignedIn()) return;
-		const { generationId, imageIndex } = image;
-		start({
-			prompt: image.prompt,
-			aspectRatio: image.aspectRatio,
-			image: { action, reference: { generationId, imageIndex }, factor },
-		});
-	}
-
 	/** Edit: the image becomes the reference, its prompt and ratio fill the form to be changed. */
 	function editImage({ generationId, imageIndex, thumbnailUrl, ...image }: ResultImage) {
 		requestReference({ image: { input: { generationId, imageIndex }, thumbnailUrl } });
@@ -188,7 +172,7 @@ export function useGeneratorForm({
 			.catch(() => {});
 	}
 
-	/** Try again: the failed generation's own request. */
+	/** Try again: the failed generation's own request; Vary and Upscale start theirs the same way. */
 	function retry(request: GeneratedRequest) {
 		if (checkSignedIn()) start(request);
 	}
@@ -217,9 +201,9 @@ export function useGeneratorForm({
 		settingsPrefill,
 		loadSettingsFromImage,
 		takeDroppedImage,
+		openedSearch,
 		referenceRequest,
 		setSentReference,
-		startFromImage,
 		editImage,
 		promptRef,
 		formRef,
