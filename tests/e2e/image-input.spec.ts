@@ -150,7 +150,7 @@ test("the preview's family links open the original and what was made from it", a
 	const childCard = page.locator(`article[data-generation-id="${childId}"]`);
 	await childCard.getByRole("button", { name: /^Preview image 1 of/ }).click();
 	const dialog = page.getByRole("dialog");
-	const madeFrom = dialog.getByRole("region", { name: "Made from" });
+	const madeFrom = dialog.getByRole("region", { name: "Made from", exact: true });
 	await expect(madeFrom).toBeVisible();
 	await waitForTransitions(page);
 	await expectNoAxeViolations(page);
@@ -158,10 +158,10 @@ test("the preview's family links open the original and what was made from it", a
 	await madeFrom.getByRole("button", { name: "Open the original: A heron in the reeds" }).click();
 	const children = dialog.getByRole("region", { name: "Made from this" });
 	await expect(children).toBeVisible();
-	await expect(dialog.getByRole("region", { name: "Made from" })).toHaveCount(0);
+	await expect(dialog.getByRole("region", { name: "Made from", exact: true })).toHaveCount(0);
 
 	await children.getByRole("button", { name: "Open Vary (strong): A heron in the reeds" }).click();
-	await expect(dialog.getByRole("region", { name: "Made from" })).toBeVisible();
+	await expect(dialog.getByRole("region", { name: "Made from", exact: true })).toBeVisible();
 
 	// Deleting the original: the child keeps its images and says so.
 	expect(

@@ -13,7 +13,12 @@ export function familyQueryKey(id: string) {
 }
 
 type FamilyPanelProps = {
-	generation: Pick<Generation, "id" | "parent" | "childrenCount">;
+	/** The generation shown; `parent` and `childrenCount` absent where its record was not read. */
+	generation: {
+		id: string;
+		parent?: GenerationParent | null;
+		childrenCount?: number;
+	};
 	/** Opens the preview of a generation of the family, on the image given. */
 	onOpen: (generation: Generation, imageIndex: number) => void;
 };

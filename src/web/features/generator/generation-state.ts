@@ -1,13 +1,13 @@
 import type { AspectRatio } from "../../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import type {
-	Generation,
 	GenerationImage,
 	GenerationModel,
 	GenerationProgress,
 	GenerationSettings,
 } from "../../../shared/generation-responses";
 import type {
+	GenerationParent,
 	ReferenceInput,
 	GenerationAction as StartedAction,
 } from "../../../shared/image-input";
@@ -79,7 +79,10 @@ export type CompletedState = {
 };
 
 /** What a generation's record says of its family: what it was made from, how many were made from it. */
-export type GenerationFamilyFacts = Pick<Generation, "parent" | "childrenCount">;
+export type GenerationFamilyFacts = {
+	parent?: GenerationParent | null;
+	childrenCount?: number;
+};
 
 /** Failed, cancelled, or refused before it started: the message says which. */
 type FailedState = { phase: "failed"; request: GeneratedRequest | null; message: string };
