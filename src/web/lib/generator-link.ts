@@ -63,20 +63,6 @@ export function readGeneratorLink(search: string): GeneratorPrefill {
 	};
 }
 
-/**
- * The reference an Edit link names (`reference=<generation id>&image=<index>`, added by
- * buildEditLink), or null; the server checks the id. Read by the settings, loaded after the
- * first paint.
- */
-export function readEditReference(
-	search: string,
-): { generationId: string; imageIndex: number } | null {
-	const params = new URLSearchParams(search);
-	const generationId = params.get("reference");
-	const imageIndex = readWholeNumber(params.get("image"), 99, 0);
-	return generationId && imageIndex !== null ? { generationId, imageIndex } : null;
-}
-
 function readWholeNumber(text: string | null, max: number, min: number): number | null {
 	if (text === null || !/^\d{1,10}$/.test(text)) return null;
 	const value = Number(text);

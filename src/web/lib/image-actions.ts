@@ -82,3 +82,19 @@ export function buildEditLink(generation: {
 	});
 	return `${link}&${reference}`;
 }
+
+/**
+ * The reference an Edit link names (`reference=<generation id>&image=<index>`, added by
+ * buildEditLink), or null; the server checks the id. Read by the generator's settings, loaded
+ * after the first paint.
+ */
+export function readEditReference(
+	search: string,
+): { generationId: string; imageIndex: number } | null {
+	const params = new URLSearchParams(search);
+	const generationId = params.get("reference");
+	const image = params.get("image") ?? "";
+	return generationId && /^\d{1,2}$/.test(image)
+		? { generationId, imageIndex: Number(image) }
+		: null;
+}

@@ -14,14 +14,13 @@ import {
 import type { PublicModel } from "../../../shared/models";
 import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
 import { joinClassNames } from "../../lib/class-names";
-import { readEditReference } from "../../lib/generator-link";
+import { readEditReference } from "../../lib/image-actions";
 import { fetchModels, MODELS_QUERY_KEY } from "../../lib/models-requests";
 import { showToast } from "../../lib/toast";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
 import { ReferenceImageField } from "./reference-image-field";
 import {
-	REFERENCE_ROW_CLASS_NAME,
 	SETTINGS_BAR_CLASS_NAME,
 	SETTINGS_BAR_ITEM_CLASS_NAME,
 	SETTINGS_ROW_CLASS_NAME,
@@ -302,10 +301,8 @@ type GenerationControlsProps = {
 	/** The message of a refused start: a setting it names is marked. */
 	startError: string | null;
 	onImageChosen: (file: File) => void;
-	/** The address the page opened at: an Edit link's reference starts the reference image. */
-	openedSearch: string;
 	/** What the form asks of the reference image (a drop, Edit, Escape), applied once each. */
-	referenceRequest: ReferenceRequest | null;
+	referenceRequest: ReferenceRequest;
 	/** What a start sends of the reference: none while there is none or the model takes none. */
 	onReferenceChange: (sent: SentReference | null) => void;
 };
@@ -322,22 +319,21 @@ export function GenerationControls({
 	prefill,
 	startError,
 	onImageChosen,
-	openedSearch,
 	referenceRequest,
 	onReferenceChange,
 }: GenerationControlsProps) {
-	const [linkedReference] = useState(() => readEditReference(openedSearch));
-	const reference = useReferenceImage(
-		linkedReference ? { input: linkedReference, thumbnailUrl: null } : null,
-	);
+	const reference = useReferenceImage();
 	const appliedReferenceIdRef = useRef<number | null>(null);
 	const { addFile, chooseImage, remove } = reference;
 	useEffect(() => {
-		if (!referenceRequest || referenceRequest.id === appliedReferenceIdRef.current) return;
+		if (referenceRequest.id === appliedReferenceIdRef.current) return;
 		appliedReferenceIdRef.current = referenceRequest.id;
 		if ("file" in referenceRequest) addFile(referenceRequest.file);
 		else if ("image" in referenceRequest) chooseImage(referenceRequest.image);
-		else remove();
+		else if ("search" in referenceRequest) {
+			const linked = readEditReference(referenceRequest.search);
+			if (linked) chooseImage({ input: linked, thumbnailUrl: null });
+		} else remove();
 	}, [referenceRequest, addFile, chooseImage, remove]);
 	const takesImage = choice?.model.imageInput === true;
 	const sentInput = takesImage ? reference.reference?.input : undefined;
@@ -471,9 +467,7 @@ export function GenerationControls({
 					/>
 				</div>
 			</div>
-			<div className={REFERENCE_ROW_CLASS_NAME}>
-				<ReferenceImageField model={model} reference={reference} />
-			</div>
+			<ReferenceImageField model={model} reference={reference} />
 			{hasAdvanced ? (
 				<div
 					id={advancedId}

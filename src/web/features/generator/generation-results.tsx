@@ -8,7 +8,12 @@ import { joinClassNames } from "../../lib/class-names";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import type { CompletedState, GeneratedRequest } from "./generation-state";
-import { buildImageActionStart, describeResultImage, type ResultImage } from "./result-image";
+import {
+	buildImageActionStart,
+	describeResultImage,
+	type EditTarget,
+	editImage,
+} from "./result-image";
 
 type GenerationResultsProps = {
 	generation: CompletedState;
@@ -16,8 +21,8 @@ type GenerationResultsProps = {
 	onOpenImage: (index: number, opener: HTMLElement) => void;
 	/** Starts Vary or Upscale of an image: a new generation, followed like any other. */
 	onStart: (request: GeneratedRequest) => void;
-	/** Edit: the image becomes the form's reference. */
-	onEditImage: (image: ResultImage) => void;
+	/** The form Edit fills: the image as its reference, with its prompt and ratio. */
+	editTarget: EditTarget;
 };
 
 // Gallery images are at most this tall, and at most 85% of the gallery's width.
@@ -70,7 +75,7 @@ export function GenerationResults({
 	elapsedMs,
 	onOpenImage,
 	onStart,
-	onEditImage,
+	editTarget,
 }: GenerationResultsProps) {
 	const { images, request, recipe } = generation;
 	const [selectedIndex, setSelectedIndex] = useState(0);
@@ -211,7 +216,7 @@ export function GenerationResults({
 							buildImageActionStart(action, describeResultImage(generation, selectedIndex), factor),
 						)
 					}
-					onEdit={() => onEditImage(describeResultImage(generation, selectedIndex))}
+					onEdit={() => editImage(editTarget, describeResultImage(generation, selectedIndex))}
 				/>
 			</div>
 		</div>

@@ -167,7 +167,6 @@ export function GeneratorPage({
 							prefill={form.settingsPrefill}
 							startError={state.phase === "failed" ? state.message : null}
 							onImageChosen={form.loadSettingsFromImage}
-							openedSearch={form.openedSearch}
 							referenceRequest={form.referenceRequest}
 							onReferenceChange={form.setSentReference}
 						/>
@@ -199,7 +198,7 @@ export function GeneratorPage({
 						promptRef.current?.focus();
 					}}
 					onOpenImage={preview.open}
-					onEditImage={form.editImage}
+					editTarget={form}
 				/>
 			</div>
 
@@ -212,7 +211,7 @@ export function GeneratorPage({
 						onClose={preview.close}
 						readReturnFocus={() => preview.openerRef.current}
 						onStart={form.retry}
-						onEditImage={form.editImage}
+						editTarget={form}
 					/>
 				</Suspense>
 			) : null}

@@ -12,7 +12,8 @@ import type { GeneratedRequest } from "./generation-state";
 import {
 	buildImageActionStart,
 	describeResultImage,
-	type ResultImage,
+	type EditTarget,
+	editImage,
 	type ShownGeneration,
 	showGeneration,
 } from "./result-image";
@@ -28,8 +29,8 @@ type ImagePreviewProps = {
 	readReturnFocus: () => HTMLElement | null;
 	/** Starts Vary or Upscale of an image: a new generation, followed like any other. */
 	onStart: (request: GeneratedRequest) => void;
-	/** Edit of the image shown. */
-	onEditImage: (image: ResultImage) => void;
+	/** The form Edit fills: the image as its reference, with its prompt and ratio. */
+	editTarget: EditTarget;
 };
 
 const NAVIGATION_BUTTON_CLASS_NAME =
@@ -47,7 +48,7 @@ export function ImagePreview({
 	onClose,
 	readReturnFocus,
 	onStart,
-	onEditImage,
+	editTarget,
 }: ImagePreviewProps) {
 	// A generation of the family ("Made from", "Made from this") opened here is shown instead of
 	// the results until the preview closes.
@@ -154,7 +155,10 @@ export function ImagePreview({
 								onStart={(action, factor) =>
 									onStart(buildImageActionStart(action, describeResultImage(shown, index), factor))
 								}
-								onEdit={() => onEditImage(describeResultImage(shown, index))}
+								onEdit={() => {
+									editImage(editTarget, describeResultImage(shown, index));
+									onClose();
+								}}
 							/>
 							<FamilyPanel
 								key={shown.generationId}

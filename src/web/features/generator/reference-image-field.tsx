@@ -81,8 +81,20 @@ type ReferenceImageFieldProps = {
 	reference: ReferenceImageControls;
 };
 
-/** The reference image's row of the settings. */
-export function ReferenceImageField({ model, reference }: ReferenceImageFieldProps) {
+/**
+ * The reference image's row: "Add reference image", or the note that the model takes none, one
+ * line high (as the settings' placeholder reserves) until a reference is added, which the person
+ * does, so the form may grow then.
+ */
+export function ReferenceImageField(props: ReferenceImageFieldProps) {
+	return (
+		<div className="flex min-h-9 flex-col justify-center">
+			<ReferenceImageRow {...props} />
+		</div>
+	);
+}
+
+function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 	const fileInputRef = useRef<HTMLInputElement>(null);
 	const current = reference.reference;
 	const linkedThumbnailUrl = useLinkedThumbnail(current);

@@ -1,8 +1,11 @@
 // One image of what the generator's results or preview show, as Vary, Upscale and Edit name it.
 // Loaded with the results and the preview, not with the first page.
+
+import type { AspectRatio } from "../../../shared/aspect-ratios";
 import type { Generation } from "../../../shared/generation-responses";
 import type { ImmediateAction } from "../../lib/image-actions";
 import type { CompletedState, GeneratedRequest } from "./generation-state";
+import type { ReferenceRequest } from "./use-reference-image";
 
 /** What the results or the preview show: the results, or a generation of their family. */
 export type ShownGeneration = Pick<
@@ -54,4 +57,21 @@ export function buildImageActionStart(
 		aspectRatio,
 		image: { action, reference: { generationId, imageIndex }, factor },
 	};
+}
+
+/** What Edit changes on the generator's form (use-generator-form.ts gives it). */
+export type EditTarget = {
+	setPrompt: (prompt: string) => void;
+	setAspectRatio: (aspectRatio: AspectRatio) => void;
+	requestReference: (request: Omit<ReferenceRequest, "id">) => void;
+	promptRef: { current: HTMLTextAreaElement | null };
+};
+
+/** Edit: the image becomes the form's reference, its prompt and ratio fill the form to be changed. */
+export function editImage(form: EditTarget, image: ResultImage): void {
+	const { generationId, imageIndex, thumbnailUrl } = image;
+	form.requestReference({ image: { input: { generationId, imageIndex }, thumbnailUrl } });
+	form.setPrompt(image.prompt);
+	form.setAspectRatio(image.aspectRatio);
+	form.promptRef.current?.focus();
 }

@@ -12,7 +12,7 @@ import {
 	type GenerationState,
 	isGenerationRunning,
 } from "./generation-state";
-import type { ResultImage } from "./result-image";
+import type { EditTarget } from "./result-image";
 
 const GenerationProgress = lazy(async () => ({
 	default: (await loadGenerationProgress()).GenerationProgress,
@@ -98,7 +98,8 @@ type ResultPanelProps = {
 	onRetry: (request: GeneratedRequest) => void;
 	onPickExample: (prompt: string) => void;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
-	onEditImage: (image: ResultImage) => void;
+	/** The form Edit fills: the image as its reference, with its prompt and ratio. */
+	editTarget: EditTarget;
 };
 
 /** The right panel: busy, the error, the results or the empty state (SPEC.md section 2). */
@@ -112,7 +113,7 @@ export function ResultPanel({
 	onRetry,
 	onPickExample,
 	onOpenImage,
-	onEditImage,
+	editTarget,
 }: ResultPanelProps) {
 	const isRunning = isGenerationRunning(state);
 	const error = state.phase === "failed" ? state.message : null;
@@ -141,7 +142,7 @@ export function ResultPanel({
 					elapsedMs={elapsedMs}
 					onOpenImage={onOpenImage}
 					onStart={onRetry}
-					onEditImage={onEditImage}
+					editTarget={editTarget}
 				/>
 			</Suspense>
 		);

@@ -11,12 +11,6 @@ export const SETTINGS_BAR_CLASS_NAME =
 
 export const SETTINGS_BAR_ITEM_CLASS_NAME = "flex h-9 items-center";
 
-/**
- * The reference image's row: "Add reference image", or the note that the model takes none, one
- * line high until a reference is added (which the person does, so the form may grow then).
- */
-export const REFERENCE_ROW_CLASS_NAME = "flex min-h-9 flex-col justify-center";
-
 /** The settings' place while their code and the models load. */
 export function SettingsPlaceholder() {
 	return (
@@ -26,7 +20,8 @@ export function SettingsPlaceholder() {
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
 			</div>
-			<div aria-hidden="true" className={REFERENCE_ROW_CLASS_NAME} />
+			{/* The reference image's row (reference-image-field.tsx), one line high until one is added. */}
+			<div aria-hidden="true" className={SETTINGS_BAR_ITEM_CLASS_NAME} />
 		</>
 	);
 }

@@ -8,8 +8,7 @@ import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { type SettingsChoice, toRequestedSettings } from "./generation-choice";
 import { loadImageSettings } from "./generation-code";
 import type { PendingPrefill } from "./generation-controls";
-import { type GeneratedRequest, type ImageRequest, isGenerationRunning } from "./generation-state";
-import type { ResultImage } from "./result-image";
+import { type GeneratedRequest, isGenerationRunning } from "./generation-state";
 import { useGenerator } from "./use-generator";
 import type { ReferenceRequest, SentReference } from "./use-reference-image";
 
@@ -58,12 +57,13 @@ export function useGeneratorForm({
 	// The reference lives with the settings, which load after the first paint and read an Edit
 	// link's reference from the address the page opened at: the form asks for changes and hears
 	// what a start would send.
-	const [openedSearch] = useState(location.search);
-	const [referenceRequest, setReferenceRequest] = useState<ReferenceRequest | null>(null);
+	const [referenceRequest, setReferenceRequest] = useState<ReferenceRequest>(() => ({
+		id: 0,
+		search: location.search,
+	}));
+	/** Asks the settings to change the reference (Edit fills the form through it, result-image.ts). */
 	const requestReference = (request: Omit<ReferenceRequest, "id">) =>
-		setReferenceRequest(
-			(previous) => ({ ...request, id: (previous?.id ?? 0) + 1 }) as ReferenceRequest,
-		);
+		setReferenceRequest((previous) => ({ ...request, id: previous.id + 1 }) as ReferenceRequest);
 	const [sentReference, setSentReference] = useState<SentReference | null>(null);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
@@ -123,24 +123,13 @@ export function useGeneratorForm({
 			reject(negativeCheck.message);
 			return;
 		}
-		// A reference goes with the request only to a model that takes one; the form says so otherwise.
-		const image: ImageRequest | undefined =
-			sentReference && choice?.model.imageInput ? { action: "edit", ...sentReference } : undefined;
+		// The settings hand over a reference only for a model that takes one (they say so otherwise).
 		start({
 			prompt: promptCheck.prompt,
 			aspectRatio,
 			settings: choice ? toRequestedSettings(choice) : undefined,
-			...(image ? { image } : {}),
+			...(sentReference ? { image: { action: "edit", ...sentReference } } : {}),
 		});
-	}
-
-	/** Edit: the image becomes the reference, its prompt and ratio fill the form to be changed. */
-	function editImage({ generationId, imageIndex, thumbnailUrl, ...image }: ResultImage) {
-		requestReference({ image: { input: { generationId, imageIndex }, thumbnailUrl } });
-		setPrompt(image.prompt);
-		setAspectRatio(image.aspectRatio);
-		closePreview();
-		promptRef.current?.focus();
 	}
 
 	/**
@@ -201,10 +190,9 @@ export function useGeneratorForm({
 		settingsPrefill,
 		loadSettingsFromImage,
 		takeDroppedImage,
-		openedSearch,
 		referenceRequest,
 		setSentReference,
-		editImage,
+		requestReference,
 		promptRef,
 		formRef,
 		requestGeneration,

@@ -25,7 +25,9 @@ export type ReferenceImageState = {
 export type ReferenceRequest =
 	| { id: number; file: File }
 	| { id: number; image: ReferenceImage }
-	| { id: number; isCleared: true };
+	| { id: number; isCleared: true }
+	/** The address the page opened at: an Edit link's reference (image-actions.ts, readEditReference). */
+	| { id: number; search: string };
 
 /** What a start sends of the reference: the image and the strength set (none: the server's default). */
 export type SentReference = { reference: ReferenceInput; strength?: number };
