@@ -467,7 +467,6 @@ export function GenerationControls({
 					/>
 				</div>
 			</div>
-			<ReferenceImageField model={model} reference={reference} />
 			{hasAdvanced ? (
 				<div
 					id={advancedId}
@@ -479,6 +478,8 @@ export function GenerationControls({
 					) : null}
 				</div>
 			) : null}
+			{/* After the settings, so the keyboard meets them in the order they always had. */}
+			<ReferenceImageField model={model} reference={reference} />
 		</>
 	);
 }

@@ -14,19 +14,13 @@ export type ImageSettings = {
 	prefill: SettingsPrefill;
 };
 
-/**
- * The settings `file` carries, or null, said in a toast, when it carries none (unless
- * `isMissingSaid` is false: a dropped image that became the reference needs no settings).
- */
-export async function readImageSettings(
-	file: Blob,
-	{ isMissingSaid = true }: { isMissingSaid?: boolean } = {},
-): Promise<ImageSettings | null> {
+/** The settings `file` carries, or null, said in a toast, when it carries none. */
+export async function readImageSettings(file: Blob): Promise<ImageSettings | null> {
 	const { readImageRecipe } = await import("../../lib/read-image-recipe");
 	// A file that cannot be read (not an image, cut short) has no settings to load either.
 	const recipe = await readImageRecipe(file).catch(() => null);
 	if (!recipe) {
-		if (isMissingSaid) void showToast("info", NO_RECIPE_MESSAGE);
+		void showToast("info", NO_RECIPE_MESSAGE);
 		return null;
 	}
 	return {

@@ -134,19 +134,18 @@ export function useGeneratorForm({
 
 	/**
 	 * An image dropped on the form: its recipe fills the settings as "Load settings from image"
-	 * does, and where the chosen model takes an image it also becomes the reference (then an image
-	 * without a recipe is no surprise, and nothing is said about it).
+	 * does (or a toast says it has none), and where the chosen model takes an image it also
+	 * becomes the reference.
 	 */
 	function takeDroppedImage(file: File) {
-		const isReference = choice?.model.imageInput === true;
-		if (isReference) requestReference({ file });
-		loadSettingsFromImage(file, { isMissingSaid: !isReference });
+		if (choice?.model.imageInput) requestReference({ file });
+		loadSettingsFromImage(file);
 	}
 
 	/** A dropped or chosen image: its prompt, ratio and settings fill the form, when it has them. */
-	function loadSettingsFromImage(file: Blob, options?: { isMissingSaid?: boolean }) {
+	function loadSettingsFromImage(file: Blob) {
 		void loadImageSettings()
-			.then(({ readImageSettings }) => readImageSettings(file, options))
+			.then(({ readImageSettings }) => readImageSettings(file))
 			.then((settings) => {
 				if (!settings) return;
 				setPrompt(settings.prompt);
