@@ -26,7 +26,16 @@ export default defineConfig({
 					// the JSX runtime, the error catalogue, the JSON readers) into four small chunks
 					// whose number changed with unrelated edits; as separate files they cost the first
 					// load about 1.5 kB of gzip (docs/decisions/005-first-load-budget.md).
-					groups: [{ name: "index", tags: ["$initial"] }],
+					// The UI of making images from an image (the actions on a result, the family, the
+					// reference's upload) is shared by the generator's and the history's lazy chunks:
+					// one chunk, not eight, each of whose names the first page's preload list carries.
+					groups: [
+						{ name: "index", tags: ["$initial"] },
+						{
+							name: "image-input",
+							test: /src\/(shared\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
+						},
+					],
 				},
 			},
 		},

@@ -56,6 +56,13 @@ export const IMAGE_INPUT_TEXTS = {
 	madeFrom: "Made from",
 	madeFromThis: "Made from this",
 	originalDeleted: "The original was deleted",
+	referenceImage: "Reference image",
+	uploading: "Uploading the image…",
+	uploadTooLarge: "The image is larger than 20 MB. Please choose a smaller one.",
+	imageActions: "Make more from this image",
+	madeFromUpload: "Made from an uploaded image",
+	varyStarted: "Variation started",
+	upscaleStarted: "Upscale started",
 } as const;
 
 /** `POST /api/uploads`: the stored upload, private to its owner, to name as a reference. */
@@ -82,3 +89,9 @@ export const GenerationParentSchema = z.union([
 	z.object({ action: z.literal("edit"), upload: z.literal(true) }),
 ]);
 export type GenerationParent = z.infer<typeof GenerationParentSchema>;
+
+/**
+ * The image a generation starts from, as a start request names it: an upload of one's own, or one
+ * image (counted from 0, as in the download route) of one's own generation.
+ */
+export type ReferenceInput = { uploadId: string } | { generationId: string; imageIndex: number };

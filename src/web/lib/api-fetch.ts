@@ -52,7 +52,8 @@ export async function fetchApiJson(
 ): Promise<{ body: unknown; status: number }> {
 	const headers = new Headers(init.headers);
 	headers.set("Accept", "application/json");
-	if (init.body !== undefined && !headers.has("Content-Type")) {
+	// Our JSON bodies are strings; a FormData body (an upload) carries its own multipart type.
+	if (typeof init.body === "string" && !headers.has("Content-Type")) {
 		headers.set("Content-Type", "application/json");
 	}
 

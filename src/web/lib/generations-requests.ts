@@ -9,6 +9,8 @@ import {
 	ActiveGenerationsSchema,
 	CreateGenerationResponseSchema,
 	type Generation,
+	type GenerationFamily,
+	GenerationFamilySchema,
 	type GenerationModel,
 	type GenerationPage,
 	GenerationPageSchema,
@@ -21,6 +23,7 @@ import {
 	BulkDeleteResponseSchema,
 	SetFavoriteResponseSchema,
 } from "../../shared/history-responses";
+import type { GenerationAction, ReferenceInput } from "../../shared/image-input";
 import { ApiError, parseApiAnswer, requestApi } from "./api-client";
 import { fetchApiJson } from "./api-fetch";
 
@@ -31,15 +34,22 @@ function generationPath(id: string): string {
 /**
  * What a start sends: the prompt and ratio, and optionally the model and its settings. Without
  * `seed` (or with null) the server draws a random one; without `model` it uses the default.
+ * Made from an image: the `reference` (an upload, or an image of a generation counted from 0), the
+ * `action` and its `strength` or `factor`; Vary and Upscale leave the prompt and ratio out, and the
+ * server takes them from the parent.
  */
-type StartGenerationRequest = {
-	prompt: string;
-	aspectRatio: AspectRatio;
+export type StartGenerationRequest = {
+	prompt?: string;
+	aspectRatio?: AspectRatio;
 	model?: string;
 	count?: number;
 	seed?: number | null;
 	negativePrompt?: string | null;
 	quality?: Quality | null;
+	action?: GenerationAction;
+	reference?: ReferenceInput;
+	strength?: number;
+	factor?: number;
 };
 
 /**
@@ -89,6 +99,14 @@ export function pollGenerationStatus(
 /** The saved record: images with their sizes and thumbnails, and the server's start and end times. */
 export function fetchGeneration(id: string, signal?: AbortSignal): Promise<Generation> {
 	return requestApi(generationPath(id), GenerationSchema, { signal });
+}
+
+/**
+ * `GET /api/generations/:id/family`: the generation it was made from (null when none, or deleted)
+ * and those made from it, newest first.
+ */
+export function fetchGenerationFamily(id: string, signal?: AbortSignal): Promise<GenerationFamily> {
+	return requestApi(`${generationPath(id)}/family`, GenerationFamilySchema, { signal });
 }
 
 /**

@@ -1,4 +1,5 @@
 import "@testing-library/jest-dom/vitest";
+import { File as NodeFile } from "node:buffer";
 import { cleanup, configure } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { mswServer } from "./msw-server";
@@ -40,6 +41,25 @@ if (!window.matchMedia) {
 		dispatchEvent: () => false,
 	});
 }
+
+// The tests' fetch is Node's, which sends only its own FormData as multipart (jsdom's would go as
+// the text "[object FormData]") and reads only its own File as a stream; in a browser, fetch,
+// FormData and File belong together in the same way. Node's FormData is the class of what its
+// Response reads from a form; made from a <form>, it takes the form's fields as jsdom reads them.
+globalThis.File = NodeFile as unknown as typeof File;
+const JsdomFormData = globalThis.FormData;
+const NodeFormData = (
+	await new Response("", {
+		headers: { "Content-Type": "application/x-www-form-urlencoded" },
+	}).formData()
+).constructor as typeof FormData;
+class TestFormData extends NodeFormData {
+	constructor(form?: HTMLFormElement) {
+		super();
+		if (form) for (const [name, value] of new JsdomFormData(form)) this.append(name, value);
+	}
+}
+globalThis.FormData = TestFormData;
 
 // jsdom draws nothing: without a 2D context the usage charts leave their tables to speak (jsdom's
 // own getContext would report itself as not implemented on every chart).

@@ -20,10 +20,17 @@ import {
 	fetchGeneration,
 	fetchGenerationsPage,
 	pollGenerationStatus,
+	type StartGenerationRequest,
 	startGeneration,
 } from "../../lib/generations-requests";
+import { buildImageActionRequest } from "../../lib/image-actions";
 import { announceGeneration } from "./announce-generation";
-import type { GeneratedRequest, GenerationAction, GenerationRecipe } from "./generation-state";
+import type {
+	GeneratedRequest,
+	GenerationAction,
+	GenerationFamilyFacts,
+	GenerationRecipe,
+} from "./generation-state";
 
 type Dispatch = (action: GenerationAction) => void;
 
@@ -161,6 +168,7 @@ async function followGeneration(
 	let startedAt: number | null = null;
 	let endedAt = Date.now();
 	let recipe: GenerationRecipe | undefined;
+	let family: GenerationFamilyFacts | undefined;
 	try {
 		// The saved record has each image's size and thumbnail, and the server's start and end
 		// times for the elapsed display. If it cannot be read the poll's URLs and the current time
@@ -170,10 +178,11 @@ async function followGeneration(
 		startedAt = parseTimestamp(record.created_at);
 		endedAt = parseTimestamp(record.completed_at) ?? endedAt;
 		recipe = { model: record.model, settings: record.settings };
+		family = { parent: record.parent, childrenCount: record.childrenCount };
 	} catch (error) {
 		if (isAbortError(error)) throw error;
 	}
-	dispatch({ type: "completed", images, startedAt, endedAt, recipe });
+	dispatch({ type: "completed", images, startedAt, endedAt, recipe, family });
 }
 
 /** Follows to the end; anything unexpected on the way is a plain failure, an abort is silence. */
@@ -190,6 +199,26 @@ async function followToTheEnd(
 }
 
 /**
+ * What the start sends for `request`. Vary and Upscale name only the image, the action and the
+ * factor: the prompt, ratio and model are the parent's, as the server takes them. An edit sends
+ * the form's prompt and settings with its reference and strength.
+ */
+export function toStartRequest(request: GeneratedRequest): StartGenerationRequest {
+	const { prompt, aspectRatio, settings, image } = request;
+	if (image && image.action !== "edit") {
+		return buildImageActionRequest(image.action, image.reference, image.factor);
+	}
+	const start: StartGenerationRequest = { prompt, aspectRatio, ...settings };
+	if (image) {
+		start.action = "edit";
+		start.reference = image.reference;
+		// None set: the server's default strength (DEFAULT_REFERENCE_STRENGTH).
+		if (image.strength !== undefined) start.strength = image.strength;
+	}
+	return start;
+}
+
+/**
  * Starts a generation and follows it to the end; failures become the screen's error. The caller
  * has already dispatched `started`, so the screen answers the click before this module loads.
  */
@@ -201,8 +230,7 @@ export async function startAndFollowGeneration(
 	const report = dispatchUntilAborted(dispatch, signal);
 	let accepted: Awaited<ReturnType<typeof startGeneration>>;
 	try {
-		const { prompt, aspectRatio, settings } = request;
-		accepted = await startGeneration({ prompt, aspectRatio, ...settings }, signal);
+		accepted = await startGeneration(toStartRequest(request), signal);
 	} catch (error) {
 		if (!isAbortError(error)) report({ type: "failed", message: describeFailure("start", error) });
 		return;

@@ -14,17 +14,24 @@ import {
 import type { PublicModel } from "../../../shared/models";
 import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
 import { joinClassNames } from "../../lib/class-names";
+import { readEditReference } from "../../lib/image-actions";
 import { fetchModels, MODELS_QUERY_KEY } from "../../lib/models-requests";
 import { showToast } from "../../lib/toast";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
-import { applyPrefill, fitChoice } from "./model-choice";
+import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
 import { NotifySwitches } from "./notify-switches";
+import { ReferenceImageField } from "./reference-image-field";
 import {
 	SETTINGS_BAR_CLASS_NAME,
 	SETTINGS_BAR_ITEM_CLASS_NAME,
 	SETTINGS_ROW_CLASS_NAME,
 	SettingsPlaceholder,
 } from "./settings-frame";
+import {
+	type ReferenceRequest,
+	type SentReference,
+	useReferenceImage,
+} from "./use-reference-image";
 
 /** A prefill to apply once; a new `id` applies the next one (another image dropped). */
 export type PendingPrefill = { id: number; value: SettingsPrefill };
@@ -295,6 +302,10 @@ type GenerationControlsProps = {
 	/** The message of a refused start: a setting it names is marked. */
 	startError: string | null;
 	onImageChosen: (file: File) => void;
+	/** What the form asks of the reference image (a drop, Edit, Escape), applied once each. */
+	referenceRequest: ReferenceRequest;
+	/** What a start sends of the reference: none while there is none or the model takes none. */
+	onReferenceChange: (sent: SentReference | null) => void;
 };
 
 /**
@@ -309,7 +320,32 @@ export function GenerationControls({
 	prefill,
 	startError,
 	onImageChosen,
+	referenceRequest,
+	onReferenceChange,
 }: GenerationControlsProps) {
+	const reference = useReferenceImage();
+	const appliedReferenceIdRef = useRef<number | null>(null);
+	const { addFile, chooseImage, remove } = reference;
+	useEffect(() => {
+		if (referenceRequest.id === appliedReferenceIdRef.current) return;
+		appliedReferenceIdRef.current = referenceRequest.id;
+		if ("file" in referenceRequest) addFile(referenceRequest.file);
+		else if ("image" in referenceRequest) chooseImage(referenceRequest.image);
+		else if ("search" in referenceRequest) {
+			const linked = readEditReference(referenceRequest.search);
+			if (linked) chooseImage({ input: linked, thumbnailUrl: null });
+		} else remove();
+	}, [referenceRequest, addFile, chooseImage, remove]);
+	const takesImage = choice?.model.imageInput === true;
+	const sentInput = takesImage ? reference.reference?.input : undefined;
+	const sentStrength = reference.strength;
+	useEffect(() => {
+		onReferenceChange(
+			sentInput
+				? { reference: sentInput, ...(sentStrength === null ? {} : { strength: sentStrength }) }
+				: null,
+		);
+	}, [sentInput, sentStrength, onReferenceChange]);
 	const advancedId = useId();
 	const fileInputRef = useRef<HTMLInputElement>(null);
 	const [isAdvancedOpen, setIsAdvancedOpen] = useState(false);
@@ -320,6 +356,8 @@ export function GenerationControls({
 		queryFn: ({ signal }) => fetchModels(signal),
 		enabled: !isAuthLoading,
 		staleTime: 60_000,
+		// A model that only upscales makes nothing from a prompt: it is never offered here.
+		select: listTextModels,
 	});
 
 	const latest = useRef({ choice, onChoiceChange });
@@ -441,6 +479,8 @@ export function GenerationControls({
 					) : null}
 				</div>
 			) : null}
+			{/* After the settings, so the keyboard meets them in the order they always had. */}
+			<ReferenceImageField model={model} reference={reference} />
 			<NotifySwitches />
 		</>
 	);

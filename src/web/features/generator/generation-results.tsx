@@ -3,14 +3,26 @@ import { useRef, useState } from "react";
 import { findAspectRatio } from "../../../shared/aspect-ratios";
 import { formatElapsed } from "../../../shared/elapsed";
 import type { GenerationImage } from "../../../shared/generation-responses";
+import { ImageActionButtons } from "../../components/image-action-buttons";
 import { joinClassNames } from "../../lib/class-names";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
-import type { CompletedState } from "./generation-state";
+import { useImageActionChoices } from "../../lib/use-image-action-choices";
+import type { CompletedState, GeneratedRequest } from "./generation-state";
+import {
+	buildImageActionStart,
+	describeResultImage,
+	type EditTarget,
+	editImage,
+} from "./result-image";
 
 type GenerationResultsProps = {
 	generation: CompletedState;
 	elapsedMs: number | null;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
+	/** Starts Vary or Upscale of an image: a new generation, followed like any other. */
+	onStart: (request: GeneratedRequest) => void;
+	/** The form Edit fills: the image as its reference, with its prompt and ratio. */
+	editTarget: EditTarget;
 };
 
 // Gallery images are at most this tall, and at most 85% of the gallery's width.
@@ -58,9 +70,16 @@ function GalleryImage({ image, index }: { image: GenerationImage; index: number 
 }
 
 /** The result panel with a finished generation: what was asked, and the images to browse. */
-export function GenerationResults({ generation, elapsedMs, onOpenImage }: GenerationResultsProps) {
+export function GenerationResults({
+	generation,
+	elapsedMs,
+	onOpenImage,
+	onStart,
+	editTarget,
+}: GenerationResultsProps) {
 	const { images, request, recipe } = generation;
 	const [selectedIndex, setSelectedIndex] = useState(0);
+	const actionChoices = useImageActionChoices(recipe?.model.id);
 	const itemRefs = useRef<Array<HTMLLIElement | null>>([]);
 	const ratio = findAspectRatio(request.aspectRatio);
 	const count = images.length;
@@ -188,6 +207,18 @@ export function GenerationResults({ generation, elapsedMs, onOpenImage }: Genera
 					))}
 				</ul>
 			) : null}
+			<div className="mt-4">
+				<ImageActionButtons
+					choices={actionChoices}
+					imageName={`image ${selectedIndex + 1} of ${count}`}
+					onStart={(action, factor) =>
+						onStart(
+							buildImageActionStart(action, describeResultImage(generation, selectedIndex), factor),
+						)
+					}
+					onEdit={() => editImage(editTarget, describeResultImage(generation, selectedIndex))}
+				/>
+			</div>
 		</div>
 	);
 }

@@ -6,13 +6,36 @@ import type {
 	GenerationProgress,
 	GenerationSettings,
 } from "../../../shared/generation-responses";
+import type {
+	GenerationParent,
+	ReferenceInput,
+	GenerationAction as StartedAction,
+} from "../../../shared/image-input";
 import type { RequestedSettings } from "./generation-choice";
 
-/** What Generate asks for: the prompt, the ratio and, once the models are known, the settings. */
+/**
+ * What a generation is made from: an image (an upload, or one of a generation's) and the action.
+ * Vary and Upscale send only this (the server takes the prompt, ratio and model from the parent);
+ * an edit sends it beside the form's prompt and settings, with the reference strength.
+ */
+export type ImageRequest =
+	| {
+			action: Exclude<StartedAction, "edit">;
+			reference: { generationId: string; imageIndex: number };
+			factor?: number;
+	  }
+	| { action: "edit"; reference: ReferenceInput; strength?: number };
+
+/**
+ * What Generate asks for: the prompt, the ratio and, once the models are known, the settings; and
+ * the image it starts from, if any. Vary and Upscale carry the parent's prompt and ratio here for
+ * the screen only.
+ */
 export type GeneratedRequest = {
 	prompt: string;
 	aspectRatio: AspectRatio;
 	settings?: RequestedSettings;
+	image?: ImageRequest;
 };
 
 /** The model and the settings the server made a generation with, the seed it used among them. */
@@ -51,6 +74,14 @@ export type CompletedState = {
 	startedAt: number;
 	endedAt: number;
 	recipe?: GenerationRecipe;
+	/** What the saved record says of its family, for the preview; absent when it was not read. */
+	family?: GenerationFamilyFacts;
+};
+
+/** What a generation's record says of its family: what it was made from, how many were made from it. */
+export type GenerationFamilyFacts = {
+	parent?: GenerationParent | null;
+	childrenCount?: number;
 };
 
 /** Failed, cancelled, or refused before it started: the message says which. */
@@ -96,6 +127,7 @@ export type GenerationAction =
 			endedAt: number;
 			/** The saved record's, which wins over what the start answered. */
 			recipe?: GenerationRecipe;
+			family?: GenerationFamilyFacts;
 	  }
 	| { type: "failed"; message: string }
 	| { type: "rejected"; message: string }
@@ -148,6 +180,7 @@ function reduceFollowing(state: FollowingState, action: GenerationAction): Gener
 				startedAt: action.startedAt ?? state.startedAt,
 				endedAt: action.endedAt,
 				recipe: action.recipe ?? state.recipe,
+				family: action.family,
 			};
 		default:
 			return state;

@@ -8,6 +8,7 @@ import {
 	prefetchGenerationCode,
 } from "./generation-code";
 import { readGenerationTimes } from "./generation-state";
+
 import { OfflineEngineNote, ShortcutHints } from "./generator-notes";
 import { PromptField } from "./prompt-field";
 import { ResultPanel } from "./result-panel";
@@ -141,7 +142,7 @@ export function GeneratorPage({
 						setIsDraggingFile(false);
 						if (!file) return;
 						event.preventDefault();
-						form.loadSettingsFromImage(file);
+						form.takeDroppedImage(file);
 					}}
 					className={`space-y-5 rounded-2xl bg-white/90 p-5 shadow-card ring-1 sm:p-6 lg:sticky lg:top-24 ${isDraggingFile ? "ring-2 ring-accent-600" : "ring-slate-200/80"}`}
 				>
@@ -166,6 +167,8 @@ export function GeneratorPage({
 							prefill={form.settingsPrefill}
 							startError={state.phase === "failed" ? state.message : null}
 							onImageChosen={form.loadSettingsFromImage}
+							referenceRequest={form.referenceRequest}
+							onReferenceChange={form.setSentReference}
 						/>
 					</Suspense>
 					<Button
@@ -195,19 +198,20 @@ export function GeneratorPage({
 						promptRef.current?.focus();
 					}}
 					onOpenImage={preview.open}
+					editTarget={form}
 				/>
 			</div>
 
 			{preview.isRequested && results ? (
 				<Suspense fallback={null}>
 					<ImagePreview
-						images={results.images}
+						results={results}
 						index={preview.index}
-						prompt={results.request.prompt}
-						recipe={results.recipe}
 						onIndexChange={preview.setIndex}
 						onClose={preview.close}
 						readReturnFocus={() => preview.openerRef.current}
+						onStart={form.retry}
+						editTarget={form}
 					/>
 				</Suspense>
 			) : null}

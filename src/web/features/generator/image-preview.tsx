@@ -1,23 +1,36 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { ChevronLeft, ChevronRight, X } from "lucide-react";
-import type { KeyboardEvent } from "react";
-import type { GenerationImage } from "../../../shared/generation-responses";
+import { type KeyboardEvent, useEffect, useState } from "react";
+import type { Generation } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
+import { FamilyPanel } from "../../components/family-panel";
+import { ImageActionButtons } from "../../components/image-action-buttons";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
+import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import { describeRecipe } from "./describe-recipe";
-import type { GenerationRecipe } from "./generation-state";
+import type { GeneratedRequest } from "./generation-state";
+import {
+	buildImageActionStart,
+	describeResultImage,
+	type EditTarget,
+	editImage,
+	type ShownGeneration,
+	showGeneration,
+} from "./result-image";
 
 type ImagePreviewProps = {
-	images: GenerationImage[];
+	/** The results: their images, prompt, model and seed, and their family. */
+	results: ShownGeneration;
 	/** The image shown, or null when the preview is closed. */
 	index: number | null;
-	prompt: string;
-	/** The model and seed the images were made with, shown under the prompt when known. */
-	recipe?: GenerationRecipe;
 	onIndexChange: (index: number) => void;
 	onClose: () => void;
 	/** Where focus goes back to when the preview closes: the image that opened it. */
 	readReturnFocus: () => HTMLElement | null;
+	/** Starts Vary or Upscale of an image: a new generation, followed like any other. */
+	onStart: (request: GeneratedRequest) => void;
+	/** The form Edit fills: the image as its reference, with its prompt and ratio. */
+	editTarget: EditTarget;
 };
 
 const NAVIGATION_BUTTON_CLASS_NAME =
@@ -29,14 +42,28 @@ const NAVIGATION_BUTTON_CLASS_NAME =
  * the first page does not need it.
  */
 export function ImagePreview({
-	images,
+	results,
 	index,
-	prompt,
-	recipe,
 	onIndexChange,
 	onClose,
 	readReturnFocus,
+	onStart,
+	editTarget,
 }: ImagePreviewProps) {
+	// A generation of the family ("Made from", "Made from this") opened here is shown instead of
+	// the results until the preview closes.
+	const [family, setFamily] = useState<Generation | null>(null);
+	useEffect(() => {
+		if (index === null) setFamily(null);
+	}, [index]);
+	const openFamily = (generation: Generation, imageIndex: number) => {
+		setFamily(generation);
+		onIndexChange(imageIndex);
+	};
+	const shown = family ? showGeneration(family) : results;
+	const { images, recipe } = shown;
+	const prompt = shown.request.prompt;
+	const actionChoices = useImageActionChoices(recipe?.model.id);
 	const image = index === null ? undefined : images[index];
 	const display = image ? readDisplaySource(image) : undefined;
 	const count = images.length;
@@ -121,6 +148,24 @@ export function ImagePreview({
 						{recipe ? (
 							<p className="px-1.5 pt-1 text-xs text-slate-500">{describeRecipe(recipe)}</p>
 						) : null}
+						<div className="flex flex-wrap items-start justify-between gap-4 px-1.5 pt-3">
+							<ImageActionButtons
+								choices={actionChoices}
+								imageName={`image ${index + 1} of ${count}`}
+								onStart={(action, factor) =>
+									onStart(buildImageActionStart(action, describeResultImage(shown, index), factor))
+								}
+								onEdit={() => {
+									editImage(editTarget, describeResultImage(shown, index));
+									onClose();
+								}}
+							/>
+							<FamilyPanel
+								key={shown.generationId}
+								generation={{ id: shown.generationId, ...shown.family }}
+								onOpen={openFamily}
+							/>
+						</div>
 					</Dialog.Content>
 				) : null}
 			</Dialog.Portal>

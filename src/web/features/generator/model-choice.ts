@@ -39,6 +39,14 @@ export function fitChoice(
 	};
 }
 
+/**
+ * The answer with only the models that make images from a prompt: an upscaler (textToImage false)
+ * is neither offered in the picker nor started with.
+ */
+export function listTextModels(answer: ModelsResponse): ModelsResponse {
+	return { ...answer, models: answer.models.filter((model) => model.textToImage) };
+}
+
 /** The model to start with: the person's last one while offered, else the operator's default. */
 function findStartingModel(answer: ModelsResponse): PublicModel | undefined {
 	const find = (id: string | null | undefined) => answer.models.find((model) => model.id === id);

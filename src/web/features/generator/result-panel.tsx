@@ -12,6 +12,7 @@ import {
 	type GenerationState,
 	isGenerationRunning,
 } from "./generation-state";
+import type { EditTarget } from "./result-image";
 
 const GenerationProgress = lazy(async () => ({
 	default: (await loadGenerationProgress()).GenerationProgress,
@@ -97,6 +98,8 @@ type ResultPanelProps = {
 	onRetry: (request: GeneratedRequest) => void;
 	onPickExample: (prompt: string) => void;
 	onOpenImage: (index: number, opener: HTMLElement) => void;
+	/** The form Edit fills: the image as its reference, with its prompt and ratio. */
+	editTarget: EditTarget;
 };
 
 /** The right panel: busy, the error, the results or the empty state (SPEC.md section 2). */
@@ -110,6 +113,7 @@ export function ResultPanel({
 	onRetry,
 	onPickExample,
 	onOpenImage,
+	editTarget,
 }: ResultPanelProps) {
 	const isRunning = isGenerationRunning(state);
 	const error = state.phase === "failed" ? state.message : null;
@@ -133,7 +137,13 @@ export function ResultPanel({
 	} else if (state.phase === "completed" && state.images.length > 0) {
 		content = (
 			<Suspense fallback={<PanelLoading />}>
-				<GenerationResults generation={state} elapsedMs={elapsedMs} onOpenImage={onOpenImage} />
+				<GenerationResults
+					generation={state}
+					elapsedMs={elapsedMs}
+					onOpenImage={onOpenImage}
+					onStart={onRetry}
+					editTarget={editTarget}
+				/>
 			</Suspense>
 		);
 	} else {

@@ -23,6 +23,8 @@ export function SettingsPlaceholder() {
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
 			</div>
+			{/* The reference image's row (reference-image-field.tsx), one line high until one is added. */}
+			<div aria-hidden="true" className={SETTINGS_BAR_ITEM_CLASS_NAME} />
 			<div aria-hidden="true" className={NOTIFY_BAR_CLASS_NAME}>
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME} />

@@ -10,6 +10,7 @@ import { loadImageSettings } from "./generation-code";
 import type { PendingPrefill } from "./generation-controls";
 import { type GeneratedRequest, isGenerationRunning } from "./generation-state";
 import { useGenerator } from "./use-generator";
+import type { ReferenceRequest, SentReference } from "./use-reference-image";
 
 type GeneratorFormOptions = {
 	isSignedIn: boolean;
@@ -53,6 +54,17 @@ export function useGeneratorForm({
 		const { ratios } = next.model;
 		setAspectRatio((ratio) => (ratios.includes(ratio) ? ratio : (ratios[0] ?? ratio)));
 	}, []);
+	// The reference lives with the settings, which load after the first paint and read an Edit
+	// link's reference from the address the page opened at: the form asks for changes and hears
+	// what a start would send.
+	const [referenceRequest, setReferenceRequest] = useState<ReferenceRequest>(() => ({
+		id: 0,
+		search: location.search,
+	}));
+	/** Asks the settings to change the reference (Edit fills the form through it, result-image.ts). */
+	const requestReference = (request: Omit<ReferenceRequest, "id">) =>
+		setReferenceRequest((previous) => ({ ...request, id: previous.id + 1 }) as ReferenceRequest);
+	const [sentReference, setSentReference] = useState<SentReference | null>(null);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
 	const formRef = useRef<HTMLFormElement>(null);
@@ -111,11 +123,23 @@ export function useGeneratorForm({
 			reject(negativeCheck.message);
 			return;
 		}
+		// The settings hand over a reference only for a model that takes one (they say so otherwise).
 		start({
 			prompt: promptCheck.prompt,
 			aspectRatio,
 			settings: choice ? toRequestedSettings(choice) : undefined,
+			...(sentReference ? { image: { action: "edit", ...sentReference } } : {}),
 		});
+	}
+
+	/**
+	 * An image dropped on the form: its recipe fills the settings as "Load settings from image"
+	 * does (or a toast says it has none), and where the chosen model takes an image it also
+	 * becomes the reference.
+	 */
+	function takeDroppedImage(file: File) {
+		if (choice?.model.imageInput) requestReference({ file });
+		loadSettingsFromImage(file);
 	}
 
 	/** A dropped or chosen image: its prompt, ratio and settings fill the form, when it has them. */
@@ -136,7 +160,7 @@ export function useGeneratorForm({
 			.catch(() => {});
 	}
 
-	/** Try again: the failed generation's own request. */
+	/** Try again: the failed generation's own request; Vary and Upscale start theirs the same way. */
 	function retry(request: GeneratedRequest) {
 		if (checkSignedIn()) start(request);
 	}
@@ -147,6 +171,7 @@ export function useGeneratorForm({
 		setPrompt("");
 		setAspectRatio(DEFAULT_ASPECT_RATIO);
 		setHasTriedToGenerate(false);
+		requestReference({ isCleared: true });
 		closePreview();
 	}
 
@@ -163,6 +188,10 @@ export function useGeneratorForm({
 		chooseSettings,
 		settingsPrefill,
 		loadSettingsFromImage,
+		takeDroppedImage,
+		referenceRequest,
+		setSentReference,
+		requestReference,
 		promptRef,
 		formRef,
 		requestGeneration,

@@ -3,18 +3,33 @@ import {
 	Copy,
 	EllipsisVertical,
 	FileArchive,
+	Maximize2,
 	Repeat2,
+	Shuffle,
 	SlidersHorizontal,
 	SquarePen,
+	WandSparkles,
 } from "lucide-react";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { Link } from "react-router";
+import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
+import { ACTION_LABELS } from "../../../shared/image-input";
+import { describeUpscale, hasImageActions } from "../../components/image-action-buttons";
 import { buildArchiveUrl } from "../../lib/generations-requests";
+import { buildEditLink, type ImmediateAction } from "../../lib/image-actions";
+import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import { buildUsePromptLink, buildUseSettingsLink } from "./generation-reuse";
 
 export type ReuseActions = {
 	onRerun: (generation: Generation) => void;
+	/** Vary or Upscale of one of the generation's images, started at once. */
+	onImageAction: (
+		generation: Generation,
+		action: ImmediateAction,
+		imageIndex: number,
+		factor?: number,
+	) => void;
 	/** A Use prompt or Use settings link was followed: the page says so when the model is gone. */
 	onReuse: (generation: Generation) => void;
 	onCopyPrompt: (generation: Generation) => void;
@@ -40,13 +55,128 @@ function MenuItem({
 	);
 }
 
+const SUB_CONTENT_CLASS_NAME =
+	"z-40 w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none";
+
+/**
+ * One action on an image: an item for a generation of one image; for several, a submenu naming
+ * each image ("Image 1", ...). `renderItem` draws the item that acts on one image.
+ */
+function ImageActionItem({
+	icon,
+	label,
+	imageCount,
+	renderItem,
+}: {
+	icon: ReactNode;
+	label: string;
+	imageCount: number;
+	renderItem: (imageIndex: number, content: ReactNode) => ReactNode;
+}) {
+	if (imageCount === 1) {
+		return renderItem(
+			0,
+			<>
+				{icon}
+				{label}
+			</>,
+		);
+	}
+	return (
+		<DropdownMenu.Sub>
+			<DropdownMenu.SubTrigger className={ITEM_CLASS_NAME}>
+				{icon}
+				{label}
+			</DropdownMenu.SubTrigger>
+			<DropdownMenu.Portal>
+				<DropdownMenu.SubContent sideOffset={4} className={SUB_CONTENT_CLASS_NAME}>
+					{Array.from({ length: imageCount }, (_, imageIndex) => (
+						// biome-ignore lint/suspicious/noArrayIndexKey: one item per image, in order.
+						<Fragment key={imageIndex}>
+							{renderItem(imageIndex, `Image ${imageIndex + 1}`)}
+						</Fragment>
+					))}
+				</DropdownMenu.SubContent>
+			</DropdownMenu.Portal>
+		</DropdownMenu.Sub>
+	);
+}
+
+/**
+ * Vary (subtle), Vary (strong), Upscale and Edit of the generation's images, as its model offers
+ * them; rendered when the menu opens, so the models are read only then.
+ */
+function ImageActionItems({
+	generation,
+	actions,
+}: {
+	generation: Generation;
+	actions: ReuseActions;
+}) {
+	const choices = useImageActionChoices(generation.model.id);
+	const imageCount = Math.min(generation.images.length, GALLERY_CARD_IMAGES);
+	if (!hasImages(generation) || !hasImageActions(choices)) return null;
+	const startItem =
+		(action: ImmediateAction, factor?: number) => (imageIndex: number, content: ReactNode) => (
+			<DropdownMenu.Item
+				onSelect={() => actions.onImageAction(generation, action, imageIndex, factor)}
+				className={ITEM_CLASS_NAME}
+			>
+				{content}
+			</DropdownMenu.Item>
+		);
+	return (
+		<>
+			{choices.canVary ? (
+				<>
+					<ImageActionItem
+						icon={<Shuffle aria-hidden="true" className="size-4" />}
+						label={ACTION_LABELS["vary-subtle"]}
+						imageCount={imageCount}
+						renderItem={startItem("vary-subtle")}
+					/>
+					<ImageActionItem
+						icon={<WandSparkles aria-hidden="true" className="size-4" />}
+						label={ACTION_LABELS["vary-strong"]}
+						imageCount={imageCount}
+						renderItem={startItem("vary-strong")}
+					/>
+				</>
+			) : null}
+			{choices.upscaleFactors.map((factor) => (
+				<ImageActionItem
+					key={factor}
+					icon={<Maximize2 aria-hidden="true" className="size-4" />}
+					label={describeUpscale(factor, choices.upscaleFactors)}
+					imageCount={imageCount}
+					renderItem={startItem("upscale", factor)}
+				/>
+			))}
+			{choices.canEdit ? (
+				<ImageActionItem
+					icon={<SquarePen aria-hidden="true" className="size-4" />}
+					label={ACTION_LABELS.edit}
+					imageCount={imageCount}
+					renderItem={(imageIndex, content) => (
+						<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
+							<Link to={buildEditLink({ ...generation, imageIndex })}>{content}</Link>
+						</DropdownMenu.Item>
+					)}
+				/>
+			) : null}
+			<DropdownMenu.Separator className="my-1 h-px bg-slate-100" />
+		</>
+	);
+}
+
 /** True when the generation has images to download. */
 export function hasImages(generation: Generation): boolean {
 	return generation.status === "completed" && generation.images.length > 0;
 }
 
 /**
- * A card's further actions, behind one button so the card keeps its height: download the whole
+ * A card's further actions, behind one button so the card keeps its height: Vary, Upscale and Edit
+ * of one of its images (where its model offers them), download the whole
  * generation as a ZIP, open the generator with its prompt and settings (with or without its seed),
  * run it again with a new seed, copy the prompt.
  */
@@ -72,6 +202,7 @@ export function GenerationActionsMenu({
 					sideOffset={4}
 					className="z-30 w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none"
 				>
+					<ImageActionItems generation={generation} actions={actions} />
 					{hasImages(generation) ? (
 						<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
 							<a href={buildArchiveUrl(generation.id)} download>

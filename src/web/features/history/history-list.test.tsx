@@ -21,6 +21,7 @@ const ACTIONS: GenerationCardActions = {
 	onDelete: () => {},
 	onToggleFavorite: () => {},
 	onRerun: () => {},
+	onImageAction: () => {},
 	onReuse: () => {},
 	onCopyPrompt: () => {},
 	onSelect: () => {},

@@ -38,7 +38,12 @@ import { useCompletionWatcher, useNewActiveGenerations } from "./use-completion-
 import { useHistoryDeletion } from "./use-history-deletion";
 import { useHistoryFilters, useNewResultsFromTop, useShownFilters } from "./use-history-filters";
 import { useHistoryPreview } from "./use-history-preview";
-import { useHistoryList, useRerunGeneration, useToggleFavorite } from "./use-history-queries";
+import {
+	useHistoryList,
+	useImageActionStart,
+	useRerunGeneration,
+	useToggleFavorite,
+} from "./use-history-queries";
 import { useSelectionMode } from "./use-selection-mode";
 
 type HistoryPageProps = {
@@ -117,6 +122,7 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 
 	const { mutate: toggleFavorite } = useToggleFavorite();
 	const { mutate: startRerun } = useRerunGeneration();
+	const { mutate: startImageAction } = useImageActionStart();
 	const offeredModels = useOfferedModels();
 	const publicConfig = usePublicConfig();
 	const queryClient = useQueryClient();
@@ -151,11 +157,13 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 			onToggleFavorite: (generation) =>
 				toggleFavorite({ id: generation.id, isFavorite: !generation.is_favorite }),
 			onRerun: rerun,
+			onImageAction: (generation, action, imageIndex, factor) =>
+				startImageAction({ generation, action, imageIndex, factor }),
 			onReuse: reuse,
 			onCopyPrompt: (generation) => void copyPrompt(generation),
 			onSelect: (generation, options) => clickSelection(generation.id, options),
 		}),
-		[openPreview, askToDelete, toggleFavorite, rerun, reuse, clickSelection],
+		[openPreview, askToDelete, toggleFavorite, rerun, startImageAction, reuse, clickSelection],
 	);
 	const previewActions = {
 		...actions,
@@ -268,6 +276,7 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 					preview.target ? isModelGone(preview.target.generation, offeredModels.data) : false
 				}
 				onSelectImage={preview.showImage}
+				onShowGeneration={preview.show}
 				onStep={preview.step}
 				canStep={preview.canStep}
 				actions={previewActions}

@@ -13,15 +13,20 @@ import {
 	X,
 } from "lucide-react";
 import type { KeyboardEvent, ReactNode, RefObject } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import { Button, getButtonClassName } from "../../components/button";
+import { FamilyPanel } from "../../components/family-panel";
+import { ImageActionButtons } from "../../components/image-action-buttons";
 import { formatDateTime } from "../../lib/date-format";
 import { buildArchiveUrl, buildImageDownloadUrl } from "../../lib/generations-requests";
+import { buildEditLink } from "../../lib/image-actions";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
+import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import { FavoriteButton } from "./favorite-button";
+import { hasImages } from "./generation-actions-menu";
 import type { GenerationCardActions } from "./generation-card";
 import { buildUsePromptLink, buildUseSettingsLink } from "./generation-reuse";
 import { describeAspectRatio, describeQuality } from "./history-format";
@@ -37,6 +42,8 @@ type ImagePreviewDialogProps = {
 	/** The generation's model is no longer offered: the preview says so beside its label. */
 	isModelGone: boolean;
 	onSelectImage: (imageIndex: number) => void;
+	/** Shows a generation of the family ("Made from", "Made from this") in the preview. */
+	onShowGeneration: (generation: Generation, imageIndex: number) => void;
 	/** Moves one image back or on, into the generation before or after at either end. */
 	onStep: (step: PreviewStep) => void;
 	canStep: { previous: boolean; next: boolean };
@@ -72,6 +79,7 @@ export function ImagePreviewDialog({
 	isOwnerShown,
 	isModelGone,
 	onSelectImage,
+	onShowGeneration,
 	onStep,
 	canStep,
 	actions,
@@ -82,6 +90,8 @@ export function ImagePreviewDialog({
 	const images = generation?.images.slice(0, GALLERY_CARD_IMAGES) ?? [];
 	const imageIndex = Math.min(target?.imageIndex ?? 0, Math.max(0, images.length - 1));
 	const image = images[imageIndex];
+	const actionChoices = useImageActionChoices(generation?.model.id);
+	const navigate = useNavigate();
 
 	const onKeyDown = (event: KeyboardEvent) => {
 		if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
@@ -214,6 +224,19 @@ export function ImagePreviewDialog({
 									</button>
 								))}
 							</div>
+						) : null}
+						{generation && hasImages(generation) ? (
+							<ImageActionButtons
+								choices={actionChoices}
+								imageName={`image ${imageIndex + 1} of ${images.length}`}
+								onStart={(action, factor) =>
+									actions.onImageAction(generation, action, imageIndex, factor)
+								}
+								onEdit={() => void navigate(buildEditLink({ ...generation, imageIndex }))}
+							/>
+						) : null}
+						{generation ? (
+							<FamilyPanel key={generation.id} generation={generation} onOpen={onShowGeneration} />
 						) : null}
 						{generation ? (
 							<div className="mt-auto flex flex-wrap gap-2 border-t border-slate-100 pt-4">

@@ -63,6 +63,11 @@ export function useHistoryPreview({
 		setPreview({ generation, imageIndex });
 	}, []);
 
+	/** Another generation in the open preview (one of the family), focus returning as before. */
+	const show = useCallback((generation: Generation, imageIndex: number) => {
+		setPreview({ generation, imageIndex });
+	}, []);
+
 	const showImage = (imageIndex: number) =>
 		setPreview((current) => (current ? { ...current, imageIndex } : current));
 
@@ -88,5 +93,5 @@ export function useHistoryPreview({
 		setPreview(null);
 	};
 
-	return { target, open, showImage, step, canStep, close, returnFocusRef };
+	return { target, open, show, showImage, step, canStep, close, returnFocusRef };
 }

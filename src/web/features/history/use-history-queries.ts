@@ -9,14 +9,17 @@ import {
 import { formatGroupDate } from "../../../shared/date-groups";
 import { ERRORS } from "../../../shared/errors";
 import type { Generation, GenerationPage } from "../../../shared/generation-responses";
+import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { ApiError } from "../../lib/api-client";
 import {
 	deleteGenerationById,
 	deleteGenerationsByIds,
 	fetchGenerationsPage,
+	type StartGenerationRequest,
 	setGenerationFavorite,
 	startGeneration,
 } from "../../lib/generations-requests";
+import { buildImageActionRequest, type ImmediateAction } from "../../lib/image-actions";
 import { showToast } from "../../lib/toast";
 import { buildRerunRequest } from "./generation-reuse";
 import {
@@ -161,16 +164,19 @@ export function useToggleFavorite() {
 }
 
 /**
- * Starts a new generation with the same prompt, ratio, model and settings and a new seed, at once
- * (quotas apply): the history reloads and shows it in progress; a refusal shows the server's
- * message from the catalogue.
+ * A start from the history, at once (quotas apply): the history reloads and shows it in progress
+ * in its running card, a toast says it started; a refusal shows the server's message from the
+ * catalogue. Rerun, Vary and Upscale all start this way.
  */
-export function useRerunGeneration() {
+function useHistoryStart<Input>(
+	toRequest: (input: Input) => StartGenerationRequest,
+	describeStarted: (input: Input) => string,
+) {
 	const queryClient = useQueryClient();
 	return useMutation({
-		mutationFn: (generation: Generation) => startGeneration(buildRerunRequest(generation)),
-		onSuccess: () => {
-			void showToast("success", RERUN_STARTED_MESSAGE);
+		mutationFn: (input: Input) => startGeneration(toRequest(input)),
+		onSuccess: (_answer, input) => {
+			void showToast("success", describeStarted(input));
 			void reloadGenerationLists(queryClient);
 		},
 		onError: (error) => {
@@ -180,4 +186,27 @@ export function useRerunGeneration() {
 			);
 		},
 	});
+}
+
+/** Rerun: a new generation with the same prompt, ratio, model and settings and a new seed. */
+export function useRerunGeneration() {
+	return useHistoryStart(buildRerunRequest, () => RERUN_STARTED_MESSAGE);
+}
+
+/** Vary or Upscale of one image of a generation. */
+export type ImageActionStart = {
+	generation: Generation;
+	action: ImmediateAction;
+	imageIndex: number;
+	factor?: number;
+};
+
+/** Vary or Upscale from a card's menu or the preview: a new generation made from the image. */
+export function useImageActionStart() {
+	return useHistoryStart(
+		({ generation, action, imageIndex, factor }: ImageActionStart) =>
+			buildImageActionRequest(action, { generationId: generation.id, imageIndex }, factor),
+		({ action }) =>
+			action === "upscale" ? IMAGE_INPUT_TEXTS.upscaleStarted : IMAGE_INPUT_TEXTS.varyStarted,
+	);
 }

@@ -5,6 +5,7 @@ import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import {
 	type ActiveGenerations,
 	type Generation,
+	type GenerationFamily,
 	type GenerationPage,
 	type GenerationProgress,
 	type GenerationStatus,
@@ -12,6 +13,13 @@ import {
 	type PollResponse,
 } from "../../../shared/generation-responses";
 import { QUALITIES, type Quality } from "../../../shared/generation-settings";
+import {
+	GENERATION_ACTIONS,
+	type GenerationAction,
+	type GenerationParent,
+	MAX_UPLOAD_BYTES,
+	type UploadResponse,
+} from "../../../shared/image-input";
 import type { ModelsResponse, PublicModel } from "../../../shared/models";
 import { progressReport } from "../../../shared/progress";
 import { mswServer } from "../msw-server";
@@ -75,7 +83,20 @@ export type FakeGenerationsApiOptions = {
 	preferredModelId?: string;
 };
 
-type Failure = "list" | "delete" | "bulkDelete" | "favorite" | "create";
+type Failure = "list" | "delete" | "bulkDelete" | "favorite" | "create" | "upload";
+
+/** What a start is made from, once its `reference` and `action` are read. */
+type ImageSource =
+	| { kind: "none"; action: null; parent: null }
+	| { kind: "upload"; action: "edit"; parent: GenerationParent }
+	| {
+			kind: "generation";
+			action: GenerationAction;
+			parentGeneration: Generation;
+			parent: GenerationParent;
+	  }
+	| { kind: "invalid"; message: string }
+	| { kind: "not-found" };
 
 type RecordedRequest = { method: string; path: string; search: URLSearchParams; body?: unknown };
 
@@ -135,6 +156,16 @@ const isWholeNumber = (value: unknown): value is number => Number.isInteger(valu
 const isQuality = (value: unknown): value is Quality =>
 	QUALITIES.some((quality) => quality === value);
 
+/** The image type a file's first bytes say, or null: PNG, JPEG and WebP only, as the server checks. */
+function sniffImageType(bytes: Uint8Array): UploadResponse["contentType"] | null {
+	const starts = (signature: number[], offset = 0) =>
+		signature.every((byte, index) => bytes[offset + index] === byte);
+	if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+	if (starts([0xff, 0xd8, 0xff])) return "image/jpeg";
+	if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
+	return null;
+}
+
 function answerError(code: ErrorCode, message?: string, status: number = ERRORS[code].status) {
 	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
 }
@@ -185,6 +216,8 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 		requests: [] as RecordedRequest[],
 		isFirstIdTaken: false,
 		pollCount: 0,
+		uploads: new Set<string>(),
+		uploadCount: 0,
 	};
 
 	const record = (request: Request, body?: unknown) => {
@@ -221,6 +254,70 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 	const setFailure = (kind: Failure, code: ErrorCode | undefined) => {
 		if (code) state.failures.set(kind, code);
 		else state.failures.delete(kind);
+	};
+
+	/**
+	 * What a start names as its image, checked as the server checks it: an upload of this test's
+	 * (POST /api/uploads), or an image of a stored generation; none without a reference. A
+	 * `reference` without an action is an edit; Vary and Upscale need an image of a generation.
+	 */
+	const readImageSource = (body: unknown): ImageSource => {
+		const reference = readField(body, "reference");
+		const actionField = readField(body, "action");
+		const action = GENERATION_ACTIONS.find((candidate) => candidate === actionField) ?? null;
+		if (actionField !== undefined && action === null) {
+			return {
+				kind: "invalid",
+				message: "action must be vary-subtle, vary-strong, upscale or edit",
+			};
+		}
+		if (reference === undefined) {
+			return action === null
+				? { kind: "none", action: null, parent: null }
+				: { kind: "invalid", message: "reference is required" };
+		}
+		const uploadId = readField(reference, "uploadId");
+		if (typeof uploadId === "string") {
+			if (action !== null && action !== "edit") {
+				return { kind: "invalid", message: "reference must be an image of a generation" };
+			}
+			if (!state.uploads.has(uploadId)) return { kind: "not-found" };
+			return { kind: "upload", action: "edit", parent: { action: "edit", upload: true } };
+		}
+		const generationId = readField(reference, "generationId");
+		const imageIndex = readField(reference, "imageIndex");
+		if (typeof generationId !== "string" || !isWholeNumber(imageIndex)) {
+			return { kind: "invalid", message: "reference must name an upload or a generation's image" };
+		}
+		const parentGeneration = find(generationId);
+		if (!parentGeneration || imageIndex >= parentGeneration.images.length) {
+			return { kind: "not-found" };
+		}
+		const taken = action ?? "edit";
+		return {
+			kind: "generation",
+			action: taken,
+			parentGeneration,
+			parent: { generationId, imageIndex, action: taken, exists: true },
+		};
+	};
+
+	/** A generation as the server answers it: how many were made from it, counted now. */
+	const present = (generation: Generation): Generation => ({
+		...generation,
+		childrenCount: state.generations.filter(
+			(item) =>
+				item.parent && "generationId" in item.parent && item.parent.generationId === generation.id,
+		).length,
+	});
+
+	/** After a deletion: the children of what was deleted keep their parent's id, `exists: false`. */
+	const markParentsDeleted = (ids: readonly string[]) => {
+		state.generations = state.generations.map((item) =>
+			item.parent && "generationId" in item.parent && ids.includes(item.parent.generationId)
+				? { ...item, parent: { ...item.parent, exists: false } }
+				: item,
+		);
 	};
 
 	/** The scripted answer of a poll, and what it does to the stored generation. */
@@ -278,7 +375,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			const matching = state.generations.filter((item) => matches(item, url.searchParams));
 			// The real cursor is the last item's (created_at, id); an index stands in for it here.
 			const start = cursor ? Number(cursor.replace("after-", "")) : 0;
-			const items = matching.slice(start, start + limit);
+			const items = matching.slice(start, start + limit).map(present);
 			const end = start + items.length;
 			const todayLabel = formatGroupDate(new Date(), { timeZone });
 			const page: GenerationPage = {
@@ -300,18 +397,31 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			const answer = options.start ?? { kind: "accepted" };
 			if (answer.kind === "raw") return HttpResponse.json(answer.body, { status: answer.status });
 			if (answer.kind === "refused") return answerError(answer.code, answer.message);
-			const prompt = readField(body, "prompt");
-			const aspectRatio = readField(body, "aspectRatio");
+			const source = readImageSource(body);
+			if (source.kind === "invalid") return answerError("VALIDATION_ERROR", source.message);
+			if (source.kind === "not-found") return answerError("NOT_FOUND");
+			// Vary and Upscale take the prompt and ratio from the parent, Vary its model too.
+			const parentGeneration = source.kind === "generation" ? source.parentGeneration : undefined;
+			const isFromParent = source.action !== null && source.action !== "edit";
+			const prompt = isFromParent ? parentGeneration?.prompt : readField(body, "prompt");
+			const aspectRatio = isFromParent
+				? parentGeneration?.aspect_ratio
+				: readField(body, "aspectRatio");
 			if (typeof prompt !== "string" || !isAspectRatio(aspectRatio)) {
 				return answerError("VALIDATION_ERROR");
 			}
 			// The model and settings asked for (the default model's, else), with a seed drawn when none
 			// was: like the server, without its checks of what the model offers.
-			const modelId = readOptional(body, "model", isString);
+			const modelId =
+				readOptional(body, "model", isString) ??
+				(isFromParent ? parentGeneration?.model.id : undefined);
 			const model =
 				models.find(({ id }) => id === (modelId ?? options.defaultModelId)) ??
 				models[0] ??
 				createTestModel();
+			if (source.action !== null && !model.imageInput && source.action !== "upscale") {
+				return answerError("VALIDATION_ERROR", "reference: this model does not take an image");
+			}
 			seedsDrawn += 1;
 			const created = createTestGeneration({
 				id: takeId(),
@@ -321,8 +431,13 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				images: [],
 				completed_at: null,
 				model: { id: model.id, label: model.label },
+				parent: source.parent,
+				childrenCount: 0,
 				settings: {
-					count: readOptional(body, "count", isWholeNumber) ?? Math.max(...model.counts),
+					count:
+						source.action === "upscale"
+							? 1
+							: (readOptional(body, "count", isWholeNumber) ?? Math.max(...model.counts)),
 					seed: model.seed
 						? (readOptional(body, "seed", isWholeNumber) ?? 900_000 + seedsDrawn)
 						: null,
@@ -361,6 +476,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			if (!ids || ids.length === 0 || ids.length > 200) return answerError("VALIDATION_ERROR");
 			if (!ids.every((id) => find(id))) return answerError("NOT_FOUND");
 			state.generations = state.generations.filter((item) => !ids.includes(item.id));
+			markParentsDeleted(ids);
 			return HttpResponse.json({ success: true, deleted: ids.length });
 		}),
 		http.put("*/api/generations/:id/favorite", async ({ request, params }) => {
@@ -404,7 +520,52 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			record(request);
 			if (options.isRecordAvailable === false) return answerError("UNKNOWN_ERROR");
 			const generation = find(String(params.id));
-			return generation ? HttpResponse.json(generation) : answerError("NOT_FOUND");
+			return generation ? HttpResponse.json(present(generation)) : answerError("NOT_FOUND");
+		}),
+		// The family of a generation: the parent while it exists, and the children, newest first.
+		http.get("*/api/generations/:id/family", ({ request, params }) => {
+			record(request);
+			const generation = find(String(params.id));
+			if (!generation) return answerError("NOT_FOUND");
+			const parentId =
+				generation.parent && "generationId" in generation.parent
+					? generation.parent.generationId
+					: undefined;
+			const parent = parentId ? find(parentId) : undefined;
+			const children = state.generations.filter(
+				(item) =>
+					item.parent &&
+					"generationId" in item.parent &&
+					item.parent.generationId === generation.id,
+			);
+			return HttpResponse.json({
+				parent: parent ? present(parent) : null,
+				children: children.map(present),
+			} satisfies GenerationFamily);
+		}),
+		// An upload, checked by content like the server: PNG, JPEG or WebP, at most 20 MB.
+		http.post("*/api/uploads", async ({ request }) => {
+			const form = await request.formData().catch(() => null);
+			const file = form?.get("image");
+			record(request, file);
+			const failure = state.failures.get("upload");
+			if (failure) return answerError(failure);
+			// Node's File, which is not the test window's Blob: a part that is not text is a file.
+			if (file === null || file === undefined || typeof file === "string") {
+				return answerError("VALIDATION_ERROR", "image is required");
+			}
+			if (file.size > MAX_UPLOAD_BYTES) return answerError("PAYLOAD_TOO_LARGE");
+			const contentType = sniffImageType(new Uint8Array(await file.arrayBuffer()));
+			if (!contentType) {
+				return answerError("VALIDATION_ERROR", "image must be a PNG, JPEG or WebP file");
+			}
+			state.uploadCount += 1;
+			const uploadId = `upload-${state.uploadCount}`;
+			state.uploads.add(uploadId);
+			return HttpResponse.json(
+				{ uploadId, width: 512, height: 512, contentType } satisfies UploadResponse,
+				{ status: 201 },
+			);
 		}),
 		http.delete("*/api/generations/:id", async ({ request, params }) => {
 			record(request);
@@ -414,6 +575,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			const generation = find(String(params.id));
 			if (!generation) return answerError("NOT_FOUND");
 			state.generations = state.generations.filter((item) => item.id !== generation.id);
+			markParentsDeleted([generation.id]);
 			return HttpResponse.json({ success: true });
 		}),
 	];
@@ -439,6 +601,8 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 		generationId,
 		pollingUrl: `/api/generations/${generationId}/status`,
 		readRequests,
+		/** The files uploaded, in order. */
+		readUploads: () => readRequests("POST", "/api/uploads").map((request) => request.body),
 		/** The bodies of the start calls, in order. */
 		readCreateRequests: () =>
 			readRequests("POST", "/api/generations").map((request) => request.body),

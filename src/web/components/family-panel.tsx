@@ -1,0 +1,144 @@
+// An image's family in a preview: "Made from" (the generation it came from, its thumbnail opening
+// that generation's preview; "The original was deleted" once it is gone) and "Made from this" (the
+// generations made from its images). Read when the preview opens, for the generation it shows.
+import { useQuery } from "@tanstack/react-query";
+import { type Generation, isInProgress } from "../../shared/generation-responses";
+import { ACTION_LABELS, type GenerationParent, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
+import { fetchGenerationFamily } from "../lib/generations-requests";
+import { Spinner } from "./spinner";
+
+/** The family's cache key: one per generation, read again when a preview opens on it later. */
+export function familyQueryKey(id: string) {
+	return ["generation-family", id] as const;
+}
+
+type FamilyPanelProps = {
+	/** The generation shown; `parent` and `childrenCount` absent where its record was not read. */
+	generation: {
+		id: string;
+		parent?: GenerationParent | null;
+		childrenCount?: number;
+	};
+	/** Opens the preview of a generation of the family, on the image given. */
+	onOpen: (generation: Generation, imageIndex: number) => void;
+};
+
+const HEADING_CLASS_NAME = "text-xs font-semibold tracking-wide text-slate-500 uppercase";
+const THUMBNAIL_BUTTON_CLASS_NAME =
+	"block size-12 cursor-pointer overflow-hidden rounded-lg bg-slate-100 ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-accent-600";
+
+/** Whether there is a family to read: a parent that still exists, or children (or a server that does not say). */
+function hasFamilyToRead(generation: FamilyPanelProps["generation"]): boolean {
+	const parent = generation.parent;
+	const hasParent = parent != null && "generationId" in parent && parent.exists;
+	return hasParent || generation.childrenCount !== 0;
+}
+
+function FamilyThumbnail({
+	generation,
+	imageIndex,
+	label,
+	onOpen,
+}: {
+	generation: Generation;
+	imageIndex: number;
+	label: string;
+	onOpen: FamilyPanelProps["onOpen"];
+}) {
+	const image = generation.images[imageIndex] ?? generation.images[0];
+	if (!image) {
+		// Still being made, or failed: shown, not opened.
+		return (
+			<span
+				title={label}
+				className="flex size-12 items-center justify-center rounded-lg bg-slate-100 text-center text-xs text-slate-600 ring-1 ring-slate-200"
+			>
+				{isInProgress(generation.status) ? <Spinner size="sm" label={label} /> : "Failed"}
+			</span>
+		);
+	}
+	return (
+		<button
+			type="button"
+			aria-label={label}
+			title={label}
+			onClick={() => onOpen(generation, generation.images[imageIndex] ? imageIndex : 0)}
+			className={THUMBNAIL_BUTTON_CLASS_NAME}
+		>
+			<img
+				src={image.thumbnailUrl}
+				width={image.thumbnailWidth}
+				height={image.thumbnailHeight}
+				alt=""
+				className="size-full object-cover"
+			/>
+		</button>
+	);
+}
+
+function describeAction(parent: GenerationParent | null | undefined): string {
+	return parent ? ACTION_LABELS[parent.action] : "";
+}
+
+/** "Made from" and "Made from this" for the generation a preview shows; nothing when it has no family. */
+export function FamilyPanel({ generation, onOpen }: FamilyPanelProps) {
+	const { parent } = generation;
+	const isToRead = hasFamilyToRead(generation);
+	const { data: family } = useQuery({
+		queryKey: familyQueryKey(generation.id),
+		queryFn: ({ signal }) => fetchGenerationFamily(generation.id, signal),
+		enabled: isToRead,
+		staleTime: 10_000,
+	});
+	const children = family?.children ?? [];
+
+	let madeFrom = null;
+	if (parent && "upload" in parent) {
+		madeFrom = <p className="text-sm text-slate-700">{IMAGE_INPUT_TEXTS.madeFromUpload}</p>;
+	} else if (parent && !parent.exists) {
+		madeFrom = <p className="text-sm text-slate-700">{IMAGE_INPUT_TEXTS.originalDeleted}</p>;
+	} else if (parent && family?.parent) {
+		madeFrom = (
+			<div className="flex items-center gap-3">
+				<FamilyThumbnail
+					generation={family.parent}
+					imageIndex={parent.imageIndex}
+					label={`Open the original: ${family.parent.prompt}`}
+					onOpen={onOpen}
+				/>
+				<span className="text-sm text-slate-700">{ACTION_LABELS[parent.action]}</span>
+			</div>
+		);
+	} else if (parent) {
+		madeFrom = <Spinner size="sm" />;
+	}
+
+	if (!madeFrom && children.length === 0) return null;
+	return (
+		<div className="space-y-4">
+			{madeFrom ? (
+				<section aria-label={IMAGE_INPUT_TEXTS.madeFrom} className="space-y-2">
+					<h3 className={HEADING_CLASS_NAME}>{IMAGE_INPUT_TEXTS.madeFrom}</h3>
+					{madeFrom}
+				</section>
+			) : null}
+			{children.length > 0 ? (
+				<section aria-label={IMAGE_INPUT_TEXTS.madeFromThis} className="space-y-2">
+					<h3 className={HEADING_CLASS_NAME}>{IMAGE_INPUT_TEXTS.madeFromThis}</h3>
+					<ul className="flex flex-wrap gap-2">
+						{children.map((child) => (
+							<li key={child.id}>
+								<FamilyThumbnail
+									generation={child}
+									imageIndex={0}
+									label={`Open ${describeAction(child.parent)}: ${child.prompt}`}
+									onOpen={onOpen}
+								/>
+							</li>
+						))}
+					</ul>
+				</section>
+			) : null}
+		</div>
+	);
+}

@@ -1,0 +1,85 @@
+// The actions on one result image (Vary (subtle), Vary (strong), Upscale, Edit), as buttons, for
+// the generator's results and both previews; the history's card menu lists the same choices.
+import { Maximize2, Shuffle, SquarePen, WandSparkles } from "lucide-react";
+import { ACTION_LABELS, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
+import type { ImageActionChoices, ImmediateAction } from "../lib/image-actions";
+import { Button } from "./button";
+
+/** Upscale's label: "Upscale" where one factor is offered, "Upscale 2×" and "Upscale 4×" where several. */
+export function describeUpscale(factor: number, factors: readonly number[]): string {
+	return factors.length > 1 ? `${ACTION_LABELS.upscale} ${factor}×` : ACTION_LABELS.upscale;
+}
+
+/** Whether any of the actions is offered. */
+export function hasImageActions(choices: ImageActionChoices): boolean {
+	return choices.canVary || choices.canEdit || choices.upscaleFactors.length > 0;
+}
+
+type ImageActionButtonsProps = {
+	choices: ImageActionChoices;
+	/** Which image they act on, for screen readers: "image 2 of 4". */
+	imageName: string;
+	onStart: (action: ImmediateAction, factor?: number) => void;
+	onEdit: () => void;
+	/** While something runs, nothing new starts (the generator follows one generation at a time). */
+	isDisabled?: boolean;
+};
+
+/** The buttons of the actions the image's model offers; nothing when it offers none. */
+export function ImageActionButtons({
+	choices,
+	imageName,
+	onStart,
+	onEdit,
+	isDisabled = false,
+}: ImageActionButtonsProps) {
+	if (!hasImageActions(choices)) return null;
+	const { upscaleFactors } = choices;
+	return (
+		<fieldset
+			aria-label={`${IMAGE_INPUT_TEXTS.imageActions}: ${imageName}`}
+			className="m-0 flex min-w-0 flex-wrap gap-2 border-0 p-0"
+		>
+			{choices.canVary ? (
+				<>
+					<Button
+						variant="secondary"
+						size="sm"
+						disabled={isDisabled}
+						onClick={() => onStart("vary-subtle")}
+					>
+						<Shuffle aria-hidden="true" className="size-4" />
+						{ACTION_LABELS["vary-subtle"]}
+					</Button>
+					<Button
+						variant="secondary"
+						size="sm"
+						disabled={isDisabled}
+						onClick={() => onStart("vary-strong")}
+					>
+						<WandSparkles aria-hidden="true" className="size-4" />
+						{ACTION_LABELS["vary-strong"]}
+					</Button>
+				</>
+			) : null}
+			{upscaleFactors.map((factor) => (
+				<Button
+					key={factor}
+					variant="secondary"
+					size="sm"
+					disabled={isDisabled}
+					onClick={() => onStart("upscale", factor)}
+				>
+					<Maximize2 aria-hidden="true" className="size-4" />
+					{describeUpscale(factor, upscaleFactors)}
+				</Button>
+			))}
+			{choices.canEdit ? (
+				<Button variant="secondary" size="sm" disabled={isDisabled} onClick={onEdit}>
+					<SquarePen aria-hidden="true" className="size-4" />
+					{ACTION_LABELS.edit}
+				</Button>
+			) : null}
+		</fieldset>
+	);
+}

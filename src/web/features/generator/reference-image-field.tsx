@@ -1,0 +1,173 @@
+// The generator's reference image: "Add reference image" (a file picker; a drop on the form does
+// the same), the thumbnail, "Reference strength" and "Remove reference", for a model that takes an
+// image; "This model does not take a reference image." for the others. Loaded with the settings
+// (generation-controls.tsx).
+import { useQuery } from "@tanstack/react-query";
+import { Paperclip, X } from "lucide-react";
+import { useId, useRef } from "react";
+import {
+	DEFAULT_REFERENCE_STRENGTH,
+	IMAGE_INPUT_TEXTS,
+	UPLOAD_CONTENT_TYPES,
+} from "../../../shared/image-input";
+import type { PublicModel } from "../../../shared/models";
+import { Button } from "../../components/button";
+import { Spinner } from "../../components/spinner";
+import { fetchGeneration } from "../../lib/generations-requests";
+import { isGenerationReference } from "../../lib/image-actions";
+import type { ReferenceImage, ReferenceImageControls } from "./use-reference-image";
+
+const NOTE_CLASS_NAME = "text-sm text-slate-600";
+
+/**
+ * The thumbnail of a reference a link named (Edit in the history), read from its generation. An
+ * image of a generation that is gone or not one's own shows none; the start says why.
+ */
+function useLinkedThumbnail(reference: ReferenceImage | null): string | undefined {
+	const input = reference?.input;
+	const linked =
+		input && isGenerationReference(input) && reference?.thumbnailUrl === null ? input : null;
+	const { data } = useQuery({
+		queryKey: ["generations", "record", linked?.generationId],
+		queryFn: ({ signal }) => fetchGeneration(linked?.generationId ?? "", signal),
+		enabled: linked !== null,
+		staleTime: 60_000,
+	});
+	return linked ? data?.images[linked.imageIndex]?.thumbnailUrl : undefined;
+}
+
+function StrengthSlider({
+	strength,
+	onChange,
+}: {
+	strength: number;
+	onChange: (strength: number) => void;
+}) {
+	const sliderId = useId();
+	const hintId = useId();
+	const shown = strength.toFixed(2);
+	return (
+		<div className="min-w-0 flex-1">
+			<div className="flex items-baseline justify-between gap-2">
+				<label htmlFor={sliderId} className="text-sm font-medium text-slate-800">
+					{IMAGE_INPUT_TEXTS.referenceStrength}
+				</label>
+				<output htmlFor={sliderId} className="text-sm text-slate-700 tabular-nums">
+					{shown}
+				</output>
+			</div>
+			<input
+				id={sliderId}
+				type="range"
+				name="strength"
+				min={0}
+				max={1}
+				step={0.05}
+				value={strength}
+				aria-valuetext={shown}
+				aria-describedby={hintId}
+				onChange={(event) => onChange(Number(event.target.value))}
+				className="mt-1 block w-full cursor-pointer accent-accent-600"
+			/>
+			<p id={hintId} className="mt-0.5 text-xs text-slate-600">
+				0 keeps the reference, 1 lets the result move far from it.
+			</p>
+		</div>
+	);
+}
+
+type ReferenceImageFieldProps = {
+	model: PublicModel;
+	reference: ReferenceImageControls;
+};
+
+/**
+ * The reference image's row: "Add reference image", or the note that the model takes none, one
+ * line high (as the settings' placeholder reserves) until a reference is added, which the person
+ * does, so the form may grow then.
+ */
+export function ReferenceImageField(props: ReferenceImageFieldProps) {
+	return (
+		<div className="flex min-h-9 flex-col justify-center">
+			<ReferenceImageRow {...props} />
+		</div>
+	);
+}
+
+function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
+	const fileInputRef = useRef<HTMLInputElement>(null);
+	const current = reference.reference;
+	const linkedThumbnailUrl = useLinkedThumbnail(current);
+	const thumbnailUrl = current?.thumbnailUrl ?? linkedThumbnailUrl;
+
+	if (!model.imageInput && !current) {
+		return <p className={NOTE_CLASS_NAME}>{IMAGE_INPUT_TEXTS.noImageInput}</p>;
+	}
+
+	return (
+		<div className="space-y-3">
+			{current ? (
+				<div className="flex items-start gap-3 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset">
+					<div className="size-12 shrink-0 overflow-hidden rounded-lg bg-slate-200">
+						{thumbnailUrl ? (
+							<img
+								src={thumbnailUrl}
+								alt={IMAGE_INPUT_TEXTS.referenceImage}
+								className="size-full object-cover"
+							/>
+						) : null}
+					</div>
+					{model.imageInput ? (
+						<StrengthSlider
+							strength={reference.strength ?? DEFAULT_REFERENCE_STRENGTH}
+							onChange={reference.setStrength}
+						/>
+					) : (
+						<p className={`${NOTE_CLASS_NAME} flex-1`}>{IMAGE_INPUT_TEXTS.noImageInput}</p>
+					)}
+					<Button variant="ghost" size="sm" onClick={reference.remove} className="-mt-1 -mr-2">
+						<X aria-hidden="true" className="size-4" />
+						{IMAGE_INPUT_TEXTS.removeReference}
+					</Button>
+				</div>
+			) : null}
+			{model.imageInput ? (
+				<div className="flex h-9 items-center gap-3">
+					<button
+						type="button"
+						disabled={reference.isUploading}
+						onClick={() => fileInputRef.current?.click()}
+						className="-ml-1.5 inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 disabled:cursor-default disabled:opacity-60"
+					>
+						<Paperclip aria-hidden="true" className="size-4" />
+						{IMAGE_INPUT_TEXTS.addReference}
+					</button>
+					{reference.isUploading ? (
+						<span className="inline-flex items-center gap-2 text-sm text-slate-600">
+							<Spinner size="sm" />
+							<span role="status">{IMAGE_INPUT_TEXTS.uploading}</span>
+						</span>
+					) : null}
+					<input
+						ref={fileInputRef}
+						type="file"
+						accept={UPLOAD_CONTENT_TYPES.join(",")}
+						hidden
+						aria-label={IMAGE_INPUT_TEXTS.addReference}
+						onChange={(event) => {
+							const file = event.target.files?.[0];
+							// Cleared, so choosing the same file again adds it again.
+							event.target.value = "";
+							if (file) reference.addFile(file);
+						}}
+					/>
+				</div>
+			) : null}
+			{reference.error ? (
+				<p role="alert" className="text-xs font-medium text-red-700">
+					{reference.error}
+				</p>
+			) : null}
+		</div>
+	);
+}

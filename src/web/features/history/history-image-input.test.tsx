@@ -1,0 +1,212 @@
+// Vary, Upscale and Edit from the history (a card's menu, the preview), and an image's family in
+// the preview: "Made from", "Made from this", "The original was deleted".
+import { screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
+import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
+import {
+	createTestGeneration,
+	createTestImages,
+	createTestModel,
+} from "../../testing/fakes/test-generations";
+import {
+	cleanUpHistoryScreen,
+	findCard,
+	findCards,
+	hoursAgo,
+	openHistory,
+	setUpHistoryScreen,
+} from "../../testing/history-screen";
+import { findToast } from "../../testing/toasts";
+
+beforeEach(setUpHistoryScreen);
+afterEach(cleanUpHistoryScreen);
+
+const PAINTER = createTestModel({ imageInput: true, upscale: [2, 4] });
+
+async function openMenu(user: ReturnType<typeof openHistory>["user"], prompt: string) {
+	await user.click(within(findCard(prompt)).getByRole("button", { name: "More actions" }));
+	return screen.findByRole("menu");
+}
+
+/** Picks image `number` in the submenu of `item`, with the keyboard, as the menu offers it. */
+async function pickImage(
+	user: ReturnType<typeof openHistory>["user"],
+	item: HTMLElement,
+	number: number,
+) {
+	item.focus();
+	await user.keyboard("{ArrowRight}");
+	const images = await screen.findByRole("menu", { name: item.textContent ?? "" });
+	await waitFor(() =>
+		expect(within(images).getByRole("menuitem", { name: "Image 1" })).toHaveFocus(),
+	);
+	for (let step = 1; step < number; step += 1) await user.keyboard("{ArrowDown}");
+	expect(within(images).getByRole("menuitem", { name: `Image ${number}` })).toHaveFocus();
+	await user.keyboard("{Enter}");
+}
+
+describe("actions from the history", () => {
+	it("starts a variation of the image picked in a card's menu, shown as a running card", async () => {
+		const parent = createTestGeneration({ prompt: "A harbour at dawn", created_at: hoursAgo(1) });
+		const server = startFakeGenerationsApi({ generations: [parent], models: [PAINTER] });
+		const { user } = openHistory();
+		await findCards();
+
+		const menu = await openMenu(user, "A harbour at dawn");
+		await pickImage(user, await within(menu).findByRole("menuitem", { name: "Vary (subtle)" }), 2);
+
+		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(1));
+		expect(server.readCreateRequests()[0]).toEqual({
+			action: "vary-subtle",
+			reference: { generationId: parent.id, imageIndex: 1 },
+		});
+		expect(await findToast(IMAGE_INPUT_TEXTS.varyStarted)).toBeVisible();
+		// The list reloads: the variation is there, queued, with the parent's prompt.
+		await waitFor(() => expect(screen.getAllByText("A harbour at dawn")).toHaveLength(2));
+		expect(await screen.findByText("Queued")).toBeVisible();
+	});
+
+	it("upscales the image shown in the preview by the factor chosen, and links Edit to the generator", async () => {
+		const parent = createTestGeneration({ prompt: "A harbour at dawn" });
+		const server = startFakeGenerationsApi({ generations: [parent], models: [PAINTER] });
+		const { user } = openHistory();
+		await findCards();
+
+		await user.click(
+			within(findCard("A harbour at dawn")).getByRole("button", { name: "Preview image 3 of 4" }),
+		);
+		const dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
+		const actions = await within(dialog).findByRole("group", {
+			name: "Make more from this image: image 3 of 4",
+		});
+		await user.click(within(actions).getByRole("button", { name: "Upscale 4×" }));
+
+		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(1));
+		expect(server.readCreateRequests()[0]).toEqual({
+			action: "upscale",
+			reference: { generationId: parent.id, imageIndex: 2 },
+			factor: 4,
+		});
+		expect(await findToast(IMAGE_INPUT_TEXTS.upscaleStarted)).toBeVisible();
+
+		await user.click(within(actions).getByRole("button", { name: "Edit" }));
+		// The generator opens with the prompt, the ratio, the model and the image as its reference.
+		expect(await screen.findByRole("textbox", { name: "Prompt" })).toHaveValue("A harbour at dawn");
+		expect(
+			await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage }),
+		).toHaveAttribute("src", `/api/images/generations/${parent.id}/2-thumb.webp`);
+	});
+
+	it("shows the server's refusal of a start (the quota) in a toast", async () => {
+		const parent = createTestGeneration({ prompt: "A harbour at dawn" });
+		startFakeGenerationsApi({
+			generations: [parent],
+			models: [PAINTER],
+			start: { kind: "refused", code: "QUOTA_EXCEEDED" },
+		});
+		const { user } = openHistory();
+		await findCards();
+
+		const menu = await openMenu(user, "A harbour at dawn");
+		await pickImage(user, await within(menu).findByRole("menuitem", { name: "Upscale 2×" }), 1);
+
+		expect(
+			await findToast("You have reached the limit of generations. Please try again later."),
+		).toBeVisible();
+	});
+
+	it("offers neither Vary nor Edit where the model takes no image", async () => {
+		startFakeGenerationsApi({
+			generations: [createTestGeneration({ prompt: "A harbour at dawn" })],
+			models: [createTestModel()],
+		});
+		const { user } = openHistory();
+		await findCards();
+
+		const menu = await openMenu(user, "A harbour at dawn");
+		expect(within(menu).getByRole("menuitem", { name: "Rerun" })).toBeVisible();
+		expect(within(menu).queryByRole("menuitem", { name: "Vary (subtle)" })).not.toBeInTheDocument();
+		expect(within(menu).queryByRole("menuitem", { name: "Edit" })).not.toBeInTheDocument();
+	});
+});
+
+describe("the family in the preview", () => {
+	function createFamily() {
+		const parent = createTestGeneration({
+			prompt: "A harbour at dawn",
+			created_at: hoursAgo(2),
+			model: { id: PAINTER.id, label: PAINTER.label },
+		});
+		const childId = "00000000-0000-4000-8000-0000000c0001";
+		const child = createTestGeneration({
+			id: childId,
+			prompt: "A harbour at dawn",
+			created_at: hoursAgo(1),
+			images: createTestImages(childId, "--ar 1:1", 1),
+			parent: { generationId: parent.id, imageIndex: 2, action: "upscale", exists: true },
+		});
+		return { parent, child };
+	}
+
+	it("opens the original from a child's 'Made from', and a child from the original's 'Made from this'", async () => {
+		const { parent, child } = createFamily();
+		startFakeGenerationsApi({ generations: [parent, child], models: [PAINTER] });
+		const { user } = openHistory();
+		await findCards();
+
+		const childCard = screen
+			.getAllByRole("article")
+			.find((card) => card.dataset.generationId === child.id);
+		if (!childCard) throw new Error("the child's card is not shown");
+		await user.click(within(childCard).getByRole("button", { name: "Preview image 1 of 1" }));
+		let dialog = await screen.findByRole("dialog", { name: "Image" });
+		const madeFrom = await within(dialog).findByRole("region", {
+			name: IMAGE_INPUT_TEXTS.madeFrom,
+		});
+		const original = within(madeFrom).getByRole("button", {
+			name: "Open the original: A harbour at dawn",
+		});
+		expect(within(original).getByRole("presentation", { hidden: true })).toHaveAttribute(
+			"src",
+			`/api/images/generations/${parent.id}/2-thumb.webp`,
+		);
+
+		await user.click(original);
+		dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
+		const children = await within(dialog).findByRole("region", {
+			name: IMAGE_INPUT_TEXTS.madeFromThis,
+		});
+		await user.click(
+			within(children).getByRole("button", { name: "Open Upscale: A harbour at dawn" }),
+		);
+		dialog = await screen.findByRole("dialog", { name: "Image" });
+		expect(
+			await within(dialog).findByRole("region", { name: IMAGE_INPUT_TEXTS.madeFrom }),
+		).toBeVisible();
+	});
+
+	it("says the original was deleted, and keeps the child's own images", async () => {
+		const { child } = createFamily();
+		const orphan = {
+			...child,
+			parent: {
+				generationId: "00000000-0000-4000-8000-0000000d0001",
+				imageIndex: 0,
+				action: "vary-strong" as const,
+				exists: false,
+			},
+		};
+		const server = startFakeGenerationsApi({ generations: [orphan], models: [PAINTER] });
+		const { user } = openHistory();
+		await findCards();
+
+		await user.click(screen.getByRole("button", { name: "Preview image 1 of 1" }));
+		const dialog = await screen.findByRole("dialog", { name: "Image" });
+		const madeFrom = within(dialog).getByRole("region", { name: IMAGE_INPUT_TEXTS.madeFrom });
+		expect(within(madeFrom).getByText(IMAGE_INPUT_TEXTS.originalDeleted)).toBeVisible();
+		expect(within(dialog).getByRole("img", { name: /A harbour at dawn/ })).toBeVisible();
+		// Nothing made from it, no parent to show: the family is not asked for.
+		expect(server.readRequests("GET", /\/family$/)).toHaveLength(0);
+	});
+});

@@ -1,0 +1,100 @@
+// What can be made from one image of a generation (Vary, Upscale, Edit), for every screen that
+// shows a result: the generator, its preview, and the history's cards and preview. Vary and
+// Upscale are start requests of their own; Edit hands the image to the generator as its reference.
+import type { GenerationAction, ReferenceInput } from "../../shared/image-input";
+import type { PublicModel } from "../../shared/models";
+import type { StartGenerationRequest } from "./generations-requests";
+import { buildGeneratorLink } from "./generator-link";
+
+/** The actions a result image offers: Vary and Edit, and Upscale's factors (none: no Upscale). */
+export type ImageActionChoices = { canVary: boolean; canEdit: boolean; upscaleFactors: number[] };
+
+export const NO_IMAGE_ACTIONS: ImageActionChoices = {
+	canVary: false,
+	canEdit: false,
+	upscaleFactors: [],
+};
+
+/**
+ * What the generation's model can do with one of its images: Vary and Edit where it takes an image;
+ * Upscale by its own factors, or, where it has none, by those of the models that upscale (the server
+ * then upscales with the first of them that offers the factor). Nothing while the models are unknown.
+ */
+export function readImageActions(
+	modelId: string,
+	models: readonly PublicModel[] | undefined,
+): ImageActionChoices {
+	if (!models) return NO_IMAGE_ACTIONS;
+	const model = models.find(({ id }) => id === modelId);
+	const own = model?.upscale ?? [];
+	const factors =
+		own.length > 0 ? own : [...new Set(models.flatMap((candidate) => candidate.upscale))];
+	return {
+		canVary: model?.imageInput === true,
+		canEdit: model?.imageInput === true,
+		upscaleFactors: [...factors].sort((left, right) => left - right),
+	};
+}
+
+/** A start from one image of a generation that needs nothing more: Vary or Upscale. */
+export type ImmediateAction = Exclude<GenerationAction, "edit">;
+
+/**
+ * The start request of Vary or Upscale of image `imageIndex` of generation `generationId`: the
+ * server takes the prompt, ratio and model from it.
+ */
+export function buildImageActionRequest(
+	action: ImmediateAction,
+	reference: { generationId: string; imageIndex: number },
+	factor?: number,
+): StartGenerationRequest {
+	const request: StartGenerationRequest = { action, reference };
+	if (action === "upscale" && factor !== undefined) request.factor = factor;
+	return request;
+}
+
+/** Whether the reference is an image of a generation (not an upload). */
+export function isGenerationReference(
+	reference: ReferenceInput,
+): reference is { generationId: string; imageIndex: number } {
+	return "generationId" in reference;
+}
+
+/**
+ * Edit from another screen: the generator's address with the prompt, ratio and model filled in
+ * and the image as its reference (`reference` and `image`, read by readGeneratorLink).
+ */
+export function buildEditLink(generation: {
+	id: string;
+	prompt: string;
+	aspect_ratio: Parameters<typeof buildGeneratorLink>[0]["aspectRatio"];
+	model: { id: string };
+	imageIndex: number;
+}): string {
+	const link = buildGeneratorLink({
+		prompt: generation.prompt,
+		aspectRatio: generation.aspect_ratio,
+		model: generation.model,
+	});
+	const reference = new URLSearchParams({
+		reference: generation.id,
+		image: String(generation.imageIndex),
+	});
+	return `${link}&${reference}`;
+}
+
+/**
+ * The reference an Edit link names (`reference=<generation id>&image=<index>`, added by
+ * buildEditLink), or null; the server checks the id. Read by the generator's settings, loaded
+ * after the first paint.
+ */
+export function readEditReference(
+	search: string,
+): { generationId: string; imageIndex: number } | null {
+	const params = new URLSearchParams(search);
+	const generationId = params.get("reference");
+	const image = params.get("image") ?? "";
+	return generationId && /^\d{1,2}$/.test(image)
+		? { generationId, imageIndex: Number(image) }
+		: null;
+}
