@@ -12,6 +12,8 @@ import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 const CreatedSchema = z.object({ id: z.string() });
 
+const FAMILY_SCREENSHOT = "docs/images/family.png";
+
 function resultPanel(page: Page) {
 	return page.getByRole("region", { name: "Result" });
 }
@@ -154,6 +156,10 @@ test("the preview's family links open the original and what was made from it", a
 	await expect(madeFrom).toBeVisible();
 	await waitForTransitions(page);
 	await expectNoAxeViolations(page);
+
+	// The README shows the family as a person sees it.
+	await page.mouse.move(0, 0);
+	await page.screenshot({ path: FAMILY_SCREENSHOT });
 
 	await madeFrom.getByRole("button", { name: "Open the original: A heron in the reeds" }).click();
 	const children = dialog.getByRole("region", { name: "Made from this" });
