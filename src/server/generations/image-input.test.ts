@@ -13,6 +13,7 @@ import type { ImageProvider } from "../providers/types";
 import type { Storage } from "../storage/storage";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { readGeneration, waitForFinish, waitUntilStarted } from "../testing/generation-kit";
+import { measureImageDifference } from "../testing/image-data";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -109,21 +110,6 @@ async function readImage(client: TestClient, url: string): Promise<Buffer> {
 	return Buffer.from(await response.arrayBuffer());
 }
 
-/** Mean absolute difference per channel (0..255) between two images, compared at 64x64. */
-async function measureDifference(a: Uint8Array, b: Uint8Array): Promise<number> {
-	const [pixelsA, pixelsB] = await Promise.all(
-		[a, b].map((data) =>
-			sharp(data).resize(64, 64, { fit: "fill" }).removeAlpha().raw().toBuffer(),
-		),
-	);
-	if (!pixelsA || !pixelsB) throw new Error("decode failed");
-	let total = 0;
-	for (let index = 0; index < pixelsA.length; index++) {
-		total += Math.abs((pixelsA[index] ?? 0) - (pixelsB[index] ?? 0));
-	}
-	return total / pixelsA.length;
-}
-
 function varyBody(parent: Generation, action: string, imageIndex = 0): Record<string, unknown> {
 	return { reference: { generationId: parent.id, imageIndex }, action };
 }
@@ -194,11 +180,11 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 
 		const subtleImage = await readImage(person.client, subtle.images[0]?.url ?? "");
 		const strongImage = await readImage(person.client, strong.images[0]?.url ?? "");
-		const subtleDistance = await measureDifference(original, subtleImage);
-		const strongDistance = await measureDifference(original, strongImage);
+		const subtleDistance = await measureImageDifference(original, subtleImage);
+		const strongDistance = await measureImageDifference(original, strongImage);
 		expect(subtleDistance).toBeGreaterThan(1);
 		expect(strongDistance).toBeGreaterThan(subtleDistance);
-		expect(await measureDifference(subtleImage, strongImage)).toBeGreaterThan(1);
+		expect(await measureImageDifference(subtleImage, strongImage)).toBeGreaterThan(1);
 		expect((await readGeneration(person.client, parent.id)).childrenCount).toBeGreaterThanOrEqual(
 			2,
 		);

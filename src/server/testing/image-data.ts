@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { detectImageFormat } from "../../shared/image-recipe-files";
 
 /**
@@ -38,4 +39,22 @@ export function compressedImageData(bytes: Uint8Array): Buffer {
 	}
 	if (parts.length === 0) throw new Error("no image data found");
 	return Buffer.concat(parts);
+}
+
+/**
+ * How unlike two images are: the mean absolute difference per channel (0 to 255), compared at
+ * 64 x 64 without alpha, so images of different sizes can be compared by what they show.
+ */
+export async function measureImageDifference(a: Uint8Array, b: Uint8Array): Promise<number> {
+	const [pixelsA, pixelsB] = await Promise.all(
+		[a, b].map((data) =>
+			sharp(data).resize(64, 64, { fit: "fill" }).removeAlpha().raw().toBuffer(),
+		),
+	);
+	if (!pixelsA || !pixelsB) throw new Error("decode failed");
+	let total = 0;
+	for (let index = 0; index < pixelsA.length; index++) {
+		total += Math.abs((pixelsA[index] ?? 0) - (pixelsB[index] ?? 0));
+	}
+	return total / pixelsA.length;
 }

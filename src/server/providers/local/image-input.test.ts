@@ -1,24 +1,10 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { VARY_STRENGTHS } from "../../../shared/image-input";
+import { measureImageDifference } from "../../testing/image-data";
 import type { InputImage } from "../types";
 import { LOCAL_CAPABILITIES } from "./local-provider";
 import { type RenderedImage, renderImages } from "./render";
-
-/** Mean absolute difference per channel (0..255) between two images, compared at 64x64. */
-async function measureDifference(a: Uint8Array, b: Uint8Array): Promise<number> {
-	const [pixelsA, pixelsB] = await Promise.all(
-		[a, b].map((data) =>
-			sharp(data).resize(64, 64, { fit: "fill" }).removeAlpha().raw().toBuffer(),
-		),
-	);
-	if (!pixelsA || !pixelsB) throw new Error("decode failed");
-	let total = 0;
-	for (let index = 0; index < pixelsA.length; index++) {
-		total += Math.abs((pixelsA[index] ?? 0) - (pixelsB[index] ?? 0));
-	}
-	return total / pixelsA.length;
-}
 
 async function renderParent(): Promise<InputImage> {
 	const [image] = await renderImages({
@@ -52,11 +38,11 @@ describe("the offline engine's image input", () => {
 		const [strong] = await vary(parent, VARY_STRENGTHS["vary-strong"], 42);
 		if (!subtle || !strong) throw new Error("no variation");
 		expect([subtle.width, subtle.height]).toEqual([parent.width, parent.height]);
-		const subtleDistance = await measureDifference(parent.data, subtle.data);
-		const strongDistance = await measureDifference(parent.data, strong.data);
+		const subtleDistance = await measureImageDifference(parent.data, subtle.data);
+		const strongDistance = await measureImageDifference(parent.data, strong.data);
 		expect(subtleDistance).toBeGreaterThan(1);
 		expect(strongDistance).toBeGreaterThan(subtleDistance);
-		expect(await measureDifference(subtle.data, strong.data)).toBeGreaterThan(1);
+		expect(await measureImageDifference(subtle.data, strong.data)).toBeGreaterThan(1);
 	});
 
 	it("keeps the reference at strength 0 (its composition, softened) and ignores it at 1", async () => {
@@ -70,8 +56,8 @@ describe("the offline engine's image input", () => {
 			seed: 7,
 		});
 		if (!kept || !free || !plain) throw new Error("no image");
-		expect(await measureDifference(parent.data, kept.data)).toBeLessThan(4);
-		expect(await measureDifference(plain.data, free.data)).toBeLessThan(4);
+		expect(await measureImageDifference(parent.data, kept.data)).toBeLessThan(4);
+		expect(await measureImageDifference(plain.data, free.data)).toBeLessThan(4);
 	});
 
 	it("repaints the same bytes for the same seed, and other images for another seed", async () => {
@@ -103,7 +89,7 @@ describe("the offline engine's image input", () => {
 			]);
 			// A resample: the same picture, larger.
 			expect(
-				await measureDifference(parent.data, images[0]?.data ?? new Uint8Array()),
+				await measureImageDifference(parent.data, images[0]?.data ?? new Uint8Array()),
 			).toBeLessThan(3);
 		}
 	});

@@ -1,24 +1,10 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { AspectRatio } from "../../../shared/aspect-ratios";
-import { type RenderedImage, renderImages } from "./render";
+import { measureImageDifference } from "../../testing/image-data";
+import { renderImages } from "./render";
 
 const PROMPT = "An hourglass on a study desk, steampunk, intricate details, 8k";
-
-/** Mean absolute difference per channel (0..255) between two images, compared at 64x64. */
-async function measureDifference(a: RenderedImage, b: RenderedImage): Promise<number> {
-	const [pixelsA, pixelsB] = await Promise.all(
-		[a, b].map((image) =>
-			sharp(image.data).resize(64, 64, { fit: "fill" }).removeAlpha().raw().toBuffer(),
-		),
-	);
-	if (!pixelsA || !pixelsB) throw new Error("decode failed");
-	let total = 0;
-	for (let index = 0; index < pixelsA.length; index++) {
-		total += Math.abs((pixelsA[index] ?? 0) - (pixelsB[index] ?? 0));
-	}
-	return total / pixelsA.length;
-}
 
 describe("renderImages", () => {
 	it("renders the same bytes for the same prompt and ratio", async () => {
@@ -45,7 +31,7 @@ describe("renderImages", () => {
 				const imageB = images[b];
 				if (!imageA || !imageB) throw new Error("missing image");
 				expect(imageA.data.equals(imageB.data)).toBe(false);
-				expect(await measureDifference(imageA, imageB)).toBeGreaterThan(6);
+				expect(await measureImageDifference(imageA.data, imageB.data)).toBeGreaterThan(6);
 			}
 		}
 	});
@@ -62,7 +48,7 @@ describe("renderImages", () => {
 			count: 1,
 		});
 		if (!blue || !soldier) throw new Error("missing image");
-		expect(await measureDifference(blue, soldier)).toBeGreaterThan(6);
+		expect(await measureImageDifference(blue.data, soldier.data)).toBeGreaterThan(6);
 	});
 
 	it.each([

@@ -4,10 +4,10 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
-import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { composeImages, type RenderedImage, type RenderInput, renderImages } from "./render";
+import { measureImageDifference } from "../../testing/image-data";
+import { composeImages, type RenderInput, renderImages } from "./render";
 
 function hashOf(data: string | Uint8Array): string {
 	return createHash("sha256").update(data).digest("hex");
@@ -15,21 +15,6 @@ function hashOf(data: string | Uint8Array): string {
 
 async function renderHashes(input: RenderInput): Promise<string[]> {
 	return (await renderImages(input)).map((image) => hashOf(image.data));
-}
-
-/** Mean absolute difference per channel (0..255) between two images, compared at 64x64. */
-async function measureDifference(a: RenderedImage, b: RenderedImage): Promise<number> {
-	const [pixelsA, pixelsB] = await Promise.all(
-		[a, b].map((image) =>
-			sharp(image.data).resize(64, 64, { fit: "fill" }).removeAlpha().raw().toBuffer(),
-		),
-	);
-	if (!pixelsA || !pixelsB) throw new Error("decode failed");
-	let total = 0;
-	for (let index = 0; index < pixelsA.length; index++) {
-		total += Math.abs((pixelsA[index] ?? 0) - (pixelsB[index] ?? 0));
-	}
-	return total / pixelsA.length;
 }
 
 const SEEDED: RenderInput = {
@@ -144,7 +129,7 @@ console.log(JSON.stringify(images.map((image) => createHash("sha256").update(ima
 				const imageA = images[a];
 				const imageB = images[b];
 				if (!imageA || !imageB) throw new Error("missing image");
-				expect(await measureDifference(imageA, imageB)).toBeGreaterThan(6);
+				expect(await measureImageDifference(imageA.data, imageB.data)).toBeGreaterThan(6);
 			}
 		}
 	});
@@ -155,8 +140,8 @@ console.log(JSON.stringify(images.map((image) => createHash("sha256").update(ima
 		const [second] = await renderImages({ ...input, seed: 2 });
 		const [unseeded] = await renderImages({ ...input, seed: null });
 		if (!first || !second || !unseeded) throw new Error("missing image");
-		expect(await measureDifference(first, second)).toBeGreaterThan(6);
-		expect(await measureDifference(first, unseeded)).toBeGreaterThan(6);
+		expect(await measureImageDifference(first.data, second.data)).toBeGreaterThan(6);
+		expect(await measureImageDifference(first.data, unseeded.data)).toBeGreaterThan(6);
 	});
 
 	it("chooses scene, time of day, palette and layout from the seed", () => {
