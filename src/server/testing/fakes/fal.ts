@@ -235,14 +235,14 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 		return queued.cancelledAt ?? queued.submittedAt + behaviour.queueMs + behaviour.progressMs;
 	}
 
-	/** How many requests submitted before this one still wait in the queue. */
+	/**
+	 * How many requests submitted before this one still wait in the queue. Before means earlier in
+	 * the map, which keeps submission order: two submitted in the same millisecond have one order.
+	 */
 	function queuePositionOf(queued: QueuedRequest): number {
-		return [...queue.values()].filter(
-			(other) =>
-				other !== queued &&
-				other.submittedAt <= queued.submittedAt &&
-				phaseOf(other) === "IN_QUEUE",
-		).length;
+		const earlier = [...queue.values()];
+		earlier.length = earlier.indexOf(queued);
+		return earlier.filter((other) => phaseOf(other) === "IN_QUEUE").length;
 	}
 
 	/** A model's log lines while it works, a tqdm bar of its steps among them (as diffusers print). */
