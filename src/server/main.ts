@@ -90,7 +90,7 @@ async function main() {
 			: createLocalStorage(imagesRoot),
 		GENERATIONS_FOLDER,
 	);
-	const { app, stop, markShuttingDown } = await assembleServer({
+	const { app, stop, markShuttingDown, endWaits } = await assembleServer({
 		database,
 		logger,
 		models,
@@ -177,7 +177,9 @@ async function main() {
 			if ("closeAllConnections" in server) server.closeAllConnections();
 		}, env.SHUTDOWN_TIMEOUT_MS);
 		forceTimer.unref();
-		// Stop accepting, let in-flight requests finish, then close the database.
+		// Stop accepting, let in-flight requests finish, then close the database. Long polls answer
+		// at once (their browsers ask again elsewhere) instead of holding the exit for their wait.
+		endWaits();
 		await new Promise<void>((resolve) => {
 			server.close(() => resolve());
 			if ("closeIdleConnections" in server) server.closeIdleConnections();

@@ -84,6 +84,8 @@ export type Server = {
 	queue: GenerationQueue;
 	/** /api/ready answers 503 from now on, while the process drains before it stops. */
 	markShuttingDown: ReadinessCheck["markShuttingDown"];
+	/** Every long poll answers now, and later ones at once: called as the port closes. */
+	endWaits(): void;
 	/** Stops background work; the caller closes the database it opened. */
 	stop(): Promise<void>;
 };
@@ -219,6 +221,7 @@ export async function assembleServer(options: {
 		auth,
 		queue,
 		markShuttingDown: readiness.markShuttingDown,
+		endWaits: () => events.endWaits(),
 		async stop() {
 			stopStatistics();
 			stopSweeping();

@@ -63,6 +63,12 @@ export async function waitForAnyChange(
 export type GenerationEvents = {
 	/** Resolves when the generation changes (in any server process) or after `timeoutMs`. */
 	waitForChange(id: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
+	/**
+	 * Ends every wait now and every later one at once, still listening: a process on its way out
+	 * answers its long polls with what it knows instead of holding them until their time is up
+	 * (the browser asks again, and a load balancer sends that to a process that stays).
+	 */
+	endWaits(): void;
 	close(): Promise<void>;
 };
 
@@ -72,6 +78,11 @@ export async function listenForGenerationChanges(
 	logger: Logger,
 ): Promise<GenerationEvents> {
 	const waiters = new Map<string, Set<() => void>>();
+	let isEnding = false;
+	const wakeEveryone = () => {
+		for (const set of [...waiters.values()]) for (const wake of [...set]) wake();
+		waiters.clear();
+	};
 	const unlisten = await database.listen(GENERATION_CHANGED_CHANNEL, (id) => {
 		const set = waiters.get(id);
 		if (!set) return;
@@ -81,6 +92,7 @@ export async function listenForGenerationChanges(
 	logger.debug("listening for generation changes");
 	return {
 		waitForChange(id, timeoutMs, signal) {
+			if (isEnding) return Promise.resolve();
 			return new Promise((resolve) => {
 				const set = waiters.get(id) ?? new Set();
 				waiters.set(id, set);
@@ -97,9 +109,13 @@ export async function listenForGenerationChanges(
 				signal?.addEventListener("abort", done, { once: true });
 			});
 		},
+		endWaits() {
+			isEnding = true;
+			wakeEveryone();
+		},
 		async close() {
-			for (const set of waiters.values()) for (const wake of set) wake();
-			waiters.clear();
+			isEnding = true;
+			wakeEveryone();
 			await unlisten();
 		},
 	};

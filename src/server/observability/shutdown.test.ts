@@ -148,4 +148,53 @@ describe.each(availableDatabaseKinds())("stopping a server process on %s", (kind
 			await postgres?.drop();
 		}
 	}, 120_000);
+
+	it("answers its long polls at once after SIGTERM instead of holding the exit for their wait", async () => {
+		const postgres = kind === "postgres" ? await createEmptyPostgresDatabase() : undefined;
+		const server = await startServer(bundle.entry, {
+			DATA_DIR: path.join(workDir, "data-polls"),
+			...(postgres
+				? {
+						DATABASE_URL: postgres.url,
+						BETTER_AUTH_SECRET: "shutdown-test-secret-of-at-least-32-characters",
+					}
+				: {}),
+			METRICS_TOKEN: TOKEN,
+			READY_DRAIN_MS: "0",
+			// Far longer than the poll's wait: the port closes once the poll has answered, not by force.
+			SHUTDOWN_TIMEOUT_MS: "120000",
+			AUTH_RATE_LIMIT_ENABLED: "false",
+			LOG_LEVEL: "warn",
+		});
+		try {
+			const headers = await signUpOn(server.origin, `shutdown-polls-${kind}@example.com`);
+			const first = await fetch(`${server.origin}/api/generations/active`, { headers });
+			const { version } = (await first.json()) as { version: string };
+			// Nothing changes for this person, so the server would hold this poll for all 25 s.
+			const poll = fetch(
+				`${server.origin}/api/generations/active?after=${encodeURIComponent(version)}&wait=25000`,
+				{ headers },
+			).then(async (response) => ({ status: response.status, body: await response.json() }));
+			await waitFor("the poll to be waiting", async () => {
+				const inFlight = readSample(await scrape(server), "atelier_http_requests_in_flight");
+				return inFlight !== undefined && inFlight >= 2 ? true : undefined;
+			});
+
+			server.child.kill("SIGTERM");
+			// Without ending the waits the poll answers only when its 25 s are up.
+			const outcome = await Promise.race([
+				poll,
+				new Promise<"still waiting">((resolve) =>
+					setTimeout(() => resolve("still waiting"), 15_000),
+				),
+			]);
+			expect(outcome).toEqual({ status: 200, body: expect.objectContaining({ version }) });
+			await server.exited();
+			expect(server.child.exitCode).toBe(0);
+			expect(server.output()).not.toContain("in-flight requests did not finish in time");
+		} finally {
+			await server.kill();
+			await postgres?.drop();
+		}
+	}, 120_000);
 });
