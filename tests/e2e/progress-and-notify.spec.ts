@@ -217,6 +217,13 @@ test("a generation started through the API from another device shows as running 
 	const running = page.getByRole("link", { name: "1 running" });
 	await expect(running).toBeVisible();
 	await expect(running).toHaveAttribute("href", "/generations");
+	await expect(running).toHaveText("1 running", { useInnerText: true });
+	// A phone's header has room for less, and the badge still says what it counts.
+	const viewport = page.viewportSize();
+	await page.setViewportSize({ width: 360, height: 740 });
+	await expect(running).toHaveText("1 run", { useInnerText: true });
+	await expect(running).toHaveAccessibleName("1 running");
+	if (viewport) await page.setViewportSize(viewport);
 	await expect(page.getByRole("article", { name: "A kite over the dunes" })).toBeVisible();
 	await expectNoAxeViolations(page);
 

@@ -21,7 +21,8 @@ export function ActiveGenerationsBadge() {
 
 	if (!active || active.count === 0) return null;
 	return (
-		// On a phone the header has room for the number only; the link's name says it in full.
+		// On a phone the header has room for "1 run" only, the start of the link's name ("1 running"),
+		// so what it shows still says what it counts, and is what a voice user would say to it.
 		<Link
 			to="/generations"
 			aria-label={`${active.count} running`}
@@ -29,6 +30,7 @@ export function ActiveGenerationsBadge() {
 		>
 			<Loader aria-hidden="true" className="size-3.5 animate-spin" />
 			{active.count}
+			<span className="sm:hidden">run</span>
 			<span className="hidden sm:inline">running</span>
 		</Link>
 	);

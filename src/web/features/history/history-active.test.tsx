@@ -42,6 +42,24 @@ describe("generations running elsewhere", () => {
 		);
 	});
 
+	it("says what it counts on a phone too: '2 run' under the small breakpoint, '2 running' above, named in full", async () => {
+		startFakeGenerationsApi({
+			generations: [
+				createRunningGeneration({ prompt: "A kite festival" }),
+				createRunningGeneration({ prompt: "A night market", status: "queued" }),
+			],
+		});
+		openHistory({ path: "/" });
+
+		const count = await getHeader().findByRole("link", { name: "2 running" });
+		// jsdom applies no breakpoints: the words are told apart by the classes that show them.
+		const [phoneWord, wideWord] = within(count).getAllByText(/^run/);
+		expect(phoneWord).toHaveTextContent(/^run$/);
+		expect(phoneWord).toHaveClass("sm:hidden");
+		expect(wideWord).toHaveTextContent(/^running$/);
+		expect(wideWord).toHaveClass("hidden", "sm:inline");
+	});
+
 	it("shows each one's progress on its card: its queue position or its step", async () => {
 		startFakeGenerationsApi({
 			generations: [
