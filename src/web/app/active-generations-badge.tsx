@@ -1,21 +1,39 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Loader } from "lucide-react";
-import { useEffect } from "react";
-import { Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link, useNavigate } from "react-router";
 import { followActiveGenerations, useActiveGenerations } from "../lib/active-generations";
+import { findLeftIds, noticeLeftGenerations } from "../lib/finished-elsewhere";
+import { createHistoryLinkState, HISTORY_PATH } from "../lib/history-link";
 
 /**
  * "1 running" in the header: the person's queued and running generations, wherever they were
  * started, linking to the history. Nothing while there are none. It runs the one poll that keeps
- * them current (lib/active-generations.ts).
+ * them current (lib/active-generations.ts), which also tells of those that finish unseen
+ * (lib/finished-elsewhere.ts): a notification whose click opens the result in the history.
  */
 export function ActiveGenerationsBadge() {
 	const queryClient = useQueryClient();
 	const active = useActiveGenerations();
+	// The latest navigate, for a notification clicked later: the poll does not restart with it.
+	const navigate = useNavigate();
+	const navigateRef = useRef(navigate);
+	useEffect(() => {
+		navigateRef.current = navigate;
+	}, [navigate]);
 
 	useEffect(() => {
 		const controller = new AbortController();
-		void followActiveGenerations(queryClient, controller.signal);
+		const { signal } = controller;
+		void followActiveGenerations(queryClient, signal, (previous, next) => {
+			const leftIds = findLeftIds(previous, next);
+			if (leftIds.length === 0) return;
+			void noticeLeftGenerations(leftIds, {
+				signal,
+				onOpen: (generation) =>
+					void navigateRef.current(HISTORY_PATH, { state: createHistoryLinkState(generation) }),
+			});
+		});
 		return () => controller.abort();
 	}, [queryClient]);
 

@@ -29,13 +29,16 @@ function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
 
 /**
  * Keeps the cache entry current until `signal` aborts: one answer at once, then each next one
- * when something changes. A failed request is tried again after the polling interval.
+ * when something changes. A failed request is tried again after the polling interval. Each answer
+ * after the first is handed to `onAnswer` with the one before it, so what left the list is known.
  */
 export async function followActiveGenerations(
 	queryClient: QueryClient,
 	signal: AbortSignal,
+	onAnswer?: (previous: ActiveGenerations, next: ActiveGenerations) => void,
 ): Promise<void> {
 	let after: string | undefined;
+	let previous: ActiveGenerations | undefined;
 	while (!signal.aborted) {
 		try {
 			const active = await fetchActiveGenerations({
@@ -44,6 +47,8 @@ export async function followActiveGenerations(
 				signal,
 			});
 			queryClient.setQueryData(ACTIVE_GENERATIONS_KEY, active);
+			if (previous && active.version !== previous.version) onAnswer?.(previous, active);
+			previous = active;
 			// An answer with nothing new comes from a server that did not wait: space those out.
 			if (active.version === after) await pause(POLLING_INTERVAL_MS, signal);
 			after = active.version;
