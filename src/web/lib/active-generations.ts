@@ -2,7 +2,7 @@
 // another device, the API), kept in the query cache under one key: the header's "1 running" follows
 // them with a long poll, and the history reads the same entry for each card's progress. Loaded
 // after the first paint, for signed-in people only.
-import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { type QueryClient, skipToken, useQuery } from "@tanstack/react-query";
 import { POLLING_INTERVAL_MS } from "../../shared/constants";
 import type { ActiveGenerations } from "../../shared/generation-responses";
 import { isAbortError } from "./api-client";
@@ -63,8 +63,9 @@ export async function followActiveGenerations(
 export function useActiveGenerations(): ActiveGenerations | undefined {
 	const { data } = useQuery<ActiveGenerations>({
 		queryKey: ACTIVE_GENERATIONS_KEY,
-		// Only the header's poll fills the entry; readers never fetch it themselves.
-		enabled: false,
+		// Only the header's poll fills the entry; readers never fetch it themselves (skipToken says
+		// so, where `enabled: false` without a query function had each render log an error).
+		queryFn: skipToken,
 		staleTime: Number.POSITIVE_INFINITY,
 	});
 	return data;
