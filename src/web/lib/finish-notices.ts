@@ -109,7 +109,7 @@ export function isAnnouncedHere(generationId: string): boolean {
 }
 
 /** The tag of a generation's notification: one per generation, whichever page or source raised it. */
-export function noticeTag(generationId: string): string {
+function noticeTag(generationId: string): string {
 	return `atelier-generation-${generationId}`;
 }
 
