@@ -29,11 +29,18 @@ export default defineConfig({
 					// The UI of making images from an image (the actions on a result, the family, the
 					// reference's upload) is shared by the generator's and the history's lazy chunks:
 					// one chunk, not eight, each of whose names the first page's preload list carries.
+					// Likewise what the header's running count, the history and the generator share of
+					// the active generations and the word when one is done (the poll, the notifications
+					// and their choices, the history's link to a result): one chunk, not three.
 					groups: [
 						{ name: "index", tags: ["$initial"] },
 						{
 							name: "image-input",
 							test: /src\/(shared\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
+						},
+						{
+							name: "active-generations",
+							test: /src\/web\/lib\/(active-generations|finished-elsewhere|finish-notices|history-link)\.ts$/,
 						},
 					],
 				},

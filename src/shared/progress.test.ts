@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
+import type { GenerationProgress } from "./generation-responses";
 import {
+	advancePollingBar,
 	clampProgressLabelPosition,
 	describeProgress,
 	mapFractionToProgress,
-	nextProgress,
+	POLLING_BAR_START,
 	PROGRESS_STEPS,
 	progressAfterPolls,
 	progressReport,
 	readReportedFraction,
+	readReportedProgress,
 } from "./progress";
 
 const report = progressReport;
@@ -65,22 +68,80 @@ describe("the bar from the provider's reports", () => {
 		expect([0, 0.4, 1].map(mapFractionToProgress)).toEqual([20, 50, 95]);
 	});
 
-	it("follows the schedule without a fraction, the fraction with one, and never moves backwards", () => {
-		const reports = [
-			null,
-			report("queued", { position: 1 }),
-			report("running", { step: 2, steps: 30 }),
-			report("running", { step: 27, steps: 30 }),
-			report("running", { percent: 10 }),
-			report("saving"),
-		];
-		const shown: number[] = [];
-		let bar: number = PROGRESS_STEPS.polling;
-		for (const [index, next] of reports.entries()) {
-			bar = nextProgress(bar, index + 1, next);
-			shown.push(bar);
-		}
-		expect(shown).toEqual([28, 36, 36, 88, 88, 88]);
+	it("puts a report alone on the bar: its fraction, 95 while saving, nothing while queued or without a fraction", () => {
+		expect(readReportedProgress(report("running", { step: 12, steps: 30 }))).toBe(50);
+		expect(readReportedProgress(report("running", { percent: 100 }))).toBe(95);
+		expect(readReportedProgress(report("saving"))).toBe(95);
+		expect(readReportedProgress(report("queued", { position: 2 }))).toBeNull();
+		expect(readReportedProgress(report("starting"))).toBeNull();
+		expect(readReportedProgress(report("running"))).toBeNull();
+		expect(readReportedProgress(null)).toBeNull();
+		expect(readReportedProgress(undefined)).toBeNull();
+	});
+});
+
+/** The bar shown after each answer, from the start of polling. */
+function followBar(reports: readonly (GenerationProgress | null | undefined)[]): number[] {
+	let bar = POLLING_BAR_START;
+	return reports.map((next) => {
+		bar = advancePollingBar(bar, next);
+		return bar.percent;
+	});
+}
+
+describe("the generator's bar while it polls", () => {
+	it("starts at 20, where SPEC.md's polling begins", () => {
+		expect(POLLING_BAR_START.percent).toBe(PROGRESS_STEPS.polling);
+	});
+
+	it("is SPEC.md's schedule exactly for answers without progress, absent or null: 28, 36 ... at most 95", () => {
+		const absent = followBar(Array.from({ length: 12 }, () => undefined));
+		expect(absent).toEqual([28, 36, 44, 52, 60, 68, 76, 84, 92, 95, 95, 95]);
+		expect(absent).toEqual(Array.from({ length: 12 }, (_, index) => progressAfterPolls(index + 1)));
+		expect(followBar(Array.from({ length: 12 }, () => null))).toEqual(absent);
+	});
+
+	it("holds at 20 through a long wait in the queue, then shows the run's real fraction", () => {
+		const queue = Array.from({ length: 30 }, (_, index) =>
+			report("queued", { position: 29 - index }),
+		);
+		const shown = followBar([...queue, report("running", { step: 12, steps: 30 })]);
+		expect(shown.slice(0, 30)).toEqual(Array.from({ length: 30 }, () => 20));
+		expect(shown.at(-1)).toBe(50);
+	});
+
+	it("counts the schedule from the end of the queue where the run gives no fraction", () => {
+		expect(
+			followBar([
+				report("queued", { position: 2 }),
+				report("queued", { position: 1 }),
+				report("queued", { position: 0 }),
+				report("starting"),
+				report("running"),
+				report("saving"),
+			]),
+		).toEqual([20, 20, 20, 28, 36, 95]);
+	});
+
+	it("follows the fraction where there is one and never moves backwards, nor above 95", () => {
+		expect(
+			followBar([
+				undefined,
+				report("queued", { position: 1 }),
+				report("running", { step: 2, steps: 30 }),
+				report("running", { step: 27, steps: 30 }),
+				report("running", { percent: 10 }),
+				report("queued", { position: 0 }),
+				report("saving"),
+				report("running", { percent: 100 }),
+			]),
+		).toEqual([28, 28, 28, 88, 88, 88, 95, 95]);
+	});
+
+	it("keeps what the schedule showed when a fraction below it arrives", () => {
+		expect(followBar([null, null, null, null, report("running", { step: 6, steps: 30 })])).toEqual([
+			28, 36, 44, 52, 52,
+		]);
 	});
 });
 

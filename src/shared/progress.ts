@@ -68,19 +68,51 @@ export function mapFractionToProgress(fraction: number): number {
 }
 
 /**
- * The bar after a poll answer that said "not yet": the provider's own fraction where it gives
- * one, SPEC.md's schedule (progressAfterPolls) where it does not, and never below what the bar
- * showed before, so switching from the schedule to a real fraction never moves it backwards.
+ * Where a report alone puts the bar, whoever shows it (the generator, a history card): the
+ * provider's fraction mapped into 20 to 95, and 95 while the images are saved (the provider has
+ * finished); null when it says neither, where the generator follows SPEC.md's schedule and a card
+ * shows a bar without a value. A report still in the queue says nothing of how far the run is.
  */
-export function nextProgress(
-	shown: number,
-	pendingAnswers: number,
-	report: GenerationProgress | null | undefined,
-): number {
+export function readReportedProgress(report: GenerationProgress | null | undefined): number | null {
+	if (!report || report.stage === "queued") return null;
+	if (report.stage === "saving") return PROGRESS.cap;
 	const fraction = readReportedFraction(report);
-	const next =
-		fraction === null ? progressAfterPolls(pendingAnswers) : mapFractionToProgress(fraction);
-	return Math.min(PROGRESS.cap, Math.max(shown, next));
+	return fraction === null ? null : mapFractionToProgress(fraction);
+}
+
+/**
+ * The generator's bar while it polls: `percent` as shown, and how many answers have moved SPEC.md's
+ * schedule on so far (every "not yet" except those that say the generation is still queued).
+ */
+export type PollingBar = { percent: number; scheduledAnswers: number };
+
+/** The bar when polling begins: 20, nothing counted yet. */
+export const POLLING_BAR_START: PollingBar = {
+	percent: PROGRESS_STEPS.polling,
+	scheduledAnswers: 0,
+};
+
+/**
+ * The bar after a poll answer that said "not yet", never below what it showed before (so switching
+ * from the schedule to a real fraction never moves it backwards) nor above 95:
+ * - while the report says the generation waits in a queue, it holds (at 20 when the wait is the
+ *   first thing polled), however long the wait and however often the queue moves;
+ * - where the report gives the provider's fraction, or says the images are being saved, the bar is
+ *   where readReportedProgress puts it;
+ * - otherwise SPEC.md's schedule, 20 plus 8 for every answer counted: an answer without a report
+ *   counts, as SPEC.md says, and so does one of a run under way, but not one still queued, so a
+ *   long queue does not use up the running range before the run starts.
+ */
+export function advancePollingBar(
+	bar: PollingBar,
+	report: GenerationProgress | null | undefined,
+): PollingBar {
+	const isQueued = report?.stage === "queued";
+	const scheduledAnswers = isQueued ? bar.scheduledAnswers : bar.scheduledAnswers + 1;
+	const next = isQueued
+		? PROGRESS.firstPoll
+		: (readReportedProgress(report) ?? progressAfterPolls(scheduledAnswers));
+	return { percent: Math.min(PROGRESS.cap, Math.max(bar.percent, next)), scheduledAnswers };
 }
 
 /**

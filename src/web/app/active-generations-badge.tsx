@@ -1,27 +1,46 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Loader } from "lucide-react";
-import { useEffect } from "react";
-import { Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link, useNavigate } from "react-router";
 import { followActiveGenerations, useActiveGenerations } from "../lib/active-generations";
+import { findLeftIds, noticeLeftGenerations } from "../lib/finished-elsewhere";
+import { createHistoryLinkState, HISTORY_PATH } from "../lib/history-link";
 
 /**
  * "1 running" in the header: the person's queued and running generations, wherever they were
  * started, linking to the history. Nothing while there are none. It runs the one poll that keeps
- * them current (lib/active-generations.ts).
+ * them current (lib/active-generations.ts), which also tells of those that finish unseen
+ * (lib/finished-elsewhere.ts): a notification whose click opens the result in the history.
  */
 export function ActiveGenerationsBadge() {
 	const queryClient = useQueryClient();
 	const active = useActiveGenerations();
+	// The latest navigate, for a notification clicked later: the poll does not restart with it.
+	const navigate = useNavigate();
+	const navigateRef = useRef(navigate);
+	useEffect(() => {
+		navigateRef.current = navigate;
+	}, [navigate]);
 
 	useEffect(() => {
 		const controller = new AbortController();
-		void followActiveGenerations(queryClient, controller.signal);
+		const { signal } = controller;
+		void followActiveGenerations(queryClient, signal, (previous, next) => {
+			const leftIds = findLeftIds(previous, next);
+			if (leftIds.length === 0) return;
+			void noticeLeftGenerations(leftIds, {
+				signal,
+				onOpen: (generation) =>
+					void navigateRef.current(HISTORY_PATH, { state: createHistoryLinkState(generation) }),
+			});
+		});
 		return () => controller.abort();
 	}, [queryClient]);
 
 	if (!active || active.count === 0) return null;
 	return (
-		// On a phone the header has room for the number only; the link's name says it in full.
+		// On a phone the header has room for "1 run" only, the start of the link's name ("1 running"),
+		// so what it shows still says what it counts, and is what a voice user would say to it.
 		<Link
 			to="/generations"
 			aria-label={`${active.count} running`}
@@ -29,6 +48,7 @@ export function ActiveGenerationsBadge() {
 		>
 			<Loader aria-hidden="true" className="size-3.5 animate-spin" />
 			{active.count}
+			<span className="sm:hidden">run</span>
 			<span className="hidden sm:inline">running</span>
 		</Link>
 	);

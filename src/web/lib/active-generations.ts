@@ -2,7 +2,7 @@
 // another device, the API), kept in the query cache under one key: the header's "1 running" follows
 // them with a long poll, and the history reads the same entry for each card's progress. Loaded
 // after the first paint, for signed-in people only.
-import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { type QueryClient, skipToken, useQuery } from "@tanstack/react-query";
 import { POLLING_INTERVAL_MS } from "../../shared/constants";
 import type { ActiveGenerations } from "../../shared/generation-responses";
 import { isAbortError } from "./api-client";
@@ -29,13 +29,16 @@ function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
 
 /**
  * Keeps the cache entry current until `signal` aborts: one answer at once, then each next one
- * when something changes. A failed request is tried again after the polling interval.
+ * when something changes. A failed request is tried again after the polling interval. Each answer
+ * after the first is handed to `onAnswer` with the one before it, so what left the list is known.
  */
 export async function followActiveGenerations(
 	queryClient: QueryClient,
 	signal: AbortSignal,
+	onAnswer?: (previous: ActiveGenerations, next: ActiveGenerations) => void,
 ): Promise<void> {
 	let after: string | undefined;
+	let previous: ActiveGenerations | undefined;
 	while (!signal.aborted) {
 		try {
 			const active = await fetchActiveGenerations({
@@ -44,6 +47,8 @@ export async function followActiveGenerations(
 				signal,
 			});
 			queryClient.setQueryData(ACTIVE_GENERATIONS_KEY, active);
+			if (previous && active.version !== previous.version) onAnswer?.(previous, active);
+			previous = active;
 			// An answer with nothing new comes from a server that did not wait: space those out.
 			if (active.version === after) await pause(POLLING_INTERVAL_MS, signal);
 			after = active.version;
@@ -58,8 +63,9 @@ export async function followActiveGenerations(
 export function useActiveGenerations(): ActiveGenerations | undefined {
 	const { data } = useQuery<ActiveGenerations>({
 		queryKey: ACTIVE_GENERATIONS_KEY,
-		// Only the header's poll fills the entry; readers never fetch it themselves.
-		enabled: false,
+		// Only the header's poll fills the entry; readers never fetch it themselves (skipToken says
+		// so, where `enabled: false` without a query function had each render log an error).
+		queryFn: skipToken,
 		staleTime: Number.POSITIVE_INFINITY,
 	});
 	return data;

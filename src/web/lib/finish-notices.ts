@@ -1,6 +1,9 @@
 // Word that a generation finished for someone who is not looking: the browser's notification
 // (when they turned "Notify me when done" on and the browser allows it) and an optional short tone.
-// The choices are remembered in localStorage. Loaded with the generation flow, not the first page.
+// The choices are remembered in localStorage. Two sources, one notification a generation: the
+// generator for the generation it follows, and the header's poll of the active generations
+// (lib/active-generations.ts) for the others; both tag it with the generation's id, so even in two
+// tabs the browser shows one. Loaded with the generation flow or that poll, not the first page.
 
 const NOTIFY_KEY = "atelier:notify-when-done";
 const SOUND_KEY = "atelier:notify-sound";
@@ -88,30 +91,75 @@ function playTone(): void {
 
 const NOTICE_TITLES = { done: "Your images are ready", failed: "Your generation failed" } as const;
 
-/**
- * A generation finished. When the page is hidden, raises a notification if the person asked for
- * one (clicking it brings this tab forward, where the generator shows the result) and plays the
- * tone if they turned it on.
- */
-export function noticeFinished(options: {
+// The generations this page's generator follows (it says itself when they end), and those whose end
+// this page has already announced, by id.
+const followedHere = new Set<string>();
+const announced = new Set<string>();
+
+/** The generator follows `generationId` until `signal` aborts: the header's poll leaves it alone. */
+export function followHere(generationId: string, signal: AbortSignal): void {
+	if (signal.aborted) return;
+	followedHere.add(generationId);
+	signal.addEventListener("abort", () => followedHere.delete(generationId), { once: true });
+}
+
+/** Whether this page has said, or will say, itself that `generationId` ended. */
+export function isAnnouncedHere(generationId: string): boolean {
+	return followedHere.has(generationId) || announced.has(generationId);
+}
+
+/** The tag of a generation's notification: one per generation, whichever page or source raised it. */
+function noticeTag(generationId: string): string {
+	return `atelier-generation-${generationId}`;
+}
+
+type FinishedGeneration = {
 	outcome: "done" | "failed";
 	prompt: string;
 	generationId: string;
-}): void {
-	if (document.visibilityState !== "hidden") return;
-	if (readSoundChoice()) playTone();
-	if (!readNotifyChoice()) return;
+};
+
+/**
+ * The notification that `generation` ended, when the page is hidden and the person asked for one.
+ * Clicking it brings this tab forward and then calls `onOpen`, if given, to show the result.
+ */
+function raiseNotice(generation: FinishedGeneration, onOpen?: () => void): void {
+	if (document.visibilityState !== "hidden" || !readNotifyChoice()) return;
 	try {
-		const notification = new Notification(NOTICE_TITLES[options.outcome], {
-			body: options.prompt,
-			tag: `atelier-generation-${options.generationId}`,
+		const notification = new Notification(NOTICE_TITLES[generation.outcome], {
+			body: generation.prompt,
+			tag: noticeTag(generation.generationId),
 			icon: "/icons/icon-192.png",
 		});
 		notification.onclick = () => {
 			window.focus();
 			notification.close();
+			onOpen?.();
 		};
 	} catch {
 		// Some browsers only notify from a service worker; the tab's title still says it.
 	}
+}
+
+/**
+ * The generator's generation finished. When the page is hidden, raises a notification if the
+ * person asked for one (clicking it brings this tab forward, where the generator shows the result)
+ * and plays the tone if they turned it on.
+ */
+export function noticeFinished(generation: FinishedGeneration): void {
+	announced.add(generation.generationId);
+	if (document.visibilityState !== "hidden") return;
+	if (readSoundChoice()) playTone();
+	raiseNotice(generation);
+}
+
+/**
+ * One of the person's generations that this page does not follow finished (started in another
+ * tab, on another device, through the API, or left behind on the generator). Only a notification,
+ * on the same terms: a tone from every open tab would ring several times for one generation.
+ */
+export function noticeFinishedElsewhere(generation: FinishedGeneration, onOpen: () => void): void {
+	if (isAnnouncedHere(generation.generationId)) return;
+	announced.add(generation.generationId);
+	raiseNotice(generation, onOpen);
 }

@@ -1,8 +1,9 @@
 // What a generation on the generator tells beyond its panel: the tab's title and favicon while it
 // runs and when it ends (lib/tab-status.ts), and a notification or tone when it ends unseen
-// (lib/finish-notices.ts). It listens to the flow's actions, so it loads with the flow.
+// (lib/finish-notices.ts, which the header's poll asks too, for the generations not followed here).
+// It listens to the flow's actions, so it loads with the flow.
 import { PROGRESS } from "../../../shared/constants";
-import { noticeFinished } from "../../lib/finish-notices";
+import { followHere, noticeFinished } from "../../lib/finish-notices";
 import { clearTabStatus, showTabOutcome, showTabProgress } from "../../lib/tab-status";
 import type { GenerationAction } from "./generation-state";
 
@@ -18,6 +19,8 @@ export function announceGeneration(
 	generation: { id: string; prompt: string },
 ): Dispatch {
 	signal.addEventListener("abort", clearTabStatus, { once: true });
+	// While the generator follows it, its end is announced here, not by the header's poll.
+	followHere(generation.id, signal);
 	return (action) => {
 		dispatch(action);
 		if (signal.aborted) return;

@@ -1,7 +1,7 @@
 // The browser's side of a generation: start it, then follow the server's record of it to the end.
 // Loaded on demand (see generation-code.ts), not with the first page.
 import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
-import { GENERATION_TIMEOUT_MS, POLLING_INTERVAL_MS, PROGRESS } from "../../../shared/constants";
+import { GENERATION_TIMEOUT_MS, POLLING_INTERVAL_MS } from "../../../shared/constants";
 import {
 	formatGenerationRequestError,
 	type PollAnswer,
@@ -14,7 +14,7 @@ import {
 	type GenerationImage,
 	isInProgress,
 } from "../../../shared/generation-responses";
-import { nextProgress } from "../../../shared/progress";
+import { advancePollingBar, POLLING_BAR_START } from "../../../shared/progress";
 import { ApiError, isAbortError } from "../../lib/api-client";
 import {
 	fetchGeneration,
@@ -107,8 +107,7 @@ async function pollUntilDone(
 ): Promise<Exclude<PollOutcome, { kind: "pending" }>> {
 	const deadline = Date.now() + GENERATION_TIMEOUT_MS;
 	let lastStatus: string | null = null;
-	let pendingAnswers = 0;
-	let bar: number = PROGRESS.firstPoll;
+	let bar = POLLING_BAR_START;
 
 	while (Date.now() < deadline) {
 		const pollStartedAt = Date.now();
@@ -123,13 +122,12 @@ async function pollUntilDone(
 		}
 		const outcome = readPollOutcome(answer);
 		if (outcome.kind !== "pending") return outcome;
-		pendingAnswers += 1;
-		bar = nextProgress(bar, pendingAnswers, answer.progress);
+		bar = advancePollingBar(bar, answer.progress);
 		dispatch({
 			type: "pollPending",
 			message: outcome.message,
 			report: answer.progress ?? null,
-			bar,
+			bar: bar.percent,
 		});
 		// The server holds a poll until the generation changes, so an early answer with a new
 		// status or progress is followed by the next poll at once. An early answer with nothing new

@@ -63,6 +63,27 @@ describe("Notify me when done", () => {
 		expect(await screen.findByRole("heading", { name: "4 images" })).toBeVisible();
 	});
 
+	it("is raised once for the generation the generator follows: the header's poll, which also sees it end, leaves it to the generator", async () => {
+		const notifications = installFakeNotifications({ permission: "granted", answer: "granted" });
+		window.localStorage.setItem("atelier:notify-when-done", "on");
+		const { finish } = await startHeldGeneration("A harbour followed here");
+		const header = within(screen.getByRole("banner"));
+		await header.findByRole("link", { name: "1 running" });
+
+		setPageVisibility("hidden");
+		finish();
+		await waitFor(() => expect(notifications.shown).toHaveLength(1));
+		await waitFor(() =>
+			expect(header.queryByRole("link", { name: /running/ })).not.toBeInTheDocument(),
+		);
+		// Long enough for anything the header's poll would do after its answer.
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(notifications.shown).toHaveLength(1);
+		expect(notifications.shown[0]?.options.body).toBe("A harbour followed here");
+		setPageVisibility("visible");
+		expect(await screen.findByRole("heading", { name: "4 images" })).toBeVisible();
+	});
+
 	it("stays off and says why when the browser refuses", async () => {
 		const notifications = installFakeNotifications({ answer: "denied" });
 		const { user, notifySwitch, finish } = await startHeldGeneration("A winter orchard");

@@ -83,23 +83,24 @@ describe("the generator's progress from the server's reports", () => {
 		await user.type(getPromptBox(), "A harbour at dawn");
 		await user.click(getGenerateButton());
 
-		// SPEC.md's schedule while nothing says how far: 28, 36, 44, 52.
+		// Waiting in the queue says nothing of the run: the bar holds at 20, where polling begins.
 		await waitFor(() => expect(readStageLine()).toBe("3 ahead of you"));
-		expect(readProgress()).toBe(28);
+		expect(readProgress()).toBe(20);
 		run.next();
 		await waitFor(() => expect(readStageLine()).toBe("1 ahead of you"));
-		expect(readProgress()).toBe(36);
+		expect(readProgress()).toBe(20);
 		run.next();
 		await waitFor(() => expect(readStageLine()).toBe("Next in line"));
-		expect(readProgress()).toBe(44);
+		expect(readProgress()).toBe(20);
+		// Out of the queue, without a fraction yet: SPEC.md's schedule counts from here, 28.
 		run.next();
 		await waitFor(() => expect(readStageLine()).toBe("Starting"));
-		expect(readProgress()).toBe(52);
+		expect(readProgress()).toBe(28);
 
-		// Step 6 of 30 maps to 35 in 20 to 95: below the 52 shown, so the bar stays.
+		// Step 6 of 30 is 20 + 75 x 0.2 = 35.
 		run.next();
 		await waitFor(() => expect(readStageLine()).toBe("Step 6 of 30"));
-		expect(readProgress()).toBe(52);
+		expect(readProgress()).toBe(35);
 		const preview = within(getResultPanel()).getByRole("img", {
 			name: "Latest preview, not final yet",
 		});
@@ -125,6 +126,35 @@ describe("the generator's progress from the server's reports", () => {
 		expect(
 			within(panel).queryByRole("img", { name: "Latest preview, not final yet" }),
 		).not.toBeInTheDocument();
+	});
+
+	it("never moves the bar backwards when a fraction below what the schedule showed arrives", async () => {
+		const run = startScriptedRun([
+			{ status: "running", progress: report("starting") },
+			{ status: "running", progress: report("running") },
+			{ status: "running", progress: report("running", { step: 3, steps: 30 }) },
+			{ status: "running", progress: report("running", { step: 15, steps: 30 }) },
+			{ status: "completed" },
+		]);
+		const { user } = await openGenerator();
+		await user.type(getPromptBox(), "A tide pool");
+		await user.click(getGenerateButton());
+
+		await waitFor(() => expect(readStageLine()).toBe("Starting"));
+		expect(readProgress()).toBe(28);
+		run.next();
+		await waitFor(() => expect(readStageLine()).toBe("Generating"));
+		expect(readProgress()).toBe(36);
+		// Step 3 of 30 maps to 27.5, below the 36 shown: the bar stays.
+		run.next();
+		await waitFor(() => expect(readStageLine()).toBe("Step 3 of 30"));
+		expect(readProgress()).toBe(36);
+		// Step 15 of 30 is 20 + 75 x 0.5 = 57.5, rounded to 58.
+		run.next();
+		await waitFor(() => expect(readStageLine()).toBe("Step 15 of 30"));
+		expect(readProgress()).toBe(58);
+		run.next();
+		expect(await screen.findByRole("heading", { name: "4 images" })).toBeVisible();
 	});
 
 	it("keeps SPEC.md's schedule and says nothing more for a server that reports no progress", async () => {

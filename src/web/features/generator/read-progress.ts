@@ -6,7 +6,7 @@ import type { GenerationState } from "./generation-state";
 /**
  * The progress of SPEC.md section 4: 5 while starting, 15 once accepted, 20 and 8 more per
  * "not yet" while polling (at most 95), 100 when completed, 0 otherwise. While polling, the bar the
- * flow worked out from the provider's reports wins where there is one (nextProgress).
+ * flow worked out from the provider's reports wins where there is one (advancePollingBar).
  */
 export function readProgress(state: GenerationState): number {
 	switch (state.phase) {

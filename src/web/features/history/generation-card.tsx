@@ -5,9 +5,10 @@ import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import {
 	type Generation,
 	type GenerationImage,
+	type GenerationProgress,
 	isInProgress,
 } from "../../../shared/generation-responses";
-import { describeProgress } from "../../../shared/progress";
+import { describeProgress, readReportedProgress } from "../../../shared/progress";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { joinClassNames } from "../../lib/class-names";
@@ -78,21 +79,77 @@ function Thumbnail({
 	);
 }
 
-function PendingMedia({ label }: { label: string }) {
+/**
+ * The bar of a card still under way, as the generator's maps the provider's fraction (20 to 95);
+ * where nothing says how far it is (queued, starting, a provider without steps), a bar without a
+ * value, pulsing.
+ */
+function CardProgressBar({ report }: { report: GenerationProgress | null }) {
+	const value = readReportedProgress(report);
 	return (
-		<div className="relative grid size-full grid-cols-2 grid-rows-2 gap-0.5">
-			{Array.from({ length: GALLERY_CARD_IMAGES }, (_, index) => (
+		<div
+			role="progressbar"
+			aria-label="Generation progress"
+			aria-valuemin={0}
+			aria-valuemax={100}
+			aria-valuenow={value ?? undefined}
+			className={joinClassNames(
+				"h-2.5 w-2/3 overflow-hidden rounded-full bg-white/80 ring-1 ring-accent-200",
+				value === null ? "animate-pulse" : "",
+			)}
+		>
+			{value === null ? null : (
 				<div
-					// biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder tiles, never reordered.
-					key={index}
-					className="animate-pulse bg-gradient-to-br from-slate-100 to-slate-200"
+					className="h-full rounded-full bg-gradient-to-r from-accent-500 to-accent-700 transition-[width] duration-500 ease-out"
+					style={{ width: `${value}%` }}
 				/>
-			))}
-			<div className="absolute inset-0 flex items-center justify-center">
+			)}
+		</div>
+	);
+}
+
+/**
+ * A card still queued or running: what is happening and how far, over the latest preview (dimmed:
+ * it is not a result yet) or placeholder tiles. Only these cards read the active generations, so a
+ * change of progress re-renders them and not the finished ones.
+ */
+function PendingMedia({ generation }: { generation: Generation }) {
+	// What the header's poll knows of it (started here, in another tab, elsewhere or by the API);
+	// the record's own until that poll has answered for it.
+	const active = use(ActiveProgressContext);
+	const report = active.has(generation.id)
+		? (active.get(generation.id) ?? null)
+		: generation.progress;
+	const label =
+		describeProgress(report) ?? (generation.status === "queued" ? "Queued" : "Generating…");
+	const previewUrl = report?.previewUrl ?? null;
+	return (
+		<div className="relative size-full">
+			{previewUrl ? (
+				<img
+					src={previewUrl}
+					alt="Latest preview, not final yet"
+					decoding="async"
+					draggable={false}
+					className="size-full object-cover opacity-60"
+				/>
+			) : (
+				<div className="grid size-full grid-cols-2 grid-rows-2 gap-0.5">
+					{Array.from({ length: GALLERY_CARD_IMAGES }, (_, index) => (
+						<div
+							// biome-ignore lint/suspicious/noArrayIndexKey: fixed placeholder tiles, never reordered.
+							key={index}
+							className="animate-pulse bg-gradient-to-br from-slate-100 to-slate-200"
+						/>
+					))}
+				</div>
+			)}
+			<div className="absolute inset-0 flex flex-col items-center justify-center gap-3">
 				<span className="inline-flex items-center gap-2 rounded-full bg-white/90 px-3 py-1.5 text-xs font-semibold text-accent-700 shadow-sm ring-1 ring-accent-200">
 					<Spinner size="sm" />
 					{label}
 				</span>
+				<CardProgressBar report={report} />
 			</div>
 		</div>
 	);
@@ -114,15 +171,7 @@ function CardMedia({
 	generation: Generation;
 	onOpen: (index: number, trigger: HTMLElement) => void;
 }) {
-	// What the header's poll knows of it (started here, in another tab, elsewhere or by the API).
-	const progressText = describeProgress(use(ActiveProgressContext).get(generation.id));
-	if (isInProgress(generation.status)) {
-		return (
-			<PendingMedia
-				label={progressText ?? (generation.status === "queued" ? "Queued" : "Generating…")}
-			/>
-		);
-	}
+	if (isInProgress(generation.status)) return <PendingMedia generation={generation} />;
 	if (generation.status === "failed") {
 		return <FailedMedia message={generation.error ?? "Generation failed"} />;
 	}

@@ -42,6 +42,24 @@ describe("generations running elsewhere", () => {
 		);
 	});
 
+	it("says what it counts on a phone too: '2 run' under the small breakpoint, '2 running' above, named in full", async () => {
+		startFakeGenerationsApi({
+			generations: [
+				createRunningGeneration({ prompt: "A kite festival" }),
+				createRunningGeneration({ prompt: "A night market", status: "queued" }),
+			],
+		});
+		openHistory({ path: "/" });
+
+		const count = await getHeader().findByRole("link", { name: "2 running" });
+		// jsdom applies no breakpoints: the words are told apart by the classes that show them.
+		const [phoneWord, wideWord] = within(count).getAllByText(/^run/);
+		expect(phoneWord).toHaveTextContent(/^run$/);
+		expect(phoneWord).toHaveClass("sm:hidden");
+		expect(wideWord).toHaveTextContent(/^running$/);
+		expect(wideWord).toHaveClass("hidden", "sm:inline");
+	});
+
 	it("shows each one's progress on its card: its queue position or its step", async () => {
 		startFakeGenerationsApi({
 			generations: [
@@ -64,6 +82,55 @@ describe("generations running elsewhere", () => {
 		expect(await kites.findByText("Step 12 of 30")).toBeVisible();
 		const market = within(screen.getByRole("article", { name: "A night market" }));
 		expect(market.getByText("2 ahead of you")).toBeVisible();
+	});
+
+	it("shows each one's bar as the generator maps its fraction, and its latest preview dimmed, kept live by the header's poll", async () => {
+		const kites = createRunningGeneration({
+			prompt: "A kite festival",
+			progress: report("running", { step: 12, steps: 30, previewUrl: "/preview-12.webp" }),
+		});
+		const server = startFakeGenerationsApi({
+			generations: [
+				kites,
+				createRunningGeneration({
+					prompt: "A night market",
+					status: "queued",
+					created_at: "2025-01-05T12:01:00.000Z",
+					progress: report("queued", { position: 2 }),
+				}),
+				createTestGeneration({ prompt: "A finished harbour" }),
+			],
+		});
+		openHistory();
+
+		const kiteCard = within(await screen.findByRole("article", { name: "A kite festival" }));
+		// Step 12 of 30 is 20 + 75 x 0.4 = 50, as on the generator's bar.
+		const kiteBar = await kiteCard.findByRole("progressbar", { name: "Generation progress" });
+		expect(kiteBar).toHaveAttribute("aria-valuenow", "50");
+		const preview = kiteCard.getByRole("img", { name: "Latest preview, not final yet" });
+		expect(preview).toHaveAttribute("src", "/preview-12.webp");
+		expect(preview).toHaveClass("opacity-60");
+
+		// Waiting in the queue says nothing of how far it is: a bar without a value, no preview.
+		const market = within(screen.getByRole("article", { name: "A night market" }));
+		expect(market.getByRole("progressbar", { name: "Generation progress" })).not.toHaveAttribute(
+			"aria-valuenow",
+		);
+		expect(market.queryByRole("img")).not.toBeInTheDocument();
+		// A finished card has neither.
+		const harbour = within(screen.getByRole("article", { name: "A finished harbour" }));
+		expect(harbour.queryByRole("progressbar")).not.toBeInTheDocument();
+
+		server.updateGeneration({
+			...kites,
+			progress: report("running", { step: 24, steps: 30, previewUrl: "/preview-24.webp" }),
+		});
+		await waitFor(() => expect(kiteBar).toHaveAttribute("aria-valuenow", "80"));
+		expect(kiteCard.getByText("Step 24 of 30")).toBeVisible();
+		expect(kiteCard.getByRole("img", { name: "Latest preview, not final yet" })).toHaveAttribute(
+			"src",
+			"/preview-24.webp",
+		);
 	});
 
 	it("adds one started elsewhere to the open history, running", async () => {

@@ -44,6 +44,7 @@ import {
 	useRerunGeneration,
 	useToggleFavorite,
 } from "./use-history-queries";
+import { useRequestedResult } from "./use-requested-result";
 import { useSelectionMode } from "./use-selection-mode";
 
 type HistoryPageProps = {
@@ -119,6 +120,8 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 	}, [fetchNextPage]);
 	const preview = useHistoryPreview({ items, listRef, hasNextPage, loadMore });
 	const { open: openPreview } = preview;
+	// A notification's click: the result of the generation it told of.
+	useRequestedResult({ items, isListLoaded: list.data !== undefined, listRef, openPreview });
 
 	const { mutate: toggleFavorite } = useToggleFavorite();
 	const { mutate: startRerun } = useRerunGeneration();

@@ -623,6 +623,10 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 		holdFavorite: () => hold("favoriteGate"),
 		/** Adds a generation, as if someone made one elsewhere. */
 		addGeneration: store,
+		/** Removes a stored generation, as a deletion in another tab or through the API would. */
+		removeGeneration: (id: string) => {
+			state.generations = state.generations.filter((item) => item.id !== id);
+		},
 		/** Replaces a stored generation, as the server's worker would when it finishes. */
 		updateGeneration: (generation: Generation) => {
 			state.generations = state.generations.map((item) =>
