@@ -160,5 +160,8 @@ describe("failures of a generation", () => {
 		await advanceUntil(() =>
 			expect(screen.getByRole("alert")).toHaveTextContent("Generation timed out"),
 		);
-	});
+		// Five minutes of the fake clock are two hundred failed polls (and the header's list beside
+		// them), each a real round trip through the fake server: 5 s on an idle machine, three times
+		// that on a busy one, so this test has more than the web project's 15 s.
+	}, 60_000);
 });
