@@ -105,7 +105,7 @@ export interface paths {
         };
         /**
          * Get a generation's family
-         * @description What it was made from and what was made from it: `parent` is null when it was made from a prompt or an upload, or when that generation was deleted (its own `parent` still names it, with `exists: false`); `children` are newest first, at most 50.
+         * @description What it was made from and what was made from it: `parent` is null when it was made from a prompt or an upload, or when that generation was deleted (its own `parent` still names it, with `exists: false`); `children` are newest first, at most 50. With `imageIndex`, `children` are only those made from that image (each child's `parent.imageIndex`); an index the generation has no image at answers 400 naming `imageIndex`.
          *
          *     A token needs the `read` scope.
          */
@@ -1251,7 +1251,9 @@ export interface operations {
     };
     getGenerationFamily: {
         parameters: {
-            query?: never;
+            query?: {
+                imageIndex?: number;
+            };
             header?: never;
             path: {
                 /**
@@ -1445,6 +1447,24 @@ export interface operations {
                             childrenCount: number;
                         }[];
                     };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No session and no token, or a token that is unknown, expired or revoked. */

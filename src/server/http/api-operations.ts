@@ -6,6 +6,7 @@ import {
 	ActiveGenerationsSchema,
 	CreateGenerationRequestSchema,
 	CreateGenerationResponseSchema,
+	GenerationFamilyQuerySchema,
 	GenerationFamilySchema,
 	GenerationIdsRequestSchema,
 	GenerationPageSchema,
@@ -310,10 +311,11 @@ export const GENERATION_OPERATIONS = {
 		path: "/api/generations/{id}/family",
 		summary: "Get a generation's family",
 		description:
-			"What it was made from and what was made from it: `parent` is null when it was made from a prompt or an upload, or when that generation was deleted (its own `parent` still names it, with `exists: false`); `children` are newest first, at most 50.",
+			"What it was made from and what was made from it: `parent` is null when it was made from a prompt or an upload, or when that generation was deleted (its own `parent` still names it, with `exists: false`); `children` are newest first, at most 50. With `imageIndex`, `children` are only those made from that image (each child's `parent.imageIndex`); an index the generation has no image at answers 400 naming `imageIndex`.",
 		tag: "History",
 		access: { scopes: ["read"] },
 		pathParameters: [ID_PARAMETER],
+		query: GenerationFamilyQuerySchema,
 		success: {
 			status: 200,
 			answer: {
@@ -322,7 +324,7 @@ export const GENERATION_OPERATIONS = {
 				example: { parent: null, children: [CHILD_EXAMPLE] },
 			},
 		},
-		errors: [404],
+		errors: [400, 404],
 	},
 	getGeneration: {
 		id: "getGeneration",
