@@ -37,8 +37,9 @@ function createGate() {
 }
 
 /**
- * The offline engine three ways: as itself ("local", the default), unable to take an image
- * ("plain": text only, no upscale), and held at a gate until the test opens it ("gated").
+ * The offline engine four ways: as itself ("local", the default), unable to take an image
+ * ("plain": text only, no upscale), held at a gate until the test opens it ("gated"), and taking
+ * an image but no reference strength, as OpenAI's edits do ("free": no upscale either).
  */
 function createCatalogue() {
 	let gate = createGate();
@@ -57,11 +58,17 @@ function createCatalogue() {
 			return gatedEngine.check(job, options);
 		},
 	};
+	const free: ImageProvider = {
+		...createLocalProvider({ delayMs: 0 }),
+		name: "free",
+		capabilities: { ...LOCAL_CAPABILITIES, referenceStrength: false, upscaleFactors: [] },
+	};
 	const catalogue = createModelCatalogue(
 		[
 			modelFromProvider(plain, { id: "plain", label: "Text only" }),
 			modelFromProvider(local, { id: "local", label: "Offline engine" }),
 			modelFromProvider(gated, { id: "gated", label: "Held engine" }),
+			modelFromProvider(free, { id: "free", label: "Its own judge" }),
 		],
 		"local",
 	);
@@ -273,6 +280,38 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 			.where("id", "=", edited.id)
 			.executeTakeFirstOrThrow();
 		expect(row).toEqual({ action: "edit", reference_strength: 0.8 });
+	});
+
+	it("refuses a strength for a model that decides by itself how far to move from the image, and records none for it", async () => {
+		const refused = await post(person.client, {
+			prompt: "the same lighthouse at noon",
+			reference: { generationId: parent.id, imageIndex: 0 },
+			model: "free",
+			strength: 0.3,
+		});
+		expect(await expectErrorEnvelope(refused, 400, "VALIDATION_ERROR")).toBe(
+			"strength is not taken by this model: it decides by itself how far to move from the reference",
+		);
+
+		const edited = await make(person.client, {
+			prompt: "the same lighthouse at noon",
+			reference: { generationId: parent.id, imageIndex: 0 },
+			model: "free",
+			count: 1,
+		});
+		const varied = await make(person.client, { ...varyBody(parent, "vary-strong"), model: "free" });
+		for (const [child, action] of [
+			[edited, "edit"],
+			[varied, "vary-strong"],
+		] as const) {
+			expect(child).toMatchObject({ model: { id: "free" }, parent: { action, exists: true } });
+			const row = await server.database.db
+				.selectFrom("generations")
+				.select(["action", "reference_strength"])
+				.where("id", "=", child.id)
+				.executeTakeFirstOrThrow();
+			expect(row).toEqual({ action, reference_strength: null });
+		}
 	});
 
 	it("answers 400 naming the field for each bad, missing or unusable field", async () => {

@@ -480,7 +480,9 @@ describe("comfyui provider: the generation's settings", () => {
 			maxCount: 4,
 			textToImage: true,
 			imageInput: false,
+			referenceStrength: false,
 			upscaleFactors: [],
+			upscaleResamples: false,
 		});
 		const withoutNegative = createProvider(fake, {
 			workflow: FLUX_WORKFLOW,
@@ -766,12 +768,31 @@ describe("comfyui provider: images made from an image", () => {
 		expect(createImageProvider(fake).capabilities).toMatchObject({
 			textToImage: true,
 			imageInput: true,
+			// The image workflow's denoise is the strength.
+			referenceStrength: true,
 			upscaleFactors: [2, 4],
+			// The shipped upscale workflow is ImageScaleBy (Lanczos): a resample.
+			upscaleResamples: true,
 		});
 		const twice = createProvider(fake, {
 			upscaleWorkflow: { ...DEFAULT_UPSCALE_WORKFLOW, factors: [2] },
 		});
-		expect(twice.capabilities).toMatchObject({ imageInput: false, upscaleFactors: [2] });
+		expect(twice.capabilities).toMatchObject({
+			imageInput: false,
+			referenceStrength: false,
+			upscaleFactors: [2],
+		});
+		// One's own upscale workflow (an upscale model, say) is not taken for a resample.
+		const ownUpscaler = createProvider(fake, {
+			upscaleWorkflow: {
+				...DEFAULT_UPSCALE_WORKFLOW,
+				workflow: structuredClone(DEFAULT_UPSCALE_WORKFLOW.workflow),
+			},
+		});
+		expect(ownUpscaler.capabilities).toMatchObject({
+			upscaleFactors: [2, 4],
+			upscaleResamples: false,
+		});
 	});
 
 	it("uploads the reference, names it in the LoadImage node, sets denoise from the strength, and makes the images from it", async () => {
