@@ -26,6 +26,13 @@ afterEach(cleanUpGeneratorScreen);
 /** The offline engine as it is with image input: Vary, Edit, Upscale 2× and 4×. */
 const PAINTER: PublicModel = createTestModel({ imageInput: true, upscale: [2, 4] });
 const TEXT_ONLY: PublicModel = createTestModel({ id: "text", label: "Text only" });
+/** A model that takes an image but no reference strength, as OpenAI's edits. */
+const EDITOR: PublicModel = createTestModel({
+	id: "editor",
+	label: "Editor",
+	imageInput: true,
+	referenceStrength: false,
+});
 const UPSCALER: PublicModel = createTestModel({
 	id: "upscaler",
 	label: "Upscaler",
@@ -129,6 +136,41 @@ describe("Vary and Upscale of a result", () => {
 				"You have reached the limit of generations. Please try again later.",
 			),
 		).toBeVisible();
+	});
+
+	it("says beside Upscale that the model that will upscale only resamples, and only then", async () => {
+		const resampler = createTestModel({
+			id: "engine",
+			label: "Offline engine",
+			imageInput: true,
+			upscale: [2, 4],
+			upscaleResamples: true,
+		});
+		startGeneratorApi({ models: [resampler] });
+		const { user } = await openGenerator();
+		await generateImages(user);
+
+		const actions = await findImageActions();
+		for (const name of ["Upscale 2×", "Upscale 4×"]) {
+			expect(within(actions).getByRole("button", { name })).toHaveAccessibleDescription(
+				IMAGE_INPUT_TEXTS.upscaleResamples,
+			);
+		}
+		expect(within(actions).getByText(IMAGE_INPUT_TEXTS.upscaleResamples)).toBeVisible();
+		expect(
+			within(actions).getByRole("button", { name: "Vary (subtle)" }),
+		).not.toHaveAccessibleDescription();
+	});
+
+	it("says nothing of resampling where another model, one that adds detail, will upscale", async () => {
+		// The image's model does not upscale: the first model that does (an upscaler) will.
+		startGeneratorApi({ models: [TEXT_ONLY, UPSCALER] });
+		const { user } = await openGenerator();
+		await generateImages(user);
+
+		const upscale = within(await findImageActions()).getByRole("button", { name: "Upscale" });
+		expect(upscale).not.toHaveAccessibleDescription();
+		expect(screen.queryByText(IMAGE_INPUT_TEXTS.upscaleResamples)).not.toBeInTheDocument();
 	});
 
 	it("offers no action where the model takes no image and nothing upscales", async () => {
@@ -261,6 +303,48 @@ describe("Edit and the reference image", () => {
 			model: "text",
 			count: 4,
 		});
+	});
+
+	it("shows no Reference strength for a model that decides by itself how far to move, says so, and sends none", async () => {
+		const server = startGeneratorApi({ models: [PAINTER, EDITOR] });
+		const { user } = await openGenerator();
+		await user.upload(
+			screen.getByLabelText(IMAGE_INPUT_TEXTS.addReference, { selector: "input" }),
+			await createPngFile(),
+		);
+		await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage });
+		fireEvent.change(screen.getByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength }), {
+			target: { value: "0.25" },
+		});
+
+		await user.selectOptions(screen.getByRole("combobox", { name: "Model" }), "editor");
+		expect(
+			screen.queryByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength }),
+		).not.toBeInTheDocument();
+		expect(screen.getByText(IMAGE_INPUT_TEXTS.noReferenceStrength)).toBeVisible();
+		// The reference stays, and may still be removed.
+		expect(screen.getByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage })).toBeVisible();
+		expect(screen.getByRole("button", { name: IMAGE_INPUT_TEXTS.removeReference })).toBeVisible();
+
+		await user.type(getPromptBox(), "A fox in the snow");
+		await user.click(getGenerateButton());
+		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(1));
+		expect(server.readCreateRequests()[0]).toEqual({
+			prompt: "A fox in the snow",
+			aspectRatio: "--ar 1:1",
+			model: "editor",
+			count: 4,
+			action: "edit",
+			reference: { uploadId: "upload-1" },
+		});
+		await within(getResultPanel()).findByRole("heading", { name: "4 images" }, { timeout: 5_000 });
+
+		// Back on a model that honours it, the slider is there with the strength set before.
+		await user.selectOptions(screen.getByRole("combobox", { name: "Model" }), "local");
+		expect(screen.getByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength })).toHaveValue(
+			"0.25",
+		);
+		expect(screen.queryByText(IMAGE_INPUT_TEXTS.noReferenceStrength)).not.toBeInTheDocument();
 	});
 
 	it("says so where the control would be for a model without image input", async () => {

@@ -116,6 +116,37 @@ describe("actions from the history", () => {
 		).toBeVisible();
 	});
 
+	it("says under Upscale in a card's menu that the model that will upscale only resamples", async () => {
+		const single = createTestGeneration({
+			id: "00000000-0000-4000-8000-0000000f0001",
+			prompt: "A lone harbour light",
+			images: createTestImages("00000000-0000-4000-8000-0000000f0001", "--ar 1:1", 1),
+			created_at: hoursAgo(1),
+		});
+		const several = createTestGeneration({ prompt: "A harbour at dawn", created_at: hoursAgo(2) });
+		startFakeGenerationsApi({
+			generations: [single, several],
+			models: [createTestModel({ imageInput: true, upscale: [2, 4], upscaleResamples: true })],
+		});
+		const { user } = openHistory();
+		await findCards();
+
+		// An item of its own for a generation of one image, the submenu's trigger for several.
+		for (const prompt of ["A lone harbour light", "A harbour at dawn"]) {
+			const menu = await openMenu(user, prompt);
+			for (const name of ["Upscale 2×", "Upscale 4×"]) {
+				expect(within(menu).getByRole("menuitem", { name })).toHaveAccessibleDescription(
+					IMAGE_INPUT_TEXTS.upscaleResamplesShort,
+				);
+			}
+			expect(
+				within(menu).getByRole("menuitem", { name: "Vary (subtle)" }),
+			).not.toHaveAccessibleDescription();
+			await user.keyboard("{Escape}");
+			await waitFor(() => expect(screen.queryByRole("menu")).not.toBeInTheDocument());
+		}
+	});
+
 	it("offers neither Vary nor Edit where the model takes no image", async () => {
 		startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "A harbour at dawn" })],

@@ -422,6 +422,12 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			if (source.action !== null && !model.imageInput && source.action !== "upscale") {
 				return answerError("VALIDATION_ERROR", "reference: this model does not take an image");
 			}
+			if (readField(body, "strength") !== undefined && !model.referenceStrength) {
+				return answerError(
+					"VALIDATION_ERROR",
+					"strength is not taken by this model: it decides by itself how far to move from the reference",
+				);
+			}
 			seedsDrawn += 1;
 			const created = createTestGeneration({
 				id: takeId(),
