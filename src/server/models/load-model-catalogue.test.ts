@@ -534,6 +534,9 @@ describe("the model catalogue: what each model does with an image", () => {
 			{ id: "c4", label: "C", ...comfy, imageInput: "image" },
 			{ id: "o1", label: "O", provider: "openai", upscale: [2] },
 			{ id: "o2", label: "O", provider: "openai", upscale: [3] },
+			// The shipped workflows with the image bound to a text node and to the scaler.
+			{ id: "c5", label: "C", ...comfy, imageWorkflow: { inputs: { image: "6.text" } } },
+			{ id: "c6", label: "C", ...comfy, upscaleWorkflow: { inputs: { image: "2.scale_by" } } },
 		]);
 		expect(
 			problemsOf(() => loadModelCatalogue(parseTestEnv({ MODELS_FILE: file, ...HOSTED_KEYS }))),
@@ -548,6 +551,8 @@ describe("the model catalogue: what each model does with an image", () => {
 			"entry 8 (c4): imageInput: names a model input only for replicate and fal; ComfyUI takes true or false",
 			"entry 9 (o1): upscale: OpenAI cannot upscale",
 			expect.stringMatching(/^entry 10 \(o2\): upscale\.0: must list factors among 2, 4/),
+			'entry 11 (c5): imageWorkflow.inputs.image: 6.text: node "6" (CLIPTextEncode) is not a LoadImage node; the image is uploaded to ComfyUI and named in a LoadImage node\'s input',
+			'entry 12 (c6): upscaleWorkflow.inputs.image: 2.scale_by: node "2" (ImageScaleBy) is not a LoadImage node; the image is uploaded to ComfyUI and named in a LoadImage node\'s input',
 		]);
 	});
 });

@@ -884,6 +884,39 @@ describe("comfyui provider: images made from an image", () => {
 		).toThrow(/imageWorkflow\.inputs\.image: 10\.image: the workflow has no node "10"/);
 	});
 
+	it("refuses, naming the binding, an image bound anywhere but a LoadImage node", () => {
+		// The reference is uploaded and its name written into the bound input: only LoadImage reads it.
+		const image = {
+			workflow: DEFAULT_IMAGE_WORKFLOW.workflow,
+			bindings: { ...DEFAULT_IMAGE_WORKFLOW.bindings, image: { node: "6", input: "text" } },
+		};
+		const upscale = {
+			...DEFAULT_UPSCALE_WORKFLOW,
+			bindings: { ...DEFAULT_UPSCALE_WORKFLOW.bindings, image: { node: "2", input: "scale_by" } },
+		};
+		expect(() =>
+			createComfyUiProvider({
+				url: "http://127.0.0.1:1",
+				imageWorkflow: image,
+				upscaleWorkflow: upscale,
+			}),
+		).toThrow(
+			/imageWorkflow\.inputs\.image: 6\.text: node "6" \(CLIPTextEncode\) is not a LoadImage node; the image is uploaded to ComfyUI and named in a LoadImage node's input[\s\S]*upscaleWorkflow\.inputs\.image: 2\.scale_by: node "2" \(ImageScaleBy\) is not a LoadImage node/,
+		);
+		// A LoadImage node of one's own (another id) is taken.
+		const renumbered = structuredClone(DEFAULT_IMAGE_WORKFLOW.workflow);
+		renumbered["20"] = structuredClone(renumbered["10"] ?? { class_type: "", inputs: {} });
+		expect(() =>
+			createComfyUiProvider({
+				url: "http://127.0.0.1:1",
+				imageWorkflow: {
+					workflow: renumbered,
+					bindings: { ...DEFAULT_IMAGE_WORKFLOW.bindings, image: { node: "20", input: "image" } },
+				},
+			}),
+		).not.toThrow();
+	});
+
 	it("fails the start when ComfyUI refuses the upload, queueing nothing", async () => {
 		const fake = await startFake();
 		const provider = createImageProvider(fake);
