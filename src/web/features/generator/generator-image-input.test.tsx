@@ -413,3 +413,108 @@ describe("an image dropped on the form", () => {
 		).not.toBeInTheDocument();
 	});
 });
+
+describe("the generator's own preview", () => {
+	it("shows the actions on the image it shows, and starts a variation of that image from it", async () => {
+		const server = startGeneratorApi({ models: [PAINTER] });
+		const { user } = await openGenerator();
+		await generateImages(user);
+		const parentId = server.generationId;
+
+		await user.click(within(getResultPanel()).getByRole("button", { name: "Open image 2 of 4" }));
+		const dialog = await screen.findByRole("dialog", { name: "Image 2 of 4" });
+		const actions = await within(dialog).findByRole("group", {
+			name: "Make more from this image: image 2 of 4",
+		});
+		expect(
+			within(actions)
+				.getAllByRole("button")
+				.map((button) => button.textContent),
+		).toEqual(["Vary (subtle)", "Vary (strong)", "Upscale 2×", "Upscale 4×", "Edit"]);
+		// Nothing was made from it yet: no family to show, none asked for.
+		expect(
+			within(dialog).queryByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis }),
+		).toBeNull();
+
+		await user.click(within(actions).getByRole("button", { name: "Vary (subtle)" }));
+		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(2));
+		expect(server.readCreateRequests()[1]).toEqual({
+			action: "vary-subtle",
+			reference: { generationId: parentId, imageIndex: 1 },
+		});
+		// The preview closes on the new generation, which runs and shows in the results like any.
+		await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+		expect(
+			await within(getResultPanel()).findByRole(
+				"heading",
+				{ name: "4 images" },
+				{ timeout: 5_000 },
+			),
+		).toBeVisible();
+		expect(server.readGenerations()[0]?.parent).toEqual({
+			generationId: parentId,
+			imageIndex: 1,
+			action: "vary-subtle",
+			exists: true,
+		});
+	});
+
+	it("shows the family: Made from opens the original on its image, whose Made from this lists the variation", async () => {
+		const server = startGeneratorApi({ models: [PAINTER] });
+		const { user } = await openGenerator();
+		await generateImages(user);
+		const parentId = server.generationId;
+		await user.click(within(getResultPanel()).getByRole("button", { name: "Show image 3 of 4" }));
+		await user.click(
+			within(await findImageActions()).getByRole("button", { name: "Vary (strong)" }),
+		);
+		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(2));
+		await within(getResultPanel()).findByRole("heading", { name: "4 images" }, { timeout: 5_000 });
+		const childId = server.readGenerations()[0]?.id;
+
+		await user.click(within(getResultPanel()).getByRole("button", { name: "Open image 1 of 4" }));
+		let dialog = await screen.findByRole("dialog", { name: "Image 1 of 4" });
+		const madeFrom = await within(dialog).findByRole("region", {
+			name: IMAGE_INPUT_TEXTS.madeFrom,
+		});
+		const original = within(madeFrom).getByRole("button", {
+			name: "Open the original: A lighthouse in a storm",
+		});
+		expect(within(original).getByRole("presentation", { hidden: true })).toHaveAttribute(
+			"src",
+			`/api/images/generations/${parentId}/2-thumb.webp`,
+		);
+		expect(within(madeFrom).getByText("Vary (strong)")).toBeVisible();
+
+		// The original opens on the image the variation was made from, with the variation under it.
+		await user.click(original);
+		dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
+		const children = await within(dialog).findByRole("region", {
+			name: IMAGE_INPUT_TEXTS.madeFromThis,
+		});
+		expect(
+			within(children).getByRole("button", { name: "Open Vary (strong): A lighthouse in a storm" }),
+		).toBeVisible();
+		expect(
+			within(dialog).getByRole("group", { name: "Make more from this image: image 3 of 4" }),
+		).toBeVisible();
+		// Its sibling images have nothing made from them.
+		await user.click(within(dialog).getByRole("button", { name: "Next image" }));
+		dialog = await screen.findByRole("dialog", { name: "Image 4 of 4" });
+		await waitFor(() =>
+			expect(
+				within(dialog).queryByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis }),
+			).not.toBeInTheDocument(),
+		);
+		expect(
+			server
+				.readRequests("GET", `/api/generations/${parentId}/family`)
+				.map((request) => request.search.get("imageIndex")),
+		).toEqual(["2", "3"]);
+		expect(
+			server
+				.readRequests("GET", `/api/generations/${childId}/family`)
+				.map((request) => request.search.get("imageIndex")),
+		).toEqual(["0"]);
+	});
+});
