@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * The models offered
-         * @description Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation.
+         * @description Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation. What each model does with an image: `imageInput` (Vary and Edit), `referenceStrength` (whether it honours a start's `strength`; false where the model decides by itself how far to move from the image, as OpenAI's edits do, and a `strength` sent to it answers 400), `upscale` (its factors) and `upscaleResamples` (its upscale only resamples the image, as the offline engine's Lanczos does: larger, with no added detail).
          *
          *     Open to anyone.
          */
@@ -41,7 +41,7 @@ export interface paths {
         put?: never;
         /**
          * Start a generation
-         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength`. A model that cannot take an image, or a field out of range, answers 400 naming the field; someone else's image answers 404.
+         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength` where the model honours one (`referenceStrength` in `GET /api/models`). A model that cannot take an image, a `strength` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image answers 404.
          *
          *     A token needs the `generate` scope.
          */
@@ -105,7 +105,7 @@ export interface paths {
         };
         /**
          * Get a generation's family
-         * @description What it was made from and what was made from it: `parent` is null when it was made from a prompt or an upload, or when that generation was deleted (its own `parent` still names it, with `exists: false`); `children` are newest first, at most 50.
+         * @description What it was made from and what was made from it: `parent` is null when it was made from a prompt or an upload, or when that generation was deleted (its own `parent` still names it, with `exists: false`); `children` are newest first, at most 50. With `imageIndex`, `children` are only those made from that image (each child's `parent.imageIndex`); an index the generation has no image at answers 400 naming `imageIndex`.
          *
          *     A token needs the `read` scope.
          */
@@ -360,7 +360,7 @@ export interface operations {
                      *         {
                      *           "id": "local",
                      *           "label": "Offline engine",
-                     *           "description": null,
+                     *           "description": "Generative art drawn on this server, offline and free. Upscale resamples (Lanczos): the image gets larger but gains no detail.",
                      *           "pricePerImage": null,
                      *           "ratios": [
                      *             "--ar 1:1",
@@ -377,8 +377,42 @@ export interface operations {
                      *           "negativePrompt": true,
                      *           "qualities": [],
                      *           "textToImage": true,
-                     *           "imageInput": false,
-                     *           "upscale": []
+                     *           "imageInput": true,
+                     *           "referenceStrength": true,
+                     *           "upscale": [
+                     *             2,
+                     *             4
+                     *           ],
+                     *           "upscaleResamples": true
+                     *         },
+                     *         {
+                     *           "id": "gpt-image",
+                     *           "label": "GPT image",
+                     *           "description": null,
+                     *           "pricePerImage": 0.04,
+                     *           "ratios": [
+                     *             "--ar 1:1",
+                     *             "--ar 3:2",
+                     *             "--ar 2:3"
+                     *           ],
+                     *           "counts": [
+                     *             1,
+                     *             2,
+                     *             3,
+                     *             4
+                     *           ],
+                     *           "seed": false,
+                     *           "negativePrompt": false,
+                     *           "qualities": [
+                     *             "low",
+                     *             "medium",
+                     *             "high"
+                     *           ],
+                     *           "textToImage": true,
+                     *           "imageInput": true,
+                     *           "referenceStrength": false,
+                     *           "upscale": [],
+                     *           "upscaleResamples": false
                      *         }
                      *       ],
                      *       "defaultModelId": "local",
@@ -398,7 +432,9 @@ export interface operations {
                             qualities: ("low" | "medium" | "high")[];
                             textToImage: boolean;
                             imageInput: boolean;
+                            referenceStrength: boolean;
                             upscale: number[];
+                            upscaleResamples: boolean;
                         }[];
                         defaultModelId: string;
                         preferredModelId?: string | null;
@@ -1251,7 +1287,9 @@ export interface operations {
     };
     getGenerationFamily: {
         parameters: {
-            query?: never;
+            query?: {
+                imageIndex?: number;
+            };
             header?: never;
             path: {
                 /**
@@ -1445,6 +1483,24 @@ export interface operations {
                             childrenCount: number;
                         }[];
                     };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No session and no token, or a token that is unknown, expired or revoked. */

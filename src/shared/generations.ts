@@ -259,6 +259,28 @@ export const ActiveGenerationsQuerySchema = z.object({
 		}),
 });
 
+const FAMILY_IMAGE_INDEX_MESSAGE =
+	"imageIndex must be a whole number from 0 to 99 (the image counted from 0)";
+
+/**
+ * `GET /api/generations/:id/family`: `imageIndex` (counted from 0, as in the download route) narrows
+ * the children to those made from that one image; without it, those made from any of its images.
+ */
+export const GenerationFamilyQuerySchema = z.object({
+	imageIndex: z
+		.string({ error: FAMILY_IMAGE_INDEX_MESSAGE })
+		.regex(/^\d{1,2}$/, FAMILY_IMAGE_INDEX_MESSAGE)
+		.transform(Number)
+		.optional()
+		.meta({
+			type: "integer",
+			minimum: 0,
+			maximum: 99,
+			description:
+				"Only the generations made from this image of it (counted from 0, as in the download route); without it, those made from any of its images.",
+		}),
+});
+
 /** `PUT /api/generations/:id/favorite`. */
 export const SetFavoriteRequestSchema = z.object({
 	favorite: z.boolean({ error: "favorite must be true or false" }),

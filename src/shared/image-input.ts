@@ -63,6 +63,12 @@ export const IMAGE_INPUT_TEXTS = {
 	madeFromUpload: "Made from an uploaded image",
 	varyStarted: "Variation started",
 	upscaleStarted: "Upscale started",
+	/** Beside Upscale where the model that upscales only resamples (the offline engine). */
+	upscaleResamples: "Upscale resamples (Lanczos): the image gets larger but gains no detail.",
+	/** The same, under Upscale in a card's menu, where the line is short. */
+	upscaleResamplesShort: "Resamples (Lanczos): no added detail",
+	/** Where the slider would be, for a model that takes an image but no reference strength. */
+	noReferenceStrength: "This model decides by itself how far to move from the reference.",
 } as const;
 
 /** `POST /api/uploads`: the stored upload, private to its owner, to name as a reference. */

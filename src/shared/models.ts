@@ -17,10 +17,20 @@ export const PublicModelSchema = z.object({
 	qualities: z.array(QualitySchema),
 	/** Whether it makes images from a prompt; false for a model that only upscales. */
 	textToImage: z.boolean(),
-	/** Whether it takes a reference image: variations, edits, a reference strength. */
+	/** Whether it takes a reference image: variations and edits. */
 	imageInput: z.boolean(),
+	/**
+	 * Whether it honours a reference strength (a start's `strength`, the generator's slider); false
+	 * where the model decides by itself how far to move from the image (OpenAI), or takes none.
+	 */
+	referenceStrength: z.boolean(),
 	/** The factors it upscales by (2, 4); empty when it does not upscale. */
 	upscale: z.array(z.int()),
+	/**
+	 * Whether its upscale only resamples the image (the offline engine's Lanczos): larger, with no
+	 * added detail; false for an upscaler that adds detail, and where it does not upscale.
+	 */
+	upscaleResamples: z.boolean(),
 });
 export type PublicModel = z.infer<typeof PublicModelSchema>;
 

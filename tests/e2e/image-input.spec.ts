@@ -1,14 +1,22 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { z } from "zod";
-import { GenerationSchema } from "../../src/shared/generation-responses";
+import { GenerationFamilySchema, GenerationSchema } from "../../src/shared/generation-responses";
+import { IMAGE_INPUT_TEXTS } from "../../src/shared/image-input";
 import { E2E_BASE_URL } from "./support/constants";
-import { createGenerations, openAccount, revealCard, waitForTransitions } from "./support/history";
+import {
+	createGenerations,
+	IN_PROGRESS_LABEL,
+	openAccount,
+	revealCard,
+	waitForTransitions,
+} from "./support/history";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // Making images from an image against the real server and the offline engine (which takes an
-// image and upscales by 2 and 4): Vary and Upscale of a result, Edit with a reference, an upload
-// dropped on the form, and the family links of the preview.
+// image and upscales by 2 and 4, by resampling): Vary and Upscale of a result and from a history
+// card's menu, Edit with a reference, an upload dropped on the form, and the family links of the
+// preview.
 
 const CreatedSchema = z.object({ id: z.string() });
 
@@ -20,6 +28,19 @@ function resultPanel(page: Page) {
 
 function imageActions(page: Page) {
 	return resultPanel(page).getByRole("group", { name: /^Make more from this image/ });
+}
+
+/** The answer to the next start (POST /api/generations). */
+function waitForStart(page: Page) {
+	return page.waitForResponse(
+		(response) =>
+			new URL(response.url()).pathname === "/api/generations" &&
+			response.request().method() === "POST",
+	);
+}
+
+async function readGenerationOf(page: Page, id: string) {
+	return GenerationSchema.parse(await (await page.request.get(`/api/generations/${id}`)).json());
 }
 
 async function openSignedIn(browser: Browser, name: string) {
@@ -52,10 +73,110 @@ test("Vary and Upscale of a result start at once and show their progress and ima
 	await expect(resultPanel(page).getByText("A lighthouse in a storm")).toBeVisible();
 	await expectNoAxeViolations(page);
 
-	await imageActions(page).getByRole("button", { name: "Upscale 2×" }).click();
+	// The offline engine's upscale resamples, and says so where it is chosen.
+	const upscale = imageActions(page).getByRole("button", { name: "Upscale 2×" });
+	await expect(upscale).toHaveAccessibleDescription(IMAGE_INPUT_TEXTS.upscaleResamples);
+	await expect(imageActions(page).getByText(IMAGE_INPUT_TEXTS.upscaleResamples)).toBeVisible();
+	const started = waitForStart(page);
+	await upscale.click();
+	expect((await started).status()).toBe(201);
+	// Its progress shows before its result (the engine takes a few seconds), and passes axe.
+	const progress = resultPanel(page).getByRole("progressbar");
+	await expect(progress).toBeVisible();
+	await expect(resultPanel(page).getByRole("heading", { name: "1 image" })).toHaveCount(0);
+	await expectNoAxeViolations(page);
 	await expect(resultPanel(page).getByRole("heading", { name: "1 image" })).toBeVisible({
 		timeout: 30_000,
 	});
+	await expect(progress).toBeHidden();
+	await waitForTransitions(page);
+	await expectNoAxeViolations(page);
+});
+
+test("Vary and Upscale from a history card's menu start at once and show as running cards", async ({
+	browser,
+}) => {
+	const { context, page } = await openSignedIn(browser, "card-menu");
+	const prompt = "A windmill at the edge of a tulip field";
+	const [parentId = ""] = await createGenerations(context.request, [
+		{ prompt, aspectRatio: "--ar 3:2", count: 2 },
+	]);
+	const parent = await readGenerationOf(page, parentId);
+	await page.goto("/generations");
+	const cardOf = (id: string) => page.locator(`article[data-generation-id="${id}"]`);
+	const openMenu = async () => {
+		await cardOf(parentId).getByRole("button", { name: "More actions" }).click();
+		const menu = page.getByRole("menu").first();
+		await expect(menu).toBeVisible();
+		return menu;
+	};
+
+	// Vary (subtle) of the second image: the card's menu names each image.
+	let menu = await openMenu();
+	await menu.getByRole("menuitem", { name: "Vary (subtle)" }).click();
+	let started = waitForStart(page);
+	await page
+		.getByRole("menu", { name: "Vary (subtle)" })
+		.getByRole("menuitem", { name: "Image 2" })
+		.click();
+	const varyAnswer = await started;
+	expect(varyAnswer.status()).toBe(201);
+	expect(varyAnswer.request().postDataJSON()).toEqual({
+		action: "vary-subtle",
+		reference: { generationId: parentId, imageIndex: 1 },
+	});
+	const varyId = CreatedSchema.parse(await varyAnswer.json()).id;
+	await expect(page.getByText(IMAGE_INPUT_TEXTS.varyStarted)).toBeVisible();
+	const varied = cardOf(varyId);
+	await expect(varied.getByText(IN_PROGRESS_LABEL)).toBeVisible();
+	await waitForTransitions(page);
+	await expectNoAxeViolations(page);
+	await expect(varied.getByRole("button", { name: /^Preview image/ })).toHaveCount(4, {
+		timeout: 30_000,
+	});
+
+	// Upscale 2× of the first image, said to be a resample where it is chosen.
+	menu = await openMenu();
+	const upscaleItem = menu.getByRole("menuitem", { name: "Upscale 2×" });
+	await expect(upscaleItem).toHaveAccessibleDescription(IMAGE_INPUT_TEXTS.upscaleResamplesShort);
+	await upscaleItem.click();
+	started = waitForStart(page);
+	await page
+		.getByRole("menu", { name: "Upscale 2×" })
+		.getByRole("menuitem", { name: "Image 1" })
+		.click();
+	const upscaleAnswer = await started;
+	expect(upscaleAnswer.status()).toBe(201);
+	expect(upscaleAnswer.request().postDataJSON()).toEqual({
+		action: "upscale",
+		reference: { generationId: parentId, imageIndex: 0 },
+		factor: 2,
+	});
+	const upscaleId = CreatedSchema.parse(await upscaleAnswer.json()).id;
+	await expect(page.getByText(IMAGE_INPUT_TEXTS.upscaleStarted)).toBeVisible();
+	const upscaled = cardOf(upscaleId);
+	await expect(upscaled.getByText(IN_PROGRESS_LABEL)).toBeVisible();
+	await expect(upscaled.getByRole("button", { name: /^Preview image/ })).toHaveCount(1, {
+		timeout: 30_000,
+	});
+	await waitForTransitions(page);
+	await expectNoAxeViolations(page);
+
+	// Twice the width and height of the image it was made from; each image's family is its own.
+	const [first] = parent.images;
+	const [large] = (await readGenerationOf(page, upscaleId)).images;
+	expect([large?.width, large?.height]).toEqual([
+		(first?.width ?? 0) * 2,
+		(first?.height ?? 0) * 2,
+	]);
+	const familyOf = async (imageIndex: number) =>
+		GenerationFamilySchema.parse(
+			await (
+				await page.request.get(`/api/generations/${parentId}/family?imageIndex=${imageIndex}`)
+			).json(),
+		).children.map((child) => child.id);
+	expect(await familyOf(0)).toEqual([upscaleId]);
+	expect(await familyOf(1)).toEqual([varyId]);
 });
 
 test("Edit from the history opens the generator with the image as the reference", async ({

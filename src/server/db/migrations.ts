@@ -563,6 +563,20 @@ const MIGRATIONS: Record<string, Migration> = {
 					where parent_generation_id is not null`.execute(db);
 		},
 	},
+	"0014_image_children": {
+		// "Made from this" is per image: the family of one image (GET /api/generations/:id/family
+		// ?imageIndex=) reads a parent's children made from that image, newest first. The children's
+		// index is keyed by the image too, in the order the family lists them, so that query reads
+		// only its 50 entries; the count per parent (childrenCount) and the family of all images
+		// still read its leading column.
+		async up(db) {
+			await sql`drop index generations_children`.execute(db);
+			await sql`
+				create index generations_children
+					on generations (parent_generation_id, parent_image_index, created_at desc, id desc)
+					where parent_generation_id is not null`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -70,16 +70,30 @@ export async function findPresentableGeneration(
 		.executeTakeFirst();
 }
 
-/** The generations made from one generation's images, newest first, at most `limit`. */
+/**
+ * The generations made from one generation's images (from one of them where `imageIndex` is given),
+ * newest first, at most `limit`. Read on generations_children, keyed by parent, image and time.
+ */
 export async function selectChildren(
 	db: Executor,
-	options: { parentId: string; userId: string; limit: number; isOwnerShown: boolean },
+	options: {
+		parentId: string;
+		/** Only those made from this image (counted from 0); all of the parent's when undefined. */
+		imageIndex?: number | undefined;
+		userId: string;
+		limit: number;
+		isOwnerShown: boolean;
+	},
 ): Promise<PresentableGeneration[]> {
-	const query = db
+	let query = db
 		.selectFrom("generations")
 		.selectAll("generations")
 		.select(FAMILY_FACTS)
-		.where("generations.parent_generation_id", "=", options.parentId)
+		.where("generations.parent_generation_id", "=", options.parentId);
+	if (options.imageIndex !== undefined) {
+		query = query.where("generations.parent_image_index", "=", options.imageIndex);
+	}
+	query = query
 		// Only its owner can make one (a reference is always one's own); said again, to be sure.
 		.where("generations.user_id", "=", options.userId)
 		.orderBy("generations.created_at", "desc")

@@ -4,6 +4,7 @@ import {
 	ActiveGenerationsQuerySchema,
 	AuditLogQuerySchema,
 	CreateGenerationRequestSchema,
+	GenerationFamilyQuerySchema,
 	GenerationIdSchema,
 	GenerationIdsRequestSchema,
 	ListGenerationsQuerySchema,
@@ -270,7 +271,8 @@ export function createGenerationRoutes(options: {
 		allow(OPERATIONS.getGenerationFamily.access),
 		async (context) => {
 			const id = parseId(context.req.param("id"));
-			return context.json(await getGenerationFamily(deps, context.get("viewer"), id));
+			const query = parseOrThrow(GenerationFamilyQuerySchema, context.req.query());
+			return context.json(await getGenerationFamily(deps, context.get("viewer"), id, query));
 		},
 	);
 

@@ -294,14 +294,27 @@ export const FAMILY_CHILDREN_LIMIT = 50;
 /**
  * `GET /api/generations/:id/family`, for its owner or the administrator: the generation it was
  * made from (null when made from a prompt or an upload, or when that one was deleted) and those
- * made from it, newest first, at most 50, each as the history shows it.
+ * made from it, newest first, at most 50, each as the history shows it. With `imageIndex`, only
+ * those made from that image ("Made from this" under the image a preview shows); an index the
+ * generation has no image at is refused, naming the field.
  */
 export async function getGenerationFamily(
 	deps: Pick<GenerationDeps, "database">,
 	viewer: Viewer,
 	id: string,
+	options: { imageIndex?: number | undefined } = {},
 ): Promise<GenerationFamily> {
 	const generation = await getGeneration(deps, viewer, id);
+	const { imageIndex } = options;
+	const imageCount = generation.images.length;
+	if (imageIndex !== undefined && imageIndex >= imageCount) {
+		throw new AppError(
+			"VALIDATION_ERROR",
+			imageCount === 0
+				? "imageIndex names no image: this generation has none"
+				: `imageIndex must be from 0 to ${imageCount - 1} for this generation`,
+		);
+	}
 	const db = deps.database.db;
 	const isOwnerShown = viewer.isAdmin;
 	const [parent, children] = await Promise.all([
@@ -310,6 +323,7 @@ export async function getGenerationFamily(
 			: findPresentableGeneration(db, generation.parent_generation_id, { isOwnerShown }),
 		selectChildren(db, {
 			parentId: generation.id,
+			imageIndex,
 			userId: generation.user_id,
 			limit: FAMILY_CHILDREN_LIMIT,
 			isOwnerShown,

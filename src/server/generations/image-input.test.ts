@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type CompiledQuery, Kysely, PostgresDialect, sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -7,6 +7,7 @@ import {
 	GenerationFamilySchema,
 	GenerationPageSchema,
 } from "../../shared/generations";
+import type { DatabaseSchema } from "../db/schema";
 import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
 import { createLocalProvider, LOCAL_CAPABILITIES } from "../providers/local/local-provider";
 import type { ImageProvider } from "../providers/types";
@@ -23,6 +24,7 @@ import {
 } from "../testing/test-server";
 import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
 import { insertTestUpload } from "../testing/upload-kit";
+import { selectChildren } from "./generation-repository";
 import { sweepStrayObjects } from "./sweep-stray-objects";
 
 /** A gate the test opens: the gated model's runs wait at it before their images are made. */
@@ -35,8 +37,9 @@ function createGate() {
 }
 
 /**
- * The offline engine three ways: as itself ("local", the default), unable to take an image
- * ("plain": text only, no upscale), and held at a gate until the test opens it ("gated").
+ * The offline engine four ways: as itself ("local", the default), unable to take an image
+ * ("plain": text only, no upscale), held at a gate until the test opens it ("gated"), and taking
+ * an image but no reference strength, as OpenAI's edits do ("free": no upscale either).
  */
 function createCatalogue() {
 	let gate = createGate();
@@ -55,11 +58,17 @@ function createCatalogue() {
 			return gatedEngine.check(job, options);
 		},
 	};
+	const free: ImageProvider = {
+		...createLocalProvider({ delayMs: 0 }),
+		name: "free",
+		capabilities: { ...LOCAL_CAPABILITIES, referenceStrength: false, upscaleFactors: [] },
+	};
 	const catalogue = createModelCatalogue(
 		[
 			modelFromProvider(plain, { id: "plain", label: "Text only" }),
 			modelFromProvider(local, { id: "local", label: "Offline engine" }),
 			modelFromProvider(gated, { id: "gated", label: "Held engine" }),
+			modelFromProvider(free, { id: "free", label: "Its own judge" }),
 		],
 		"local",
 	);
@@ -114,8 +123,8 @@ function varyBody(parent: Generation, action: string, imageIndex = 0): Record<st
 	return { reference: { generationId: parent.id, imageIndex }, action };
 }
 
-async function readFamily(client: TestClient, id: string) {
-	const response = await client.request(`/api/generations/${id}/family`);
+async function readFamily(client: TestClient, id: string, search = "") {
+	const response = await client.request(`/api/generations/${id}/family${search}`);
 	expect(response.status).toBe(200);
 	return GenerationFamilySchema.parse(await response.json());
 }
@@ -273,6 +282,38 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 		expect(row).toEqual({ action: "edit", reference_strength: 0.8 });
 	});
 
+	it("refuses a strength for a model that decides by itself how far to move from the image, and records none for it", async () => {
+		const refused = await post(person.client, {
+			prompt: "the same lighthouse at noon",
+			reference: { generationId: parent.id, imageIndex: 0 },
+			model: "free",
+			strength: 0.3,
+		});
+		expect(await expectErrorEnvelope(refused, 400, "VALIDATION_ERROR")).toBe(
+			"strength is not taken by this model: it decides by itself how far to move from the reference",
+		);
+
+		const edited = await make(person.client, {
+			prompt: "the same lighthouse at noon",
+			reference: { generationId: parent.id, imageIndex: 0 },
+			model: "free",
+			count: 1,
+		});
+		const varied = await make(person.client, { ...varyBody(parent, "vary-strong"), model: "free" });
+		for (const [child, action] of [
+			[edited, "edit"],
+			[varied, "vary-strong"],
+		] as const) {
+			expect(child).toMatchObject({ model: { id: "free" }, parent: { action, exists: true } });
+			const row = await server.database.db
+				.selectFrom("generations")
+				.select(["action", "reference_strength"])
+				.where("id", "=", child.id)
+				.executeTakeFirstOrThrow();
+			expect(row).toEqual({ action, reference_strength: null });
+		}
+	});
+
 	it("answers 400 naming the field for each bad, missing or unusable field", async () => {
 		engines.closeGate();
 		const upload = await insertTestUpload(server, person.userId);
@@ -421,6 +462,99 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 		await expectErrorEnvelope(refused, 404, "NOT_FOUND");
 		const seen = await readFamily(admin.client, root.id);
 		expect(seen.children.map((child) => child.owner_email)).toEqual([person.email, person.email]);
+	});
+
+	it("lists what was made from one image when asked for it, and refuses an image index that names none", async () => {
+		const root = await make(person.client, {
+			prompt: "two herons at a pond",
+			aspectRatio: "--ar 1:1",
+			count: 2,
+		});
+		const ofFirst = await make(person.client, varyBody(root, "vary-subtle", 0));
+		const ofSecond = await make(person.client, varyBody(root, "vary-strong", 1));
+		const upscaled = await make(person.client, varyBody(root, "upscale", 1));
+
+		const ids = (family: { children: Generation[] }) => family.children.map((child) => child.id);
+		expect(ids(await readFamily(person.client, root.id))).toEqual([
+			upscaled.id,
+			ofSecond.id,
+			ofFirst.id,
+		]);
+		expect(ids(await readFamily(person.client, root.id, "?imageIndex=0"))).toEqual([ofFirst.id]);
+		const second = await readFamily(person.client, root.id, "?imageIndex=1");
+		expect(ids(second)).toEqual([upscaled.id, ofSecond.id]);
+		expect(second.children[0]).toEqual(await readGeneration(person.client, upscaled.id));
+		// The parent's part is the same whichever of its images is asked for.
+		expect((await readFamily(person.client, ofSecond.id, "?imageIndex=3")).parent?.id).toBe(
+			root.id,
+		);
+		expect(ids(await readFamily(admin.client, root.id, "?imageIndex=0"))).toEqual([ofFirst.id]);
+
+		for (const [search, message] of [
+			["?imageIndex=2", /^imageIndex must be from 0 to 1 for this generation/],
+			["?imageIndex=-1", /^imageIndex must be a whole number from 0/],
+			["?imageIndex=1.5", /^imageIndex must be a whole number from 0/],
+			["?imageIndex=100", /^imageIndex must be a whole number from 0/],
+			["?imageIndex=", /^imageIndex must be a whole number from 0/],
+			["?imageIndex=first", /^imageIndex must be a whole number from 0/],
+		] as const) {
+			const said = await expectErrorEnvelope(
+				await person.client.request(`/api/generations/${root.id}/family${search}`),
+				400,
+				"VALIDATION_ERROR",
+			);
+			expect({ search, said }).toEqual({ search, said: expect.stringMatching(message) });
+		}
+		// Someone else's generation is not found, whichever image is asked for.
+		const stranger = await createTestUser(server);
+		await expectErrorEnvelope(
+			await stranger.client.request(`/api/generations/${root.id}/family?imageIndex=0`),
+			404,
+			"NOT_FOUND",
+		);
+	});
+
+	it("reads one image's children from the children's index, in the order it lists them", async () => {
+		const owner = await createTestUser(server);
+		const parentId = "00000000-0000-4000-8000-00000000fa01";
+		// A parent with many children, shaped like real rows, spread over its four images, beside
+		// the rest of the history: enough that reading them all would cost more than the index.
+		await sql`
+			insert into generations (id, user_id, prompt, aspect_ratio, status, provider, model_id, model_label,
+				images, action, parent_generation_id, parent_image_index, created_at, updated_at)
+			select gen_random_uuid(), ${owner.userId}, 'child ' || g, '--ar 1:1', 'completed', 'local',
+				'local', 'Offline engine', '[]'::jsonb, 'vary-subtle', ${parentId}::uuid, g % 4,
+				now() - g * interval '1 minute', now()
+			from generate_series(1, 4000) as g`.execute(server.database.db);
+		await sql`analyze generations`.execute(server.database.db);
+
+		const queries: CompiledQuery[] = [];
+		const logged = new Kysely<DatabaseSchema>({
+			dialect: new PostgresDialect({ pool: server.database.pool }),
+			log: (event) => {
+				if (event.level === "query") queries.push(event.query);
+			},
+		});
+		const children = await selectChildren(logged, {
+			parentId,
+			imageIndex: 2,
+			userId: owner.userId,
+			limit: 50,
+			isOwnerShown: false,
+		});
+		expect(children).toHaveLength(50);
+		expect(children.every((child) => child.parent_image_index === 2)).toBe(true);
+		expect(children[0]?.prompt).toBe("child 2");
+
+		const [query] = queries;
+		if (!query) throw new Error("no query was made");
+		const plan = await server.database.pool.query(`explain ${query.sql}`, [...query.parameters]);
+		const text = plan.rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+		// The parent and the image both in the index's condition, and no sort: the index's order.
+		expect(text).toMatch(
+			/Index Scan using generations_children[\s\S]*Index Cond: \(\(parent_generation_id = .*\) AND \(parent_image_index = /,
+		);
+		expect(text).not.toMatch(/\bSort\b/);
 	});
 
 	it("keeps a child whole when its parent is deleted: the parent shows as deleted, the child's images and copy stay", async () => {

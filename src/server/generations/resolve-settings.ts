@@ -53,14 +53,15 @@ export type ResolvedGeneration = {
  * unless the request names others, with a new seed and the variation's strength; an upscale makes
  * one image `factor` times its parent's, on the request's model, else the parent's if it offers the
  * factor, else the first model in the catalogue that does; an edit takes the request's prompt and
- * strength (0.6 by default) and keeps the reference's ratio unless the request names one.
+ * strength (0.6 by default) and keeps the reference's ratio unless the request names one. A model
+ * that takes no reference strength (OpenAI) is refused one, and records none.
  */
 export async function resolveSettings(
 	catalogue: ModelCatalogue,
 	request: CreateGenerationRequest,
 	source?: ReferenceSource,
 ): Promise<ResolvedGeneration> {
-	const imageAction = resolveImageAction(request, source);
+	let imageAction = resolveImageAction(request, source);
 	const action = imageAction?.action;
 	const parent = source?.kind === "generation" ? source.parent : undefined;
 	const isFromParent = action === "vary-subtle" || action === "vary-strong" || action === "upscale";
@@ -68,6 +69,16 @@ export async function resolveSettings(
 	if (prompt === undefined) refuse(PROMPT_MESSAGES.required);
 	const aspectRatio = resolveAspectRatio(request, source);
 	const model = chooseModel(catalogue, request, source, imageAction);
+	if (imageAction && action !== "upscale" && !model.referenceStrength) {
+		// The model decides by itself how far to move from the image (OpenAI's edit endpoint): a
+		// strength asked for is refused, not ignored, and none is recorded as used.
+		if (request.strength !== undefined) {
+			refuse(
+				"strength is not taken by this model: it decides by itself how far to move from the reference",
+			);
+		}
+		imageAction = { ...imageAction, strength: null };
+	}
 
 	if (action !== "upscale" && !model.ratios.includes(aspectRatio)) {
 		refuse(`aspectRatio must be one of ${model.ratios.join(", ")} for this model`);

@@ -2,9 +2,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import { type Env, parseEnv } from "../env";
 import { loadModelCatalogue, ModelsFileError } from "./load-model-catalogue";
-import { toPublicModel } from "./model-catalogue";
+import { LOCAL_MODEL_DESCRIPTION, toPublicModel } from "./model-catalogue";
 
 function parseTestEnv(values: Record<string, string>): Env {
 	const result = parseEnv(values);
@@ -71,7 +72,18 @@ describe("the model catalogue", () => {
 	it("is the one model IMAGE_PROVIDER names without MODELS_FILE", () => {
 		const catalogue = loadModelCatalogue(parseTestEnv({ IMAGE_PROVIDER: "local" }));
 		expect(catalogue.models.map(toPublicModel)).toEqual([
-			expect.objectContaining({ id: "local", label: "Offline engine", pricePerImage: null }),
+			expect.objectContaining({
+				id: "local",
+				label: "Offline engine",
+				// What its upscale is, said where the models are listed.
+				description:
+					"Generative art drawn on this server, offline and free. Upscale resamples (Lanczos): the image gets larger but gains no detail.",
+				pricePerImage: null,
+				imageInput: true,
+				referenceStrength: true,
+				upscale: [2, 4],
+				upscaleResamples: true,
+			}),
 		]);
 		expect(catalogue.defaultModelId).toBe("local");
 	});
@@ -79,6 +91,7 @@ describe("the model catalogue", () => {
 	it("offers every entry of MODELS_FILE, each narrowed as its entry says, with its default", async () => {
 		const file = await writeModelsFile([
 			{ id: "sketch", label: "Quick sketch", provider: "local", delayMs: 0, counts: [1, 2] },
+			{ id: "flat", label: "Flat", provider: "local", upscale: [] },
 			{
 				id: "poster-2",
 				label: "Posters",
@@ -99,13 +112,24 @@ describe("the model catalogue", () => {
 			parseTestEnv({ MODELS_FILE: file, OPENAI_API_KEY: "sk-test" }),
 		);
 		expect(catalogue.defaultModelId).toBe("poster-2");
-		expect(catalogue.find("sketch")).toMatchObject({ counts: [1, 2], description: null });
+		// The offline engine says what it is, and what its upscale is, unless its entry says otherwise.
+		expect(catalogue.find("sketch")).toMatchObject({
+			counts: [1, 2],
+			description: `${LOCAL_MODEL_DESCRIPTION} ${IMAGE_INPUT_TEXTS.upscaleResamples}`,
+			upscaleResamples: true,
+		});
+		expect(catalogue.find("flat")).toMatchObject({
+			description: LOCAL_MODEL_DESCRIPTION,
+			upscale: [],
+			upscaleResamples: false,
+		});
 		expect(catalogue.find("poster-2")).toMatchObject({
 			ratios: ["--ar 16:9", "--ar 21:9"],
 			pricePerImage: 0.04,
 			description: "Wide posters",
 			counts: [1, 2, 3, 4],
 		});
+		expect(catalogue.find("photo")).toMatchObject({ description: null, referenceStrength: false });
 		expect(catalogue.find("photo")?.provider.name).toBe("openai");
 		// Two entries of one provider are two instances, each with its own options.
 		expect(catalogue.find("sketch")?.provider).not.toBe(catalogue.find("poster-2")?.provider);
@@ -429,22 +453,37 @@ describe("the model catalogue: what each model does with an image", () => {
 			{ id: "gpt-text", label: "GPT Image, text", provider: "openai", imageInput: false },
 		]);
 		const catalogue = loadModelCatalogue(parseTestEnv({ MODELS_FILE: file, ...HOSTED_KEYS }));
-		const shown = catalogue.models.map(({ id, textToImage, imageInput, upscale }) => ({
-			id,
-			textToImage,
-			imageInput,
-			upscale,
-		}));
+		const shown = catalogue.models.map(
+			({ id, textToImage, imageInput, referenceStrength, upscale, upscaleResamples }) => ({
+				id,
+				textToImage,
+				imageInput,
+				referenceStrength,
+				upscale,
+				upscaleResamples,
+			}),
+		);
+		const model = (
+			id: string,
+			textToImage: boolean,
+			imageInput: boolean,
+			referenceStrength: boolean,
+			upscale: number[],
+			upscaleResamples = false,
+		) => ({ id, textToImage, imageInput, referenceStrength, upscale, upscaleResamples });
 		expect(shown).toEqual([
-			{ id: "sd15", textToImage: true, imageInput: true, upscale: [2, 4] },
-			{ id: "flux", textToImage: true, imageInput: false, upscale: [] },
-			{ id: "flux-img", textToImage: true, imageInput: true, upscale: [2] },
-			{ id: "sd15-x2", textToImage: true, imageInput: false, upscale: [2] },
-			{ id: "flux-dev", textToImage: true, imageInput: true, upscale: [] },
-			{ id: "esrgan", textToImage: false, imageInput: false, upscale: [2, 4] },
-			{ id: "fal-esrgan", textToImage: false, imageInput: false, upscale: [2] },
-			{ id: "gpt", textToImage: true, imageInput: true, upscale: [] },
-			{ id: "gpt-text", textToImage: true, imageInput: false, upscale: [] },
+			// The shipped workflows: denoise is the strength, the upscale a Lanczos resample.
+			model("sd15", true, true, true, [2, 4], true),
+			model("flux", true, false, false, []),
+			// One's own upscale workflow may add detail.
+			model("flux-img", true, true, true, [2]),
+			model("sd15-x2", true, false, false, [2], true),
+			model("flux-dev", true, true, true, []),
+			model("esrgan", false, false, false, [2, 4]),
+			model("fal-esrgan", false, false, false, [2]),
+			// OpenAI's edit endpoint takes no strength.
+			model("gpt", true, true, false, []),
+			model("gpt-text", true, false, false, []),
 		]);
 	});
 
@@ -495,6 +534,9 @@ describe("the model catalogue: what each model does with an image", () => {
 			{ id: "c4", label: "C", ...comfy, imageInput: "image" },
 			{ id: "o1", label: "O", provider: "openai", upscale: [2] },
 			{ id: "o2", label: "O", provider: "openai", upscale: [3] },
+			// The shipped workflows with the image bound to a text node and to the scaler.
+			{ id: "c5", label: "C", ...comfy, imageWorkflow: { inputs: { image: "6.text" } } },
+			{ id: "c6", label: "C", ...comfy, upscaleWorkflow: { inputs: { image: "2.scale_by" } } },
 		]);
 		expect(
 			problemsOf(() => loadModelCatalogue(parseTestEnv({ MODELS_FILE: file, ...HOSTED_KEYS }))),
@@ -509,6 +551,8 @@ describe("the model catalogue: what each model does with an image", () => {
 			"entry 8 (c4): imageInput: names a model input only for replicate and fal; ComfyUI takes true or false",
 			"entry 9 (o1): upscale: OpenAI cannot upscale",
 			expect.stringMatching(/^entry 10 \(o2\): upscale\.0: must list factors among 2, 4/),
+			'entry 11 (c5): imageWorkflow.inputs.image: 6.text: node "6" (CLIPTextEncode) is not a LoadImage node; the image is uploaded to ComfyUI and named in a LoadImage node\'s input',
+			'entry 12 (c6): upscaleWorkflow.inputs.image: 2.scale_by: node "2" (ImageScaleBy) is not a LoadImage node; the image is uploaded to ComfyUI and named in a LoadImage node\'s input',
 		]);
 	});
 });

@@ -1,5 +1,6 @@
 import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../shared/aspect-ratios";
 import { IMAGE_COUNTS, type Quality } from "../../shared/generation-settings";
+import { IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import type { PublicModel } from "../../shared/models";
 import type { ImageProvider } from "../providers/types";
 
@@ -56,9 +57,24 @@ export type ModelNarrowing = {
 	upscale?: readonly number[];
 };
 
+/** What the offline engine's model says of itself when its entry gives no description. */
+export const LOCAL_MODEL_DESCRIPTION = "Generative art drawn on this server, offline and free.";
+
+/**
+ * The description of a model whose entry gives none: the offline engine's says what it is and,
+ * where it upscales, that its upscale only resamples; other providers' have none.
+ */
+function describeByDefault(provider: ImageProvider, upscale: readonly number[]): string | null {
+	if (provider.name !== "local") return null;
+	return upscale.length > 0
+		? `${LOCAL_MODEL_DESCRIPTION} ${IMAGE_INPUT_TEXTS.upscaleResamples}`
+		: LOCAL_MODEL_DESCRIPTION;
+}
+
 /**
  * A model of this provider: the provider's capabilities, narrowed by the entry. Narrowing to
  * something the provider lacks is the loader's problem to report; here it simply is not offered.
+ * Without a description of its own, the offline engine's model says what it is (describeByDefault).
  */
 export function modelFromProvider(
 	provider: ImageProvider,
@@ -71,10 +87,14 @@ export function modelFromProvider(
 ): Model {
 	const { capabilities } = provider;
 	const offeredCounts = IMAGE_COUNTS.filter((count) => count <= capabilities.maxCount);
+	const imageInput = capabilities.imageInput && entry.imageInput !== false;
+	const upscale = capabilities.upscaleFactors.filter(
+		(factor) => !entry.upscale || entry.upscale.includes(factor),
+	);
 	return {
 		id: entry.id,
 		label: entry.label,
-		description: entry.description ?? null,
+		description: entry.description ?? describeByDefault(provider, upscale),
 		pricePerImage: entry.pricePerImage ?? null,
 		ratios: ASPECT_RATIO_VALUES.filter((ratio) => !entry.ratios || entry.ratios.includes(ratio)),
 		counts: offeredCounts.filter((count) => !entry.counts || entry.counts.includes(count)),
@@ -84,10 +104,10 @@ export function modelFromProvider(
 			(quality) => !entry.qualities || entry.qualities.includes(quality),
 		),
 		textToImage: capabilities.textToImage,
-		imageInput: capabilities.imageInput && entry.imageInput !== false,
-		upscale: capabilities.upscaleFactors.filter(
-			(factor) => !entry.upscale || entry.upscale.includes(factor),
-		),
+		imageInput,
+		referenceStrength: imageInput && capabilities.referenceStrength,
+		upscale,
+		upscaleResamples: upscale.length > 0 && capabilities.upscaleResamples,
 		provider,
 	};
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateGenerationResponseSchema, GenerationPageSchema } from "../../shared/generations";
 import { ModelsResponseSchema } from "../../shared/models";
-import { createLocalProvider } from "../providers/local/local-provider";
+import { createLocalProvider, LOCAL_CAPABILITIES } from "../providers/local/local-provider";
+import type { ImageProvider } from "../providers/types";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { readGeneration, requestGeneration, waitForFinish } from "../testing/generation-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
@@ -13,9 +14,17 @@ import {
 } from "../testing/test-server";
 import { createModelCatalogue, modelFromProvider } from "./model-catalogue";
 
-/** Two models of the offline engine: a narrowed quick one, and the default. */
-function createTwoModels() {
+/**
+ * Models of the offline engine: a narrowed quick one, the default, and one that takes an image but
+ * no reference strength (as OpenAI's edits), the engine under another name.
+ */
+function createModels() {
 	const engine = createLocalProvider({ delayMs: 0 });
+	const withoutStrength: ImageProvider = {
+		...createLocalProvider({ delayMs: 0 }),
+		name: "edits",
+		capabilities: { ...LOCAL_CAPABILITIES, referenceStrength: false },
+	};
 	return createModelCatalogue(
 		[
 			modelFromProvider(engine, {
@@ -31,6 +40,15 @@ function createTwoModels() {
 				upscale: [2],
 			}),
 			modelFromProvider(engine, { id: "poster", label: "Poster" }),
+			modelFromProvider(withoutStrength, {
+				id: "edits",
+				label: "Edits",
+				ratios: ["--ar 1:1"],
+				counts: [1],
+				seed: false,
+				negativePrompt: false,
+				upscale: [],
+			}),
 		],
 		"poster",
 	);
@@ -40,7 +58,7 @@ describe.each(availableDatabaseKinds())("choosing a model (%s)", (kind) => {
 	let server: TestServer;
 
 	beforeAll(async () => {
-		server = await createTestServer(kind, { models: createTwoModels() });
+		server = await createTestServer(kind, { models: createModels() });
 	});
 	afterAll(() => server.close());
 
@@ -65,15 +83,45 @@ describe.each(availableDatabaseKinds())("choosing a model (%s)", (kind) => {
 					qualities: [],
 					textToImage: true,
 					imageInput: false,
+					referenceStrength: false,
 					upscale: [2],
+					upscaleResamples: true,
 				},
-				expect.objectContaining({
+				{
 					id: "poster",
 					label: "Poster",
+					// The offline engine's own description, with what its upscale is.
+					description:
+						"Generative art drawn on this server, offline and free. Upscale resamples (Lanczos): the image gets larger but gains no detail.",
+					pricePerImage: null,
+					ratios: ["--ar 1:1", "--ar 3:2", "--ar 16:9", "--ar 21:9", "--ar 2:3", "--ar 9:16"],
 					counts: [1, 2, 3, 4],
+					seed: true,
+					negativePrompt: true,
+					qualities: [],
+					textToImage: true,
 					imageInput: true,
+					referenceStrength: true,
 					upscale: [2, 4],
-				}),
+					upscaleResamples: true,
+				},
+				{
+					id: "edits",
+					label: "Edits",
+					description: null,
+					pricePerImage: null,
+					ratios: ["--ar 1:1"],
+					counts: [1],
+					seed: false,
+					negativePrompt: false,
+					qualities: [],
+					textToImage: true,
+					imageInput: true,
+					// It decides by itself how far to move from the image, as OpenAI's edits do.
+					referenceStrength: false,
+					upscale: [],
+					upscaleResamples: false,
+				},
 			],
 		});
 		// Nothing of the provider (its name, options or addresses) is sent.

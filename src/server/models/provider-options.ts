@@ -19,6 +19,7 @@ import {
 	findBindingProblems,
 	findInputProblems,
 	IMAGE_BINDING_KEYS,
+	IMAGE_BINDING_NODE_CLASSES,
 	type InputRef,
 	parseInputRef,
 	parseWorkflowText,
@@ -535,7 +536,13 @@ function readImageWorkflow(
 		height: pickOptional("height"),
 		batch: pickOptional("batch"),
 	};
-	checkWorkflowInputs("imageWorkflow", workflow, bindings, IMAGE_BINDING_KEYS);
+	checkWorkflowInputs(
+		"imageWorkflow",
+		workflow,
+		bindings,
+		IMAGE_BINDING_KEYS,
+		IMAGE_BINDING_NODE_CLASSES,
+	);
 	return { workflow, bindings };
 }
 
@@ -554,7 +561,13 @@ function readUpscaleWorkflow(
 		image: toRef(options.inputs?.image, "upscaleWorkflow.inputs.image") ?? shipped.image,
 		factor: toRef(options.inputs?.factor, "upscaleWorkflow.inputs.factor") ?? shipped.factor,
 	};
-	checkWorkflowInputs("upscaleWorkflow", workflow, bindings, UPSCALE_BINDING_KEYS);
+	checkWorkflowInputs(
+		"upscaleWorkflow",
+		workflow,
+		bindings,
+		UPSCALE_BINDING_KEYS,
+		IMAGE_BINDING_NODE_CLASSES,
+	);
 	return { workflow, bindings, factors: options.factors ?? DEFAULT_UPSCALE_WORKFLOW.factors };
 }
 
@@ -565,14 +578,18 @@ function toRef(value: string | undefined, field: string): InputRef | undefined {
 	return ref;
 }
 
-/** Refuses, naming `<workflow>.inputs.<key>`, every input the workflow does not hold as a value. */
+/**
+ * Refuses, naming `<workflow>.inputs.<key>`, every input the workflow does not hold as a value, and
+ * an image bound anywhere but a LoadImage node (where Atelier names the file it uploads).
+ */
 function checkWorkflowInputs<Key extends string>(
 	name: string,
 	workflow: ComfyWorkflow,
 	bindings: Record<Key, InputRef | null>,
 	keys: readonly Key[],
+	nodeClasses: Partial<Record<Key, string>>,
 ): void {
-	const problems = findInputProblems(workflow, bindings, keys);
+	const problems = findInputProblems(workflow, bindings, keys, nodeClasses);
 	if (problems.length === 0) return;
 	throw new ProviderOptionError(
 		problems.map((problem) => ({

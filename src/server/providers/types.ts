@@ -60,17 +60,37 @@ export type ProviderCapabilities = {
 	defaultQuality?: Quality;
 	/** Whether it makes images from a prompt (false for an upscaler that only takes an image). */
 	textToImage: boolean;
-	/** Whether it takes a reference image (variations, edits, reference strength). */
+	/** Whether it takes a reference image (variations, edits). */
 	imageInput: boolean;
+	/**
+	 * Whether it honours a reference's strength (how far the result may move from the image): false
+	 * where the service decides that by itself (OpenAI's edit endpoint takes no strength) or takes
+	 * no image at all.
+	 */
+	referenceStrength: boolean;
 	/** The factors it can upscale an image by (2, 4); empty when it cannot. */
 	upscaleFactors: readonly number[];
+	/**
+	 * Whether its upscale only resamples the image (Lanczos, say): larger, with no added detail, as
+	 * the offline engine's does; false for an upscaler that adds detail, and where it cannot upscale.
+	 */
+	upscaleResamples: boolean;
 };
 
-/** What a provider can do with images when it says nothing: make them from a prompt only. */
-export const TEXT_ONLY: Pick<
+/** The capabilities that say what a provider does with an image. */
+export type ImageCapabilities = Pick<
 	ProviderCapabilities,
-	"textToImage" | "imageInput" | "upscaleFactors"
-> = { textToImage: true, imageInput: false, upscaleFactors: [] };
+	"textToImage" | "imageInput" | "referenceStrength" | "upscaleFactors" | "upscaleResamples"
+>;
+
+/** What a provider can do with images when it says nothing: make them from a prompt only. */
+export const TEXT_ONLY: ImageCapabilities = {
+	textToImage: true,
+	imageInput: false,
+	referenceStrength: false,
+	upscaleFactors: [],
+	upscaleResamples: false,
+};
 
 /** A provider that honours no setting beyond the prompt, the ratio and up to four images. */
 export const PLAIN_CAPABILITIES: ProviderCapabilities = {

@@ -1,15 +1,19 @@
 // An image's family in a preview: "Made from" (the generation it came from, its thumbnail opening
 // that generation's preview; "The original was deleted" once it is gone) and "Made from this" (the
-// generations made from its images). Read when the preview opens, for the generation it shows.
+// generations made from the image shown, not from its siblings). Read when the preview opens, for
+// the image it shows.
 import { useQuery } from "@tanstack/react-query";
 import { type Generation, isInProgress } from "../../shared/generation-responses";
 import { ACTION_LABELS, type GenerationParent, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import { fetchGenerationFamily } from "../lib/generations-requests";
 import { Spinner } from "./spinner";
 
-/** The family's cache key: one per generation, read again when a preview opens on it later. */
-export function familyQueryKey(id: string) {
-	return ["generation-family", id] as const;
+/**
+ * The family's cache key: one per image of a generation, read again when a preview opens on it
+ * later. `["generation-family", id]` names every image's.
+ */
+export function familyQueryKey(id: string, imageIndex: number) {
+	return ["generation-family", id, imageIndex] as const;
 }
 
 type FamilyPanelProps = {
@@ -19,6 +23,8 @@ type FamilyPanelProps = {
 		parent?: GenerationParent | null;
 		childrenCount?: number;
 	};
+	/** The image shown (counted from 0): "Made from this" lists what was made from it. */
+	imageIndex: number;
 	/** Opens the preview of a generation of the family, on the image given. */
 	onOpen: (generation: Generation, imageIndex: number) => void;
 };
@@ -80,15 +86,20 @@ function describeAction(parent: GenerationParent | null | undefined): string {
 	return parent ? ACTION_LABELS[parent.action] : "";
 }
 
-/** "Made from" and "Made from this" for the generation a preview shows; nothing when it has no family. */
-export function FamilyPanel({ generation, onOpen }: FamilyPanelProps) {
+/**
+ * "Made from" for the generation a preview shows and "Made from this" for the image it shows;
+ * nothing when they have no family.
+ */
+export function FamilyPanel({ generation, imageIndex, onOpen }: FamilyPanelProps) {
 	const { parent } = generation;
 	const isToRead = hasFamilyToRead(generation);
 	const { data: family } = useQuery({
-		queryKey: familyQueryKey(generation.id),
-		queryFn: ({ signal }) => fetchGenerationFamily(generation.id, signal),
+		queryKey: familyQueryKey(generation.id, imageIndex),
+		queryFn: ({ signal }) => fetchGenerationFamily(generation.id, imageIndex, signal),
 		enabled: isToRead,
 		staleTime: 10_000,
+		// Moving to another image keeps the parent's part shown while that image's children load.
+		placeholderData: (previous) => (previous ? { ...previous, children: [] } : undefined),
 	});
 	const children = family?.children ?? [];
 

@@ -1,6 +1,8 @@
 // The actions on one result image (Vary (subtle), Vary (strong), Upscale, Edit), as buttons, for
 // the generator's results and both previews; the history's card menu lists the same choices.
+// Where the model that will upscale only resamples, a note says so, and Upscale is described by it.
 import { Maximize2, Shuffle, SquarePen, WandSparkles } from "lucide-react";
+import { useId } from "react";
 import { ACTION_LABELS, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import type { ImageActionChoices, ImmediateAction } from "../lib/image-actions";
 import { Button } from "./button";
@@ -33,8 +35,9 @@ export function ImageActionButtons({
 	onEdit,
 	isDisabled = false,
 }: ImageActionButtonsProps) {
+	const noteId = useId();
 	if (!hasImageActions(choices)) return null;
-	const { upscaleFactors } = choices;
+	const { upscaleFactors, resampledFactors } = choices;
 	return (
 		<fieldset
 			aria-label={`${IMAGE_INPUT_TEXTS.imageActions}: ${imageName}`}
@@ -69,6 +72,9 @@ export function ImageActionButtons({
 					size="sm"
 					disabled={isDisabled}
 					onClick={() => onStart("upscale", factor)}
+					{...(resampledFactors.includes(factor)
+						? { "aria-describedby": noteId, title: IMAGE_INPUT_TEXTS.upscaleResamples }
+						: {})}
 				>
 					<Maximize2 aria-hidden="true" className="size-4" />
 					{describeUpscale(factor, upscaleFactors)}
@@ -79,6 +85,11 @@ export function ImageActionButtons({
 					<SquarePen aria-hidden="true" className="size-4" />
 					{ACTION_LABELS.edit}
 				</Button>
+			) : null}
+			{resampledFactors.length > 0 ? (
+				<p id={noteId} className="m-0 w-full text-xs text-slate-600">
+					{IMAGE_INPUT_TEXTS.upscaleResamples}
+				</p>
 			) : null}
 		</fieldset>
 	);

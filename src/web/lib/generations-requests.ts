@@ -102,11 +102,19 @@ export function fetchGeneration(id: string, signal?: AbortSignal): Promise<Gener
 }
 
 /**
- * `GET /api/generations/:id/family`: the generation it was made from (null when none, or deleted)
- * and those made from it, newest first.
+ * `GET /api/generations/:id/family?imageIndex=N`: the generation it was made from (null when none,
+ * or deleted) and those made from its image N (counted from 0), newest first.
  */
-export function fetchGenerationFamily(id: string, signal?: AbortSignal): Promise<GenerationFamily> {
-	return requestApi(`${generationPath(id)}/family`, GenerationFamilySchema, { signal });
+export function fetchGenerationFamily(
+	id: string,
+	imageIndex: number,
+	signal?: AbortSignal,
+): Promise<GenerationFamily> {
+	return requestApi(
+		`${generationPath(id)}/family?imageIndex=${imageIndex}`,
+		GenerationFamilySchema,
+		{ signal },
+	);
 }
 
 /**

@@ -6,19 +6,30 @@ import type { PublicModel } from "../../shared/models";
 import type { StartGenerationRequest } from "./generations-requests";
 import { buildGeneratorLink } from "./generator-link";
 
-/** The actions a result image offers: Vary and Edit, and Upscale's factors (none: no Upscale). */
-export type ImageActionChoices = { canVary: boolean; canEdit: boolean; upscaleFactors: number[] };
+/**
+ * The actions a result image offers: Vary and Edit, and Upscale's factors (none: no Upscale), with
+ * those whose upscale only resamples (the model that will do it adds no detail, as the offline
+ * engine's Lanczos), which say so.
+ */
+export type ImageActionChoices = {
+	canVary: boolean;
+	canEdit: boolean;
+	upscaleFactors: number[];
+	resampledFactors: number[];
+};
 
 export const NO_IMAGE_ACTIONS: ImageActionChoices = {
 	canVary: false,
 	canEdit: false,
 	upscaleFactors: [],
+	resampledFactors: [],
 };
 
 /**
  * What the generation's model can do with one of its images: Vary and Edit where it takes an image;
  * Upscale by its own factors, or, where it has none, by those of the models that upscale (the server
- * then upscales with the first of them that offers the factor). Nothing while the models are unknown.
+ * then upscales with the first of them that offers the factor). A factor whose upscaling model only
+ * resamples is among `resampledFactors`. Nothing while the models are unknown.
  */
 export function readImageActions(
 	modelId: string,
@@ -27,12 +38,19 @@ export function readImageActions(
 	if (!models) return NO_IMAGE_ACTIONS;
 	const model = models.find(({ id }) => id === modelId);
 	const own = model?.upscale ?? [];
-	const factors =
-		own.length > 0 ? own : [...new Set(models.flatMap((candidate) => candidate.upscale))];
+	const factors = (
+		own.length > 0 ? [...own] : [...new Set(models.flatMap((candidate) => candidate.upscale))]
+	).sort((left, right) => left - right);
+	// The model the server upscales with, as it chooses it: the image's own, else the first that can.
+	const upscalerOf = (factor: number) =>
+		model?.upscale.includes(factor)
+			? model
+			: models.find((candidate) => candidate.upscale.includes(factor));
 	return {
 		canVary: model?.imageInput === true,
 		canEdit: model?.imageInput === true,
-		upscaleFactors: [...factors].sort((left, right) => left - right),
+		upscaleFactors: factors,
+		resampledFactors: factors.filter((factor) => upscalerOf(factor)?.upscaleResamples === true),
 	};
 }
 

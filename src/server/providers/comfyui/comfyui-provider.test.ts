@@ -480,7 +480,9 @@ describe("comfyui provider: the generation's settings", () => {
 			maxCount: 4,
 			textToImage: true,
 			imageInput: false,
+			referenceStrength: false,
 			upscaleFactors: [],
+			upscaleResamples: false,
 		});
 		const withoutNegative = createProvider(fake, {
 			workflow: FLUX_WORKFLOW,
@@ -766,12 +768,31 @@ describe("comfyui provider: images made from an image", () => {
 		expect(createImageProvider(fake).capabilities).toMatchObject({
 			textToImage: true,
 			imageInput: true,
+			// The image workflow's denoise is the strength.
+			referenceStrength: true,
 			upscaleFactors: [2, 4],
+			// The shipped upscale workflow is ImageScaleBy (Lanczos): a resample.
+			upscaleResamples: true,
 		});
 		const twice = createProvider(fake, {
 			upscaleWorkflow: { ...DEFAULT_UPSCALE_WORKFLOW, factors: [2] },
 		});
-		expect(twice.capabilities).toMatchObject({ imageInput: false, upscaleFactors: [2] });
+		expect(twice.capabilities).toMatchObject({
+			imageInput: false,
+			referenceStrength: false,
+			upscaleFactors: [2],
+		});
+		// One's own upscale workflow (an upscale model, say) is not taken for a resample.
+		const ownUpscaler = createProvider(fake, {
+			upscaleWorkflow: {
+				...DEFAULT_UPSCALE_WORKFLOW,
+				workflow: structuredClone(DEFAULT_UPSCALE_WORKFLOW.workflow),
+			},
+		});
+		expect(ownUpscaler.capabilities).toMatchObject({
+			upscaleFactors: [2, 4],
+			upscaleResamples: false,
+		});
 	});
 
 	it("uploads the reference, names it in the LoadImage node, sets denoise from the strength, and makes the images from it", async () => {
@@ -861,6 +882,39 @@ describe("comfyui provider: images made from an image", () => {
 				imageWorkflow: { workflow, bindings: DEFAULT_IMAGE_WORKFLOW.bindings },
 			}),
 		).toThrow(/imageWorkflow\.inputs\.image: 10\.image: the workflow has no node "10"/);
+	});
+
+	it("refuses, naming the binding, an image bound anywhere but a LoadImage node", () => {
+		// The reference is uploaded and its name written into the bound input: only LoadImage reads it.
+		const image = {
+			workflow: DEFAULT_IMAGE_WORKFLOW.workflow,
+			bindings: { ...DEFAULT_IMAGE_WORKFLOW.bindings, image: { node: "6", input: "text" } },
+		};
+		const upscale = {
+			...DEFAULT_UPSCALE_WORKFLOW,
+			bindings: { ...DEFAULT_UPSCALE_WORKFLOW.bindings, image: { node: "2", input: "scale_by" } },
+		};
+		expect(() =>
+			createComfyUiProvider({
+				url: "http://127.0.0.1:1",
+				imageWorkflow: image,
+				upscaleWorkflow: upscale,
+			}),
+		).toThrow(
+			/imageWorkflow\.inputs\.image: 6\.text: node "6" \(CLIPTextEncode\) is not a LoadImage node; the image is uploaded to ComfyUI and named in a LoadImage node's input[\s\S]*upscaleWorkflow\.inputs\.image: 2\.scale_by: node "2" \(ImageScaleBy\) is not a LoadImage node/,
+		);
+		// A LoadImage node of one's own (another id) is taken.
+		const renumbered = structuredClone(DEFAULT_IMAGE_WORKFLOW.workflow);
+		renumbered["20"] = structuredClone(renumbered["10"] ?? { class_type: "", inputs: {} });
+		expect(() =>
+			createComfyUiProvider({
+				url: "http://127.0.0.1:1",
+				imageWorkflow: {
+					workflow: renumbered,
+					bindings: { ...DEFAULT_IMAGE_WORKFLOW.bindings, image: { node: "20", input: "image" } },
+				},
+			}),
+		).not.toThrow();
 	});
 
 	it("fails the start when ComfyUI refuses the upload, queueing nothing", async () => {

@@ -47,6 +47,7 @@ import {
 	type ComfyUiUpscaleWorkflow,
 	type ComfyWorkflow,
 	DEFAULT_BINDINGS,
+	DEFAULT_UPSCALE_WORKFLOW,
 	DEFAULT_WORKFLOW,
 	fillWorkflow,
 	findImageOutputs,
@@ -619,7 +620,11 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 			maxCount: 4,
 			textToImage: true,
 			imageInput: imageWorkflow !== undefined,
+			// Every image-to-image workflow binds the sampler's denoise to the strength.
+			referenceStrength: imageWorkflow !== undefined,
 			upscaleFactors: upscaleWorkflow?.factors ?? [],
+			// The shipped upscale workflow resamples (ImageScaleBy, Lanczos); one's own may use a model.
+			upscaleResamples: upscaleWorkflow?.workflow === DEFAULT_UPSCALE_WORKFLOW.workflow,
 		},
 		checkInput,
 		randomSeed,

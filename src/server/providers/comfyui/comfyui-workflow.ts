@@ -184,14 +184,19 @@ export function findBindingProblems(
 	return findInputProblems(workflow, bindings, BINDING_KEYS);
 }
 
+/** The class of node an image goes into: Atelier uploads the image and names the file there. */
+export const IMAGE_INPUT_NODE_CLASS = "LoadImage";
+
 /**
  * Every input of `keys` that does not name an input the workflow holds as a value, whichever
- * workflow (text, image-to-image, upscale) the bindings are of.
+ * workflow (text, image-to-image, upscale) the bindings are of; and every one that `nodeClasses`
+ * says must be on a node of a class (the image on a LoadImage node) and is on another.
  */
 export function findInputProblems<Key extends string>(
 	workflow: ComfyWorkflow,
 	bindings: Record<Key, InputRef | null>,
 	keys: readonly Key[],
+	nodeClasses: Partial<Record<Key, string>> = {},
 ): { key: Key; message: string }[] {
 	const problems: { key: Key; message: string }[] = [];
 	for (const key of keys) {
@@ -199,8 +204,14 @@ export function findInputProblems<Key extends string>(
 		if (ref === null) continue;
 		const named = `${ref.node}.${ref.input}`;
 		const node = workflow[ref.node];
+		const nodeClass = nodeClasses[key];
 		if (!node) {
 			problems.push({ key, message: `${named}: the workflow has no node "${ref.node}"` });
+		} else if (nodeClass !== undefined && node.class_type !== nodeClass) {
+			problems.push({
+				key,
+				message: `${named}: node "${ref.node}" (${node.class_type}) is not a ${nodeClass} node; the image is uploaded to ComfyUI and named in a ${nodeClass} node's input`,
+			});
 		} else if (!(ref.input in node.inputs)) {
 			problems.push({
 				key,
@@ -291,9 +302,13 @@ export const UPSCALE_BINDING_KEYS = [
 	"factor",
 ] as const satisfies readonly (keyof ComfyUiUpscaleBindings)[];
 
+/** The image of an image-to-image or upscale workflow goes into a LoadImage node. */
+export const IMAGE_BINDING_NODE_CLASSES = { image: IMAGE_INPUT_NODE_CLASS } as const;
+
 /**
  * Throws, at boot, one error listing every binding of the image-to-image and upscale workflows
- * that does not fit its workflow, each named as `<workflow>.inputs.<key>`.
+ * that does not fit its workflow (an image bound anywhere but a LoadImage node among them), each
+ * named as `<workflow>.inputs.<key>`.
  */
 export function assertImageWorkflows(
 	image: ComfyUiImageWorkflow | undefined,
@@ -301,14 +316,20 @@ export function assertImageWorkflows(
 ): void {
 	const problems = [
 		...(image
-			? findInputProblems(image.workflow, image.bindings, IMAGE_BINDING_KEYS).map(
-					(problem) => `imageWorkflow.inputs.${problem.key}: ${problem.message}`,
-				)
+			? findInputProblems(
+					image.workflow,
+					image.bindings,
+					IMAGE_BINDING_KEYS,
+					IMAGE_BINDING_NODE_CLASSES,
+				).map((problem) => `imageWorkflow.inputs.${problem.key}: ${problem.message}`)
 			: []),
 		...(upscale
-			? findInputProblems(upscale.workflow, upscale.bindings, UPSCALE_BINDING_KEYS).map(
-					(problem) => `upscaleWorkflow.inputs.${problem.key}: ${problem.message}`,
-				)
+			? findInputProblems(
+					upscale.workflow,
+					upscale.bindings,
+					UPSCALE_BINDING_KEYS,
+					IMAGE_BINDING_NODE_CLASSES,
+				).map((problem) => `upscaleWorkflow.inputs.${problem.key}: ${problem.message}`)
 			: []),
 	];
 	if (problems.length > 0) {

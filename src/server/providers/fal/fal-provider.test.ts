@@ -53,7 +53,9 @@ describe("fal provider: the generation's settings", () => {
 			maxCount: 4,
 			textToImage: true,
 			imageInput: false,
+			referenceStrength: false,
 			upscaleFactors: [],
+			upscaleResamples: false,
 		});
 		const sd35 = createProvider(fake, { seedInput: null, negativePromptInput: "negative_prompt" });
 		expect(sd35.capabilities).toMatchObject({ seed: false, negativePrompt: true });
@@ -389,7 +391,11 @@ describe("fal provider: images made from an image", () => {
 			model: "fal-ai/flux/dev/image-to-image",
 			imageInputs: { image: "image_url", strength: "strength" },
 		});
-		expect(provider.capabilities).toMatchObject({ textToImage: true, imageInput: true });
+		expect(provider.capabilities).toMatchObject({
+			textToImage: true,
+			imageInput: true,
+			referenceStrength: true,
+		});
 		const reference = await createTestImage();
 		const job = await startTestJob(provider, {
 			count: 2,
@@ -420,6 +426,7 @@ describe("fal provider: images made from an image", () => {
 			textToImage: false,
 			imageInput: false,
 			upscaleFactors: [2],
+			upscaleResamples: false,
 		});
 		const reference = await createTestImage({ width: 96, height: 64, format: "jpeg" });
 		const job = await startTestJob(provider, {

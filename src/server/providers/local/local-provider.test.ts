@@ -132,7 +132,10 @@ describe("createLocalProvider", () => {
 			maxCount: 4,
 			textToImage: true,
 			imageInput: true,
+			referenceStrength: true,
 			upscaleFactors: [2, 4],
+			// Its upscale is a Lanczos resample: it says so.
+			upscaleResamples: true,
 		});
 	});
 

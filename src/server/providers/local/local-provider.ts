@@ -38,7 +38,10 @@ export const LOCAL_CAPABILITIES: ProviderCapabilities = {
 	maxCount: 4,
 	textToImage: true,
 	imageInput: true,
+	referenceStrength: true,
 	upscaleFactors: [2, 4],
+	// A Lanczos resample (image-input.ts): said so wherever Upscale is offered.
+	upscaleResamples: true,
 };
 
 const JOB_ID_PATTERN = /^local_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -50,8 +50,11 @@ describe("openai provider: the generation's settings", () => {
 			maxCount: 4,
 			defaultQuality: "medium",
 			textToImage: true,
+			// Vary and Edit through the edit endpoint, which takes no strength.
 			imageInput: true,
+			referenceStrength: false,
 			upscaleFactors: [],
+			upscaleResamples: false,
 		});
 		expect(createProvider(fake, { quality: "high" }).capabilities.defaultQuality).toBe("high");
 		// auto has no quality a person could choose: OpenAI picks, and nothing is recorded.

@@ -295,10 +295,13 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 			qualities: OPENAI_GENERATION_QUALITIES,
 			maxCount: 4,
 			...(quality === "auto" ? {} : { defaultQuality: quality }),
-			// Vary and Edit go through the edit endpoint, which has no strength: it is not sent.
+			// Vary and Edit go through the edit endpoint, which has no strength: it is not sent, and
+			// a strength asked for is refused (OpenAI decides how far to move from the image).
 			textToImage: true,
 			imageInput: true,
+			referenceStrength: false,
 			upscaleFactors: [],
+			upscaleResamples: false,
 		},
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 

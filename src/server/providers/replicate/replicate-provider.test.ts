@@ -56,7 +56,9 @@ describe("replicate provider: the generation's settings", () => {
 			maxCount: 4,
 			textToImage: true,
 			imageInput: false,
+			referenceStrength: false,
 			upscaleFactors: [],
+			upscaleResamples: false,
 		});
 		const sdxl = createProvider(fake, { seedInput: null, negativePromptInput: "negative_prompt" });
 		expect(sdxl.capabilities).toMatchObject({ seed: false, negativePrompt: true });
@@ -439,6 +441,7 @@ describe("replicate provider: images made from an image", () => {
 		expect(createProvider(fake).capabilities).toMatchObject({
 			textToImage: true,
 			imageInput: false,
+			referenceStrength: false,
 			upscaleFactors: [],
 		});
 		const flux = createProvider(fake, {
@@ -447,8 +450,12 @@ describe("replicate provider: images made from an image", () => {
 		expect(flux.capabilities).toMatchObject({
 			textToImage: true,
 			imageInput: true,
+			referenceStrength: true,
 			upscaleFactors: [],
 		});
+		// Without a strength input the model decides how far to move from the image.
+		const kontext = createProvider(fake, { imageInputs: { image: "input_image" } });
+		expect(kontext.capabilities).toMatchObject({ imageInput: true, referenceStrength: false });
 	});
 
 	it("sends the reference as a data URI in the named input, with the strength, and the images come from it", async () => {
@@ -504,6 +511,8 @@ describe("replicate provider: images made from an image", () => {
 			textToImage: false,
 			imageInput: false,
 			upscaleFactors: [2, 4],
+			// An upscaler model adds detail: nothing to warn of.
+			upscaleResamples: false,
 		});
 		const reference = await createTestImage({ width: 96, height: 64 });
 		const job = await startTestJob(provider, {

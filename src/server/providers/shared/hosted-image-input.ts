@@ -1,4 +1,4 @@
-import type { GenerationInput, InputImage, ProviderCapabilities } from "../types";
+import { type GenerationInput, type ImageCapabilities, type InputImage, TEXT_ONLY } from "../types";
 
 // How a hosted model (Replicate, fal) takes an image: in one of its inputs, named by the operator
 // because every model names it differently (`image`, `image_url`, `input_image`).
@@ -31,15 +31,20 @@ export function toDataUri(image: InputImage): string {
  */
 export const ECHOED_IMAGE_BYTES = 28 * 1024 * 1024;
 
-/** What a model does with images, from the inputs its entry names (none: text only). */
+/**
+ * What a model does with images, from the inputs its entry names (none: text only). It honours a
+ * reference strength only where the entry names the input it goes in (`strengthInput`); without
+ * one the model decides by itself how far to move from the image. An upscaler (Real-ESRGAN and the
+ * like) is taken to add detail: Atelier cannot tell, and a hosted upscaler is there to do so.
+ */
 export function describeHostedImageCapabilities(
 	inputs: HostedImageInputs | undefined,
-): Pick<ProviderCapabilities, "textToImage" | "imageInput" | "upscaleFactors"> {
-	if (!inputs) return { textToImage: true, imageInput: false, upscaleFactors: [] };
+): ImageCapabilities {
+	if (!inputs) return TEXT_ONLY;
 	if (inputs.upscale) {
-		return { textToImage: false, imageInput: false, upscaleFactors: inputs.upscale.factors };
+		return { ...TEXT_ONLY, textToImage: false, upscaleFactors: inputs.upscale.factors };
 	}
-	return { textToImage: true, imageInput: true, upscaleFactors: [] };
+	return { ...TEXT_ONLY, imageInput: true, referenceStrength: inputs.strength !== undefined };
 }
 
 /** The model inputs that carry a generation's image (none for a generation from a prompt). */

@@ -338,7 +338,8 @@ export function GenerationControls({
 	}, [referenceRequest, addFile, chooseImage, remove]);
 	const takesImage = choice?.model.imageInput === true;
 	const sentInput = takesImage ? reference.reference?.input : undefined;
-	const sentStrength = reference.strength;
+	// A model that decides by itself how far to move from the image is sent no strength.
+	const sentStrength = choice?.model.referenceStrength === true ? reference.strength : null;
 	useEffect(() => {
 		onReferenceChange(
 			sentInput

@@ -26,6 +26,13 @@ afterEach(cleanUpGeneratorScreen);
 /** The offline engine as it is with image input: Vary, Edit, Upscale 2× and 4×. */
 const PAINTER: PublicModel = createTestModel({ imageInput: true, upscale: [2, 4] });
 const TEXT_ONLY: PublicModel = createTestModel({ id: "text", label: "Text only" });
+/** A model that takes an image but no reference strength, as OpenAI's edits. */
+const EDITOR: PublicModel = createTestModel({
+	id: "editor",
+	label: "Editor",
+	imageInput: true,
+	referenceStrength: false,
+});
 const UPSCALER: PublicModel = createTestModel({
 	id: "upscaler",
 	label: "Upscaler",
@@ -129,6 +136,41 @@ describe("Vary and Upscale of a result", () => {
 				"You have reached the limit of generations. Please try again later.",
 			),
 		).toBeVisible();
+	});
+
+	it("says beside Upscale that the model that will upscale only resamples, and only then", async () => {
+		const resampler = createTestModel({
+			id: "engine",
+			label: "Offline engine",
+			imageInput: true,
+			upscale: [2, 4],
+			upscaleResamples: true,
+		});
+		startGeneratorApi({ models: [resampler] });
+		const { user } = await openGenerator();
+		await generateImages(user);
+
+		const actions = await findImageActions();
+		for (const name of ["Upscale 2×", "Upscale 4×"]) {
+			expect(within(actions).getByRole("button", { name })).toHaveAccessibleDescription(
+				IMAGE_INPUT_TEXTS.upscaleResamples,
+			);
+		}
+		expect(within(actions).getByText(IMAGE_INPUT_TEXTS.upscaleResamples)).toBeVisible();
+		expect(
+			within(actions).getByRole("button", { name: "Vary (subtle)" }),
+		).not.toHaveAccessibleDescription();
+	});
+
+	it("says nothing of resampling where another model, one that adds detail, will upscale", async () => {
+		// The image's model does not upscale: the first model that does (an upscaler) will.
+		startGeneratorApi({ models: [TEXT_ONLY, UPSCALER] });
+		const { user } = await openGenerator();
+		await generateImages(user);
+
+		const upscale = within(await findImageActions()).getByRole("button", { name: "Upscale" });
+		expect(upscale).not.toHaveAccessibleDescription();
+		expect(screen.queryByText(IMAGE_INPUT_TEXTS.upscaleResamples)).not.toBeInTheDocument();
 	});
 
 	it("offers no action where the model takes no image and nothing upscales", async () => {
@@ -263,6 +305,48 @@ describe("Edit and the reference image", () => {
 		});
 	});
 
+	it("shows no Reference strength for a model that decides by itself how far to move, says so, and sends none", async () => {
+		const server = startGeneratorApi({ models: [PAINTER, EDITOR] });
+		const { user } = await openGenerator();
+		await user.upload(
+			screen.getByLabelText(IMAGE_INPUT_TEXTS.addReference, { selector: "input" }),
+			await createPngFile(),
+		);
+		await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage });
+		fireEvent.change(screen.getByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength }), {
+			target: { value: "0.25" },
+		});
+
+		await user.selectOptions(screen.getByRole("combobox", { name: "Model" }), "editor");
+		expect(
+			screen.queryByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength }),
+		).not.toBeInTheDocument();
+		expect(screen.getByText(IMAGE_INPUT_TEXTS.noReferenceStrength)).toBeVisible();
+		// The reference stays, and may still be removed.
+		expect(screen.getByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage })).toBeVisible();
+		expect(screen.getByRole("button", { name: IMAGE_INPUT_TEXTS.removeReference })).toBeVisible();
+
+		await user.type(getPromptBox(), "A fox in the snow");
+		await user.click(getGenerateButton());
+		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(1));
+		expect(server.readCreateRequests()[0]).toEqual({
+			prompt: "A fox in the snow",
+			aspectRatio: "--ar 1:1",
+			model: "editor",
+			count: 4,
+			action: "edit",
+			reference: { uploadId: "upload-1" },
+		});
+		await within(getResultPanel()).findByRole("heading", { name: "4 images" }, { timeout: 5_000 });
+
+		// Back on a model that honours it, the slider is there with the strength set before.
+		await user.selectOptions(screen.getByRole("combobox", { name: "Model" }), "local");
+		expect(screen.getByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength })).toHaveValue(
+			"0.25",
+		);
+		expect(screen.queryByText(IMAGE_INPUT_TEXTS.noReferenceStrength)).not.toBeInTheDocument();
+	});
+
 	it("says so where the control would be for a model without image input", async () => {
 		startGeneratorApi({ models: [TEXT_ONLY] });
 		await openGenerator();
@@ -327,5 +411,110 @@ describe("an image dropped on the form", () => {
 		expect(
 			screen.queryByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage }),
 		).not.toBeInTheDocument();
+	});
+});
+
+describe("the generator's own preview", () => {
+	it("shows the actions on the image it shows, and starts a variation of that image from it", async () => {
+		const server = startGeneratorApi({ models: [PAINTER] });
+		const { user } = await openGenerator();
+		await generateImages(user);
+		const parentId = server.generationId;
+
+		await user.click(within(getResultPanel()).getByRole("button", { name: "Open image 2 of 4" }));
+		const dialog = await screen.findByRole("dialog", { name: "Image 2 of 4" });
+		const actions = await within(dialog).findByRole("group", {
+			name: "Make more from this image: image 2 of 4",
+		});
+		expect(
+			within(actions)
+				.getAllByRole("button")
+				.map((button) => button.textContent),
+		).toEqual(["Vary (subtle)", "Vary (strong)", "Upscale 2×", "Upscale 4×", "Edit"]);
+		// Nothing was made from it yet: no family to show, none asked for.
+		expect(
+			within(dialog).queryByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis }),
+		).toBeNull();
+
+		await user.click(within(actions).getByRole("button", { name: "Vary (subtle)" }));
+		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(2));
+		expect(server.readCreateRequests()[1]).toEqual({
+			action: "vary-subtle",
+			reference: { generationId: parentId, imageIndex: 1 },
+		});
+		// The preview closes on the new generation, which runs and shows in the results like any.
+		await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+		expect(
+			await within(getResultPanel()).findByRole(
+				"heading",
+				{ name: "4 images" },
+				{ timeout: 5_000 },
+			),
+		).toBeVisible();
+		expect(server.readGenerations()[0]?.parent).toEqual({
+			generationId: parentId,
+			imageIndex: 1,
+			action: "vary-subtle",
+			exists: true,
+		});
+	});
+
+	it("shows the family: Made from opens the original on its image, whose Made from this lists the variation", async () => {
+		const server = startGeneratorApi({ models: [PAINTER] });
+		const { user } = await openGenerator();
+		await generateImages(user);
+		const parentId = server.generationId;
+		await user.click(within(getResultPanel()).getByRole("button", { name: "Show image 3 of 4" }));
+		await user.click(
+			within(await findImageActions()).getByRole("button", { name: "Vary (strong)" }),
+		);
+		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(2));
+		await within(getResultPanel()).findByRole("heading", { name: "4 images" }, { timeout: 5_000 });
+		const childId = server.readGenerations()[0]?.id;
+
+		await user.click(within(getResultPanel()).getByRole("button", { name: "Open image 1 of 4" }));
+		let dialog = await screen.findByRole("dialog", { name: "Image 1 of 4" });
+		const madeFrom = await within(dialog).findByRole("region", {
+			name: IMAGE_INPUT_TEXTS.madeFrom,
+		});
+		const original = within(madeFrom).getByRole("button", {
+			name: "Open the original: A lighthouse in a storm",
+		});
+		expect(within(original).getByRole("presentation", { hidden: true })).toHaveAttribute(
+			"src",
+			`/api/images/generations/${parentId}/2-thumb.webp`,
+		);
+		expect(within(madeFrom).getByText("Vary (strong)")).toBeVisible();
+
+		// The original opens on the image the variation was made from, with the variation under it.
+		await user.click(original);
+		dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
+		const children = await within(dialog).findByRole("region", {
+			name: IMAGE_INPUT_TEXTS.madeFromThis,
+		});
+		expect(
+			within(children).getByRole("button", { name: "Open Vary (strong): A lighthouse in a storm" }),
+		).toBeVisible();
+		expect(
+			within(dialog).getByRole("group", { name: "Make more from this image: image 3 of 4" }),
+		).toBeVisible();
+		// Its sibling images have nothing made from them.
+		await user.click(within(dialog).getByRole("button", { name: "Next image" }));
+		dialog = await screen.findByRole("dialog", { name: "Image 4 of 4" });
+		await waitFor(() =>
+			expect(
+				within(dialog).queryByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis }),
+			).not.toBeInTheDocument(),
+		);
+		expect(
+			server
+				.readRequests("GET", `/api/generations/${parentId}/family`)
+				.map((request) => request.search.get("imageIndex")),
+		).toEqual(["2", "3"]);
+		expect(
+			server
+				.readRequests("GET", `/api/generations/${childId}/family`)
+				.map((request) => request.search.get("imageIndex")),
+		).toEqual(["0"]);
 	});
 });

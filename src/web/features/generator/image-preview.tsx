@@ -163,6 +163,7 @@ export function ImagePreview({
 							<FamilyPanel
 								key={shown.generationId}
 								generation={{ id: shown.generationId, ...shown.family }}
+								imageIndex={index}
 								onOpen={openFamily}
 							/>
 						</div>

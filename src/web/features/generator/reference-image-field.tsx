@@ -1,6 +1,7 @@
 // The generator's reference image: "Add reference image" (a file picker; a drop on the form does
-// the same), the thumbnail, "Reference strength" and "Remove reference", for a model that takes an
-// image; "This model does not take a reference image." for the others. Loaded with the settings
+// the same), the thumbnail, "Reference strength" (for a model that honours one; the others decide
+// by themselves, and say so) and "Remove reference", for a model that takes an image; "This model
+// does not take a reference image." for the others. Loaded with the settings
 // (generation-controls.tsx).
 import { useQuery } from "@tanstack/react-query";
 import { Paperclip, X } from "lucide-react";
@@ -117,13 +118,17 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 							/>
 						) : null}
 					</div>
-					{model.imageInput ? (
+					{model.imageInput && model.referenceStrength ? (
 						<StrengthSlider
 							strength={reference.strength ?? DEFAULT_REFERENCE_STRENGTH}
 							onChange={reference.setStrength}
 						/>
 					) : (
-						<p className={`${NOTE_CLASS_NAME} flex-1`}>{IMAGE_INPUT_TEXTS.noImageInput}</p>
+						<p className={`${NOTE_CLASS_NAME} flex-1`}>
+							{model.imageInput
+								? IMAGE_INPUT_TEXTS.noReferenceStrength
+								: IMAGE_INPUT_TEXTS.noImageInput}
+						</p>
 					)}
 					<Button variant="ghost" size="sm" onClick={reference.remove} className="-mt-1 -mr-2">
 						<X aria-hidden="true" className="size-4" />

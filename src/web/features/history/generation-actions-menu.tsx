@@ -10,11 +10,11 @@ import {
 	SquarePen,
 	WandSparkles,
 } from "lucide-react";
-import { Fragment, type ReactNode } from "react";
+import { Fragment, type ReactNode, useId } from "react";
 import { Link } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
-import { ACTION_LABELS } from "../../../shared/image-input";
+import { ACTION_LABELS, IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { describeUpscale, hasImageActions } from "../../components/image-action-buttons";
 import { buildArchiveUrl } from "../../lib/generations-requests";
 import { buildEditLink, type ImmediateAction } from "../../lib/image-actions";
@@ -58,42 +58,56 @@ function MenuItem({
 const SUB_CONTENT_CLASS_NAME =
 	"z-40 w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none";
 
+/** The props that describe a menu item by a note shown under its label (`describedBy` its id). */
+type ItemDescription = { "aria-describedby"?: string };
+
 /**
  * One action on an image: an item for a generation of one image; for several, a submenu naming
- * each image ("Image 1", ...). `renderItem` draws the item that acts on one image.
+ * each image ("Image 1", ...). `renderItem` draws the item that acts on one image. A `note` shows
+ * under the label and describes the item (its name stays the label).
  */
 function ImageActionItem({
 	icon,
 	label,
+	note,
 	imageCount,
 	renderItem,
 }: {
 	icon: ReactNode;
 	label: string;
+	note?: string | undefined;
 	imageCount: number;
-	renderItem: (imageIndex: number, content: ReactNode) => ReactNode;
+	renderItem: (imageIndex: number, content: ReactNode, description: ItemDescription) => ReactNode;
 }) {
-	if (imageCount === 1) {
-		return renderItem(
-			0,
-			<>
-				{icon}
-				{label}
-			</>,
-		);
-	}
+	const noteId = useId();
+	const description: ItemDescription = note ? { "aria-describedby": noteId } : {};
+	const content = (
+		<>
+			{icon}
+			{note ? (
+				<span className="min-w-0">
+					{label}
+					<span id={noteId} aria-hidden="true" className="block text-xs text-slate-500">
+						{note}
+					</span>
+				</span>
+			) : (
+				label
+			)}
+		</>
+	);
+	if (imageCount === 1) return renderItem(0, content, description);
 	return (
 		<DropdownMenu.Sub>
-			<DropdownMenu.SubTrigger className={ITEM_CLASS_NAME}>
-				{icon}
-				{label}
+			<DropdownMenu.SubTrigger className={ITEM_CLASS_NAME} {...description}>
+				{content}
 			</DropdownMenu.SubTrigger>
 			<DropdownMenu.Portal>
 				<DropdownMenu.SubContent sideOffset={4} className={SUB_CONTENT_CLASS_NAME}>
 					{Array.from({ length: imageCount }, (_, imageIndex) => (
 						// biome-ignore lint/suspicious/noArrayIndexKey: one item per image, in order.
 						<Fragment key={imageIndex}>
-							{renderItem(imageIndex, `Image ${imageIndex + 1}`)}
+							{renderItem(imageIndex, `Image ${imageIndex + 1}`, {})}
 						</Fragment>
 					))}
 				</DropdownMenu.SubContent>
@@ -117,10 +131,12 @@ function ImageActionItems({
 	const imageCount = Math.min(generation.images.length, GALLERY_CARD_IMAGES);
 	if (!hasImages(generation) || !hasImageActions(choices)) return null;
 	const startItem =
-		(action: ImmediateAction, factor?: number) => (imageIndex: number, content: ReactNode) => (
+		(action: ImmediateAction, factor?: number) =>
+		(imageIndex: number, content: ReactNode, description: ItemDescription = {}) => (
 			<DropdownMenu.Item
 				onSelect={() => actions.onImageAction(generation, action, imageIndex, factor)}
 				className={ITEM_CLASS_NAME}
+				{...description}
 			>
 				{content}
 			</DropdownMenu.Item>
@@ -148,6 +164,11 @@ function ImageActionItems({
 					key={factor}
 					icon={<Maximize2 aria-hidden="true" className="size-4" />}
 					label={describeUpscale(factor, choices.upscaleFactors)}
+					note={
+						choices.resampledFactors.includes(factor)
+							? IMAGE_INPUT_TEXTS.upscaleResamplesShort
+							: undefined
+					}
 					imageCount={imageCount}
 					renderItem={startItem("upscale", factor)}
 				/>

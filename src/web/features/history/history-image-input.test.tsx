@@ -116,6 +116,37 @@ describe("actions from the history", () => {
 		).toBeVisible();
 	});
 
+	it("says under Upscale in a card's menu that the model that will upscale only resamples", async () => {
+		const single = createTestGeneration({
+			id: "00000000-0000-4000-8000-0000000f0001",
+			prompt: "A lone harbour light",
+			images: createTestImages("00000000-0000-4000-8000-0000000f0001", "--ar 1:1", 1),
+			created_at: hoursAgo(1),
+		});
+		const several = createTestGeneration({ prompt: "A harbour at dawn", created_at: hoursAgo(2) });
+		startFakeGenerationsApi({
+			generations: [single, several],
+			models: [createTestModel({ imageInput: true, upscale: [2, 4], upscaleResamples: true })],
+		});
+		const { user } = openHistory();
+		await findCards();
+
+		// An item of its own for a generation of one image, the submenu's trigger for several.
+		for (const prompt of ["A lone harbour light", "A harbour at dawn"]) {
+			const menu = await openMenu(user, prompt);
+			for (const name of ["Upscale 2×", "Upscale 4×"]) {
+				expect(within(menu).getByRole("menuitem", { name })).toHaveAccessibleDescription(
+					IMAGE_INPUT_TEXTS.upscaleResamplesShort,
+				);
+			}
+			expect(
+				within(menu).getByRole("menuitem", { name: "Vary (subtle)" }),
+			).not.toHaveAccessibleDescription();
+			await user.keyboard("{Escape}");
+			await waitFor(() => expect(screen.queryByRole("menu")).not.toBeInTheDocument());
+		}
+	});
+
 	it("offers neither Vary nor Edit where the model takes no image", async () => {
 		startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "A harbour at dawn" })],
@@ -184,6 +215,68 @@ describe("the family in the preview", () => {
 		expect(
 			await within(dialog).findByRole("region", { name: IMAGE_INPUT_TEXTS.madeFrom }),
 		).toBeVisible();
+	});
+
+	it("lists under each image what was made from that image, not from its siblings", async () => {
+		const parent = createTestGeneration({ prompt: "A harbour at dawn", created_at: hoursAgo(3) });
+		const childOf = (imageIndex: number, prompt: string, hours: number) => {
+			const id = `00000000-0000-4000-8000-0000000e000${imageIndex}`;
+			return createTestGeneration({
+				id,
+				prompt,
+				created_at: hoursAgo(hours),
+				images: createTestImages(id, "--ar 1:1", 1),
+				parent: { generationId: parent.id, imageIndex, action: "vary-subtle", exists: true },
+			});
+		};
+		const ofFirst = childOf(0, "A harbour at dawn, varied from the first", 2);
+		const ofThird = childOf(2, "A harbour at dawn, varied from the third", 1);
+		const server = startFakeGenerationsApi({
+			generations: [parent, ofFirst, ofThird],
+			models: [PAINTER],
+		});
+		const { user } = openHistory();
+		await findCards();
+
+		await user.click(
+			within(findCard("A harbour at dawn")).getByRole("button", { name: "Preview image 3 of 4" }),
+		);
+		let dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
+		let children = await within(dialog).findByRole("region", {
+			name: IMAGE_INPUT_TEXTS.madeFromThis,
+		});
+		expect(
+			within(children)
+				.getAllByRole("button")
+				.map((button) => button.title),
+		).toEqual(["Open Vary (subtle): A harbour at dawn, varied from the third"]);
+
+		// The second image has nothing made from it: no "Made from this" under it.
+		await user.click(within(dialog).getByRole("button", { name: "Show image 2 of 4" }));
+		dialog = await screen.findByRole("dialog", { name: "Image 2 of 4" });
+		await waitFor(() =>
+			expect(server.readRequests("GET", `/api/generations/${parent.id}/family`)).toHaveLength(2),
+		);
+		await waitFor(() =>
+			expect(
+				within(dialog).queryByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis }),
+			).not.toBeInTheDocument(),
+		);
+
+		await user.click(within(dialog).getByRole("button", { name: "Show image 1 of 4" }));
+		dialog = await screen.findByRole("dialog", { name: "Image 1 of 4" });
+		children = await within(dialog).findByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis });
+		expect(
+			within(children)
+				.getAllByRole("button")
+				.map((button) => button.title),
+		).toEqual(["Open Vary (subtle): A harbour at dawn, varied from the first"]);
+		// One request per image shown, each naming its image.
+		expect(
+			server
+				.readRequests("GET", `/api/generations/${parent.id}/family`)
+				.map((request) => request.search.get("imageIndex")),
+		).toEqual(["2", "1", "0"]);
 	});
 
 	it("says the original was deleted, and keeps the child's own images", async () => {

@@ -236,7 +236,12 @@ export function ImagePreviewDialog({
 							/>
 						) : null}
 						{generation ? (
-							<FamilyPanel key={generation.id} generation={generation} onOpen={onShowGeneration} />
+							<FamilyPanel
+								key={generation.id}
+								generation={generation}
+								imageIndex={imageIndex}
+								onOpen={onShowGeneration}
+							/>
 						) : null}
 						{generation ? (
 							<div className="mt-auto flex flex-wrap gap-2 border-t border-slate-100 pt-4">

@@ -422,6 +422,12 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			if (source.action !== null && !model.imageInput && source.action !== "upscale") {
 				return answerError("VALIDATION_ERROR", "reference: this model does not take an image");
 			}
+			if (readField(body, "strength") !== undefined && !model.referenceStrength) {
+				return answerError(
+					"VALIDATION_ERROR",
+					"strength is not taken by this model: it decides by itself how far to move from the reference",
+				);
+			}
 			seedsDrawn += 1;
 			const created = createTestGeneration({
 				id: takeId(),
@@ -522,11 +528,19 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			const generation = find(String(params.id));
 			return generation ? HttpResponse.json(present(generation)) : answerError("NOT_FOUND");
 		}),
-		// The family of a generation: the parent while it exists, and the children, newest first.
+		// The family of a generation: the parent while it exists, and the children, newest first;
+		// with `imageIndex`, only those made from that image.
 		http.get("*/api/generations/:id/family", ({ request, params }) => {
 			record(request);
 			const generation = find(String(params.id));
 			if (!generation) return answerError("NOT_FOUND");
+			const index = new URL(request.url).searchParams.get("imageIndex");
+			if (
+				index !== null &&
+				!(/^\d{1,2}$/.test(index) && Number(index) < generation.images.length)
+			) {
+				return answerError("VALIDATION_ERROR", "imageIndex must be an image of this generation");
+			}
 			const parentId =
 				generation.parent && "generationId" in generation.parent
 					? generation.parent.generationId
@@ -536,7 +550,8 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				(item) =>
 					item.parent &&
 					"generationId" in item.parent &&
-					item.parent.generationId === generation.id,
+					item.parent.generationId === generation.id &&
+					(index === null || item.parent.imageIndex === Number(index)),
 			);
 			return HttpResponse.json({
 				parent: parent ? present(parent) : null,

@@ -68,10 +68,14 @@ export function createTestGeneration(overrides: Partial<Generation> = {}): Gener
 
 /**
  * A model as GET /api/models shows it: the offline engine (the model of createTestGeneration's
- * generations) with every ratio, 1 to 4 images, a seed and a negative prompt, unless told.
+ * generations) with every ratio, 1 to 4 images, a seed and a negative prompt, unless told. A model
+ * that takes an image honours a reference strength unless told; its upscale adds detail unless
+ * told (`upscaleResamples`).
  */
 export function createTestModel(overrides: Partial<PublicModel> = {}): PublicModel {
 	return {
+		referenceStrength: overrides.imageInput === true,
+		upscaleResamples: false,
 		id: "local",
 		label: "Offline engine",
 		description: null,
