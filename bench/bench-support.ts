@@ -14,6 +14,7 @@ import {
 	PGLITE_START_PARAMS,
 } from "../src/server/db/database";
 import { createSilentLogger } from "../src/server/logging/logger";
+import type { ModelCatalogue } from "../src/server/models/model-catalogue";
 import type { ImageProvider } from "../src/server/providers/types";
 import { assembleServer, type ServerSettings } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";
@@ -130,7 +131,8 @@ export type BenchServer = Awaited<ReturnType<typeof assembleServer>> & {
 /** The real server on `database`, images in a temporary folder, logs dropped. */
 export async function createBenchServer(options: {
 	database: Database;
-	provider: ImageProvider;
+	/** The one model's provider, or the models offered. */
+	provider: ImageProvider | ModelCatalogue;
 	settings: ServerSettings;
 	isWorkerEnabled: boolean;
 }): Promise<BenchServer> {

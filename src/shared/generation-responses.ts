@@ -64,8 +64,9 @@ export function isInProgress(status: GenerationStatus): boolean {
 
 /**
  * Where an unfinished generation is: `queued` waiting (in Atelier's queue, or a running one in its
- * provider's queue), `starting` claimed by a run that has heard nothing from the provider yet,
- * `running` the provider at work, `saving` its images being copied into Atelier's storage.
+ * provider's queue), `starting` claimed by a run that has heard nothing from the provider yet (or
+ * whose provider says it is getting ready: Replicate booting a machine), `running` the provider at
+ * work, `saving` its images being copied into Atelier's storage.
  */
 export const PROGRESS_STAGES = ["queued", "starting", "running", "saving"] as const;
 export const ProgressStageSchema = z.enum(PROGRESS_STAGES);

@@ -87,7 +87,7 @@ async function poll(client: TestClient, id: string, waitMs = 0) {
 async function readProgressRow(server: TestServer, id: string) {
 	return server.database.db
 		.selectFrom("generations")
-		.select(["progress_percent", "progress_step", "preview_key"])
+		.select(["progress_stage", "progress_percent", "progress_step", "preview_key"])
 		.where("id", "=", id)
 		.executeTakeFirstOrThrow();
 }
@@ -190,6 +190,38 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 			percent: 60,
 			step: 2,
 		});
+		await waitUntil(() => scripted.waitingChecks() === 1);
+		scripted.answer({ status: "failed", message: "The provider gave up." });
+		expect(await run).toBe("failed");
+	});
+
+	it("shows the stage the provider names: starting while it gets ready, running once at work, steps or not", async () => {
+		const scripted = createScriptedProvider();
+		const { client, id } = await startQueuedGeneration(server);
+		const run = runNextGeneration(runDeps(server, scripted.provider));
+		const nothingKnown = {
+			position: null,
+			percent: null,
+			step: null,
+			steps: null,
+			previewUrl: null,
+		};
+
+		// Replicate booting a machine: written as the provider's word, not left to the default.
+		await waitUntil(() => scripted.waitingChecks() === 1);
+		scripted.answer({ status: "running", stage: "starting" });
+		await waitUntil(async () => (await readProgressRow(server, id)).progress_stage === "starting");
+		expect((await poll(client, id)).progress).toEqual({ stage: "starting", ...nothingKnown });
+
+		// fal's queue, then out of it before its logs show a step: no longer queued.
+		await waitUntil(() => scripted.waitingChecks() === 1);
+		scripted.answer({ status: "running", queuePosition: 2 });
+		await waitUntil(async () => (await poll(client, id)).progress?.stage === "queued");
+		await waitUntil(() => scripted.waitingChecks() === 1);
+		scripted.answer({ status: "running", stage: "running" });
+		await waitUntil(async () => (await poll(client, id)).progress?.stage === "running");
+		expect((await poll(client, id)).progress).toEqual({ stage: "running", ...nothingKnown });
+
 		await waitUntil(() => scripted.waitingChecks() === 1);
 		scripted.answer({ status: "failed", message: "The provider gave up." });
 		expect(await run).toBe("failed");
@@ -327,6 +359,57 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 			expect(await readProgressRow(server, id)).toMatchObject({
 				progress_percent: 100,
 				progress_step: 50,
+			});
+		} finally {
+			await stopListening();
+		}
+	});
+
+	it("writes news that changes nothing only once: a polled provider saying the same again", async () => {
+		const { id } = await startQueuedGeneration(server);
+		const lease: Lease = { generationId: id, token: randomUUID() };
+		expect((await claimGeneration(server.database.db, lease.token, 60_000))?.id).toBe(id);
+		const announced: string[] = [];
+		const stopListening = await server.database.listen("generation_changed", (payload) => {
+			announced.push(payload);
+		});
+		const sendMarker = async () => {
+			const marker = `marker-${randomUUID()}`;
+			await sql`select pg_notify('generation_changed', ${marker})`.execute(server.database.db);
+			await waitUntil(() => announced.includes(marker));
+		};
+		try {
+			await sendMarker();
+			announced.length = 0;
+			const reporter = createProgressReporter({
+				db: server.database.db,
+				storage: server.storage,
+				logger: createSilentLogger(),
+				lease,
+				folder: runFolder(id, lease.token),
+				// Every write that is due happens at once: only what the reporter skips is not written.
+				intervalMs: 0,
+				onClaimLost: () => {},
+			});
+			// The first news is written even when it says what the reporter starts from.
+			reporter.report({ stage: "starting" });
+			await reporter.flush();
+			for (let check = 1; check <= 5; check++) {
+				reporter.report({ stage: "starting" });
+				await reporter.flush();
+			}
+			for (let check = 1; check <= 5; check++) {
+				reporter.report({ stage: "running", progress: 50, step: 2, steps: 4 });
+				await reporter.flush();
+			}
+			await reporter.close();
+			await sendMarker();
+
+			expect(announced.filter((payload) => payload === id)).toHaveLength(2);
+			expect(await readProgressRow(server, id)).toMatchObject({
+				progress_stage: "running",
+				progress_percent: 50,
+				progress_step: 2,
 			});
 		} finally {
 			await stopListening();

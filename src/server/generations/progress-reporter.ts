@@ -45,12 +45,18 @@ type ReporterDeps = {
 
 function hasNews(progress: ProviderProgress): boolean {
 	return (
+		progress.stage !== undefined ||
 		progress.progress !== undefined ||
 		progress.step !== undefined ||
 		progress.steps !== undefined ||
 		progress.queuePosition !== undefined ||
 		progress.preview !== undefined
 	);
+}
+
+/** What a write would say of the progress, but the preview: equal when nothing changed. */
+function describeState(state: ProgressReport): string {
+	return JSON.stringify([state.stage, state.position, state.percent, state.step, state.steps]);
 }
 
 async function shrinkPreview(frame: PreviewFrame): Promise<Uint8Array> {
@@ -64,7 +70,9 @@ async function shrinkPreview(frame: PreviewFrame): Promise<Uint8Array> {
 /**
  * One run's progress, throttled: the first news is written at once, news arriving within
  * `intervalMs` of a write is merged and written when the interval ends (only the latest preview
- * frame is stored). Each write is one reportProgress transition, which announces it. The percent
+ * frame is stored). Each write is one reportProgress transition, which announces it; news that
+ * changes nothing (a polled provider saying the same again) is not written again. The stage is
+ * `queued` with a queue position, else the one the provider names, else `running`. The percent
  * kept here never goes down, like the column. A preview frame is stored under a new key each time
  * (an image key never changes its bytes, so browsers may cache it) and the one before is removed.
  */
@@ -84,6 +92,9 @@ export function createProgressReporter(deps: ReporterDeps): ProgressReporter {
 	let lastWriteAt = Number.NEGATIVE_INFINITY;
 	let timer: NodeJS.Timeout | undefined;
 	let frameCount = 0;
+	// Whether the next news is written even when it changes nothing here: the first (the row may
+	// still hold what an earlier run reported), and the next after a write failed.
+	let isRowStale = true;
 	const storedPreviews: string[] = [];
 	// Writes one after another, in order.
 	let chain: Promise<void> = Promise.resolve();
@@ -130,6 +141,7 @@ export function createProgressReporter(deps: ReporterDeps): ProgressReporter {
 		timer = undefined;
 		chain = chain.then(write).catch((error: unknown) => {
 			// Progress is news, not the result: a failed write is logged and the run goes on.
+			isRowStale = true;
 			deps.logger.warn("progress could not be recorded", {
 				generationId: deps.lease.generationId,
 				error,
@@ -153,11 +165,12 @@ export function createProgressReporter(deps: ReporterDeps): ProgressReporter {
 	return {
 		report(progress) {
 			if (isClosed || !hasNews(progress)) return;
+			const before = describeState(state);
 			if (progress.queuePosition !== undefined) {
 				state.stage = "queued";
 				state.position = progress.queuePosition;
 			} else {
-				state.stage = "running";
+				state.stage = progress.stage ?? "running";
 				state.position = null;
 			}
 			if (progress.progress !== undefined && Number.isFinite(progress.progress)) {
@@ -167,6 +180,8 @@ export function createProgressReporter(deps: ReporterDeps): ProgressReporter {
 			if (progress.step !== undefined) state.step = progress.step;
 			if (progress.steps !== undefined) state.steps = progress.steps;
 			if (progress.preview) pendingFrame = progress.preview;
+			if (!isRowStale && !progress.preview && describeState(state) === before) return;
+			isRowStale = false;
 			isDirty = true;
 			schedule();
 		},

@@ -116,12 +116,15 @@ export type ImageSource =
 export type PreviewFrame = { data: Uint8Array; contentType: string };
 
 /**
- * What a provider says of a job while it works, every field where it knows it. `progress` is the
- * percent of the whole generation (0 to 100); `step` of `steps` the provider's own count (sampler
- * steps, or images drawn); `queuePosition` how many of the provider's own jobs run before this
- * one (0 when it is next).
+ * What a provider says of a job while it works, every field where it knows it. `stage` is where
+ * the job is when the provider says so: `starting` while the service gets ready for it (Replicate
+ * booting a machine), `running` once it works on it, steps or not (news without a stage counts as
+ * running). `progress` is the percent of the whole generation (0 to 100); `step` of `steps` the
+ * provider's own count (sampler steps, or images drawn); `queuePosition` how many of the
+ * provider's own jobs run before this one (0 when it is next), which makes the stage `queued`.
  */
 export type ProviderProgress = {
+	stage?: "starting" | "running";
 	progress?: number;
 	step?: number;
 	steps?: number;

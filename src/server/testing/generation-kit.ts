@@ -62,6 +62,13 @@ export async function waitForFinish(
 	throw new Error("the generation did not finish");
 }
 
+/** The poll answer as it is now (`wait=0`: not waiting for a change), checked as above. */
+export async function readPoll(client: TestClient, pollingUrl: string): Promise<PollResponse> {
+	const response = await client.request(`${pollingUrl}?wait=0`);
+	expect(response.status).toBe(200);
+	return ExactPollResponseSchema.parse(await response.json());
+}
+
 export async function readGeneration(client: TestClient, id: string): Promise<Generation> {
 	const response = await client.request(`/api/generations/${id}`);
 	expect(response.status).toBe(200);

@@ -117,7 +117,11 @@ describe("fal provider: happy path", () => {
 		});
 		await expect(provider.check(job)).resolves.toEqual({ status: "running", queuePosition: 0 });
 		fake.setBehaviour({ queueMs: 0, progressMs: NEVER });
-		await expect(provider.check(job)).resolves.toMatchObject({ status: "running", steps: 28 });
+		await expect(provider.check(job)).resolves.toMatchObject({
+			status: "running",
+			stage: "running",
+			steps: 28,
+		});
 
 		fake.setBehaviour({ progressMs: 0 });
 		const images = expectCompleted(await provider.check(job));
@@ -373,6 +377,7 @@ describe("fal provider: progress", () => {
 		fake.setBehaviour({ queueMs: 0, progressMs: NEVER });
 		expect(await provider.check(first)).toMatchObject({
 			status: "running",
+			stage: "running",
 			progress: 0,
 			step: 0,
 			steps: 28,

@@ -226,10 +226,11 @@ export function createFalProvider(options: FalProviderOptions): ImageProvider {
 				? { status: "running" }
 				: { status: "running", queuePosition: answer.queue_position };
 		}
-		// IN_PROGRESS, or a status newer than this adapter: still running, with what its logs say.
+		// IN_PROGRESS, or a status newer than this adapter: running (out of the queue, so no longer
+		// queued even before its logs show a step), with what its logs say.
 		if (answer.status !== "COMPLETED") {
 			const lines = (answer.logs ?? []).map((entry) => entry.message);
-			return { status: "running", ...readLogProgress(lines) };
+			return { status: "running", stage: "running", ...readLogProgress(lines) };
 		}
 
 		const reading = `Reading fal result ${request.id}`;

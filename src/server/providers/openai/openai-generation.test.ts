@@ -4,10 +4,12 @@ import { DEFAULT_RUN_SETTINGS } from "../../server";
 import { FAKE_OPENAI_KEY, startFakeOpenAi } from "../../testing/fakes/openai";
 import {
 	readGeneration,
+	readPoll,
 	requestGeneration,
 	signUp,
 	startServerWithProvider,
 	waitForFinish,
+	waitUntilStarted,
 } from "../../testing/generation-kit";
 import { createTestServer } from "../../testing/test-server";
 import type { OpenAiQuality } from "./openai-config";
@@ -116,5 +118,59 @@ describe("openai's quality through the API", () => {
 		const created = await requestGeneration(client, "a lighthouse", "--ar 1:1", { count: 1 });
 		expect((await waitForFinish(client, created.pollingUrl)).settings.quality).toBe("low");
 		expect(fake.requests()[0]?.body).toMatchObject({ quality: "low" });
+	});
+});
+
+describe("an OpenAI generation's progress", () => {
+	it("shows each partial image the call streams as the preview, running, until the images come", async () => {
+		// The streamed answer sends its frames and its image when the test says.
+		const fake = await startFakeOpenAi({ behaviour: { latencyMs: 0, holdsStreams: true } });
+		onTestFinished(() => fake.stop());
+		const server = await startServerWithProvider(
+			createOpenAiProvider({ apiKey: FAKE_OPENAI_KEY, baseUrl: fake.baseUrl }),
+		);
+		onTestFinished(() => server.close());
+		const client = await signUp(server);
+		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1", {
+			count: 1,
+		});
+		await waitUntilStarted(client, created.id);
+		await expect.poll(() => fake.heldStreams()).toBe(1);
+		// The call is under way and nothing has streamed yet.
+		expect((await readPoll(client, created.pollingUrl)).progress).toMatchObject({
+			stage: "starting",
+			previewUrl: null,
+		});
+
+		expect(await fake.sendPartialImage()).toBe(1);
+		const previewOf = async () => (await readPoll(client, created.pollingUrl)).progress?.previewUrl;
+		await expect.poll(previewOf).toMatch(/preview-\d+\.webp$/);
+		const first = (await readPoll(client, created.pollingUrl)).progress;
+		expect(first).toEqual({
+			stage: "running",
+			position: null,
+			percent: null,
+			step: null,
+			steps: null,
+			previewUrl: expect.stringMatching(/preview-\d+\.webp$/),
+		});
+		expect((await readGeneration(client, created.id)).progress).toEqual(first);
+		const preview = await client.request(first?.previewUrl ?? "");
+		expect(preview.status).toBe(200);
+		expect(preview.headers.get("content-type")).toBe("image/webp");
+
+		// The next frame replaces the first, which is removed.
+		expect(await fake.sendPartialImage()).toBe(1);
+		await expect.poll(previewOf).not.toBe(first?.previewUrl);
+		const second = await previewOf();
+		expect(second).toMatch(/preview-\d+\.webp$/);
+		await expect.poll(async () => (await client.request(first?.previewUrl ?? "")).status).toBe(404);
+
+		await fake.finishStreams();
+		const finished = await waitForFinish(client, created.pollingUrl);
+		expect(finished).toMatchObject({ status: "completed", progress: null });
+		expect(finished.results).toHaveLength(1);
+		// Removed by the run just after the generation completes.
+		await expect.poll(async () => (await client.request(second ?? "")).status).toBe(404);
 	});
 });

@@ -16,7 +16,7 @@ import {
 	readImagesFromReference,
 	startTestJob,
 } from "../../testing/provider-kit";
-import type { ImageProvider } from "../types";
+import type { ImageProvider, ProviderProgress } from "../types";
 import { createOpenAiProvider, type OpenAiProviderOptions } from "./openai-provider";
 
 async function startFake(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
@@ -282,6 +282,64 @@ describe("openai provider: partial images", () => {
 		expect(previews.length).toBeGreaterThanOrEqual(1);
 		expect(previews.every((type) => type === "image/png")).toBe(true);
 		expect(expectCompleted(state)).toHaveLength(1);
+	});
+
+	it("hands each partial image to whoever watches the job as it streams in, not at a check", async () => {
+		const fake = await startFake({ behaviour: { holdsStreams: true } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider, { count: 1 });
+		const heard: ProviderProgress[] = [];
+		const stop = provider.watch?.(job, {
+			signal: new AbortController().signal,
+			onProgress: (progress) => heard.push(progress),
+		});
+		await expect.poll(() => fake.heldStreams()).toBe(1);
+
+		expect(await fake.sendPartialImage()).toBe(1);
+		// Heard without a single check.
+		await expect.poll(() => heard.length).toBe(1);
+		expect(heard[0]?.preview?.contentType).toBe("image/png");
+		// Handed over once: a check has no preview to repeat.
+		expect(await provider.check(job)).toEqual({ status: "running" });
+
+		// With nobody watching, the next frame waits for a check.
+		stop?.();
+		expect(await fake.sendPartialImage()).toBe(1);
+		await expect
+			.poll(async () => {
+				const state = await provider.check(job);
+				return state.status === "running" ? state.preview?.contentType : state.status;
+			})
+			.toBe("image/png");
+		expect(heard).toHaveLength(1);
+		// partial_images is 2: OpenAI sends no third.
+		expect(await fake.sendPartialImage()).toBe(0);
+
+		await fake.finishStreams();
+		expect(expectCompleted(await checkUntilDone(provider, job))).toHaveLength(1);
+	});
+
+	it("hands a partial image that came before anyone watched to the first watcher", async () => {
+		const fake = await startFake({ behaviour: { holdsStreams: true } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider, { count: 1 });
+		await expect.poll(() => fake.heldStreams()).toBe(1);
+		expect(await fake.sendPartialImage()).toBe(1);
+		// Kept for whoever asks first: a watcher that starts after it came still hears it.
+		const heard: ProviderProgress[] = [];
+		await expect
+			.poll(() => {
+				const stop = provider.watch?.(job, {
+					signal: new AbortController().signal,
+					onProgress: (progress) => heard.push(progress),
+				});
+				stop?.();
+				return heard.length;
+			})
+			.toBe(1);
+		expect(heard[0]?.preview?.contentType).toBe("image/png");
+		await fake.finishStreams();
+		await checkUntilDone(provider, job);
 	});
 
 	it("asks for no stream where the model offers none (partialImages 0)", async () => {

@@ -31,6 +31,7 @@ import {
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
+	type ProviderProgress,
 } from "../types";
 import { cropToAspectRatio } from "./crop-to-ratio";
 import { createImageEventReader, readImageEvents } from "./image-stream";
@@ -136,7 +137,10 @@ const OpenAiJobIdSchema = z.object({ provider: z.literal("openai"), requestId: z
 
 type OpenAiJob = {
 	controller: AbortController;
-	/** The newest partial image streamed and not yet shown, as the next check's preview. */
+	/**
+	 * The newest partial image streamed while nobody watched the job, handed to the next watcher
+	 * or the next check, whichever comes first.
+	 */
 	preview: PreviewFrame | undefined;
 	settledAt: number | undefined;
 	outcome: { state: ProviderJobState } | { error: ProviderError } | undefined;
@@ -147,7 +151,9 @@ type OpenAiJob = {
  * returns all images as base64. `start` sends that call in the background and answers at once,
  * so the worker saves the job id and polls as it does for every provider; `check` reports the
  * call's outcome, each image cropped to the exact ratio; with GPT image models the call streams
- * partial images (`stream`, `partial_images`), the newest shown as the running job's preview.
+ * partial images (`stream`, `partial_images`), each handed as the job's preview to whoever
+ * `watch`es the job the moment it arrives (else to the next check), as ComfyUI's WebSocket hands
+ * over its frames.
  * Vary and Edit send the reference to the edit endpoint (`/images/edits`, multipart/form-data
  * with the `image` file) with the same fields; it has no strength setting, so the strength is
  * not sent (the README says so). After a restart the call is lost with
@@ -169,6 +175,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 		headers: { authorization: `Bearer ${options.apiKey}` },
 	};
 	const jobs = new Map<string, OpenAiJob>();
+	// Whoever watches each call (by request id, so a call sent again after a restart is heard).
+	const watchers = new Map<string, Set<(progress: ProviderProgress) => void>>();
 	const partialImages = options.partialImages ?? defaultPartialImages(model);
 
 	async function generate(
@@ -266,7 +274,13 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 		};
 		jobs.set(requestId, job);
 		generate(input, job.controller.signal, (preview) => {
-			job.preview = preview;
+			const listening = watchers.get(requestId);
+			if (!listening) {
+				job.preview = preview;
+				return;
+			}
+			job.preview = undefined;
+			for (const onProgress of listening) onProgress({ preview });
 		}).then(
 			(state) => {
 				job.outcome = { state };
@@ -337,6 +351,30 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 			// Aborting the call is OpenAI's only cancel.
 			jobs.get(requestId)?.controller.abort(new Error("The generation was cancelled"));
 			jobs.delete(requestId);
+		},
+
+		// Each partial image reaches the watcher as it streams in, not at the next check.
+		watch(job: ProviderJob, { signal, onProgress }) {
+			const { requestId } = decodeJobId(job.jobId, OpenAiJobIdSchema, "OpenAI");
+			const listening = watchers.get(requestId) ?? new Set();
+			watchers.set(requestId, listening);
+			listening.add(onProgress);
+			const stop = () => {
+				signal.removeEventListener("abort", stop);
+				listening.delete(onProgress);
+				if (listening.size === 0 && watchers.get(requestId) === listening) {
+					watchers.delete(requestId);
+				}
+			};
+			signal.addEventListener("abort", stop, { once: true });
+			// A frame that came before anyone watched is news still.
+			const waiting = jobs.get(requestId);
+			const preview = waiting?.preview;
+			if (waiting && preview) {
+				waiting.preview = undefined;
+				onProgress({ preview });
+			}
+			return stop;
 		},
 	};
 }

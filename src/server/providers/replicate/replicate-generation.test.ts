@@ -7,12 +7,16 @@ import {
 import {
 	deleteWhenStarted,
 	readGeneration,
+	readPoll,
 	requestGeneration,
 	signUp,
 	startServerWithProvider,
 	waitForFinish,
+	waitUntilStarted,
 } from "../../testing/generation-kit";
 import { createReplicateProvider } from "./replicate-provider";
+
+const NEVER = 3_600_000;
 
 async function startWorld(behaviour: Partial<FakeReplicateBehaviour> = {}) {
 	const fake = await startFakeReplicate({
@@ -89,5 +93,49 @@ describe("replicate through the worker", () => {
 					.some((request) => request.path === `/v1/predictions/${predictionId}/cancel`),
 			)
 			.toBe(true);
+	});
+});
+
+describe("a Replicate generation's progress", () => {
+	it("is starting while Replicate starts the prediction, then running with the step its logs show", async () => {
+		// Starting until the test moves it on; then processing, held half way through its steps.
+		const { fake, client } = await startWorld({ startingMs: NEVER });
+		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1", {
+			count: 1,
+		});
+		const started = await waitUntilStarted(client, created.id);
+		const predictionId = JSON.parse(started.api_id ?? "{}").predictions[0].id;
+		const timesAsked = () =>
+			fake.requests().filter((request) => request.path === `/v1/predictions/${predictionId}`)
+				.length;
+		// Replicate has been asked, and says the prediction is starting.
+		await expect.poll(timesAsked).toBeGreaterThanOrEqual(1);
+		const nothingKnown = {
+			position: null,
+			percent: null,
+			step: null,
+			steps: null,
+			previewUrl: null,
+		};
+		expect((await readPoll(client, created.pollingUrl)).progress).toEqual({
+			stage: "starting",
+			...nothingKnown,
+		});
+
+		fake.setBehaviour({ startingMs: 0, processingHeldAt: 0.5 });
+		// flux-schnell's tqdm line at half way: " 50%|████    | 2/4".
+		const running = { stage: "running", position: null, percent: 50, step: 2, steps: 4 };
+		await expect
+			.poll(async () => (await readPoll(client, created.pollingUrl)).progress)
+			.toEqual({ ...running, previewUrl: null });
+		expect(await readGeneration(client, created.id)).toMatchObject({
+			status: "running",
+			progress: running,
+		});
+
+		fake.setBehaviour({ processingHeldAt: null, processingMs: 0 });
+		const finished = await waitForFinish(client, created.pollingUrl);
+		expect(finished).toMatchObject({ status: "completed", progress: null });
+		expect(finished.results).toHaveLength(1);
 	});
 });

@@ -128,13 +128,15 @@ describe("replicate provider: happy path", () => {
 		expect(create?.body).toEqual({
 			input: { prompt: "A red fox in the snow", aspect_ratio: "16:9", num_outputs: 4 },
 		});
-		await expect(provider.check(job)).resolves.toEqual({ status: "running" });
+		// Starting: booting a machine or setting the model up, no step yet.
+		await expect(provider.check(job)).resolves.toEqual({ status: "running", stage: "starting" });
 
 		fake.setBehaviour({ startingMs: 0, processingMs: NEVER });
 		const processing = await provider.check(job);
 		// The last tqdm line of its logs: the percent, and the step of the model's four.
 		expect(processing).toMatchObject({
 			status: "running",
+			stage: "running",
 			progress: expect.any(Number),
 			step: expect.any(Number),
 			steps: 4,
@@ -249,6 +251,45 @@ describe("replicate provider: happy path", () => {
 		expect(() => createReplicateProvider({ apiToken: "r8_x", model: "not a model" })).toThrow(
 			/REPLICATE_MODEL must be/,
 		);
+	});
+});
+
+describe("replicate provider: progress", () => {
+	it("says starting while Replicate starts the prediction, then running with the step its logs show", async () => {
+		const fake = await startFake({ behaviour: { startingMs: NEVER } });
+		const provider = createProvider(fake);
+		const job = await startTestJob(provider, { count: 1 });
+		const [prediction] = JSON.parse(job.jobId).predictions;
+		// The prediction as Replicate answers it.
+		const readPrediction = async () => {
+			const response = await fetch(`${fake.baseUrl}/predictions/${prediction.id}`, {
+				headers: { authorization: `Bearer ${FAKE_REPLICATE_TOKEN}` },
+			});
+			return z
+				.object({ status: z.string(), logs: z.string(), started_at: z.string().optional() })
+				.parse(await response.json());
+		};
+
+		expect(await readPrediction()).toEqual({ status: "starting", logs: "" });
+		expect(await provider.check(job)).toEqual({ status: "running", stage: "starting" });
+
+		fake.setBehaviour({ startingMs: 0, processingHeldAt: 0.5 });
+		expect(await readPrediction()).toMatchObject({
+			status: "processing",
+			started_at: expect.any(String),
+			logs: expect.stringMatching(/ 50%\|.*\| 2\/4 /),
+		});
+		expect(await provider.check(job)).toEqual({
+			status: "running",
+			stage: "running",
+			progress: 50,
+			step: 2,
+			steps: 4,
+		});
+
+		fake.setBehaviour({ processingHeldAt: null, processingMs: 0 });
+		expect((await readPrediction()).status).toBe("succeeded");
+		expect(expectCompleted(await provider.check(job))).toHaveLength(1);
 	});
 });
 

@@ -271,10 +271,17 @@ function toJobState(prediction: Prediction): ProviderJobState {
 				message: PROVIDER_MESSAGES.timedOut,
 				reason: `Replicate prediction ${prediction.id} was aborted: its Cancel-After deadline passed before it started`,
 			};
+		case "starting":
+			// Booting or waiting for a machine, or setting the model up: no step to say yet.
+			return { status: "running", stage: "starting" };
 		default: {
-			// starting (booting or waiting for a machine: nothing to say yet), processing, or a
-			// status newer than this adapter: still running, with what its logs say of the steps.
-			return { status: "running", ...readLogProgress(splitLogLines(prediction.logs)) };
+			// processing (the model's predict() at work), or a status newer than this adapter:
+			// running, with what its logs say of the steps.
+			return {
+				status: "running",
+				stage: "running",
+				...readLogProgress(splitLogLines(prediction.logs)),
+			};
 		}
 	}
 }

@@ -63,20 +63,25 @@ function combineBatchStates(states: readonly ProviderJobState[]): ProviderJobSta
 		}
 	}
 	if (running.length === 0) return { status: "completed", images };
-	// The request being worked on speaks for the steps and the preview; the set is as far in the
-	// provider's queue as its nearest request, and waits only while none of them has started.
-	const active = running.find((state) => state.queuePosition === undefined);
+	// The request being worked on speaks for the steps and the preview (one at work rather than
+	// one still starting); the set is as far in the provider's queue as its nearest request, and
+	// waits only while none of them has started.
+	const started = running.filter((state) => state.queuePosition === undefined);
+	const active = started.find((state) => state.stage !== "starting") ?? started[0];
 	const positions = running.flatMap((state) =>
 		state.queuePosition === undefined ? [] : [state.queuePosition],
 	);
 	// A share is known once one request finished or one reports its own.
 	const isShareKnown =
 		running.length < states.length || running.some((state) => state.progress !== undefined);
+	// The set is at work once one of its requests has finished, else as its active one says.
+	const stage = running.length < states.length ? "running" : active?.stage;
 	return {
 		status: "running",
 		...(isShareKnown ? { progress: Math.round(progressSum / Math.max(1, states.length)) } : {}),
 		...(active
 			? {
+					...(stage !== undefined ? { stage } : {}),
 					...(active.step !== undefined ? { step: active.step } : {}),
 					...(active.steps !== undefined ? { steps: active.steps } : {}),
 					...(active.preview ? { preview: active.preview } : {}),

@@ -57,6 +57,11 @@ export type FakeFalBehaviour = {
 	/** How long a request is IN_QUEUE, then IN_PROGRESS. */
 	queueMs: number;
 	progressMs: number;
+	/**
+	 * While set (0 to 1), a request past its `queueMs` stays IN_PROGRESS, its logs at this share
+	 * of its steps, whatever the clock says; null lets the clock decide.
+	 */
+	progressHeldAt: number | null;
 	outcome: FakeFalOutcome;
 	/** How long a result stays readable after completion (fal: 1 h, 6 min when ≥ 10 KB). */
 	resultTtlMs: number;
@@ -96,6 +101,7 @@ const DEFAULT_BEHAVIOUR: FakeFalBehaviour = {
 	apiKey: FAKE_FAL_KEY,
 	queueMs: 1_000,
 	progressMs: 2_000,
+	progressHeldAt: null,
 	outcome: "ok",
 	resultTtlMs: 6 * 60 * 1000,
 	isMediaMissing: false,
@@ -227,6 +233,7 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 		if (queued.cancelledAt !== undefined) return "COMPLETED";
 		const elapsed = Date.now() - queued.submittedAt;
 		if (elapsed < behaviour.queueMs) return "IN_QUEUE";
+		if (behaviour.progressHeldAt !== null) return "IN_PROGRESS";
 		if (elapsed < behaviour.queueMs + behaviour.progressMs) return "IN_PROGRESS";
 		return "COMPLETED";
 	}
@@ -248,9 +255,15 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 	/** A model's log lines while it works, a tqdm bar of its steps among them (as diffusers print). */
 	function logLines(queued: QueuedRequest, status: "IN_PROGRESS" | "COMPLETED") {
 		const share =
-			status === "COMPLETED" || behaviour.progressMs <= 0
+			status === "COMPLETED"
 				? 1
-				: Math.min(1, (Date.now() - queued.submittedAt - behaviour.queueMs) / behaviour.progressMs);
+				: (behaviour.progressHeldAt ??
+					(behaviour.progressMs <= 0
+						? 1
+						: Math.min(
+								1,
+								(Date.now() - queued.submittedAt - behaviour.queueMs) / behaviour.progressMs,
+							)));
 		const steps = 28;
 		const step = Math.floor(share * steps);
 		const percent = Math.floor((step / steps) * 100);

@@ -41,6 +41,12 @@ type FakeOpenAiBehaviour = {
 	/** How long a generation takes before the answer is written. */
 	latencyMs: number;
 	retryAfterSeconds: number;
+	/**
+	 * Whether a streamed answer waits for the test instead of the clock: once its events have
+	 * begun it sends nothing by itself; `sendPartialImage` sends its next partial frames and
+	 * `finishStreams` its images. Answers streamed before the change go on as they were.
+	 */
+	holdsStreams: boolean;
 };
 
 export type FakeOpenAi = {
@@ -53,6 +59,15 @@ export type FakeOpenAi = {
 	setBehaviour(changes: Partial<FakeOpenAiBehaviour>): void;
 	fail(endpoint: FakeOpenAiEndpoint, kind: FakeOpenAiFailure, timing?: FailureTiming): void;
 	clearFailures(): void;
+	/** Streamed answers waiting for the test (`holdsStreams`). */
+	heldStreams(): number;
+	/**
+	 * Sends the next partial frame of each image on every held stream that has one left (OpenAI
+	 * sends at most `partial_images`); resolves once they are written, with how many streams sent.
+	 */
+	sendPartialImage(): Promise<number>;
+	/** Sends every held stream's finished images and ends it; resolves once they are written. */
+	finishStreams(): Promise<void>;
 	stop(): Promise<void>;
 };
 
@@ -64,6 +79,7 @@ const DEFAULT_BEHAVIOUR: FakeOpenAiBehaviour = {
 	apiKey: FAKE_OPENAI_KEY,
 	latencyMs: 3_000,
 	retryAfterSeconds: 2,
+	holdsStreams: false,
 };
 
 /** The routes this fake answers: a generation from a prompt, and an edit of an image. */
@@ -109,6 +125,7 @@ const RequestSchema = z.object({
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
 	let behaviour: FakeOpenAiBehaviour = { ...DEFAULT_BEHAVIOUR, ...options.behaviour };
 	const failures = createFailurePlan<FakeOpenAiEndpoint, FakeOpenAiFailure>();
+	const held = new Set<HeldStream>();
 
 	const server = await startFakeServer({
 		...(options.port === undefined ? {} : { port: options.port }),
@@ -216,7 +233,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 	/**
 	 * The answer as server-sent events, as GPT image models stream it: `partial_images` partial
 	 * frames of each image spread over the latency (`image_generation.partial_image`), then each
-	 * image (`image_generation.completed`).
+	 * image (`image_generation.completed`). A held stream sends each when the test says.
 	 */
 	function streamAnswer(body: unknown, answer: unknown, eventPrefix: string): FakeReply {
 		const partials = RequestSchema.safeParse(body).data?.partial_images ?? 0;
@@ -225,26 +242,58 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 			.parse(answer).data;
 		const event = (type: string, data: Record<string, unknown>) =>
 			`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+		const partialFrames = (index: number) =>
+			images.map((image) =>
+				event(`${eventPrefix}.partial_image`, {
+					b64_json: image.b64_json,
+					partial_image_index: index,
+					created_at: Math.floor(Date.now() / 1000),
+				}),
+			);
+		const completedImages = () =>
+			images.map((image) =>
+				event(`${eventPrefix}.completed`, {
+					b64_json: image.b64_json,
+					created_at: Math.floor(Date.now() / 1000),
+					usage: { input_tokens: 50, output_tokens: 4160, total_tokens: 4210 },
+				}),
+			);
+		if (behaviour.holdsStreams) {
+			const stream = createHeldStream(partials);
+			held.add(stream);
+			async function* heldChunks() {
+				try {
+					for (;;) {
+						const order = await stream.next();
+						const isFinished = order.kind === "finish";
+						const frames = isFinished ? completedImages() : partialFrames(order.index);
+						try {
+							yield* frames;
+						} finally {
+							// Written (or the client went away): the test's call may go on.
+							order.done();
+						}
+						if (isFinished) return;
+					}
+				} finally {
+					held.delete(stream);
+				}
+			}
+			return {
+				kind: "stream",
+				status: 200,
+				contentType: "text/event-stream",
+				chunks: heldChunks(),
+			};
+		}
 		const latencyMs = behaviour.latencyMs;
 		async function* chunks() {
 			for (let index = 0; index < partials; index++) {
 				await new Promise((resolve) => setTimeout(resolve, latencyMs / (partials + 1)));
-				for (const image of images) {
-					yield event(`${eventPrefix}.partial_image`, {
-						b64_json: image.b64_json,
-						partial_image_index: index,
-						created_at: Math.floor(Date.now() / 1000),
-					});
-				}
+				yield* partialFrames(index);
 			}
 			await new Promise((resolve) => setTimeout(resolve, latencyMs / (partials + 1)));
-			for (const image of images) {
-				yield event(`${eventPrefix}.completed`, {
-					b64_json: image.b64_json,
-					created_at: Math.floor(Date.now() / 1000),
-					usage: { input_tokens: 50, output_tokens: 4160, total_tokens: 4210 },
-				});
-			}
+			yield* completedImages();
 		}
 		return { kind: "stream", status: 200, contentType: "text/event-stream", chunks: chunks() };
 	}
@@ -392,7 +441,65 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 		},
 		fail: (endpoint, kind, timing) => failures.fail(endpoint, kind, timing),
 		clearFailures: () => failures.clear(),
+		heldStreams: () => held.size,
+		async sendPartialImage() {
+			const sent = [...held].flatMap((stream) => stream.sendPartial() ?? []);
+			await Promise.all(sent);
+			return sent.length;
+		},
+		async finishStreams() {
+			await Promise.all([...held].map((stream) => stream.finish()));
+		},
 		stop: server.stop,
+	};
+}
+
+/** What a held stream is told to send next; `done` once its events are written. */
+type StreamOrder = ({ kind: "partial"; index: number } | { kind: "finish" }) & {
+	done: () => void;
+};
+
+type HeldStream = {
+	/** The next order, once the test gives one. */
+	next(): Promise<StreamOrder>;
+	/** Orders the next partial frame; undefined when all `partial_images` were sent. */
+	sendPartial(): Promise<void> | undefined;
+	finish(): Promise<void>;
+};
+
+/** A streamed answer that sends its partial frames and its images when the test orders them. */
+function createHeldStream(partials: number): HeldStream {
+	const orders: StreamOrder[] = [];
+	let wake: (() => void) | undefined;
+	let partialsOrdered = 0;
+	let isFinishOrdered = false;
+	function order(kind: { kind: "partial"; index: number } | { kind: "finish" }) {
+		return new Promise<void>((resolve) => {
+			orders.push({ ...kind, done: resolve });
+			wake?.();
+		});
+	}
+	return {
+		async next() {
+			for (;;) {
+				const first = orders.shift();
+				if (first) return first;
+				await new Promise<void>((resolve) => {
+					wake = resolve;
+				});
+				wake = undefined;
+			}
+		},
+		sendPartial() {
+			if (isFinishOrdered || partialsOrdered >= partials) return undefined;
+			partialsOrdered += 1;
+			return order({ kind: "partial", index: partialsOrdered - 1 });
+		},
+		finish() {
+			if (isFinishOrdered) return Promise.resolve();
+			isFinishOrdered = true;
+			return order({ kind: "finish" });
+		},
 	};
 }
 

@@ -44,6 +44,11 @@ export type FakeReplicateBehaviour = {
 	/** How long a prediction stays `starting`, then `processing`. */
 	startingMs: number;
 	processingMs: number;
+	/**
+	 * While set (0 to 1), a prediction past its `startingMs` stays `processing`, its logs at this
+	 * share of its steps, whatever the clock says; null lets the clock decide.
+	 */
+	processingHeldAt: number | null;
 	outcome: FakeReplicateOutcome;
 	/** The `error` of a failed prediction. */
 	failureMessage: string;
@@ -88,6 +93,7 @@ const DEFAULT_BEHAVIOUR: FakeReplicateBehaviour = {
 	apiToken: FAKE_REPLICATE_TOKEN,
 	startingMs: 1_000,
 	processingMs: 2_000,
+	processingHeldAt: null,
 	outcome: "succeeded",
 	failureMessage: "CUDA out of memory. Tried to allocate 2.00 GiB",
 	outputStyle: "array",
@@ -147,8 +153,9 @@ const InputSchema = z.object({
 /**
  * A local stand-in for Replicate's predictions API (PROVIDERS.md section 1): create at
  * `/v1/models/{owner}/{name}/predictions` or `/v1/predictions`, follow at `urls.get`, cancel at
- * `urls.cancel`, files at `/files/...`. Predictions move from starting to processing (with tqdm
- * logs) to their outcome on the clock; `Prefer: wait` and `Cancel-After` are honoured.
+ * `urls.cancel`, files at `/files/...`. Predictions move from starting (no logs, no `started_at`)
+ * to processing (with tqdm logs) to their outcome on the clock, or stay processing at the share
+ * a test holds them at; `Prefer: wait` and `Cancel-After` are honoured.
  */
 export async function startFakeReplicate(
 	options: FakeReplicateOptions = {},
@@ -468,7 +475,8 @@ type PredictionState = {
 function describeState(prediction: Prediction, behaviour: FakeReplicateBehaviour): PredictionState {
 	const now = Date.now();
 	const startedAt = prediction.createdAt + behaviour.startingMs;
-	const doneAt = startedAt + behaviour.processingMs;
+	const heldAt = behaviour.processingHeldAt;
+	const doneAt = heldAt === null ? startedAt + behaviour.processingMs : Number.POSITIVE_INFINITY;
 	const deadline =
 		prediction.deadlineMs === undefined ? undefined : prediction.createdAt + prediction.deadlineMs;
 	const stoppedAt = Math.min(
@@ -504,7 +512,8 @@ function describeState(prediction: Prediction, behaviour: FakeReplicateBehaviour
 		};
 	}
 	if (now < doneAt) {
-		const share = behaviour.processingMs > 0 ? (now - startedAt) / behaviour.processingMs : 1;
+		const share =
+			heldAt ?? (behaviour.processingMs > 0 ? (now - startedAt) / behaviour.processingMs : 1);
 		return {
 			status: "processing",
 			logs: formatLogs(Math.floor(share * 100)),
