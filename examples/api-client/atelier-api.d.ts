@@ -61,7 +61,7 @@ export interface paths {
         };
         /**
          * Poll a generation
-         * @description Answers at once when the generation is finished, else when it changes or after `wait` milliseconds.
+         * @description Answers at once when the generation is finished or differs from the answer whose `version` is `after`, else when it changes or after `wait` milliseconds. Send each answer's `version` back as `after`: a change that came between two polls is then answered at once.
          *
          *     A token needs the `generate` or `read` scope.
          */
@@ -969,6 +969,7 @@ export interface operations {
     pollGeneration: {
         parameters: {
             query?: {
+                after?: string;
                 wait?: number;
             };
             header?: never;
@@ -1015,7 +1016,8 @@ export interface operations {
                      *         "seed": 1234567,
                      *         "negativePrompt": null,
                      *         "quality": null
-                     *       }
+                     *       },
+                     *       "version": "c2q1Fh0sVb8kXw3A"
                      *     }
                      */
                     "application/json": {
@@ -1042,6 +1044,7 @@ export interface operations {
                             negativePrompt: string | null;
                             quality: ("low" | "medium" | "high") | null;
                         };
+                        version: string;
                     };
                 };
             };

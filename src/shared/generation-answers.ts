@@ -48,6 +48,8 @@ export type PollAnswer = {
 	message?: string | null;
 	/** What is happening, from a server that says (absent or null otherwise). */
 	progress?: GenerationProgress | null;
+	/** This server's digest of the answer, for the next poll's `after` (absent from others). */
+	version?: string;
 };
 
 export type PollOutcome =

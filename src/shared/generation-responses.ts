@@ -102,6 +102,8 @@ export const PollResponseSchema = z.object({
 	progress: z.nullable(GenerationProgressSchema),
 	model: GenerationModelSchema,
 	settings: GenerationSettingsSchema,
+	/** A short digest of the rest of the answer: send it back as `after` with the next poll. */
+	version: z.string(),
 });
 export type PollResponse = z.infer<typeof PollResponseSchema>;
 
@@ -127,6 +129,8 @@ export const PollAnswerSchema = z.object({
 	),
 	message: z.optional(z.nullable(z.string())),
 	progress: OptionalProgressSchema,
+	/** This server's digest of the answer, sent back as `after`; other servers of SPEC.md's shape have none. */
+	version: z.optional(z.string()),
 });
 
 /**

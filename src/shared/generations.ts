@@ -217,8 +217,14 @@ const POLL_WAIT_MAX_MS = 25_000;
 /**
  * `GET /api/generations/:id/status`: `wait` is how long an unfinished generation's poll may wait
  * for a change, in milliseconds, held to 0 to 25000; the browser's polling interval by default.
+ * `after`, the last answer's `version`: what changed since that answer (even between two polls)
+ * is answered at once.
  */
 export const PollGenerationQuerySchema = z.object({
+	after: z.string().max(64).optional().meta({
+		description:
+			"The `version` of the last answer: an answer that differs from it is sent at once, else the poll waits for a change.",
+	}),
 	wait: z
 		.string()
 		.optional()

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
 import type {
 	ActiveGeneration,
@@ -105,8 +106,16 @@ export function presentGeneration(
 	};
 }
 
+/**
+ * A short digest of everything an answer says: it changes whenever any of it does. A long poll's
+ * `after` names the answer its caller last saw, so what changed since is answered at once.
+ */
+export function versionOf(answer: unknown): string {
+	return createHash("sha256").update(JSON.stringify(answer)).digest("base64url").slice(0, 16);
+}
+
 export function presentPoll(row: GenerationRow, queuePosition: number | null): PollResponse {
-	return {
+	const answer = {
 		status: row.status,
 		results: row.images.map((image) => imageUrl(image.key)),
 		message:
@@ -115,6 +124,7 @@ export function presentPoll(row: GenerationRow, queuePosition: number | null): P
 		model: modelOf(row),
 		settings: settingsOf(row),
 	};
+	return { ...answer, version: versionOf(answer) };
 }
 
 /** One of the person's unfinished generations, as `GET /api/generations/active` lists it. */

@@ -168,6 +168,47 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 		expect(await run).toBe("failed");
 	}, 20_000);
 
+	it("answers a poll at once with what changed since the version it names, even between two polls", async () => {
+		const scripted = createScriptedProvider();
+		const { client, id } = await startQueuedGeneration(server);
+		const run = runNextGeneration(runDeps(server, scripted.provider));
+		await waitUntil(() => scripted.waitingChecks() === 1);
+		const seen = await poll(client, id);
+		expect(seen.progress?.stage).toBe("starting");
+
+		// The news lands while no poll is waiting: the next one, naming the answer it saw, gets it
+		// at once rather than waiting out its 25 s for a change that has already happened.
+		scripted.answer({ status: "running", progress: 40, step: 12, steps: 30 });
+		await waitUntil(async () => (await readProgressRow(server, id)).progress_step === 12);
+		const outcome = await Promise.race([
+			client
+				.request(`/api/generations/${id}/status?wait=25000&after=${seen.version}`)
+				.then(async (response) => PollResponseSchema.parse(await response.json())),
+			new Promise<"still waiting">((resolve) => setTimeout(() => resolve("still waiting"), 10_000)),
+		]);
+		expect(outcome).toMatchObject({ status: "running", progress: { step: 12, steps: 30 } });
+		if (outcome === "still waiting") return;
+		expect(outcome.version).not.toBe(seen.version);
+
+		// Naming the answer as it is now, a poll waits for the next change.
+		const waiting = client
+			.request(`/api/generations/${id}/status?wait=25000&after=${outcome.version}`)
+			.then(async (response) => PollResponseSchema.parse(await response.json()));
+		let isAnswered = false;
+		void waiting.then(() => {
+			isAnswered = true;
+		});
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(isAnswered).toBe(false);
+		await waitUntil(() => scripted.waitingChecks() === 1);
+		scripted.answer({ status: "running", progress: 60, step: 18, steps: 30 });
+		expect((await waiting).progress).toMatchObject({ step: 18 });
+
+		await waitUntil(() => scripted.waitingChecks() === 1);
+		scripted.answer({ status: "failed", message: "The provider gave up." });
+		expect(await run).toBe("failed");
+	}, 30_000);
+
 	it("never lowers the percent, and shows the provider's own queue as queued with its position", async () => {
 		const scripted = createScriptedProvider();
 		const { client, id } = await startQueuedGeneration(server);

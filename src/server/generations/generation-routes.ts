@@ -278,14 +278,12 @@ export function createGenerationRoutes(options: {
 
 	app.get("/generations/:id/status", allow(OPERATIONS.pollGeneration.access), async (context) => {
 		const id = parseId(context.req.param("id"));
-		const { wait: waitMs } = parseOrThrow(PollGenerationQuerySchema, context.req.query());
-		const poll = await pollGeneration(
-			deps,
-			context.get("viewer"),
-			id,
+		const { wait: waitMs, after } = parseOrThrow(PollGenerationQuerySchema, context.req.query());
+		const poll = await pollGeneration(deps, context.get("viewer"), id, {
 			waitMs,
-			context.req.raw.signal,
-		);
+			after,
+			signal: context.req.raw.signal,
+		});
 		context.header("cache-control", "no-store");
 		return context.json(poll);
 	});

@@ -338,16 +338,17 @@ export async function getGenerationFamily(
 }
 
 /**
- * Answers a poll at once when the generation is finished, else when it changes or `waitMs` passes.
+ * Answers a poll at once when the generation is finished, or differs from the answer whose
+ * version is `after` (a change between two polls), else when it changes or `waitMs` passes.
  * A queued generation's answer also changes when the queue moves (its position in `progress`).
  */
 export async function pollGeneration(
 	deps: Pick<GenerationDeps, "database" | "events">,
 	viewer: Viewer,
 	id: string,
-	waitMs: number,
-	signal?: AbortSignal,
+	options: { waitMs: number; after?: string | undefined; signal?: AbortSignal | undefined },
 ): Promise<PollResponse> {
+	const { waitMs, after, signal } = options;
 	const present = async (row: GenerationRow) =>
 		presentPoll(row, await findQueuePosition(deps.database.db, row));
 	const row = await getGeneration(deps, viewer, id);
@@ -357,10 +358,10 @@ export async function pollGeneration(
 	// Read again after subscribing, so a change between the two reads is not missed.
 	const [before, current] = await Promise.all([present(row), getGeneration(deps, viewer, id)]);
 	const answer = await present(current);
-	// Anything the answer says (status, message, progress) that moved meanwhile is news already.
-	if (current.api_id !== row.api_id || JSON.stringify(answer) !== JSON.stringify(before)) {
-		return answer;
-	}
+	// Anything the answer says (status, message, progress) that moved since the caller's last
+	// answer, or meanwhile, is news already.
+	const seen = after || before.version;
+	if (current.api_id !== row.api_id || answer.version !== seen) return answer;
 	await changed;
 	return present(await getGeneration(deps, viewer, id));
 }

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import type { ActiveGenerations } from "../../shared/generation-responses";
 import { personChangeKey, QUEUE_MOVED_KEY, waitForAnyChange } from "./generation-events";
-import { presentActiveGeneration } from "./generation-presenter";
+import { presentActiveGeneration, versionOf } from "./generation-presenter";
 import { findActiveGenerations } from "./generation-repository";
 import type { GenerationDeps, Viewer } from "./generation-service";
 import { findQueuePositions } from "./queue-order";
@@ -12,11 +11,7 @@ async function readActive(deps: ActiveDeps, viewer: Viewer) {
 	const rows = await findActiveGenerations(deps.database.db, viewer.id);
 	const positions = await findQueuePositions(deps.database.db, rows);
 	const items = rows.map((row) => presentActiveGeneration(row, positions.get(row.id) ?? null));
-	// A short digest of everything listed: it changes whenever any of it does.
-	const version = createHash("sha256")
-		.update(JSON.stringify(items))
-		.digest("base64url")
-		.slice(0, 16);
+	const version = versionOf(items);
 	return { answer: { count: items.length, items, version } satisfies ActiveGenerations, rows };
 }
 

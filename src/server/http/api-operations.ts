@@ -239,7 +239,7 @@ export const GENERATION_OPERATIONS = {
 		path: "/api/generations/{id}/status",
 		summary: "Poll a generation",
 		description:
-			"Answers at once when the generation is finished, else when it changes or after `wait` milliseconds.",
+			"Answers at once when the generation is finished or differs from the answer whose `version` is `after`, else when it changes or after `wait` milliseconds. Send each answer's `version` back as `after`: a change that came between two polls is then answered at once.",
 		tag: "Generations",
 		access: { scopes: ["generate", "read"] },
 		pathParameters: [ID_PARAMETER],
@@ -264,6 +264,7 @@ export const GENERATION_OPERATIONS = {
 					},
 					model: MODEL_EXAMPLE,
 					settings: SETTINGS_EXAMPLE,
+					version: "c2q1Fh0sVb8kXw3A",
 				},
 			},
 		},

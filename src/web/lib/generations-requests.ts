@@ -86,14 +86,19 @@ export async function startGeneration(
 
 /**
  * One `GET {pollingUrl}`: the server holds it until the generation changes or about 1.5 s pass.
- * The answer is read in the wider shape of SPEC.md section 3, which this server's answer is one case
- * of; `readPollOutcome` (shared/generation-answers.ts) says what it means.
+ * With `after`, the last answer's version, a change that came between two polls is answered at
+ * once. The answer is read in the wider shape of SPEC.md section 3, which this server's answer is
+ * one case of; `readPollOutcome` (shared/generation-answers.ts) says what it means.
  */
 export function pollGenerationStatus(
 	pollingUrl: string,
 	signal?: AbortSignal,
+	after?: string,
 ): Promise<PollAnswer> {
-	return requestApi(pollingUrl, PollAnswerSchema, { signal });
+	const url = after
+		? `${pollingUrl}${pollingUrl.includes("?") ? "&" : "?"}after=${encodeURIComponent(after)}`
+		: pollingUrl;
+	return requestApi(url, PollAnswerSchema, { signal });
 }
 
 /** The saved record: images with their sizes and thumbnails, and the server's start and end times. */

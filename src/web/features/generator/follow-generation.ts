@@ -107,19 +107,21 @@ async function pollUntilDone(
 ): Promise<Exclude<PollOutcome, { kind: "pending" }>> {
 	const deadline = Date.now() + GENERATION_TIMEOUT_MS;
 	let lastStatus: string | null = null;
+	let lastVersion: string | undefined;
 	let bar = POLLING_BAR_START;
 
 	while (Date.now() < deadline) {
 		const pollStartedAt = Date.now();
 		let answer: PollAnswer;
 		try {
-			answer = await pollGenerationStatus(pollingUrl, signal);
+			answer = await pollGenerationStatus(pollingUrl, signal, lastVersion);
 		} catch (error) {
 			if (isAbortError(error)) throw error;
 			dispatch({ type: "pollFailed", message: describeFailure("poll", error) });
 			await wait(Math.min(POLLING_INTERVAL_MS, Math.max(0, deadline - Date.now())), signal);
 			continue;
 		}
+		lastVersion = answer.version;
 		const outcome = readPollOutcome(answer);
 		if (outcome.kind !== "pending") return outcome;
 		bar = advancePollingBar(bar, answer.progress);

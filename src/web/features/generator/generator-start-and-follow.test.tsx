@@ -150,6 +150,28 @@ describe("starting and following a generation", () => {
 		expect(screen.queryByText("The image service is busy, retrying")).not.toBeInTheDocument();
 	});
 
+	it("names the last answer's version in the next poll, so news between two polls comes at once", async () => {
+		const server = startGeneratorApi({
+			polls: [
+				{ status: "queued", version: "first-answer" },
+				{ status: "running", version: "second-answer" },
+				{ status: "completed" },
+			],
+		});
+		const { user } = await openGenerator();
+
+		await user.type(getPromptBox(), "A crowded market");
+		await user.click(getGenerateButton());
+
+		expect(await screen.findByRole("heading", { name: "4 images" })).toBeVisible();
+		const polls = server.readRequests("GET", `/api/generations/${server.generationId}/status`);
+		expect(polls.map((poll) => poll.search.get("after"))).toEqual([
+			null,
+			"first-answer",
+			"second-answer",
+		]);
+	});
+
 	it("shows the elapsed time in minutes and seconds past a minute", async () => {
 		const startGate = createGate();
 		startGeneratorApi({ startGate: startGate.opened });

@@ -42,6 +42,8 @@ export type PollStep =
 			message?: string | null;
 			/** What is happening, as a server that reports progress says it. */
 			progress?: GenerationProgress | null;
+			/** The answer's version, as this server's polls carry one (absent: a server without). */
+			version?: string;
 	  }
 	| { status: "completed" }
 	| { httpStatus: number }
@@ -170,8 +172,14 @@ function answerError(code: ErrorCode, message?: string, status: number = ERRORS[
 	return HttpResponse.json({ success: false, error: errorBody(code, message) }, { status });
 }
 
-/** A poll's answer, with the progress where the stored generation carries one. */
-type PollAnswerBody = Omit<PollResponse, "progress"> & { progress?: GenerationProgress | null };
+/**
+ * A poll's answer, with the progress where the stored generation carries one, and without a
+ * version: the browser reads such an answer as from any server of SPEC.md's shape.
+ */
+type PollAnswerBody = Omit<PollResponse, "progress" | "version"> & {
+	progress?: GenerationProgress | null;
+	version?: string;
+};
 
 function answerPoll(generation: Generation) {
 	return HttpResponse.json({
@@ -357,6 +365,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			...(step.status === "failed" || step.progress === undefined
 				? {}
 				: { progress: step.progress }),
+			...("version" in step && step.version !== undefined ? { version: step.version } : {}),
 		} satisfies PollAnswerBody);
 	};
 
