@@ -5,16 +5,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { type Generation, isInProgress } from "../../shared/generation-responses";
 import { ACTION_LABELS, type GenerationParent, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
-import { fetchGenerationFamily } from "../lib/generations-requests";
+import { FAMILY_QUERY_PREFIX, fetchGenerationFamily } from "../lib/generations-requests";
 import { Spinner } from "./spinner";
 
 /**
  * The family's cache key: one per image of a generation, read again when a preview opens on it
  * later. `["generation-family", id]` names every image's.
  */
-export function familyQueryKey(id: string, imageIndex: number) {
-	return ["generation-family", id, imageIndex] as const;
-}
 
 type FamilyPanelProps = {
 	/** The generation shown; `parent` and `childrenCount` absent where its record was not read. */
@@ -94,7 +91,7 @@ export function FamilyPanel({ generation, imageIndex, onOpen }: FamilyPanelProps
 	const { parent } = generation;
 	const isToRead = hasFamilyToRead(generation);
 	const { data: family } = useQuery({
-		queryKey: familyQueryKey(generation.id, imageIndex),
+		queryKey: [...FAMILY_QUERY_PREFIX, generation.id, imageIndex],
 		queryFn: ({ signal }) => fetchGenerationFamily(generation.id, imageIndex, signal),
 		enabled: isToRead,
 		staleTime: 10_000,

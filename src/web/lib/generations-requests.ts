@@ -106,6 +106,9 @@ export function fetchGeneration(id: string, signal?: AbortSignal): Promise<Gener
 	return requestApi(generationPath(id), GenerationSchema, { signal });
 }
 
+/** Where the query cache keeps each image's family: a new generation made from one is news to it. */
+export const FAMILY_QUERY_PREFIX = ["generation-family"] as const;
+
 /**
  * `GET /api/generations/:id/family?imageIndex=N`: the generation it was made from (null when none,
  * or deleted) and those made from its image N (counted from 0), newest first.

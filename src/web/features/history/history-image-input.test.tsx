@@ -217,6 +217,38 @@ describe("the family in the preview", () => {
 		).toBeVisible();
 	});
 
+	it("adds a variation started from the preview to the Made from this it shows", async () => {
+		const parent = createTestGeneration({ prompt: "A harbour at dawn", created_at: hoursAgo(3) });
+		const earlier = createTestGeneration({
+			id: "00000000-0000-4000-8000-0000000e0009",
+			prompt: "A harbour at dawn, varied before",
+			created_at: hoursAgo(1),
+			images: createTestImages("00000000-0000-4000-8000-0000000e0009", "--ar 1:1", 1),
+			parent: { generationId: parent.id, imageIndex: 2, action: "vary-subtle", exists: true },
+		});
+		startFakeGenerationsApi({ generations: [parent, earlier], models: [PAINTER] });
+		const { user } = openHistory();
+		await findCards();
+
+		await user.click(
+			within(findCard("A harbour at dawn")).getByRole("button", { name: "Preview image 3 of 4" }),
+		);
+		const dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
+		const children = await within(dialog).findByRole("region", {
+			name: IMAGE_INPUT_TEXTS.madeFromThis,
+		});
+		expect(within(children).getAllByRole("listitem")).toHaveLength(1);
+
+		const actions = within(dialog).getByRole("group", {
+			name: "Make more from this image: image 3 of 4",
+		});
+		await user.click(within(actions).getByRole("button", { name: "Vary (strong)" }));
+		expect(await findToast(IMAGE_INPUT_TEXTS.varyStarted)).toBeVisible();
+		// Within the family's ten seconds of freshness: the start itself says it is out of date. The
+		// new one is there at once, running (shown, not yet opened).
+		await waitFor(() => expect(within(children).getAllByRole("listitem")).toHaveLength(2));
+	});
+
 	it("lists under each image what was made from that image, not from its siblings", async () => {
 		const parent = createTestGeneration({ prompt: "A harbour at dawn", created_at: hoursAgo(3) });
 		const childOf = (imageIndex: number, prompt: string, hours: number) => {

@@ -14,6 +14,7 @@ import { ApiError } from "../../lib/api-client";
 import {
 	deleteGenerationById,
 	deleteGenerationsByIds,
+	FAMILY_QUERY_PREFIX,
 	fetchGenerationsPage,
 	type StartGenerationRequest,
 	setGenerationFavorite,
@@ -178,6 +179,8 @@ function useHistoryStart<Input>(
 		onSuccess: (_answer, input) => {
 			void showToast("success", describeStarted(input));
 			void reloadGenerationLists(queryClient);
+			// A variation or upscale joins its original's "Made from this", in a preview still open.
+			void queryClient.invalidateQueries({ queryKey: FAMILY_QUERY_PREFIX });
 		},
 		onError: (error) => {
 			void showToast(
