@@ -82,10 +82,11 @@ describe.each(availableDatabaseKinds())("stopping a server process on %s", (kind
 		await rm(workDir, { recursive: true, force: true });
 	});
 
-	it("after SIGTERM answers 503 on /api/ready while the port still answers, finishes what is in flight, then closes", async () => {
+	/** A server process of its own on `kind` (a new PostgreSQL database for it), scraped with TOKEN. */
+	async function startOwnServer(folder: string, env: Record<string, string>) {
 		const postgres = kind === "postgres" ? await createEmptyPostgresDatabase() : undefined;
 		const server = await startServer(bundle.entry, {
-			DATA_DIR: path.join(workDir, "data"),
+			DATA_DIR: path.join(workDir, folder),
 			...(postgres
 				? {
 						DATABASE_URL: postgres.url,
@@ -93,12 +94,19 @@ describe.each(availableDatabaseKinds())("stopping a server process on %s", (kind
 					}
 				: {}),
 			METRICS_TOKEN: TOKEN,
+			AUTH_RATE_LIMIT_ENABLED: "false",
+			LOG_LEVEL: "warn",
+			...env,
+		});
+		return { server, postgres };
+	}
+
+	it("after SIGTERM answers 503 on /api/ready while the port still answers, finishes what is in flight, then closes", async () => {
+		const { server, postgres } = await startOwnServer("data", {
 			// Long enough for the test to see the drain on a busy machine; nothing waits it out but
 			// the last step.
 			READY_DRAIN_MS: "6000",
 			LOCAL_ENGINE_DELAY_MS: "0",
-			AUTH_RATE_LIMIT_ENABLED: "false",
-			LOG_LEVEL: "warn",
 		});
 		try {
 			const ready = await fetch(`${server.origin}/api/ready`);
@@ -150,21 +158,10 @@ describe.each(availableDatabaseKinds())("stopping a server process on %s", (kind
 	}, 120_000);
 
 	it("answers its long polls at once after SIGTERM instead of holding the exit for their wait", async () => {
-		const postgres = kind === "postgres" ? await createEmptyPostgresDatabase() : undefined;
-		const server = await startServer(bundle.entry, {
-			DATA_DIR: path.join(workDir, "data-polls"),
-			...(postgres
-				? {
-						DATABASE_URL: postgres.url,
-						BETTER_AUTH_SECRET: "shutdown-test-secret-of-at-least-32-characters",
-					}
-				: {}),
-			METRICS_TOKEN: TOKEN,
+		const { server, postgres } = await startOwnServer("data-polls", {
 			READY_DRAIN_MS: "0",
 			// Far longer than the poll's wait: the port closes once the poll has answered, not by force.
 			SHUTDOWN_TIMEOUT_MS: "120000",
-			AUTH_RATE_LIMIT_ENABLED: "false",
-			LOG_LEVEL: "warn",
 		});
 		try {
 			const headers = await signUpOn(server.origin, `shutdown-polls-${kind}@example.com`);
