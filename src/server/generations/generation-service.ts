@@ -355,12 +355,14 @@ export async function pollGeneration(
 	if (row.status === "completed" || row.status === "failed" || waitMs <= 0) return present(row);
 	const keys = row.status === "queued" ? [id, QUEUE_MOVED_KEY] : [id];
 	const changed = waitForAnyChange(deps.events, keys, waitMs, signal);
-	// Read again after subscribing, so a change between the two reads is not missed.
-	const [before, current] = await Promise.all([present(row), getGeneration(deps, viewer, id)]);
+	// Read again after subscribing, so a change between the two reads is not missed. What the
+	// caller saw is the answer it names (`after`), else the first read's.
+	const [seen, current] = await Promise.all([
+		after || present(row).then((before) => before.version),
+		getGeneration(deps, viewer, id),
+	]);
 	const answer = await present(current);
-	// Anything the answer says (status, message, progress) that moved since the caller's last
-	// answer, or meanwhile, is news already.
-	const seen = after || before.version;
+	// Anything the answer says (status, message, progress) that moved since is news already.
 	if (current.api_id !== row.api_id || answer.version !== seen) return answer;
 	await changed;
 	return present(await getGeneration(deps, viewer, id));
