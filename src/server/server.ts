@@ -118,6 +118,7 @@ export async function assembleServer(options: {
 	const readiness = createReadinessCheck({ database, storage, logger });
 	const auth = createAuth({
 		pool: database.pool,
+		db: database.db,
 		baseUrl: settings.baseUrl,
 		secret: settings.secret,
 		adminEmail: settings.adminEmail,

@@ -13,6 +13,7 @@ import { readZip } from "../testing/read-zip";
 import { type S3Server, startS3Server } from "../testing/s3-server";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
+	createTestAdministrator,
 	createTestServer,
 	createTestUser,
 	TestClient,
@@ -255,7 +256,7 @@ describe.each(availableDatabaseKinds())("the account on %s", (kind) => {
 		expect(direct.status).toBe(404);
 		expect(await readSessionEmail(person.client)).toBe(person.email);
 
-		const admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+		const admin = await createTestAdministrator(server);
 		const refused = await deleteAccount(admin.client, ` ${TEST_ADMIN_EMAIL.toUpperCase()} `);
 		await expectErrorEnvelope(refused, 403, "ADMIN_ACCOUNT_PROTECTED");
 		expect(await readSessionEmail(admin.client)).toBe(TEST_ADMIN_EMAIL);

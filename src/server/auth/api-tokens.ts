@@ -102,6 +102,22 @@ export async function revokeApiTokensOf(
 	await db.deleteFrom("api_tokens").where("user_id", "=", userId).execute();
 }
 
+/**
+ * Ends every token a person made up to `moment`: taking the account back (a password reset, say)
+ * ends what whoever held it before had made.
+ */
+export async function revokeTokensMadeBefore(
+	db: Kysely<DatabaseSchema> | Transaction<DatabaseSchema>,
+	userId: string,
+	moment: Date,
+): Promise<void> {
+	await db
+		.deleteFrom("api_tokens")
+		.where("user_id", "=", userId)
+		.where("created_at", "<=", moment)
+		.execute();
+}
+
 export type ValidApiToken = { id: string; userId: string; scopes: ApiTokenScope[] };
 
 /**

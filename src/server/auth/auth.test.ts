@@ -4,6 +4,7 @@ import { createLocalProvider } from "../providers/local/local-provider";
 import { assembleServer } from "../server";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
+	createTestAdministrator,
 	createTestServer,
 	createTestUser,
 	TestClient,
@@ -93,8 +94,10 @@ describe.each(availableDatabaseKinds())("accounts on %s", (kind) => {
 		expect(response.status).toBe(422);
 	});
 
-	it("marks the configured administrator, matching the e-mail trimmed and lowercased", async () => {
-		const { client } = await createTestUser(server, { email: TEST_ADMIN_EMAIL.toUpperCase() });
+	it("marks the configured administrator, once claimed, matching the e-mail trimmed and lowercased", async () => {
+		const { client } = await createTestAdministrator(server, {
+			email: TEST_ADMIN_EMAIL.toUpperCase(),
+		});
 		const session = (await (await client.request("/api/auth/get-session")).json()) as SessionBody;
 		expect(session?.user.email).toBe(TEST_ADMIN_EMAIL);
 		expect(session?.user.isAdmin).toBe(true);

@@ -3,16 +3,24 @@ import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { getSessionCookie } from "better-auth/cookies";
 import { getMigrations } from "better-auth/db/migration";
 import { customSession, genericOAuth } from "better-auth/plugins";
+import type { Kysely } from "kysely";
 import type pg from "pg";
 import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
 import { ERRORS } from "../../shared/errors";
 import { isAdminEmail } from "../../shared/session";
 import { isDatabaseUnavailableError } from "../db/database";
+import type { DatabaseSchema } from "../db/schema";
 import type { Logger } from "../logging/logger";
 import type { Mailer } from "../mail/mailer";
-import { createPasswordResetMessage, createVerificationMessage } from "../mail/messages";
+import {
+	createAdministratorClaimMessage,
+	createPasswordResetMessage,
+	createVerificationMessage,
+} from "../mail/messages";
+import { findAdministratorStanding } from "./administrator";
 import { createPasswordHasher } from "./password-hashing";
 import { createPasswordResetSignIn } from "./password-reset-sign-in";
+import { type AccountTakeBack, takeAccountBack } from "./take-account-back";
 
 /** The header the app sets, from the socket or a trusted proxy, so Better Auth can key rate limits. */
 export const CLIENT_IP_HEADER = "x-atelier-client-ip";
@@ -25,6 +33,8 @@ export type GoogleConfig = {
 
 type AuthConfig = {
 	pool: pg.Pool;
+	/** The same database through Kysely: the administrator's claim, taking an account back. */
+	db: Kysely<DatabaseSchema>;
 	baseUrl: string;
 	secret: string;
 	adminEmail: string | undefined;
@@ -73,9 +83,32 @@ export function hasSessionCookie(headers: Headers): boolean {
 /** Builds Better Auth: e-mail and password, Google over OpenID Connect, cookie sessions in our database. */
 export function createAuth(config: AuthConfig) {
 	const { hash, verify } = createPasswordHasher(config.passwordHashing);
-	const resetSignIn = createPasswordResetSignIn();
+	const standingOf = (user: { id: string; email: string }) =>
+		findAdministratorStanding(config.db, user, config.adminEmail);
+	const takeBack = (takeBack: Omit<AccountTakeBack, "adminEmail">) =>
+		takeAccountBack(config.db, { ...takeBack, adminEmail: config.adminEmail });
+	const resetSignIn = createPasswordResetSignIn({
+		takeAccountBack: (user) =>
+			takeBack({
+				userId: user.id,
+				email: user.email,
+				isPasswordRemoved: false,
+				isAddressProven: true,
+			}),
+	});
+	// The administrator's address is claimed through a reset link, whose opener chooses the
+	// password (decision 022); Better Auth makes the link and sendResetPassword words the mail.
+	const sendAdministratorClaim = async (email: string) => {
+		try {
+			await auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } });
+		} catch (error) {
+			config.logger.error("Could not send the administrator's claim link", {
+				error: error instanceof Error ? error.message : String(error),
+			});
+		}
+	};
 
-	return betterAuth({
+	const auth = betterAuth({
 		appName: "Atelier",
 		baseURL: config.baseUrl,
 		basePath: "/api/auth",
@@ -103,8 +136,11 @@ export function createAuth(config: AuthConfig) {
 			revokeSessionsOnPasswordReset: true,
 			// Not awaited, so the answer takes as long whether or not the address has an account.
 			sendResetPassword: async ({ user, url }) => {
+				const message = { to: user.email, link: landOn(url, "/reset-password") };
 				config.mailer.sendInBackground(
-					createPasswordResetMessage({ to: user.email, link: landOn(url, "/reset-password") }),
+					(await standingOf(user)) === "unclaimed"
+						? createAdministratorClaimMessage(message)
+						: createPasswordResetMessage(message),
 				);
 			},
 			// The after hook below counts the address verified and signs this browser in.
@@ -115,6 +151,12 @@ export function createAuth(config: AuthConfig) {
 			autoSignInAfterVerification: false,
 			expiresIn: ACCOUNT_LINK_LIFETIME_SECONDS,
 			sendVerificationEmail: async ({ user, url }) => {
+				// The ordinary link would leave the first sign-up's password in place: the
+				// administrator's address is proven by the claim link instead.
+				if ((await standingOf(user)) === "unclaimed") {
+					await sendAdministratorClaim(user.email);
+					return;
+				}
 				config.mailer.sendInBackground(
 					createVerificationMessage({ to: user.email, link: landOn(url, "/verify-email") }),
 				);
@@ -136,6 +178,26 @@ export function createAuth(config: AuthConfig) {
 			},
 		},
 		databaseHooks: {
+			account: {
+				create: {
+					// Google over an account whose password was chosen before anyone proved the address:
+					// the Google account's holder takes it over (decision 023). Better Auth links the two
+					// and then counts the address verified; the password and all made with it end first.
+					after: async (account, context) => {
+						if (account.providerId !== "google" || !context) return;
+						const adapter = context.context.internalAdapter;
+						const user = await adapter.findUserById(account.userId);
+						if (!user || user.emailVerified) return;
+						if (!(await adapter.findCredentialAccount(user.id))) return;
+						await takeBack({
+							userId: user.id,
+							email: user.email,
+							isPasswordRemoved: true,
+							isAddressProven: false,
+						});
+					},
+				},
+			},
 			session: {
 				create: {
 					// Every way of signing in makes a session: a disabled person gets none, and is told why.
@@ -152,6 +214,20 @@ export function createAuth(config: AuthConfig) {
 								message: ERRORS.ACCOUNT_DISABLED.message,
 							});
 						}
+					},
+					// Google proves the administrator's address: the first Google sign-in to the
+					// unclaimed account claims it, ending the password and all made before.
+					after: async (session, context) => {
+						if (!context?.path.startsWith("/oauth2/callback/")) return;
+						const user = await context.context.internalAdapter.findUserById(session.userId);
+						if (!user?.emailVerified || (await standingOf(user)) !== "unclaimed") return;
+						await takeBack({
+							userId: user.id,
+							email: user.email,
+							keepSessionToken: session.token,
+							isPasswordRemoved: true,
+							isAddressProven: true,
+						});
 					},
 				},
 			},
@@ -204,6 +280,8 @@ export function createAuth(config: AuthConfig) {
 			after: createAuthMiddleware(async (context) => {
 				const returned = context.context.returned;
 				await resetSignIn.afterReset(context, returned);
+				await takeBackAfterPasswordChange(context, returned);
+				await claimAfterSignUp(context, returned);
 				if (
 					isAPIError(returned) &&
 					returned.statusCode >= 500 &&
@@ -222,7 +300,13 @@ export function createAuth(config: AuthConfig) {
 			updateAge: 60 * 60 * 24,
 		},
 		account: {
-			accountLinking: { enabled: true, trustedProviders: ["google"] },
+			// A Google sign-in for an address held by an unverified password account takes it over
+			// (the account hook above) rather than answering "account not linked".
+			accountLinking: {
+				enabled: true,
+				trustedProviders: ["google"],
+				requireLocalEmailVerified: false,
+			},
 		},
 		rateLimit: {
 			enabled: config.isRateLimitEnabled,
@@ -247,10 +331,17 @@ export function createAuth(config: AuthConfig) {
 			ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
 		},
 		plugins: [
-			customSession(async ({ user, session }) => ({
-				user: { ...user, isAdmin: isAdminEmail(user.email, config.adminEmail) },
-				session,
-			})),
+			customSession(async ({ user, session }) => {
+				const standing = await standingOf(user);
+				return {
+					user: {
+						...user,
+						isAdmin: standing === "administrator",
+						isAdminUnclaimed: standing === "unclaimed",
+					},
+					session,
+				};
+			}),
 			genericOAuth({
 				config: config.google
 					? [
@@ -267,7 +358,41 @@ export function createAuth(config: AuthConfig) {
 			}),
 		],
 	});
+
+	/** A password change that signs the other devices out ends every token and webhook too. */
+	async function takeBackAfterPasswordChange(context: AuthHookContext, returned: unknown) {
+		if (context.path !== "/change-password" || isAPIError(returned)) return;
+		const body: unknown = context.body;
+		const isRevoking =
+			typeof body === "object" &&
+			body !== null &&
+			"revokeOtherSessions" in body &&
+			body.revokeOtherSessions === true;
+		const user = context.context.session?.user;
+		const kept = context.context.newSession?.session.token;
+		if (!isRevoking || !user || !kept) return;
+		await takeBack({
+			userId: user.id,
+			email: user.email,
+			keepSessionToken: kept,
+			isPasswordRemoved: false,
+			isAddressProven: false,
+		});
+	}
+
+	/** Signing up with the administrator's address mails the claim link (with or without SMTP). */
+	async function claimAfterSignUp(context: AuthHookContext, returned: unknown) {
+		// With REQUIRE_EMAIL_VERIFICATION the sign-up's verification mail is the claim already.
+		if (context.path !== "/sign-up/email" || config.requireEmailVerification) return;
+		const user = context.context.newSession?.user;
+		if (isAPIError(returned) || !user || !isAdminEmail(user.email, config.adminEmail)) return;
+		await sendAdministratorClaim(user.email);
+	}
+
+	return auth;
 }
+
+type AuthHookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 export type Auth = ReturnType<typeof createAuth>;
 

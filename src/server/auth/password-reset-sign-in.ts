@@ -13,7 +13,10 @@ type AfterHookContext = Parameters<typeof setSessionCookie>[0];
  * `internalAdapter` updates the user and creates the session. password-reset.test.ts fails if a
  * Better Auth upgrade changes either.
  */
-export function createPasswordResetSignIn() {
+export function createPasswordResetSignIn(options: {
+	/** Ends what was made before the reset (auth/take-account-back.ts), before the new session. */
+	takeAccountBack: (user: User) => Promise<void>;
+}) {
 	// Keyed by the request, so concurrent resets never mix and nothing outlives its request.
 	const resetOwners = new WeakMap<Request, User>();
 	return {
@@ -22,9 +25,10 @@ export function createPasswordResetSignIn() {
 			if (request) resetOwners.set(request, user);
 		},
 		/**
-		 * For `hooks.after`, with what the endpoint returned: after a successful reset, counts the address verified (the link reached
-		 * this mailbox, which is what verification proves) and signs this browser in; Better Auth has
-		 * signed the person out everywhere else.
+		 * For `hooks.after`, with what the endpoint returned: after a successful reset, counts the
+		 * address verified (the link reached this mailbox, which is what verification proves), takes
+		 * the account back and signs this browser in; Better Auth has signed the person out
+		 * everywhere else.
 		 */
 		async afterReset(hook: AfterHookContext, returned: unknown): Promise<void> {
 			if (hook.path !== "/reset-password" || !hook.request) return;
@@ -35,6 +39,7 @@ export function createPasswordResetSignIn() {
 			const verified = user.emailVerified
 				? user
 				: ((await adapter.updateUser(user.id, { emailVerified: true })) ?? user);
+			await options.takeAccountBack(user);
 			const session = await adapter.createSession(user.id);
 			await setSessionCookie(hook, { session, user: verified });
 		},

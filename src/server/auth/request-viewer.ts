@@ -1,12 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
-import { isAdminEmail } from "../../shared/session";
 import type { Database } from "../db/database";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { RouteAccess, Viewer, ViewerEnv } from "../http/app-env";
 import { hasBearerToken, readBearerToken } from "../http/bearer-token";
 import { AppError } from "../http/errors";
 import { isPersonDisabled } from "../people/person-controls";
+import { isAdministrator } from "./administrator";
 import { findUsableApiToken, type ValidApiToken } from "./api-tokens";
 import type { Auth } from "./auth";
 import { readActiveSession } from "./read-session";
@@ -38,7 +38,11 @@ export async function resolveTokenOwner(
 		.executeTakeFirst();
 	if (!user || (await isPersonDisabled(database.db, user.id))) return undefined;
 	return {
-		viewer: { id: user.id, email: user.email, isAdmin: isAdminEmail(user.email, adminEmail) },
+		viewer: {
+			id: user.id,
+			email: user.email,
+			isAdmin: await isAdministrator(database.db, user, adminEmail),
+		},
 		emailVerified: user.emailVerified,
 	};
 }

@@ -577,6 +577,20 @@ const MIGRATIONS: Record<string, Migration> = {
 					where parent_generation_id is not null`.execute(db);
 		},
 	},
+	"0015_administrator_claims": {
+		// The account at ADMIN_EMAIL holds the administrator's powers only once someone proved the
+		// address (decision 022): a reset link opened from its mailbox, or Google. Not the user's
+		// emailVerified: an ordinary verification link leaves in place the password of whoever
+		// signed up first. The address is kept with the claim, so a new ADMIN_EMAIL needs its own.
+		async up(db) {
+			await sql`
+				create table administrator_claims (
+					user_id text primary key references "user"(id) on delete cascade,
+					email text not null,
+					claimed_at timestamptz not null
+				)`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -120,10 +120,25 @@ type UserTable = {
 	createdAt: ColumnType<Date, never, never>;
 };
 
-/** Better Auth's sessions: the administrator's controls end them. */
+/** Better Auth's sessions: the administrator's controls and taking an account back end them. */
 type SessionTable = {
 	id: string;
 	userId: string;
+	token: string;
+};
+
+/** Better Auth's sign-in methods: "credential" is the password, "google" a Google account. */
+type AccountTable = {
+	id: string;
+	userId: string;
+	providerId: string;
+};
+
+/** Who proved the administrator's address, and which address it was (decision 022). */
+type AdministratorClaimsTable = {
+	user_id: string;
+	email: string;
+	claimed_at: Timestamp;
 };
 
 type GenerationCountsTable = {
@@ -251,7 +266,9 @@ type WebhookDeliveriesTable = {
 };
 
 export type DatabaseSchema = {
+	account: AccountTable;
 	address_rate_limits: AddressRateLimitsTable;
+	administrator_claims: AdministratorClaimsTable;
 	api_tokens: ApiTokensTable;
 	generation_idempotency_keys: GenerationIdempotencyKeysTable;
 	generations: GenerationsTable;

@@ -17,12 +17,12 @@ import { expectErrorEnvelope } from "../testing/error-envelope";
 import { waitForFinish } from "../testing/generation-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
+	createTestAdministrator,
 	createTestServer,
 	createTestUser,
 	TestClient,
 	type TestServer,
 } from "../testing/test-server";
-import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
 
 type Client = Awaited<ReturnType<typeof createTestUser>>["client"];
 
@@ -257,7 +257,7 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 			pollingUrl: string;
 		};
 		await waitForFinish(person.client, created.pollingUrl);
-		const admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+		const admin = await createTestAdministrator(server);
 
 		const page = GenerationPageSchema.parse(
 			await (await admin.client.request("/api/generations?limit=100")).json(),

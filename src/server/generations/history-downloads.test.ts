@@ -12,6 +12,7 @@ import { compressedImageData } from "../testing/image-data";
 import { readZip } from "../testing/read-zip";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
+	createTestAdministrator,
 	createTestServer,
 	createTestUser,
 	TestClient,
@@ -74,7 +75,7 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 		const cancellable = createCancellableProvider();
 		cancelled = cancellable.cancelled;
 		server = await createTestServer(kind, { provider: cancellable.provider });
-		admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+		admin = await createTestAdministrator(server);
 	});
 	afterAll(async () => {
 		await server.close();

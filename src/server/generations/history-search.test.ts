@@ -9,8 +9,12 @@ import type { DatabaseSchema } from "../db/schema";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { minutesAgo, seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
-import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
-import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
+import {
+	createTestAdministrator,
+	createTestServer,
+	createTestUser,
+	type TestServer,
+} from "../testing/test-server";
 import { countHistory, selectHistoryPage } from "./generation-repository";
 
 type Person = Awaited<ReturnType<typeof createTestUser>>;
@@ -37,7 +41,7 @@ describe.each(availableDatabaseKinds())("history search and filters on %s", (kin
 
 	beforeAll(async () => {
 		server = await createTestServer(kind, { isWorkerEnabled: false });
-		admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+		admin = await createTestAdministrator(server);
 	});
 	afterAll(async () => {
 		await server.close();

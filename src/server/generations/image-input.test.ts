@@ -17,12 +17,12 @@ import { readGeneration, waitForFinish, waitUntilStarted } from "../testing/gene
 import { measureImageDifference } from "../testing/image-data";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
+	createTestAdministrator,
 	createTestServer,
 	createTestUser,
 	type TestClient,
 	type TestServer,
 } from "../testing/test-server";
-import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
 import { insertTestUpload } from "../testing/upload-kit";
 import { selectChildren } from "./generation-repository";
 import { sweepStrayObjects } from "./sweep-stray-objects";
@@ -144,7 +144,7 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 			run: { providerPollMs: 20 },
 		});
 		person = await createTestUser(server);
-		admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+		admin = await createTestAdministrator(server);
 		parent = await make(person.client, {
 			prompt: "a lighthouse on a cliff --ar 16:9",
 			aspectRatio: "--ar 16:9",

@@ -69,3 +69,18 @@ export function createVerificationMessage(input: { to: string; link: string }): 
 		outro: `If you did not sign up for ${PRODUCT_NAME}, ignore this e-mail.`,
 	});
 }
+
+/**
+ * The reset link of the account at ADMIN_EMAIL before anyone proved the address: whoever opens it
+ * chooses the password, and only then does the account hold the administrator's powers.
+ */
+export function createAdministratorClaimMessage(input: { to: string; link: string }): MailMessage {
+	return composeMessage({
+		to: input.to,
+		subject: `Claim the ${PRODUCT_NAME} administrator's account`,
+		intro: `${input.to} is this ${PRODUCT_NAME} server's administrator address. To take up the administrator's role, open the link and choose the account's password: every session, API token and webhook made before then ends. The link works once and expires in one hour.`,
+		action: "Claim the administrator's account",
+		link: input.link,
+		outro: `If you did not sign up for ${PRODUCT_NAME}, ignore this e-mail: nobody holds the administrator's powers until the link is used.`,
+	});
+}

@@ -6,6 +6,7 @@ import { PeoplePageSchema } from "../../shared/people";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
 	buildServerBundle,
+	claimAdministratorOn,
 	type ServerProcess,
 	signUpOn,
 	spawnServer,
@@ -75,7 +76,7 @@ describe.skipIf(!inject("postgresUrl"))(
 			await waitUntilHealthy(adminProcess);
 			personProcess = spawnServer(bundle.entry, { ...env, PORT: String(ports[1]) });
 			await waitUntilHealthy(personProcess);
-			admin = await signUpOn(adminProcess.origin, ADMIN_EMAIL, appOrigin);
+			admin = await claimAdministratorOn(adminProcess, ADMIN_EMAIL, appOrigin);
 		}, 180_000);
 		afterAll(async () => {
 			await adminProcess?.kill();

@@ -18,6 +18,7 @@ import { requestGeneration, waitForFinish, waitUntilStarted } from "../testing/g
 import { seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
+	createTestAdministrator,
 	createTestServer,
 	createTestUser,
 	TestClient,
@@ -113,7 +114,7 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 			provider: neverDone.provider,
 			limits: { maxActivePerUser: 2, dailyLimitPerUser: 0 },
 		});
-		admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+		admin = await createTestAdministrator(server);
 	});
 	afterAll(async () => {
 		await server.close();
@@ -510,7 +511,7 @@ describe.each(availableDatabaseKinds())("what a real run records for the listing
 			pricePerImage: 0.05,
 		});
 		server = await createTestServer(kind, { models: createModelCatalogue([priced], "priced") });
-		admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+		admin = await createTestAdministrator(server);
 	});
 	afterAll(async () => {
 		await server.close();

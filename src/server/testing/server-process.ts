@@ -146,3 +146,37 @@ export async function signUpOn(
 		.join("; ");
 	return { cookie, origin, "content-type": "application/json" };
 }
+
+/**
+ * The administrator as an operator of a server without SMTP makes them: signs up with ADMIN_EMAIL,
+ * reads the claim link the server logged, opens it and chooses the password (the one signUpOn
+ * gives everyone). Returns the headers of the session the claim signs in.
+ */
+export async function claimAdministratorOn(
+	server: ServerProcess,
+	email: string,
+	appOrigin = server.origin,
+): Promise<{ cookie: string; origin: string; "content-type": string }> {
+	await signUpOn(server.origin, email, appOrigin);
+	const link = await waitFor("the claim link in the server's log", async () => {
+		const line = server
+			.logs()
+			.find((entry) => entry.to === email && typeof entry.link === "string");
+		return typeof line?.link === "string" ? new URL(line.link) : undefined;
+	});
+	const landing = await fetch(`${server.origin}${link.pathname}${link.search}`, {
+		redirect: "manual",
+	});
+	const token = new URL(landing.headers.get("location") ?? "", appOrigin).searchParams.get("token");
+	const response = await fetch(`${server.origin}/api/auth/reset-password`, {
+		method: "POST",
+		headers: { "content-type": "application/json", origin: appOrigin },
+		body: JSON.stringify({ token, newPassword: "secret12" }),
+	});
+	if (response.status !== 200) throw new Error(`the claim answered ${response.status}`);
+	const cookie = response.headers
+		.getSetCookie()
+		.map((value) => value.split(";")[0])
+		.join("; ");
+	return { cookie, origin: appOrigin, "content-type": "application/json" };
+}

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import type { StaticSite } from "../http/static-site";
 import { createSilentLogger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
@@ -10,7 +11,12 @@ import { assembleServer, type Server } from "../server";
 import { createLocalStorage } from "../storage/local-storage";
 import type { Storage } from "../storage/storage";
 import { createTestDatabase, type DatabaseKind } from "./test-database";
-import { createTestSettings, TEST_BASE_URL, type TestSettingsOverrides } from "./test-settings";
+import {
+	createTestSettings,
+	TEST_ADMIN_EMAIL,
+	TEST_BASE_URL,
+	type TestSettingsOverrides,
+} from "./test-settings";
 
 export type TestServer = Server & {
 	database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -123,4 +129,39 @@ export async function createTestUser(
 	if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
 	const body = (await response.json()) as { user: { id: string } };
 	return { client, email, password, userId: body.user.id };
+}
+
+/**
+ * The reset link's token the server made for a person (the one a mail to them carries), read where
+ * Better Auth keeps it, for tests whose server logs its mail instead of sending it.
+ */
+export async function readResetToken(
+	server: Pick<TestServer, "database">,
+	userId: string,
+): Promise<string> {
+	const { rows } = await sql<{ identifier: string }>`
+		select identifier from verification
+		where value = ${userId} and identifier like 'reset-password:%'
+		order by "createdAt" desc limit 1`.execute(server.database.db);
+	const identifier = rows[0]?.identifier;
+	if (!identifier) throw new Error(`no reset link was made for ${userId}`);
+	return identifier.slice("reset-password:".length);
+}
+
+/**
+ * The administrator as an operator makes them: signs up with ADMIN_EMAIL, then opens the claim
+ * link mailed on sign-up and chooses the password there; the client is signed in as them.
+ */
+export async function createTestAdministrator(
+	server: Pick<TestServer, "app" | "database">,
+	overrides: { email?: string; password?: string } = {},
+) {
+	const person = await createTestUser(server, { email: TEST_ADMIN_EMAIL, ...overrides });
+	const token = await readResetToken(server, person.userId);
+	const response = await person.client.request("/api/auth/reset-password", {
+		method: "POST",
+		json: { token, newPassword: person.password },
+	});
+	if (!response.ok) throw new Error(`claim failed: ${response.status} ${await response.text()}`);
+	return person;
 }

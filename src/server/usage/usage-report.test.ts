@@ -7,12 +7,12 @@ import { requestGeneration, waitForFinish } from "../testing/generation-kit";
 import { seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
+	createTestAdministrator,
 	createTestServer,
 	createTestUser,
 	TestClient,
 	type TestServer,
 } from "../testing/test-server";
-import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
 
 type Person = Awaited<ReturnType<typeof createTestUser>>;
 
@@ -66,7 +66,7 @@ describe.each(availableDatabaseKinds())("the usage report on %s", (kind) => {
 				"local",
 			),
 		});
-		admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+		admin = await createTestAdministrator(server);
 		alice = await createTestUser(server, { email: "alice@example.com" });
 		bob = await createTestUser(server, { email: "bob@example.com" });
 		carol = await createTestUser(server, { email: "carol@example.com" });

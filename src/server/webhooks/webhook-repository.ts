@@ -60,6 +60,23 @@ export async function deleteWebhookEndpoint(db: Db, userId: string, id: string):
 	return row !== undefined;
 }
 
+/**
+ * Removes every endpoint a person saved up to `moment`, with its delivery log (deliveries still
+ * queued find no endpoint and are not sent): taking the account back ends what whoever held it
+ * before had set up.
+ */
+export async function removeEndpointsMadeBefore(
+	db: Db,
+	userId: string,
+	moment: Date,
+): Promise<void> {
+	await db
+		.deleteFrom("webhook_endpoints")
+		.where("user_id", "=", userId)
+		.where("created_at", "<=", moment)
+		.execute();
+}
+
 /** The person's endpoints that subscribe to `type`. */
 export function findSubscribedEndpoints(
 	db: Db,
