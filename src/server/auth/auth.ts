@@ -72,6 +72,11 @@ function landOn(url: string, page: string): string {
 
 const AUTH_COOKIE_PREFIX = "atelier";
 
+/** Where Google sends the browser back: Better Auth's callback route, or the OAuth plugin's. */
+function isOAuthCallback(path: string): boolean {
+	return path.startsWith("/callback/") || path.startsWith("/oauth2/callback/");
+}
+
 /**
  * Whether a request carries a session cookie, valid or not. Without one nobody is signed in, which
  * the pages can tell the browser without looking the session up.
@@ -218,7 +223,7 @@ export function createAuth(config: AuthConfig) {
 					// Google proves the administrator's address: the first Google sign-in to the
 					// unclaimed account claims it, ending the password and all made before.
 					after: async (session, context) => {
-						if (!context?.path.startsWith("/oauth2/callback/")) return;
+						if (!context || !isOAuthCallback(context.path)) return;
 						const user = await context.context.internalAdapter.findUserById(session.userId);
 						if (!user?.emailVerified || (await standingOf(user)) !== "unclaimed") return;
 						await takeBack({
