@@ -9,6 +9,11 @@ export type SessionUser = {
 	isAdmin: boolean;
 	/** Whether the person opened the verification link (Google accounts arrive verified). */
 	emailVerified: boolean;
+	/**
+	 * The account is at the administrator's address but has not claimed it yet (mailed link or
+	 * Google): no powers until then, and the web app says what to do.
+	 */
+	isAdminUnclaimed: boolean;
 };
 
 /** `GET /api/config`: what every visitor may know about the server. */

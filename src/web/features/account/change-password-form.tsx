@@ -55,7 +55,7 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
 			/>
 			<NewPasswordFields
 				kind="replacement"
-				hintNote="Other devices will be signed out."
+				hintNote="Other devices will be signed out, and every API token and webhook of this account will end."
 				password={password}
 				confirmation={confirmation}
 				onPasswordChange={setPassword}
@@ -63,7 +63,9 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
 			/>
 			<AlertMessage message={errorMessage} />
 			<div role="status" className="text-sm text-emerald-800">
-				{isChanged ? "Your password is changed. Other devices were signed out." : null}
+				{isChanged
+					? "Your password is changed. Other devices were signed out, and earlier API tokens and webhooks ended."
+					: null}
 			</div>
 			<Button type="submit" isBusy={isSubmitting}>
 				Change password

@@ -72,7 +72,7 @@ export function ResetPasswordPage({ onSignedIn }: ResetPasswordPageProps) {
 	return (
 		<FormCard
 			title="Set a new password"
-			description="Choose the password you will sign in with from now on. Every other device will be signed out."
+			description="Choose the password you will sign in with from now on. Every other device will be signed out, and every API token and webhook of this account will end."
 		>
 			<form onSubmit={submit} className="space-y-4">
 				<NewPasswordFields

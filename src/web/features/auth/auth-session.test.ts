@@ -19,7 +19,16 @@ describe("readSignedInState", () => {
 				name: user.name,
 				isAdmin: true,
 				emailVerified: false,
+				isAdminUnclaimed: false,
 			},
+		});
+	});
+
+	it("reads whether the account at the administrator's address has yet to claim it", () => {
+		const answer = buildSessionAnswer(createTestUser({ isAdminUnclaimed: true }));
+		expect(readSignedInState(answer)?.user).toMatchObject({
+			isAdmin: false,
+			isAdminUnclaimed: true,
 		});
 	});
 

@@ -38,6 +38,7 @@ export function readSignedInState(body: unknown): SignedInState | null | undefin
 			email: user.email,
 			isAdmin: user.isAdmin,
 			emailVerified: body.user.emailVerified === true,
+			isAdminUnclaimed: body.user.isAdminUnclaimed === true,
 			...(user.name !== undefined ? { name: user.name } : {}),
 		},
 	};

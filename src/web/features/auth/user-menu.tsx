@@ -9,6 +9,7 @@ import { getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { AUDIT_LOG_PATH, PEOPLE_PATH } from "../../lib/app-paths";
 import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/auth-errors";
+import { AdminClaimNotice } from "./admin-claim-notice";
 import { useAuth } from "./auth-context";
 
 /** The uppercase first letter of an e-mail, shown as the user's avatar. */
@@ -66,6 +67,9 @@ export function UserMenu({ onError }: UserMenuProps) {
 
 	return (
 		<>
+			{/* Here rather than in the layout: this chunk loads for every signed-in page anyway, and the
+			    first page stays within its budget (decision 005). */}
+			{user?.isAdminUnclaimed ? <AdminClaimNotice email={user.email} /> : null}
 			<DropdownMenu.Root modal={false}>
 				<DropdownMenu.Trigger
 					ref={triggerRef}

@@ -10,6 +10,8 @@ export type TestUser = {
 	password: string;
 	isAdmin: boolean;
 	emailVerified: boolean;
+	/** At ADMIN_EMAIL, not yet claimed: the server's isAdminUnclaimed. */
+	isAdminUnclaimed: boolean;
 };
 
 let nextUserNumber = 1;
@@ -24,6 +26,7 @@ export function createTestUser(overrides: Partial<TestUser> = {}): TestUser {
 		password: "correct horse battery",
 		isAdmin: false,
 		emailVerified: false,
+		isAdminUnclaimed: false,
 		...overrides,
 	};
 }
@@ -51,6 +54,7 @@ export function buildSessionAnswer(user: TestUser) {
 			createdAt: now.toISOString(),
 			updatedAt: now.toISOString(),
 			isAdmin: user.isAdmin,
+			isAdminUnclaimed: user.isAdminUnclaimed,
 		},
 	};
 }
