@@ -3,13 +3,13 @@ import { expect, type Page, test } from "@playwright/test";
 import { readZip } from "../../src/server/testing/read-zip";
 import { startSmtpInbox } from "../../src/server/testing/smtp-inbox";
 import { removeDataDir, startAppServer } from "./support/app-server";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PASSWORD, E2E_PORT } from "./support/constants";
+import { E2E_PASSWORD, E2E_PORT } from "./support/constants";
 import {
 	expectNoAxeViolations,
 	readMailLink,
 	signIn,
+	signInAsAdministrator,
 	signUp,
-	signUpOrSignIn,
 	uniqueEmail,
 	waitForMail,
 } from "./support/journeys";
@@ -168,7 +168,7 @@ test("delete my account: confirmed by typing the e-mail, then signed out with no
 });
 
 test("the administrator's account page says why it cannot be deleted", async ({ page }) => {
-	await signUpOrSignIn(page, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+	await signInAsAdministrator(page);
 	await openAccountPage(page);
 	await expect(page.getByText(/You are the administrator/)).toBeVisible();
 	await expect(page.getByRole("button", { name: "Delete my account" })).toHaveCount(0);

@@ -1,12 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { FAKE_GOOGLE_USER } from "../../src/server/testing/fakes/google";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PASSWORD } from "./support/constants";
+import { E2E_PASSWORD } from "./support/constants";
 import {
 	expectNoAxeViolations,
 	holdAppScript,
 	signIn,
+	signInAsAdministrator,
 	signUp,
-	signUpOrSignIn,
 	uniqueEmail,
 } from "./support/journeys";
 
@@ -140,7 +140,7 @@ test("any other path shows the 404 page with its two links", async ({ page }) =>
 });
 
 test("the administrator gets the Admin badge and the all-generations heading", async ({ page }) => {
-	await signUpOrSignIn(page, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+	await signInAsAdministrator(page);
 	const badge = page.getByRole("banner").getByText("Admin", { exact: true });
 	await expect(badge).toBeVisible();
 	await page.getByRole("link", { name: "View Generations" }).click();

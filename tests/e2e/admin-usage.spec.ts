@@ -1,7 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "./support/constants";
-import { createGenerations, openAccount, waitForTransitions } from "./support/history";
+import {
+	createGenerations,
+	openAccount,
+	openAdministratorAccount,
+	waitForTransitions,
+} from "./support/history";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 /** Today as the report writes it in a CSV: the browser and this process share the time zone. */
@@ -24,7 +28,7 @@ test("the administrator reads thirty days of usage as charts, tables and CSV; no
 	]);
 	await maker.close();
 
-	const admin = await openAccount(browser, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+	const admin = await openAdministratorAccount(browser);
 	const page = await admin.newPage();
 	await page.goto("/admin/audit-log");
 	await page

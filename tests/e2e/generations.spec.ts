@@ -1,11 +1,11 @@
 import { mkdir } from "node:fs/promises";
 import { type BrowserContext, expect, type Page, type Route, test } from "@playwright/test";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "./support/constants";
 import {
 	createGenerations,
 	IN_PROGRESS_LABEL,
 	isListRequest,
 	openAccount,
+	openAdministratorAccount,
 	revealCard,
 	type Seed,
 	startGeneration,
@@ -137,7 +137,7 @@ test("a person sees only their own generations, grouped by day and counted", asy
 });
 
 test("the admin sees everyone's generations, each card naming its owner", async ({ browser }) => {
-	const context = await openAccount(browser, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+	const context = await openAdministratorAccount(browser);
 	const page = await context.newPage();
 	await page.goto("/generations");
 

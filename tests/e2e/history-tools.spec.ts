@@ -7,11 +7,12 @@ import {
 	type Page,
 	test,
 } from "@playwright/test";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD } from "./support/constants";
+import { E2E_ADMIN_EMAIL } from "./support/constants";
 import {
 	createGenerations,
 	IN_PROGRESS_LABEL,
 	openAccount,
+	openAdministratorAccount,
 	revealCard,
 	type Seed,
 	startGeneration,
@@ -368,7 +369,7 @@ test("the administrator filters by person, deletes someone's generation naming i
 	]);
 	await owner.close();
 
-	const admin: BrowserContext = await openAccount(browser, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+	const admin: BrowserContext = await openAdministratorAccount(browser);
 	const page = await admin.newPage();
 	await page.goto("/generations");
 	await expect(page.getByRole("heading", { level: 1, name: "All Generations" })).toBeVisible();

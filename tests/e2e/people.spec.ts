@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
-import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PASSWORD } from "./support/constants";
-import { createGenerations, openAccount } from "./support/history";
+import { E2E_PASSWORD } from "./support/constants";
+import { createGenerations, openAccount, openAdministratorAccount } from "./support/history";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // The administrator's People page: finding someone, their quotas, disabling and enabling them,
@@ -24,7 +24,7 @@ test("the administrator finds a person, sets their quotas, disables, enables and
 		{ prompt: "Pia's paper boat", aspectRatio: "--ar 1:1" },
 	]);
 
-	const admin = await openAccount(browser, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
+	const admin = await openAdministratorAccount(browser);
 	const page = await admin.newPage();
 	await page.setViewportSize({ width: 1440, height: 900 });
 	await page.goto("/generations");

@@ -2,7 +2,7 @@
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4319);
 export const E2E_BASE_URL = `http://localhost:${E2E_PORT}`;
 export const E2E_ADMIN_EMAIL = "admin@example.com";
-/** Whichever journey reaches the administrator's account first creates it with this password. */
+/** The password the global setup chooses when it claims the administrator's account. */
 export const E2E_ADMIN_PASSWORD = "admin password";
 export const FAKE_GOOGLE_PORT = E2E_PORT + 1;
 export const E2E_PASSWORD = "correct horse battery";

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { startFakeGoogle } from "../../../src/server/testing/fakes/google";
 import { startSmtpInbox } from "../../../src/server/testing/smtp-inbox";
+import { claimAdministrator } from "./administrator";
 import { removeDataDir, startAppServer } from "./app-server";
 import { E2E_ADMIN_EMAIL, E2E_PORT, FAKE_GOOGLE_PORT, MAIL_INBOX_PORT } from "./constants";
 
@@ -30,6 +31,9 @@ export default async function globalSetup() {
 			WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
 		},
 	});
+	// The administrator's powers wait for the claim, which ends every session made before it: once,
+	// before any journey signs in as them.
+	await claimAdministrator();
 	return async () => {
 		await server.stop();
 		await google.stop();

@@ -5,7 +5,7 @@ import {
 	expect,
 	type Page,
 } from "@playwright/test";
-import { E2E_BASE_URL, E2E_PASSWORD } from "./constants";
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_BASE_URL, E2E_PASSWORD } from "./constants";
 
 // What the history's journeys share: accounts and generations made through the real API, and
 // ways to find cards in a list that draws only the cards near the viewport.
@@ -95,6 +95,20 @@ export async function openAccount(
 ): Promise<BrowserContext> {
 	const context = await browser.newContext({ baseURL: E2E_BASE_URL });
 	await signUpThroughApi(context.request, email, password);
+	return context;
+}
+
+/**
+ * A browser context signed in as the administrator, whose account the global setup claimed
+ * (support/administrator.ts); the journeys' one way to act as them outside a page's forms.
+ */
+export async function openAdministratorAccount(browser: Browser): Promise<BrowserContext> {
+	const context = await browser.newContext({ baseURL: E2E_BASE_URL });
+	const signIn = await context.request.post("/api/auth/sign-in/email", {
+		data: { email: E2E_ADMIN_EMAIL, password: E2E_ADMIN_PASSWORD },
+		headers: { origin: E2E_BASE_URL },
+	});
+	expect(signIn.ok(), `the administrator's sign-in: ${await signIn.text()}`).toBe(true);
 	return context;
 }
 

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
-import { E2E_PASSWORD, MAIL_INBOX_PORT } from "./constants";
+import { E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD, E2E_PASSWORD, MAIL_INBOX_PORT } from "./constants";
 
 export function uniqueEmail(prefix = "person"): string {
 	return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
@@ -25,22 +25,9 @@ export async function signIn(page: Page, email: string, password = E2E_PASSWORD)
 	await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
 }
 
-/**
- * Signs up through the form, or signs in when an earlier journey of this run made the account (the
- * administrator's, for one). Waits for the sign-up's answer, the Account menu or the alert saying
- * the account exists, before choosing: the form's alert region is in the page, empty, from the start.
- */
-export async function signUpOrSignIn(page: Page, email: string, password: string): Promise<void> {
-	await page.goto("/signup");
-	await page.getByLabel("Email").fill(email);
-	await page.getByLabel("Password", { exact: true }).fill(password);
-	await page.getByLabel("Confirm password").fill(password);
-	await page.getByRole("button", { name: "Sign Up" }).click();
-	const signedIn = page.getByRole("button", { name: "Account menu" });
-	const alreadyExists = page.getByRole("alert").filter({ hasText: /already exists/i });
-	await expect(signedIn.or(alreadyExists)).toBeVisible();
-	if (await alreadyExists.isVisible()) await signIn(page, email, password);
-	await expect(signedIn).toBeVisible();
+/** Signs in as the administrator, whose account the global setup claimed (support/administrator.ts). */
+export async function signInAsAdministrator(page: Page): Promise<void> {
+	await signIn(page, E2E_ADMIN_EMAIL, E2E_ADMIN_PASSWORD);
 }
 
 /** Fails on any axe violation, listing each rule and the elements it found. */
