@@ -6,6 +6,7 @@ import { CreateGenerationResponseSchema, GenerationPageSchema } from "../../shar
 import { findFreePort } from "../testing/postgres-cluster";
 import {
 	buildServerBundle,
+	readLoggedResetToken,
 	type ServerProcess,
 	signUpOn,
 	spawnServer,
@@ -85,6 +86,42 @@ describe.skipIf(!inject("postgresUrl"))("API tokens across two server processes"
 				expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
 		}
 		expect(statuses).toEqual([...Array(RATE_LIMIT).fill(200), 429, 429]);
+	}, 60_000);
+
+	it("ends, with a password reset on one process, a token made before it, on every process", async () => {
+		const email = "squatter@example.com";
+		const squatter = await signUpOn(origin(0), email, baseUrl);
+		const made = await fetch(`${origin(0)}/api/account/tokens`, {
+			method: "POST",
+			headers: squatter,
+			body: JSON.stringify({ name: "forever", scopes: ["read"], expiresInDays: null }),
+		});
+		const token = CreatedApiTokenSchema.parse(await made.json()).token;
+		const tokenStatus = async (index: number) =>
+			(
+				await fetch(`${origin(index)}/api/generations?limit=1`, {
+					headers: { authorization: `Bearer ${token}` },
+				})
+			).status;
+		expect(await tokenStatus(1)).toBe(200);
+
+		const headers = { "content-type": "application/json", origin: baseUrl };
+		const asked = await fetch(`${origin(0)}/api/auth/request-password-reset`, {
+			method: "POST",
+			headers,
+			body: JSON.stringify({ email }),
+		});
+		expect(asked.status).toBe(200);
+		const resetToken = await readLoggedResetToken(replicas[0] as ServerProcess, email, baseUrl);
+		const reset = await fetch(`${origin(1)}/api/auth/reset-password`, {
+			method: "POST",
+			headers,
+			body: JSON.stringify({ token: resetToken, newPassword: "the owner's password" }),
+		});
+		expect(reset.status).toBe(200);
+
+		expect(await tokenStatus(0)).toBe(401);
+		expect(await tokenStatus(1)).toBe(401);
 	}, 60_000);
 
 	it("makes one generation for one Idempotency-Key sent to both processes at once", async () => {

@@ -148,9 +148,32 @@ export async function signUpOn(
 }
 
 /**
+ * The token of the newest reset link a server without SMTP logged for `email`, as a person opening
+ * it gets it: the link's redirect to the reset page names it.
+ */
+export async function readLoggedResetToken(
+	server: ServerProcess,
+	email: string,
+	appOrigin = server.origin,
+): Promise<string> {
+	const link = await waitFor("the reset link in the server's log", async () => {
+		const line = server
+			.logs()
+			.findLast((entry) => entry.to === email && typeof entry.link === "string");
+		return typeof line?.link === "string" ? new URL(line.link) : undefined;
+	});
+	const landing = await fetch(`${server.origin}${link.pathname}${link.search}`, {
+		redirect: "manual",
+	});
+	const token = new URL(landing.headers.get("location") ?? "", appOrigin).searchParams.get("token");
+	if (!token) throw new Error(`the reset link led to ${landing.headers.get("location")}`);
+	return token;
+}
+
+/**
  * The administrator as an operator of a server without SMTP makes them: signs up with ADMIN_EMAIL,
- * reads the claim link the server logged, opens it and chooses the password (the one signUpOn
- * gives everyone). Returns the headers of the session the claim signs in.
+ * opens the claim link the server logged and chooses the password (the one signUpOn gives
+ * everyone). Returns the headers of the session the claim signs in.
  */
 export async function claimAdministratorOn(
 	server: ServerProcess,
@@ -158,16 +181,7 @@ export async function claimAdministratorOn(
 	appOrigin = server.origin,
 ): Promise<{ cookie: string; origin: string; "content-type": string }> {
 	await signUpOn(server.origin, email, appOrigin);
-	const link = await waitFor("the claim link in the server's log", async () => {
-		const line = server
-			.logs()
-			.find((entry) => entry.to === email && typeof entry.link === "string");
-		return typeof line?.link === "string" ? new URL(line.link) : undefined;
-	});
-	const landing = await fetch(`${server.origin}${link.pathname}${link.search}`, {
-		redirect: "manual",
-	});
-	const token = new URL(landing.headers.get("location") ?? "", appOrigin).searchParams.get("token");
+	const token = await readLoggedResetToken(server, email, appOrigin);
 	const response = await fetch(`${server.origin}/api/auth/reset-password`, {
 		method: "POST",
 		headers: { "content-type": "application/json", origin: appOrigin },
