@@ -21,6 +21,7 @@ import { findAdministratorStanding } from "./administrator";
 import { createPasswordHasher } from "./password-hashing";
 import { createPasswordResetSignIn } from "./password-reset-sign-in";
 import { type AccountTakeBack, takeAccountBack } from "./take-account-back";
+import { claimAfterSignUp, takeBackAfterPasswordChange } from "./take-back-hooks";
 
 /** The header the app sets, from the socket or a trusted proxy, so Better Auth can key rate limits. */
 export const CLIENT_IP_HEADER = "x-atelier-client-ip";
@@ -285,8 +286,11 @@ export function createAuth(config: AuthConfig) {
 			after: createAuthMiddleware(async (context) => {
 				const returned = context.context.returned;
 				await resetSignIn.afterReset(context, returned);
-				await takeBackAfterPasswordChange(context, returned);
-				await claimAfterSignUp(context, returned);
+				await takeBackAfterPasswordChange(context, returned, takeBack);
+				if (!config.requireEmailVerification) {
+					// With REQUIRE_EMAIL_VERIFICATION the sign-up's verification mail is the claim already.
+					await claimAfterSignUp(context, returned, config.adminEmail, sendAdministratorClaim);
+				}
 				if (
 					isAPIError(returned) &&
 					returned.statusCode >= 500 &&
@@ -364,40 +368,8 @@ export function createAuth(config: AuthConfig) {
 		],
 	});
 
-	/** A password change that signs the other devices out ends every token and webhook too. */
-	async function takeBackAfterPasswordChange(context: AuthHookContext, returned: unknown) {
-		if (context.path !== "/change-password" || isAPIError(returned)) return;
-		const body: unknown = context.body;
-		const isRevoking =
-			typeof body === "object" &&
-			body !== null &&
-			"revokeOtherSessions" in body &&
-			body.revokeOtherSessions === true;
-		const user = context.context.session?.user;
-		const kept = context.context.newSession?.session.token;
-		if (!isRevoking || !user || !kept) return;
-		await takeBack({
-			userId: user.id,
-			email: user.email,
-			keepSessionToken: kept,
-			isPasswordRemoved: false,
-			isAddressProven: false,
-		});
-	}
-
-	/** Signing up with the administrator's address mails the claim link (with or without SMTP). */
-	async function claimAfterSignUp(context: AuthHookContext, returned: unknown) {
-		// With REQUIRE_EMAIL_VERIFICATION the sign-up's verification mail is the claim already.
-		if (context.path !== "/sign-up/email" || config.requireEmailVerification) return;
-		const user = context.context.newSession?.user;
-		if (isAPIError(returned) || !user || !isAdminEmail(user.email, config.adminEmail)) return;
-		await sendAdministratorClaim(user.email);
-	}
-
 	return auth;
 }
-
-type AuthHookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
 export type Auth = ReturnType<typeof createAuth>;
 
