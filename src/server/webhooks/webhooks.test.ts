@@ -520,6 +520,9 @@ describe.each(availableDatabaseKinds())("webhook targets (%s)", (kind) => {
 		["hooks.example.com", ["93.184.216.34"]],
 		["intranet.example.com", ["93.184.216.34", "10.1.2.3"]],
 		["metadata.example.com", ["169.254.169.254"]],
+		["localhost", ["127.0.0.1"]],
+		["nat64.example.com", ["64:ff9b::a00:5"]],
+		["sixtofour.example.com", ["2606:4700::1111", "2002:c0a8:101::1"]],
 	]);
 
 	beforeAll(async () => {
@@ -547,20 +550,41 @@ describe.each(availableDatabaseKinds())("webhook targets (%s)", (kind) => {
 		["https://100.64.0.1/hooks", "100.64.0.1"],
 		["https://169.254.169.254/latest/meta-data", "169.254.169.254"],
 		["https://0.0.0.0/hooks", "0.0.0.0"],
+		["https://198.18.0.1/hooks", "198.18.0.1"],
+		["https://192.0.0.170/hooks", "192.0.0.170"],
 		["https://[::1]/hooks", "::1"],
 		["https://[fe80::1]/hooks", "fe80::1"],
 		["https://[fd00:ec2::254]/hooks", "fd00:ec2::254"],
+		["https://[fec0::1]/hooks", "fec0::1"],
 		["https://[::ffff:127.0.0.1]/hooks", "::ffff:7f00:1"],
-		["https://intranet.example.com/hooks", "10.1.2.3"],
-		["https://metadata.example.com/hooks", "169.254.169.254"],
-	])("refuses %s when it is saved", async (url, address) => {
+		["https://[::ffff:0:127.0.0.1]/hooks", "::ffff:0:7f00:1"],
+		["https://[64:ff9b::169.254.169.254]/hooks", "64:ff9b::a9fe:a9fe"],
+		["https://[64:ff9b:1::808:808]/hooks", "64:ff9b:1::808:808"],
+		["https://[2002:a9fe:a9fe::1]/hooks", "2002:a9fe:a9fe::1"],
+		["https://localhost/", "localhost"],
+		["https://intranet.example.com/hooks", "intranet.example.com"],
+		["https://metadata.example.com/hooks", "metadata.example.com"],
+		["https://nat64.example.com/hooks", "nat64.example.com"],
+		["https://sixtofour.example.com/hooks", "sixtofour.example.com"],
+	])("refuses %s when it is saved, without naming what its name resolved to", async (url, host) => {
 		const { client } = await createTestUser(server);
 		const response = await client.request("/api/account/webhooks", {
 			method: "POST",
 			json: { url, events: ["generation.completed"] },
 		});
 		const message = await expectErrorEnvelope(response, 400, "VALIDATION_ERROR");
-		expect(message).toContain(`(${address}); webhooks go only to public addresses.`);
+		expect(message).toBe(`${host} is not a public address; webhooks go only to public addresses.`);
+		for (const answer of dns.get(host) ?? []) expect(message).not.toContain(answer);
+		const listed = WebhookEndpointListSchema.parse(
+			await (await client.request("/api/account/webhooks")).json(),
+		);
+		expect(listed.items).toEqual([]);
+	});
+
+	it("saves an endpoint whose name leads through NAT64 or 6to4 to a public address", async () => {
+		const { client } = await createTestUser(server);
+		dns.set("dns64.example.com", ["64:ff9b::5db8:d822", "2002:5db8:d822::1"]);
+		await addEndpoint(client, "https://dns64.example.com/hooks");
 	});
 
 	it("refuses plain http to a public address, and a name that does not resolve", async () => {
@@ -580,21 +604,31 @@ describe.each(availableDatabaseKinds())("webhook targets (%s)", (kind) => {
 		}
 	});
 
-	it("refuses to send to a name that has moved to a private address since it was saved", async () => {
-		const { client } = await createTestUser(server);
-		dns.set("moving.example.com", ["93.184.216.34"]);
-		const created = await addEndpoint(client, "https://moving.example.com/hooks");
-		dns.set("moving.example.com", ["127.0.0.1"]);
+	it.each([
+		["127.0.0.1"],
+		["64:ff9b::a9fe:a9fe"],
+		["2002:a00:1::"],
+		["::ffff:0:a00:1"],
+		["fec0::5"],
+		["198.18.4.4"],
+	])(
+		"refuses to send to a name that has moved to %s since it was saved, without naming it",
+		async (address) => {
+			const { client } = await createTestUser(server);
+			const name = `moving-${address.replaceAll(/[:.]/g, "-")}.example.com`;
+			dns.set(name, ["93.184.216.34"]);
+			const created = await addEndpoint(client, `https://${name}/hooks`);
+			dns.set(name, [address]);
 
-		await sendTestEvent(client, created.id);
-		const [delivery] = await waitForSettled(client, created.id);
+			await sendTestEvent(client, created.id);
+			const [delivery] = await waitForSettled(client, created.id);
 
-		expect(delivery).toMatchObject({
-			status: "failed",
-			attempts: 1,
-			lastStatusCode: null,
-			lastError:
-				"Refused: moving.example.com is a loopback, private, link-local or metadata address (127.0.0.1); webhooks go only to public addresses.",
-		});
-	});
+			expect(delivery).toMatchObject({
+				status: "failed",
+				attempts: 1,
+				lastStatusCode: null,
+				lastError: `Refused: ${name} is not a public address; webhooks go only to public addresses.`,
+			});
+		},
+	);
 });
