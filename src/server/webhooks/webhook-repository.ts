@@ -16,6 +16,25 @@ export async function insertWebhookEndpoint(
 	return db.insertInto("webhook_endpoints").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Records an endpoint unless the person already has `maxEndpoints`; undefined then. The count and
+ * the insert hold the person's lock, so endpoints saved at the same instant cannot pass the limit
+ * together.
+ */
+export async function insertWebhookEndpointWithinLimit(
+	db: Db,
+	row: Omit<WebhookEndpointRow, "created_at">,
+	maxEndpoints: number,
+): Promise<WebhookEndpointRow | undefined> {
+	return db.transaction().execute(async (transaction) => {
+		await sql`select pg_advisory_xact_lock(hashtext(${`atelier:webhook-endpoints:${row.user_id}`}))`.execute(
+			transaction,
+		);
+		if ((await countWebhookEndpoints(transaction, row.user_id)) >= maxEndpoints) return undefined;
+		return insertWebhookEndpoint(transaction, row);
+	});
+}
+
 export function countWebhookEndpoints(db: Db, userId: string): Promise<number> {
 	return db
 		.selectFrom("webhook_endpoints")

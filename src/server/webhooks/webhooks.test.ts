@@ -258,6 +258,29 @@ describe.each(availableDatabaseKinds())("webhooks (%s)", (kind) => {
 				"An account can have at most 10 webhook endpoints. Delete one first.",
 			);
 		});
+		it("hold the ten endpoints an account may have when many are saved at the same instant", async () => {
+			const { client } = await createTestUser(server);
+			const target = await receiver();
+			const responses = await Promise.all(
+				Array.from({ length: 16 }, (_, index) =>
+					client.request("/api/account/webhooks", {
+						method: "POST",
+						json: { url: `${target.url}/${index}`, events: ["generation.completed"] },
+					}),
+				),
+			);
+			const statuses = responses.map((response) => response.status);
+			expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+			for (const response of responses.filter((item) => item.status !== 201)) {
+				expect(await expectErrorEnvelope(response, 400, "VALIDATION_ERROR")).toBe(
+					"An account can have at most 10 webhook endpoints. Delete one first.",
+				);
+			}
+			const listed = WebhookEndpointListSchema.parse(
+				await (await client.request("/api/account/webhooks")).json(),
+			);
+			expect(listed.items).toHaveLength(10);
+		});
 	});
 
 	describe("deliveries", () => {
