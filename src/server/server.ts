@@ -88,6 +88,8 @@ export type Server = {
 	app: App;
 	auth: Auth;
 	queue: GenerationQueue;
+	/** The webhook attempts' queue, which the hourly upkeep (webhook-maintenance.ts) refills. */
+	webhookQueue: WebhookQueue;
 	/** /api/ready answers 503 from now on, while the process drains before it stops. */
 	markShuttingDown: ReadinessCheck["markShuttingDown"];
 	/** Every long poll answers now, and later ones at once: called as the port closes. */
@@ -235,6 +237,7 @@ export async function assembleServer(options: {
 		app,
 		auth,
 		queue,
+		webhookQueue,
 		markShuttingDown: readiness.markShuttingDown,
 		endWaits: () => events.endWaits(),
 		async stop() {

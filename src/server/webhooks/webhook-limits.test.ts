@@ -16,7 +16,7 @@ import {
 	type TestServer,
 } from "../testing/test-server";
 import { type ReceiverAnswer, startWebhookReceiver } from "../testing/webhook-receiver";
-import { pruneSettledDeliveries } from "./webhook-maintenance";
+import { maintainWebhooks, pruneSettledDeliveries } from "./webhook-maintenance";
 
 /** One attempt's timeout on this file's server. */
 const TIMEOUT_MS = 2_000;
@@ -150,6 +150,39 @@ describe.each(availableDatabaseKinds())("webhook limits (%s)", (kind) => {
 			expect((endedAt[index] ?? 0) - (endedAt[index - 1] ?? 0)).toBeGreaterThan(TIMEOUT_MS * 0.75);
 		}
 	}, 60_000);
+
+	it("queue again, in the hourly upkeep, a delivery left waiting by an attempt that died holding its endpoint's turn", async () => {
+		const { client } = await createTestUser(server);
+		const target = await receiver();
+		const endpoint = await addEndpoint(client, target.url);
+		// An attempt whose server died mid-send, and whose job pg-boss gave up on: its turn runs out
+		// soon, and nobody is left to hand it on.
+		await server.database.db
+			.insertInto("webhook_endpoint_turns")
+			.values({
+				endpoint_id: endpoint.id,
+				holder: "a job that died",
+				lease_until: sql<Date>`now() + interval '1 second'`,
+			})
+			.execute();
+		const waiting = await sendTestEvent(client, endpoint.id);
+		await new Promise((resolve) => setTimeout(resolve, 2_500));
+		expect(target.received()).toEqual([]);
+		expect(
+			(await maintainWebhooks({ db: server.database.db, queue: server.webhookQueue })).restarted,
+		).toBe(0);
+
+		// Overdue by more than the upkeep's quarter of an hour.
+		await server.database.db
+			.updateTable("webhook_deliveries")
+			.set({ next_attempt_at: sql<Date>`now() - interval '16 minutes'` })
+			.where("id", "=", waiting.id)
+			.execute();
+		const round = await maintainWebhooks({ db: server.database.db, queue: server.webhookQueue });
+		expect(round.restarted).toBe(1);
+		await expect.poll(() => target.received().length, { timeout: 20_000 }).toBe(1);
+		expect(target.received()[0]?.headers["webhook-id"]).toBe(waiting.id);
+	});
 
 	it("prune delivered and failed deliveries after 30 days, keeping newer ones and those waiting", async () => {
 		const { client } = await createTestUser(server);
