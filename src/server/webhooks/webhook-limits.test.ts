@@ -1,50 +1,15 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-	CreatedWebhookSchema,
-	QueuedWebhookDeliverySchema,
-	type WebhookDelivery,
-	WebhookDeliveryListSchema,
-} from "../../shared/webhooks";
 import { DEFAULT_WEBHOOK_SETTINGS } from "../server";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { availableDatabaseKinds } from "../testing/test-database";
-import {
-	createTestServer,
-	createTestUser,
-	type TestClient,
-	type TestServer,
-} from "../testing/test-server";
+import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
+import { addEndpoint, pressTestEvent, readDeliveries, sendTestEvent } from "../testing/webhook-kit";
 import { type ReceiverAnswer, startWebhookReceiver } from "../testing/webhook-receiver";
 import { maintainWebhooks, pruneSettledDeliveries } from "./webhook-maintenance";
 
 /** One attempt's timeout on this file's server. */
 const TIMEOUT_MS = 2_000;
-
-async function addEndpoint(client: TestClient, url: string) {
-	const response = await client.request("/api/account/webhooks", {
-		method: "POST",
-		json: { url, events: ["generation.completed"] },
-	});
-	expect(response.status).toBe(201);
-	return CreatedWebhookSchema.parse(await response.json());
-}
-
-function pressTest(client: TestClient, endpointId: string): Promise<Response> {
-	return client.request(`/api/account/webhooks/${endpointId}/test`, { method: "POST" });
-}
-
-async function sendTestEvent(client: TestClient, endpointId: string): Promise<WebhookDelivery> {
-	const response = await pressTest(client, endpointId);
-	expect(response.status).toBe(202);
-	return QueuedWebhookDeliverySchema.parse(await response.json());
-}
-
-async function readDeliveries(client: TestClient, endpointId: string): Promise<WebhookDelivery[]> {
-	const response = await client.request(`/api/account/webhooks/${endpointId}/deliveries`);
-	expect(response.status).toBe(200);
-	return WebhookDeliveryListSchema.parse(await response.json()).items;
-}
 
 describe.each(availableDatabaseKinds())("webhook limits (%s)", (kind) => {
 	let server: TestServer;
@@ -82,7 +47,7 @@ describe.each(availableDatabaseKinds())("webhook limits (%s)", (kind) => {
 		const other = await addEndpoint(client, `${target.url}/other`);
 		for (let press = 0; press < 5; press++) await sendTestEvent(client, endpoint.id);
 
-		const refused = await pressTest(client, endpoint.id);
+		const refused = await pressTestEvent(client, endpoint.id);
 		const message = await expectErrorEnvelope(refused, 429, "RATE_LIMITED");
 		expect(message).toMatch(
 			/^An endpoint can be sent at most 5 test events a minute\. Please wait \d+ seconds\.$/,
