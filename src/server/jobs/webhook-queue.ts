@@ -32,7 +32,8 @@ export type WebhookQueue = {
 };
 
 // The job id is derived from the delivery and attempt, so queueing the same attempt twice (two
-// processes, or a retried transaction) is a no-op: each attempt is sent once.
+// processes, or a retried transaction) is a no-op: each attempt is sent once. An endpoint's turn
+// handed on names the job that hands it: the attempt's own job may have run already.
 function jobIdOf(job: WebhookAttemptJob, handedOnBy: string | undefined): string {
 	const name = `${job.deliveryId}#${job.attempt}${handedOnBy === undefined ? "" : `#${handedOnBy}`}`;
 	const hex = createHash("sha256").update(name).digest("hex");
@@ -70,20 +71,27 @@ export async function startWebhookQueue(options: {
 	const { boss, concurrency, logger } = options;
 	const underWay = new Set<Promise<void>>();
 	let isPolling = false;
+	// A wake while a fetch is under way: that fetch may have missed what woke it, so fetch again.
+	let isWokenWhilePolling = false;
 	let isStopped = concurrency === 0;
 
 	// One poller for every slot keeps the queries on a shared database (PGlite has a single
 	// session) to one a second while idle; it fetches only as many jobs as there are free slots.
 	async function poll(): Promise<void> {
-		if (isPolling || isStopped) return;
+		if (isStopped) return;
+		if (isPolling) {
+			isWokenWhilePolling = true;
+			return;
+		}
 		isPolling = true;
 		try {
 			while (!isStopped && underWay.size < concurrency) {
+				isWokenWhilePolling = false;
 				const jobs = await boss.fetch<WebhookAttemptJob>(QUEUE, {
 					batchSize: concurrency - underWay.size,
 				});
-				if (jobs.length === 0) break;
 				for (const job of jobs) start(job);
+				if (jobs.length === 0 && !isWokenWhilePolling) break;
 			}
 		} catch (error) {
 			logger.warn("fetching webhook attempts failed", { error });

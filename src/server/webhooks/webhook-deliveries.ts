@@ -145,7 +145,7 @@ export async function queueGenerationEvent(
 	});
 	if (!presentable) return;
 	const body = eventBody(type, presentGeneration(presentable, null));
-	// Each endpoint's lock taken in one order, so two transactions never wait on each other.
+	// Each endpoint's lock taken in one order, so two transactions cannot deadlock over them.
 	for (const endpoint of [...endpoints].sort((a, b) => a.id.localeCompare(b.id))) {
 		await queueDelivery(transaction, events, { endpointId: endpoint.id, type, body });
 	}
@@ -161,10 +161,11 @@ export async function queueTestEvent(
 ): Promise<WebhookDeliveryRow> {
 	const { count, resetSeconds } = await countInWindow(deps.db, `webhook-test:${endpointId}`, 60);
 	if (count > TEST_EVENTS_PER_MINUTE) {
+		const waitSeconds = Math.max(1, resetSeconds);
 		throw new AppError(
 			"RATE_LIMITED",
-			`An endpoint can be sent at most ${TEST_EVENTS_PER_MINUTE} test events a minute. Please wait ${resetSeconds} seconds.`,
-			{ retryAfterSeconds: Math.max(1, resetSeconds) },
+			`An endpoint can be sent at most ${TEST_EVENTS_PER_MINUTE} test events a minute. Please wait ${waitSeconds} seconds.`,
+			{ retryAfterSeconds: waitSeconds },
 		);
 	}
 	const body = eventBody(WEBHOOK_TEST_EVENT, {
