@@ -577,6 +577,27 @@ const MIGRATIONS: Record<string, Migration> = {
 					where parent_generation_id is not null`.execute(db);
 		},
 	},
+	"0017_webhook_fairness": {
+		// An endpoint's turn: at most one attempt in flight an endpoint, whoever's worker sends it
+		// (webhooks/webhook-deliveries.ts, decision 025). The holder is the attempt's job, so a job
+		// pg-boss retries takes its own turn back; the lease lets another take it after a crash.
+		async up(db) {
+			await sql`
+				create table webhook_endpoint_turns (
+					endpoint_id uuid primary key references webhook_endpoints(id) on delete cascade,
+					holder text not null,
+					lease_until timestamptz not null
+				)`.execute(db);
+			// An endpoint's waiting deliveries: counted against its cap, the next one due taken in turn.
+			await sql`
+				create index webhook_deliveries_pending on webhook_deliveries (endpoint_id, next_attempt_at)
+					where status = 'pending'`.execute(db);
+			// Settled deliveries by age, for the hourly pruning.
+			await sql`
+				create index webhook_deliveries_settled on webhook_deliveries (created_at)
+					where status <> 'pending'`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

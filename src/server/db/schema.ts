@@ -250,6 +250,13 @@ type WebhookDeliveriesTable = {
 	next_attempt_at: NullableTimestamp;
 };
 
+/** The attempt in flight to an endpoint, if any: its job, and until when its turn holds. */
+type WebhookEndpointTurnsTable = {
+	endpoint_id: string;
+	holder: string;
+	lease_until: Timestamp;
+};
+
 export type DatabaseSchema = {
 	address_rate_limits: AddressRateLimitsTable;
 	api_tokens: ApiTokensTable;
@@ -263,6 +270,7 @@ export type DatabaseSchema = {
 	uploads: UploadsTable;
 	user: UserTable;
 	webhook_deliveries: WebhookDeliveriesTable;
+	webhook_endpoint_turns: WebhookEndpointTurnsTable;
 	webhook_endpoints: WebhookEndpointsTable;
 };
 

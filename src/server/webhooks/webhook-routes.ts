@@ -12,10 +12,9 @@ import type { ViewerEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { queueTestEvent, type WebhookDeps } from "./webhook-deliveries";
 import {
-	countWebhookEndpoints,
 	deleteWebhookEndpoint,
 	findWebhookEndpoint,
-	insertWebhookEndpoint,
+	insertWebhookEndpointWithinLimit,
 	listWebhookDeliveries,
 	listWebhookEndpoints,
 	type WebhookDeliveryRow,
@@ -89,20 +88,24 @@ export function createWebhookRoutes(options: {
 				throw new AppError("VALIDATION_ERROR", error.message);
 			throw error;
 		}
-		if ((await countWebhookEndpoints(deps.db, userId)) >= MAX_WEBHOOK_ENDPOINTS) {
+		const secret = createWebhookSecret();
+		const row = await insertWebhookEndpointWithinLimit(
+			deps.db,
+			{
+				id: randomUUID(),
+				user_id: userId,
+				url: parsed.data.url,
+				events: [...new Set(parsed.data.events)],
+				sealed_secret: sealWebhookSecret(secret, deps.serverSecret),
+			},
+			MAX_WEBHOOK_ENDPOINTS,
+		);
+		if (!row) {
 			throw new AppError(
 				"VALIDATION_ERROR",
 				`An account can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one first.`,
 			);
 		}
-		const secret = createWebhookSecret();
-		const row = await insertWebhookEndpoint(deps.db, {
-			id: randomUUID(),
-			user_id: userId,
-			url: parsed.data.url,
-			events: [...new Set(parsed.data.events)],
-			sealed_secret: sealWebhookSecret(secret, deps.serverSecret),
-		});
 		return context.json({ ...presentEndpoint(row), secret }, 201);
 	});
 
