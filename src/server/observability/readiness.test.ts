@@ -7,7 +7,7 @@ import { createLocalStorage } from "../storage/local-storage";
 import type { Storage } from "../storage/storage";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, type TestServer } from "../testing/test-server";
-import { READINESS_PROBE_FOLDER, ReadinessSchema } from "./readiness";
+import { READINESS_PROBE_FOLDER, ReadinessSchema, STORAGE_PROBE_INTERVAL_MS } from "./readiness";
 
 async function readReady(server: Pick<TestServer, "app">) {
 	const response = await server.app.request("/api/ready");
@@ -68,12 +68,15 @@ describe.each(availableDatabaseKinds())("GET /api/ready on %s", (kind) => {
 		const counted = countWrites(createLocalStorage(folder));
 		const server = await start({ storage: counted.storage });
 
+		const startedAt = Date.now();
 		for (let probe = 0; probe < 40; probe++) expect((await readReady(server)).status).toBe(200);
 		const together = await Promise.all(Array.from({ length: 40 }, () => readReady(server)));
+		const windows = Math.floor((Date.now() - startedAt) / STORAGE_PROBE_INTERVAL_MS) + 1;
 
 		expect(together.every((answer) => answer.status === 200)).toBe(true);
-		// All within STORAGE_PROBE_INTERVAL_MS of the first: one write, whatever the rate.
-		expect(counted.writes()).toBe(1);
+		// One write per window begun (one, unless this machine took over 5 s for 80 probes).
+		expect(counted.writes()).toBeGreaterThanOrEqual(1);
+		expect(counted.writes()).toBeLessThanOrEqual(windows);
 		await rm(folder, { recursive: true, force: true });
 	});
 

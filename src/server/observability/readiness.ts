@@ -86,8 +86,7 @@ export function createReadinessCheck(deps: {
 			return storageProbe.outcome;
 		}
 		const outcome = withinTimeout(checkStorage(storage));
-		// Settled either way: the cached outcome is read again, never left unhandled.
-		outcome.catch(() => {});
+		// Waited for either way: the window starts when the probe ended.
 		await outcome.catch(() => {});
 		storageProbe = { endedAt: Date.now(), outcome };
 		return outcome;
