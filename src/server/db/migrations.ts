@@ -598,6 +598,21 @@ const MIGRATIONS: Record<string, Migration> = {
 					where status <> 'pending'`.execute(db);
 		},
 	},
+	"0018_audit_entries_outlive_people": {
+		// The audit log's entries about a person went with the person's account (0006 made their
+		// owner reference cascade), so deleting an account erased the record of what the
+		// administrator had done to it. They now stay, the reference cleared: each entry has kept
+		// the e-mail addresses of its owner and its administrator since 0006 (owner_email and
+		// actor_email are not null), so there is nothing to backfill; the entries already erased
+		// cannot be brought back.
+		async up(db) {
+			await sql`
+				alter table generation_audit_log
+					drop constraint generation_audit_log_owner_id_fkey,
+					add constraint generation_audit_log_owner_id_fkey
+						foreign key (owner_id) references "user"(id) on delete set null`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -174,7 +174,9 @@ export type AuditAction = "delete" | "disable" | "enable" | "set-quota" | "delet
 
 /**
  * One administrator action: a deletion of another person's generation (outlives the generation),
- * or an action on a person (no generation; an account's deletion has no owner reference).
+ * or an action on a person (no generation; an account's deletion has no owner reference). Every
+ * entry outlives its owner's account: owner_id is cleared when the account is deleted, and the
+ * e-mail addresses written with the entry stay.
  */
 type GenerationAuditLogTable = {
 	id: string;

@@ -37,7 +37,8 @@ export function createUploadRoutes(options: {
 		maxSize: MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES,
 		onError: (context) => errorResponse(context, "PAYLOAD_TOO_LARGE", UPLOAD_MESSAGES.tooLarge),
 	});
-	// A person at the limit of unused uploads is answered before the file is read.
+	// Counted and, over a rate limit or at the limit of unused uploads, answered before the file
+	// is read: whether it would have decoded makes no difference to the count.
 	const refuseAtLimit: MiddlewareHandler<ViewerEnv> = async (context, next) => {
 		await assertMayUpload(deps.db, context.get("viewer").id);
 		await next();
