@@ -55,8 +55,10 @@ function MenuItem({
 	);
 }
 
-const SUB_CONTENT_CLASS_NAME =
-	"z-40 w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none";
+// Above the sticky header (z-menu), and never taller than the window's room on its side: a menu
+// opened near the top or bottom scrolls rather than running out of the window.
+const MENU_CLASS_NAME =
+	"z-menu max-h-(--radix-dropdown-menu-content-available-height) w-56 overflow-y-auto rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none";
 
 /** The props that describe a menu item by a note shown under its label (`describedBy` its id). */
 type ItemDescription = { "aria-describedby"?: string };
@@ -103,7 +105,7 @@ function ImageActionItem({
 				{content}
 			</DropdownMenu.SubTrigger>
 			<DropdownMenu.Portal>
-				<DropdownMenu.SubContent sideOffset={4} className={SUB_CONTENT_CLASS_NAME}>
+				<DropdownMenu.SubContent sideOffset={4} className={MENU_CLASS_NAME}>
 					{Array.from({ length: imageCount }, (_, imageIndex) => (
 						// biome-ignore lint/suspicious/noArrayIndexKey: one item per image, in order.
 						<Fragment key={imageIndex}>
@@ -218,11 +220,7 @@ export function GenerationActionsMenu({
 			</DropdownMenu.Trigger>
 			{/* Portalled: the card's list item contains its paint (content-visibility), which would clip it. */}
 			<DropdownMenu.Portal>
-				<DropdownMenu.Content
-					align="end"
-					sideOffset={4}
-					className="z-30 w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none"
-				>
+				<DropdownMenu.Content align="end" sideOffset={4} className={MENU_CLASS_NAME}>
 					<ImageActionItems generation={generation} actions={actions} />
 					{hasImages(generation) ? (
 						<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
