@@ -34,9 +34,14 @@ async function startWithToken(token: string, prompt: string): Promise<void> {
 	expect(started.status).toBe(201);
 }
 
+/** Opens the history once the header's poll has had its first answer and waits for news. */
 async function openHistory(page: Page): Promise<void> {
+	const isWaiting = page.waitForRequest((request) =>
+		request.url().includes("/api/generations/active?after="),
+	);
 	await page.goto("/generations");
 	await expect(page.getByRole("heading", { level: 1, name: "Saved Generations" })).toBeVisible();
+	await isWaiting;
 	await expect(page.getByRole("link", { name: /running/ })).toHaveCount(0);
 }
 
@@ -65,13 +70,13 @@ test("a generation started just as the header's poll has waited its whole time s
 }) => {
 	test.setTimeout(LONG_POLL_MS + 30_000);
 	const token = await signUpWithToken(page, "started-after-a-wait");
+	await openHistory(page);
 	// The poll that waits: asked for with the version of the answer before it.
 	const waitedOut = page.waitForResponse(
 		(response) =>
 			response.url().includes("/api/generations/active?after=") && response.status() === 200,
 		{ timeout: LONG_POLL_MS + 10_000 },
 	);
-	await openHistory(page);
 	// Nothing of this person changes meanwhile: the poll ends with the server's wait, no news.
 	await waitedOut;
 
