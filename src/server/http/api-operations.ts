@@ -522,3 +522,15 @@ export const UPLOAD_OPERATIONS = {
 		errors: [404],
 	},
 } as const satisfies Record<string, ApiOperation>;
+
+/**
+ * Who may call the routes outside the public API, which no token may call: the account's own
+ * (a signed-in browser; making what acts for the person later, a token or a webhook, with a
+ * verified address when one is required) and the administrator's (their browser session only).
+ * The public API's routes take their access from their entries above.
+ */
+export const BROWSER_ACCESS = {
+	account: { scopes: [] },
+	accountGrant: { scopes: [], needsVerifiedEmail: true },
+	admin: { scopes: [], isAdminOnly: true },
+} as const satisfies Record<string, RouteAccess>;
