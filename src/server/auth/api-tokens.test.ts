@@ -12,6 +12,7 @@ import { callWithToken, createToken, PROMPT, pngForm } from "../testing/api-toke
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
+import { createApiToken } from "./api-tokens";
 
 const RATE_LIMIT = 30;
 
@@ -314,7 +315,21 @@ describe.each(availableDatabaseKinds())("personal API tokens on %s", (kind) => {
 		const verifyingServer = await createTestServer(kind, { requireEmailVerification: true });
 		try {
 			const person = await createTestUser(verifyingServer);
-			const { token } = await createToken(person, ["generate", "read"]);
+			// Minting one needs a verified address too: this token was made before the operator
+			// turned verification on.
+			const { token } = await createApiToken(verifyingServer.database.db, person.userId, {
+				name: "older script",
+				scopes: ["generate", "read"],
+				expiresInDays: 30,
+			});
+			await expectErrorEnvelope(
+				await person.client.request("/api/account/tokens", {
+					method: "POST",
+					json: { name: "new script", scopes: ["read"], expiresInDays: 30 },
+				}),
+				403,
+				"EMAIL_NOT_VERIFIED",
+			);
 			const started = await callWithToken(verifyingServer, token, "/api/generations", {
 				method: "POST",
 				json: { prompt: PROMPT, aspectRatio: "--ar 1:1" },
