@@ -126,6 +126,8 @@ export function createGate(options: {
 					);
 				}
 				refuseUnverified(access, owner.emailVerified);
+				// A token acts as its owner only: the administrator's reach over everyone's
+				// generations is their browser session's, never a token's (decision 024).
 				const viewer = { ...owner.viewer, isAdmin: false };
 				context.set("viewer", viewer);
 				context.set("optionalViewer", viewer);
