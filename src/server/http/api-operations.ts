@@ -275,7 +275,8 @@ export const GENERATION_OPERATIONS = {
 		method: "get",
 		path: "/api/generations",
 		summary: "List the history",
-		description: "Newest first, one cursor page at a time; `nextCursor` asks for the next page.",
+		description:
+			"Newest first, one cursor page at a time; `nextCursor` asks for the next page. Only the caller's own generations, the administrator's tokens too: `owner`, the filter by person, is the administrator's in their signed-in browser, and answers 400 to a token.",
 		tag: "History",
 		access: { scopes: ["read"] },
 		query: ListGenerationsQuerySchema,
