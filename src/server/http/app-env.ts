@@ -45,7 +45,7 @@ export type Gate = {
 	allowAdminOnly: MiddlewareHandler<ViewerEnv>;
 };
 
-/** A route behind the viewer middleware (auth/request-viewer.ts). */
+/** A route behind the gate (auth/request-viewer.ts). */
 export type ViewerEnv = {
 	Variables: AppEnv["Variables"] & {
 		viewer: Viewer;
