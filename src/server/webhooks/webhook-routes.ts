@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { z } from "zod/mini";
 import {
 	CreateWebhookRequestSchema,
@@ -8,7 +8,8 @@ import {
 	type WebhookEndpoint,
 	type WebhookEventType,
 } from "../../shared/webhooks";
-import type { ViewerEnv } from "../http/app-env";
+import { BROWSER_ACCESS } from "../http/api-operations";
+import type { Gate, ViewerEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { queueTestEvent, type WebhookDeps } from "./webhook-deliveries";
 import {
@@ -53,14 +54,12 @@ function presentDelivery(row: WebhookDeliveryRow): WebhookDelivery {
  * log. Like the rest of account management they need a signed-in browser session.
  */
 export function createWebhookRoutes(options: {
-	/** The one viewer middleware's browser-only access (auth/request-viewer.ts). */
-	allowSessionOnly: MiddlewareHandler<ViewerEnv>;
+	/** The one gate (auth/request-viewer.ts): a signed-in browser, never a token. */
+	gate: Gate;
 	deps: WebhookDeps;
 }) {
-	const { allowSessionOnly, deps } = options;
+	const { gate, deps } = options;
 	const app = new Hono<ViewerEnv>();
-	app.use("/account/webhooks", allowSessionOnly);
-	app.use("/account/webhooks/*", allowSessionOnly);
 
 	/** The person's endpoint named in the path; someone else's answers as if it did not exist. */
 	async function readOwnEndpoint(userId: string, id: string): Promise<WebhookEndpointRow> {
@@ -70,7 +69,8 @@ export function createWebhookRoutes(options: {
 		return endpoint;
 	}
 
-	app.post("/account/webhooks", async (context) => {
+	// Saving an endpoint needs a verified address where one is required, as minting a token does.
+	app.post("/account/webhooks", gate.allow(BROWSER_ACCESS.accountGrant), async (context) => {
 		const userId = context.get("viewer").id;
 		const parsed = CreateWebhookRequestSchema.safeParse(
 			await context.req.json().catch(() => undefined),
@@ -109,13 +109,13 @@ export function createWebhookRoutes(options: {
 		return context.json({ ...presentEndpoint(row), secret }, 201);
 	});
 
-	app.get("/account/webhooks", async (context) => {
+	app.get("/account/webhooks", gate.allowSessionOnly, async (context) => {
 		const userId = context.get("viewer").id;
 		const rows = await listWebhookEndpoints(deps.db, userId);
 		return context.json({ items: rows.map(presentEndpoint) });
 	});
 
-	app.delete("/account/webhooks/:id", async (context) => {
+	app.delete("/account/webhooks/:id", gate.allowSessionOnly, async (context) => {
 		const userId = context.get("viewer").id;
 		const id = context.req.param("id");
 		if (!EndpointIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");
@@ -123,13 +123,13 @@ export function createWebhookRoutes(options: {
 		return context.json({ success: true });
 	});
 
-	app.post("/account/webhooks/:id/test", async (context) => {
+	app.post("/account/webhooks/:id/test", gate.allowSessionOnly, async (context) => {
 		const endpoint = await readOwnEndpoint(context.get("viewer").id, context.req.param("id"));
 		const delivery = await queueTestEvent(deps, endpoint.id);
 		return context.json(presentDelivery(delivery), 202);
 	});
 
-	app.get("/account/webhooks/:id/deliveries", async (context) => {
+	app.get("/account/webhooks/:id/deliveries", gate.allowSessionOnly, async (context) => {
 		const endpoint = await readOwnEndpoint(context.get("viewer").id, context.req.param("id"));
 		const rows = await listWebhookDeliveries(deps.db, endpoint.id);
 		return context.json({ items: rows.map(presentDelivery) });
