@@ -23,7 +23,10 @@ import { findQueuePositions } from "./queue-order";
  */
 describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 	let server: TestServer;
+	// Each test's own generations, by name: the names repeat from one test to the next.
+	const names = new Map<string, string>();
 	beforeEach(async () => {
+		names.clear();
 		server = await createTestServer(kind, {
 			isWorkerEnabled: false,
 			limits: { maxActivePerUser: 10, dailyLimitPerUser: 0 },
@@ -63,9 +66,6 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 			names.set(id, prompt);
 		}
 	}
-	// Each test's own generations: the names repeat from one test to the next.
-	const names = new Map<string, string>();
-	beforeEach(() => names.clear());
 
 	/** One worker's turn: claims the next generation (its name) and leaves it running. */
 	async function start(): Promise<{ name: string; finish(): Promise<void> } | undefined> {
