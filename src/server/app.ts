@@ -17,6 +17,7 @@ import { hasBearerToken } from "./http/bearer-token";
 import { AppError, errorResponse, handleError } from "./http/errors";
 import { createApiDocsRoutes } from "./http/openapi-routes";
 import { refuseForeignOrigins } from "./http/origin-check";
+import { refuseUnstorableText } from "./http/refuse-unstorable-text";
 import type { StaticSite } from "./http/static-site";
 import type { Logger } from "./logging/logger";
 import { createHealthRoutes } from "./observability/health-routes";
@@ -111,6 +112,11 @@ export function createApp(deps: AppDeps) {
 	});
 	// An upload has a larger limit of its own, applied once the route knows who asks.
 	api.use((context, next) => (isUploadRequest(context.req) ? next() : limitBody(context, next)));
+	// Within the body limit: an upload's form holds only its file, which is checked by content.
+	const refuseUnstorable = refuseUnstorableText();
+	api.use((context, next) =>
+		isUploadRequest(context.req) ? next() : refuseUnstorable(context, next),
+	);
 	api.use(compress());
 	// Better Auth checks origins on its own routes too; this covers every route, ours included.
 	api.use(refuseForeignOrigins([config.baseUrl, ...config.trustedOrigins]));

@@ -613,6 +613,39 @@ const MIGRATIONS: Record<string, Migration> = {
 						foreign key (owner_id) references "user"(id) on delete set null`.execute(db);
 		},
 	},
+	"0019_queue_waits": {
+		// The fair queue (decision 020) forgets the turns given before the queue's current wait: the
+		// time since something was last queued or running without a break. Each generation records,
+		// when it is inserted, the wait it joins: the one its unfinished generations share, or a new
+		// one beginning with it. Unlike a wait read from the unfinished generations' own times, it
+		// does not move when a generation ends, so an end changes nobody's place in the queue.
+		async up(db) {
+			await sql`alter table generations add column wait_began_at timestamptz`.execute(db);
+			await sql`
+				create function join_queue_wait() returns trigger language plpgsql as $$
+				begin
+					new.wait_began_at := coalesce(
+						(select min(wait_began_at) from generations where status in ('queued', 'running')),
+						-- The database's clock, as the turns' started_at: created_at is the server's.
+						now()
+					);
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger generations_queue_wait
+				before insert on generations
+				for each row execute function join_queue_wait()`.execute(db);
+			// The wait under way began with its oldest unfinished generation; finished generations
+			// joined none that matters any more and keep null.
+			await sql`
+				update generations
+				set wait_began_at = (
+					select min(created_at) from generations where status in ('queued', 'running')
+				)
+				where status in ('queued', 'running')`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -105,6 +105,11 @@ type GenerationsTable = {
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
+	/**
+	 * When the queue's wait this generation joined began (set by a trigger as it is inserted;
+	 * decision 020); null for generations finished before it was recorded.
+	 */
+	wait_began_at: ColumnType<Date | null, never, never>;
 	created_at: Timestamp;
 	started_at: NullableTimestamp;
 	completed_at: NullableTimestamp;
