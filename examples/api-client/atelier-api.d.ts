@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * List the history
-         * @description Newest first, one cursor page at a time; `nextCursor` asks for the next page.
+         * @description Newest first, one cursor page at a time; `nextCursor` asks for the next page. Only the caller's own generations, the administrator's tokens too: `owner`, the filter by person, is the administrator's in their signed-in browser, and answers 400 to a token.
          *
          *     A token needs the `read` scope.
          */
@@ -43,7 +43,7 @@ export interface paths {
          * Start a generation
          * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength` where the model honours one (`referenceStrength` in `GET /api/models`). A model that cannot take an image, a `strength` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image answers 404.
          *
-         *     A token needs the `generate` scope.
+         *     A token needs the `generate` scope. Where the server requires verified addresses, the token's owner needs one (else 403 `EMAIL_NOT_VERIFIED`).
          */
         post: operations["createGeneration"];
         delete?: never;
@@ -283,7 +283,7 @@ export interface paths {
          * Upload a reference image
          * @description One file in the multipart field `image`: a PNG, JPEG or WebP image (told by its content, not its name), at most 20 MB and 40 megapixels. It is stored upright, re-encoded without its metadata (EXIF, GPS position), visible only to you; name its `uploadId` as a generation's `reference`. An upload no generation uses is removed after 24 hours, and a person keeps at most 50 unused uploads (429 beyond).
          *
-         *     A token needs the `generate` scope.
+         *     A token needs the `generate` scope. Where the server requires verified addresses, the token's owner needs one (else 403 `EMAIL_NOT_VERIFIED`).
          */
         post: operations["uploadImage"];
         delete?: never;

@@ -8,7 +8,7 @@ import { createAccountRoutes } from "./accounts/account-routes";
 import { createApiTokenRoutes } from "./accounts/api-token-routes";
 import { type Auth, hasSessionCookie } from "./auth/auth";
 import { forwardToAuth } from "./auth/forward-to-auth";
-import { createViewerMiddleware } from "./auth/request-viewer";
+import { createGate } from "./auth/request-viewer";
 import type { Database } from "./db/database";
 import { createGenerationRoutes } from "./generations/generation-routes";
 import type { GenerationDeps } from "./generations/generation-service";
@@ -17,6 +17,7 @@ import { hasBearerToken } from "./http/bearer-token";
 import { AppError, errorResponse, handleError } from "./http/errors";
 import { createApiDocsRoutes } from "./http/openapi-routes";
 import { refuseForeignOrigins } from "./http/origin-check";
+import { refuseUnstorableText } from "./http/refuse-unstorable-text";
 import type { StaticSite } from "./http/static-site";
 import type { Logger } from "./logging/logger";
 import { createHealthRoutes } from "./observability/health-routes";
@@ -111,18 +112,22 @@ export function createApp(deps: AppDeps) {
 	});
 	// An upload has a larger limit of its own, applied once the route knows who asks.
 	api.use((context, next) => (isUploadRequest(context.req) ? next() : limitBody(context, next)));
+	// Within the body limit: an upload's form holds only its file, which is checked by content.
+	const refuseUnstorable = refuseUnstorableText();
+	api.use((context, next) =>
+		isUploadRequest(context.req) ? next() : refuseUnstorable(context, next),
+	);
 	api.use(compress());
 	// Better Auth checks origins on its own routes too; this covers every route, ours included.
 	api.use(refuseForeignOrigins([config.baseUrl, ...config.trustedOrigins]));
 
-	// Account management (password, sessions, deletion, tokens) is for a signed-in browser: a
-	// token is refused here, which is also why bearer requests may skip the Origin check.
-	for (const path of ["/account/*", "/auth/*"]) {
-		api.use(path, async (context, next) => {
-			if (hasBearerToken(context.req.raw.headers)) throw new AppError("TOKEN_NOT_ALLOWED");
-			return next();
-		});
-	}
+	// Better Auth's own routes (sign-in, password, sessions) are for a browser: a token is refused
+	// here, which is also why bearer requests may skip the Origin check. Our own routes are
+	// guarded by the gate below.
+	api.use("/auth/*", async (context, next) => {
+		if (hasBearerToken(context.req.raw.headers)) throw new AppError("TOKEN_NOT_ALLOWED");
+		return next();
+	});
 
 	api.route("/", createHealthRoutes({ database, logger, readiness: deps.observability.readiness }));
 
@@ -139,26 +144,8 @@ export function createApp(deps: AppDeps) {
 		return next();
 	});
 
-	// Before the catch-all below: it wraps some of Better Auth's endpoints with Atelier's rules.
-	api.route(
-		"/",
-		createAccountRoutes({
-			auth,
-			database,
-			storage: deps.generations?.storage,
-			config: {
-				trustProxy: config.trustProxy,
-				isRateLimitEnabled: config.isRateLimitEnabled,
-				requireEmailVerification: config.requireEmailVerification,
-			},
-		}),
-	);
-
-	api.route("/", createApiTokenRoutes({ auth, database }));
-
-	api.on(["GET", "POST"], "/auth/*", (context) => forwardToAuth(auth, context, config.trustProxy));
-
-	const allow = createViewerMiddleware({
+	// The one gate that says who asks and what they may do, on every route of ours.
+	const gate = createGate({
 		auth,
 		database,
 		config: {
@@ -167,18 +154,37 @@ export function createApp(deps: AppDeps) {
 			tokenRequestsPerMinute: config.apiTokenRequestsPerMinute,
 		},
 	});
-	const allowSessionOnly = allow({ scopes: [] });
-	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, allowSessionOnly }));
-	api.route("/", createGenerationRoutes({ allow, allowSessionOnly, deps: deps.generations }));
+
+	// Before the catch-all below: it wraps some of Better Auth's endpoints with Atelier's rules.
+	api.route(
+		"/",
+		createAccountRoutes({
+			auth,
+			database,
+			gate,
+			storage: deps.generations?.storage,
+			config: {
+				trustProxy: config.trustProxy,
+				isRateLimitEnabled: config.isRateLimitEnabled,
+			},
+		}),
+	);
+
+	api.route("/", createApiTokenRoutes({ database, gate }));
+
+	api.on(["GET", "POST"], "/auth/*", (context) => forwardToAuth(auth, context, config.trustProxy));
+
+	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, gate }));
+	api.route("/", createGenerationRoutes({ gate, deps: deps.generations }));
 	api.route(
 		"/",
 		createUploadRoutes({
-			allow,
+			gate,
 			deps: { db: database.db, storage: deps.generations.storage, logger },
 		}),
 	);
 	api.route("/", createApiDocsRoutes({ baseUrl: config.baseUrl }));
-	api.route("/", createWebhookRoutes({ allowSessionOnly, deps: deps.webhooks }));
+	api.route("/", createWebhookRoutes({ gate, deps: deps.webhooks }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

@@ -28,12 +28,14 @@ import type { ImageProvider } from "./providers/types";
 import type { Storage } from "./storage/storage";
 import {
 	attemptDelivery,
+	MAX_PENDING_DELIVERIES,
 	queueGenerationEvent,
 	STANDARD_RETRY_DELAYS_MS,
 	WEBHOOK_TIMEOUT_MS,
 	type WebhookDeps,
 	type WebhookSettings,
 } from "./webhooks/webhook-deliveries";
+import { keepWebhooksMaintained } from "./webhooks/webhook-maintenance";
 
 export type ServerSettings = {
 	baseUrl: string;
@@ -60,12 +62,16 @@ export type ServerSettings = {
 	webhooks: WebhookSettings;
 };
 
-/** Public https targets only, 10 s an attempt, the Standard Webhooks retry schedule. */
+/**
+ * Public https targets only, 10 s an attempt, the Standard Webhooks retry schedule, 100 deliveries
+ * waiting an endpoint.
+ */
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
 	allowPrivateTargets: false,
 	resolveHost: lookupAddresses,
 	timeoutMs: WEBHOOK_TIMEOUT_MS,
 	retryDelaysMs: STANDARD_RETRY_DELAYS_MS,
+	maxPendingDeliveries: MAX_PENDING_DELIVERIES,
 };
 
 export const DEFAULT_RUN_SETTINGS: GenerationRunSettings = {
@@ -82,6 +88,8 @@ export type Server = {
 	app: App;
 	auth: Auth;
 	queue: GenerationQueue;
+	/** The webhook attempts' queue, which the hourly upkeep (webhook-maintenance.ts) refills. */
+	webhookQueue: WebhookQueue;
 	/** /api/ready answers 503 from now on, while the process drains before it stops. */
 	markShuttingDown: ReadinessCheck["markShuttingDown"];
 	/** Every long poll answers now, and later ones at once: called as the port closes. */
@@ -147,9 +155,10 @@ export async function assembleServer(options: {
 		const boss = await startJobQueue({ database, logger });
 		const webhookQueue: WebhookQueue = await startWebhookQueue({
 			boss,
+			logger,
 			concurrency: workerConcurrency,
 			attemptTimeoutMs: settings.webhooks.timeoutMs,
-			deliver: (job, queue) => attemptDelivery({ ...webhookBase, queue }, job),
+			deliver: (job, queue, jobId) => attemptDelivery({ ...webhookBase, queue }, job, jobId),
 		});
 		const queue = await startGenerationQueue({
 			boss,
@@ -170,7 +179,11 @@ export async function assembleServer(options: {
 					settings: settings.run,
 					metrics: metrics.generations,
 					onFinished: (transaction, generation) =>
-						queueGenerationEvent(transaction, webhookQueue, generation),
+						queueGenerationEvent(
+							transaction,
+							{ queue: webhookQueue, maxPending: settings.webhooks.maxPendingDeliveries },
+							generation,
+						),
 				}),
 		});
 		return { boss, queue, webhookQueue };
@@ -185,6 +198,10 @@ export async function assembleServer(options: {
 		options.isWorkerEnabled === false
 			? () => {}
 			: keepStorageSwept({ db: database.db, storage }, logger);
+	const stopWebhookUpkeep =
+		options.isWorkerEnabled === false
+			? () => {}
+			: keepWebhooksMaintained({ db: database.db, queue: webhookQueue }, logger);
 
 	const generationDeps: GenerationDeps = {
 		database,
@@ -221,12 +238,15 @@ export async function assembleServer(options: {
 		app,
 		auth,
 		queue,
+		webhookQueue,
 		markShuttingDown: readiness.markShuttingDown,
 		endWaits: () => events.endWaits(),
 		async stop() {
 			stopStatistics();
 			stopSweeping();
+			stopWebhookUpkeep();
 			queue.stop();
+			await webhookQueue.stop();
 			await stopJobQueue(boss);
 			await events.close();
 			await mailer.close();

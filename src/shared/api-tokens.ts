@@ -14,6 +14,15 @@ export const API_TOKEN_LIFETIMES_DAYS = [30, 90, 365] as const;
 
 export const API_TOKEN_NAME_MAX_LENGTH = 100;
 
+/**
+ * The most tokens a person may hold that have not expired: each has a rate limit of its own, so
+ * more tokens would multiply what one person may ask of the server.
+ */
+export const MAX_ACTIVE_API_TOKENS = 20;
+
+/** What minting a token beyond MAX_ACTIVE_API_TOKENS answers, with VALIDATION_ERROR, as a webhook beyond its limit does. */
+export const API_TOKEN_LIMIT_MESSAGE = `You have ${MAX_ACTIVE_API_TOKENS} active API tokens, the most an account may have. Revoke one to create another.`;
+
 export const ApiTokenScopeSchema = z.enum(API_TOKEN_SCOPES);
 
 /** `POST /api/account/tokens`. */

@@ -3,11 +3,10 @@ import { z } from "zod";
 import { ACCOUNT_LABEL } from "../../shared/constants";
 import type { Auth } from "../auth/auth";
 import { withClientIp } from "../auth/forward-to-auth";
-import { readActiveSession } from "../auth/read-session";
 import type { Database } from "../db/database";
 import { createGenerationArchive } from "../generations/generation-archive";
 import { selectGenerationsOfUser } from "../generations/generation-repository";
-import type { AppEnv } from "../http/app-env";
+import type { Gate, ViewerEnv } from "../http/app-env";
 import { AppError, errorResponse } from "../http/errors";
 import type { Storage } from "../storage/storage";
 import { addressKey, consumeAddressLimit, MAIL_PER_ADDRESS_LIMIT } from "./address-rate-limit";
@@ -15,7 +14,6 @@ import { addressKey, consumeAddressLimit, MAIL_PER_ADDRESS_LIMIT } from "./addre
 type AccountRoutesConfig = {
 	trustProxy: boolean;
 	isRateLimitEnabled: boolean;
-	requireEmailVerification: boolean;
 };
 
 const DeleteAccountRequestSchema = z.object({
@@ -48,17 +46,13 @@ async function readAuthErrorCode(response: Response): Promise<string | undefined
 export function createAccountRoutes(options: {
 	auth: Auth;
 	database: Database;
+	/** The one gate (auth/request-viewer.ts): the account's routes are for a signed-in browser. */
+	gate: Gate;
 	storage: Storage | undefined;
 	config: AccountRoutesConfig;
 }) {
-	const { auth, database, storage, config } = options;
-	const app = new Hono<AppEnv>();
-
-	async function readSession(headers: Headers) {
-		const session = await readActiveSession(auth, database, headers);
-		if (!session) throw new AppError("AUTH_ERROR");
-		return session;
-	}
+	const { auth, database, gate, storage, config } = options;
+	const app = new Hono<ViewerEnv>();
 
 	// Three reset or verification e-mails an hour per address, on top of Better Auth's limit per
 	// client. The count does not depend on whether the address has an account, so the answer
@@ -89,18 +83,15 @@ export function createAccountRoutes(options: {
 		errorResponse(context, "NOT_FOUND"),
 	);
 
-	app.use("/generations", async (context, next) => {
-		if (!config.requireEmailVerification || context.req.method !== "POST") return next();
-		const session = await auth.api.getSession({ headers: context.req.raw.headers });
-		// Signed-out callers get the generation routes' own answer.
-		if (session && !session.user.emailVerified) throw new AppError("EMAIL_NOT_VERIFIED");
-		return next();
-	});
-
-	app.get("/account/export", async (context) => {
-		const { user } = await readSession(context.req.raw.headers);
+	app.get("/account/export", gate.allowSessionOnly, async (context) => {
+		const user = await database.db
+			.selectFrom("user")
+			.select(["email", "emailVerified", "createdAt"])
+			.where("id", "=", context.get("viewer").id)
+			.executeTakeFirst();
+		if (!user) throw new AppError("AUTH_ERROR");
 		if (!storage) throw new AppError("SERVICE_UNAVAILABLE");
-		const generations = await selectGenerationsOfUser(database.db, user.id);
+		const generations = await selectGenerationsOfUser(database.db, context.get("viewer").id);
 		const account = {
 			email: user.email,
 			label: ACCOUNT_LABEL,
@@ -122,21 +113,21 @@ export function createAccountRoutes(options: {
 		});
 	});
 
-	app.post("/account/delete", async (context) => {
-		const session = await readSession(context.req.raw.headers);
+	app.post("/account/delete", gate.allowSessionOnly, async (context) => {
+		const viewer = context.get("viewer");
 		const parsed = DeleteAccountRequestSchema.safeParse(
 			await context.req.json().catch(() => undefined),
 		);
 		if (!parsed.success) {
 			throw new AppError("VALIDATION_ERROR", parsed.error.issues[0]?.message);
 		}
-		if (parsed.data.email.toLowerCase() !== session.user.email.trim().toLowerCase()) {
+		if (parsed.data.email.toLowerCase() !== viewer.email.trim().toLowerCase()) {
 			throw new AppError(
 				"VALIDATION_ERROR",
 				"That is not your e-mail address. Type it exactly to confirm.",
 			);
 		}
-		if (session.user.isAdmin) throw new AppError("ADMIN_ACCOUNT_PROTECTED");
+		if (viewer.isAdmin) throw new AppError("ADMIN_ACCOUNT_PROTECTED");
 
 		const deleted = await auth.api.deleteUser({
 			body: {},

@@ -2,28 +2,22 @@ import { Hono } from "hono";
 import { CreateApiTokenRequestSchema } from "../../shared/api-tokens";
 import { GenerationIdSchema } from "../../shared/generations";
 import { createApiToken, listApiTokens, revokeApiToken } from "../auth/api-tokens";
-import type { Auth } from "../auth/auth";
 import type { Database } from "../db/database";
-import type { AppEnv } from "../http/app-env";
+import { BROWSER_ACCESS } from "../http/api-operations";
+import type { Gate, ViewerEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 
 /**
  * `/api/account/tokens`: a person's API tokens, for the account page and for scripts with a
- * signed-in browser session. A token never manages tokens (app.ts refuses bearer requests under
- * /api/account before they get here).
+ * signed-in browser session. A token never manages tokens, and minting one needs a verified
+ * address where one is required (the gate, auth/request-viewer.ts, says both).
  */
-export function createApiTokenRoutes(options: { auth: Auth; database: Database }) {
-	const { auth, database } = options;
-	const app = new Hono<AppEnv>();
+export function createApiTokenRoutes(options: { database: Database; gate: Gate }) {
+	const { database, gate } = options;
+	const app = new Hono<ViewerEnv>();
 
-	async function readUserId(headers: Headers): Promise<string> {
-		const session = await auth.api.getSession({ headers });
-		if (!session) throw new AppError("AUTH_ERROR");
-		return session.user.id;
-	}
-
-	app.post("/account/tokens", async (context) => {
-		const userId = await readUserId(context.req.raw.headers);
+	app.post("/account/tokens", gate.allow(BROWSER_ACCESS.accountGrant), async (context) => {
+		const userId = context.get("viewer").id;
 		const parsed = CreateApiTokenRequestSchema.safeParse(
 			await context.req.json().catch(() => undefined),
 		);
@@ -33,14 +27,14 @@ export function createApiTokenRoutes(options: { auth: Auth; database: Database }
 		return context.json(created, 201);
 	});
 
-	app.get("/account/tokens", async (context) => {
-		const userId = await readUserId(context.req.raw.headers);
+	app.get("/account/tokens", gate.allowSessionOnly, async (context) => {
+		const userId = context.get("viewer").id;
 		context.header("cache-control", "no-store");
 		return context.json({ tokens: await listApiTokens(database.db, userId) });
 	});
 
-	app.delete("/account/tokens/:id", async (context) => {
-		const userId = await readUserId(context.req.raw.headers);
+	app.delete("/account/tokens/:id", gate.allowSessionOnly, async (context) => {
+		const userId = context.get("viewer").id;
 		const id = context.req.param("id");
 		// Not an id of ours: the same answer as someone else's token, without asking the database.
 		if (!GenerationIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");

@@ -2,7 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CreatedApiTokenSchema } from "../../shared/api-tokens";
-import { CreateGenerationResponseSchema, GenerationPageSchema } from "../../shared/generations";
+import {
+	ActiveGenerationsSchema,
+	CreateGenerationResponseSchema,
+	GenerationPageSchema,
+} from "../../shared/generations";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
 	buildServerBundle,
@@ -64,10 +68,10 @@ describe.skipIf(!inject("postgresUrl"))("API tokens across two server processes"
 		return replicas[index % replicas.length]?.origin ?? "";
 	}
 
-	async function createToken(scopes: string[]): Promise<string> {
+	async function createToken(scopes: string[], headers = session): Promise<string> {
 		const response = await fetch(`${origin(0)}/api/account/tokens`, {
 			method: "POST",
-			headers: session,
+			headers,
 			body: JSON.stringify({ name: "replicas", scopes, expiresInDays: 30 }),
 		});
 		expect(response.status).toBe(201);
@@ -153,5 +157,31 @@ describe.skipIf(!inject("postgresUrl"))("API tokens across two server processes"
 			).json(),
 		);
 		expect(page.items.map((item) => item.id)).toEqual([ids[0]]);
+	}, 60_000);
+
+	it("ends a browser's wait for its active generations on one process at once when a token starts one on the other", async () => {
+		const browser = await signUpOn(origin(0), "browser@example.com", baseUrl);
+		const token = await createToken(["generate"], browser);
+		const readActive = async (query = "") => {
+			const response = await fetch(`${origin(0)}/api/generations/active${query}`, {
+				headers: browser,
+			});
+			return ActiveGenerationsSchema.parse(await response.json());
+		};
+		const now = await readActive();
+		expect(now.count).toBe(0);
+		const waiting = readActive(`?after=${now.version}&wait=25000`);
+		// The wait is under way on the first process before the second creates the generation.
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const startedAt = performance.now();
+		const started = await fetch(`${origin(1)}/api/generations`, {
+			method: "POST",
+			headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+			body: JSON.stringify({ prompt: "A kite seen from the other door", aspectRatio: "--ar 1:1" }),
+		});
+		expect(started.status).toBe(201);
+		const woken = await waiting;
+		expect(woken.count).toBe(1);
+		expect(performance.now() - startedAt).toBeLessThan(1_000);
 	}, 60_000);
 });

@@ -6,8 +6,13 @@ import type {
 	CreateApiTokenRequest,
 	CreatedApiToken,
 } from "../../shared/api-tokens";
-import { API_TOKEN_SCOPES } from "../../shared/api-tokens";
+import {
+	API_TOKEN_LIMIT_MESSAGE,
+	API_TOKEN_SCOPES,
+	MAX_ACTIVE_API_TOKENS,
+} from "../../shared/api-tokens";
 import type { DatabaseSchema } from "../db/schema";
+import { AppError } from "../http/errors";
 
 /** Every token starts so, which makes one easy to recognise in a log or a secret scanner. */
 export const API_TOKEN_PREFIX = "atl_";
@@ -40,7 +45,12 @@ function presentToken(row: {
 	};
 }
 
-/** Makes a token for a person; the answer is the only place the token itself ever appears. */
+/**
+ * Makes a token for a person; the answer is the only place the token itself ever appears.
+ * VALIDATION_ERROR when they already hold MAX_ACTIVE_API_TOKENS that have not expired: the
+ * count and the insert take turns per person (their row locked), so two requests at once cannot
+ * both pass it.
+ */
 export async function createApiToken(
 	db: Kysely<DatabaseSchema>,
 	userId: string,
@@ -61,7 +71,24 @@ export async function createApiToken(
 				: new Date(now.getTime() + request.expiresInDays * DAY_MS),
 		last_used_at: null,
 	};
-	await db.insertInto("api_tokens").values(row).execute();
+	await db.transaction().execute(async (transaction) => {
+		await transaction
+			.selectFrom("user")
+			.select("id")
+			.where("id", "=", userId)
+			.forUpdate()
+			.execute();
+		const { active } = await transaction
+			.selectFrom("api_tokens")
+			.select((select) => select.fn.countAll<string>().as("active"))
+			.where("user_id", "=", userId)
+			.where((where) => where.or([where("expires_at", "is", null), where("expires_at", ">", now)]))
+			.executeTakeFirstOrThrow();
+		if (Number(active) >= MAX_ACTIVE_API_TOKENS) {
+			throw new AppError("VALIDATION_ERROR", API_TOKEN_LIMIT_MESSAGE);
+		}
+		await transaction.insertInto("api_tokens").values(row).execute();
+	});
 	return { ...presentToken(row), token };
 }
 

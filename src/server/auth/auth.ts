@@ -55,7 +55,7 @@ type AuthConfig = {
 	beforeDeleteUser?: (user: { id: string; email: string }) => Promise<void>;
 	/**
 	 * Whether the administrator disabled this person (people/person-controls.ts): they may not
-	 * sign in (auth/read-session.ts refuses a session of theirs).
+	 * sign in (the gate, auth/request-viewer.ts, refuses a session of theirs).
 	 */
 	isPersonDisabled?: (userId: string) => Promise<boolean>;
 };
@@ -210,7 +210,7 @@ export function createAuth(config: AuthConfig) {
 					// Not inside Better Auth's own transaction (sign-up, a password change): there a query
 					// on another connection would wait for it forever on the embedded database (one
 					// connection at a time). Those are made for a new person, or one already signed in,
-					// whose session read-session.ts refuses anyway if they are disabled.
+					// whose session the gate (auth/request-viewer.ts) refuses anyway if they are disabled.
 					before: async (session, context) => {
 						const adapter = context?.context.adapter;
 						if (adapter && (await getCurrentAdapter(adapter)) !== adapter) return;

@@ -1,15 +1,15 @@
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Database } from "../db/database";
 import { countInWindow } from "../db/rate-limit-windows";
-import type { RouteAccess, Viewer, ViewerEnv } from "../http/app-env";
+import { BROWSER_ACCESS } from "../http/api-operations";
+import type { Gate, RouteAccess, Viewer, ViewerEnv } from "../http/app-env";
 import { hasBearerToken, readBearerToken } from "../http/bearer-token";
 import { AppError } from "../http/errors";
 import { isPersonDisabled } from "../people/person-controls";
 import { isAdministrator } from "./administrator";
 import { findUsableApiToken, type ValidApiToken } from "./api-tokens";
 import type { Auth } from "./auth";
-import { readActiveSession } from "./read-session";
 
 type ViewerConfig = {
 	adminEmail: string | undefined;
@@ -80,18 +80,37 @@ async function countTokenRequest(
 }
 
 /**
- * The one way a route learns who is asking: `Authorization: Bearer <token>` (checked, counted
- * against the token's rate limit and held to the route's scopes), else the browser's session.
- * A request that presents a token is never read as a session, so a bad token is a 401 even from
- * a signed-in browser.
+ * The session a request carries, as our routes read it: none when signed out, and none for a
+ * person the administrator disabled. Disabling deletes their sessions as well; this check also
+ * covers a session made while the administrator was disabling them, in any server process.
  */
-export function createViewerMiddleware(options: {
+async function readActiveSession(auth: Auth, database: Database, headers: Headers) {
+	const session = await auth.api.getSession({ headers });
+	if (!session || (await isPersonDisabled(database.db, session.user.id))) return null;
+	return session;
+}
+
+/**
+ * The one gate that says who asks and what they may do, for every route of ours: `Authorization:
+ * Bearer <token>` (checked, counted against the token's rate limit, refused on browser-only
+ * routes and held to the route's scopes), else the browser's session (the administrator's alone
+ * on their routes); either held to a verified address where the route needs one. A disabled
+ * person is nobody here. A request that presents a token is never read as a session, so a bad
+ * token is a 401 even from a signed-in browser. A token acts as its owner only: the
+ * administrator's reach over others is their browser session's.
+ */
+export function createGate(options: {
 	auth: Auth;
 	database: Database;
 	config: ViewerConfig;
-}): (access: RouteAccess) => MiddlewareHandler<ViewerEnv> {
+}): Gate {
 	const { auth, database, config } = options;
-	return (access) =>
+	const refuseUnverified = (access: RouteAccess, emailVerified: boolean) => {
+		if (access.needsVerifiedEmail && config.requireEmailVerification && !emailVerified) {
+			throw new AppError("EMAIL_NOT_VERIFIED");
+		}
+	};
+	const allow = (access: RouteAccess) =>
 		createMiddleware<ViewerEnv>(async (context, next) => {
 			const headers = context.req.raw.headers;
 			if (hasBearerToken(headers)) {
@@ -110,11 +129,12 @@ export function createViewerMiddleware(options: {
 						`This API token does not have the ${needed} scope this request needs.`,
 					);
 				}
-				if (access.needsVerifiedEmail && config.requireEmailVerification && !owner.emailVerified) {
-					throw new AppError("EMAIL_NOT_VERIFIED");
-				}
-				context.set("viewer", owner.viewer);
-				context.set("optionalViewer", owner.viewer);
+				refuseUnverified(access, owner.emailVerified);
+				// A token acts as its owner only: the administrator's reach over everyone's
+				// generations is their browser session's, never a token's (decision 024).
+				const viewer = { ...owner.viewer, isAdmin: false };
+				context.set("viewer", viewer);
+				context.set("optionalViewer", viewer);
 				return next();
 			}
 			const session = await readActiveSession(auth, database, headers);
@@ -123,6 +143,9 @@ export function createViewerMiddleware(options: {
 				context.set("optionalViewer", undefined);
 				return next();
 			}
+			// Anyone but the administrator learns nothing of their routes, not even that they exist.
+			if (access.isAdminOnly && !session.user.isAdmin) throw new AppError("NOT_FOUND");
+			refuseUnverified(access, session.user.emailVerified);
 			const viewer = {
 				id: session.user.id,
 				email: session.user.email,
@@ -132,4 +155,9 @@ export function createViewerMiddleware(options: {
 			context.set("optionalViewer", viewer);
 			return next();
 		});
+	return {
+		allow,
+		allowSessionOnly: allow(BROWSER_ACCESS.account),
+		allowAdminOnly: allow(BROWSER_ACCESS.admin),
+	};
 }

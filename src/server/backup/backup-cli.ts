@@ -2,7 +2,7 @@
 // server runs or not (docs/decisions/017-backups.md).
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { chmod, copyFile, mkdir, rm, stat } from "node:fs/promises";
+import { mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
@@ -40,6 +40,13 @@ import {
 	takeSnapshot,
 } from "./take-snapshot";
 
+/**
+ * A backup holds password hashes, live reset and sign-in tokens, OAuth tokens and the signing
+ * secret: its folders are the owner's alone, and so are its files.
+ */
+const PRIVATE_FOLDER_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
+
 /** How long the command waits for a running server's snapshot. */
 const ANSWER_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -71,7 +78,7 @@ async function askRunningServer(requestFolder: string, ownerPid: number): Promis
 			);
 		}
 		if (!(await stat(path.join(requestFolder, REQUEST_FILE)).catch(() => undefined))) {
-			await mkdir(requestFolder, { recursive: true, mode: 0o700 });
+			await mkdir(requestFolder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
 			await writeJsonAtomically(path.join(requestFolder, REQUEST_FILE), {
 				requestedAt: new Date().toISOString(),
 				pid: process.pid,
@@ -81,21 +88,38 @@ async function askRunningServer(requestFolder: string, ownerPid: number): Promis
 	}
 }
 
-/** Copies `source` to `target` (gzipped when asked) and returns its manifest entry. */
+/**
+ * Refuses a backup folder that exists and lets anyone but its owner in: what is written into it
+ * would be readable through it, whatever the files' own modes. A new folder is made private.
+ */
+async function assertPrivateFolder(target: string): Promise<void> {
+	const found = await stat(target).catch(() => undefined);
+	const others = (found?.mode ?? 0) & 0o077;
+	if (found && others !== 0) {
+		const mode = (found.mode & 0o777).toString(8);
+		throw new BackupError(
+			`${target} can be read or entered by other users of this machine (mode ${mode}), and a ` +
+				"backup holds password hashes, sign-in tokens and the signing secret. Make it private " +
+				`(chmod 700 ${target}) or give a new folder.`,
+		);
+	}
+}
+
+/**
+ * Copies `source` to `target` (gzipped when asked), readable and writable by its owner only, and
+ * returns its manifest entry. The file is new: the folder was empty.
+ */
 async function addFile(
 	target: string,
 	relative: string,
 	source: string,
-	options: { gzip?: boolean; mode?: number } = {},
+	options: { gzip?: boolean } = {},
 ): Promise<BackupFile> {
 	const destination = path.join(target, ...relative.split("/"));
-	await mkdir(path.dirname(destination), { recursive: true });
-	if (options.gzip) {
-		await pipeline(createReadStream(source), createGzip(), createWriteStream(destination));
-	} else {
-		await copyFile(source, destination);
-	}
-	if (options.mode !== undefined) await chmod(destination, options.mode);
+	await mkdir(path.dirname(destination), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+	const output = createWriteStream(destination, { flags: "wx", mode: PRIVATE_FILE_MODE });
+	if (options.gzip) await pipeline(createReadStream(source), createGzip(), output);
+	else await pipeline(createReadStream(source), output);
 	return { path: relative, ...(await hashFile(destination)) };
 }
 
@@ -108,8 +132,7 @@ async function writeBackup(options: {
 	takenFrom: BackupManifest["takenFrom"];
 }): Promise<BackupManifest> {
 	const { snapshotFolder, summary, target } = options;
-	// It holds password hashes and the signing secret.
-	await mkdir(target, { recursive: true, mode: 0o700 });
+	await mkdir(target, { recursive: true, mode: PRIVATE_FOLDER_MODE });
 	const files: BackupFile[] = [
 		await addFile(target, DATABASE_FILE, path.join(snapshotFolder, SNAPSHOT_DATABASE_FILE), {
 			gzip: true,
@@ -117,7 +140,7 @@ async function writeBackup(options: {
 	];
 	const secret = path.join(options.dataDir, SECRET_FILE);
 	const hasSecret = (await stat(secret).catch(() => undefined))?.isFile() === true;
-	if (hasSecret) files.push(await addFile(target, SECRET_FILE, secret, { mode: 0o600 }));
+	if (hasSecret) files.push(await addFile(target, SECRET_FILE, secret));
 	for (const key of new Set(summary.imageKeys)) {
 		files.push(
 			await addFile(
@@ -138,7 +161,7 @@ async function writeBackup(options: {
 		missingImageKeys: summary.missingImageKeys,
 		files,
 	};
-	await writeJsonAtomically(path.join(target, MANIFEST_FILE), manifest);
+	await writeJsonAtomically(path.join(target, MANIFEST_FILE), manifest, PRIVATE_FILE_MODE);
 	return manifest;
 }
 
@@ -156,6 +179,7 @@ async function backUp(target: string): Promise<void> {
 	if (!(await isEmptyOrNew(target))) {
 		throw new BackupError(`${path.resolve(target)} is not empty. Back up into a new folder.`);
 	}
+	await assertPrivateFolder(target);
 	const imagesRoot = process.env.STORAGE === "s3" ? undefined : path.join(dataDir, "images");
 	const requestFolder = path.join(dataDir, BACKUP_REQUESTS_FOLDER, randomUUID());
 	let lock: { release(): Promise<void> } | undefined;

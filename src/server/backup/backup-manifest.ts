@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { assertValidKey } from "../storage/storage";
@@ -56,6 +56,11 @@ export class BackupInvalidError extends Error {
 	}
 }
 
+/** Whether a file's size and SHA-256 are what the manifest says. */
+export function matchesEntry(actual: Omit<BackupFile, "path">, file: BackupFile): boolean {
+	return actual.bytes === file.bytes && actual.sha256 === file.sha256;
+}
+
 /** A file's size and SHA-256, read as a stream. */
 export async function hashFile(file: string): Promise<Omit<BackupFile, "path">> {
 	const hash = createHash("sha256");
@@ -78,10 +83,37 @@ export function resolveBackupPath(folder: string, relative: string): string {
 }
 
 /**
- * Reads the manifest of the backup in `folder` and checks every file it lists (size and SHA-256)
- * and that the database is among them; throws BackupInvalidError naming each problem.
+ * Every entry under `folder` that is not a plain file or folder (a symbolic link above all, which
+ * would have a restore read, and copy into the data folder, whatever it points at), named by its
+ * path in the backup. Links are not followed.
+ */
+async function findOddEntries(folder: string, relative = ""): Promise<string[]> {
+	const problems: string[] = [];
+	for (const entry of await readdir(path.join(folder, relative), { withFileTypes: true })) {
+		const name = relative ? `${relative}/${entry.name}` : entry.name;
+		if (entry.isDirectory()) problems.push(...(await findOddEntries(folder, name)));
+		else if (entry.isSymbolicLink()) {
+			problems.push(`${name} is a symbolic link: a backup holds only files and folders`);
+		} else if (!entry.isFile()) problems.push(`${name} is not a file or a folder`);
+	}
+	return problems;
+}
+
+/**
+ * Checks that the backup in `folder` holds only files and folders (no symbolic link), reads its
+ * manifest and checks every file it lists (size and SHA-256) and that the database is among them;
+ * throws BackupInvalidError naming each problem.
  */
 export async function verifyBackup(folder: string): Promise<BackupManifest> {
+	const oddEntries = await findOddEntries(folder).catch((error: unknown) =>
+		// A folder that is not there has no manifest either, which the next check says.
+		(error as NodeJS.ErrnoException).code === "ENOENT"
+			? []
+			: [
+					`the backup folder cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+				],
+	);
+	if (oddEntries.length > 0) throw new BackupInvalidError(folder, oddEntries);
 	let text: string;
 	try {
 		text = await readFile(path.join(folder, MANIFEST_FILE), "utf8");
@@ -112,7 +144,7 @@ export async function verifyBackup(folder: string): Promise<BackupManifest> {
 			problems.push(error instanceof Error ? error.message : String(error));
 			continue;
 		}
-		const found = await stat(target).catch(() => undefined);
+		const found = await lstat(target).catch(() => undefined);
 		if (!found?.isFile()) {
 			problems.push(`${file.path} is missing`);
 			continue;

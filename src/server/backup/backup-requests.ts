@@ -25,9 +25,13 @@ async function exists(file: string): Promise<boolean> {
 	);
 }
 
-/** Writes `value` as JSON where a reader sees all of it or nothing. */
-export async function writeJsonAtomically(file: string, value: unknown): Promise<void> {
-	await writeFile(`${file}.tmp`, `${JSON.stringify(value, null, "\t")}\n`);
+/** Writes `value` as JSON where a reader sees all of it or nothing (with `mode`, when given). */
+export async function writeJsonAtomically(
+	file: string,
+	value: unknown,
+	mode?: number,
+): Promise<void> {
+	await writeFile(`${file}.tmp`, `${JSON.stringify(value, null, "\t")}\n`, { mode });
 	await rename(`${file}.tmp`, file);
 }
 

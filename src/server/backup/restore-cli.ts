@@ -1,36 +1,110 @@
 // `npm run restore -- <backup folder> [<data folder>]`: brings a backup made by `npm run backup`
 // back into an empty or new data folder (DATA_DIR by default), after verifying it.
-import { chmod, copyFile, mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { constants, createReadStream, createWriteStream } from "node:fs";
+import { mkdir, open, readdir, rm } from "node:fs/promises";
 import path from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { DataDirLockedError, lockDataDir } from "../db/data-dir-lock";
 import { PGLITE_EXTENSIONS, PGLITE_START_PARAMS } from "../db/database";
 import {
+	type BackupFile,
 	BackupInvalidError,
 	type BackupManifest,
 	DATABASE_FILE,
 	IMAGES_FOLDER,
+	matchesEntry,
 	resolveBackupPath,
 	SECRET_FILE,
 	verifyBackup,
 } from "./backup-manifest";
+import { findArchiveProblems } from "./database-archive";
 import { isEmptyOrNew } from "./empty-folder";
 
 class RestoreError extends Error {}
 
+/** Opening for reading refuses a symbolic link, should one replace a file after verification. */
+const READ_NO_LINK = constants.O_RDONLY | constants.O_NOFOLLOW;
+
+function changedSinceVerified(backupFolder: string, file: BackupFile): BackupInvalidError {
+	return new BackupInvalidError(backupFolder, [
+		`${file.path} changed after it was verified: it does not match its checksum`,
+	]);
+}
+
+/**
+ * Reads the database's tarball once: checked against the manifest again (the bytes read are the
+ * bytes unpacked), unzipped, and its entries checked (files and folders only, all inside the
+ * data folder) before PGlite unpacks anything.
+ */
+async function readDatabase(
+	backupFolder: string,
+	manifest: BackupManifest,
+): Promise<Uint8Array<ArrayBuffer>> {
+	const entry = manifest.files.find((file) => file.path === DATABASE_FILE);
+	if (!entry) throw new BackupInvalidError(backupFolder, [`${DATABASE_FILE} is not listed`]);
+	const handle = await open(path.join(backupFolder, DATABASE_FILE), READ_NO_LINK);
+	const packed = await handle.readFile().finally(() => handle.close());
+	const actual = {
+		bytes: packed.length,
+		sha256: createHash("sha256").update(packed).digest("hex"),
+	};
+	if (!matchesEntry(actual, entry)) throw changedSinceVerified(backupFolder, entry);
+	const tarball = new Uint8Array(await promisify(gunzip)(packed));
+	const problems = findArchiveProblems(tarball);
+	if (problems.length > 0) {
+		throw new BackupInvalidError(
+			backupFolder,
+			problems.map((problem) => `${DATABASE_FILE}: ${problem}`),
+		);
+	}
+	return tarball;
+}
+
 /** Unpacks the database's tarball into `<data folder>/db` by opening PGlite on it once. */
-async function restoreDatabase(backupFolder: string, dataDir: string): Promise<void> {
-	const tarball = await promisify(gunzip)(await readFile(path.join(backupFolder, DATABASE_FILE)));
+async function restoreDatabase(tarball: Uint8Array<ArrayBuffer>, dataDir: string): Promise<void> {
 	const pglite = await PGlite.create(path.join(dataDir, "db"), {
-		loadDataDir: new Blob([new Uint8Array(tarball)]),
+		loadDataDir: new Blob([tarball]),
 		extensions: PGLITE_EXTENSIONS,
 		startParams: [...PGLITE_START_PARAMS],
 	});
 	// Opening replays what the log holds past the dump's last checkpoint; a checkpoint then keeps it.
 	await pglite.exec("checkpoint");
 	await pglite.close();
+}
+
+/**
+ * Copies one file the manifest lists into the data folder, hashing what it copies: a file
+ * changed (or replaced by a link) since verification fails the restore.
+ */
+async function copyVerified(backupFolder: string, dataDir: string, file: BackupFile) {
+	const destination = resolveBackupPath(dataDir, file.path);
+	await mkdir(path.dirname(destination), { recursive: true });
+	const hash = createHash("sha256");
+	let bytes = 0;
+	const measure = new Transform({
+		transform(chunk: Buffer, _encoding, done) {
+			hash.update(chunk);
+			bytes += chunk.length;
+			done(null, chunk);
+		},
+	});
+	const source = await open(resolveBackupPath(backupFolder, file.path), READ_NO_LINK);
+	await pipeline(
+		createReadStream("", { fd: source }),
+		measure,
+		createWriteStream(destination, {
+			flags: "wx",
+			...(file.path === SECRET_FILE ? { mode: 0o600 } : {}),
+		}),
+	);
+	if (!matchesEntry({ bytes, sha256: hash.digest("hex") }, file)) {
+		throw changedSinceVerified(backupFolder, file);
+	}
 }
 
 /** Copies the images and the secret the manifest lists. */
@@ -40,11 +114,7 @@ async function restoreFiles(
 	manifest: BackupManifest,
 ): Promise<void> {
 	for (const file of manifest.files) {
-		if (file.path === DATABASE_FILE) continue;
-		const destination = resolveBackupPath(dataDir, file.path);
-		await mkdir(path.dirname(destination), { recursive: true });
-		await copyFile(resolveBackupPath(backupFolder, file.path), destination);
-		if (file.path === SECRET_FILE) await chmod(destination, 0o600);
+		if (file.path !== DATABASE_FILE) await copyVerified(backupFolder, dataDir, file);
 	}
 	if (manifest.hasImages) await mkdir(path.join(dataDir, IMAGES_FOLDER), { recursive: true });
 }
@@ -59,6 +129,7 @@ async function emptyFolder(folder: string): Promise<void> {
 
 async function restore(backupFolder: string, dataDir: string): Promise<void> {
 	const manifest = await verifyBackup(backupFolder);
+	const tarball = await readDatabase(backupFolder, manifest);
 	if (!(await isEmptyOrNew(dataDir))) {
 		throw new RestoreError(
 			`${dataDir} is not empty; restoring never touches a data folder in use. ` +
@@ -74,7 +145,7 @@ async function restore(backupFolder: string, dataDir: string): Promise<void> {
 		throw error;
 	}
 	try {
-		await restoreDatabase(backupFolder, dataDir);
+		await restoreDatabase(tarball, dataDir);
 		await restoreFiles(backupFolder, dataDir, manifest);
 	} catch (error) {
 		await emptyFolder(dataDir);

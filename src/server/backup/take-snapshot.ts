@@ -54,7 +54,8 @@ function keysOf(images: unknown): string[] {
 
 /** Writes a blob a chunk at a time, so the tarball is not copied once more in memory. */
 async function writeBlob(blob: Blob, file: string): Promise<void> {
-	const handle = await open(file, "w");
+	// The database's tarball: password hashes and tokens, the owner's alone.
+	const handle = await open(file, "w", 0o600);
 	try {
 		const reader = blob.stream().getReader();
 		for (;;) {
@@ -75,7 +76,7 @@ async function linkImage(imagesRoot: string, folder: string, key: string): Promi
 	assertValidKey(key);
 	const source = path.join(imagesRoot, ...key.split("/"));
 	const target = path.join(folder, SNAPSHOT_IMAGES_FOLDER, ...key.split("/"));
-	await mkdir(path.dirname(target), { recursive: true });
+	await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
 	try {
 		await link(source, target);
 		return true;
@@ -100,7 +101,7 @@ async function linkImage(imagesRoot: string, folder: string, key: string): Promi
 export async function takeSnapshot(deps: SnapshotDeps, folder: string): Promise<SnapshotSummary> {
 	const { dumpDataDir } = deps.database;
 	if (!dumpDataDir) throw new Error("Only the embedded database can be snapshotted");
-	await mkdir(folder, { recursive: true });
+	await mkdir(folder, { recursive: true, mode: 0o700 });
 	const release = await deps.holdDeletions();
 	try {
 		const client = await deps.database.pool.connect();

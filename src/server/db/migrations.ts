@@ -591,6 +591,75 @@ const MIGRATIONS: Record<string, Migration> = {
 				)`.execute(db);
 		},
 	},
+	"0017_webhook_fairness": {
+		// An endpoint's turn: at most one attempt in flight an endpoint, whoever's worker sends it
+		// (webhooks/webhook-deliveries.ts, decision 025). The holder is the attempt's job, so a job
+		// pg-boss retries takes its own turn back; the lease lets another take it after a crash.
+		async up(db) {
+			await sql`
+				create table webhook_endpoint_turns (
+					endpoint_id uuid primary key references webhook_endpoints(id) on delete cascade,
+					holder text not null,
+					lease_until timestamptz not null
+				)`.execute(db);
+			// An endpoint's waiting deliveries: counted against its cap, the next one due taken in turn.
+			await sql`
+				create index webhook_deliveries_pending on webhook_deliveries (endpoint_id, next_attempt_at)
+					where status = 'pending'`.execute(db);
+			// Settled deliveries by age, for the hourly pruning.
+			await sql`
+				create index webhook_deliveries_settled on webhook_deliveries (created_at)
+					where status <> 'pending'`.execute(db);
+		},
+	},
+	"0018_audit_entries_outlive_people": {
+		// The audit log's entries about a person went with the person's account (0006 made their
+		// owner reference cascade), so deleting an account erased the record of what the
+		// administrator had done to it. They now stay, the reference cleared: each entry has kept
+		// the e-mail addresses of its owner and its administrator since 0006 (owner_email and
+		// actor_email are not null), so there is nothing to backfill; the entries already erased
+		// cannot be brought back.
+		async up(db) {
+			await sql`
+				alter table generation_audit_log
+					drop constraint generation_audit_log_owner_id_fkey,
+					add constraint generation_audit_log_owner_id_fkey
+						foreign key (owner_id) references "user"(id) on delete set null`.execute(db);
+		},
+	},
+	"0019_queue_waits": {
+		// The fair queue (decision 020) forgets the turns given before the queue's current wait: the
+		// time since something was last queued or running without a break. Each generation records,
+		// when it is inserted, the wait it joins: the one its unfinished generations share, or a new
+		// one beginning with it. Unlike a wait read from the unfinished generations' own times, it
+		// does not move when a generation ends, so an end changes nobody's place in the queue.
+		async up(db) {
+			await sql`alter table generations add column wait_began_at timestamptz`.execute(db);
+			await sql`
+				create function join_queue_wait() returns trigger language plpgsql as $$
+				begin
+					new.wait_began_at := coalesce(
+						(select min(wait_began_at) from generations where status in ('queued', 'running')),
+						-- The database's clock, as the turns' started_at: created_at is the server's.
+						now()
+					);
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger generations_queue_wait
+				before insert on generations
+				for each row execute function join_queue_wait()`.execute(db);
+			// The wait under way began with its oldest unfinished generation; finished generations
+			// joined none that matters any more and keep null.
+			await sql`
+				update generations
+				set wait_began_at = (
+					select min(created_at) from generations where status in ('queued', 'running')
+				)
+				where status in ('queued', 'running')`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -7,7 +7,7 @@ export type WindowCount = { count: number; resetSeconds: number };
 /**
  * Counts one request for `key` in a fixed window of the database's clock. One statement, so two
  * processes counting at once cannot both slip under a limit. Also used per API token
- * (auth/request-viewer.ts); the table is named for its first use, the
+ * (auth/request-viewer.ts) and per person's uploads (uploads/store-upload.ts); the table is named for its first use, the
  * per-address limits of accounts/address-rate-limit.ts.
  */
 export async function countInWindow(

@@ -105,6 +105,11 @@ type GenerationsTable = {
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
+	/**
+	 * When the queue's wait this generation joined began (set by a trigger as it is inserted;
+	 * decision 020); null for generations finished before it was recorded.
+	 */
+	wait_began_at: ColumnType<Date | null, never, never>;
 	created_at: Timestamp;
 	started_at: NullableTimestamp;
 	completed_at: NullableTimestamp;
@@ -189,7 +194,9 @@ export type AuditAction = "delete" | "disable" | "enable" | "set-quota" | "delet
 
 /**
  * One administrator action: a deletion of another person's generation (outlives the generation),
- * or an action on a person (no generation; an account's deletion has no owner reference).
+ * or an action on a person (no generation; an account's deletion has no owner reference). Every
+ * entry outlives its owner's account: owner_id is cleared when the account is deleted, and the
+ * e-mail addresses written with the entry stay.
  */
 type GenerationAuditLogTable = {
 	id: string;
@@ -265,6 +272,13 @@ type WebhookDeliveriesTable = {
 	next_attempt_at: NullableTimestamp;
 };
 
+/** The attempt in flight to an endpoint, if any: its job, and until when its turn holds. */
+type WebhookEndpointTurnsTable = {
+	endpoint_id: string;
+	holder: string;
+	lease_until: Timestamp;
+};
+
 export type DatabaseSchema = {
 	account: AccountTable;
 	address_rate_limits: AddressRateLimitsTable;
@@ -280,6 +294,7 @@ export type DatabaseSchema = {
 	uploads: UploadsTable;
 	user: UserTable;
 	webhook_deliveries: WebhookDeliveriesTable;
+	webhook_endpoint_turns: WebhookEndpointTurnsTable;
 	webhook_endpoints: WebhookEndpointsTable;
 };
 

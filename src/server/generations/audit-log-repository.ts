@@ -43,8 +43,9 @@ export async function insertDeletionEntries(
 export type PersonAction = Exclude<AuditAction, "delete">;
 
 /**
- * Records the administrator's action on a person (in the acting transaction). An account's
- * deletion keeps no reference to the owner: the entry outlives the account it records.
+ * Records the administrator's action on a person (in the acting transaction), with the e-mail
+ * address the person has now: the entry keeps it after the account is deleted (the owner
+ * reference is then cleared). An account's deletion keeps no reference to the owner at all.
  */
 export async function insertPersonEntry(
 	db: Executor,

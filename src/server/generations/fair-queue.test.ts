@@ -23,7 +23,10 @@ import { findQueuePositions } from "./queue-order";
  */
 describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 	let server: TestServer;
+	// Each test's own generations, by name: the names repeat from one test to the next.
+	const names = new Map<string, string>();
 	beforeEach(async () => {
+		names.clear();
 		server = await createTestServer(kind, {
 			isWorkerEnabled: false,
 			limits: { maxActivePerUser: 10, dailyLimitPerUser: 0 },
@@ -63,7 +66,6 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 			names.set(id, prompt);
 		}
 	}
-	const names = new Map<string, string>();
 
 	/** One worker's turn: claims the next generation (its name) and leaves it running. */
 	async function start(): Promise<{ name: string; finish(): Promise<void> } | undefined> {
@@ -112,6 +114,24 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		expect(await positionShown(ada.client, "ada 1")).toBeNull();
 
 		await running?.finish();
+		expect(await drain()).toEqual(["bo 1", "ada 2", "ada 3"]);
+	});
+
+	it("still counts a person's turn once it has finished: who starts next is who the positions said, even when that turn began before anyone now waiting asked", async () => {
+		const ada = await person();
+		const bo = await person();
+		// Ada's first starts at once, before her next two and Bo's one exist.
+		await ada("ada 1");
+		const running = await start();
+		expect(running?.name).toBe("ada 1");
+		await ada("ada 2", "ada 3");
+		await bo("bo 1");
+		expect(await queueByPosition()).toEqual(["bo 1", "ada 2", "ada 3"]);
+
+		await running?.finish();
+		// Its end changes nobody's place: Bo's one is still next, and then starts.
+		expect(await queueByPosition()).toEqual(["bo 1", "ada 2", "ada 3"]);
+		expect(await positionShown(bo.client, "bo 1")).toBe(0);
 		expect(await drain()).toEqual(["bo 1", "ada 2", "ada 3"]);
 	});
 

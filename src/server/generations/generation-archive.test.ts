@@ -56,6 +56,7 @@ function createRow(id: string, imageCount: number): GenerationRow {
 		attempts: 1,
 		lease_owner: null,
 		lease_until: null,
+		wait_began_at: null,
 		created_at: now,
 		started_at: now,
 		completed_at: now,

@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
 import {
 	ActiveGenerationsQuerySchema,
@@ -13,7 +13,7 @@ import {
 } from "../../shared/generations";
 import type { ModelsResponse } from "../../shared/models";
 import { GENERATION_OPERATIONS as OPERATIONS } from "../http/api-operations";
-import type { RouteAccess, ViewerEnv } from "../http/app-env";
+import type { Gate, ViewerEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { toPublicModel } from "../models/model-catalogue";
 import { reportUsage } from "../usage/report-usage";
@@ -173,17 +173,17 @@ function startOfDayIn(timeZone: string, now: Date = new Date()): Date {
 }
 
 /**
- * `/api/generations`, `/api/images` and `/api/models`. Each route is let in by its entry of
- * GENERATION_OPERATIONS (a session, or a token with the entry's scopes); ownership is checked per row.
+ * `/api/generations`, `/api/images` and `/api/models`, and the administrator's audit log and usage
+ * report. Each route is let in by its entry of GENERATION_OPERATIONS (a session, or a token with the
+ * entry's scopes); ownership is checked per row.
  */
 export function createGenerationRoutes(options: {
-	/** The one viewer middleware (auth/request-viewer.ts), for a route's access. */
-	allow: (access: RouteAccess) => MiddlewareHandler<ViewerEnv>;
-	/** The administrator's audit log is for a browser only. */
-	allowSessionOnly: MiddlewareHandler<ViewerEnv>;
+	/** The one gate (auth/request-viewer.ts), for each route's access. */
+	gate: Gate;
 	deps: GenerationDeps;
 }) {
-	const { allow, deps } = options;
+	const { gate, deps } = options;
+	const { allow } = gate;
 	const app = new Hono<ViewerEnv>();
 
 	// Anyone may see what is offered (the generator shows it signed out); a signed-in person also
@@ -333,15 +333,15 @@ export function createGenerationRoutes(options: {
 		},
 	);
 
-	app.get("/admin/audit-log", options.allowSessionOnly, async (context) => {
+	app.get("/admin/audit-log", gate.allowAdminOnly, async (context) => {
 		const query = parseOrThrow(AuditLogQuerySchema, context.req.query());
-		return context.json(await listAuditLog(deps, context.get("viewer"), query));
+		return context.json(await listAuditLog(deps, query));
 	});
 
-	app.get("/admin/usage", options.allowSessionOnly, async (context) => {
+	app.get("/admin/usage", gate.allowAdminOnly, async (context) => {
 		const query = parseOrThrow(UsageQuerySchema, context.req.query());
 		context.header("cache-control", "private, no-store");
-		return context.json(await reportUsage(deps, context.get("viewer"), query));
+		return context.json(await reportUsage(deps, query));
 	});
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {

@@ -6,20 +6,24 @@ import type { DatabaseSchema, GenerationRow } from "../db/schema";
  * start before each. `claimGeneration` takes the first; `findQueuePositions` counts the ones ahead.
  *
  * A person's last turn is the latest start among their generations since the queue's current
- * wait began (the creation of its oldest unfinished generation): a turn given while nobody now
- * waiting was waiting yet delayed nobody, and is forgotten. The queued generations go in rounds:
+ * wait began: the time since something was last queued or running without a break, which each
+ * generation records as it is inserted (`wait_began_at`, migration 0019). A turn given before
+ * that, when the queue had emptied since, delayed nobody now waiting and is forgotten; a turn
+ * given within it counts, whether it has ended or not. The queued generations go in rounds:
  * each person's first queued one (oldest first) in round 0, their second in round 1, and so on.
  * Within a round, people who have had no turn go first, first come first served (by their oldest
  * queued generation); then the others, the one whose last turn is oldest first. Starting a
  * person's round-0 generation makes their turn the latest, which moves them to the end of every
- * round: so the order after a start is the order before it without that generation, and the
- * positions this order gives are the order in which generations start.
+ * round: so the order after a start is the order before it without that generation. The end of
+ * a generation changes nothing here: the wait it belonged to goes on while anything is unfinished,
+ * and a turn's start stays where it was. So the positions this order gives are the order in which
+ * generations start.
  *
  * `queue_order` lists every queued generation with its `queue_position` (0: next).
  */
 export const QUEUE_ORDER = sql`
 	queue_wait as (
-		select min(created_at) as began
+		select min(wait_began_at) as began
 		from generations
 		where status in ('queued', 'running')
 	),

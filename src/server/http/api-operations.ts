@@ -275,7 +275,8 @@ export const GENERATION_OPERATIONS = {
 		method: "get",
 		path: "/api/generations",
 		summary: "List the history",
-		description: "Newest first, one cursor page at a time; `nextCursor` asks for the next page.",
+		description:
+			"Newest first, one cursor page at a time; `nextCursor` asks for the next page. Only the caller's own generations, the administrator's tokens too: `owner`, the filter by person, is the administrator's in their signed-in browser, and answers 400 to a token.",
 		tag: "History",
 		access: { scopes: ["read"] },
 		query: ListGenerationsQuerySchema,
@@ -522,3 +523,15 @@ export const UPLOAD_OPERATIONS = {
 		errors: [404],
 	},
 } as const satisfies Record<string, ApiOperation>;
+
+/**
+ * Who may call the routes outside the public API, which no token may call: the account's own
+ * (a signed-in browser; making what acts for the person later, a token or a webhook, with a
+ * verified address when one is required) and the administrator's (their browser session only).
+ * The public API's routes take their access from their entries above.
+ */
+export const BROWSER_ACCESS = {
+	account: { scopes: [] },
+	accountGrant: { scopes: [], needsVerifiedEmail: true },
+	admin: { scopes: [], isAdminOnly: true },
+} as const satisfies Record<string, RouteAccess>;

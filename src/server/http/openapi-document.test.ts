@@ -4,6 +4,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { MAX_ACTIVE_API_TOKENS } from "../../shared/api-tokens";
 import { createTestServer, type TestServer } from "../testing/test-server";
 import { TEST_BASE_URL } from "../testing/test-settings";
 import { API_OPERATIONS, buildOpenApiDocument } from "./openapi-document";
@@ -71,6 +72,20 @@ describe("the API's OpenAPI document", () => {
 					expect.arrayContaining(["401", "403", "429"]),
 				);
 			}
+		}
+	});
+
+	it("says a token acts as its owner only, the administrator's too, and where a verified address is needed", () => {
+		const built = buildOpenApiDocument({ baseUrl: TEST_BASE_URL });
+		expect(built.info.description).toContain(
+			"A token reaches only its owner's own generations, images and uploads, whoever the owner is: the administrator's tokens too.",
+		);
+		expect(built.info.description).toContain(`${MAX_ACTIVE_API_TOKENS} tokens`);
+		for (const operation of API_OPERATIONS) {
+			const described = JSON.stringify(document.paths[operation.path]?.[operation.method]);
+			expect(described.includes("EMAIL_NOT_VERIFIED"), operation.id).toBe(
+				operation.access.needsVerifiedEmail === true,
+			);
 		}
 	});
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_TOKEN_SCOPES } from "../../shared/api-tokens";
+import { API_TOKEN_SCOPES, MAX_ACTIVE_API_TOKENS } from "../../shared/api-tokens";
 import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { type ApiOperation, GENERATION_OPERATIONS, UPLOAD_OPERATIONS } from "./api-operations";
@@ -183,7 +183,14 @@ function requestBodyOf(body: NonNullable<ApiOperation["body"]>): JsonObject {
 
 function describeOperation(operation: ApiOperation): JsonObject {
 	const scopes = operation.access.scopes.map((scope) => `\`${scope}\``).join(" or ");
-	const access = operation.access.isOpen ? "Open to anyone." : `A token needs the ${scopes} scope.`;
+	const access = [
+		operation.access.isOpen ? "Open to anyone." : `A token needs the ${scopes} scope.`,
+		operation.access.needsVerifiedEmail
+			? `Where the server requires verified addresses, the token's owner needs one (else ${ERRORS.EMAIL_NOT_VERIFIED.status} \`EMAIL_NOT_VERIFIED\`).`
+			: undefined,
+	]
+		.filter(Boolean)
+		.join(" ");
 	return {
 		operationId: operation.id,
 		summary: operation.summary,
@@ -218,7 +225,8 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 			description: [
 				"Generate images and read your history from scripts, bots and other apps.",
 				"Make a personal API token on your account page and send it as `Authorization: Bearer <token>`. A token acts as you, within its scopes: " +
-					`${API_TOKEN_SCOPES.map((scope) => `\`${scope}\``).join(", ")}. Each token may make a limited number of requests a minute (the \`RateLimit\` headers say how many are left).`,
+					`${API_TOKEN_SCOPES.map((scope) => `\`${scope}\``).join(", ")}. Each token may make a limited number of requests a minute (the \`RateLimit\` headers say how many are left), and a person may hold ${MAX_ACTIVE_API_TOKENS} tokens that have not expired.`,
+				"A token reaches only its owner's own generations, images and uploads, whoever the owner is: the administrator's tokens too. What the administrator may do with everyone's (people, moderation, the audit log, the usage report) is for their signed-in browser only, as is managing tokens, webhooks and the account.",
 				`Every error answers with the same envelope: \`{ "success": false, "error": { "code", "message" } }\`; a missing token answers ${ERRORS.AUTH_ERROR.status}.`,
 			].join("\n\n"),
 		},

@@ -201,7 +201,17 @@ describe("downloadImage", () => {
 		expect(metadata.retryable).toBe(false);
 		expect(metadata.message).toMatch(/images\.example\.test is on a private network/);
 
-		for (const addresses of [["93.184.215.14", "10.1.2.3"], ["::ffff:127.0.0.1"], ["fd00::1"]]) {
+		for (const addresses of [
+			["93.184.215.14", "10.1.2.3"],
+			["::ffff:127.0.0.1"],
+			["fd00::1"],
+			// The same rule as webhooks: translation prefixes lead to the IPv4 address inside.
+			["64:ff9b::a9fe:a9fe"],
+			["2002:a00:1::"],
+			["::ffff:0:7f00:1"],
+			["fec0::1"],
+			["198.18.0.1"],
+		]) {
 			const error = await catchProviderError(
 				downloadImage("http://images.example.test/cat.png", {
 					...optionsFor(),

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type PgBoss from "pg-boss";
+import type { Logger } from "../logging/logger";
 import type { SqlExecutor } from "./job-queue";
 
 const QUEUE = "webhook-delivery";
@@ -14,16 +15,28 @@ export type WebhookQueue = {
 	 */
 	enqueue(
 		job: WebhookAttemptJob,
-		options: { delayMs: number; executor?: SqlExecutor },
+		options: {
+			delayMs: number;
+			executor?: SqlExecutor;
+			/**
+			 * The job that hands its endpoint's turn on to this attempt: part of the new job's id, since
+			 * the attempt's own job may have run already, finding the turn taken.
+			 */
+			handedOnBy?: string;
+		},
 	): Promise<void>;
 	/** Wakes this process's idle workers at once instead of at their next poll. */
 	wake(): void;
+	/** Stops fetching attempts and waits (a while) for those under way. */
+	stop(): Promise<void>;
 };
 
 // The job id is derived from the delivery and attempt, so queueing the same attempt twice (two
-// processes, or a retried transaction) is a no-op: each attempt is sent once.
-function jobIdOf(job: WebhookAttemptJob): string {
-	const hex = createHash("sha256").update(`${job.deliveryId}#${job.attempt}`).digest("hex");
+// processes, or a retried transaction) is a no-op: each attempt is sent once. An endpoint's turn
+// handed on names the job that hands it: the attempt's own job may have run already.
+function jobIdOf(job: WebhookAttemptJob, handedOnBy: string | undefined): string {
+	const name = `${job.deliveryId}#${job.attempt}${handedOnBy === undefined ? "" : `#${handedOnBy}`}`;
+	const hex = createHash("sha256").update(name).digest("hex");
 	return [
 		hex.slice(0, 8),
 		hex.slice(8, 12),
@@ -33,32 +46,96 @@ function jobIdOf(job: WebhookAttemptJob): string {
 	].join("-");
 }
 
+/** How often idle workers look for attempts that became due. */
+const POLL_INTERVAL_MS = 1_000;
+/** How long stopping waits for attempts under way before leaving them to pg-boss's retry. */
+const STOP_WAIT_MS = 5_000;
+
 /**
  * Webhook attempts through pg-boss: each attempt is a job, so a retry waiting hours survives
  * restarts and runs in whichever process fetches it first, once. A job is retried by pg-boss
  * only when its worker failed to record the attempt (the database was out, the process died).
+ * The process sends up to `concurrency` attempts side by side, each slot taking the next job as
+ * soon as its attempt ends, so one slow receiver never holds the others' slots.
  */
 export async function startWebhookQueue(options: {
 	boss: PgBoss;
+	logger: Logger;
 	/** How many attempts this process sends at once (0: none, a process without workers). */
 	concurrency: number;
 	/** The longest one attempt can take (its request's timeout), for pg-boss's expiry. */
 	attemptTimeoutMs: number;
-	/** Runs one attempt; it is handed this queue, for the next attempt. */
-	deliver(job: WebhookAttemptJob, queue: WebhookQueue): Promise<void>;
+	/** Runs one attempt, `jobId` its job; it is handed this queue, for the next attempt. */
+	deliver(job: WebhookAttemptJob, queue: WebhookQueue, jobId: string): Promise<void>;
 }): Promise<WebhookQueue> {
-	const { boss } = options;
-	const workerIds: string[] = [];
+	const { boss, concurrency, logger } = options;
+	const underWay = new Set<Promise<void>>();
+	let isPolling = false;
+	// A wake while a fetch is under way: that fetch may have missed what woke it, so fetch again.
+	let isWokenWhilePolling = false;
+	let isStopped = concurrency === 0;
+
+	// One poller for every slot keeps the queries on a shared database (PGlite has a single
+	// session) to one a second while idle; it fetches only as many jobs as there are free slots.
+	async function poll(): Promise<void> {
+		if (isStopped) return;
+		if (isPolling) {
+			isWokenWhilePolling = true;
+			return;
+		}
+		isPolling = true;
+		try {
+			while (!isStopped && underWay.size < concurrency) {
+				isWokenWhilePolling = false;
+				const jobs = await boss.fetch<WebhookAttemptJob>(QUEUE, {
+					batchSize: concurrency - underWay.size,
+				});
+				for (const job of jobs) start(job);
+				if (jobs.length === 0 && !isWokenWhilePolling) break;
+			}
+		} catch (error) {
+			logger.warn("fetching webhook attempts failed", { error });
+		} finally {
+			isPolling = false;
+		}
+	}
+
+	function start(job: PgBoss.Job<WebhookAttemptJob>): void {
+		const attempt = options
+			.deliver(job.data, queue, job.id)
+			.then(
+				() => boss.complete(QUEUE, job.id),
+				(error: unknown) => {
+					logger.warn("webhook attempt failed to run", { jobId: job.id, error });
+					return boss.fail(QUEUE, job.id, { message: String(error) });
+				},
+			)
+			.catch((error: unknown) =>
+				logger.warn("recording a webhook job's end failed", { jobId: job.id, error }),
+			)
+			.finally(() => {
+				underWay.delete(attempt);
+				void poll();
+			});
+		underWay.add(attempt);
+	}
+
 	const queue: WebhookQueue = {
-		async enqueue(job, { delayMs, executor }) {
+		async enqueue(job, { delayMs, executor, handedOnBy }) {
 			await boss.send(QUEUE, job satisfies WebhookAttemptJob, {
-				id: jobIdOf(job),
+				id: jobIdOf(job, handedOnBy),
 				...(delayMs > 0 ? { startAfter: new Date(Date.now() + delayMs) } : {}),
 				...(executor ? { db: executor as PgBoss.Db } : {}),
 			});
 		},
 		wake() {
-			for (const workerId of workerIds) boss.notifyWorker(workerId);
+			void poll();
+		},
+		async stop() {
+			isStopped = true;
+			clearInterval(timer);
+			const wait = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
+			await Promise.race([Promise.allSettled([...underWay]), wait]);
 		},
 	};
 	await boss.createQueue(QUEUE, {
@@ -68,17 +145,8 @@ export async function startWebhookQueue(options: {
 		retryDelay: 5,
 		expireInSeconds: Math.ceil(options.attemptTimeoutMs / 1000) + 60,
 	});
-	// One poller fetching up to `concurrency` attempts at a time, sent side by side: attempts wait
-	// on receivers (up to their timeout), and one poller keeps the queries on a shared database
-	// (PGlite has a single session) to one every second.
-	if (options.concurrency > 0) {
-		workerIds.push(
-			await boss.work<WebhookAttemptJob>(
-				QUEUE,
-				{ batchSize: options.concurrency, pollingIntervalSeconds: 1 },
-				(jobs) => Promise.all(jobs.map((job) => options.deliver(job.data, queue))),
-			),
-		);
-	}
+	const timer = setInterval(() => void poll(), POLL_INTERVAL_MS);
+	timer.unref();
+	if (isStopped) clearInterval(timer);
 	return queue;
 }

@@ -24,6 +24,30 @@ describe("isPrivateAddress", () => {
 		"::ffff:127.0.0.1",
 		"::ffff:a9fe:a9fe",
 		"::ffff:10.0.0.1",
+		// Benchmarking and the IETF's protocol assignments.
+		"198.18.0.1",
+		"198.19.255.254",
+		"192.0.0.8",
+		// NAT64's well-known prefix, with a private IPv4 address inside.
+		"64:ff9b::7f00:1",
+		"64:ff9b::127.0.0.1",
+		"64:ff9b::a9fe:a9fe",
+		"64:ff9b::10.0.0.1",
+		// Local-use NAT64 leads inside whatever it embeds.
+		"64:ff9b:1::808:808",
+		"64:ff9b:1:ffff::1",
+		// 6to4, with a private IPv4 address inside.
+		"2002:7f00:1::",
+		"2002:a9fe:a9fe::1",
+		"2002:c0a8:0101::5",
+		// IPv4-translated (::ffff:0:a.b.c.d) and IPv4-mapped written in full.
+		"::ffff:0:127.0.0.1",
+		"::ffff:0:7f00:1",
+		"0:0:0:0:0:ffff:a00:1",
+		// Site-local and Teredo.
+		"fec0::1",
+		"feff::1",
+		"2001:0:4136:e378:8000:63bf:3fff:fdd2",
 		"not an address",
 	])("refuses %s", (address) => {
 		expect(isPrivateAddress(address)).toBe(true);
@@ -39,6 +63,15 @@ describe("isPrivateAddress", () => {
 		"169.253.1.1",
 		"2606:4700:4700::1111",
 		"::ffff:8.8.8.8",
+		"198.17.255.255",
+		"198.20.0.1",
+		"192.0.1.1",
+		// Translation prefixes leading to a public IPv4 address (DNS64 answers such on IPv6-only hosts).
+		"64:ff9b::808:808",
+		"64:ff9b::8.8.8.8",
+		"2002:808:808::1",
+		"::ffff:0:8.8.8.8",
+		"2001:db9::1",
 	])("accepts the public address %s", (address) => {
 		expect(isPrivateAddress(address)).toBe(false);
 	});
@@ -56,6 +89,9 @@ describe("isPrivateHostname", () => {
 		"box.local",
 		"api.internal",
 		"10.1.2.3",
+		"[64:ff9b::7f00:1]",
+		"[2002:a9fe:a9fe::]",
+		"[fec0::1]",
 	])("treats %s as private", (hostname) => {
 		expect(isPrivateHostname(hostname)).toBe(true);
 	});

@@ -1,11 +1,13 @@
-import { rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { sweepStrayObjects } from "../generations/sweep-stray-objects";
 import { createLocalStorage } from "../storage/local-storage";
 import type { Storage } from "../storage/storage";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, type TestServer } from "../testing/test-server";
-import { READINESS_PROBE_FOLDER, ReadinessSchema } from "./readiness";
+import { READINESS_PROBE_FOLDER, ReadinessSchema, STORAGE_PROBE_INTERVAL_MS } from "./readiness";
 
 async function readReady(server: Pick<TestServer, "app">) {
 	const response = await server.app.request("/api/ready");
@@ -28,6 +30,21 @@ function refuseWrites(storage: Storage): Storage {
 	};
 }
 
+/** A store that counts the writes made to it, for how often the probe writes. */
+function countWrites(storage: Storage): { storage: Storage; writes: () => number } {
+	let writes = 0;
+	return {
+		storage: {
+			...storage,
+			async put(...args) {
+				writes += 1;
+				return storage.put(...args);
+			},
+		},
+		writes: () => writes,
+	};
+}
+
 describe.each(availableDatabaseKinds())("GET /api/ready on %s", (kind) => {
 	const servers: TestServer[] = [];
 	const start = async (options: Parameters<typeof createTestServer>[1] = {}) => {
@@ -44,6 +61,23 @@ describe.each(availableDatabaseKinds())("GET /api/ready on %s", (kind) => {
 
 		expect(await readReady(server)).toEqual({ status: 200, body: { ready: true, problems: [] } });
 		expect(await listKeys(server.storage, READINESS_PROBE_FOLDER)).toEqual([]);
+	});
+
+	it("writes to storage at most once within its interval, however many probes arrive", async () => {
+		const folder = await mkdtemp(path.join(tmpdir(), "atelier-readiness-"));
+		const counted = countWrites(createLocalStorage(folder));
+		const server = await start({ storage: counted.storage });
+
+		const startedAt = Date.now();
+		for (let probe = 0; probe < 40; probe++) expect((await readReady(server)).status).toBe(200);
+		const together = await Promise.all(Array.from({ length: 40 }, () => readReady(server)));
+		const windows = Math.floor((Date.now() - startedAt) / STORAGE_PROBE_INTERVAL_MS) + 1;
+
+		expect(together.every((answer) => answer.status === 200)).toBe(true);
+		// One write per window begun (one, unless this machine took over 5 s for 80 probes).
+		expect(counted.writes()).toBeGreaterThanOrEqual(1);
+		expect(counted.writes()).toBeLessThanOrEqual(windows);
+		await rm(folder, { recursive: true, force: true });
 	});
 
 	it("keeps its probe objects out of the stray-object sweep's way", async () => {

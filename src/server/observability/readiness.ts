@@ -26,6 +26,12 @@ export const READINESS_PROBE_FOLDER = "health/";
 /** A check slower than this counts as failed: a load balancer waits only so long for the answer. */
 const CHECK_TIMEOUT_MS = 3_000;
 
+/**
+ * How long a storage probe's answer stands: GET /api/ready needs no sign-in, so whatever the
+ * request rate, storage takes at most one probe write (and its delete) per process in this time.
+ */
+export const STORAGE_PROBE_INTERVAL_MS = 5_000;
+
 class CheckTimedOutError extends Error {}
 
 function withinTimeout<T>(work: Promise<T>): Promise<T> {
@@ -53,7 +59,10 @@ async function checkStorage(storage: Storage): Promise<void> {
 }
 
 export type ReadinessCheck = {
-	/** What GET /api/ready answers. Requests that come while a check runs share its answer. */
+	/**
+	 * What GET /api/ready answers. Requests that come while a check runs share its answer; the
+	 * database is asked each time, storage at most once every STORAGE_PROBE_INTERVAL_MS.
+	 */
 	check(): Promise<Readiness>;
 	/** From now on the process answers not ready: it is draining before it stops. */
 	markShuttingDown(): void;
@@ -69,16 +78,29 @@ export function createReadinessCheck(deps: {
 	let running: Promise<Readiness> | undefined;
 	// Logged when the answer changes, not at every probe of a load balancer.
 	let lastProblems = "";
+	// The latest storage probe, failed or not, and when it ended; reused while it is recent.
+	let storageProbe: { endedAt: number; outcome: Promise<void> } | undefined;
+
+	const probeStorage = async (): Promise<void> => {
+		if (storageProbe && Date.now() - storageProbe.endedAt < STORAGE_PROBE_INTERVAL_MS) {
+			return storageProbe.outcome;
+		}
+		const outcome = withinTimeout(checkStorage(storage));
+		// Waited for either way: the window starts when the probe ended.
+		await outcome.catch(() => {});
+		storageProbe = { endedAt: Date.now(), outcome };
+		return outcome;
+	};
 
 	const run = async (): Promise<Readiness> => {
 		const checks: Array<[ReadinessProblem, () => Promise<void>]> = [
-			["database", () => checkDatabase(database)],
-			["storage", () => checkStorage(storage)],
+			["database", () => withinTimeout(checkDatabase(database))],
+			["storage", probeStorage],
 		];
 		const results = await Promise.all(
 			checks.map(async ([problem, check]) => {
 				try {
-					await withinTimeout(check());
+					await check();
 					return undefined;
 				} catch (error) {
 					return { problem, error };

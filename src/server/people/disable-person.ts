@@ -10,7 +10,7 @@ import { findTargetPerson, type PeopleDeps, readPerson } from "./people-service"
 
 /**
  * Disables a person: in one transaction they are marked disabled (sign-in refused, a session of
- * theirs refused: auth/read-session.ts), every session and API token of theirs ends, their queued and running
+ * theirs refused: the gate, auth/request-viewer.ts), every session and API token of theirs ends, their queued and running
  * generations are cancelled, and the audit log records it. Then the providers' jobs of those that
  * had started are cancelled where the provider can. Every server process sees it at once: it is
  * all in the database.

@@ -1,7 +1,6 @@
-import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { PeopleQuerySchema, SetQuotaRequestSchema } from "../../shared/people";
-import type { ViewerEnv } from "../http/app-env";
+import type { Gate, ViewerEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { deletePerson } from "./delete-person";
 import { disablePerson, enablePerson } from "./disable-person";
@@ -32,18 +31,18 @@ function parseOrThrow<T>(
 
 /**
  * `/api/admin/people`: the administrator's listing of everyone and the actions on one person.
- * Signed out: 401; anyone but the administrator: 404, as the audit log answers.
+ * Signed out: 401; a token: 403; anyone but the administrator: 404 (the gate's allowAdminOnly).
  */
 export function createPeopleRoutes(options: {
 	deps: PeopleDeps;
-	/** The one viewer middleware's browser-only access (auth/request-viewer.ts). */
-	allowSessionOnly: MiddlewareHandler<ViewerEnv>;
+	/** The one gate (auth/request-viewer.ts). */
+	gate: Gate;
 }) {
-	const { deps, allowSessionOnly } = options;
+	const { deps, gate } = options;
 	const app = new Hono<ViewerEnv>();
 
-	app.use("/admin/people", allowSessionOnly);
-	app.use("/admin/people/*", allowSessionOnly);
+	app.use("/admin/people", gate.allowAdminOnly);
+	app.use("/admin/people/*", gate.allowAdminOnly);
 
 	app.get("/admin/people", async (context) => {
 		const query = parseOrThrow(PeopleQuerySchema, context.req.query());

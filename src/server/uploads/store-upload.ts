@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { UploadResponse } from "../../shared/image-input";
-import { MAX_UNUSED_UPLOADS, UPLOAD_MESSAGES } from "../../shared/upload-rules";
+import { MAX_UNUSED_UPLOADS, UPLOAD_MESSAGES, UPLOAD_RATE_LIMITS } from "../../shared/upload-rules";
+import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema } from "../db/schema";
 import { AppError } from "../http/errors";
 import type { Logger } from "../logging/logger";
@@ -15,8 +16,30 @@ export type UploadDeps = {
 	logger: Logger;
 };
 
-/** Refuses at once (429) a person who keeps the most unused uploads, before their file is read. */
+/**
+ * Counts an upload against the person's rate limits (UPLOAD_RATE_LIMITS, in the database, so
+ * across every server process) and refuses at once (429) one over a limit or one who keeps the
+ * most unused uploads, before their file is read: an upload that fails to decode counts too.
+ */
 export async function assertMayUpload(db: Kysely<DatabaseSchema>, userId: string): Promise<void> {
+	let refusal: AppError | undefined;
+	for (const { windowSeconds, limit, period } of UPLOAD_RATE_LIMITS) {
+		const { count, resetSeconds } = await countInWindow(
+			db,
+			`upload:${userId}:${windowSeconds}`,
+			windowSeconds,
+		);
+		const waitSeconds = Math.max(1, resetSeconds);
+		// Every window counts the attempt; the answer names the one that frees up last.
+		if (count > limit && (refusal?.retryAfterSeconds ?? 0) < waitSeconds) {
+			refusal = new AppError(
+				"RATE_LIMITED",
+				UPLOAD_MESSAGES.tooManyRecent(limit, period, waitSeconds),
+				{ retryAfterSeconds: waitSeconds },
+			);
+		}
+	}
+	if (refusal) throw refusal;
 	if ((await countUnusedUploads(db, userId)) >= MAX_UNUSED_UPLOADS) {
 		throw new AppError("RATE_LIMITED", UPLOAD_MESSAGES.tooManyUnused);
 	}

@@ -4,7 +4,7 @@ import { MAX_UPLOAD_BYTES } from "../../shared/image-input";
 import { UploadFormSchema } from "../../shared/upload-form";
 import { UPLOAD_MESSAGES } from "../../shared/upload-rules";
 import { UPLOAD_OPERATIONS as OPERATIONS } from "../http/api-operations";
-import type { RouteAccess, ViewerEnv } from "../http/app-env";
+import type { Gate, ViewerEnv } from "../http/app-env";
 import { AppError, errorResponse } from "../http/errors";
 import { assertMayUpload, storeUpload, type UploadDeps } from "./store-upload";
 import { findOwnUpload } from "./upload-repository";
@@ -25,11 +25,12 @@ export function isUploadRequest(request: { method: string; path: string }): bool
  * them. Each route is let in by its entry of UPLOAD_OPERATIONS.
  */
 export function createUploadRoutes(options: {
-	/** The one viewer middleware (auth/request-viewer.ts), for a route's access. */
-	allow: (access: RouteAccess) => MiddlewareHandler<ViewerEnv>;
+	/** The one gate (auth/request-viewer.ts), for each route's access. */
+	gate: Gate;
 	deps: UploadDeps;
 }) {
-	const { allow, deps } = options;
+	const { gate, deps } = options;
+	const { allow } = gate;
 	const app = new Hono<ViewerEnv>();
 
 	// Counted as it arrives (a body without Content-Length too), the read stopped at the limit.
@@ -37,7 +38,8 @@ export function createUploadRoutes(options: {
 		maxSize: MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES,
 		onError: (context) => errorResponse(context, "PAYLOAD_TOO_LARGE", UPLOAD_MESSAGES.tooLarge),
 	});
-	// A person at the limit of unused uploads is answered before the file is read.
+	// Counted and, over a rate limit or at the limit of unused uploads, answered before the file
+	// is read: whether it would have decoded makes no difference to the count.
 	const refuseAtLimit: MiddlewareHandler<ViewerEnv> = async (context, next) => {
 		await assertMayUpload(deps.db, context.get("viewer").id);
 		await next();

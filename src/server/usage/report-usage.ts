@@ -4,8 +4,7 @@ import {
 	USAGE_DAYS,
 	type UsageReport,
 } from "../../shared/usage-responses";
-import type { GenerationDeps, Viewer } from "../generations/generation-service";
-import { AppError } from "../http/errors";
+import type { GenerationDeps } from "../generations/generation-service";
 import { classifyFailure } from "./failure-reason";
 import {
 	selectCompletionTimes,
@@ -29,14 +28,12 @@ export function listDaysUntil(today: string, count: number): string[] {
 /**
  * The administrator's usage report: the last USAGE_DAYS days in `timeZone` (generations by model,
  * failures by reason, time to complete, storage, spend and its top spenders), with what is stored
- * now. Anyone else learns nothing, as with the audit log.
+ * now. Its route is behind the gate's allowAdminOnly, as the audit log's is.
  */
 export async function reportUsage(
 	deps: Pick<GenerationDeps, "database" | "models">,
-	viewer: Viewer,
 	query: { timeZone: string },
 ): Promise<UsageReport> {
-	if (!viewer.isAdmin) throw new AppError("NOT_FOUND");
 	const { db } = deps.database;
 	const { today, start } = await selectUsageWindow(db, query.timeZone, USAGE_DAYS);
 	const window = { start, timeZone: query.timeZone };

@@ -2,7 +2,12 @@ import { fetch as undiciFetch } from "undici";
 import { createGuardedAgent } from "../net/guarded-agent";
 import { createRequestDeadline, describeNetworkError } from "../net/request-deadline";
 import type { SignedWebhook } from "./webhook-signature";
-import { checkWebhookTarget, WebhookTargetError, type WebhookTargetRules } from "./webhook-target";
+import {
+	checkWebhookTarget,
+	notPublicMessage,
+	WebhookTargetError,
+	type WebhookTargetRules,
+} from "./webhook-target";
 
 /** How much of a receiver's answer is kept for the delivery log. */
 export const MAX_KEPT_RESPONSE_BYTES = 1024;
@@ -31,8 +36,7 @@ export async function sendWebhook(
 	const agent = createGuardedAgent({
 		isAllowedHost: () => options.allowPrivateTargets,
 		resolveHost: options.resolveHost,
-		refuse: (host, address) =>
-			new WebhookTargetError(`${host} resolved to a private address (${address})`),
+		refuse: (host) => new WebhookTargetError(notPublicMessage(host)),
 	});
 	try {
 		await checkWebhookTarget(url, options);

@@ -1,16 +1,21 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { WEBHOOK_TEST_EVENT, type WebhookEventType } from "../../shared/webhooks";
+import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import { presentGeneration } from "../generations/generation-presenter";
 import { findPresentableGeneration } from "../generations/generation-repository";
+import { AppError } from "../http/errors";
 import { createTransactionExecutor } from "../jobs/job-queue";
 import type { WebhookAttemptJob, WebhookQueue } from "../jobs/webhook-queue";
 import type { Logger } from "../logging/logger";
+import { passEndpointTurn, takeEndpointTurn } from "./endpoint-turns";
 import { sendWebhook } from "./send-webhook";
 import {
+	countPendingDeliveries,
 	findDeliveryToAttempt,
 	findSubscribedEndpoints,
+	insertDroppedWebhookDelivery,
 	insertWebhookDelivery,
 	recordWebhookAttempt,
 	type WebhookDeliveryRow,
@@ -38,10 +43,21 @@ export const STANDARD_RETRY_DELAYS_MS = [
 /** How long one attempt may take, answer included. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
+/** Deliveries one endpoint may have waiting; an event beyond them is recorded as not sent. */
+export const MAX_PENDING_DELIVERIES = 100;
+
+/** "Send test event" presses one endpoint may have in a minute. */
+export const TEST_EVENTS_PER_MINUTE = 5;
+
+/** Past its attempt's timeout, an endpoint's turn can be taken over (its holder died). */
+const TURN_LEASE_MARGIN_MS = 30_000;
+
 export type WebhookSettings = WebhookTargetRules & {
 	/** The waits between attempts (STANDARD_RETRY_DELAYS_MS; tests shorten them). */
 	retryDelaysMs: readonly number[];
 	timeoutMs: number;
+	/** Deliveries one endpoint may have waiting (MAX_PENDING_DELIVERIES; tests lower it). */
+	maxPendingDeliveries: number;
 };
 
 export type WebhookDeps = {
@@ -75,23 +91,37 @@ function eventBody(type: string, data: unknown): string {
 	return JSON.stringify({ type, timestamp: new Date().toISOString(), data });
 }
 
-/** Records a delivery and queues its first attempt, in the caller's transaction. */
+/** Where an event's deliveries go: the queue, and how many may wait an endpoint. */
+export type EventQueue = { queue: WebhookQueue; maxPending: number };
+
+/**
+ * Records a delivery and queues its first attempt, in the caller's transaction. An endpoint with
+ * MAX_PENDING_DELIVERIES already waiting (a receiver down for hours) gets the delivery recorded as
+ * failed, not sent: the waiting ones are counted under the endpoint's lock, so events finishing
+ * at the same instant cannot pass the cap together.
+ */
 async function queueDelivery(
 	transaction: Db,
-	queue: WebhookQueue,
+	{ queue, maxPending }: EventQueue,
 	delivery: { endpointId: string; type: string; body: string },
 ): Promise<WebhookDeliveryRow> {
-	const row = await insertWebhookDelivery(transaction, {
-		id: newDeliveryId(),
-		endpoint_id: delivery.endpointId,
-		type: delivery.type,
-		body: delivery.body,
-	});
+	const row = { id: newDeliveryId(), endpoint_id: delivery.endpointId, type: delivery.type };
+	await sql`select pg_advisory_xact_lock(hashtext(${`atelier:webhook-pending:${delivery.endpointId}`}))`.execute(
+		transaction,
+	);
+	if ((await countPendingDeliveries(transaction, delivery.endpointId)) >= maxPending) {
+		return insertDroppedWebhookDelivery(transaction, {
+			...row,
+			body: delivery.body,
+			reason: `Not sent: ${maxPending} deliveries to this endpoint were already waiting.`,
+		});
+	}
+	const inserted = await insertWebhookDelivery(transaction, { ...row, body: delivery.body });
 	await queue.enqueue(
-		{ deliveryId: row.id, attempt: 1 },
+		{ deliveryId: inserted.id, attempt: 1 },
 		{ delayMs: 0, executor: createTransactionExecutor(transaction) },
 	);
-	return row;
+	return inserted;
 }
 
 /**
@@ -101,7 +131,7 @@ async function queueDelivery(
  */
 export async function queueGenerationEvent(
 	transaction: Db,
-	queue: WebhookQueue,
+	events: EventQueue,
 	generation: GenerationRow,
 ): Promise<void> {
 	if (generation.status !== "completed" && generation.status !== "failed") return;
@@ -115,16 +145,29 @@ export async function queueGenerationEvent(
 	});
 	if (!presentable) return;
 	const body = eventBody(type, presentGeneration(presentable, null));
-	for (const endpoint of endpoints) {
-		await queueDelivery(transaction, queue, { endpointId: endpoint.id, type, body });
+	// Each endpoint's lock taken in one order, so two transactions cannot deadlock over them.
+	for (const endpoint of [...endpoints].sort((a, b) => a.id.localeCompare(b.id))) {
+		await queueDelivery(transaction, events, { endpointId: endpoint.id, type, body });
 	}
 }
 
-/** "Send test event": a `webhook.test` delivery to one endpoint, whatever it subscribes to. */
+/**
+ * "Send test event": a `webhook.test` delivery to one endpoint, whatever it subscribes to; at
+ * most TEST_EVENTS_PER_MINUTE an endpoint, counted across every server process (429 beyond).
+ */
 export async function queueTestEvent(
-	deps: Pick<WebhookDeps, "db" | "queue">,
+	deps: Pick<WebhookDeps, "db" | "queue" | "settings">,
 	endpointId: string,
 ): Promise<WebhookDeliveryRow> {
+	const { count, resetSeconds } = await countInWindow(deps.db, `webhook-test:${endpointId}`, 60);
+	if (count > TEST_EVENTS_PER_MINUTE) {
+		const waitSeconds = Math.max(1, resetSeconds);
+		throw new AppError(
+			"RATE_LIMITED",
+			`An endpoint can be sent at most ${TEST_EVENTS_PER_MINUTE} test events a minute. Please wait ${waitSeconds} seconds.`,
+			{ retryAfterSeconds: waitSeconds },
+		);
+	}
 	const body = eventBody(WEBHOOK_TEST_EVENT, {
 		endpointId,
 		message: "A test event from Atelier. Your endpoint received and can verify it.",
@@ -132,31 +175,71 @@ export async function queueTestEvent(
 	const row = await deps.db
 		.transaction()
 		.execute((transaction) =>
-			queueDelivery(transaction, deps.queue, { endpointId, type: WEBHOOK_TEST_EVENT, body }),
+			queueDelivery(
+				transaction,
+				{ queue: deps.queue, maxPending: deps.settings.maxPendingDeliveries },
+				{ endpointId, type: WEBHOOK_TEST_EVENT, body },
+			),
 		);
 	deps.queue.wake();
 	return row;
 }
 
 /**
- * Runs one attempt of a delivery (the webhook queue's job): signs the stored body with a fresh
- * timestamp, sends it, records the outcome and, after a failure, queues the next attempt on the
- * schedule, in the transaction that records this one. A delivery already delivered, failed,
- * deleted or past this attempt is left alone.
+ * Hands the endpoint's turn on, in the caller's transaction: the attempts that found it taken
+ * were dropped, so its next due delivery is queued again, under a job id of its own.
  */
-export async function attemptDelivery(deps: WebhookDeps, job: WebhookAttemptJob): Promise<void> {
+async function passTurn(
+	transaction: Db,
+	queue: WebhookQueue,
+	deliveryId: string,
+	jobId: string,
+): Promise<void> {
+	const next = await passEndpointTurn(transaction, deliveryId, jobId);
+	if (!next) return;
+	await queue.enqueue(next, {
+		delayMs: 0,
+		executor: createTransactionExecutor(transaction),
+		handedOnBy: jobId,
+	});
+}
+
+/**
+ * Runs one attempt of a delivery (the webhook queue's job `jobId`): takes the endpoint's turn
+ * (another attempt to the same endpoint under way: nothing to do, that one hands the turn on),
+ * signs the stored body with a fresh timestamp, sends it, records the outcome and, after a failure,
+ * queues the next attempt on the schedule, in the transaction that records this one and passes
+ * the turn on. A delivery already delivered, failed, deleted or past this attempt is left alone.
+ */
+export async function attemptDelivery(
+	deps: WebhookDeps,
+	job: WebhookAttemptJob,
+	jobId: string,
+): Promise<void> {
+	const leaseMs = deps.settings.timeoutMs + TURN_LEASE_MARGIN_MS;
+	if (!(await takeEndpointTurn(deps.db, job.deliveryId, jobId, leaseMs))) return;
 	const delivery = await findDeliveryToAttempt(deps.db, job.deliveryId);
-	if (delivery?.status !== "pending" || delivery.attempts >= job.attempt) return;
+	if (delivery?.status !== "pending" || delivery.attempts >= job.attempt) {
+		await deps.db
+			.transaction()
+			.execute((transaction) => passTurn(transaction, deps.queue, job.deliveryId, jobId));
+		deps.queue.wake();
+		return;
+	}
 	const secret = readSecret(delivery.sealed_secret, deps.serverSecret);
 	if (secret === undefined) {
 		// Sealed under another server secret: no attempt can ever be signed, so none is made.
-		await recordWebhookAttempt(deps.db, delivery.id, job.attempt, {
-			status: "failed",
-			statusCode: null,
-			error: UNREADABLE_SECRET,
-			response: null,
-			nextAttemptInMs: null,
+		await deps.db.transaction().execute(async (transaction) => {
+			await recordWebhookAttempt(transaction, delivery.id, job.attempt, {
+				status: "failed",
+				statusCode: null,
+				error: UNREADABLE_SECRET,
+				response: null,
+				nextAttemptInMs: null,
+			});
+			await passTurn(transaction, deps.queue, delivery.id, jobId);
 		});
+		deps.queue.wake();
 		deps.logger.warn("webhook secret unreadable", { deliveryId: delivery.id });
 		return;
 	}
@@ -181,12 +264,15 @@ export async function attemptDelivery(deps: WebhookDeps, job: WebhookAttemptJob)
 			response: result.response,
 			nextAttemptInMs: status === "pending" ? (nextDelayMs ?? null) : null,
 		});
-		if (!isRecorded || status !== "pending" || nextDelayMs === undefined) return;
-		await deps.queue.enqueue(
-			{ deliveryId: delivery.id, attempt: job.attempt + 1 },
-			{ delayMs: nextDelayMs, executor: createTransactionExecutor(transaction) },
-		);
+		if (isRecorded && status === "pending" && nextDelayMs !== undefined) {
+			await deps.queue.enqueue(
+				{ deliveryId: delivery.id, attempt: job.attempt + 1 },
+				{ delayMs: nextDelayMs, executor: createTransactionExecutor(transaction) },
+			);
+		}
+		await passTurn(transaction, deps.queue, delivery.id, jobId);
 	});
+	deps.queue.wake();
 	deps.logger.info("webhook attempt", {
 		deliveryId: delivery.id,
 		attempt: job.attempt,

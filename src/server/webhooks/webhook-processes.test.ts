@@ -128,6 +128,61 @@ describe("webhooks across server processes", () => {
 		}, 120_000);
 	});
 
+	describe.each(availableDatabaseKinds())("a slow receiver on %s", (kind) => {
+		it("holds one of the server's two delivery slots: another person's delivery still arrives within one attempt's timeout (10 s)", async () => {
+			const dataDir = await mkdtemp(path.join(".tmp", "webhook-fair-"));
+			const database = kind === "postgres" ? await createEmptyPostgresDatabase() : undefined;
+			const hanging = await startWebhookReceiver(() => ({ hang: true }));
+			const quick = await startWebhookReceiver();
+			let server: ServerProcess | undefined;
+			try {
+				server = await startServer(bundle.entry, {
+					DATA_DIR: dataDir,
+					BETTER_AUTH_SECRET: SECRET,
+					GENERATION_CONCURRENCY: "2",
+					...WEBHOOK_ENV,
+					...(database ? { DATABASE_URL: database.url } : {}),
+				});
+				const origin = server.origin;
+				const slow = await signUpOn(origin, `slow-${kind}@example.com`);
+				const slowEndpoint = await addEndpoint(origin, slow, hanging.url);
+				for (let press = 0; press < 4; press++) {
+					const sent = await fetch(`${origin}/api/account/webhooks/${slowEndpoint.id}/test`, {
+						method: "POST",
+						headers: slow,
+					});
+					expect(sent.status).toBe(202);
+				}
+				await waitFor("the slow receiver to be reached", async () =>
+					hanging.received().length > 0 ? true : undefined,
+				);
+
+				const other = await signUpOn(origin, `other-${kind}@example.com`);
+				const otherEndpoint = await addEndpoint(origin, other, quick.url);
+				const sentAt = Date.now();
+				const sent = await fetch(`${origin}/api/account/webhooks/${otherEndpoint.id}/test`, {
+					method: "POST",
+					headers: other,
+				});
+				expect(sent.status).toBe(202);
+				await waitFor(
+					"the other person's delivery",
+					async () => (quick.received().length > 0 ? true : undefined),
+					30_000,
+				);
+				expect(Date.now() - sentAt).toBeLessThan(10_000);
+				// Meanwhile the slow endpoint had one attempt under way, never two.
+				expect(hanging.received()).toHaveLength(1);
+			} finally {
+				await server?.kill();
+				await hanging.close();
+				await quick.close();
+				await database?.drop();
+				await rm(dataDir, { recursive: true, force: true });
+			}
+		}, 120_000);
+	});
+
 	describe.skipIf(!inject("postgresUrl"))("two processes on one PostgreSQL", () => {
 		it("send each event once, whichever process finishes the generation or takes the attempt", async () => {
 			const database = await createEmptyPostgresDatabase();

@@ -16,6 +16,25 @@ export async function insertWebhookEndpoint(
 	return db.insertInto("webhook_endpoints").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Records an endpoint unless the person already has `maxEndpoints`; undefined then. The count and
+ * the insert hold the person's lock, so endpoints saved at the same instant cannot pass the limit
+ * together.
+ */
+export async function insertWebhookEndpointWithinLimit(
+	db: Db,
+	row: Omit<WebhookEndpointRow, "created_at">,
+	maxEndpoints: number,
+): Promise<WebhookEndpointRow | undefined> {
+	return db.transaction().execute(async (transaction) => {
+		await sql`select pg_advisory_xact_lock(hashtext(${`atelier:webhook-endpoints:${row.user_id}`}))`.execute(
+			transaction,
+		);
+		if ((await countWebhookEndpoints(transaction, row.user_id)) >= maxEndpoints) return undefined;
+		return insertWebhookEndpoint(transaction, row);
+	});
+}
+
 export function countWebhookEndpoints(db: Db, userId: string): Promise<number> {
 	return db
 		.selectFrom("webhook_endpoints")
@@ -100,6 +119,43 @@ export async function insertWebhookDelivery(
 		.values({ ...row, next_attempt_at: sql<Date>`now()` })
 		.returningAll()
 		.executeTakeFirstOrThrow();
+}
+
+/**
+ * Records a delivery that is not sent: its endpoint already has as many waiting as it may. It
+ * stays in the log, failed, saying why.
+ */
+export async function insertDroppedWebhookDelivery(
+	db: Db,
+	row: { id: string; endpoint_id: string; type: string; body: string; reason: string },
+): Promise<WebhookDeliveryRow> {
+	const { reason, ...delivery } = row;
+	return db
+		.insertInto("webhook_deliveries")
+		.values({ ...delivery, status: "failed", last_error: reason, next_attempt_at: null })
+		.returningAll()
+		.executeTakeFirstOrThrow();
+}
+
+/** How many of the endpoint's deliveries wait for their first or next attempt. */
+export async function countPendingDeliveries(db: Db, endpointId: string): Promise<number> {
+	const row = await db
+		.selectFrom("webhook_deliveries")
+		.select((eb) => eb.fn.countAll<string>().as("count"))
+		.where("endpoint_id", "=", endpointId)
+		.where("status", "=", "pending")
+		.executeTakeFirstOrThrow();
+	return Number(row.count);
+}
+
+/** Deletes delivered and failed deliveries made more than `days` days ago; answers how many. */
+export async function deleteSettledDeliveries(db: Db, days: number): Promise<number> {
+	const result = await db
+		.deleteFrom("webhook_deliveries")
+		.where("status", "<>", "pending")
+		.where("created_at", "<", sql<Date>`now() - make_interval(days => ${days})`)
+		.executeTakeFirst();
+	return Number(result.numDeletedRows);
 }
 
 export function listWebhookDeliveries(db: Db, endpointId: string): Promise<WebhookDeliveryRow[]> {

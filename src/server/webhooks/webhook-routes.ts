@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { z } from "zod/mini";
 import {
 	CreateWebhookRequestSchema,
@@ -8,14 +8,14 @@ import {
 	type WebhookEndpoint,
 	type WebhookEventType,
 } from "../../shared/webhooks";
-import type { ViewerEnv } from "../http/app-env";
+import { BROWSER_ACCESS } from "../http/api-operations";
+import type { Gate, ViewerEnv } from "../http/app-env";
 import { AppError } from "../http/errors";
 import { queueTestEvent, type WebhookDeps } from "./webhook-deliveries";
 import {
-	countWebhookEndpoints,
 	deleteWebhookEndpoint,
 	findWebhookEndpoint,
-	insertWebhookEndpoint,
+	insertWebhookEndpointWithinLimit,
 	listWebhookDeliveries,
 	listWebhookEndpoints,
 	type WebhookDeliveryRow,
@@ -54,14 +54,12 @@ function presentDelivery(row: WebhookDeliveryRow): WebhookDelivery {
  * log. Like the rest of account management they need a signed-in browser session.
  */
 export function createWebhookRoutes(options: {
-	/** The one viewer middleware's browser-only access (auth/request-viewer.ts). */
-	allowSessionOnly: MiddlewareHandler<ViewerEnv>;
+	/** The one gate (auth/request-viewer.ts): a signed-in browser, never a token. */
+	gate: Gate;
 	deps: WebhookDeps;
 }) {
-	const { allowSessionOnly, deps } = options;
+	const { gate, deps } = options;
 	const app = new Hono<ViewerEnv>();
-	app.use("/account/webhooks", allowSessionOnly);
-	app.use("/account/webhooks/*", allowSessionOnly);
 
 	/** The person's endpoint named in the path; someone else's answers as if it did not exist. */
 	async function readOwnEndpoint(userId: string, id: string): Promise<WebhookEndpointRow> {
@@ -71,7 +69,8 @@ export function createWebhookRoutes(options: {
 		return endpoint;
 	}
 
-	app.post("/account/webhooks", async (context) => {
+	// Saving an endpoint needs a verified address where one is required, as minting a token does.
+	app.post("/account/webhooks", gate.allow(BROWSER_ACCESS.accountGrant), async (context) => {
 		const userId = context.get("viewer").id;
 		const parsed = CreateWebhookRequestSchema.safeParse(
 			await context.req.json().catch(() => undefined),
@@ -89,30 +88,34 @@ export function createWebhookRoutes(options: {
 				throw new AppError("VALIDATION_ERROR", error.message);
 			throw error;
 		}
-		if ((await countWebhookEndpoints(deps.db, userId)) >= MAX_WEBHOOK_ENDPOINTS) {
+		const secret = createWebhookSecret();
+		const row = await insertWebhookEndpointWithinLimit(
+			deps.db,
+			{
+				id: randomUUID(),
+				user_id: userId,
+				url: parsed.data.url,
+				events: [...new Set(parsed.data.events)],
+				sealed_secret: sealWebhookSecret(secret, deps.serverSecret),
+			},
+			MAX_WEBHOOK_ENDPOINTS,
+		);
+		if (!row) {
 			throw new AppError(
 				"VALIDATION_ERROR",
 				`An account can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one first.`,
 			);
 		}
-		const secret = createWebhookSecret();
-		const row = await insertWebhookEndpoint(deps.db, {
-			id: randomUUID(),
-			user_id: userId,
-			url: parsed.data.url,
-			events: [...new Set(parsed.data.events)],
-			sealed_secret: sealWebhookSecret(secret, deps.serverSecret),
-		});
 		return context.json({ ...presentEndpoint(row), secret }, 201);
 	});
 
-	app.get("/account/webhooks", async (context) => {
+	app.get("/account/webhooks", gate.allowSessionOnly, async (context) => {
 		const userId = context.get("viewer").id;
 		const rows = await listWebhookEndpoints(deps.db, userId);
 		return context.json({ items: rows.map(presentEndpoint) });
 	});
 
-	app.delete("/account/webhooks/:id", async (context) => {
+	app.delete("/account/webhooks/:id", gate.allowSessionOnly, async (context) => {
 		const userId = context.get("viewer").id;
 		const id = context.req.param("id");
 		if (!EndpointIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");
@@ -120,13 +123,13 @@ export function createWebhookRoutes(options: {
 		return context.json({ success: true });
 	});
 
-	app.post("/account/webhooks/:id/test", async (context) => {
+	app.post("/account/webhooks/:id/test", gate.allowSessionOnly, async (context) => {
 		const endpoint = await readOwnEndpoint(context.get("viewer").id, context.req.param("id"));
 		const delivery = await queueTestEvent(deps, endpoint.id);
 		return context.json(presentDelivery(delivery), 202);
 	});
 
-	app.get("/account/webhooks/:id/deliveries", async (context) => {
+	app.get("/account/webhooks/:id/deliveries", gate.allowSessionOnly, async (context) => {
 		const endpoint = await readOwnEndpoint(context.get("viewer").id, context.req.param("id"));
 		const rows = await listWebhookDeliveries(deps.db, endpoint.id);
 		return context.json({ items: rows.map(presentDelivery) });

@@ -21,6 +21,14 @@ export class WebhookTargetError extends Error {
 	}
 }
 
+/**
+ * The refusal of a host that is, or resolves to, a non-public address. It never names the address
+ * DNS answered: that would let anyone resolve the server's internal names through this message.
+ */
+export function notPublicMessage(hostname: string): string {
+	return `${hostname} is not a public address; webhooks go only to public addresses.`;
+}
+
 /** A URL's addresses, and whether any of them is on a private network. */
 async function resolveTarget(url: URL, rules: WebhookTargetRules) {
 	const hostname = unbracketHostname(url.hostname);
@@ -61,9 +69,7 @@ export async function checkWebhookTarget(value: string, rules: WebhookTargetRule
 	}
 	const { hostname, privateAddress } = await resolveTarget(url, rules);
 	if (privateAddress !== undefined && !rules.allowPrivateTargets) {
-		throw new WebhookTargetError(
-			`${hostname} is a loopback, private, link-local or metadata address (${privateAddress}); webhooks go only to public addresses.`,
-		);
+		throw new WebhookTargetError(notPublicMessage(hostname));
 	}
 	if (url.protocol === "http:" && privateAddress === undefined) {
 		throw new WebhookTargetError("The URL must start with https://.");

@@ -7,7 +7,7 @@ export function LayoutShell() {
 		<div className="flex min-h-dvh flex-col">
 			<a
 				href="#main-content"
-				className="sr-only rounded-lg bg-white px-3 py-2 text-sm font-medium text-accent-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+				className="sr-only rounded-lg bg-white px-3 py-2 text-sm font-medium text-accent-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 z-menu"
 			>
 				Skip to content
 			</a>

@@ -77,7 +77,7 @@ export function SiteHeader() {
 	const isScreenLoading = useIsScreenLoading();
 
 	return (
-		<header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/80 backdrop-blur-md">
+		<header className="sticky top-0 z-bar border-b border-slate-200/80 bg-white/80 backdrop-blur-md">
 			<div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:px-6 lg:px-8">
 				<div className="flex min-w-0 items-center gap-2">
 					<BrandButton />

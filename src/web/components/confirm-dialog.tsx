@@ -40,14 +40,14 @@ export function ConfirmDialog({
 	return (
 		<AlertDialog.Root open={isOpen} onOpenChange={(open) => (open ? null : onClose())}>
 			<AlertDialog.Portal>
-				<AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/40" />
+				<AlertDialog.Overlay className="fixed inset-0 z-dialog bg-slate-950/40" />
 				<AlertDialog.Content
 					onCloseAutoFocus={(event) => {
 						event.preventDefault();
 						const target = returnFocusRef.current;
 						if (target?.isConnected) target.focus({ preventScroll: true });
 					}}
-					className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
+					className="fixed top-1/2 left-1/2 z-dialog w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
 				>
 					<div className="flex gap-4">
 						<span

@@ -12,6 +12,9 @@ export const ACTIVE_GENERATIONS_KEY = ["generations", "active"] as const;
 
 // The server holds each poll this long at most when nothing changes.
 const LONG_POLL_MS = 25_000;
+// An answer without news sooner than this comes from a server that did not wait (one on its way
+// out, say): asked again at once, it would answer at once again.
+const QUICK_ANSWER_MS = 300;
 
 function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
 	return new Promise((resolve) => {
@@ -29,7 +32,8 @@ function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
 
 /**
  * Keeps the cache entry current until `signal` aborts: one answer at once, then each next one
- * when something changes. A failed request is tried again after the polling interval. Each answer
+ * when something changes, the next wait asked for as soon as one ends. A failed request, or a
+ * quick answer without news, is followed by the polling interval. Each answer
  * after the first is handed to `onAnswer` with the one before it, so what left the list is known.
  */
 export async function followActiveGenerations(
@@ -40,6 +44,7 @@ export async function followActiveGenerations(
 	let after: string | undefined;
 	let previous: ActiveGenerations | undefined;
 	while (!signal.aborted) {
+		const askedAt = performance.now();
 		try {
 			const active = await fetchActiveGenerations({
 				after,
@@ -49,8 +54,10 @@ export async function followActiveGenerations(
 			queryClient.setQueryData(ACTIVE_GENERATIONS_KEY, active);
 			if (previous && active.version !== previous.version) onAnswer?.(previous, active);
 			previous = active;
-			// An answer with nothing new comes from a server that did not wait: space those out.
-			if (active.version === after) await pause(POLLING_INTERVAL_MS, signal);
+			// After a wait that ended without news the next one starts at once, so a generation started
+			// then is heard of as soon as any other; a quick answer without news is spaced out.
+			const isQuickAnswer = performance.now() - askedAt < QUICK_ANSWER_MS;
+			if (active.version === after && isQuickAnswer) await pause(POLLING_INTERVAL_MS, signal);
 			after = active.version;
 		} catch (error) {
 			if (isAbortError(error)) return;

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { API_TOKEN_LIMIT_MESSAGE, MAX_ACTIVE_API_TOKENS } from "../../../shared/api-tokens";
 import {
 	createTestApiToken,
 	startFakeApiTokensServer,
@@ -97,5 +98,35 @@ describe("the account page's API tokens", () => {
 		);
 		await waitFor(() => expect(server.readRevoked()).toEqual([token.id]));
 		expect(await screen.findByText("You have no API tokens.")).toBeVisible();
+	});
+
+	it("says a token reaches only its owner's generations, and how many there may be", async () => {
+		startFakeApiTokensServer();
+		renderSection();
+		await screen.findByText("You have no API tokens.");
+		expect(
+			screen.getByText(
+				/A token reaches only your own generations, within its scopes, even the administrator's/,
+			),
+		).toHaveTextContent(`Up to ${MAX_ACTIVE_API_TOKENS} tokens that have not expired`);
+	});
+
+	it("shows the limit instead of the form once every place is taken, and the form again after a revoke", async () => {
+		const tokens = Array.from({ length: MAX_ACTIVE_API_TOKENS }, (_, index) =>
+			createTestApiToken({ name: `Bot ${index}` }),
+		);
+		// An expired token does not count.
+		tokens.push(createTestApiToken({ name: "Old", expiresAt: "2020-01-01T00:00:00.000Z" }));
+		startFakeApiTokensServer({ tokens });
+		const { user } = renderSection();
+		expect(await screen.findByText(API_TOKEN_LIMIT_MESSAGE)).toBeVisible();
+		expect(screen.queryByRole("button", { name: "Create token" })).not.toBeInTheDocument();
+
+		await user.click(screen.getByRole("button", { name: "Revoke Bot 0" }));
+		await user.click(
+			within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Revoke" }),
+		);
+		expect(await screen.findByRole("button", { name: "Create token" })).toBeVisible();
+		expect(screen.queryByText(API_TOKEN_LIMIT_MESSAGE)).not.toBeInTheDocument();
 	});
 });

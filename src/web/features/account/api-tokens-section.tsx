@@ -4,11 +4,13 @@ import { Check, Copy, KeyRound } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
 import {
 	API_TOKEN_LIFETIMES_DAYS,
+	API_TOKEN_LIMIT_MESSAGE,
 	API_TOKEN_NAME_MAX_LENGTH,
 	API_TOKEN_SCOPES,
 	type ApiToken,
 	type ApiTokenScope,
 	type CreatedApiToken,
+	MAX_ACTIVE_API_TOKENS,
 } from "../../../shared/api-tokens";
 import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
@@ -29,6 +31,12 @@ const SCOPE_DESCRIPTIONS: Record<ApiTokenScope, string> = {
 };
 
 const NEVER = "never";
+
+/** Tokens that have not expired, which MAX_ACTIVE_API_TOKENS counts. */
+function countActiveTokens(tokens: ApiToken[], now = Date.now()): number {
+	return tokens.filter((token) => token.expiresAt === null || Date.parse(token.expiresAt) > now)
+		.length;
+}
 
 function describeExpiry(token: ApiToken): string {
 	return token.expiresAt ? `expires ${formatDateTime(token.expiresAt)}` : "never expires";
@@ -214,6 +222,8 @@ export function ApiTokensSection() {
 	const returnFocusRef = useRef<HTMLHeadingElement | null>(null);
 	const refresh = () => queryClient.invalidateQueries({ queryKey: TOKENS_QUERY_KEY });
 	const revoke = useMutation({ mutationFn: revokeApiToken, onSettled: refresh });
+	const isAtLimit =
+		tokens.data !== undefined && countActiveTokens(tokens.data) >= MAX_ACTIVE_API_TOKENS;
 
 	return (
 		<Section
@@ -224,7 +234,9 @@ export function ApiTokensSection() {
 					<code className="rounded bg-slate-100 px-1 py-0.5 text-xs">
 						Authorization: Bearer &lt;token&gt;
 					</code>
-					. See the{" "}
+					. A token reaches only your own generations, within its scopes, even the administrator's:
+					managing people and others' images stays in the browser. Up to {MAX_ACTIVE_API_TOKENS}{" "}
+					tokens that have not expired. See the{" "}
 					<a
 						href="/api/docs"
 						className="font-medium text-accent-700 underline-offset-4 hover:underline"
@@ -238,6 +250,10 @@ export function ApiTokensSection() {
 			<div className="space-y-6" ref={returnFocusRef} tabIndex={-1}>
 				{created ? (
 					<NewToken created={created} onDone={() => setCreated(null)} />
+				) : isAtLimit ? (
+					<p className="text-sm text-slate-700" role="status">
+						{API_TOKEN_LIMIT_MESSAGE}
+					</p>
 				) : (
 					<CreateTokenForm
 						onCreated={(token) => {

@@ -54,8 +54,8 @@ export function DeleteAccountDialog({ email, onDeleted }: DeleteAccountDialogPro
 				Delete my account
 			</AlertDialog.Trigger>
 			<AlertDialog.Portal>
-				<AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/40 backdrop-blur-[2px]" />
-				<AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none">
+				<AlertDialog.Overlay className="fixed inset-0 z-dialog bg-slate-950/40 backdrop-blur-[2px]" />
+				<AlertDialog.Content className="fixed top-1/2 left-1/2 z-dialog w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none">
 					<AlertDialog.Title className="text-lg font-semibold text-slate-900">
 						Delete your account?
 					</AlertDialog.Title>

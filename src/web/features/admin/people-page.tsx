@@ -124,7 +124,7 @@ function PersonActionsMenu({
 				<DropdownMenu.Content
 					align="end"
 					sideOffset={4}
-					className="z-30 w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none"
+					className="z-menu w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none"
 				>
 					<DropdownMenu.Item
 						className={MENU_ITEM_CLASS_NAME}

@@ -115,14 +115,14 @@ export function QuotaDialog({
 	return (
 		<Dialog.Root open={person !== null} onOpenChange={(open) => (open ? null : onClose())}>
 			<Dialog.Portal>
-				<Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/40" />
+				<Dialog.Overlay className="fixed inset-0 z-dialog bg-slate-950/40" />
 				<Dialog.Content
 					onCloseAutoFocus={(event) => {
 						event.preventDefault();
 						const target = returnFocusRef.current;
 						if (target?.isConnected) target.focus({ preventScroll: true });
 					}}
-					className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
+					className="fixed top-1/2 left-1/2 z-dialog w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
 				>
 					<Dialog.Title className="text-lg font-semibold text-slate-900">Quotas</Dialog.Title>
 					<Dialog.Description className="mt-2 text-sm break-words text-slate-600">

@@ -90,7 +90,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 							isOpeningConfirm.current = false;
 						}
 					}}
-					className="z-50 w-64 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none"
+					className="z-menu w-64 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none"
 				>
 					<div className="flex items-center gap-3 px-2.5 py-2">
 						<Avatar initial={initial} size="md" />
@@ -140,14 +140,14 @@ export function UserMenu({ onError }: UserMenuProps) {
 
 			<AlertDialog.Root open={isConfirmOpen} onOpenChange={setIsConfirmOpen}>
 				<AlertDialog.Portal>
-					<AlertDialog.Overlay className="fixed inset-0 z-50 bg-slate-950/40 backdrop-blur-[2px]" />
+					<AlertDialog.Overlay className="fixed inset-0 z-dialog bg-slate-950/40 backdrop-blur-[2px]" />
 					<AlertDialog.Content
 						onCloseAutoFocus={(event) => {
 							// The dialog has no trigger of its own: give focus back to the menu button.
 							event.preventDefault();
 							triggerRef.current?.focus();
 						}}
-						className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
+						className="fixed top-1/2 left-1/2 z-dialog w-[calc(100vw-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
 					>
 						<AlertDialog.Title className="text-lg font-semibold text-slate-900">
 							Sign out?

@@ -222,7 +222,7 @@ export function AspectRatioSelect({ value, onChange, label, ratios }: AspectRati
 				hidden={!isOpen}
 				// Keep focus on the combobox, which owns the keyboard while the list is open.
 				onMouseDown={(event) => event.preventDefault()}
-				className="absolute inset-x-0 top-full z-30 mt-1.5 max-h-72 overflow-y-auto rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200"
+				className="absolute inset-x-0 top-full z-menu mt-1.5 max-h-72 overflow-y-auto rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200"
 			>
 				{options.map((option, index) => {
 					const isSelected = option.value === value;

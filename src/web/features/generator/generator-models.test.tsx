@@ -269,6 +269,33 @@ describe("a link's settings", () => {
 		// Use prompt leaves the seed random.
 		expect(screen.getByRole("spinbutton", { name: "Seed" })).toHaveValue(null);
 	});
+
+	it("keeps the seed of Use settings when the person's last model takes none: the default stands in", async () => {
+		startGeneratorApi({
+			models: [PAINTER, LOCAL],
+			defaultModelId: "local",
+			preferredModelId: "painter",
+		});
+		const link = buildGeneratorLink(
+			{
+				prompt: "A red kite",
+				aspectRatio: "--ar 3:2",
+				model: { id: "retired" },
+				settings: { count: 2, seed: 5, negativePrompt: null, quality: null },
+			},
+			{ withSeed: true },
+		);
+		await openGenerator({ path: link });
+
+		expect(await findToast(MODEL_NO_LONGER_OFFERED)).toBeVisible();
+		expect(getModelSelect()).toHaveValue("local");
+		expect(getCount(2)).toBeChecked();
+		expect(screen.getByRole("button", { name: "Advanced settings" })).toHaveAttribute(
+			"aria-expanded",
+			"true",
+		);
+		expect(screen.getByRole("spinbutton", { name: "Seed" })).toHaveValue(5);
+	});
 });
 
 describe("the model and seed of the results", () => {

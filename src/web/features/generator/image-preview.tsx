@@ -83,7 +83,7 @@ export function ImagePreview({
 	return (
 		<Dialog.Root open={image !== undefined} onOpenChange={(isOpen) => (isOpen ? null : onClose())}>
 			<Dialog.Portal>
-				<Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/80 backdrop-blur-sm" />
+				<Dialog.Overlay className="fixed inset-0 z-dialog bg-slate-950/80 backdrop-blur-sm" />
 				{image && display && index !== null ? (
 					<Dialog.Content
 						onKeyDown={handleKeyDown}
@@ -92,7 +92,7 @@ export function ImagePreview({
 							event.preventDefault();
 							readReturnFocus()?.focus();
 						}}
-						className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-1.5rem)] w-max max-w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl bg-white p-2 shadow-2xl focus:outline-none sm:p-3"
+						className="fixed top-1/2 left-1/2 z-dialog flex max-h-[calc(100dvh-1.5rem)] w-max max-w-[calc(100vw-1.5rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-2xl bg-white p-2 shadow-2xl focus:outline-none sm:p-3"
 					>
 						<div className="flex items-center justify-between gap-3 pb-2 pl-1.5">
 							<Dialog.Title className="text-sm font-semibold text-slate-900">

@@ -40,13 +40,50 @@ describe("applyPrefill", () => {
 		expect(isModelGone).toBe(false);
 	});
 
-	it("keeps the current model and the rest when the named model is gone", () => {
+	it("stands the default in for a model that is gone, keeping the rest, when it can take it", () => {
 		const { choice, isModelGone } = applyPrefill(
 			answer,
 			{ ...noSettings, modelId: "retired", count: 1, seed: 8, negativePrompt: "rain" },
 			null,
 		);
 		expect(isModelGone).toBe(true);
-		expect(choice).toMatchObject({ model: sketch, count: 1, seed: "8", negativePrompt: "rain" });
+		expect(choice).toMatchObject({ model: LOCAL, count: 1, seed: "8", negativePrompt: "rain" });
+	});
+
+	it("keeps the seed of a model that is gone when the person's last model takes none", () => {
+		const unseeded = { ...LOCAL, id: "painter", label: "Painter", seed: false, counts: [1] };
+		const { choice } = applyPrefill(
+			{ models: [unseeded, LOCAL], defaultModelId: "local", preferredModelId: "painter" },
+			{ ...noSettings, modelId: "retired", count: 1, seed: 8 },
+			null,
+		);
+		expect(choice).toMatchObject({ model: LOCAL, count: 1, seed: "8" });
+	});
+
+	it("takes the first model offered that can take the rest when the default cannot", () => {
+		const unseeded = { ...LOCAL, id: "painter", label: "Painter", seed: false };
+		const { choice } = applyPrefill(
+			{ models: [unseeded, sketch, LOCAL], defaultModelId: "painter", preferredModelId: null },
+			{ ...noSettings, modelId: "retired", count: 2, seed: 8 },
+			null,
+		);
+		expect(choice).toMatchObject({ model: sketch, count: 2, seed: "8" });
+	});
+
+	it("keeps the current model when it can take the rest, and the starting one when none can", () => {
+		const retired = { ...noSettings, modelId: "retired", count: 2, seed: 8 };
+		const current = { model: sketch, count: 1, seed: "", negativePrompt: "", quality: null };
+		expect(applyPrefill(answer, retired, current).choice).toMatchObject({
+			model: sketch,
+			count: 2,
+			seed: "8",
+		});
+		const unseeded = { ...LOCAL, id: "painter", label: "Painter", seed: false };
+		const { choice } = applyPrefill(
+			{ models: [unseeded], defaultModelId: "painter", preferredModelId: null },
+			retired,
+			null,
+		);
+		expect(choice).toMatchObject({ model: unseeded, count: 2 });
 	});
 });

@@ -53,10 +53,35 @@ function findStartingModel(answer: ModelsResponse): PublicModel | undefined {
 	return find(answer.preferredModelId) ?? find(answer.defaultModelId) ?? answer.models[0];
 }
 
+/** True when `model` can take every setting `prefill` asks for, so none of them is lost. */
+function canTake(model: PublicModel, prefill: SettingsPrefill): boolean {
+	return (
+		(prefill.seed === null || model.seed) &&
+		(!prefill.negativePrompt || model.negativePrompt) &&
+		(prefill.quality === null || model.qualities.includes(prefill.quality)) &&
+		(prefill.count === null || model.counts.includes(prefill.count))
+	);
+}
+
+/**
+ * The model that stands in for one no longer offered: the current one, else the default, else the
+ * first offered, whichever first can take all the prefill asks for; undefined when none can.
+ */
+function findModelTaking(
+	answer: ModelsResponse,
+	prefill: SettingsPrefill,
+	current: PublicModel | undefined,
+): PublicModel | undefined {
+	const byDefault = answer.models.find((model) => model.id === answer.defaultModelId);
+	const candidates = [current, byDefault, ...answer.models];
+	return candidates.find((model) => model !== undefined && canTake(model, prefill));
+}
+
 /**
  * The choice a prefill (a link, an image's recipe) asks for over `current` (or the starting
- * model), and whether the model it names is no longer offered: then the current model stays and
- * the rest of the prefill is kept.
+ * model), and whether the model it names is no longer offered: then a model that can take the
+ * rest of the prefill stands in for it (findModelTaking; the current or starting one when none
+ * can), and the rest is kept where that model offers it.
  */
 export function applyPrefill(
 	answer: ModelsResponse,
@@ -66,8 +91,12 @@ export function applyPrefill(
 	const named = prefill?.modelId
 		? answer.models.find((model) => model.id === prefill.modelId)
 		: undefined;
-	const isModelGone = Boolean(prefill?.modelId) && named === undefined;
-	const model = named ?? current?.model ?? findStartingModel(answer);
+	const isModelGone = prefill !== null && Boolean(prefill.modelId) && named === undefined;
+	const model =
+		named ??
+		(isModelGone && prefill ? findModelTaking(answer, prefill, current?.model) : undefined) ??
+		current?.model ??
+		findStartingModel(answer);
 	if (!model) return { choice: null, isModelGone };
 	const previous: Partial<Omit<SettingsChoice, "model">> = current ? { ...current } : {};
 	if (prefill) {

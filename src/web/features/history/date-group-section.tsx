@@ -46,7 +46,7 @@ export const DateGroupSection = memo(function DateGroupSection({
 			className="absolute inset-x-0"
 			style={{ top: block.top, height: block.height }}
 		>
-			<div data-history-header className="pointer-events-none sticky top-16 z-10 pt-1 pb-3">
+			<div data-history-header className="pointer-events-none sticky top-16 z-raised pt-1 pb-3">
 				<h2
 					id={headingId}
 					className="pointer-events-auto inline-flex items-center gap-2 rounded-full bg-white/95 px-3 py-1.5 text-sm/5 font-semibold text-slate-800 shadow-sm ring-1 ring-slate-200"

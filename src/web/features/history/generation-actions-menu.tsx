@@ -55,8 +55,12 @@ function MenuItem({
 	);
 }
 
-const SUB_CONTENT_CLASS_NAME =
-	"z-40 w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none";
+// Above the sticky header (z-menu), and never taller than the window's room on its side: a menu
+// opened near the top or bottom scrolls rather than running out of the window. The height is a
+// style, not a utility: this lazy chunk carries it, not the first page's CSS.
+const MENU_CLASS_NAME =
+	"z-menu w-56 overflow-y-auto rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none";
+const MENU_STYLE = { maxHeight: "var(--radix-dropdown-menu-content-available-height)" };
 
 /** The props that describe a menu item by a note shown under its label (`describedBy` its id). */
 type ItemDescription = { "aria-describedby"?: string };
@@ -103,7 +107,7 @@ function ImageActionItem({
 				{content}
 			</DropdownMenu.SubTrigger>
 			<DropdownMenu.Portal>
-				<DropdownMenu.SubContent sideOffset={4} className={SUB_CONTENT_CLASS_NAME}>
+				<DropdownMenu.SubContent sideOffset={4} className={MENU_CLASS_NAME} style={MENU_STYLE}>
 					{Array.from({ length: imageCount }, (_, imageIndex) => (
 						// biome-ignore lint/suspicious/noArrayIndexKey: one item per image, in order.
 						<Fragment key={imageIndex}>
@@ -221,7 +225,8 @@ export function GenerationActionsMenu({
 				<DropdownMenu.Content
 					align="end"
 					sideOffset={4}
-					className="z-30 w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none"
+					className={MENU_CLASS_NAME}
+					style={MENU_STYLE}
 				>
 					<ImageActionItems generation={generation} actions={actions} />
 					{hasImages(generation) ? (

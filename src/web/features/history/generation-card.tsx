@@ -63,7 +63,7 @@ function Thumbnail({
 			type="button"
 			aria-label={`Preview image ${index + 1} of ${count}`}
 			onClick={(event) => onOpen(index, event.currentTarget)}
-			className={`group/image relative min-h-0 min-w-0 cursor-zoom-in overflow-hidden bg-slate-100 focus-visible:z-10 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent-600 ${cellSpan(index, count)}`}
+			className={`group/image relative min-h-0 min-w-0 cursor-zoom-in overflow-hidden bg-slate-100 focus-visible:z-raised focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent-600 ${cellSpan(index, count)}`}
 		>
 			<img
 				src={image.thumbnailUrl}
@@ -226,7 +226,7 @@ function SelectCheckbox({
 	onSelect: GenerationCardActions["onSelect"];
 }) {
 	return (
-		<label className="absolute top-2 left-2 z-10 inline-flex size-9 cursor-pointer items-center justify-center rounded-lg bg-white/90 shadow-sm ring-1 ring-slate-200">
+		<label className="absolute top-2 left-2 z-raised inline-flex size-9 cursor-pointer items-center justify-center rounded-lg bg-white/90 shadow-sm ring-1 ring-slate-200">
 			<input
 				type="checkbox"
 				checked={isSelected}
@@ -278,7 +278,7 @@ export const GenerationCard = memo(function GenerationCard({
 						onSelect={actions.onSelect}
 					/>
 				) : null}
-				<div className="absolute top-2 right-2 z-10">
+				<div className="absolute top-2 right-2 z-raised">
 					<FavoriteButton
 						look="overlay"
 						isFavorite={generation.is_favorite}

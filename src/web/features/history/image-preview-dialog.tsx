@@ -63,7 +63,7 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 }
 
 const STEP_BUTTON_CLASS_NAME =
-	"absolute top-1/2 z-10 inline-flex size-10 -translate-y-1/2 cursor-pointer items-center justify-center rounded-full bg-white/90 text-slate-900 shadow ring-1 ring-slate-200 transition hover:bg-white disabled:cursor-default disabled:opacity-0";
+	"absolute top-1/2 z-raised inline-flex size-10 -translate-y-1/2 cursor-pointer items-center justify-center rounded-full bg-white/90 text-slate-900 shadow ring-1 ring-slate-200 transition hover:bg-white disabled:cursor-default disabled:opacity-0";
 
 const SMALL_SECONDARY = getButtonClassName({ variant: "secondary", size: "sm" });
 
@@ -104,7 +104,7 @@ export function ImagePreviewDialog({
 	return (
 		<Dialog.Root open={target !== null} onOpenChange={(isOpen) => (isOpen ? null : onClose())}>
 			<Dialog.Portal>
-				<Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/80" />
+				<Dialog.Overlay className="fixed inset-0 z-dialog bg-slate-950/80" />
 				<Dialog.Content
 					onKeyDown={onKeyDown}
 					onCloseAutoFocus={(event) => {
@@ -114,7 +114,7 @@ export function ImagePreviewDialog({
 							target.focus({ preventScroll: true });
 						}
 					}}
-					className="fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-1.5rem)] w-[calc(100vw-1.5rem)] max-w-6xl -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl bg-white shadow-2xl focus:outline-none md:flex-row"
+					className="fixed top-1/2 left-1/2 z-dialog flex max-h-[calc(100dvh-1.5rem)] w-[calc(100vw-1.5rem)] max-w-6xl -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl bg-white shadow-2xl focus:outline-none md:flex-row"
 				>
 					<div className="relative flex min-h-0 flex-1 items-center justify-center bg-slate-950 p-2 sm:p-4">
 						{image ? (

@@ -68,7 +68,7 @@ export function SelectionBar({
 	return (
 		<section
 			aria-label="Selection"
-			className="fixed inset-x-0 bottom-4 z-40 mx-auto flex w-[calc(100vw-2rem)] max-w-3xl flex-wrap items-center gap-2 rounded-2xl bg-white/95 p-3 shadow-xl ring-1 ring-slate-200 backdrop-blur"
+			className="fixed inset-x-0 bottom-4 z-bar mx-auto flex w-[calc(100vw-2rem)] max-w-3xl flex-wrap items-center gap-2 rounded-2xl bg-white/95 p-3 shadow-xl ring-1 ring-slate-200 backdrop-blur"
 		>
 			<p role="status" className="mr-auto px-2 text-sm font-semibold text-slate-900">
 				{formatCount(count)} selected

@@ -1,9 +1,11 @@
 import { HttpResponse, http } from "msw";
 import { z } from "zod/mini";
 import {
+	API_TOKEN_LIMIT_MESSAGE,
 	type ApiToken,
 	CreateApiTokenRequestSchema,
 	type CreatedApiToken,
+	MAX_ACTIVE_API_TOKENS,
 } from "../../../shared/api-tokens";
 import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import { mswServer } from "../msw-server";
@@ -26,7 +28,8 @@ export function createTestApiToken(overrides: Partial<ApiToken> = {}): ApiToken 
 
 /**
  * Answers `/api/account/tokens` as the server does for a signed-in person: the list newest first,
- * a new token shown once, a revoked one gone. `failure` makes creating answer with that error.
+ * a new token shown once, a revoked one gone, none beyond MAX_ACTIVE_API_TOKENS that have not
+ * expired. `failure` makes creating answer with that error.
  */
 export function startFakeApiTokensServer(
 	options: { tokens?: ApiToken[]; failure?: ErrorCode } = {},
@@ -36,14 +39,23 @@ export function startFakeApiTokensServer(
 		created: [] as CreatedApiToken[],
 		revoked: [] as string[],
 	};
-	const fail = (code: ErrorCode) =>
-		HttpResponse.json({ success: false, error: errorBody(code) }, { status: ERRORS[code].status });
+	const fail = (code: ErrorCode, message?: string) =>
+		HttpResponse.json(
+			{ success: false, error: errorBody(code, message) },
+			{ status: ERRORS[code].status },
+		);
 	mswServer.use(
 		http.get("*/api/account/tokens", () => HttpResponse.json({ tokens: state.tokens })),
 		http.post("*/api/account/tokens", async ({ request }) => {
 			if (options.failure) return fail(options.failure);
 			const parsed = z.safeParse(CreateApiTokenRequestSchema, await request.json());
 			if (!parsed.success) return fail("VALIDATION_ERROR");
+			const active = state.tokens.filter(
+				(token) => token.expiresAt === null || Date.parse(token.expiresAt) > Date.now(),
+			);
+			if (active.length >= MAX_ACTIVE_API_TOKENS) {
+				return fail("VALIDATION_ERROR", API_TOKEN_LIMIT_MESSAGE);
+			}
 			const days = parsed.data.expiresInDays;
 			const token = createTestApiToken({
 				name: parsed.data.name,

@@ -1,0 +1,335 @@
+import { Ajv2020 } from "ajv/dist/2020";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { ApiTokenScope } from "../../shared/api-tokens";
+import { GenerationPageSchema } from "../../shared/generations";
+import { type ApiOperation, BROWSER_ACCESS } from "../http/api-operations";
+import { API_OPERATIONS } from "../http/openapi-document";
+import { DEFAULT_WEBHOOK_SETTINGS } from "../server";
+import {
+	callWithToken,
+	createToken,
+	makeFinishedGeneration,
+	type Person,
+	PROMPT,
+	pngForm,
+	requestOperation,
+} from "../testing/api-token-kit";
+import { expectErrorEnvelope } from "../testing/error-envelope";
+import { availableDatabaseKinds } from "../testing/test-database";
+import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
+import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
+import { createApiToken } from "./api-tokens";
+
+const SCOPES = ["generate", "read", "delete"] as const satisfies readonly ApiTokenScope[];
+
+/**
+ * Checks answers against the live OpenAPI document, as a client generated from it would read
+ * them: JSON Schema 2020-12, as OpenAPI 3.1 writes it.
+ */
+async function readDocumentValidator(server: TestServer) {
+	const document: unknown = await (await server.app.request("/api/openapi.json")).json();
+	const ajv = new Ajv2020({ strict: false, allErrors: true });
+	ajv.addSchema(document as object, "openapi");
+	return (operation: ApiOperation, status: number, body: unknown): string[] => {
+		const pointer = ["paths", operation.path, operation.method, "responses", String(status)]
+			.concat(["content", "application/json", "schema"])
+			.map((token) => encodeURIComponent(token.replaceAll("~", "~0").replaceAll("/", "~1")))
+			.join("/");
+		const validate = ajv.compile({ $ref: `openapi#/${pointer}` });
+		return validate(body)
+			? []
+			: (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+	};
+}
+
+async function createTokens(person: Person): Promise<Record<ApiTokenScope, string>> {
+	return {
+		generate: (await createToken(person, ["generate"])).token,
+		read: (await createToken(person, ["read"])).token,
+		delete: (await createToken(person, ["delete"])).token,
+	};
+}
+
+function isAllowed(operation: ApiOperation, scope: ApiTokenScope): boolean {
+	return operation.access.isOpen === true || operation.access.scopes.includes(scope);
+}
+
+describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind) => {
+	let server: TestServer;
+	let administrator: Person;
+	beforeAll(async () => {
+		server = await createTestServer(kind, {
+			limits: { maxActivePerUser: 50, dailyLimitPerUser: 0 },
+		});
+		administrator = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+	});
+	afterAll(async () => {
+		await server?.close();
+	});
+
+	it.each([
+		["a person", false],
+		["the administrator", true],
+	])(
+		"lets %s's token of each scope call its routes and answers 403 naming the scope elsewhere",
+		async (_, isAdministrator) => {
+			const validateAgainstDocument = await readDocumentValidator(server);
+			const person = isAdministrator ? administrator : await createTestUser(server);
+			const tokens = await createTokens(person);
+			const outcomes: string[] = [];
+			for (const operation of API_OPERATIONS) {
+				for (const scope of SCOPES) {
+					const allowed = isAllowed(operation, scope);
+					const response = await requestOperation(server, person, tokens[scope], operation);
+					if (allowed) {
+						expect(response.status, `${operation.id} with ${scope}`).toBe(operation.success.status);
+						const { answer } = operation.success;
+						// The live answer matches the schema the document was built from, and the
+						// document itself, as a client generated from it reads it.
+						if ("schema" in answer) {
+							const body: unknown = await response.json();
+							z.parse(answer.schema, body);
+							expect(validateAgainstDocument(operation, response.status, body)).toEqual([]);
+						} else
+							expect(response.headers.get("content-type")).toMatch(/^(image\/|application\/zip)/);
+					} else {
+						const message = await expectErrorEnvelope(response, 403, "TOKEN_SCOPE_MISSING");
+						for (const needed of operation.access.scopes) expect(message).toContain(`"${needed}"`);
+					}
+					outcomes.push(`${operation.id}:${scope}:${allowed ? "yes" : "no"}`);
+				}
+			}
+			expect(outcomes).toContain("createGeneration:generate:yes");
+			expect(outcomes).toContain("createGeneration:read:no");
+			expect(outcomes).toContain("pollGeneration:read:yes");
+			expect(outcomes).toContain("deleteGeneration:read:no");
+			expect(outcomes).toContain("deleteGenerations:delete:yes");
+			expect(outcomes).toContain("listGenerations:generate:no");
+			expect(outcomes).toContain("uploadImage:generate:yes");
+			expect(outcomes).toContain("uploadImage:read:no");
+			expect(outcomes).toContain("readUploadImage:read:yes");
+		},
+		// Some fifty generations, each made and finished in turn.
+		180_000,
+	);
+
+	it("lets the administrator's token of each scope reach only the administrator's own generations", {
+		timeout: 180_000,
+	}, async () => {
+		const tokens = await createTokens(administrator);
+		const stranger = await createTestUser(server);
+		const outcomes: string[] = [];
+		for (const operation of API_OPERATIONS) {
+			for (const scope of SCOPES) {
+				const response = await requestOperation(server, stranger, tokens[scope], operation);
+				const label = `${operation.id} with ${scope}`;
+				if (!isAllowed(operation, scope)) {
+					await expectErrorEnvelope(response, 403, "TOKEN_SCOPE_MISSING");
+					continue;
+				}
+				if (operation.id === "listGenerations") {
+					const page = GenerationPageSchema.parse(await response.json());
+					expect(page.items.length, label).toBeGreaterThan(0);
+					expect(
+						page.items.every((item) => item.user_id === administrator.userId),
+						label,
+					).toBe(true);
+				} else if (
+					["listModels", "createGeneration", "uploadImage", "listActiveGenerations"].includes(
+						operation.id,
+					)
+				) {
+					// Not about anyone else's generation: the administrator's own, as anyone's.
+					expect(response.status, label).toBe(operation.success.status);
+				} else {
+					expect(response.status, label).toBe(404);
+					await expectErrorEnvelope(response, 404, "NOT_FOUND");
+				}
+				outcomes.push(`${operation.id}:${scope}`);
+			}
+		}
+		expect(outcomes).toContain("getGeneration:read");
+		expect(outcomes).toContain("deleteGeneration:delete");
+		expect(outcomes).toContain("deleteGenerations:delete");
+		expect(outcomes).toContain("downloadImage:read");
+
+		// Filtering by person is the administrator's browser session's, not a token's.
+		const filtered = await callWithToken(
+			server,
+			tokens.read,
+			`/api/generations?owner=${encodeURIComponent(stranger.email)}`,
+		);
+		await expectErrorEnvelope(filtered, 400, "VALIDATION_ERROR");
+
+		// Nothing of the stranger's was deleted, and the administrator's browser still sees it all.
+		const strangers = await server.database.db
+			.selectFrom("generations")
+			.select("id")
+			.where("user_id", "=", stranger.userId)
+			.execute();
+		expect(strangers.length).toBeGreaterThan(0);
+		const ownPage = GenerationPageSchema.parse(
+			await (await stranger.client.request("/api/generations?limit=100")).json(),
+		);
+		expect(ownPage.items.map((item) => item.id).sort()).toEqual(
+			strangers.map((row) => row.id).sort(),
+		);
+		for (const { id } of strangers.slice(0, 3)) {
+			expect((await administrator.client.request(`/api/generations/${id}`)).status).toBe(200);
+		}
+		const moderated = await administrator.client.request(
+			`/api/generations?limit=100&owner=${encodeURIComponent(stranger.email)}`,
+		);
+		expect(GenerationPageSchema.parse(await moderated.json()).items.length).toBe(strangers.length);
+	});
+
+	it("refuses every token, the administrator's too, on the administrator's routes", async () => {
+		const { token } = await createToken(administrator, ["generate", "read", "delete"]);
+		const person = await createTestUser(server);
+		for (const path of ["/api/admin/people", "/api/admin/audit-log", "/api/admin/usage"]) {
+			await expectErrorEnvelope(await callWithToken(server, token, path), 403, "TOKEN_NOT_ALLOWED");
+			await expectErrorEnvelope(await person.client.request(path), 404, "NOT_FOUND");
+			expect((await administrator.client.request(path)).status, path).toBe(200);
+		}
+		await expectErrorEnvelope(
+			await callWithToken(server, token, `/api/admin/people/${person.userId}/disable`, {
+				method: "POST",
+			}),
+			403,
+			"TOKEN_NOT_ALLOWED",
+		);
+	});
+});
+
+/** The routes outside the public API that need a verified address, each with a valid request. */
+const GRANT_ROUTES = [
+	{
+		path: "/api/account/tokens",
+		json: { name: "nightly", scopes: ["read"], expiresInDays: 30 },
+		list: "/api/account/tokens",
+	},
+	{
+		path: "/api/account/webhooks",
+		json: { url: "https://hooks.example.com/atelier", events: ["generation.completed"] },
+		list: "/api/account/webhooks",
+	},
+] as const;
+
+describe.each(availableDatabaseKinds())(
+	"the gate with REQUIRE_EMAIL_VERIFICATION on %s",
+	(kind) => {
+		let server: TestServer;
+		beforeAll(async () => {
+			server = await createTestServer(kind, {
+				requireEmailVerification: true,
+				limits: { maxActivePerUser: 50, dailyLimitPerUser: 0 },
+				// The endpoint's name resolves to a public address without asking a DNS server.
+				webhooks: {
+					...DEFAULT_WEBHOOK_SETTINGS,
+					resolveHost: async () => ["93.184.216.34"],
+					retryDelaysMs: [],
+				},
+			});
+		});
+		afterAll(async () => {
+			await server?.close();
+		});
+
+		const needingVerifiedAddress = API_OPERATIONS.filter(
+			(operation) => operation.access.needsVerifiedEmail,
+		);
+
+		it("names the routes that make images or act for the person later", () => {
+			expect(needingVerifiedAddress.map((operation) => operation.id).sort()).toEqual([
+				"createGeneration",
+				"uploadImage",
+			]);
+			expect(BROWSER_ACCESS.accountGrant.needsVerifiedEmail).toBe(true);
+		});
+
+		it("refuses an unverified session and an unverified token on every route that needs a verified address", async () => {
+			const person = await createTestUser(server);
+			// A token made before the operator turned verification on.
+			const { token } = await createApiToken(server.database.db, person.userId, {
+				name: "older script",
+				scopes: ["generate", "read", "delete"],
+				expiresInDays: 30,
+			});
+			for (const operation of needingVerifiedAddress) {
+				const init =
+					operation.id === "uploadImage"
+						? { method: "POST", body: await pngForm() }
+						: { method: "POST", json: { prompt: PROMPT, aspectRatio: "--ar 1:1", count: 1 } };
+				await expectErrorEnvelope(
+					await person.client.request(operation.path, init),
+					403,
+					"EMAIL_NOT_VERIFIED",
+				);
+				const again =
+					operation.id === "uploadImage" ? { method: "POST", body: await pngForm() } : init;
+				await expectErrorEnvelope(
+					await callWithToken(server, token, operation.path, again),
+					403,
+					"EMAIL_NOT_VERIFIED",
+				);
+			}
+			for (const route of GRANT_ROUTES) {
+				await expectErrorEnvelope(
+					await person.client.request(route.path, { method: "POST", json: route.json }),
+					403,
+					"EMAIL_NOT_VERIFIED",
+				);
+				await expectErrorEnvelope(
+					await callWithToken(server, token, route.path, { method: "POST", json: route.json }),
+					403,
+					"TOKEN_NOT_ALLOWED",
+				);
+			}
+			// Nothing was made, and looking around is allowed meanwhile.
+			const db = server.database.db;
+			for (const table of ["generations", "uploads", "webhook_endpoints"] as const) {
+				const rows = await db
+					.selectFrom(table)
+					.select("id")
+					.where("user_id", "=", person.userId)
+					.execute();
+				expect(rows, table).toEqual([]);
+			}
+			const tokens = await db
+				.selectFrom("api_tokens")
+				.select("id")
+				.where("user_id", "=", person.userId)
+				.execute();
+			expect(tokens).toHaveLength(1);
+			expect((await person.client.request("/api/generations")).status).toBe(200);
+			expect((await person.client.request("/api/account/tokens")).status).toBe(200);
+			expect((await callWithToken(server, token, "/api/generations")).status).toBe(200);
+		});
+
+		it("lets the same person do all of it once their address is verified", async () => {
+			const person = await createTestUser(server);
+			await server.database.db
+				.updateTable("user")
+				.set({ emailVerified: true })
+				.where("id", "=", person.userId)
+				.execute();
+			const uploaded = await person.client.request("/api/uploads", {
+				method: "POST",
+				body: await pngForm(),
+			});
+			expect(uploaded.status).toBe(201);
+			expect((await makeFinishedGeneration(person)).status).toBe("completed");
+			for (const route of GRANT_ROUTES) {
+				const made = await person.client.request(route.path, { method: "POST", json: route.json });
+				expect(made.status, route.path).toBe(201);
+			}
+			const { token } = await createToken(person, ["generate"]);
+			const started = await callWithToken(server, token, "/api/generations", {
+				method: "POST",
+				json: { prompt: PROMPT, aspectRatio: "--ar 1:1", count: 1 },
+			});
+			expect(started.status).toBe(201);
+		});
+	},
+);

@@ -1,0 +1,115 @@
+import sharp from "sharp";
+import { expect } from "vitest";
+import { z } from "zod";
+import { type ApiTokenScope, CreatedApiTokenSchema } from "../../shared/api-tokens";
+import { UploadResponseSchema } from "../../shared/image-input";
+import type { ApiOperation } from "../http/api-operations";
+import { readGeneration, requestGeneration, waitForFinish } from "./generation-kit";
+import type { createTestUser, TestServer } from "./test-server";
+
+export type Person = Awaited<ReturnType<typeof createTestUser>>;
+
+export const PROMPT = "A lighthouse at dusk";
+
+/** A token made on the account page, through the person's signed-in browser. */
+export async function createToken(
+	person: Person,
+	scopes: ApiTokenScope[],
+	expiresInDays: 30 | 90 | 365 | null = 30,
+	name = "script",
+) {
+	const response = await person.client.request("/api/account/tokens", {
+		method: "POST",
+		json: { name, scopes, expiresInDays },
+	});
+	expect(response.status).toBe(201);
+	return CreatedApiTokenSchema.parse(await response.json());
+}
+
+/** A request from a script: the token and nothing else (no cookie, no Origin). */
+export function callWithToken(
+	server: TestServer,
+	token: string,
+	path: string,
+	init: RequestInit & { json?: unknown } = {},
+): Promise<Response> {
+	const headers = new Headers(init.headers);
+	headers.set("authorization", `Bearer ${token}`);
+	let body = init.body;
+	if (init.json !== undefined) {
+		headers.set("content-type", "application/json");
+		body = JSON.stringify(init.json);
+	}
+	return Promise.resolve(server.app.request(path, { ...init, headers, body }));
+}
+
+export async function makeFinishedGeneration(person: Person) {
+	const created = await requestGeneration(person.client, PROMPT, "--ar 1:1", { count: 1 });
+	expect((await waitForFinish(person.client, created.pollingUrl)).status).toBe("completed");
+	return readGeneration(person.client, created.id);
+}
+
+/** A small PNG in a multipart form's field `image`, as POST /api/uploads takes it. */
+export async function pngForm(): Promise<FormData> {
+	const png = await sharp({
+		create: { width: 8, height: 8, channels: 3, background: "#2e86c1" },
+	})
+		.png()
+		.toBuffer();
+	const form = new FormData();
+	form.set("image", new File([png], "reference.png", { type: "image/png" }));
+	return form;
+}
+
+/**
+ * A request with `token` for an operation, about a finished generation (or an upload) of `owner`,
+ * who made it in their browser: the token's own owner, or someone else.
+ */
+export async function requestOperation(
+	server: TestServer,
+	owner: Person,
+	token: string,
+	operation: ApiOperation,
+): Promise<Response> {
+	if (operation.path.startsWith("/api/uploads")) {
+		return requestUploadOperation(server, owner, token, operation);
+	}
+	const generation = await makeFinishedGeneration(owner);
+	const image = generation.images[0]?.url ?? "";
+	const [, , , , , run = "", file = ""] = image.split("/");
+	const path = operation.path
+		.replace("{id}", generation.id)
+		.replace("{index}", "0")
+		.replace("{run}", run)
+		.replace("{file}", file);
+	const body =
+		operation.body === undefined
+			? undefined
+			: operation.path.endsWith("/favorite")
+				? { favorite: true }
+				: operation.path === "/api/generations"
+					? { prompt: PROMPT, aspectRatio: "--ar 1:1", count: 1 }
+					: { ids: [generation.id] };
+	return callWithToken(server, token, path, {
+		method: operation.method.toUpperCase(),
+		...(body === undefined ? {} : { json: body }),
+	});
+}
+
+/** A request for an upload operation, about an image `owner` uploaded in their browser. */
+async function requestUploadOperation(
+	server: TestServer,
+	owner: Person,
+	token: string,
+	operation: ApiOperation,
+): Promise<Response> {
+	if (operation.method === "post") {
+		return callWithToken(server, token, operation.path, { method: "POST", body: await pngForm() });
+	}
+	const uploaded = await owner.client.request("/api/uploads", {
+		method: "POST",
+		body: await pngForm(),
+	});
+	const { uploadId } = z.parse(UploadResponseSchema, await uploaded.json());
+	return callWithToken(server, token, operation.path.replace("{id}", uploadId));
+}
