@@ -310,10 +310,11 @@ export function createAuth(config: AuthConfig) {
 		},
 		account: {
 			// A Google sign-in for an address held by an unverified password account takes it over
-			// (the account hook above) rather than answering "account not linked".
+			// (the account hook above) rather than answering "account not linked", but only when
+			// Google vouches for the address (its email_verified): Google is not a trusted provider,
+			// so an account whose address Google has not verified links nothing.
 			accountLinking: {
 				enabled: true,
-				trustedProviders: ["google"],
 				requireLocalEmailVerified: false,
 			},
 		},

@@ -156,3 +156,53 @@ async function readSession(client: TestClient) {
 		user: { email: string; isAdmin: boolean; emailVerified: boolean };
 	} | null;
 }
+
+describe.each(availableDatabaseKinds())(
+	"Google that does not vouch for the address, over an unverified password account, on %s",
+	(kind) => {
+		let google: FakeGoogle;
+		let server: TestServer;
+
+		beforeAll(async () => {
+			google = await startFakeGoogle(0, { isEmailVerified: false });
+			server = await createTestServer(kind, {
+				adminEmail: FAKE_GOOGLE_USER.email,
+				google: {
+					clientId: "atelier-test-client",
+					clientSecret: "atelier-test-secret",
+					discoveryUrl: google.discoveryUrl,
+				},
+				webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, resolveHost: async () => ["93.184.215.14"] },
+			});
+		});
+		afterAll(async () => {
+			await server.close();
+			await google.stop();
+		});
+
+		it("links nothing and takes nothing over: the account, its password and its token stay", async () => {
+			const holder = await createTestUser(server, { email: FAKE_GOOGLE_USER.email });
+			const { token } = await makeHoldings(holder.client);
+
+			const stranger = new TestClient(server, "198.51.100.50");
+			const start = await stranger.request("/api/auth/sign-in/social", {
+				method: "POST",
+				json: { provider: "google", callbackURL: "/" },
+			});
+			const { url } = (await start.json()) as { url: string };
+			const authorize = await fetch(url, { redirect: "manual" });
+			const callback = new URL(authorize.headers.get("location") ?? "");
+			const finish = await stranger.request(`${callback.pathname}${callback.search}`);
+			expect(finish.headers.get("location")).toMatch(/error=/);
+
+			expect(await readSession(stranger)).toBeNull();
+			expect(await readSession(holder.client)).toMatchObject({ user: { isAdmin: false } });
+			expect(await tokenStatus(server, token)).toBe(200);
+			const signIn = await new TestClient(server, "198.51.100.51").request(
+				"/api/auth/sign-in/email",
+				{ method: "POST", json: { email: holder.email, password: holder.password } },
+			);
+			expect(signIn.status).toBe(200);
+		});
+	},
+);

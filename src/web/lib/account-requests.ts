@@ -71,10 +71,21 @@ export async function sendVerificationEmail(email: string): Promise<void> {
 	await callAuth((client) => client.sendVerificationEmail({ email, callbackURL: "/verify-email" }));
 }
 
-/** Changes the password and signs every other device out, as a reset does. */
-export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+/**
+ * Changes the password; with `isSigningOutOthers`, as a reset does, every other device is signed
+ * out and every API token and webhook made before ends (the server's take-back).
+ */
+export async function changePassword(
+	currentPassword: string,
+	newPassword: string,
+	isSigningOutOthers: boolean,
+): Promise<void> {
 	await callAuth((client) =>
-		client.changePassword({ currentPassword, newPassword, revokeOtherSessions: true }),
+		client.changePassword({
+			currentPassword,
+			newPassword,
+			revokeOtherSessions: isSigningOutOthers,
+		}),
 	);
 }
 

@@ -7,22 +7,26 @@ import { PasswordField } from "../../components/password-field";
 import { changePassword } from "../../lib/account-requests";
 
 type ChangePasswordFormProps = {
-	/** Called after the change: other devices were signed out, so their list changed. */
+	/** Called after the change: other devices may have been signed out, so their list changed. */
 	onChanged: () => void;
 };
 
-/** Current password, then the new one twice, with the sign-up rules. */
+/**
+ * Current password, then the new one twice, with the sign-up rules, and whether to take the account
+ * back as a reset does (on by default: a password is most often changed because it leaked).
+ */
 export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
 	const [currentPassword, setCurrentPassword] = useState("");
 	const [password, setPassword] = useState("");
 	const [confirmation, setConfirmation] = useState("");
 	const [isSubmitting, setIsSubmitting] = useState(false);
 	const [errorMessage, setErrorMessage] = useState<string | null>(null);
-	const [isChanged, setIsChanged] = useState(false);
+	const [isSigningOutOthers, setIsSigningOutOthers] = useState(true);
+	const [changedWith, setChangedWith] = useState<"others-signed-out" | "others-kept" | null>(null);
 
 	async function submit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault();
-		setIsChanged(false);
+		setChangedWith(null);
 		const problem = currentPassword
 			? checkNewPassword(password, confirmation)
 			: "Enter your current password.";
@@ -30,11 +34,11 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
 		if (problem) return;
 		setIsSubmitting(true);
 		try {
-			await changePassword(currentPassword, password);
+			await changePassword(currentPassword, password, isSigningOutOthers);
 			setCurrentPassword("");
 			setPassword("");
 			setConfirmation("");
-			setIsChanged(true);
+			setChangedWith(isSigningOutOthers ? "others-signed-out" : "others-kept");
 			onChanged();
 		} catch (error) {
 			setErrorMessage(error instanceof Error ? error.message : null);
@@ -55,17 +59,34 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
 			/>
 			<NewPasswordFields
 				kind="replacement"
-				hintNote="Other devices will be signed out, and every API token and webhook of this account will end."
 				password={password}
 				confirmation={confirmation}
 				onPasswordChange={setPassword}
 				onConfirmationChange={setConfirmation}
 			/>
+			<label className="flex items-start gap-2 text-sm text-slate-800">
+				<input
+					type="checkbox"
+					name="signOutOtherDevices"
+					className="mt-0.5 size-4 accent-accent-600"
+					checked={isSigningOutOthers}
+					onChange={(event) => setIsSigningOutOthers(event.target.checked)}
+				/>
+				<span>
+					<span className="font-medium">Sign out other devices</span>
+					<span className="block text-slate-600">
+						Other devices will be signed out, and every API token and webhook of this account will
+						end.
+					</span>
+				</span>
+			</label>
 			<AlertMessage message={errorMessage} />
 			<div role="status" className="text-sm text-emerald-800">
-				{isChanged
+				{changedWith === "others-signed-out"
 					? "Your password is changed. Other devices were signed out, and earlier API tokens and webhooks ended."
-					: null}
+					: changedWith === "others-kept"
+						? "Your password is changed."
+						: null}
 			</div>
 			<Button type="submit" isBusy={isSubmitting}>
 				Change password
