@@ -10,7 +10,7 @@ export function AdminClaimNotice({ email }: { email: string }) {
 	return createPortal(
 		<section
 			aria-label="Claim the administrator's account"
-			className="fixed inset-x-0 bottom-0 z-50 bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200"
+			className="fixed inset-x-0 bottom-0 z-bar bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200"
 		>
 			<div className="mx-auto max-w-6xl">
 				<p className="font-medium">This is the administrator's address, not yet claimed.</p>
