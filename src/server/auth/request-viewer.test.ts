@@ -17,8 +17,12 @@ import {
 } from "../testing/api-token-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { availableDatabaseKinds } from "../testing/test-database";
-import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
-import { TEST_ADMIN_EMAIL } from "../testing/test-settings";
+import {
+	createTestAdministrator,
+	createTestServer,
+	createTestUser,
+	type TestServer,
+} from "../testing/test-server";
 import { createApiToken } from "./api-tokens";
 
 const SCOPES = ["generate", "read", "delete"] as const satisfies readonly ApiTokenScope[];
@@ -62,7 +66,7 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 		server = await createTestServer(kind, {
 			limits: { maxActivePerUser: 50, dailyLimitPerUser: 0 },
 		});
-		administrator = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+		administrator = await createTestAdministrator(server);
 	});
 	afterAll(async () => {
 		await server?.close();

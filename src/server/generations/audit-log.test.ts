@@ -3,6 +3,7 @@ import { AuditLogPageSchema } from "../../shared/history-responses";
 import { seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
+	createTestAdministrator,
 	createTestServer,
 	createTestUser,
 	TestClient,
@@ -20,7 +21,7 @@ describe.each(availableDatabaseKinds())(
 
 		beforeAll(async () => {
 			server = await createTestServer(kind, { isWorkerEnabled: false });
-			admin = await createTestUser(server, { email: TEST_ADMIN_EMAIL });
+			admin = await createTestAdministrator(server);
 		});
 		afterAll(async () => {
 			await server?.close();
