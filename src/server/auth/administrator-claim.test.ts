@@ -79,14 +79,15 @@ describe.each(availableDatabaseKinds())("claiming the administrator's account on
 				isAdminUnclaimed: true,
 			});
 			expect(await peopleStatus(squatter.client)).toBe(404);
-			const { token } = await makeHoldings(squatter.client);
 
-			// Even an address counted verified (the ordinary link) carries no powers.
+			// Even an address counted verified (the ordinary link) carries no powers. Verified, the
+			// squatter may mint tokens and save webhooks even where verification is required.
 			await sql`update "user" set "emailVerified" = true where id = ${squatter.userId}`.execute(
 				server.database.db,
 			);
 			expect(await peopleStatus(squatter.client)).toBe(404);
 			expect((await readSession(squatter.client))?.user.isAdmin).toBe(false);
+			const { token } = await makeHoldings(squatter.client);
 
 			const owner = await claimFromMail(server, inbox, since);
 			expect((await readSession(owner))?.user).toMatchObject({
