@@ -101,10 +101,17 @@ test("the administrator finds a person, sets their quotas, disables, enables and
 		.click();
 	await expect(page.getByText(`Nobody's e-mail contains “${email}”.`)).toBeVisible();
 
-	// The deletion stays in the log; the entries about the account went with it, as its
-	// generations' moderation entries do.
+	// The deletion joins the log, and the entries about the account outlive it, each with the
+	// e-mail address it was written with.
 	await page.getByRole("link", { name: "Audit log", exact: true }).click();
-	await expect(entries.filter({ hasText: "Deleted the account" })).toHaveCount(1);
-	await expect(entries).toHaveCount(1);
+	for (const action of [
+		"Deleted the account",
+		"Set the quotas",
+		"Disabled the account",
+		"Enabled the account",
+	]) {
+		await expect(entries.filter({ hasText: action })).toHaveCount(1);
+	}
+	await expect(entries).toHaveCount(4);
 	await admin.close();
 });
