@@ -281,7 +281,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a reference image
-         * @description One file in the multipart field `image`: a PNG, JPEG or WebP image (told by its content, not its name), at most 20 MB and 40 megapixels. It is stored upright, re-encoded without its metadata (EXIF, GPS position), visible only to you; name its `uploadId` as a generation's `reference`. An upload no generation uses is removed after 24 hours, and a person keeps at most 50 unused uploads (429 beyond).
+         * @description One file in the multipart field `image`: a PNG, JPEG or WebP image (told by its content, not its name), at most 20 MB and 40 megapixels. It is stored upright, re-encoded without its metadata (EXIF, GPS position), visible only to you; name its `uploadId` as a generation's `reference`. An upload no generation uses is removed after 24 hours, and a person keeps at most 50 unused uploads (429 beyond). A person may send at most 20 uploads a minute and 200 uploads an hour, each counted whether or not its file is an image that decodes (429 with `Retry-After` beyond).
          *
          *     A token needs the `generate` scope. Where the server requires verified addresses, the token's owner needs one (else 403 `EMAIL_NOT_VERIFIED`).
          */

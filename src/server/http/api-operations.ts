@@ -29,7 +29,7 @@ import {
 } from "../../shared/image-input";
 import { ModelsResponseSchema } from "../../shared/models";
 import { UploadFormSchema } from "../../shared/upload-form";
-import { MAX_UNUSED_UPLOADS } from "../../shared/upload-rules";
+import { MAX_UNUSED_UPLOADS, UPLOAD_RATE_LIMITS } from "../../shared/upload-rules";
 import type { RouteAccess } from "./app-env";
 
 /** Any zod schema, classic or mini: the document reads both through z.toJSONSchema. */
@@ -496,7 +496,7 @@ export const UPLOAD_OPERATIONS = {
 		method: "post",
 		path: "/api/uploads",
 		summary: "Upload a reference image",
-		description: `One file in the multipart field \`image\`: a PNG, JPEG or WebP image (told by its content, not its name), at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB and ${MAX_UPLOAD_PIXELS / 1_000_000} megapixels. It is stored upright, re-encoded without its metadata (EXIF, GPS position), visible only to you; name its \`uploadId\` as a generation's \`reference\`. An upload no generation uses is removed after ${UNUSED_UPLOAD_MS / 3_600_000} hours, and a person keeps at most ${MAX_UNUSED_UPLOADS} unused uploads (429 beyond).`,
+		description: `One file in the multipart field \`image\`: a PNG, JPEG or WebP image (told by its content, not its name), at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB and ${MAX_UPLOAD_PIXELS / 1_000_000} megapixels. It is stored upright, re-encoded without its metadata (EXIF, GPS position), visible only to you; name its \`uploadId\` as a generation's \`reference\`. An upload no generation uses is removed after ${UNUSED_UPLOAD_MS / 3_600_000} hours, and a person keeps at most ${MAX_UNUSED_UPLOADS} unused uploads (429 beyond). A person may send at most ${UPLOAD_RATE_LIMITS.map(({ limit, period }) => `${limit} uploads ${period}`).join(" and ")}, each counted whether or not its file is an image that decodes (429 with \`Retry-After\` beyond).`,
 		tag: "Uploads",
 		access: { scopes: ["generate"], signedOutCode: "SIGN_IN_REQUIRED", needsVerifiedEmail: true },
 		body: { schema: UploadFormSchema, mediaType: "multipart/form-data" },
