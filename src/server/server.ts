@@ -248,6 +248,7 @@ export async function assembleServer(options: {
 			queue.stop();
 			await webhookQueue.stop();
 			await stopJobQueue(boss);
+			await queue.drain();
 			await events.close();
 			await mailer.close();
 		},

@@ -5,6 +5,9 @@ import type { DatabaseSchema } from "../db/schema";
 import type { Logger } from "../logging/logger";
 import { createTransactionExecutor, JOB_SCHEMA, type SqlExecutor } from "./job-queue";
 
+/** How long a stopping process waits for its runs under way, after pg-boss's own wait. */
+const DRAIN_WAIT_MS = 10_000;
+
 const QUEUE = "generation";
 
 type GenerationJobData = { generationId: string };
@@ -16,8 +19,10 @@ export type GenerationQueue = {
 	wake(): void;
 	/** Hands generations whose run died back to the queue now (a timer does it every lease). */
 	sweep(): Promise<void>;
-	/** Stops sweeping; the workers stop with the process's pg-boss. */
+	/** Stops sweeping and starting runs; the workers stop with the process's pg-boss. */
 	stop(): void;
+	/** Resolves once no run of this process is under way (after stop and the pg-boss stop). */
+	drain(): Promise<void>;
 };
 
 type Db = Kysely<DatabaseSchema>;
@@ -125,9 +130,23 @@ export async function startGenerationQueue(options: {
 		await options.recovery.releaseAllLeases(database.db);
 	}
 
+	// Runs under way, so that stopping waits for them (up to DRAIN_WAIT_MS): pg-boss records a job's end without waiting
+	// for it, and a job fetched just as it stops may start after its own wait has ended.
+	const underWay = new Set<Promise<unknown>>();
+	let isStopping = false;
 	const handle = async (jobs: PgBoss.Job<GenerationJobData>[]) => {
-		// The job's own generation may run at another job's turn: see claimGeneration.
-		for (const _job of jobs) await options.run();
+		// The job's own generation may run at another job's turn: see claimGeneration. Once the
+		// process stops, a job's turn is left to the next process (its generation stays queued).
+		for (const _job of jobs) {
+			if (isStopping) return;
+			const run = options.run();
+			underWay.add(run);
+			try {
+				await run;
+			} finally {
+				underWay.delete(run);
+			}
+		}
 	};
 	const workerIds: string[] = [];
 	for (let index = 0; index < options.concurrency; index++) {
@@ -158,7 +177,16 @@ export async function startGenerationQueue(options: {
 		},
 		sweep,
 		stop() {
+			isStopping = true;
 			clearInterval(sweepTimer);
+		},
+		async drain() {
+			// A run following a slow provider is not waited for long: its lease runs out and another
+			// process (or this one, started again) takes it over.
+			const giveUp = new Promise((resolve) => setTimeout(resolve, DRAIN_WAIT_MS).unref());
+			await Promise.race([Promise.allSettled([...underWay]), giveUp]);
+			// pg-boss records the last job's end a moment after its run settles.
+			await new Promise((resolve) => setImmediate(resolve));
 		},
 	};
 }
