@@ -167,6 +167,25 @@ describe.runIf(process.platform === "linux")("a backup's privacy and a restore's
 		expect((await stat(path.join(shared, "database.tar.gz"))).mode & 0o777).toBe(0o600);
 	});
 
+	it("restores into a data folder as private as the backup, whatever the umask or the folder given", async () => {
+		const given = path.join(workDir, "restore-into-shared");
+		await mkdir(given);
+		await chmod(given, 0o755);
+
+		for (const target of [path.join(workDir, "restore-new"), given]) {
+			const restore = await runCommand(commands.restore, [backupDir, target], {});
+			expect(restore.stderr).toBe("");
+			expect(restore.code).toBe(0);
+			const modes = await modesUnder(target);
+			expect([...modes.keys()]).toContain(imagePath);
+			expect((await stat(target)).mode & 0o777).toBe(0o700);
+			for (const [name, mode] of modes) {
+				const isFolder = (await stat(path.join(target, name))).isDirectory();
+				expect({ name, mode: mode.toString(8) }).toEqual({ name, mode: isFolder ? "700" : "600" });
+			}
+		}
+	});
+
 	it("refuses a backup holding a symbolic link, even to a file or folder with the very bytes listed", async () => {
 		const linkedFile = await copyOfBackup("linked-file");
 		const file = path.join(linkedFile, ...imagePath.split("/"));

@@ -2,7 +2,7 @@
 // back into an empty or new data folder (DATA_DIR by default), after verifying it.
 import { createHash } from "node:crypto";
 import { constants, createReadStream, createWriteStream } from "node:fs";
-import { mkdir, open, readdir, rm } from "node:fs/promises";
+import { chmod, mkdir, open, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -119,6 +119,19 @@ async function restoreFiles(
 	if (manifest.hasImages) await mkdir(path.join(dataDir, IMAGES_FOLDER), { recursive: true });
 }
 
+/**
+ * Makes the restored data folder as private as the backup it came from: the folder and every
+ * folder in it 0700, every file 0600, whatever the umask gave them (PGlite's files included).
+ */
+async function makePrivate(folder: string): Promise<void> {
+	await chmod(folder, 0o700);
+	for (const entry of await readdir(folder, { withFileTypes: true })) {
+		const entryPath = path.join(folder, entry.name);
+		if (entry.isDirectory()) await makePrivate(entryPath);
+		else if (entry.isFile()) await chmod(entryPath, 0o600);
+	}
+}
+
 /** Removes what a failed restore wrote, leaving the folder as empty as it was found. */
 async function emptyFolder(folder: string): Promise<void> {
 	const entries = await readdir(folder).catch(() => []);
@@ -147,6 +160,7 @@ async function restore(backupFolder: string, dataDir: string): Promise<void> {
 	try {
 		await restoreDatabase(tarball, dataDir);
 		await restoreFiles(backupFolder, dataDir, manifest);
+		await makePrivate(dataDir);
 	} catch (error) {
 		await emptyFolder(dataDir);
 		throw error;
