@@ -80,6 +80,17 @@ describe.each(availableDatabaseKinds())("claiming the administrator's account on
 			});
 			expect(await peopleStatus(squatter.client)).toBe(404);
 
+			// Asking for the verification mail again sends the claim link again, never the ordinary
+			// link, which would leave the sign-up's password in place; the newer link claims.
+			expect((await inbox.waitForMail(TEST_ADMIN_EMAIL, { since })).subject).toBe(CLAIM_SUBJECT);
+			const resentSince = Date.now() + 1;
+			await new Promise((resolve) => setTimeout(resolve, 5));
+			const resend = await squatter.client.request("/api/auth/send-verification-email", {
+				method: "POST",
+				json: { email: TEST_ADMIN_EMAIL },
+			});
+			expect(resend.status).toBe(200);
+
 			// Even an address counted verified (the ordinary link) carries no powers. Verified, the
 			// squatter may mint tokens and save webhooks even where verification is required.
 			await sql`update "user" set "emailVerified" = true where id = ${squatter.userId}`.execute(
@@ -89,7 +100,7 @@ describe.each(availableDatabaseKinds())("claiming the administrator's account on
 			expect((await readSession(squatter.client))?.user.isAdmin).toBe(false);
 			const { token } = await makeHoldings(squatter.client);
 
-			const owner = await claimFromMail(server, inbox, since);
+			const owner = await claimFromMail(server, inbox, resentSince);
 			expect((await readSession(owner))?.user).toMatchObject({
 				isAdmin: true,
 				isAdminUnclaimed: false,
