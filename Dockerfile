@@ -2,7 +2,7 @@
 # Behind a TLS-intercepting proxy, lend the build your CA bundle as a secret (kept in no layer):
 #   docker build --secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt -t atelier .
 # Run:      docker run -p 3000:3000 -v atelier-data:/data atelier
-# README.md's "Deployment" section has the rest (PostgreSQL with compose.yaml, S3).
+# docs/operations.md's "Deployment" section has the rest (PostgreSQL with compose.yaml, S3).
 
 # ---- build: every dependency, the web bundle and the server bundle ----
 FROM node:20-bookworm-slim AS build

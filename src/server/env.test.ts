@@ -234,3 +234,23 @@ describe(".env.example", () => {
 		expect(parseEnv(entries).ok).toBe(true);
 	});
 });
+
+describe("the configuration pages", () => {
+	/** The variables named in the first column of a page's tables (`NAME`, or `A`, `B` in one row). */
+	async function readTableVariables(file: string): Promise<string[]> {
+		const text = await readFile(file, "utf8");
+		return text
+			.split("\n")
+			.filter((line) => /^\| `[A-Z][A-Z0-9_]*`/.test(line))
+			.flatMap((line) => (line.split("|")[1] ?? "").match(/[A-Z][A-Z0-9_]*/g) ?? []);
+	}
+
+	it("list every variable the server reads, and none it does not", async () => {
+		const configuration = await readTableVariables("docs/configuration.md");
+		const providers = await readTableVariables("docs/providers.md");
+		expect(configuration).toContain("DATABASE_URL");
+		expect(providers).toContain("COMFYUI_URL");
+		const documented = [...new Set([...configuration, ...providers])].sort();
+		expect(documented).toEqual(Object.keys(EnvSchema.shape).sort());
+	});
+});

@@ -169,7 +169,7 @@ async function backUp(target: string): Promise<void> {
 	if (process.env.DATABASE_URL) {
 		throw new BackupError(
 			"DATABASE_URL is set: this server uses PostgreSQL, which this command does not back up. " +
-				'Use pg_dump and copy the images as the README\'s "Backups" section says.',
+				'Use pg_dump and copy the images as "Backups" in docs/operations.md says.',
 		);
 	}
 	const dataDir = path.resolve(process.env.DATA_DIR?.trim() || "./data");
@@ -228,7 +228,7 @@ async function backUp(target: string): Promise<void> {
 		);
 		if (!manifest.hasImages) {
 			process.stdout.write(
-				"The images are in S3 and not in this backup: copy the bucket after this backup (see the README).\n",
+				'The images are in S3 and not in this backup: copy the bucket after this backup (see "Backups" in docs/operations.md).\n',
 			);
 		}
 		if (!manifest.hasSecret) {

@@ -10,7 +10,7 @@ import { TEST_BASE_URL } from "../testing/test-settings";
 import { API_OPERATIONS, buildOpenApiDocument } from "./openapi-document";
 import { API_REFERENCE_SCRIPT } from "./openapi-routes";
 
-/** The committed TypeScript types of the API, for the README's example (examples/api-client). */
+/** The committed TypeScript types of the API, for docs/api.md's example (examples/api-client). */
 const TYPES_FILE = path.resolve("examples/api-client/atelier-api.d.ts");
 
 const OperationSchema = z.looseObject({
@@ -112,7 +112,7 @@ describe("the API's OpenAPI document", () => {
 		expect(start).not.toMatch(/https?:\/\//);
 	});
 
-	it("matches the committed TypeScript types of the README's example", async () => {
+	it("matches the committed TypeScript types of the API page's example", async () => {
 		const generated = await generateTypes();
 		if (process.env.UPDATE_API_TYPES === "1") await writeFile(TYPES_FILE, generated);
 		const committed = await readFile(TYPES_FILE, "utf8").catch(() => "");

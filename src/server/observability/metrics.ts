@@ -31,7 +31,7 @@ export type Metrics = {
 	readonly contentType: string;
 };
 
-/** Every metric's name starts with this, so Atelier's are found together (README's table). */
+/** Every metric's name starts with this, so Atelier's are found together (docs/operations.md). */
 const PREFIX = "atelier_";
 
 // Requests go from a few milliseconds to a long poll's 25 s.

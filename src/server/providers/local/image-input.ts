@@ -37,7 +37,7 @@ export async function blendWithReference(
 
 /**
  * The offline engine's upscale: the image resampled (Lanczos) to `factor` times its width and
- * height. It adds no detail, and says so (README): a model that paints detail in is a provider's.
+ * height. It adds no detail, and says so (docs/providers.md): a model that paints detail in is a provider's.
  * Saved as the engine saves its renders (JPEG).
  */
 export async function resampleImage(

@@ -156,7 +156,7 @@ type OpenAiJob = {
  * over its frames.
  * Vary and Edit send the reference to the edit endpoint (`/images/edits`, multipart/form-data
  * with the `image` file) with the same fields; it has no strength setting, so the strength is
- * not sent (the README says so). After a restart the call is lost with
+ * not sent (docs/providers.md says so). After a restart the call is lost with
  * the process, so `check` sends it again (docs/decisions/004-providers.md).
  */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvider {
