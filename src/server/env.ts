@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../shared/image-types";
 import { DEFAULT_POOL_MAX } from "./db/database";
 import { findMissingVariable, PROVIDER_ENV_SHAPE, PROVIDER_NAMES } from "./providers/registry";
 import { optionalString } from "./providers/shared/config-fields";
@@ -70,7 +71,7 @@ export const EnvSchema = z
 		DAILY_GENERATIONS_PER_USER: z.coerce.number().int().min(0).optional().default(0),
 		GENERATION_CONCURRENCY: positiveInt(4),
 		GENERATION_TIMEOUT_MS: positiveInt(300_000),
-		IMAGE_DOWNLOAD_MAX_BYTES: positiveInt(25 * 1024 * 1024),
+		IMAGE_DOWNLOAD_MAX_BYTES: positiveInt(DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES),
 		STORAGE: z.enum(["local", "s3"]).optional().default("local"),
 		S3_BUCKET: optionalString,
 		S3_REGION: z.string().trim().min(1).optional().default("us-east-1"),
