@@ -9,11 +9,7 @@ import {
 	optionalString,
 	seedInputVariable,
 } from "../shared/config-fields";
-import {
-	HOSTED_MODEL_INPUT_OPTIONS,
-	readHostedImageInputs,
-	readModelInputs,
-} from "../shared/hosted-model-options";
+import { HOSTED_MODEL_INPUT_OPTIONS, readHostedModelInputs } from "../shared/hosted-model-options";
 import { defineProvider, requireValue } from "../shared/provider-definition";
 import {
 	FAL_DEFAULT_IMAGES_PER_REQUEST,
@@ -56,18 +52,21 @@ export const FAL_PROVIDER = defineProvider({
 		...HOSTED_MODEL_INPUT_OPTIONS,
 	},
 	create(options, { env }, image) {
-		const imageInputs = readHostedImageInputs(options, image);
 		return createFalProvider({
-			...(imageInputs ? { imageInputs } : {}),
+			...readHostedModelInputs(
+				options,
+				{
+					input: env.FAL_INPUT_JSON,
+					seedInput: env.FAL_SEED_INPUT,
+					negativePromptInput: env.FAL_NEGATIVE_PROMPT_INPUT,
+				},
+				image,
+			),
 			apiKey: requireValue(env.FAL_KEY, "provider", "FAL_KEY"),
 			model: options.model ?? env.FAL_MODEL,
 			queueUrl: env.FAL_QUEUE_URL,
 			ratioInput: options.ratioInput ?? env.FAL_RATIO_INPUT,
 			imagesPerRequest: options.imagesPerRequest ?? env.FAL_IMAGES_PER_REQUEST,
-			...((options.input ?? env.FAL_INPUT_JSON)
-				? { extraInput: options.input ?? env.FAL_INPUT_JSON }
-				: {}),
-			...readModelInputs(options, env.FAL_SEED_INPUT, env.FAL_NEGATIVE_PROMPT_INPUT),
 		});
 	},
 });

@@ -9,11 +9,7 @@ import {
 	optionalString,
 	seedInputVariable,
 } from "../shared/config-fields";
-import {
-	HOSTED_MODEL_INPUT_OPTIONS,
-	readHostedImageInputs,
-	readModelInputs,
-} from "../shared/hosted-model-options";
+import { HOSTED_MODEL_INPUT_OPTIONS, readHostedModelInputs } from "../shared/hosted-model-options";
 import { defineProvider, requireValue } from "../shared/provider-definition";
 import {
 	REPLICATE_DEFAULT_BASE_URL,
@@ -54,17 +50,20 @@ export const REPLICATE_PROVIDER = defineProvider({
 		...HOSTED_MODEL_INPUT_OPTIONS,
 	},
 	create(options, { env }, image) {
-		const imageInputs = readHostedImageInputs(options, image);
 		return createReplicateProvider({
-			...(imageInputs ? { imageInputs } : {}),
+			...readHostedModelInputs(
+				options,
+				{
+					input: env.REPLICATE_INPUT_JSON,
+					seedInput: env.REPLICATE_SEED_INPUT,
+					negativePromptInput: env.REPLICATE_NEGATIVE_PROMPT_INPUT,
+				},
+				image,
+			),
 			apiToken: requireValue(env.REPLICATE_API_TOKEN, "provider", "REPLICATE_API_TOKEN"),
 			model: options.model ?? env.REPLICATE_MODEL,
 			baseUrl: env.REPLICATE_BASE_URL,
 			imagesPerPrediction: options.imagesPerPrediction ?? env.REPLICATE_IMAGES_PER_PREDICTION,
-			...((options.input ?? env.REPLICATE_INPUT_JSON)
-				? { extraInput: options.input ?? env.REPLICATE_INPUT_JSON }
-				: {}),
-			...readModelInputs(options, env.REPLICATE_SEED_INPUT, env.REPLICATE_NEGATIVE_PROMPT_INPUT),
 			// Replicate stops a prediction nobody can use any more: past our own timeout.
 			cancelAfterMs: env.GENERATION_TIMEOUT_MS,
 		});

@@ -16,15 +16,40 @@ export const HOSTED_MODEL_INPUT_OPTIONS = {
 	scaleInput: modelInputOption.optional(),
 };
 
-/** A hosted model's seed and negative prompt inputs: the entry's, else the environment's. */
-export function readModelInputs(
-	options: { seedInput?: string; negativePromptInput?: string },
-	envSeedInput: string,
-	envNegativePromptInput: string | undefined,
-): { seedInput: string | null; negativePromptInput?: string } {
-	const seedInput = options.seedInput ?? envSeedInput;
-	const negativePromptInput = options.negativePromptInput ?? envNegativePromptInput;
+/** What a hosted model's variables say of its inputs, which its entry's options override. */
+export type HostedModelVariables = {
+	input: Record<string, unknown> | undefined;
+	seedInput: string;
+	negativePromptInput: string | undefined;
+};
+
+/**
+ * A hosted model's inputs, each the entry's option, else its variable: the extra input, the seed
+ * and negative prompt inputs (`none` is a model without a seed), and its image inputs.
+ */
+export function readHostedModelInputs(
+	options: {
+		input?: Record<string, unknown>;
+		seedInput?: string;
+		negativePromptInput?: string;
+		strengthInput?: string;
+		scaleInput?: string;
+	},
+	variables: HostedModelVariables,
+	image: EntryImageFields,
+): {
+	imageInputs?: HostedImageInputs;
+	extraInput?: Record<string, unknown>;
+	seedInput: string | null;
+	negativePromptInput?: string;
+} {
+	const imageInputs = readHostedImageInputs(options, image);
+	const extraInput = options.input ?? variables.input;
+	const seedInput = options.seedInput ?? variables.seedInput;
+	const negativePromptInput = options.negativePromptInput ?? variables.negativePromptInput;
 	return {
+		...(imageInputs ? { imageInputs } : {}),
+		...(extraInput ? { extraInput } : {}),
 		seedInput: seedInput === NO_SEED_INPUT ? null : seedInput,
 		...(negativePromptInput ? { negativePromptInput } : {}),
 	};
@@ -35,7 +60,7 @@ export function readModelInputs(
  * (with `strengthInput` for the strength), and an upscaler adds `scaleInput` and `upscale`.
  * Every field that cannot work without another is named.
  */
-export function readHostedImageInputs(
+function readHostedImageInputs(
 	options: { strengthInput?: string; scaleInput?: string },
 	image: EntryImageFields,
 ): HostedImageInputs | undefined {
