@@ -1,44 +1,10 @@
 import { z } from "zod";
+import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../shared/image-types";
 import { DEFAULT_POOL_MAX } from "./db/database";
-import { COMFYUI_DEFAULT_INPUTS, COMFYUI_DEFAULT_SIZES } from "./providers/comfyui/comfyui-config";
-import {
-	FAL_DEFAULT_IMAGES_PER_REQUEST,
-	FAL_DEFAULT_MODEL,
-	FAL_DEFAULT_QUEUE_URL,
-	FAL_DEFAULT_RATIO_INPUT,
-	FAL_DEFAULT_SEED_INPUT,
-	FAL_MODEL_PATTERN,
-	FAL_RATIO_INPUTS,
-} from "./providers/fal/fal-config";
-import {
-	OPENAI_DEFAULT_BASE_URL,
-	OPENAI_DEFAULT_MODEL,
-	OPENAI_DEFAULT_QUALITY,
-	OPENAI_DEFAULT_SIZES,
-	OPENAI_QUALITIES,
-	OPENAI_SIZE_MODES,
-} from "./providers/openai/openai-config";
-import {
-	REPLICATE_DEFAULT_BASE_URL,
-	REPLICATE_DEFAULT_IMAGES_PER_PREDICTION,
-	REPLICATE_DEFAULT_MODEL,
-	REPLICATE_DEFAULT_SEED_INPUT,
-	REPLICATE_MODEL_PATTERN,
-} from "./providers/replicate/replicate-config";
-import {
-	MODEL_INPUT_NAME_MESSAGE,
-	MODEL_INPUT_NAME_PATTERN,
-	NO_SEED_INPUT,
-} from "./providers/shared/input-names";
-import { PIXEL_SIZE_SETS } from "./providers/shared/pixel-sizes";
+import { findMissingVariable, PROVIDER_ENV_SHAPE, PROVIDER_NAMES } from "./providers/registry";
+import { optionalString } from "./providers/shared/config-fields";
 
 const GOOGLE_DISCOVERY_URL = "https://accounts.google.com/.well-known/openid-configuration";
-
-const optionalString = z
-	.string()
-	.trim()
-	.transform((value) => (value === "" ? undefined : value))
-	.optional();
 
 const booleanFlag = z
 	.enum(["true", "false", "1", "0", ""])
@@ -47,76 +13,6 @@ const booleanFlag = z
 
 const positiveInt = (fallback: number) =>
 	z.coerce.number().int().positive().optional().default(fallback);
-
-const imagesPerRequest = (fallback: number) =>
-	z.coerce.number().int().min(1).max(4).optional().default(fallback);
-
-const httpUrl = (fallback: string) =>
-	z
-		.url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-		.optional()
-		.default(fallback);
-
-// `<node id>.<input name>` of a ComfyUI workflow, such as `6.text`.
-const comfyInput = (fallback: string) =>
-	z
-		.string()
-		.trim()
-		.regex(/^[^.\s]+\.[^.\s]+$/, "must be <node id>.<input name>, such as 6.text")
-		.optional()
-		.default(fallback);
-
-// `<node id>.<input name>` or `none`, with no default (what unset means is the adapter's choice).
-const optionalComfyInput = optionalString.pipe(
-	z
-		.string()
-		.regex(/^([^.\s]+\.[^.\s]+|none)$/, "must be <node id>.<input name>, such as 7.text, or none")
-		.optional(),
-);
-
-// The name of one of a hosted model's inputs, such as `negative_prompt`.
-const modelInput = optionalString.pipe(
-	z.string().regex(MODEL_INPUT_NAME_PATTERN, MODEL_INPUT_NAME_MESSAGE).optional(),
-);
-const seedInputName = (fallback: string) =>
-	z
-		.string()
-		.trim()
-		.refine((value) => value === NO_SEED_INPUT || MODEL_INPUT_NAME_PATTERN.test(value), {
-			message: `${MODEL_INPUT_NAME_MESSAGE}, or ${NO_SEED_INPUT}`,
-		})
-		.optional()
-		.default(fallback);
-
-/** Extra model input as a JSON object, such as `{"output_format": "png"}`. */
-const jsonObject = optionalString.pipe(
-	z
-		.string()
-		.transform((text, context) => {
-			try {
-				const value: unknown = JSON.parse(text);
-				const parsed = z.record(z.string(), z.unknown()).safeParse(value);
-				if (parsed.success) return parsed.data;
-			} catch {
-				// Reported below, like any value that is not an object.
-			}
-			context.addIssue({
-				code: "custom",
-				message: 'must be a JSON object, such as {"output_format":"png"}',
-			});
-			return z.NEVER;
-		})
-		.optional(),
-);
-
-// The variable each provider other than the built-in engine cannot start without.
-const PROVIDER_REQUIREMENTS = [
-	["http", "IMAGE_API_URL"],
-	["comfyui", "COMFYUI_URL"],
-	["replicate", "REPLICATE_API_TOKEN"],
-	["openai", "OPENAI_API_KEY"],
-	["fal", "FAL_KEY"],
-] as const;
 
 /**
  * Every environment variable the server reads. Only `main.ts` calls `parseEnv`; everything else is
@@ -167,77 +63,15 @@ export const EnvSchema = z
 		),
 		/** A JSON file of the models people may choose; without it, the one IMAGE_PROVIDER names. */
 		MODELS_FILE: optionalString,
-		IMAGE_PROVIDER: z
-			.enum(["local", "http", "comfyui", "replicate", "openai", "fal"])
-			.optional()
-			.default("local"),
-		LOCAL_ENGINE_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional().default(3000),
-		IMAGE_API_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
-		IMAGE_API_KEY: optionalString,
-		COMFYUI_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
-		COMFYUI_AUTH_HEADER: optionalString.pipe(
-			z
-				.string()
-				.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+:\s*\S/, "must look like Header-Name: value")
-				.optional(),
-		),
-		COMFYUI_WORKFLOW_FILE: optionalString,
-		COMFYUI_PROMPT_INPUT: comfyInput(COMFYUI_DEFAULT_INPUTS.prompt),
-		COMFYUI_WIDTH_INPUT: comfyInput(COMFYUI_DEFAULT_INPUTS.width),
-		COMFYUI_HEIGHT_INPUT: comfyInput(COMFYUI_DEFAULT_INPUTS.height),
-		COMFYUI_BATCH_INPUT: z
-			.string()
-			.trim()
-			.regex(
-				/^([^.\s]+\.[^.\s]+|none)$/,
-				"must be <node id>.<input name>, such as 5.batch_size, or none",
-			)
-			.optional()
-			.default(COMFYUI_DEFAULT_INPUTS.batch),
-		COMFYUI_SEED_INPUT: comfyInput(COMFYUI_DEFAULT_INPUTS.seed),
-		/** Unset: the shipped workflow's negative text (7.text), none with your own workflow. */
-		COMFYUI_NEGATIVE_PROMPT_INPUT: optionalComfyInput,
-		COMFYUI_CHECKPOINT: optionalString,
-		COMFYUI_SIZES: z.enum(PIXEL_SIZE_SETS).optional().default(COMFYUI_DEFAULT_SIZES),
-		REPLICATE_API_TOKEN: optionalString,
-		REPLICATE_MODEL: z
-			.string()
-			.trim()
-			.regex(
-				REPLICATE_MODEL_PATTERN,
-				"must be owner/name, owner/name:<version> or a 64-hex version",
-			)
-			.optional()
-			.default(REPLICATE_DEFAULT_MODEL),
-		REPLICATE_BASE_URL: httpUrl(REPLICATE_DEFAULT_BASE_URL),
-		REPLICATE_IMAGES_PER_PREDICTION: imagesPerRequest(REPLICATE_DEFAULT_IMAGES_PER_PREDICTION),
-		REPLICATE_INPUT_JSON: jsonObject,
-		REPLICATE_SEED_INPUT: seedInputName(REPLICATE_DEFAULT_SEED_INPUT),
-		REPLICATE_NEGATIVE_PROMPT_INPUT: modelInput,
-		OPENAI_API_KEY: optionalString,
-		OPENAI_BASE_URL: httpUrl(OPENAI_DEFAULT_BASE_URL),
-		OPENAI_IMAGE_MODEL: z.string().trim().min(1).optional().default(OPENAI_DEFAULT_MODEL),
-		OPENAI_IMAGE_QUALITY: z.enum(OPENAI_QUALITIES).optional().default(OPENAI_DEFAULT_QUALITY),
-		OPENAI_IMAGE_SIZES: z.enum(OPENAI_SIZE_MODES).optional().default(OPENAI_DEFAULT_SIZES),
-		FAL_KEY: optionalString,
-		FAL_MODEL: z
-			.string()
-			.trim()
-			.regex(FAL_MODEL_PATTERN, "must look like owner/app[/path], such as fal-ai/flux/schnell")
-			.optional()
-			.default(FAL_DEFAULT_MODEL),
-		FAL_QUEUE_URL: httpUrl(FAL_DEFAULT_QUEUE_URL),
-		FAL_RATIO_INPUT: z.enum(FAL_RATIO_INPUTS).optional().default(FAL_DEFAULT_RATIO_INPUT),
-		FAL_IMAGES_PER_REQUEST: imagesPerRequest(FAL_DEFAULT_IMAGES_PER_REQUEST),
-		FAL_INPUT_JSON: jsonObject,
-		FAL_SEED_INPUT: seedInputName(FAL_DEFAULT_SEED_INPUT),
-		FAL_NEGATIVE_PROMPT_INPUT: modelInput,
+		IMAGE_PROVIDER: z.enum(PROVIDER_NAMES).optional().default("local"),
+		// Each provider's own variables, from its folder (providers/registry.ts).
+		...PROVIDER_ENV_SHAPE,
 		MAX_ACTIVE_GENERATIONS_PER_USER: positiveInt(3),
 		API_TOKEN_RATE_LIMIT_PER_MINUTE: positiveInt(60),
 		DAILY_GENERATIONS_PER_USER: z.coerce.number().int().min(0).optional().default(0),
 		GENERATION_CONCURRENCY: positiveInt(4),
 		GENERATION_TIMEOUT_MS: positiveInt(300_000),
-		IMAGE_DOWNLOAD_MAX_BYTES: positiveInt(25 * 1024 * 1024),
+		IMAGE_DOWNLOAD_MAX_BYTES: positiveInt(DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES),
 		STORAGE: z.enum(["local", "s3"]).optional().default("local"),
 		S3_BUCKET: optionalString,
 		S3_REGION: z.string().trim().min(1).optional().default("us-east-1"),
@@ -287,14 +121,13 @@ export const EnvSchema = z
 				message: "is required when DATABASE_URL is set (production)",
 			});
 		}
-		for (const [provider, variable] of PROVIDER_REQUIREMENTS) {
-			if (env.IMAGE_PROVIDER === provider && !env[variable]) {
-				context.addIssue({
-					code: "custom",
-					path: [variable],
-					message: `is required when IMAGE_PROVIDER is ${provider}`,
-				});
-			}
+		const missingVariable = findMissingVariable(env);
+		if (missingVariable) {
+			context.addIssue({
+				code: "custom",
+				path: [missingVariable],
+				message: `is required when IMAGE_PROVIDER is ${env.IMAGE_PROVIDER}`,
+			});
 		}
 		if (env.STORAGE === "s3" && !env.S3_BUCKET) {
 			context.addIssue({

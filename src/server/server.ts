@@ -1,4 +1,5 @@
 import { GENERATION_TIMEOUT_MS, MAX_RETRIES, RETRY_DELAY_MS } from "../shared/constants";
+import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../shared/image-types";
 import { removeAccountContents } from "./accounts/delete-account";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig, migrateAuthTables } from "./auth/auth";
@@ -80,7 +81,7 @@ export const DEFAULT_RUN_SETTINGS: GenerationRunSettings = {
 	retryDelayMs: RETRY_DELAY_MS,
 	providerPollMs: 1_000,
 	leaseMs: 15_000,
-	downloadMaxBytes: 25 * 1024 * 1024,
+	downloadMaxBytes: DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES,
 	downloadTimeoutMs: 60_000,
 };
 

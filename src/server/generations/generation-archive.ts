@@ -1,10 +1,10 @@
 import { PassThrough, pipeline, Readable } from "node:stream";
 import { ZipArchive, type ZipEntryData } from "archiver";
+import { extensionOfContentType } from "../../shared/image-types";
 import type { GenerationRow, StoredImage } from "../db/schema";
 import type { Storage } from "../storage/storage";
 import { settingsOf } from "./generation-input";
 import { withRecipe } from "./generation-recipe";
-import { extensionOfContentType } from "./store-images";
 
 /** A small file written into the archive as it is, such as `account.json`. */
 type ArchiveFile = { name: string; content: string };

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import sharp from "sharp";
 import type { ProgressStage } from "../../shared/generation-responses";
+import { IMAGE_TYPES } from "../../shared/image-types";
 import type { DatabaseSchema } from "../db/schema";
 import type { Logger } from "../logging/logger";
 import type { PreviewFrame, ProviderProgress } from "../providers/types";
@@ -112,7 +113,7 @@ export function createProgressReporter(deps: ReporterDeps): ProgressReporter {
 		}
 		frameCount += 1;
 		const key = previewKey(deps.folder, frameCount);
-		await deps.storage.put(key, data, "image/webp");
+		await deps.storage.put(key, data, IMAGE_TYPES.webp.contentType);
 		storedPreviews.push(key);
 		state.previewKey = key;
 	}

@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
 import { GenerationIdSchema, type GenerationReference } from "../../shared/generations";
 import type { UploadContentType } from "../../shared/image-input";
+import { extensionOfContentType, IMAGE_TYPES, isInputContentType } from "../../shared/image-types";
 import type { GenerationRow, ReferenceImage } from "../db/schema";
 import type { Viewer } from "../http/app-env";
 import { AppError } from "../http/errors";
@@ -11,7 +12,7 @@ import { findOwnUpload, type UploadRow } from "../uploads/upload-repository";
 import { readUploadImage } from "../uploads/upload-storage";
 import { findGenerationById } from "./generation-repository";
 import type { GenerationDeps } from "./generation-service";
-import { extensionOfContentType, generationFolder } from "./store-images";
+import { generationFolder } from "./store-images";
 
 /**
  * The image a new generation starts from, read once at its creation: one image of one of the
@@ -66,8 +67,6 @@ export async function findReferenceSource(
 	};
 }
 
-const INPUT_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/webp"];
-
 /**
  * A stored original as an input image. Providers may have made GIF or AVIF originals, which no
  * image service is sure to take: those are given as PNG.
@@ -77,10 +76,10 @@ async function toInputImage(
 	contentType: string,
 	size: { width: number; height: number },
 ): Promise<InputImage> {
-	if (INPUT_TYPES.includes(contentType)) {
+	if (isInputContentType(contentType)) {
 		return {
 			data,
-			contentType: contentType as UploadContentType,
+			contentType,
 			width: size.width,
 			height: size.height,
 		};
@@ -88,7 +87,7 @@ async function toInputImage(
 	const png = await sharp(data).png().toBuffer({ resolveWithObject: true });
 	return {
 		data: png.data,
-		contentType: "image/png",
+		contentType: IMAGE_TYPES.png.contentType,
 		width: png.info.width,
 		height: png.info.height,
 	};

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { IMAGE_EXTENSIONS, IMAGE_TYPES, imageTypeOfFormat } from "../../shared/image-types";
 import type { StoredImage } from "../db/schema";
 import { ProviderError } from "../providers/types";
 import type { Storage } from "../storage/storage";
@@ -11,33 +12,13 @@ export const THUMBNAIL_LONG_SIDE = 384;
 export const DISPLAY_LONG_SIDE = 1600;
 
 /**
- * The image types Atelier stores, by sharp's name for the format: the one table of their file
- * extensions and content types (storing, serving and archiving all read it).
- */
-const STORED_IMAGE_TYPES: Record<string, { extension: string; contentType: string }> = {
-	png: { extension: "png", contentType: "image/png" },
-	jpeg: { extension: "jpg", contentType: "image/jpeg" },
-	webp: { extension: "webp", contentType: "image/webp" },
-	gif: { extension: "gif", contentType: "image/gif" },
-	heif: { extension: "avif", contentType: "image/avif" },
-};
-
-const STORED_EXTENSIONS = Object.values(STORED_IMAGE_TYPES).map((type) => type.extension);
-
-/** The file extension of a stored image's content type, if it is one we store. */
-export function extensionOfContentType(contentType: string): string | undefined {
-	return Object.values(STORED_IMAGE_TYPES).find((type) => type.contentType === contentType)
-		?.extension;
-}
-
-/**
  * Whether a file name is one a run writes in its folder: `storeGenerationImage`'s `<index>.<ext>`,
  * `<index>-display.webp` or `<index>-thumb.webp`, or a preview frame, `preview-<n>.webp`.
  */
 export function isStoredImageFile(name: string): boolean {
 	if (/^preview-\d+\.webp$/.test(name)) return true;
 	const match = /^\d+(-thumb|-display)?\.([a-z]+)$/.exec(name);
-	return match !== null && STORED_EXTENSIONS.includes(match[2] ?? "");
+	return match !== null && IMAGE_EXTENSIONS.includes(match[2] ?? "");
 }
 
 /**
@@ -84,7 +65,7 @@ export async function storeGenerationImage(
 			cause: error,
 		});
 	}
-	const format = metadata.format ? STORED_IMAGE_TYPES[metadata.format] : undefined;
+	const format = imageTypeOfFormat(metadata.format);
 	if (!format || !metadata.width || !metadata.height) {
 		throw new ProviderError(`The provider returned an unsupported image (${metadata.format})`, {
 			retryable: false,
@@ -108,8 +89,8 @@ export async function storeGenerationImage(
 	const displayKey = `${folder}${index}-display.webp`;
 	const thumbnailKey = `${folder}${index}-thumb.webp`;
 	await storage.put(key, data, format.contentType);
-	await storage.put(displayKey, display.data, "image/webp");
-	await storage.put(thumbnailKey, thumbnail.data, "image/webp");
+	await storage.put(displayKey, display.data, IMAGE_TYPES.webp.contentType);
+	await storage.put(thumbnailKey, thumbnail.data, IMAGE_TYPES.webp.contentType);
 	return {
 		key,
 		contentType: format.contentType,

@@ -4,11 +4,18 @@ import { z } from "zod";
 import { ASPECT_RATIO_VALUES } from "../../shared/aspect-ratios";
 import { IMAGE_COUNTS, QUALITIES } from "../../shared/generation-settings";
 import type { Env } from "../env";
-import { createProviderFromEnv } from "../provider-from-env";
+import {
+	createProvider,
+	createProviderFromEnv,
+	findProvider,
+	PROVIDER_NAMES,
+	providerLabel,
+} from "../providers/registry";
 import {
 	MODEL_INPUT_NAME_MESSAGE,
 	MODEL_INPUT_NAME_PATTERN,
 } from "../providers/shared/input-names";
+import { type ProviderContext, ProviderOptionError } from "../providers/shared/provider-definition";
 import type { ProviderCapabilities } from "../providers/types";
 import {
 	catalogueOfOne,
@@ -16,14 +23,7 @@ import {
 	type Model,
 	type ModelCatalogue,
 	modelFromProvider,
-	PROVIDER_MODEL_LABELS,
 } from "./model-catalogue";
-import {
-	createProvider,
-	PROVIDER_NAMES,
-	type ProviderContext,
-	ProviderOptionError,
-} from "./provider-options";
 
 /** The models file cannot be used: every problem, each naming its entry and field. */
 export class ModelsFileError extends Error {
@@ -33,6 +33,12 @@ export class ModelsFileError extends Error {
 		this.problems = problems;
 	}
 }
+
+/** Providers whose entries name the model's own image input (a hosted model's input name). */
+const NAMED_IMAGE_INPUT_PROVIDERS = PROVIDER_NAMES.filter(
+	(name) => findProvider(name)?.namesImageInput,
+);
+const NAMED_IMAGE_INPUT_TEXT = NAMED_IMAGE_INPUT_PROVIDERS.join(" and ");
 
 /** The factors an upscale may ask for (the API's `factor`). */
 const UPSCALE_FACTORS = [2, 4] as const;
@@ -72,7 +78,7 @@ const EntrySchema = z.looseObject({
 	 */
 	imageInput: z
 		.union([z.boolean(), z.string().trim().regex(MODEL_INPUT_NAME_PATTERN)], {
-			error: `must be true, false, or (for replicate and fal) ${MODEL_INPUT_NAME_MESSAGE.replace("must be ", "")}`,
+			error: `must be true, false, or (for ${NAMED_IMAGE_INPUT_TEXT}) ${MODEL_INPUT_NAME_MESSAGE.replace("must be ", "")}`,
 		})
 		.optional(),
 	/** The upscale factors offered (an empty list offers none). */
@@ -104,7 +110,7 @@ export function loadModelCatalogue(env: Env, cwd: string = process.cwd()): Model
 	return readModelsFile(file, { env, baseDir: path.dirname(file) });
 }
 
-function readModelsFile(file: string, context: ProviderContext): ModelCatalogue {
+function readModelsFile(file: string, context: ProviderContext<Env>): ModelCatalogue {
 	let json: unknown;
 	try {
 		json = JSON.parse(readFileSync(file, "utf8"));
@@ -146,7 +152,7 @@ function readModelsFile(file: string, context: ProviderContext): ModelCatalogue 
 
 function buildModel(
 	entry: Entry,
-	context: ProviderContext,
+	context: ProviderContext<Env>,
 	report: (field: string, message: string) => void,
 ): Model | undefined {
 	const options = Object.fromEntries(
@@ -168,7 +174,7 @@ function buildModel(
 	}
 	// An entry narrows what its provider offers; it cannot offer what the provider lacks.
 	const { capabilities } = provider;
-	const label = PROVIDER_MODEL_LABELS[entry.provider] ?? entry.provider;
+	const label = providerLabel(entry.provider);
 	if (entry.seed === true && !capabilities.seed) report("seed", `${label} takes no seed`);
 	if (entry.negativePrompt === true && !capabilities.negativePrompt) {
 		report("negativePrompt", `${label} takes no negative prompt`);
@@ -203,9 +209,6 @@ function buildModel(
 	});
 }
 
-/** Providers whose entries name the model's own image input (a hosted model's input name). */
-const NAMED_IMAGE_INPUT_PROVIDERS = new Set(["replicate", "fal"]);
-
 /** An entry's image fields that ask for what its provider cannot do. */
 function checkImageFields(
 	entry: Entry,
@@ -213,16 +216,17 @@ function checkImageFields(
 	label: string,
 	report: (field: string, message: string) => void,
 ): void {
-	if (typeof entry.imageInput === "string" && !NAMED_IMAGE_INPUT_PROVIDERS.has(entry.provider)) {
+	const { imageInputNeeds, upscaleNeeds, namesImageInput } = findProvider(entry.provider) ?? {};
+	if (typeof entry.imageInput === "string" && !namesImageInput) {
 		report(
 			"imageInput",
-			`names a model input only for replicate and fal; ${label} takes true or false`,
+			`names a model input only for ${NAMED_IMAGE_INPUT_TEXT}; ${label} takes true or false`,
 		);
 	} else if (entry.imageInput === true && !capabilities.imageInput) {
 		report(
 			"imageInput",
-			entry.provider === "comfyui"
-				? `${label} takes an image only with an image-to-image workflow (imageWorkflow)`
+			imageInputNeeds
+				? `${label} takes an image only with ${imageInputNeeds}`
 				: `${label} takes no reference image`,
 		);
 	}
@@ -233,8 +237,8 @@ function checkImageFields(
 		report(
 			"upscale",
 			capabilities.upscaleFactors.length === 0
-				? entry.provider === "comfyui"
-					? `${label} upscales only with an upscale workflow (upscaleWorkflow)`
+				? upscaleNeeds
+					? `${label} upscales only with ${upscaleNeeds}`
 					: `${label} cannot upscale`
 				: `${label} offers only ${capabilities.upscaleFactors.join(", ")}`,
 		);

@@ -2,6 +2,7 @@ import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../shared/aspect-ratio
 import { IMAGE_COUNTS, type Quality } from "../../shared/generation-settings";
 import { IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import type { PublicModel } from "../../shared/models";
+import { providerLabel } from "../providers/registry";
 import type { ImageProvider } from "../providers/types";
 
 /**
@@ -112,19 +113,6 @@ export function modelFromProvider(
 	};
 }
 
-/**
- * The label each provider's model has when no MODELS_FILE names it, and which generations made
- * before models existed were given (migration 0007): their model id is the provider's name.
- */
-export const PROVIDER_MODEL_LABELS: Record<string, string> = {
-	local: "Offline engine",
-	http: "Image service",
-	comfyui: "ComfyUI",
-	replicate: "Replicate",
-	openai: "OpenAI",
-	fal: "fal",
-};
-
 /** A catalogue of one model: the provider IMAGE_PROVIDER configures, as every setup had before. */
 export function catalogueOfOne(
 	provider: ImageProvider,
@@ -133,7 +121,7 @@ export function catalogueOfOne(
 	const id = options.id ?? provider.name;
 	const model = modelFromProvider(provider, {
 		id,
-		label: PROVIDER_MODEL_LABELS[id] ?? id,
+		label: providerLabel(id),
 		description: options.description ?? null,
 	});
 	return createModelCatalogue([model], model.id);

@@ -1,6 +1,7 @@
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
 import type { Quality } from "../../shared/generation-settings";
+import type { UploadContentType } from "../../shared/image-input";
 
 /**
  * What a generation asks a provider for. `prompt` never contains an `--ar` flag. The settings are
@@ -29,7 +30,7 @@ export type GenerationInput = {
  */
 export type InputImage = {
 	data: Uint8Array;
-	contentType: "image/png" | "image/jpeg" | "image/webp";
+	contentType: UploadContentType;
 	width: number;
 	height: number;
 };

@@ -1,16 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { contentTypeOfExtension } from "../../shared/image-types";
 import { assertValidKey, type Storage } from "./storage";
-
-const CONTENT_TYPES: Record<string, string> = {
-	".png": "image/png",
-	".jpg": "image/jpeg",
-	".jpeg": "image/jpeg",
-	".webp": "image/webp",
-	".gif": "image/gif",
-	".avif": "image/avif",
-};
 
 /** Images as files under one folder; writes go through a temporary file so a reader never sees half an image. */
 export function createLocalStorage(root: string): Storage {
@@ -41,8 +33,7 @@ export function createLocalStorage(root: string): Storage {
 				const data = await readFile(target);
 				return {
 					data,
-					contentType:
-						CONTENT_TYPES[path.extname(target).toLowerCase()] ?? "application/octet-stream",
+					contentType: contentTypeOfExtension(path.extname(target)) ?? "application/octet-stream",
 				};
 			} catch (error) {
 				if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { MAX_UPLOAD_PIXELS, type UploadContentType } from "../../shared/image-input";
+import { inputImageType, isInputContentType } from "../../shared/image-types";
 import { UPLOAD_MESSAGES } from "../../shared/upload-rules";
 import { AppError } from "../http/errors";
 import { sniffImageType } from "../net/sniff-image-type";
@@ -11,8 +12,6 @@ export type PreparedImage = {
 	width: number;
 	height: number;
 };
-
-const SHARP_FORMATS = { "image/png": "png", "image/jpeg": "jpeg", "image/webp": "webp" } as const;
 
 /**
  * Checks an uploaded file and rewrites it for storage. The type is told by the bytes, never by
@@ -33,9 +32,7 @@ export async function prepareUploadImage(file: Uint8Array): Promise<PreparedImag
 
 function sniffUploadType(file: Uint8Array): UploadContentType {
 	const sniffed = sniffImageType(file);
-	if (sniffed === "image/png" || sniffed === "image/jpeg" || sniffed === "image/webp") {
-		return sniffed;
-	}
+	if (sniffed && isInputContentType(sniffed)) return sniffed;
 	throw new AppError("VALIDATION_ERROR", UPLOAD_MESSAGES.wrongType);
 }
 
@@ -48,7 +45,7 @@ async function readHeaderSize(
 	const metadata = await sharp(file, { limitInputPixels: false })
 		.metadata()
 		.catch(() => undefined);
-	if (!metadata || metadata.format !== SHARP_FORMATS[contentType]) {
+	if (!metadata || metadata.format !== inputImageType(contentType).format) {
 		throw new AppError("VALIDATION_ERROR", UPLOAD_MESSAGES.unreadable);
 	}
 	const { width, height } = metadata;
@@ -66,12 +63,8 @@ async function rewriteImage(
 		limitInputPixels: MAX_UPLOAD_PIXELS,
 		failOn: "warning",
 	}).autoOrient();
-	const encoded =
-		contentType === "image/jpeg"
-			? upright.jpeg({ quality: 92 })
-			: contentType === "image/webp"
-				? upright.webp({ quality: 92 })
-				: upright.png();
+	const { format } = inputImageType(contentType);
+	const encoded = format === "png" ? upright.png() : upright.toFormat(format, { quality: 92 });
 	const output = await encoded.toBuffer({ resolveWithObject: true }).catch(() => {
 		throw new AppError("VALIDATION_ERROR", UPLOAD_MESSAGES.unreadable);
 	});

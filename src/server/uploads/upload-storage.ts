@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { UploadContentType } from "../../shared/image-input";
+import { extensionOfContentType } from "../../shared/image-types";
 import { AppError } from "../http/errors";
 import type { InputImage } from "../providers/types";
 import type { Storage } from "../storage/storage";
@@ -7,12 +8,6 @@ import type { UploadRow } from "./upload-repository";
 
 /** Every upload lives under this folder, one folder per person: never served by a public URL. */
 export const UPLOADS_FOLDER = "uploads/";
-
-const EXTENSIONS: Record<UploadContentType, string> = {
-	"image/png": "png",
-	"image/jpeg": "jpg",
-	"image/webp": "webp",
-};
 
 /** The person's folder of uploads (removed whole with their account). */
 export function uploadFolder(userId: string): string {
@@ -25,7 +20,7 @@ export function uploadKey(
 	uploadId: string,
 	contentType: UploadContentType,
 ): string {
-	return `${uploadFolder(userId)}${uploadId}.${EXTENSIONS[contentType]}`;
+	return `${uploadFolder(userId)}${uploadId}.${extensionOfContentType(contentType)}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { WebSocket } from "ws";
 import { z } from "zod";
+import { IMAGE_TYPES } from "../../../shared/image-types";
 import type { PreviewFrame, ProviderProgress } from "../types";
 
 /**
@@ -30,7 +31,10 @@ const PreviewMetadataSchema = z.object({
 });
 
 const RECONNECT_MS = 3_000;
-const IMAGE_FORMATS: Record<number, string> = { 1: "image/jpeg", 2: "image/png" };
+const IMAGE_FORMATS: Record<number, string> = {
+	1: IMAGE_TYPES.jpeg.contentType,
+	2: IMAGE_TYPES.png.contentType,
+};
 
 type Watcher = {
 	promptIds: readonly string[];
@@ -108,7 +112,7 @@ export function createComfyUiProgressSocket(options: {
 			}
 			sendPreview(metadata.prompt_id ?? currentPromptId, {
 				data: new Uint8Array(data.subarray(8 + length)),
-				contentType: metadata.image_type ?? "image/png",
+				contentType: metadata.image_type ?? IMAGE_TYPES.png.contentType,
 			});
 		}
 	}

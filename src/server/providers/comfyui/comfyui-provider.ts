@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { MAX_SEED } from "../../../shared/generation-settings";
+import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../../../shared/image-types";
 import type { Logger } from "../../logging/logger";
 import { sniffImageType } from "../../net/sniff-image-type";
 import { createBatchedJobs } from "../shared/batches";
@@ -85,7 +86,6 @@ export type ComfyUiProvider = ImageProvider & {
 	validateSeed(seed: unknown): Promise<SeedCheck>;
 };
 
-const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
 // The queue lists every pending workflow in full; a busy server's answer can be large.
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 // What a reverse proxy answers when the ComfyUI behind it is down.
@@ -209,7 +209,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 	const { imageWorkflow, upscaleWorkflow } = options;
 	assertImageWorkflows(imageWorkflow, upscaleWorkflow);
 	const sizes = PIXEL_SIZES[options.sizes ?? COMFYUI_DEFAULT_SIZES];
-	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+	const maxImageBytes = options.maxImageBytes ?? DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES;
 	// One client id for this process: ComfyUI sends a prompt's WebSocket events to the client that
 	// queued it, so a prompt queued by another process (before a restart) is followed by polling.
 	const clientId = randomUUID();

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { type AspectRatio, findAspectRatio } from "../../../shared/aspect-ratios";
+import { IMAGE_TYPES, inputImageTypeOfFormat } from "../../../shared/image-types";
 
 // Closer than this (0.5 %) counts as the ratio already; a crop would only cost quality.
 const RATIO_TOLERANCE = 0.005;
@@ -15,8 +16,7 @@ export async function cropToAspectRatio(
 	const metadata = await sharp(data).metadata();
 	const width = metadata.width ?? 0;
 	const height = metadata.height ?? 0;
-	const format = metadata.format === "jpeg" || metadata.format === "webp" ? metadata.format : "png";
-	const contentType = `image/${format}`;
+	const { format, contentType } = inputImageTypeOfFormat(metadata.format) ?? IMAGE_TYPES.png;
 	const ratio = findAspectRatio(aspectRatio);
 	const target = ratio.width / ratio.height;
 	if (width === 0 || height === 0 || Math.abs(width / height / target - 1) < RATIO_TOLERANCE) {
@@ -30,11 +30,6 @@ export async function cropToAspectRatio(
 		width: cropWidth,
 		height: cropHeight,
 	});
-	const encoded =
-		format === "jpeg"
-			? cropped.jpeg({ quality: 95 })
-			: format === "webp"
-				? cropped.webp({ quality: 95 })
-				: cropped.png();
+	const encoded = format === "png" ? cropped.png() : cropped.toFormat(format, { quality: 95 });
 	return { data: new Uint8Array(await encoded.toBuffer()), contentType };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../../../shared/image-types";
 import { readRetryAfterMs } from "../../net/retry-after";
 import { sniffImageType } from "../../net/sniff-image-type";
 import { decodeJobId, encodeJobId } from "../shared/job-id";
@@ -115,7 +116,6 @@ function toEditForm(
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 180_000;
-const DEFAULT_MAX_IMAGE_BYTES = 25 * 1024 * 1024;
 // Settled jobs nobody asked for again (their generation went away without a cancel) are dropped.
 const ABANDONED_JOB_MS = 15 * 60 * 1000;
 
@@ -164,7 +164,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 	const model = options.model ?? OPENAI_DEFAULT_MODEL;
 	const quality = options.quality ?? OPENAI_DEFAULT_QUALITY;
 	const sizes = options.sizes ?? OPENAI_DEFAULT_SIZES;
-	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+	const maxImageBytes = options.maxImageBytes ?? DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES;
 	// One generation is one blocking call that takes tens of seconds: it gets a longer limit.
 	const settings = {
 		fetch: options.fetch,

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { type Env, parseEnv } from "./env";
-import { createProviderFromEnv } from "./provider-from-env";
+import { type Env, parseEnv } from "../env";
+import { createProviderFromEnv } from "./registry";
 
 function parseTestEnv(values: Record<string, string>): Env {
 	const result = parseEnv(values);

@@ -1,0 +1,25 @@
+import { httpUrlOption, optionalHttpUrlVariable, optionalString } from "../shared/config-fields";
+import { defineProvider, ProviderOptionError } from "../shared/provider-definition";
+import { createHttpProvider } from "./http-provider";
+
+/** A service that speaks Atelier's own HTTP image API: it needs its URL. */
+export const HTTP_PROVIDER = defineProvider({
+	label: "Image service",
+	env: {
+		IMAGE_API_URL: optionalHttpUrlVariable,
+		IMAGE_API_KEY: optionalString,
+	},
+	requires: "IMAGE_API_URL",
+	options: {
+		url: httpUrlOption.optional(),
+	},
+	create(options, { env }) {
+		const url = options.url ?? env.IMAGE_API_URL;
+		if (!url)
+			throw new ProviderOptionError("url", "is required (or IMAGE_API_URL in the environment)");
+		return createHttpProvider({
+			apiUrl: url,
+			...(env.IMAGE_API_KEY ? { apiKey: env.IMAGE_API_KEY } : {}),
+		});
+	},
+});
