@@ -5,14 +5,6 @@
 // (src/server/http/static-site.ts). Plain data, so the server reads it without React.
 // docs/decisions/012-prerendering-and-hydration.md.
 
-/** The administrator's audit log: who deleted whose generation, and when. */
-export const AUDIT_LOG_PATH = "/admin/audit-log";
-
-/** The administrator's People page: everyone, their usage, and what may be done to an account. */
-export const PEOPLE_PATH = "/admin/people";
-/** The administrator's usage report: thirty days of generations, failures, storage and spend. */
-export const USAGE_PATH = "/admin/usage";
-
 /** The screens of the app; router.tsx gives each its component. */
 export type AppScreen =
 	| "generator"
@@ -56,7 +48,13 @@ type AppRoute = {
 
 /** SPEC.md section 2, plus the account screens and the administrator's audit log, People and usage. */
 export const APP_ROUTES: readonly AppRoute[] = [
-	{ path: "/", screen: "generator", layout: "site", access: "anyone", rendering: "prerendered" },
+	{
+		path: "/",
+		screen: "generator",
+		layout: "site",
+		access: "anyone",
+		rendering: "prerendered",
+	},
 	{
 		path: "/generations",
 		screen: "generations",
@@ -64,17 +62,29 @@ export const APP_ROUTES: readonly AppRoute[] = [
 		access: "signed-in",
 		rendering: "shell",
 	},
-	{ path: "/account", screen: "account", layout: "site", access: "signed-in", rendering: "shell" },
 	{
-		path: AUDIT_LOG_PATH,
+		path: "/account",
+		screen: "account",
+		layout: "site",
+		access: "signed-in",
+		rendering: "shell",
+	},
+	{
+		path: "/admin/audit-log",
 		screen: "audit-log",
 		layout: "site",
 		access: "signed-in",
 		rendering: "shell",
 	},
-	{ path: USAGE_PATH, screen: "usage", layout: "site", access: "signed-in", rendering: "shell" },
 	{
-		path: PEOPLE_PATH,
+		path: "/admin/usage",
+		screen: "usage",
+		layout: "site",
+		access: "signed-in",
+		rendering: "shell",
+	},
+	{
+		path: "/admin/people",
 		screen: "people",
 		layout: "site",
 		access: "signed-in",
@@ -119,6 +129,14 @@ export const APP_ROUTES: readonly AppRoute[] = [
 		rendering: "shell",
 	},
 ];
+
+/**
+ * The address of each screen, from the table: links and navigations take theirs from here and
+ * never write one by hand.
+ */
+export const APP_PATHS = Object.fromEntries(
+	APP_ROUTES.map((route) => [route.screen, route.path]),
+) as Readonly<Record<AppScreen, string>>;
 
 function matchesPath(pattern: string, pathname: string): boolean {
 	const expected = pattern.split("/");

@@ -2,6 +2,7 @@ import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
 import { ArrowLeft, RotateCw, ScrollText, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import type {
 	AuditLogEntry,
 	AuditLogPage as AuditLogPageData,
@@ -157,7 +158,7 @@ export function AuditLogPage() {
 		<div className="space-y-6">
 			<div className="flex flex-wrap items-center justify-between gap-2">
 				<Link
-					to="/generations"
+					to={APP_PATHS.generations}
 					className={`${getButtonClassName({ variant: "ghost", size: "sm" })} -ml-3`}
 				>
 					<ArrowLeft aria-hidden="true" className="size-4" />

@@ -16,6 +16,7 @@ import {
 } from "lucide-react";
 import { type ReactNode, useDeferredValue, useRef, useState } from "react";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import type {
 	PeoplePage as PeoplePageData,
 	PeopleSortKey,
@@ -35,7 +36,6 @@ import {
 	setPersonQuota,
 } from "../../lib/admin-requests";
 import { ApiError } from "../../lib/api-client";
-import { AUDIT_LOG_PATH } from "../../lib/app-paths";
 import { showToast } from "../../lib/toast";
 import { formatBytes, formatCount, formatDay, formatMoney } from "./admin-format";
 import { AdminNav } from "./admin-nav";
@@ -450,7 +450,7 @@ export function PeoplePage() {
 				<p className="mt-2 text-sm text-slate-600">
 					Everyone with an account: their use, what it costs on priced models, and their access.
 					Every action here is recorded in the{" "}
-					<Link to={AUDIT_LOG_PATH} className="font-medium text-accent-700 underline">
+					<Link to={APP_PATHS["audit-log"]} className="font-medium text-accent-700 underline">
 						audit log
 					</Link>
 					.

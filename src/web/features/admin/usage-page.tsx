@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft, ChartColumn, Download, RotateCw, ShieldCheck } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useMemo } from "react";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { FAILURE_REASONS, USAGE_DAYS, type UsageReport } from "../../../shared/usage-responses";
 import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
@@ -240,7 +241,7 @@ export function UsagePage() {
 	return (
 		<div className="space-y-6">
 			<Link
-				to="/generations"
+				to={APP_PATHS.generations}
 				className={`${getButtonClassName({ variant: "ghost", size: "sm" })} -ml-3`}
 			>
 				<ArrowLeft aria-hidden="true" className="size-4" />
