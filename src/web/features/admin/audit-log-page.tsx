@@ -7,6 +7,7 @@ import type {
 	AuditLogEntry,
 	AuditLogPage as AuditLogPageData,
 } from "../../../shared/history-responses";
+import { AUDIT_LOG_PAGE_SIZE } from "../../../shared/page-sizes";
 import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
@@ -14,7 +15,6 @@ import { fetchAuditLogPage } from "../../lib/admin-requests";
 import { formatDateTime } from "../../lib/date-format";
 import { AdminNav } from "./admin-nav";
 
-const AUDIT_LOG_PAGE_SIZE = 50;
 const LOAD_FAILURE_MESSAGE = "Failed to load the audit log. Please try again.";
 const EMPTY_MESSAGE = "No actions recorded yet.";
 

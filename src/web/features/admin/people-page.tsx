@@ -36,8 +36,9 @@ import {
 	setPersonQuota,
 } from "../../lib/admin-requests";
 import { ApiError } from "../../lib/api-client";
+import { formatDay } from "../../lib/date-format";
+import { formatBytes, formatCount, formatMoney } from "../../lib/number-format";
 import { showToast } from "../../lib/toast";
-import { formatBytes, formatCount, formatDay, formatMoney } from "./admin-format";
 import { AdminNav } from "./admin-nav";
 import { QuotaDialog } from "./quota-dialog";
 

@@ -16,6 +16,7 @@ import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
 import { joinClassNames } from "../../lib/class-names";
 import { readEditReference } from "../../lib/image-actions";
 import { fetchModels, MODELS_QUERY_KEY } from "../../lib/models-requests";
+import { formatPrice } from "../../lib/number-format";
 import { showToast } from "../../lib/toast";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
@@ -53,19 +54,12 @@ function readFieldOfMessage(message: string | null): Field | null {
 	return FIELD_MESSAGE_PATTERNS.find(([pattern]) => pattern.test(message))?.[1] ?? null;
 }
 
-const PRICE_FORMAT = new Intl.NumberFormat("en-US", {
-	style: "currency",
-	currency: "USD",
-	minimumFractionDigits: 2,
-	maximumFractionDigits: 4,
-});
-
 /** An option's text: the label, the description and the price per image, where set. */
 export function describeModel(model: PublicModel): string {
 	const parts = [model.label];
 	if (model.description) parts.push(` — ${model.description}`);
 	if (model.pricePerImage !== null) {
-		parts.push(` · ${PRICE_FORMAT.format(model.pricePerImage)} per image`);
+		parts.push(` · ${formatPrice(model.pricePerImage)} per image`);
 	}
 	return parts.join("");
 }
