@@ -5,14 +5,6 @@
 // (src/server/http/static-site.ts). Plain data, so the server reads it without React.
 // docs/decisions/012-prerendering-and-hydration.md.
 
-/** The administrator's audit log: who deleted whose generation, and when. */
-export const AUDIT_LOG_PATH = "/admin/audit-log";
-
-/** The administrator's People page: everyone, their usage, and what may be done to an account. */
-export const PEOPLE_PATH = "/admin/people";
-/** The administrator's usage report: thirty days of generations, failures, storage and spend. */
-export const USAGE_PATH = "/admin/usage";
-
 /** The screens of the app; router.tsx gives each its component. */
 export type AppScreen =
 	| "generator"
@@ -54,71 +46,42 @@ type AppRoute = {
 	rendering: RouteRendering;
 };
 
+/** A row of the table, written short: the first page carries it (docs/decisions/005-first-load-budget.md). */
+function route(
+	path: string,
+	screen: AppScreen,
+	layout: RouteLayout,
+	access: RouteAccess,
+	rendering: RouteRendering,
+): AppRoute {
+	return { path, screen, layout, access, rendering };
+}
+
 /** SPEC.md section 2, plus the account screens and the administrator's audit log, People and usage. */
 export const APP_ROUTES: readonly AppRoute[] = [
-	{ path: "/", screen: "generator", layout: "site", access: "anyone", rendering: "prerendered" },
-	{
-		path: "/generations",
-		screen: "generations",
-		layout: "site",
-		access: "signed-in",
-		rendering: "shell",
-	},
-	{ path: "/account", screen: "account", layout: "site", access: "signed-in", rendering: "shell" },
-	{
-		path: AUDIT_LOG_PATH,
-		screen: "audit-log",
-		layout: "site",
-		access: "signed-in",
-		rendering: "shell",
-	},
-	{ path: USAGE_PATH, screen: "usage", layout: "site", access: "signed-in", rendering: "shell" },
-	{
-		path: PEOPLE_PATH,
-		screen: "people",
-		layout: "site",
-		access: "signed-in",
-		rendering: "shell",
-	},
-	{
-		path: "/login",
-		screen: "login",
-		layout: "auth",
-		access: "signed-out",
-		rendering: "prerendered",
-	},
-	{
-		path: "/signup",
-		screen: "signup",
-		layout: "auth",
-		access: "signed-out",
-		rendering: "prerendered",
-	},
+	route("/", "generator", "site", "anyone", "prerendered"),
+	route("/generations", "generations", "site", "signed-in", "shell"),
+	route("/account", "account", "site", "signed-in", "shell"),
+	route("/admin/audit-log", "audit-log", "site", "signed-in", "shell"),
+	route("/admin/usage", "usage", "site", "signed-in", "shell"),
+	route("/admin/people", "people", "site", "signed-in", "shell"),
+	route("/login", "login", "auth", "signed-out", "prerendered"),
+	route("/signup", "signup", "auth", "signed-out", "prerendered"),
 	// Reached from links and e-mails, signed in or not. Forgot-password needs nothing but its form;
 	// reset and verify read their query (the token, the verification's outcome), which the
 	// prerender cannot, and are rendered in the browser.
-	{
-		path: "/forgot-password",
-		screen: "forgot-password",
-		layout: "auth",
-		access: "anyone",
-		rendering: "prerendered",
-	},
-	{
-		path: "/reset-password",
-		screen: "reset-password",
-		layout: "auth",
-		access: "anyone",
-		rendering: "shell",
-	},
-	{
-		path: "/verify-email",
-		screen: "verify-email",
-		layout: "auth",
-		access: "anyone",
-		rendering: "shell",
-	},
+	route("/forgot-password", "forgot-password", "auth", "anyone", "prerendered"),
+	route("/reset-password", "reset-password", "auth", "anyone", "shell"),
+	route("/verify-email", "verify-email", "auth", "anyone", "shell"),
 ];
+
+/**
+ * The address of each screen, from the table: links and navigations take theirs from here and
+ * never write one by hand.
+ */
+export const APP_PATHS = Object.fromEntries(
+	APP_ROUTES.map((entry) => [entry.screen, entry.path]),
+) as Readonly<Record<AppScreen, string>>;
 
 function matchesPath(pattern: string, pathname: string): boolean {
 	const expected = pattern.split("/");

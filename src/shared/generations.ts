@@ -9,6 +9,7 @@ import {
 import { AspectRatioSchema } from "./generation-responses";
 import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
 import { GENERATION_ACTIONS } from "./image-input";
+import { AUDIT_LOG_PAGE_SIZE, GENERATIONS_PAGE_SIZE, MAX_PAGE_SIZE } from "./page-sizes";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
 
 // The response schemas live in generation-responses.ts (zod/mini, parsed by the browser); they are
@@ -166,9 +167,6 @@ export const CreateGenerationRequestSchema = z.object({
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 
-const GENERATIONS_PAGE_DEFAULT = 24;
-const GENERATIONS_PAGE_MAX = 100;
-
 /** A query parameter sent empty (`ratio=`) counts as not sent. */
 function emptyAsAbsent(value: unknown): unknown {
 	return value === "" ? undefined : value;
@@ -184,9 +182,9 @@ export const ListGenerationsQuerySchema = z.object({
 		.number()
 		.int()
 		.min(1)
-		.max(GENERATIONS_PAGE_MAX)
+		.max(MAX_PAGE_SIZE)
 		.optional()
-		.default(GENERATIONS_PAGE_DEFAULT),
+		.default(GENERATIONS_PAGE_SIZE),
 	q: z
 		.string()
 		.trim()
@@ -301,18 +299,10 @@ const GenerationIdsSchema = z
 
 export const GenerationIdsRequestSchema = z.object({ ids: GenerationIdsSchema });
 
-const AUDIT_LOG_PAGE_DEFAULT = 50;
-
 /** `GET /api/admin/audit-log`. */
 export const AuditLogQuerySchema = z.object({
 	cursor: z.string().max(200).optional(),
-	limit: z.coerce
-		.number()
-		.int()
-		.min(1)
-		.max(GENERATIONS_PAGE_MAX)
-		.optional()
-		.default(AUDIT_LOG_PAGE_DEFAULT),
+	limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional().default(AUDIT_LOG_PAGE_SIZE),
 });
 
 /** The uuid form generation ids take; anything else is answered 404 without a query. */

@@ -1,6 +1,8 @@
 // The administrator's people listing and per-person actions (`/api/admin/people`), in zod/mini so
 // the People page (loaded on demand) parses the answers with the schemas the server checks with.
+
 import { z } from "zod/mini";
+import { MAX_PAGE_SIZE, PEOPLE_PAGE_SIZE } from "./page-sizes";
 
 /** The columns the listing sorts by, one per column of the table. */
 export const PEOPLE_SORT_KEYS = [
@@ -17,8 +19,6 @@ export const PEOPLE_SORT_KEYS = [
 export type PeopleSortKey = (typeof PEOPLE_SORT_KEYS)[number];
 export type SortOrder = "asc" | "desc";
 
-export const PEOPLE_PAGE_SIZE = 50;
-const PEOPLE_PAGE_MAX = 100;
 /** The highest quota the administrator may set (the table's check says the same). */
 export const MAX_ACTIVE_OVERRIDE = 1000;
 export const MAX_DAILY_OVERRIDE = 100_000;
@@ -47,7 +47,7 @@ export const PeopleQuerySchema = z.object({
 			.check(
 				z.int("limit must be a whole number"),
 				z.minimum(1, "limit must be at least 1"),
-				z.maximum(PEOPLE_PAGE_MAX, `limit must be at most ${PEOPLE_PAGE_MAX}`),
+				z.maximum(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`),
 			),
 		PEOPLE_PAGE_SIZE,
 	),

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { GENERATION_MESSAGES } from "../../shared/generation-flow";
 import { MODEL_NO_LONGER_OFFERED } from "../../shared/generation-settings";
+import { sleep } from "../../shared/sleep";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../db/schema";
 import type { downloadImage } from "../images/download-image";
 import type { Logger } from "../logging/logger";
@@ -85,24 +86,6 @@ type Run = {
 	/** Where the run's progress is recorded, throttled. */
 	progress: ProgressReporter;
 };
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-	return new Promise((resolve, reject) => {
-		if (signal.aborted) {
-			reject(signal.reason);
-			return;
-		}
-		const timer = setTimeout(() => {
-			signal.removeEventListener("abort", onAbort);
-			resolve();
-		}, ms);
-		const onAbort = () => {
-			clearTimeout(timer);
-			reject(signal.reason);
-		};
-		signal.addEventListener("abort", onAbort, { once: true });
-	});
-}
 
 // The longest wait between two tries of a service that cannot be reached.
 const MAX_OUTAGE_DELAY_MS = 30_000;

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
+import { APP_PATHS } from "../../shared/app-routes";
 import { AccountPage } from "../features/account/account-page";
 import { useAuth } from "../features/auth/auth-context";
 import { usePublicConfig } from "../lib/public-config";
@@ -30,7 +31,7 @@ export function AccountRoute() {
 			onDeleted={async () => {
 				isDeleted.current = true;
 				void showToast("success", "Your account and everything in it were deleted.");
-				await navigate("/", { replace: true });
+				await navigate(APP_PATHS.generator, { replace: true });
 			}}
 		/>
 	);

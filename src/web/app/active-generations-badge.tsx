@@ -2,9 +2,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Loader } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useNavigate } from "react-router";
+import { APP_PATHS } from "../../shared/app-routes";
 import { followActiveGenerations, useActiveGenerations } from "../lib/active-generations";
 import { findLeftIds, noticeLeftGenerations } from "../lib/finished-elsewhere";
-import { createHistoryLinkState, HISTORY_PATH } from "../lib/history-link";
+import { createHistoryLinkState } from "../lib/history-link";
 
 /**
  * "1 running" in the header: the person's queued and running generations, wherever they were
@@ -31,7 +32,9 @@ export function ActiveGenerationsBadge() {
 			void noticeLeftGenerations(leftIds, {
 				signal,
 				onOpen: (generation) =>
-					void navigateRef.current(HISTORY_PATH, { state: createHistoryLinkState(generation) }),
+					void navigateRef.current(APP_PATHS.generations, {
+						state: createHistoryLinkState(generation),
+					}),
 			});
 		});
 		return () => controller.abort();
@@ -42,7 +45,7 @@ export function ActiveGenerationsBadge() {
 		// On a phone the header has room for "1 run" only, the start of the link's name ("1 running"),
 		// so what it shows still says what it counts, and is what a voice user would say to it.
 		<Link
-			to="/generations"
+			to={APP_PATHS.generations}
 			aria-label={`${active.count} running`}
 			className="inline-flex items-center gap-1.5 rounded-full bg-accent-50 px-2.5 py-1 text-xs font-semibold text-accent-700 ring-1 ring-accent-200"
 		>

@@ -1,4 +1,5 @@
 import { Navigate } from "react-router";
+import { APP_PATHS } from "../../shared/app-routes";
 import { PeoplePage } from "../features/admin/people-page";
 import { UsagePage } from "../features/admin/usage-page";
 import { useAuth } from "../features/auth/auth-context";
@@ -11,11 +12,11 @@ import { useAuth } from "../features/auth/auth-context";
 /** The People page, for the administrator only; others go home. */
 export function PeopleRoute() {
 	const { isAdmin } = useAuth();
-	return isAdmin ? <PeoplePage /> : <Navigate to="/" replace />;
+	return isAdmin ? <PeoplePage /> : <Navigate to={APP_PATHS.generator} replace />;
 }
 
 /** The usage report, for the administrator only; others go home. */
 export function UsageRoute() {
 	const { isAdmin } = useAuth();
-	return isAdmin ? <UsagePage /> : <Navigate to="/" replace />;
+	return isAdmin ? <UsagePage /> : <Navigate to={APP_PATHS.generator} replace />;
 }

@@ -1,7 +1,9 @@
 // The history and the administrator's audit log load as one module: apart, the query code they
 // share would be split into a chunk of its own that the first page then loads as well
 // (docs/decisions/005-first-load-budget.md).
+
 import { Navigate } from "react-router";
+import { APP_PATHS } from "../../shared/app-routes";
 import { AuditLogPage } from "../features/admin/audit-log-page";
 import { useAuth } from "../features/auth/auth-context";
 import { HistoryPage } from "../features/history/history-page";
@@ -18,5 +20,5 @@ export function GenerationsRoute() {
  */
 export function AuditLogRoute() {
 	const { isAdmin } = useAuth();
-	return isAdmin ? <AuditLogPage /> : <Navigate to="/" replace />;
+	return isAdmin ? <AuditLogPage /> : <Navigate to={APP_PATHS.generator} replace />;
 }

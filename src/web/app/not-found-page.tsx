@@ -1,5 +1,6 @@
 import { Compass, Home, Images } from "lucide-react";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../shared/app-routes";
 import { getButtonClassName } from "../components/button";
 
 export function NotFoundPage() {
@@ -14,11 +15,11 @@ export function NotFoundPage() {
 				The page you are looking for does not exist or has been moved.
 			</p>
 			<div className="mt-8 flex flex-wrap justify-center gap-3">
-				<Link to="/" className={getButtonClassName()}>
+				<Link to={APP_PATHS.generator} className={getButtonClassName()}>
 					<Home aria-hidden="true" className="size-4" />
 					Go to Home
 				</Link>
-				<Link to="/generations" className={getButtonClassName({ variant: "secondary" })}>
+				<Link to={APP_PATHS.generations} className={getButtonClassName({ variant: "secondary" })}>
 					<Images aria-hidden="true" className="size-4" />
 					View Generations
 				</Link>

@@ -1,6 +1,7 @@
 import { type ComponentType, Suspense, useEffect, useState } from "react";
 import { matchRoutes, type RouteObject, useRoutes } from "react-router";
 import {
+	APP_PATHS,
 	APP_ROUTES,
 	type AppScreen,
 	type RouteAccess,
@@ -76,7 +77,7 @@ function routesOf(layout: RouteLayout): RouteObject[] {
 			.filter((route) => route.access === access)
 			.map(
 				(route): RouteObject =>
-					route.path === "/"
+					route.path === APP_PATHS.generator
 						? { index: true, Component: SCREENS[route.screen] }
 						: { path: route.path, Component: SCREENS[route.screen] },
 			);

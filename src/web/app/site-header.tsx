@@ -1,6 +1,7 @@
 import { Images, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../shared/app-routes";
 import { Badge } from "../components/badge";
 import { getButtonClassName } from "../components/button";
 import { useAuth } from "../features/auth/auth-context";
@@ -40,7 +41,7 @@ function AccountActions() {
 	if (!user) {
 		return (
 			<>
-				<Link to="/login" className={getButtonClassName({ size: "sm" })}>
+				<Link to={APP_PATHS.login} className={getButtonClassName({ size: "sm" })}>
 					Sign In
 				</Link>
 				<GoogleSignInButton
@@ -60,7 +61,10 @@ function AccountActions() {
 					<ActiveGenerationsBadge />
 				</Suspense>
 			) : null}
-			<Link to="/generations" className={getButtonClassName({ variant: "ghost", size: "sm" })}>
+			<Link
+				to={APP_PATHS.generations}
+				className={getButtonClassName({ variant: "ghost", size: "sm" })}
+			>
 				<Images aria-hidden="true" className="size-4" />
 				<span className="hidden sm:inline">View Generations</span>
 				<span className="sm:hidden">gallery</span>

@@ -1,5 +1,6 @@
 // The account's calls: Better Auth's own endpoints through its client (loaded on demand), and
 // Atelier's account routes through the API client.
+
 import {
 	type ApiToken,
 	ApiTokenListSchema,
@@ -8,6 +9,7 @@ import {
 	CreatedApiTokenSchema,
 	RevokeApiTokenResponseSchema,
 } from "../../shared/api-tokens";
+import { APP_PATHS } from "../../shared/app-routes";
 import { ERRORS } from "../../shared/errors";
 import { PASSWORD_TOO_SHORT_MESSAGE } from "../../shared/passwords";
 import {
@@ -60,7 +62,9 @@ async function callAuth<T>(
 }
 
 export async function requestPasswordReset(email: string): Promise<void> {
-	await callAuth((client) => client.requestPasswordReset({ email, redirectTo: "/reset-password" }));
+	await callAuth((client) =>
+		client.requestPasswordReset({ email, redirectTo: APP_PATHS["reset-password"] }),
+	);
 }
 
 export async function resetPassword(token: string, newPassword: string): Promise<void> {
@@ -68,7 +72,9 @@ export async function resetPassword(token: string, newPassword: string): Promise
 }
 
 export async function sendVerificationEmail(email: string): Promise<void> {
-	await callAuth((client) => client.sendVerificationEmail({ email, callbackURL: "/verify-email" }));
+	await callAuth((client) =>
+		client.sendVerificationEmail({ email, callbackURL: APP_PATHS["verify-email"] }),
+	);
 }
 
 /**

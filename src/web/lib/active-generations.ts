@@ -2,9 +2,11 @@
 // another device, the API), kept in the query cache under one key: the header's "1 running" follows
 // them with a long poll, and the history reads the same entry for each card's progress. Loaded
 // after the first paint, for signed-in people only.
+
 import { type QueryClient, skipToken, useQuery } from "@tanstack/react-query";
 import { POLLING_INTERVAL_MS } from "../../shared/constants";
 import type { ActiveGenerations } from "../../shared/generation-responses";
+import { sleep } from "../../shared/sleep";
 import { isAbortError } from "./api-client";
 import { fetchActiveGenerations } from "./generations-requests";
 
@@ -15,20 +17,6 @@ const LONG_POLL_MS = 25_000;
 // An answer without news sooner than this comes from a server that did not wait (one on its way
 // out, say): asked again at once, it would answer at once again.
 const QUICK_ANSWER_MS = 300;
-
-function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
-	return new Promise((resolve) => {
-		const timer = setTimeout(resolve, milliseconds);
-		signal.addEventListener(
-			"abort",
-			() => {
-				clearTimeout(timer);
-				resolve();
-			},
-			{ once: true },
-		);
-	});
-}
 
 /**
  * Keeps the cache entry current until `signal` aborts: one answer at once, then each next one
@@ -57,11 +45,12 @@ export async function followActiveGenerations(
 			// After a wait that ended without news the next one starts at once, so a generation started
 			// then is heard of as soon as any other; a quick answer without news is spaced out.
 			const isQuickAnswer = performance.now() - askedAt < QUICK_ANSWER_MS;
-			if (active.version === after && isQuickAnswer) await pause(POLLING_INTERVAL_MS, signal);
+			if (active.version === after && isQuickAnswer) await sleep(POLLING_INTERVAL_MS, signal);
 			after = active.version;
 		} catch (error) {
 			if (isAbortError(error)) return;
-			await pause(POLLING_INTERVAL_MS, signal);
+			// An abort during the wait ends the loop, which checks the signal.
+			await sleep(POLLING_INTERVAL_MS, signal).catch(() => {});
 		}
 	}
 }

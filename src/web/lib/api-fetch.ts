@@ -25,9 +25,12 @@ function createCatalogueError(kind: ApiFailureKind, code: ErrorCode, status: num
 	return new ApiError({ kind, code, message: ERRORS[code].message, status });
 }
 
-/** True for the error a fetch or a wait throws when its signal aborts. */
+/**
+ * True for the error a fetch or a wait throws when its signal aborts. Told by its name: the
+ * DOMException of another realm (a test's, a worker's) is no instance of this one's.
+ */
 export function isAbortError(error: unknown): boolean {
-	return error instanceof DOMException && error.name === "AbortError";
+	return error instanceof Error && error.name === "AbortError";
 }
 
 async function readErrorEnvelope(response: Response): Promise<ApiError> {

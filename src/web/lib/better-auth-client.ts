@@ -1,4 +1,5 @@
 import { createAuthClient } from "better-auth/react";
+import { APP_PATHS } from "../../shared/app-routes";
 import { emailLocalPart } from "../../shared/session";
 import { AuthActionError, toAuthActionError } from "./auth-errors";
 
@@ -39,8 +40,8 @@ export const authActions = {
 	async signInWithGoogle(): Promise<void> {
 		const { data, error } = await authClient.signIn.social({
 			provider: "google",
-			callbackURL: "/",
-			errorCallbackURL: "/login",
+			callbackURL: APP_PATHS.generator,
+			errorCallbackURL: APP_PATHS.login,
 		});
 		if (error) throw toAuthActionError(error);
 		// Better Auth's client follows `url` itself; an answer without one cannot go anywhere.

@@ -11,6 +11,12 @@ const DATE_TIME_FORMAT = new Intl.DateTimeFormat(DATE_LOCALE, {
 	minute: "2-digit",
 });
 
+const LOCAL_DAY_FORMAT = new Intl.DateTimeFormat(DATE_LOCALE, {
+	month: "short",
+	day: "numeric",
+	year: "numeric",
+});
+
 // A calendar day (YYYY-MM-DD) is read as midnight UTC and shown in UTC, so no zone moves it.
 const DAY_FORMAT = new Intl.DateTimeFormat(DATE_LOCALE, {
 	month: "short",
@@ -37,6 +43,11 @@ export function formatTimeOfDay(timestamp: string): string {
 /** The date and time of an ISO timestamp or a date, like "Jan 5, 2025, 3:42 PM"; "—" when it is not a date. */
 export function formatDateTime(timestamp: string | Date): string {
 	return formatOrDash(DATE_TIME_FORMAT, timestamp);
+}
+
+/** The day of an ISO timestamp, in the browser's zone, like "Jan 5, 2025"; "—" when it is not a date. */
+export function formatDay(timestamp: string): string {
+	return formatOrDash(LOCAL_DAY_FORMAT, timestamp);
 }
 
 /** A calendar day, `YYYY-MM-DD`, like "Jan 5, 2025"; "—" when it is not a day. */

@@ -1,6 +1,7 @@
 // Every call the browser makes to the generations API, each wrapped once, for both features (the
 // generator and the history). Loaded on demand only: it parses with zod/mini, which the first page
 // does without (docs/decisions/005-first-load-budget.md).
+
 import { z } from "zod/mini";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { PollAnswer } from "../../shared/generation-answers";
@@ -18,12 +19,11 @@ import {
 	type GenerationSettings,
 	PollAnswerSchema,
 } from "../../shared/generation-responses";
-import type { Quality } from "../../shared/generation-settings";
+import type { CreateGenerationRequestSchema } from "../../shared/generations";
 import {
 	BulkDeleteResponseSchema,
 	SetFavoriteResponseSchema,
 } from "../../shared/history-responses";
-import type { GenerationAction, ReferenceInput } from "../../shared/image-input";
 import { ApiError, parseApiAnswer, requestApi } from "./api-client";
 import { fetchApiJson } from "./api-fetch";
 
@@ -38,17 +38,11 @@ function generationPath(id: string): string {
  * `action` and its `strength` or `factor`; Vary and Upscale leave the prompt and ratio out, and the
  * server takes them from the parent.
  */
-export type StartGenerationRequest = {
-	prompt?: string;
-	aspectRatio?: AspectRatio;
-	model?: string;
-	count?: number;
-	seed?: number | null;
-	negativePrompt?: string | null;
-	quality?: Quality | null;
-	action?: GenerationAction;
-	reference?: ReferenceInput;
-	strength?: number;
+export type StartGenerationRequest = Omit<
+	z.input<typeof CreateGenerationRequestSchema>,
+	"factor"
+> & {
+	/** One of the factors the models offered list (numbers there); the server holds it to 2 or 4. */
 	factor?: number;
 };
 

@@ -1,5 +1,6 @@
 // How another screen hands a prompt, a ratio and a model's settings to the generator: through its
 // address, which the generator reads once (features do not import each other).
+import { APP_PATHS } from "../../shared/app-routes";
 import { type AspectRatio, readRatioParam, toRatioParam } from "../../shared/aspect-ratios";
 import type { GenerationSettings } from "../../shared/generation-responses";
 import { IMAGE_COUNTS, MAX_SEED, QUALITIES, type Quality } from "../../shared/generation-settings";
@@ -44,7 +45,7 @@ export function buildGeneratorLink(
 		if (settings.quality) params.set("quality", settings.quality);
 		if (options.withSeed && settings.seed !== null) params.set("seed", String(settings.seed));
 	}
-	return `/?${params}`;
+	return `${APP_PATHS.generator}?${params}`;
 }
 
 /** What an address built by buildGeneratorLink asks the generator to fill in; null where nothing. */

@@ -4,8 +4,6 @@
 import { z } from "zod/mini";
 import { type Generation, GenerationSchema } from "../../shared/generation-responses";
 
-export const HISTORY_PATH = "/generations";
-
 type HistoryLinkState = { openGeneration: Generation };
 
 /** The navigation state that asks the history to show `generation`'s result. */

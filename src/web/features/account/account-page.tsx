@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, LogOut, MonitorSmartphone, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { ACCOUNT_LABEL } from "../../../shared/constants";
 import type { SessionUser } from "../../../shared/session";
 import { AlertMessage } from "../../components/alert-message";
@@ -118,7 +119,7 @@ function PasswordSection() {
 				<p className="text-sm text-slate-600">
 					You sign in with Google, so this account has no password. To add one, use{" "}
 					<Link
-						to="/forgot-password"
+						to={APP_PATHS["forgot-password"]}
 						className="font-medium text-accent-700 underline-offset-4 hover:underline"
 					>
 						Forgot password?

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { FormCard } from "../../components/form-card";
 import { RequestResetForm } from "./request-reset-form";
 
@@ -12,7 +13,7 @@ export function ForgotPasswordPage() {
 			footer={
 				<>
 					Remembered it?{" "}
-					<Link to="/login" className={LINK_CLASS_NAME}>
+					<Link to={APP_PATHS.login} className={LINK_CLASS_NAME}>
 						Sign in
 					</Link>
 				</>

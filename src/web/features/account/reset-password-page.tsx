@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
@@ -22,7 +23,7 @@ function ExpiredLink() {
 			description="Reset links work once and expire after an hour. Send yourself a new one."
 			footer={
 				<Link
-					to="/login"
+					to={APP_PATHS.login}
 					className="font-semibold text-accent-700 underline-offset-4 hover:underline"
 				>
 					Back to sign in
@@ -66,7 +67,7 @@ export function ResetPasswordPage({ onSignedIn }: ResetPasswordPageProps) {
 		}
 		await onSignedIn();
 		void showToast("success", "Your new password is set. You are signed in.");
-		await navigate("/", { replace: true });
+		await navigate(APP_PATHS.generator, { replace: true });
 	}
 
 	return (

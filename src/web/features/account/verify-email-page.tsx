@@ -1,6 +1,7 @@
 import { CircleCheck } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import type { SessionUser } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
 import { FormCard } from "../../components/form-card";
@@ -30,7 +31,7 @@ export function VerifyEmailPage({ user, onVerified }: VerifyEmailPageProps) {
 				footer={
 					user ? null : (
 						<Link
-							to="/login"
+							to={APP_PATHS.login}
 							className="font-semibold text-accent-700 underline-offset-4 hover:underline"
 						>
 							Sign in to send a new link
@@ -56,7 +57,7 @@ export function VerifyEmailPage({ user, onVerified }: VerifyEmailPageProps) {
 		>
 			<div className="flex flex-col items-center gap-4">
 				<CircleCheck aria-hidden="true" className="size-10 text-emerald-600" />
-				<Link to="/" className={getButtonClassName({ size: "lg" })}>
+				<Link to={APP_PATHS.generator} className={getButtonClassName({ size: "lg" })}>
 					Start creating
 				</Link>
 			</div>

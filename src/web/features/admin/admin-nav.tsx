@@ -1,12 +1,12 @@
 import { NavLink } from "react-router";
-import { AUDIT_LOG_PATH, PEOPLE_PATH, USAGE_PATH } from "../../../shared/app-routes";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { joinClassNames } from "../../lib/class-names";
 
 /** The administrator's screens, one link each; the current one marked. */
 const ADMIN_LINKS: readonly { to: string; label: string }[] = [
-	{ to: PEOPLE_PATH, label: "People" },
-	{ to: AUDIT_LOG_PATH, label: "Audit log" },
-	{ to: USAGE_PATH, label: "Usage" },
+	{ to: APP_PATHS.people, label: "People" },
+	{ to: APP_PATHS["audit-log"], label: "Audit log" },
+	{ to: APP_PATHS.usage, label: "Usage" },
 ];
 
 /** The links between the administrator's screens, at the top of each. */

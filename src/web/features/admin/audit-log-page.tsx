@@ -1,19 +1,18 @@
 import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
-import { ArrowLeft, RotateCw, ScrollText, ShieldCheck } from "lucide-react";
+import { ScrollText } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import type {
 	AuditLogEntry,
 	AuditLogPage as AuditLogPageData,
 } from "../../../shared/history-responses";
-import { Badge } from "../../components/badge";
-import { Button, getButtonClassName } from "../../components/button";
-import { Spinner } from "../../components/spinner";
+import { AUDIT_LOG_PAGE_SIZE } from "../../../shared/page-sizes";
+import { Button } from "../../components/button";
+import { DataTable } from "../../components/data-table";
+import { QueryStatus } from "../../components/query-status";
 import { fetchAuditLogPage } from "../../lib/admin-requests";
 import { formatDateTime } from "../../lib/date-format";
-import { AdminNav } from "./admin-nav";
+import { AdminPageFrame } from "./admin-page-frame";
 
-const AUDIT_LOG_PAGE_SIZE = 50;
 const LOAD_FAILURE_MESSAGE = "Failed to load the audit log. Please try again.";
 const EMPTY_MESSAGE = "No actions recorded yet.";
 
@@ -77,24 +76,13 @@ export function AuditLogPage() {
 	const entries = log.data?.pages.flatMap((page) => page.items) ?? [];
 
 	let content: ReactNode;
-	if (log.isPending) {
+	if (!log.data) {
 		content = (
-			<p className="flex justify-center py-16 text-accent-600">
-				<Spinner size="lg" label="Loading the audit log" />
-			</p>
-		);
-	} else if (log.isError && !log.data) {
-		content = (
-			<div
-				role="alert"
-				className="flex flex-col items-center gap-4 rounded-2xl bg-white/80 px-6 py-12 text-center shadow-card ring-1 ring-red-200 ring-inset"
-			>
-				<p className="font-medium text-red-800">{LOAD_FAILURE_MESSAGE}</p>
-				<Button variant="secondary" onClick={() => void log.refetch()} isBusy={log.isFetching}>
-					{log.isFetching ? null : <RotateCw aria-hidden="true" className="size-4" />}
-					Try Again
-				</Button>
-			</div>
+			<QueryStatus
+				query={log}
+				loadingLabel="Loading the audit log"
+				failureMessage={LOAD_FAILURE_MESSAGE}
+			/>
 		);
 	} else if (entries.length === 0) {
 		content = (
@@ -106,12 +94,11 @@ export function AuditLogPage() {
 		content = (
 			<div className="space-y-4">
 				<div className="overflow-x-auto rounded-2xl bg-white px-4 shadow-card ring-1 ring-slate-200/80 sm:px-6">
-					<table className="w-full min-w-[40rem] border-collapse text-left">
-						<caption className="sr-only">
-							Deletions of generations and actions on accounts, newest first
-						</caption>
-						<thead>
-							<tr className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-600 uppercase">
+					<DataTable
+						className="min-w-[40rem]"
+						caption="Deletions of generations and actions on accounts, newest first"
+						head={
+							<>
 								<th scope="col" className="py-3 pr-4">
 									When
 								</th>
@@ -124,14 +111,13 @@ export function AuditLogPage() {
 								<th scope="col" className="py-3">
 									What
 								</th>
-							</tr>
-						</thead>
-						<tbody className="divide-y divide-slate-100">
-							{entries.map((entry) => (
-								<EntryRow key={entry.id} entry={entry} />
-							))}
-						</tbody>
-					</table>
+							</>
+						}
+					>
+						{entries.map((entry) => (
+							<EntryRow key={entry.id} entry={entry} />
+						))}
+					</DataTable>
 				</div>
 				{log.isFetchNextPageError ? (
 					<p role="alert" className="text-center text-sm font-medium text-red-800">
@@ -154,33 +140,13 @@ export function AuditLogPage() {
 	}
 
 	return (
-		<div className="space-y-6">
-			<div className="flex flex-wrap items-center justify-between gap-2">
-				<Link
-					to="/generations"
-					className={`${getButtonClassName({ variant: "ghost", size: "sm" })} -ml-3`}
-				>
-					<ArrowLeft aria-hidden="true" className="size-4" />
-					All Generations
-				</Link>
-			</div>
-			<div>
-				<div className="flex flex-wrap items-center gap-3">
-					<h1 className="flex items-center gap-2 text-3xl font-semibold tracking-tight text-slate-900">
-						<ScrollText aria-hidden="true" className="size-7 text-accent-600" />
-						Audit log
-					</h1>
-					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
-				</div>
-				<div className="mt-3">
-					<AdminNav />
-				</div>
-				<p className="mt-2 text-sm text-slate-600">
-					Who deleted whose generation, what it was and when, and what was done to people's
-					accounts, newest first.
-				</p>
-			</div>
+		<AdminPageFrame
+			hasHistoryLink
+			icon={<ScrollText aria-hidden="true" className="size-7 text-accent-600" />}
+			title="Audit log"
+			description="Who deleted whose generation, what it was and when, and what was done to people's accounts, newest first."
+		>
 			{content}
-		</div>
+		</AdminPageFrame>
 	);
 }

@@ -7,8 +7,6 @@ import {
 	ArrowUpDown,
 	EllipsisVertical,
 	Gauge,
-	RotateCw,
-	ShieldCheck,
 	Trash2,
 	UserCheck,
 	Users,
@@ -16,6 +14,7 @@ import {
 } from "lucide-react";
 import { type ReactNode, useDeferredValue, useRef, useState } from "react";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import type {
 	PeoplePage as PeoplePageData,
 	PeopleSortKey,
@@ -23,10 +22,10 @@ import type {
 	PersonQuota,
 	SortOrder,
 } from "../../../shared/people";
-import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
-import { Spinner } from "../../components/spinner";
+import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
+import { QueryStatus } from "../../components/query-status";
 import {
 	deletePerson,
 	disablePerson,
@@ -35,10 +34,10 @@ import {
 	setPersonQuota,
 } from "../../lib/admin-requests";
 import { ApiError } from "../../lib/api-client";
-import { AUDIT_LOG_PATH } from "../../lib/app-paths";
+import { formatDay } from "../../lib/date-format";
+import { formatBytes, formatCount, formatMoney } from "../../lib/number-format";
 import { showToast } from "../../lib/toast";
-import { formatBytes, formatCount, formatDay, formatMoney } from "./admin-format";
-import { AdminNav } from "./admin-nav";
+import { AdminPageFrame } from "./admin-page-frame";
 import { QuotaDialog } from "./quota-dialog";
 
 const LOAD_FAILURE_MESSAGE = "Failed to load the people. Please try again.";
@@ -205,19 +204,21 @@ function PersonRow({
 					"Never"
 				)}
 			</td>
-			<td className="py-3 pr-3 text-right text-sm text-slate-900 tabular-nums">
+			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
 				{formatCount(person.generations)}
 			</td>
-			<td className="py-3 pr-3 text-right text-sm text-slate-900 tabular-nums">
+			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
 				{formatCount(person.generationsThisMonth)}
 			</td>
-			<td className="py-3 pr-3 text-right text-sm text-slate-900 tabular-nums">
+			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
 				{formatCount(person.images)}
 			</td>
-			<td className="py-3 pr-3 text-right text-sm whitespace-nowrap text-slate-900 tabular-nums">
+			<td
+				className={`py-3 pr-3 text-sm whitespace-nowrap text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}
+			>
 				{formatBytes(person.imageBytes)}
 			</td>
-			<td className="py-3 pr-3 text-right text-sm text-slate-900 tabular-nums">
+			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
 				{formatMoney(person.spend)}
 			</td>
 			<td className="py-3 pr-3 text-sm">
@@ -330,46 +331,35 @@ export function PeoplePage() {
 	}
 
 	let content: ReactNode;
-	if (people.isPending) {
+	if (!data) {
 		content = (
-			<p className="flex justify-center py-16 text-accent-600">
-				<Spinner size="lg" label="Loading the people" />
-			</p>
+			<QueryStatus
+				query={people}
+				loadingLabel="Loading the people"
+				failureMessage={LOAD_FAILURE_MESSAGE}
+			/>
 		);
-	} else if (people.isError && !data) {
-		content = (
-			<div
-				role="alert"
-				className="flex flex-col items-center gap-4 rounded-2xl bg-white/80 px-6 py-12 text-center shadow-card ring-1 ring-red-200 ring-inset"
-			>
-				<p className="font-medium text-red-800">{LOAD_FAILURE_MESSAGE}</p>
-				<Button
-					variant="secondary"
-					onClick={() => void people.refetch()}
-					isBusy={people.isFetching}
-				>
-					{people.isFetching ? null : <RotateCw aria-hidden="true" className="size-4" />}
-					Try Again
-				</Button>
-			</div>
-		);
-	} else if (data && data.items.length === 0) {
+	} else if (data.items.length === 0) {
 		content = (
 			<p className="rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-12 text-center text-sm text-slate-600">
 				{search ? `Nobody's e-mail contains “${search}”.` : "Nobody has signed up yet."}
 			</p>
 		);
-	} else if (data) {
+	} else {
 		content = (
 			<div className="space-y-4">
 				<div className="overflow-x-auto rounded-2xl bg-white px-4 shadow-card ring-1 ring-slate-200/80 sm:px-6">
-					<table className="w-full min-w-[64rem] border-collapse text-left">
-						<caption className="sr-only">
-							People, sorted by {COLUMNS.find((column) => column.key === sort)?.label.toLowerCase()}{" "}
-							{order === "asc" ? "ascending" : "descending"}
-						</caption>
-						<thead>
-							<tr className="border-b border-slate-200 text-xs text-slate-600">
+					<DataTable
+						className="min-w-[64rem]"
+						caption={
+							<>
+								People, sorted by{" "}
+								{COLUMNS.find((column) => column.key === sort)?.label.toLowerCase()}{" "}
+								{order === "asc" ? "ascending" : "descending"}
+							</>
+						}
+						head={
+							<>
 								{COLUMNS.map((column) => (
 									<SortHeader
 										key={column.key}
@@ -382,25 +372,24 @@ export function PeoplePage() {
 								<th scope="col" className="py-2 text-right">
 									<span className="sr-only">Actions</span>
 								</th>
-							</tr>
-						</thead>
-						<tbody className="divide-y divide-slate-100">
-							{data.items.map((person) => (
-								<PersonRow
-									key={person.id}
-									person={person}
-									onAction={(next, trigger) => {
-										returnFocusRef.current = trigger;
-										setPending(next);
-									}}
-									onQuota={(next, trigger) => {
-										returnFocusRef.current = trigger;
-										setQuotaPerson(next);
-									}}
-								/>
-							))}
-						</tbody>
-					</table>
+							</>
+						}
+					>
+						{data.items.map((person) => (
+							<PersonRow
+								key={person.id}
+								person={person}
+								onAction={(next, trigger) => {
+									returnFocusRef.current = trigger;
+									setPending(next);
+								}}
+								onQuota={(next, trigger) => {
+									returnFocusRef.current = trigger;
+									setQuotaPerson(next);
+								}}
+							/>
+						))}
+					</DataTable>
 				</div>
 				<nav
 					aria-label="Pages of people"
@@ -435,27 +424,20 @@ export function PeoplePage() {
 
 	const confirmation = pending ? CONFIRMATIONS[pending.kind] : null;
 	return (
-		<div className="space-y-6">
-			<div>
-				<div className="flex flex-wrap items-center gap-3">
-					<h1 className="flex items-center gap-2 text-3xl font-semibold tracking-tight text-slate-900">
-						<Users aria-hidden="true" className="size-7 text-accent-600" />
-						People
-					</h1>
-					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
-				</div>
-				<div className="mt-3">
-					<AdminNav />
-				</div>
-				<p className="mt-2 text-sm text-slate-600">
+		<AdminPageFrame
+			icon={<Users aria-hidden="true" className="size-7 text-accent-600" />}
+			title="People"
+			description={
+				<>
 					Everyone with an account: their use, what it costs on priced models, and their access.
 					Every action here is recorded in the{" "}
-					<Link to={AUDIT_LOG_PATH} className="font-medium text-accent-700 underline">
+					<Link to={APP_PATHS["audit-log"]} className="font-medium text-accent-700 underline">
 						audit log
 					</Link>
 					.
-				</p>
-			</div>
+				</>
+			}
+		>
 			<div className="flex flex-wrap items-end justify-between gap-3">
 				<div className="w-full max-w-sm">
 					<label
@@ -513,6 +495,6 @@ export function PeoplePage() {
 				onClose={() => setQuotaPerson(null)}
 				returnFocusRef={returnFocusRef}
 			/>
-		</div>
+		</AdminPageFrame>
 	);
 }

@@ -1,14 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
-import { ArrowLeft, ChartColumn, Download, RotateCw, ShieldCheck } from "lucide-react";
+import { ChartColumn, Download } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useMemo } from "react";
-import { Link } from "react-router";
 import { FAILURE_REASONS, USAGE_DAYS, type UsageReport } from "../../../shared/usage-responses";
-import { Badge } from "../../components/badge";
-import { Button, getButtonClassName } from "../../components/button";
+import { getButtonClassName } from "../../components/button";
+import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
+import { QueryStatus } from "../../components/query-status";
 import { Spinner } from "../../components/spinner";
 import { fetchUsageReport } from "../../lib/admin-requests";
 import { formatCalendarDay } from "../../lib/date-format";
-import { AdminNav } from "./admin-nav";
+import { AdminPageFrame } from "./admin-page-frame";
 import { buildUsageSections, isUsageEmpty, toCsv, type UsageSection } from "./usage-sections";
 
 const LOAD_FAILURE_MESSAGE = "Failed to load the usage report. Please try again.";
@@ -40,48 +40,40 @@ function csvHref(section: UsageSection): string {
 function SectionTable({ section }: { section: UsageSection }) {
 	return (
 		<div className="overflow-x-auto">
-			<table className="mt-3 w-full border-collapse text-left text-sm">
-				<caption className="sr-only">{section.title}</caption>
-				<thead>
-					<tr className="border-b border-slate-200 text-xs font-semibold tracking-wide text-slate-600 uppercase">
-						{section.columns.map((column) => (
-							<th
-								key={column.label}
-								scope="col"
-								className={`py-2 pr-4 ${column.isNumeric ? "text-right" : ""}`}
-							>
-								{column.label}
-							</th>
-						))}
+			<DataTable
+				className="mt-3 text-sm"
+				caption={section.title}
+				head={section.columns.map((column) => (
+					<th
+						key={column.label}
+						scope="col"
+						className={`py-2 pr-4 ${column.isNumeric ? "text-right" : ""}`}
+					>
+						{column.label}
+					</th>
+				))}
+			>
+				{section.rows.map((row) => (
+					<tr key={row.slice(0, 2).join(" ")}>
+						{section.columns.map((column, index) => {
+							const value = row[index] ?? "";
+							const text = column.format ? column.format(value) : String(value);
+							return index === 0 ? (
+								<th key={column.label} scope="row" className="py-2 pr-4 font-normal text-slate-900">
+									{text}
+								</th>
+							) : (
+								<td
+									key={column.label}
+									className={`py-2 pr-4 text-slate-900 ${column.isNumeric ? NUMERIC_CELL_CLASS_NAME : "break-all"}`}
+								>
+									{text}
+								</td>
+							);
+						})}
 					</tr>
-				</thead>
-				<tbody className="divide-y divide-slate-100">
-					{section.rows.map((row) => (
-						<tr key={row.slice(0, 2).join(" ")}>
-							{section.columns.map((column, index) => {
-								const value = row[index] ?? "";
-								const text = column.format ? column.format(value) : String(value);
-								return index === 0 ? (
-									<th
-										key={column.label}
-										scope="row"
-										className="py-2 pr-4 font-normal text-slate-900"
-									>
-										{text}
-									</th>
-								) : (
-									<td
-										key={column.label}
-										className={`py-2 pr-4 text-slate-900 ${column.isNumeric ? "text-right tabular-nums" : "break-all"}`}
-									>
-										{text}
-									</td>
-								);
-							})}
-						</tr>
-					))}
-				</tbody>
-			</table>
+				))}
+			</DataTable>
 		</div>
 	);
 }
@@ -212,24 +204,13 @@ export function UsagePage() {
 	const report = usage.data;
 
 	let content: ReactNode;
-	if (usage.isPending) {
+	if (!report) {
 		content = (
-			<p className="flex justify-center py-16 text-accent-600">
-				<Spinner size="lg" label="Loading the usage report" />
-			</p>
-		);
-	} else if (!report) {
-		content = (
-			<div
-				role="alert"
-				className="flex flex-col items-center gap-4 rounded-2xl bg-white/80 px-6 py-12 text-center shadow-card ring-1 ring-red-200 ring-inset"
-			>
-				<p className="font-medium text-red-800">{LOAD_FAILURE_MESSAGE}</p>
-				<Button variant="secondary" onClick={() => void usage.refetch()} isBusy={usage.isFetching}>
-					{usage.isFetching ? null : <RotateCw aria-hidden="true" className="size-4" />}
-					Try Again
-				</Button>
-			</div>
+			<QueryStatus
+				query={usage}
+				loadingLabel="Loading the usage report"
+				failureMessage={LOAD_FAILURE_MESSAGE}
+			/>
 		);
 	} else {
 		content = <UsageReportView report={report} />;
@@ -238,30 +219,17 @@ export function UsagePage() {
 	const firstDay = report?.days[0];
 	const lastDay = report?.days.at(-1);
 	return (
-		<div className="space-y-6">
-			<Link
-				to="/generations"
-				className={`${getButtonClassName({ variant: "ghost", size: "sm" })} -ml-3`}
-			>
-				<ArrowLeft aria-hidden="true" className="size-4" />
-				All Generations
-			</Link>
-			<div className="space-y-3">
-				<div className="flex flex-wrap items-center gap-3">
-					<h1 className="flex items-center gap-2 text-3xl font-semibold tracking-tight text-slate-900">
-						<ChartColumn aria-hidden="true" className="size-7 text-accent-600" />
-						Usage
-					</h1>
-					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
-				</div>
-				<AdminNav />
-				<p className="text-sm text-slate-600">
-					{report && firstDay && lastDay
-						? `The last ${USAGE_DAYS} days, ${formatCalendarDay(firstDay)} to ${formatCalendarDay(lastDay)}, by day in ${report.timeZone}.`
-						: `The last ${USAGE_DAYS} days.`}
-				</p>
-			</div>
+		<AdminPageFrame
+			hasHistoryLink
+			icon={<ChartColumn aria-hidden="true" className="size-7 text-accent-600" />}
+			title="Usage"
+			description={
+				report && firstDay && lastDay
+					? `The last ${USAGE_DAYS} days, ${formatCalendarDay(firstDay)} to ${formatCalendarDay(lastDay)}, by day in ${report.timeZone}.`
+					: `The last ${USAGE_DAYS} days.`
+			}
+		>
 			{content}
-		</div>
+		</AdminPageFrame>
 	);
 }

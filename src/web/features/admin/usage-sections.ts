@@ -8,7 +8,7 @@ import {
 	type UsageReport,
 } from "../../../shared/usage-responses";
 import { formatCalendarDay, formatShortCalendarDay } from "../../lib/date-format";
-import { formatBytes, formatCount, formatDecimal, formatMoney } from "./admin-format";
+import { formatBytes, formatCount, formatDecimal, formatMoney } from "../../lib/number-format";
 
 type Cell = string | number;
 

@@ -1,5 +1,6 @@
 import { createPortal } from "react-dom";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 
 /**
  * What the signed-in owner of the administrator's address does before holding its powers: the
@@ -18,7 +19,7 @@ export function AdminClaimNotice({ email }: { email: string }) {
 					To take up the administrator's role, open the link "Claim the Atelier administrator's
 					account" mailed to {email} (on a server without mail, it is in the server's log) and
 					choose your password there, or sign in with Google. No mail?{" "}
-					<Link to="/forgot-password" className="font-medium underline">
+					<Link to={APP_PATHS["forgot-password"]} className="font-medium underline">
 						Forgot password
 					</Link>{" "}
 					sends it again. Every session, API token and webhook made before then ends.

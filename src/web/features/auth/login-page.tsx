@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
@@ -33,7 +34,7 @@ export function LoginPage() {
 		setIsSubmitting(true);
 		try {
 			await signIn({ email: email.trim(), password });
-			await navigate("/", { replace: true });
+			await navigate(APP_PATHS.generator, { replace: true });
 		} catch (error) {
 			setErrorMessage(readAuthErrorMessage(error, LOGIN_FAILED_MESSAGE));
 			setIsSubmitting(false);
@@ -48,7 +49,7 @@ export function LoginPage() {
 				<>
 					Don't have an account?{" "}
 					<Link
-						to="/signup"
+						to={APP_PATHS.signup}
 						className="font-semibold text-accent-700 underline-offset-4 hover:underline"
 					>
 						Sign up
@@ -80,7 +81,7 @@ export function LoginPage() {
 					/>
 					<p className="mt-1.5 text-right text-sm">
 						<Link
-							to="/forgot-password"
+							to={APP_PATHS["forgot-password"]}
 							className="font-medium text-accent-700 underline-offset-4 hover:underline"
 						>
 							Forgot password?

@@ -1,4 +1,5 @@
 import { Navigate, Outlet } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { Spinner } from "../../components/spinner";
 import { useAuth } from "./auth-context";
 
@@ -16,7 +17,7 @@ export function RequireSignedIn() {
 	// Wait for the first session lookup: redirecting before it answers would bounce signed-in
 	// users to /login on every reload.
 	if (isLoading) return <SessionCheck />;
-	if (!user) return <Navigate to="/login" replace />;
+	if (!user) return <Navigate to={APP_PATHS.login} replace />;
 	return <Outlet />;
 }
 
@@ -24,6 +25,6 @@ export function RequireSignedIn() {
 export function RequireSignedOut() {
 	const { user, isLoading } = useAuth();
 	if (isLoading) return <SessionCheck />;
-	if (user) return <Navigate to="/" replace />;
+	if (user) return <Navigate to={APP_PATHS.generator} replace />;
 	return <Outlet />;
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
@@ -33,7 +34,7 @@ export function SignupPage() {
 		setIsSubmitting(true);
 		try {
 			await signUp({ email: email.trim(), password });
-			await navigate("/", { replace: true });
+			await navigate(APP_PATHS.generator, { replace: true });
 		} catch (error) {
 			setErrorMessage(readAuthErrorMessage(error, SIGNUP_FAILED_MESSAGE));
 			setIsSubmitting(false);
@@ -48,7 +49,7 @@ export function SignupPage() {
 				<>
 					Already have an account?{" "}
 					<Link
-						to="/login"
+						to={APP_PATHS.login}
 						className="font-semibold text-accent-700 underline-offset-4 hover:underline"
 					>
 						Sign in

@@ -3,11 +3,11 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { ChevronDown, LogOut, ScrollText, UserRound, Users } from "lucide-react";
 import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { ACCOUNT_LABEL } from "../../../shared/constants";
 import { emailLocalPart } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
-import { AUDIT_LOG_PATH, PEOPLE_PATH } from "../../lib/app-paths";
 import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/auth-errors";
 import { AdminClaimNotice } from "./admin-claim-notice";
 import { useAuth } from "./auth-context";
@@ -54,7 +54,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 		setIsSigningOut(true);
 		try {
 			// Leave first: on a signed-in-only screen, clearing the session would redirect to /login.
-			await navigate("/");
+			await navigate(APP_PATHS.generator);
 			await signOut();
 			setIsConfirmOpen(false);
 		} catch (error) {
@@ -102,7 +102,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
 					{isAdmin ? (
 						<DropdownMenu.Item
-							onSelect={() => void navigate(AUDIT_LOG_PATH)}
+							onSelect={() => void navigate(APP_PATHS["audit-log"])}
 							className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
 						>
 							<ScrollText aria-hidden="true" className="size-4" />
@@ -111,7 +111,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 					) : null}
 					{isAdmin ? (
 						<DropdownMenu.Item
-							onSelect={() => void navigate(PEOPLE_PATH)}
+							onSelect={() => void navigate(APP_PATHS.people)}
 							className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
 						>
 							<Users aria-hidden="true" className="size-4" />
@@ -119,7 +119,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 						</DropdownMenu.Item>
 					) : null}
 					<DropdownMenu.Item
-						onSelect={() => void navigate("/account")}
+						onSelect={() => void navigate(APP_PATHS.account)}
 						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
 					>
 						<UserRound aria-hidden="true" className="size-4" />

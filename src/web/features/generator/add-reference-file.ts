@@ -5,7 +5,7 @@ import { ERRORS } from "../../../shared/errors";
 import { IMAGE_INPUT_TEXTS, MAX_UPLOAD_BYTES } from "../../../shared/image-input";
 import { ApiError } from "../../lib/api-client";
 import { buildUploadImageUrl, uploadImage } from "../../lib/uploads-requests";
-import type { ReferenceImage } from "./use-reference-image";
+import type { ReferenceImage } from "./reference-image";
 
 /** The uploaded file as the form's reference, or why it could not be added. */
 export async function addReferenceFile(

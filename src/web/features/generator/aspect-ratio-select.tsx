@@ -4,6 +4,7 @@ import {
 	ASPECT_RATIOS,
 	type AspectRatio,
 	type AspectRatioOption,
+	toRatioParam,
 } from "../../../shared/aspect-ratios";
 import { joinClassNames } from "../../lib/class-names";
 import { AspectRatioGlyph } from "./aspect-ratio-glyph";
@@ -203,7 +204,7 @@ export function AspectRatioSelect({ value, onChange, label, ratios }: AspectRati
 				<AspectRatioGlyph option={selected} className="text-accent-600" />
 				<span className="min-w-0 flex-1 truncate">{selected.label}</span>
 				<span aria-hidden="true" className="text-xs font-medium text-slate-500 tabular-nums">
-					{selected.width}:{selected.height}
+					{toRatioParam(selected.value)}
 				</span>
 				<ChevronDown
 					aria-hidden="true"
@@ -250,7 +251,7 @@ export function AspectRatioSelect({ value, onChange, label, ratios }: AspectRati
 							/>
 							<span className="min-w-0 flex-1 truncate">{option.label}</span>
 							<span aria-hidden="true" className="text-xs text-slate-500 tabular-nums">
-								{option.width}:{option.height}
+								{toRatioParam(option.value)}
 							</span>
 							<Check
 								aria-hidden="true"

@@ -1,5 +1,6 @@
 // The browser's side of a generation: start it, then follow the server's record of it to the end.
 // Loaded on demand (see generation-code.ts), not with the first page.
+
 import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
 import { GENERATION_TIMEOUT_MS, POLLING_INTERVAL_MS } from "../../../shared/constants";
 import {
@@ -15,6 +16,7 @@ import {
 	isInProgress,
 } from "../../../shared/generation-responses";
 import { advancePollingBar, POLLING_BAR_START } from "../../../shared/progress";
+import { sleep } from "../../../shared/sleep";
 import { ApiError, isAbortError } from "../../lib/api-client";
 import {
 	fetchGeneration,
@@ -63,25 +65,6 @@ function parseTimestamp(value: string | null | undefined): number | null {
 	return Number.isNaN(time) ? null : time;
 }
 
-/** Resolves after `milliseconds`, or rejects with an AbortError as soon as `signal` aborts. */
-function wait(milliseconds: number, signal: AbortSignal): Promise<void> {
-	return new Promise((resolve, reject) => {
-		if (signal.aborted) {
-			reject(new DOMException("Aborted", "AbortError"));
-			return;
-		}
-		const timer = setTimeout(() => {
-			signal.removeEventListener("abort", onAbort);
-			resolve();
-		}, milliseconds);
-		function onAbort() {
-			clearTimeout(timer);
-			reject(new DOMException("Aborted", "AbortError"));
-		}
-		signal.addEventListener("abort", onAbort, { once: true });
-	});
-}
-
 /** The screen text for a failed request of the flow; anything but an ApiError is a plain failure. */
 function describeFailure(request: "start" | "poll", error: unknown): string {
 	return error instanceof ApiError
@@ -118,7 +101,7 @@ async function pollUntilDone(
 		} catch (error) {
 			if (isAbortError(error)) throw error;
 			dispatch({ type: "pollFailed", message: describeFailure("poll", error) });
-			await wait(Math.min(POLLING_INTERVAL_MS, Math.max(0, deadline - Date.now())), signal);
+			await sleep(Math.min(POLLING_INTERVAL_MS, Math.max(0, deadline - Date.now())), signal);
 			continue;
 		}
 		lastVersion = answer.version;
@@ -140,7 +123,7 @@ async function pollUntilDone(
 		if (!isNews) {
 			const sinceStart = Date.now() - pollStartedAt;
 			const pause = Math.min(POLLING_INTERVAL_MS - sinceStart, deadline - Date.now());
-			if (pause > 0) await wait(pause, signal);
+			if (pause > 0) await sleep(pause, signal);
 		}
 	}
 	return { kind: "failed", message: GENERATION_MESSAGES.timedOut };

@@ -2,7 +2,6 @@
 // (Seed, Negative prompt, Quality), each shown only where the chosen model offers it, the
 // "Load settings from image" button, and Notify me when done with its sound. Loaded on demand with the models (generation-code.ts); the
 // first page holds a frame of the same height in their place (settings-frame.tsx).
-import { useQuery } from "@tanstack/react-query";
 import { ChevronDown, ChevronRight, Dices, ImageUp } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
@@ -15,7 +14,8 @@ import type { PublicModel } from "../../../shared/models";
 import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
 import { joinClassNames } from "../../lib/class-names";
 import { readEditReference } from "../../lib/image-actions";
-import { fetchModels, MODELS_QUERY_KEY } from "../../lib/models-requests";
+import { useOfferedModels } from "../../lib/models-requests";
+import { formatPrice } from "../../lib/number-format";
 import { showToast } from "../../lib/toast";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
@@ -53,19 +53,12 @@ function readFieldOfMessage(message: string | null): Field | null {
 	return FIELD_MESSAGE_PATTERNS.find(([pattern]) => pattern.test(message))?.[1] ?? null;
 }
 
-const PRICE_FORMAT = new Intl.NumberFormat("en-US", {
-	style: "currency",
-	currency: "USD",
-	minimumFractionDigits: 2,
-	maximumFractionDigits: 4,
-});
-
 /** An option's text: the label, the description and the price per image, where set. */
 export function describeModel(model: PublicModel): string {
 	const parts = [model.label];
 	if (model.description) parts.push(` — ${model.description}`);
 	if (model.pricePerImage !== null) {
-		parts.push(` · ${PRICE_FORMAT.format(model.pricePerImage)} per image`);
+		parts.push(` · ${formatPrice(model.pricePerImage)} per image`);
 	}
 	return parts.join("");
 }
@@ -351,12 +344,9 @@ export function GenerationControls({
 	const fileInputRef = useRef<HTMLInputElement>(null);
 	const [isAdvancedOpen, setIsAdvancedOpen] = useState(false);
 	const appliedPrefillIdRef = useRef<number | null>(null);
-	const { data: answer } = useQuery({
-		// The person's last model is part of the answer: ask again when someone signs in or out.
-		queryKey: [...MODELS_QUERY_KEY, isSignedIn],
-		queryFn: ({ signal }) => fetchModels(signal),
+	const { data: answer } = useOfferedModels({
+		isSignedIn,
 		enabled: !isAuthLoading,
-		staleTime: 60_000,
 		// A model that only upscales makes nothing from a prompt: it is never offered here.
 		select: listTextModels,
 	});

@@ -1,6 +1,6 @@
 import { Clock, Cpu, Expand, Ratio } from "lucide-react";
 import { useRef, useState } from "react";
-import { findAspectRatio } from "../../../shared/aspect-ratios";
+import { findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
 import { formatElapsed } from "../../../shared/elapsed";
 import type { GenerationImage } from "../../../shared/generation-responses";
 import { ImageActionButtons } from "../../components/image-action-buttons";
@@ -106,10 +106,7 @@ export function GenerationResults({
 							<span className="sr-only">Aspect ratio</span>
 						</dt>
 						<dd>
-							{ratio.label}{" "}
-							<span className="text-slate-500">
-								· {ratio.width}:{ratio.height}
-							</span>
+							{ratio.label} <span className="text-slate-500">· {toRatioParam(ratio.value)}</span>
 						</dd>
 					</div>
 					{recipe ? (

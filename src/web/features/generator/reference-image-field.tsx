@@ -16,7 +16,8 @@ import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { fetchGeneration } from "../../lib/generations-requests";
 import { isGenerationReference } from "../../lib/image-actions";
-import type { ReferenceImage, ReferenceImageControls } from "./use-reference-image";
+import type { ReferenceImage } from "./reference-image";
+import type { ReferenceImageControls } from "./use-reference-image";
 
 const NOTE_CLASS_NAME = "text-sm text-slate-600";
 

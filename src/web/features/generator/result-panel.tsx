@@ -1,6 +1,7 @@
 import { CircleAlert, Images, LogIn, RotateCw } from "lucide-react";
 import { lazy, type ReactNode, type Ref, Suspense } from "react";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { ERRORS } from "../../../shared/errors";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { Button, getButtonClassName } from "../../components/button";
@@ -51,7 +52,7 @@ function ErrorFollowUp({
 	if (error === GENERATION_MESSAGES.signInRequired) {
 		return (
 			<div className="mt-4">
-				<Link to="/login" className={getButtonClassName({ size: "sm" })}>
+				<Link to={APP_PATHS.login} className={getButtonClassName({ size: "sm" })}>
 					<LogIn aria-hidden="true" className="size-4" />
 					Sign In
 				</Link>
@@ -67,7 +68,7 @@ function ErrorFollowUp({
 				</p>
 				{isSignedIn ? (
 					<Link
-						to="/generations"
+						to={APP_PATHS.generations}
 						className={getButtonClassName({ variant: "secondary", size: "sm" })}
 					>
 						<Images aria-hidden="true" className="size-4" />

@@ -5,9 +5,7 @@
 import { useCallback, useRef, useState } from "react";
 import { ERRORS } from "../../../shared/errors";
 import type { ReferenceInput } from "../../../shared/image-input";
-
-/** The reference as the form holds it: what a start names, and the thumbnail shown (null: not known yet). */
-export type ReferenceImage = { input: ReferenceInput; thumbnailUrl: string | null };
+import type { ReferenceImage } from "./reference-image";
 
 export type ReferenceImageState = {
 	reference: ReferenceImage | null;

@@ -4,7 +4,7 @@ import type { RefObject } from "react";
 import type { Generation } from "../../../shared/generation-responses";
 import { getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
-import { formatCount } from "./history-format";
+import { formatCount } from "../../lib/number-format";
 
 const DELETE_DIALOG_TITLE = "Delete Generation?";
 const DELETE_DIALOG_DESCRIPTION =

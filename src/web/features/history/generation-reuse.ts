@@ -1,19 +1,10 @@
 // How a generation of the history is made again: its recipe handed to the generator (Use prompt,
 // Use settings) or sent to the server as it is (Rerun), and whether its model is still offered.
-import { type QueryClient, useQuery } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import type { Generation, GenerationModel } from "../../../shared/generation-responses";
 import type { ModelsResponse } from "../../../shared/models";
 import { buildGeneratorLink } from "../../lib/generator-link";
-import { fetchModels, MODELS_QUERY_KEY } from "../../lib/models-requests";
-
-/** The models the server offers; the list changes only when the operator restarts it. */
-export function useOfferedModels() {
-	return useQuery({
-		queryKey: MODELS_QUERY_KEY,
-		queryFn: ({ signal }) => fetchModels(signal),
-		staleTime: 5 * 60_000,
-	});
-}
+import { MODELS_QUERY_KEY } from "../../lib/models-requests";
 
 /**
  * True when the models offered are known and the generation's model is not among them (the

@@ -1,13 +1,6 @@
 import { type AspectRatio, findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
-import { DATE_LOCALE } from "../../../shared/constants";
 import type { Quality } from "../../../shared/generation-settings";
-
-const COUNT_FORMAT = new Intl.NumberFormat(DATE_LOCALE);
-
-/** A count in en-US form, like "1,204". */
-export function formatCount(count: number): string {
-	return COUNT_FORMAT.format(count);
-}
+import { formatCount } from "../../lib/number-format";
 
 /** The ratio and its menu label, like "16:9 · Landscape (widescreen)". */
 export function describeAspectRatio(aspectRatio: AspectRatio): string {

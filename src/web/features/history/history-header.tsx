@@ -1,9 +1,9 @@
 import { ArrowLeft, ScrollText, ShieldCheck } from "lucide-react";
 import type { RefObject } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
-import { AUDIT_LOG_PATH } from "../../lib/app-paths";
 import { formatSummary } from "./history-format";
 
 type HistoryCounts = { total: number; today: number };
@@ -30,7 +30,7 @@ function BackButton() {
 	const location = useLocation();
 	const goBack = () => {
 		// Opened directly (a bookmark, a new tab), there is no step back inside the app: go home.
-		if (location.key === "default") void navigate("/");
+		if (location.key === "default") void navigate(APP_PATHS.generator);
 		else void navigate(-1);
 	};
 	return (
@@ -52,7 +52,7 @@ function AdminBanner() {
 				</span>
 			</p>
 			<Link
-				to={AUDIT_LOG_PATH}
+				to={APP_PATHS["audit-log"]}
 				className="inline-flex items-center gap-1.5 font-semibold underline-offset-2 hover:underline"
 			>
 				<ScrollText aria-hidden="true" className="size-4" />

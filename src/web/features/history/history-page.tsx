@@ -3,6 +3,7 @@ import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { useOfferedModels } from "../../lib/models-requests";
 import { usePublicConfig } from "../../lib/public-config";
 import { showToast } from "../../lib/toast";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
@@ -13,12 +14,7 @@ import {
 	DeletingIdsContext,
 	SelectionContext,
 } from "./generation-card-contexts";
-import {
-	isModelGone,
-	listModelChoices,
-	readIsModelGone,
-	useOfferedModels,
-} from "./generation-reuse";
+import { isModelGone, listModelChoices, readIsModelGone } from "./generation-reuse";
 import { flattenPages } from "./history-cache";
 import { isFiltered, NO_FILTERS } from "./history-filters";
 import { HistoryHeader } from "./history-header";

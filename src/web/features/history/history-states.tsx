@@ -1,5 +1,6 @@
 import { ImagePlus, RotateCw, SearchX, TriangleAlert } from "lucide-react";
 import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { SKELETON_CARDS } from "../../../shared/constants";
 import { Button, getButtonClassName } from "../../components/button";
 import { CARD_GRID_CLASS_NAME } from "./date-group-section";
@@ -49,7 +50,7 @@ export function HistoryEmpty() {
 			</span>
 			<h2 className="mt-4 text-lg font-semibold text-slate-900">{EMPTY_TITLE}</h2>
 			<p className="mt-1.5 max-w-md text-sm text-slate-600">{EMPTY_DESCRIPTION}</p>
-			<Link to="/" className={`${getButtonClassName()} mt-6`}>
+			<Link to={APP_PATHS.generator} className={`${getButtonClassName()} mt-6`}>
 				Create an image
 			</Link>
 		</div>

@@ -3,9 +3,9 @@ import { useEffect, useId, useRef } from "react";
 import { MAX_BULK_GENERATIONS } from "../../../shared/constants";
 import { Button, getButtonClassName } from "../../components/button";
 import { BULK_ARCHIVE_URL } from "../../lib/generations-requests";
+import { formatCount } from "../../lib/number-format";
 import { readErrorBody } from "../../lib/read-json";
 import { showToast } from "../../lib/toast";
-import { formatCount } from "./history-format";
 
 const DOWNLOAD_FAILURE_MESSAGE = "Failed to download the generations. Please try again.";
 

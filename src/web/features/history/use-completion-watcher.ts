@@ -6,8 +6,9 @@ import {
 	type GenerationProgress,
 	isInProgress,
 } from "../../../shared/generation-responses";
+import { sleep } from "../../../shared/sleep";
 import { useActiveGenerations } from "../../lib/active-generations";
-import { ApiError } from "../../lib/api-client";
+import { ApiError, isAbortError } from "../../lib/api-client";
 import { fetchGeneration, pollGenerationStatus } from "../../lib/generations-requests";
 import {
 	reloadGenerationLists,
@@ -21,21 +22,6 @@ import {
 const MAX_POLLS_AT_ONCE = 2;
 // A polling URL that answers at once without news does not long-poll: wait before asking again.
 const QUICK_ANSWER_MS = 300;
-
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-	return new Promise((resolve) => {
-		if (signal.aborted) return resolve();
-		const timer = setTimeout(resolve, milliseconds);
-		signal.addEventListener(
-			"abort",
-			() => {
-				clearTimeout(timer);
-				resolve();
-			},
-			{ once: true },
-		);
-	});
-}
 
 type Outcome = "changed" | "unchanged" | "failed";
 
@@ -78,7 +64,7 @@ export function useCompletionWatcher(items: readonly Generation[]): void {
 			const started = performance.now();
 			if (!item.polling_url) {
 				await sleep(POLLING_INTERVAL_MS, signal);
-				return signal.aborted ? "unchanged" : refresh(item);
+				return refresh(item);
 			}
 			try {
 				const poll = await pollGenerationStatus(item.polling_url, signal);
@@ -106,7 +92,10 @@ export function useCompletionWatcher(items: readonly Generation[]): void {
 				if (outcomes.includes("changed")) return;
 				if (outcomes.includes("failed")) await sleep(POLLING_INTERVAL_MS, signal);
 			}
-		})();
+		})().catch((error: unknown) => {
+			// A wait that the cleanup's abort cut short ends the watch; anything else is a fault.
+			if (!isAbortError(error)) throw error;
+		});
 
 		return () => controller.abort();
 	}, [watchKey, queryClient]);

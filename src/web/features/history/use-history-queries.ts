@@ -10,6 +10,7 @@ import { formatGroupDate } from "../../../shared/date-groups";
 import { ERRORS } from "../../../shared/errors";
 import type { Generation, GenerationPage } from "../../../shared/generation-responses";
 import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
+import { GENERATIONS_PAGE_SIZE } from "../../../shared/page-sizes";
 import { ApiError } from "../../lib/api-client";
 import {
 	deleteGenerationById,
@@ -21,6 +22,7 @@ import {
 	startGeneration,
 } from "../../lib/generations-requests";
 import { buildImageActionRequest, type ImmediateAction } from "../../lib/image-actions";
+import { formatCount } from "../../lib/number-format";
 import { showToast } from "../../lib/toast";
 import { buildRerunRequest } from "./generation-reuse";
 import {
@@ -33,14 +35,6 @@ import {
 	updateGenerationLists,
 } from "./history-cache";
 import type { HistoryFilters } from "./history-filters";
-import { formatCount } from "./history-format";
-
-/**
- * Items per cursor page, sent with every request: two or three screens of cards on a wide screen,
- * small enough to answer at once. (The server's own default lives beside its classic-zod request
- * schemas, which the browser does not load.)
- */
-const GENERATIONS_PAGE_SIZE = 24;
 
 const DELETE_SUCCESS_MESSAGE = "Generation deleted successfully";
 const DELETE_FAILURE_MESSAGE = "Failed to delete generation. Please try again.";

@@ -1,21 +1,14 @@
-// How the administrator's screens write their figures: the People table and the usage report's
-// tables and charts say the same amount the same way.
+// How the app writes its figures: counts, sizes and prices read the same on every screen.
+import { DATE_LOCALE } from "../../shared/constants";
 
-const COUNT_FORMAT = new Intl.NumberFormat("en-US");
-const DECIMAL_FORMAT = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
-const MONEY_FORMAT = new Intl.NumberFormat("en-US", {
-	style: "currency",
-	currency: "USD",
-	minimumFractionDigits: 2,
-	maximumFractionDigits: 2,
-});
-const DATE_FORMAT = new Intl.DateTimeFormat("en-US", {
-	year: "numeric",
-	month: "short",
-	day: "numeric",
-});
+const COUNT_FORMAT = new Intl.NumberFormat(DATE_LOCALE);
+const DECIMAL_FORMAT = new Intl.NumberFormat(DATE_LOCALE, { maximumFractionDigits: 1 });
+const DOLLARS = { style: "currency", currency: "USD", minimumFractionDigits: 2 } as const;
+const MONEY_FORMAT = new Intl.NumberFormat(DATE_LOCALE, { ...DOLLARS, maximumFractionDigits: 2 });
+const PRICE_FORMAT = new Intl.NumberFormat(DATE_LOCALE, { ...DOLLARS, maximumFractionDigits: 4 });
 const BYTE_UNITS = ["bytes", "kB", "MB", "GB", "TB"] as const;
 
+/** A count in en-US form, like "1,204". */
 export function formatCount(value: number): string {
 	return COUNT_FORMAT.format(value);
 }
@@ -31,6 +24,11 @@ export function formatMoney(value: number): string {
 	return MONEY_FORMAT.format(value);
 }
 
+/** A price per image in US dollars, to a hundredth of a cent where it has one: "$0.0035". */
+export function formatPrice(value: number): string {
+	return PRICE_FORMAT.format(value);
+}
+
 /** Bytes in decimal units, like "1.5 MB": the largest unit that keeps the figure at 1 or more. */
 export function formatBytes(value: number): string {
 	let amount = value;
@@ -42,10 +40,4 @@ export function formatBytes(value: number): string {
 	return unit === 0
 		? `${formatCount(amount)} bytes`
 		: `${formatDecimal(amount)} ${BYTE_UNITS[unit]}`;
-}
-
-export function formatDay(timestamp: string | null): string {
-	if (!timestamp) return "Never";
-	const date = new Date(timestamp);
-	return Number.isNaN(date.getTime()) ? "—" : DATE_FORMAT.format(date);
 }

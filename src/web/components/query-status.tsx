@@ -1,0 +1,43 @@
+import { RotateCw } from "lucide-react";
+import { Button } from "./button";
+import { Spinner } from "./spinner";
+
+type WaitedQuery = {
+	isPending: boolean;
+	isFetching: boolean;
+	refetch: () => Promise<unknown>;
+};
+
+type QueryStatusProps = {
+	query: WaitedQuery;
+	/** Announced while the query loads, like "Loading the audit log". */
+	loadingLabel: string;
+	/** Said when it failed, above Try Again. */
+	failureMessage: string;
+};
+
+/**
+ * What a screen shows while its query has no data: the spinner while it loads, else its failure
+ * with Try Again, which asks again.
+ */
+export function QueryStatus({ query, loadingLabel, failureMessage }: QueryStatusProps) {
+	if (query.isPending) {
+		return (
+			<p className="flex justify-center py-16 text-accent-600">
+				<Spinner size="lg" label={loadingLabel} />
+			</p>
+		);
+	}
+	return (
+		<div
+			role="alert"
+			className="flex flex-col items-center gap-4 rounded-2xl bg-white/80 px-6 py-12 text-center shadow-card ring-1 ring-red-200 ring-inset"
+		>
+			<p className="font-medium text-red-800">{failureMessage}</p>
+			<Button variant="secondary" onClick={() => void query.refetch()} isBusy={query.isFetching}>
+				{query.isFetching ? null : <RotateCw aria-hidden="true" className="size-4" />}
+				Try Again
+			</Button>
+		</div>
+	);
+}
