@@ -38,8 +38,28 @@ export type LighthouseFigures = {
 	longTasks: string[];
 };
 
-/** One Lighthouse run, mobile, simulated throttling, in the Chromium listening on `port`. */
-export async function runLighthouse(url: string, port: number): Promise<LighthouseFigures> {
+/**
+ * One Lighthouse run, mobile, simulated throttling, in the Chromium listening on `port`. A run that
+ * Lighthouse itself asks to repeat (NO_NAVSTART: on a busy machine the trace sometimes misses the
+ * navigation's start) is run again, up to `attempts` times in all.
+ */
+export async function runLighthouse(
+	url: string,
+	port: number,
+	attempts = 3,
+): Promise<LighthouseFigures> {
+	for (let attempt = 1; ; attempt += 1) {
+		try {
+			return await runLighthouseOnce(url, port);
+		} catch (error) {
+			const isRepeatable = error instanceof Error && /run Lighthouse again/.test(error.message);
+			if (!isRepeatable || attempt >= attempts) throw error;
+			console.log(`(${error.message}: running it again)`);
+		}
+	}
+}
+
+async function runLighthouseOnce(url: string, port: number): Promise<LighthouseFigures> {
 	const result = await lighthouse(url, {
 		port,
 		output: "json",
