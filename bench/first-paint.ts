@@ -14,6 +14,8 @@
 //   time as it really happened, unthrottled: the `longtask` entries that start after the first
 //   paint, until the network and the main thread have been quiet for a second, each counted
 //   beyond its first 50 ms.
+// - SLOWED_ROUNDS rounds (7) of the same loads with the CPU 4x slower (DevTools' throttling, as
+//   Lighthouse's mobile CPU): first contentful paint and total blocking time as they happen.
 // - LIGHTHOUSE_ROUNDS rounds (3) of Lighthouse, mobile, simulated throttling (slow 4G, the CPU
 //   4x slower), interleaved likewise: its first contentful paint and total blocking time.
 // Medians over the rounds; "same round": the median of each round's ratio to the stand-in's load
@@ -36,6 +38,9 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, printTable } from "./bench-support";
 import { runLighthouse, type ServedApp, serveBuiltApp } from "./lighthouse-support";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
+const SLOWED_ROUNDS = Number(process.env.SLOWED_ROUNDS ?? 7);
+/** Lighthouse's mobile CPU: this machine's, 4x slower. */
+const CPU_SLOWDOWN = 4;
 const LIGHTHOUSE_ROUNDS = Number(process.env.LIGHTHOUSE_ROUNDS ?? 3);
 const WEB_DIST = process.env.WEB_DIST ?? "dist/web";
 const COMPARE_DISTS = (process.env.COMPARE_DISTS ?? "").split(",").filter(Boolean);
@@ -128,10 +133,15 @@ const OBSERVER_SCRIPT = `
 })();
 `;
 
-async function loadCold(browser: Browser, url: string): Promise<LoadFigures> {
+/** One cold load; with `cpuSlowdown`, the page's CPU slowed that many times (DevTools' throttling). */
+async function loadCold(browser: Browser, url: string, cpuSlowdown = 1): Promise<LoadFigures> {
 	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 	try {
 		const page = await context.newPage();
+		if (cpuSlowdown > 1) {
+			const session = await context.newCDPSession(page);
+			await session.send("Emulation.setCPUThrottlingRate", { rate: cpuSlowdown });
+		}
 		await page.addInitScript(OBSERVER_SCRIPT);
 		await page.goto(url, { waitUntil: "load" });
 		await page.waitForFunction(
@@ -241,6 +251,7 @@ async function main(): Promise<void> {
 		);
 		const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 		let loads: LoadFigures[][];
+		let slowedLoads: LoadFigures[][];
 		try {
 			console.log(
 				`${ROUNDS} rounds of cold loads, interleaved, Chromium ${browser.version()}, 1280x800, loopback, unthrottled`,
@@ -248,6 +259,9 @@ async function main(): Promise<void> {
 			// One unmeasured load of each, so the server's first answers (compression, caches) do not count.
 			for (const variant of variants) await loadCold(browser, variant.url);
 			loads = await interleave(ROUNDS, variants, (variant) => loadCold(browser, variant.url));
+			slowedLoads = await interleave(SLOWED_ROUNDS, variants, (variant) =>
+				loadCold(browser, variant.url, CPU_SLOWDOWN),
+			);
 		} finally {
 			await browser.close();
 		}
@@ -285,6 +299,25 @@ async function main(): Promise<void> {
 			}),
 		);
 		console.log(formatLoad());
+		if (SLOWED_ROUNDS > 0) {
+			console.log(
+				`\n${SLOWED_ROUNDS} rounds of cold loads, interleaved, the CPU ${CPU_SLOWDOWN}x slower (DevTools' throttling)`,
+			);
+			printTable(
+				["page", "FCP", "TBT", "TBT each round", "longest task after FCP"],
+				variants.map((variant, index) => {
+					const figures = slowedLoads[index] ?? [];
+					return [
+						variant.label,
+						formatMs(median(figures.map((load) => load.fcp))),
+						formatMs(median(figures.map((load) => load.blocking))),
+						figures.map((load) => Math.round(load.blocking)).join(" / "),
+						formatMs(median(figures.map((load) => load.longestTask))),
+					];
+				}),
+			);
+			console.log(formatLoad());
+		}
 
 		if (LIGHTHOUSE_ROUNDS > 0) {
 			const chrome = await launch({
