@@ -1,88 +1,147 @@
-// First contentful paint of the prerendered home screen against the same app rendered only in the
-// browser, as the app was before prerendering (docs/decisions/012-prerendering-and-hydration.md).
+// First contentful paint and the main thread's blocking after it: the prerendered home screen
+// against a client-rendered app of the reference's size (docs/decisions/012 and 027).
 //
-// Needs `npm run build` first. Serves dist/web (or WEB_DIST) with the server's own page answering
-// (`loadStaticSite`, in a bare Hono app: no database, nobody signed in, the offline engine) on a
-// free port of 127.0.0.1, and loads, cold (a fresh Chromium context each time: no cache, no
-// cookie), one after the other:
-// - `/`, the prerendered page, hydrated by the app, which its loader fetches after the first paint;
-// - `/?client-only`, the app shell: a URL with a query gets index.html with an empty #root, which
-//   the same script renders with createRoot. That is a client-only React app of exactly the app's
-//   size, its styles and its server, which is what the first page was before prerendering;
-// - with COMPARE_DISTS set (folders, comma-separated), `/` of those other builds too (to compare
-//   builds of the app).
-// The loads are interleaved (the order turns each round), so a busy moment of the machine falls on
-// every variant alike; the figures are the medians over the rounds ("same round": the median of
-// each round's ratio of a page's FCP to the client-only one's, which a drifting load moves less).
-// FCP is the browser's `first-contentful-paint` entry; "app script arrived" is when the app's entry
-// script (assets/index-*.js) had been received (its resource timing's responseEnd): on loopback at
-// once, unless the page asks for it only after its first paint, as the prerendered pages now do.
+// Needs `npm run build` first. Builds the stand-in (bench/first-paint-stand-in.ts: the app's own
+// entry and what the generator loads on demand, one chunk of about 142 KiB gzip, rendered by the
+// browser alone from the app shell) into .tmp/first-paint-stand-in, and serves it and dist/web (or
+// WEB_DIST) each through the real server (lighthouse-support.ts: headers, compression, the API) on
+// 127.0.0.1. Then, in Debian's Chromium:
+// - ROUNDS rounds (21) of cold loads (a fresh context each: no cache, no cookie, no code cache),
+//   interleaved, the order turning each round, after one unmeasured load of each. Per load: the
+//   browser's `first-contentful-paint` entry; when the prompt box is in the document (a
+//   MutationObserver, which asks for no frame: an animation-frame loop would make the browser
+//   produce frames it would otherwise not); the largest contentful paint; and the total blocking
+//   time as it really happened, unthrottled: the `longtask` entries that start after the first
+//   paint, until the network and the main thread have been quiet for a second, each counted
+//   beyond its first 50 ms.
+// - SLOWED_ROUNDS rounds (7) of the same loads with the CPU 4x slower (DevTools' throttling, as
+//   Lighthouse's mobile CPU): first contentful paint and total blocking time as they happen.
+// - LIGHTHOUSE_ROUNDS rounds (3) of Lighthouse, mobile, simulated throttling (slow 4G, the CPU
+//   4x slower), interleaved likewise: its first contentful paint and total blocking time.
+// Medians over the rounds; "same round": the median of each round's ratio to the stand-in's load
+// of that round, which a drifting machine load moves less.
 //
-//   node bench/run.mjs first-paint                       PAIRS=21
-//   PAIRS=31 COMPARE_DISTS=.tmp/old-web node bench/run.mjs first-paint
+//   node bench/run.mjs first-paint                      ROUNDS=21, LIGHTHOUSE_ROUNDS=3
+//   ROUNDS=31 COMPARE_DISTS=.tmp/old-web node bench/run.mjs first-paint
 //
-// Target: the prerendered page's median FCP at most 0.6x the client-only one's.
+// Targets: the prerendered page's first contentful paint at most 0.6x the stand-in's; total
+// blocking time (Lighthouse, mobile) under 100 ms and below the stand-in's.
 
+import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
-import { serve } from "@hono/node-server";
+import path from "node:path";
 import { type Browser, chromium } from "@playwright/test";
-import { Hono } from "hono";
-import { loadStaticSite } from "../src/server/http/static-site";
-import { findFreePort } from "../src/server/testing/postgres-cluster";
+import { launch } from "chrome-launcher";
+import { build, type InlineConfig } from "vite";
+import viteConfig from "../vite.config";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, printTable } from "./bench-support";
+import { runLighthouse, type ServedApp, serveBuiltApp } from "./lighthouse-support";
 
-const PAIRS = Number(process.env.PAIRS ?? 21);
+const ROUNDS = Number(process.env.ROUNDS ?? 21);
+const SLOWED_ROUNDS = Number(process.env.SLOWED_ROUNDS ?? 7);
+/** Lighthouse's mobile CPU: this machine's, 4x slower. */
+const CPU_SLOWDOWN = 4;
+const LIGHTHOUSE_ROUNDS = Number(process.env.LIGHTHOUSE_ROUNDS ?? 3);
 const WEB_DIST = process.env.WEB_DIST ?? "dist/web";
 const COMPARE_DISTS = (process.env.COMPARE_DISTS ?? "").split(",").filter(Boolean);
+const STAND_IN_DIST = path.resolve(".tmp/first-paint-stand-in");
+/** The page is settled once neither the network nor the main thread has been busy for this long. */
+const QUIET_MS = 1000;
+const SETTLE_LIMIT_MS = 8000;
 
 type Variant = { label: string; url: string };
-type LoadFigures = { fcp: number; lcp: number; scriptArrived: number; promptBox: number };
+type LoadFigures = {
+	fcp: number;
+	lcp: number;
+	promptBox: number;
+	/** Sum over the long tasks after the first paint of their time beyond 50 ms. */
+	blocking: number;
+	longestTask: number;
+};
+type LighthouseRun = { fcp: number; tbt: number; longTasks: string[] };
 
-/** The built site answered as the server answers it, for a signed-out visitor. */
-async function serveSite(directory: string): Promise<{ baseUrl: string; close: () => void }> {
-	const site = await loadStaticSite(directory);
-	const app = new Hono();
-	app.get("*", (context) => {
-		const answer = site.serve(context, {
-			publicConfig: {
-				googleEnabled: false,
-				imageProvider: "local",
-				emailVerificationRequired: false,
-				modelChoice: false,
+/**
+ * Builds the stand-in with the app's Vite config, its entry bench/first-paint-stand-in.ts and one
+ * chunk for everything it imports statically, and gives it the app shell of WEB_DIST as its page.
+ */
+async function buildStandIn(): Promise<{ gzipBytes: number }> {
+	const config = viteConfig as InlineConfig;
+	await build({
+		...config,
+		configFile: false,
+		logLevel: "error",
+		build: {
+			...config.build,
+			outDir: STAND_IN_DIST,
+			emptyOutDir: true,
+			sourcemap: false,
+			rolldownOptions: {
+				input: path.resolve("bench/first-paint-stand-in.ts"),
+				output: { codeSplitting: { groups: [{ name: "stand-in", tags: ["$initial"] }] } },
 			},
-			hasSessionCookie: false,
-		});
-		return answer ?? context.notFound();
+		},
 	});
-	const port = await findFreePort();
-	const server = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" });
-	return { baseUrl: `http://127.0.0.1:${port}`, close: () => server.close() };
+	const manifest = JSON.parse(
+		await readFile(path.join(STAND_IN_DIST, ".vite/manifest.json"), "utf8"),
+	) as Record<string, { file: string; css?: string[]; isEntry?: boolean }>;
+	const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+	if (!entry) throw new Error("the stand-in's build has no entry");
+	const shell = await readFile(path.join(WEB_DIST, "index.html"), "utf8");
+	const page = shell
+		.replace(/<link rel="modulepreload"[^>]*>\s*/g, "")
+		.replace(/<link rel="stylesheet"[^>]*>/g, "")
+		.replace(
+			/<script type="module" crossorigin src="[^"]+"><\/script>/,
+			`<script type="module" crossorigin src="/${entry.file}"></script>${(entry.css ?? [])
+				.map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`)
+				.join("")}`,
+		);
+	await writeFile(path.join(STAND_IN_DIST, "index.html"), page);
+	const { gzipSync } = await import("node:zlib");
+	const script = await readFile(path.join(STAND_IN_DIST, entry.file));
+	return { gzipBytes: gzipSync(script, { level: 9 }).length };
 }
 
-// Runs in the page before its own scripts: notes when the prompt box is first in a painted frame
-// (the first animation frame that finds it in the DOM) and the largest contentful paint.
+// Runs in the page before its own scripts.
 const OBSERVER_SCRIPT = `
 (() => {
-	const figures = { promptBox: NaN, lcp: NaN };
+	const figures = { promptBox: NaN, lcp: NaN, longTasks: [], lastBusy: 0 };
 	window.__firstPaintFigures = figures;
 	new PerformanceObserver((list) => {
 		for (const entry of list.getEntries()) figures.lcp = entry.startTime;
 	}).observe({ type: "largest-contentful-paint", buffered: true });
+	new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) {
+			figures.longTasks.push([entry.startTime, entry.duration]);
+			figures.lastBusy = Math.max(figures.lastBusy, entry.startTime + entry.duration);
+		}
+	}).observe({ type: "longtask", buffered: true });
+	new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) {
+			figures.lastBusy = Math.max(figures.lastBusy, entry.responseEnd);
+		}
+	}).observe({ type: "resource", buffered: true });
 	const look = () => {
+		if (!Number.isNaN(figures.promptBox)) return;
 		if (document.querySelector("textarea")) {
 			figures.promptBox = performance.now();
-			return;
+			observer.disconnect();
 		}
-		requestAnimationFrame(look);
 	};
-	requestAnimationFrame(look);
+	const observer = new MutationObserver(look);
+	observer.observe(document, { childList: true, subtree: true });
 })();
 `;
 
-async function loadCold(browser: Browser, url: string): Promise<LoadFigures> {
+/** One cold load; with `cpuSlowdown`, the page's CPU slowed that many times (DevTools' throttling). */
+async function loadCold(browser: Browser, url: string, cpuSlowdown = 1): Promise<LoadFigures> {
 	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 	try {
 		const page = await context.newPage();
+		if (cpuSlowdown > 1) {
+			const session = await context.newCDPSession(page);
+			await session.send("Emulation.setCPUThrottlingRate", { rate: cpuSlowdown });
+		}
 		await page.addInitScript(OBSERVER_SCRIPT);
 		await page.goto(url, { waitUntil: "load" });
 		await page.waitForFunction(
@@ -90,22 +149,35 @@ async function loadCold(browser: Browser, url: string): Promise<LoadFigures> {
 				performance.getEntriesByName("first-contentful-paint").length > 0 &&
 				document.querySelector("textarea") !== null,
 		);
-		// A little settling time, so the LCP observer and the frame loop have reported.
-		await page.waitForTimeout(300);
+		const started = Date.now();
+		for (;;) {
+			await page.waitForTimeout(250);
+			const quietFor = await page.evaluate(
+				() =>
+					performance.now() -
+					(window as unknown as { __firstPaintFigures: { lastBusy: number } }).__firstPaintFigures
+						.lastBusy,
+			);
+			if (quietFor >= QUIET_MS || Date.now() - started > SETTLE_LIMIT_MS) break;
+		}
 		return await page.evaluate(() => {
 			const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
-			const entryScript = performance
-				.getEntriesByType("resource")
-				.find((entry) => /\/assets\/index-[^/]+\.js$/.test(entry.name)) as
-				| PerformanceResourceTiming
-				| undefined;
-			const figures = (window as unknown as { __firstPaintFigures: Record<string, number> })
-				.__firstPaintFigures;
+			const figures = (
+				window as unknown as {
+					__firstPaintFigures: {
+						promptBox: number;
+						lcp: number;
+						longTasks: Array<[number, number]>;
+					};
+				}
+			).__firstPaintFigures;
+			const after = figures.longTasks.filter(([start]) => start >= fcp);
 			return {
 				fcp,
-				lcp: figures?.lcp ?? NaN,
-				scriptArrived: entryScript?.responseEnd ?? NaN,
-				promptBox: figures?.promptBox ?? NaN,
+				lcp: figures.lcp,
+				promptBox: figures.promptBox,
+				blocking: after.reduce((sum, [, duration]) => sum + Math.max(0, duration - 50), 0),
+				longestTask: Math.max(0, ...after.map(([, duration]) => duration)),
 			};
 		});
 	} finally {
@@ -123,7 +195,11 @@ function median(values: readonly number[]): number {
 }
 
 function formatMs(value: number): string {
-	return Number.isNaN(value) ? "-" : `${value.toFixed(1)} ms`;
+	return Number.isNaN(value) ? "-" : `${value.toFixed(0)} ms`;
+}
+
+function formatRatio(value: number): string {
+	return Number.isNaN(value) ? "-" : `${value.toFixed(2)}x`;
 }
 
 function formatLoad(): string {
@@ -132,73 +208,165 @@ function formatLoad(): string {
 		.join(", ")} on ${cpus().length} cores`;
 }
 
-async function main(): Promise<void> {
-	const sites = [await serveSite(WEB_DIST)];
-	const [current] = sites;
-	if (!current) throw new Error("no site");
-	const variants: Variant[] = [
-		{ label: "prerendered /", url: `${current.baseUrl}/` },
-		{ label: "client-only /", url: `${current.baseUrl}/?client-only` },
-	];
-	for (const directory of COMPARE_DISTS) {
-		const other = await serveSite(directory);
-		sites.push(other);
-		variants.push({ label: `prerendered / (${directory})`, url: `${other.baseUrl}/` });
+/** Each variant in turn, the order turning each round, so a busy moment falls on all alike. */
+async function interleave<T>(
+	rounds: number,
+	variants: readonly Variant[],
+	measure: (variant: Variant) => Promise<T>,
+): Promise<T[][]> {
+	const results = variants.map(() => [] as T[]);
+	for (let round = 0; round < rounds; round += 1) {
+		for (let step = 0; step < variants.length; step += 1) {
+			const index = (round + step) % variants.length;
+			const variant = variants[index];
+			if (variant) results[index]?.push(await measure(variant));
+		}
 	}
-	const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+	return results;
+}
+
+/** The median over the rounds of a figure's ratio to the stand-in's in the same round. */
+function medianRoundRatio(values: readonly number[], standIn: readonly number[]): number {
+	return median(values.map((value, round) => value / (standIn[round] ?? Number.NaN)));
+}
+
+async function main(): Promise<void> {
+	const { gzipBytes } = await buildStandIn();
+	const apps: ServedApp[] = [];
 	try {
+		const variants: Variant[] = [];
+		const addVariant = async (label: string, directory: string) => {
+			const app = await serveBuiltApp(directory);
+			apps.push(app);
+			variants.push({ label, url: `${app.baseUrl}/` });
+		};
+		await addVariant("prerendered /", WEB_DIST);
+		await addVariant("client-rendered stand-in", STAND_IN_DIST);
+		for (const directory of COMPARE_DISTS)
+			await addVariant(`prerendered / (${directory})`, directory);
+
 		console.log(formatLoad());
 		console.log(
-			`${PAIRS} rounds of cold loads, interleaved, Chromium ${browser.version()}, 1280x800, loopback, ${WEB_DIST}`,
+			`stand-in: one chunk of ${(gzipBytes / 1024).toFixed(1)} KiB gzip, rendered in the browser`,
 		);
-		// One unmeasured load of each, so the server's first answers (compression, caches) do not count.
-		for (const variant of variants) await loadCold(browser, variant.url);
-		const results = variants.map(() => [] as LoadFigures[]);
-		for (let round = 0; round < PAIRS; round += 1) {
-			for (let step = 0; step < variants.length; step += 1) {
-				const index = (round + step) % variants.length;
-				const variant = variants[index];
-				if (variant) results[index]?.push(await loadCold(browser, variant.url));
-			}
+		const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+		let loads: LoadFigures[][];
+		let slowedLoads: LoadFigures[][];
+		try {
+			console.log(
+				`${ROUNDS} rounds of cold loads, interleaved, Chromium ${browser.version()}, 1280x800, loopback, unthrottled`,
+			);
+			// One unmeasured load of each, so the server's first answers (compression, caches) do not count.
+			for (const variant of variants) await loadCold(browser, variant.url);
+			loads = await interleave(ROUNDS, variants, (variant) => loadCold(browser, variant.url));
+			slowedLoads = await interleave(SLOWED_ROUNDS, variants, (variant) =>
+				loadCold(browser, variant.url, CPU_SLOWDOWN),
+			);
+		} finally {
+			await browser.close();
 		}
-		const clientOnlyLoads = results[1] ?? [];
-		const clientOnly = median(clientOnlyLoads.map((load) => load.fcp));
-		/** The median, over the rounds, of a load's FCP over the client-only load's of its round. */
-		const medianRoundRatio = (loads: LoadFigures[]) =>
-			median(loads.map((load, round) => load.fcp / (clientOnlyLoads[round]?.fcp ?? Number.NaN)));
+		const standInLoads = loads[1] ?? [];
+		const standInFcp = median(standInLoads.map((load) => load.fcp));
 		printTable(
 			[
 				"page",
 				"FCP",
-				"FCP / client-only",
+				"FCP / stand-in",
 				"same round",
-				"prompt box in a frame",
+				"prompt box in the document",
 				"LCP",
-				"app script arrived",
+				"TBT",
+				"longest task after FCP",
 			],
 			variants.map((variant, index) => {
-				const loads = results[index] ?? [];
-				const fcp = median(loads.map((load) => load.fcp));
+				const figures = loads[index] ?? [];
+				const fcp = median(figures.map((load) => load.fcp));
 				return [
 					variant.label,
 					formatMs(fcp),
-					`${(fcp / clientOnly).toFixed(2)}x`,
-					`${medianRoundRatio(loads).toFixed(2)}x`,
-					formatMs(median(loads.map((load) => load.promptBox))),
-					formatMs(median(loads.map((load) => load.lcp))),
-					formatMs(median(loads.map((load) => load.scriptArrived))),
+					formatRatio(fcp / standInFcp),
+					formatRatio(
+						medianRoundRatio(
+							figures.map((load) => load.fcp),
+							standInLoads.map((load) => load.fcp),
+						),
+					),
+					formatMs(median(figures.map((load) => load.promptBox))),
+					formatMs(median(figures.map((load) => load.lcp))),
+					formatMs(median(figures.map((load) => load.blocking))),
+					formatMs(median(figures.map((load) => load.longestTask))),
 				];
 			}),
 		);
-		const prerendered = results[0] ?? [];
-		const scriptFirst = prerendered.filter((load) => load.scriptArrived < load.fcp).length;
-		console.log(
-			`prerendered /: the app's script had arrived before the first paint in ${scriptFirst} of ${prerendered.length} loads`,
-		);
 		console.log(formatLoad());
+		if (SLOWED_ROUNDS > 0) {
+			console.log(
+				`\n${SLOWED_ROUNDS} rounds of cold loads, interleaved, the CPU ${CPU_SLOWDOWN}x slower (DevTools' throttling)`,
+			);
+			printTable(
+				["page", "FCP", "TBT", "TBT each round", "longest task after FCP"],
+				variants.map((variant, index) => {
+					const figures = slowedLoads[index] ?? [];
+					return [
+						variant.label,
+						formatMs(median(figures.map((load) => load.fcp))),
+						formatMs(median(figures.map((load) => load.blocking))),
+						figures.map((load) => Math.round(load.blocking)).join(" / "),
+						formatMs(median(figures.map((load) => load.longestTask))),
+					];
+				}),
+			);
+			console.log(formatLoad());
+		}
+
+		if (LIGHTHOUSE_ROUNDS > 0) {
+			const chrome = await launch({
+				chromePath: CHROMIUM_PATH,
+				chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
+				maxConnectionRetries: 200,
+			});
+			let runs: LighthouseRun[][];
+			try {
+				console.log(
+					`\nLighthouse, mobile, simulated throttling: ${LIGHTHOUSE_ROUNDS} rounds, interleaved`,
+				);
+				runs = await interleave(LIGHTHOUSE_ROUNDS, variants, async (variant) => {
+					const { metrics, longTasks } = await runLighthouse(variant.url, chrome.port);
+					return {
+						fcp: metrics["first-contentful-paint"],
+						tbt: metrics["total-blocking-time"],
+						longTasks,
+					};
+				});
+			} finally {
+				chrome.kill();
+			}
+			const standInRuns = runs[1] ?? [];
+			printTable(
+				["page", "FCP", "FCP / stand-in", "TBT", "TBT each round"],
+				variants.map((variant, index) => {
+					const figures = runs[index] ?? [];
+					const fcp = median(figures.map((run) => run.fcp));
+					return [
+						variant.label,
+						formatMs(fcp),
+						formatRatio(fcp / median(standInRuns.map((run) => run.fcp))),
+						formatMs(median(figures.map((run) => run.tbt))),
+						figures.map((run) => Math.round(run.tbt)).join(" / "),
+					];
+				}),
+			);
+			variants.forEach((variant, index) => {
+				for (const [round, run] of (runs[index] ?? []).entries()) {
+					console.log(
+						`${variant.label}, round ${round + 1}, long tasks (simulated): ${run.longTasks.join(", ") || "none"}`,
+					);
+				}
+			});
+			console.log(formatLoad());
+		}
 	} finally {
-		await browser.close();
-		for (const site of sites) site.close();
+		for (const app of apps) await app.close();
 	}
 }
 

@@ -11,52 +11,20 @@
 //
 // Targets (issue 14): performance, accessibility and best practices 100, CLS 0, TBT under 30 ms.
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
-import path from "node:path";
-import { serve } from "@hono/node-server";
+import { cpus, loadavg } from "node:os";
 import { launch } from "chrome-launcher";
-import lighthouse from "lighthouse";
-import { loadStaticSite } from "../src/server/http/static-site";
-import { createSilentLogger } from "../src/server/logging/logger";
-import { createLocalProvider } from "../src/server/providers/local/local-provider";
-import { assembleServer } from "../src/server/server";
-import { createLocalStorage } from "../src/server/storage/local-storage";
-import { findFreePort } from "../src/server/testing/postgres-cluster";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, printTable } from "./bench-support";
 import {
-	CHROMIUM_ARGS,
-	CHROMIUM_PATH,
-	createBenchSettings,
-	openBenchPglite,
-	printTable,
-} from "./bench-support";
+	CATEGORIES,
+	type LighthouseFigures,
+	METRICS,
+	runLighthouse,
+	serveBuiltApp,
+} from "./lighthouse-support";
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const PAGES = (process.env.PAGES ?? "/").split(",").filter(Boolean);
 const WEB_DIST = process.env.WEB_DIST ?? "dist/web";
-
-const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
-const METRICS = [
-	{ id: "first-contentful-paint", label: "FCP", unit: "ms" },
-	{ id: "largest-contentful-paint", label: "LCP", unit: "ms" },
-	{ id: "total-blocking-time", label: "TBT", unit: "ms" },
-	{ id: "cumulative-layout-shift", label: "CLS", unit: "" },
-	{ id: "speed-index", label: "Speed Index", unit: "ms" },
-	{ id: "interactive", label: "TTI", unit: "ms" },
-	// As the page really loaded on this machine, without the simulated throttling.
-	{ id: "observed-first-contentful-paint", label: "FCP, unthrottled", unit: "ms" },
-	{ id: "observed-largest-contentful-paint", label: "LCP, unthrottled", unit: "ms" },
-] as const;
-
-type RunFigures = {
-	scores: Record<(typeof CATEGORIES)[number], number>;
-	metrics: Record<(typeof METRICS)[number]["id"], number>;
-	/** Audits that did not pass, for the record. */
-	failing: string[];
-	/** The largest contentful paint's element and the longest main-thread tasks, to explain the figures. */
-	lcpElement: string;
-	longTasks: string[];
-};
 
 function median(values: readonly number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
@@ -67,76 +35,14 @@ function median(values: readonly number[]): number {
 		: ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-async function runLighthouse(url: string, port: number): Promise<RunFigures> {
-	const result = await lighthouse(url, {
-		port,
-		output: "json",
-		logLevel: "error",
-		onlyCategories: [...CATEGORIES],
-		formFactor: "mobile",
-	});
-	if (!result) throw new Error("Lighthouse returned no result");
-	const { lhr } = result;
-	if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
-	const scores = Object.fromEntries(
-		CATEGORIES.map((category) => [
-			category,
-			Math.round((lhr.categories[category]?.score ?? 0) * 100),
-		]),
-	) as RunFigures["scores"];
-	const metrics = Object.fromEntries(
-		METRICS.map(({ id }) => [id, lhr.audits[id]?.numericValue ?? Number.NaN]),
-	) as RunFigures["metrics"];
-	const failing = Object.values(lhr.audits)
-		.filter(
-			(audit) =>
-				audit.score !== null &&
-				audit.score < 0.9 &&
-				audit.scoreDisplayMode !== "informative" &&
-				audit.scoreDisplayMode !== "manual" &&
-				audit.scoreDisplayMode !== "notApplicable",
-		)
-		.map((audit) => `${audit.id} (${audit.displayValue ?? audit.score})`);
-	const lcpDetails = lhr.audits["largest-contentful-paint-element"]?.details as
-		| { items?: Array<{ items?: Array<{ node?: { snippet?: string } }> }> }
-		| undefined;
-	const lcpElement = lcpDetails?.items?.[0]?.items?.[0]?.node?.snippet ?? "-";
-	const taskDetails = lhr.audits["long-tasks"]?.details as
-		| { items?: Array<{ url?: string; duration?: number; startTime?: number }> }
-		| undefined;
-	const longTasks = (taskDetails?.items ?? []).map(
-		(task) =>
-			`${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms (${(task.url ?? "").replace(/^https?:\/\/[^/]+/, "")})`,
-	);
-	const observed = (
-		lhr.audits.metrics?.details as { items?: Array<Record<string, number>> } | undefined
-	)?.items?.[0];
-	metrics["observed-first-contentful-paint"] = observed?.observedFirstContentfulPaint ?? Number.NaN;
-	metrics["observed-largest-contentful-paint"] =
-		observed?.observedLargestContentfulPaint ?? Number.NaN;
-	return { scores, metrics, failing, lcpElement, longTasks };
-}
-
 function formatMetric(value: number, unit: string): string {
 	if (Number.isNaN(value)) return "-";
 	return unit === "ms" ? `${Math.round(value)} ms` : value.toFixed(3);
 }
 
 async function main(): Promise<void> {
-	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-bench-lighthouse-"));
-	const database = await openBenchPglite();
-	const port = await findFreePort();
-	const baseUrl = `http://127.0.0.1:${port}`;
-	const server = await assembleServer({
-		database,
-		logger: createSilentLogger(),
-		settings: createBenchSettings({ baseUrl }),
-		storage: createLocalStorage(storageDir),
-		models: createLocalProvider({ delayMs: 0 }),
-		site: await loadStaticSite(WEB_DIST),
-		isWorkerEnabled: false,
-	});
-	const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
+	const app = await serveBuiltApp(WEB_DIST);
+	const { baseUrl } = app;
 	const chrome = await launch({
 		chromePath: CHROMIUM_PATH,
 		chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
@@ -154,7 +60,7 @@ async function main(): Promise<void> {
 			`Lighthouse ${RUNS} run(s) per page, mobile, simulated throttling, against ${baseUrl} (${WEB_DIST})`,
 		);
 		for (const page of PAGES) {
-			const runs: RunFigures[] = [];
+			const runs: LighthouseFigures[] = [];
 			// One unmeasured load first, so the server's first answers (compiling, caches) do not count.
 			await fetch(new URL(page, baseUrl));
 			for (let run = 0; run < RUNS; run += 1) {
@@ -203,10 +109,7 @@ async function main(): Promise<void> {
 		}
 	} finally {
 		chrome.kill();
-		http.close();
-		await server.stop();
-		await database.close();
-		await rm(storageDir, { recursive: true, force: true });
+		await app.close();
 	}
 	// Figures are printed, not asserted: the exit code stays 0 unless something broke.
 	if (isOver) console.log("\n(some targets not met: see above)");

@@ -1,5 +1,8 @@
 // Draws the installable app's icons (src/web/public/icons/) from the favicon's mark with sharp:
-// 192 and 512 px, each plain and maskable (the mark inside the safe zone, the colour to the edges).
+// 192 and 512 px, each plain and maskable (the mark inside the safe zone, the colour to the edges),
+// and the tab's icon, 32 px plain (index.html links it: a PNG, which the page decodes at once,
+// where an SVG icon is laid out and painted as a document of its own on the page's main thread
+// right after its first paint; docs/decisions/012-prerendering-and-hydration.md).
 // Run after changing the mark: `node scripts/make-app-icons.mjs`; the PNGs are committed.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -24,8 +27,8 @@ function drawMark(isMaskable) {
 }
 
 await mkdir(outDir, { recursive: true });
-for (const size of [192, 512]) {
-	for (const isMaskable of [false, true]) {
+for (const size of [32, 192, 512]) {
+	for (const isMaskable of size === 32 ? [false] : [false, true]) {
 		const name = `icon${isMaskable ? "-maskable" : ""}-${size}.png`;
 		await sharp(drawMark(isMaskable), { density: (72 * size) / 32 })
 			.resize(size, size)

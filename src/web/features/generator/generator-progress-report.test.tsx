@@ -20,7 +20,7 @@ import {
 beforeEach(() => {
 	const icon = document.createElement("link");
 	icon.rel = "icon";
-	icon.href = "/favicon.svg";
+	icon.href = "/icons/icon-32.png";
 	document.head.append(icon);
 });
 
@@ -189,7 +189,7 @@ describe("the tab while a generation runs", () => {
 		expect(await screen.findByRole("heading", { name: "4 images" })).toBeVisible();
 		expect(document.title).toBe("Atelier");
 		expect(readIconHref()).toBe(usualIcon);
-		expect(usualIcon).toBe("/favicon.svg");
+		expect(usualIcon).toBe("/icons/icon-32.png");
 	});
 
 	it("says Done in the title of a hidden tab until it is seen", async () => {
