@@ -25,6 +25,9 @@ import { createMetrics } from "./observability/metrics";
 import { createReadinessCheck, type ReadinessCheck } from "./observability/readiness";
 import { isPersonDisabled } from "./people/person-controls";
 import type { ImageProvider } from "./providers/types";
+import { attemptPush, type PushDeps, queueGenerationPush } from "./push/push-deliveries";
+import { type PushQueue, startPushQueue } from "./push/push-queue";
+import { DEFAULT_PUSH_SETTINGS, type PushSettings, resolveVapid } from "./push/push-settings";
 import type { Storage } from "./storage/storage";
 import {
 	attemptDelivery,
@@ -60,6 +63,8 @@ export type ServerSettings = {
 	apiTokenRequestsPerMinute: number;
 	/** Where webhooks may go, how long an attempt may take, and the waits between attempts. */
 	webhooks: WebhookSettings;
+	/** Web Push (WEB_PUSH, the VAPID keys and subject); DEFAULT_PUSH_SETTINGS when not given. */
+	push?: PushSettings;
 };
 
 /**
@@ -90,6 +95,8 @@ export type Server = {
 	queue: GenerationQueue;
 	/** The webhook attempts' queue, which the hourly upkeep (webhook-maintenance.ts) refills. */
 	webhookQueue: WebhookQueue;
+	/** The push attempts' queue. */
+	pushQueue: PushQueue;
 	/** /api/ready answers 503 from now on, while the process drains before it stops. */
 	markShuttingDown: ReadinessCheck["markShuttingDown"];
 	/** Every long poll answers now, and later ones at once: called as the port closes. */
@@ -147,7 +154,14 @@ export async function assembleServer(options: {
 		settings: settings.webhooks,
 		logger,
 	};
-	const { boss, queue, webhookQueue } = await withStartupLock(database, async () => {
+	const pushSettings = settings.push ?? DEFAULT_PUSH_SETTINGS;
+	const pushBase = {
+		db: database.db,
+		settings: pushSettings,
+		vapid: resolveVapid(pushSettings, settings),
+		logger,
+	};
+	const { boss, queue, webhookQueue, pushQueue } = await withStartupLock(database, async () => {
 		// Better Auth's tables first: ours reference its user table. pg-boss creates its own at start.
 		await migrateAuthTables(auth);
 		await migrateToLatest(database.db);
@@ -159,6 +173,13 @@ export async function assembleServer(options: {
 			concurrency: workerConcurrency,
 			attemptTimeoutMs: settings.webhooks.timeoutMs,
 			deliver: (job, queue, jobId) => attemptDelivery({ ...webhookBase, queue }, job, jobId),
+		});
+		const pushQueue = await startPushQueue({
+			boss,
+			logger,
+			concurrency: workerConcurrency,
+			attemptTimeoutMs: pushSettings.timeoutMs,
+			deliver: (job, queue) => attemptPush({ ...pushBase, queue }, job),
 		});
 		const queue = await startGenerationQueue({
 			boss,
@@ -178,17 +199,20 @@ export async function assembleServer(options: {
 					logger,
 					settings: settings.run,
 					metrics: metrics.generations,
-					onFinished: (transaction, generation) =>
-						queueGenerationEvent(
+					onFinished: async (transaction, generation) => {
+						await queueGenerationEvent(
 							transaction,
 							{ queue: webhookQueue, maxPending: settings.webhooks.maxPendingDeliveries },
 							generation,
-						),
+						);
+						await queueGenerationPush(transaction, { ...pushBase, queue: pushQueue }, generation);
+					},
 				}),
 		});
-		return { boss, queue, webhookQueue };
+		return { boss, queue, webhookQueue, pushQueue };
 	});
 	const webhookDeps: WebhookDeps = { ...webhookBase, queue: webhookQueue };
+	const pushDeps: PushDeps = { ...pushBase, queue: pushQueue };
 	const events = await listenForGenerationChanges(database, logger);
 	// PostgreSQL's autovacuum keeps its statistics; PGlite has none.
 	const stopStatistics =
@@ -219,6 +243,7 @@ export async function assembleServer(options: {
 		...(site ? { site } : {}),
 		generations: generationDeps,
 		webhooks: webhookDeps,
+		push: pushDeps,
 		observability: { metrics, readiness, metricsToken: settings.metricsToken },
 		config: {
 			baseUrl: settings.baseUrl,
@@ -239,6 +264,7 @@ export async function assembleServer(options: {
 		auth,
 		queue,
 		webhookQueue,
+		pushQueue,
 		markShuttingDown: readiness.markShuttingDown,
 		endWaits: () => events.endWaits(),
 		async stop() {
@@ -247,6 +273,7 @@ export async function assembleServer(options: {
 			stopWebhookUpkeep();
 			queue.stop();
 			await webhookQueue.stop();
+			await pushQueue.stop();
 			await stopJobQueue(boss);
 			await queue.drain();
 			await events.close();
