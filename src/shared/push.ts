@@ -1,7 +1,5 @@
 // Web Push (decision 028): what the account's push routes take and answer, and the notification a
-// push carries, in zod/mini like webhooks.ts, for the account page and the service worker to parse.
-// The notification of a finished generation has one tag, whether the page raised it or a push
-// did, so the one replaces the other.
+// push carries (its title and tag: finish-notice.ts), in zod/mini like webhooks.ts.
 import { z } from "zod/mini";
 
 /** How many devices one account may have notified. */
@@ -15,17 +13,6 @@ export const MAX_PUSH_LABEL_LENGTH = 100;
 
 /** How much of a prompt a notification shows. */
 export const NOTIFIED_PROMPT_LENGTH = 120;
-
-/** The titles of a finished generation's notification, in the page and in a push. */
-export const FINISH_NOTICE_TITLES = {
-	done: "Your images are ready",
-	failed: "Your generation failed",
-} as const;
-
-/** A generation's notification tag: one per generation, whichever page or push raised it. */
-export function finishNoticeTag(generationId: string): string {
-	return `generation-${generationId}`;
-}
 
 const base64url = (field: string, bytes: number) =>
 	z

@@ -1,11 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import {
-	FINISH_NOTICE_TITLES,
-	finishNoticeTag,
-	NOTIFIED_PROMPT_LENGTH,
-	type PushNotification,
-} from "../../shared/push";
+import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/finish-notice";
+import { NOTIFIED_PROMPT_LENGTH, type PushNotification } from "../../shared/push";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import { imageUrl } from "../generations/generation-presenter";

@@ -213,6 +213,21 @@ describe.each(availableDatabaseKinds())("Web Push routes (%s)", (kind) => {
 		);
 	});
 
+	it("names a device without a label after the browser and system that turned it on", async () => {
+		const { client } = await createTestUser(server);
+		const response = await client.request(SUBSCRIPTIONS, {
+			method: "POST",
+			headers: {
+				"user-agent": "Mozilla/5.0 (Android 15; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0",
+			},
+			json: publicSubscription(),
+		});
+		expect(response.status).toBe(201);
+		expect((await listDevices(client)).map((device) => device.label)).toEqual([
+			"Firefox on Android",
+		]);
+	});
+
 	it("moves an endpoint to whoever subscribes it last: a shared browser", async () => {
 		const first = await createTestUser(server);
 		const second = await createTestUser(server);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { z } from "zod/mini";
+import { describeDevice } from "../../shared/device-name";
 import {
 	MAX_PUSH_SUBSCRIPTIONS,
 	type PushDevice,
@@ -87,7 +88,7 @@ export function createPushRoutes(options: { gate: Gate; auth: Auth; deps: PushDe
 				endpoint: parsed.data.endpoint,
 				p256dh: parsed.data.keys.p256dh,
 				auth: parsed.data.keys.auth,
-				label: parsed.data.label || "A browser",
+				label: parsed.data.label || describeDevice(context.req.header("user-agent") ?? null),
 				vapid_public_key: deps.vapid.keys.publicKey,
 			},
 			MAX_PUSH_SUBSCRIPTIONS,
