@@ -1,8 +1,7 @@
 // Benchmark of Web Push latency: from a generation's completion (the row marked completed, by the
 // database's clock) to the stand-in push service receiving its push, signed and encrypted, for
-// one device. That span covers the job queued in the finishing transaction, a worker slot
-// fetching it (idle slots look once a second), the endpoint's check, web-push's signing and
-// encryption, and the request. Run from the repository root (see bench/README.md):
+// one device. That span covers the job queued in the finishing transaction, the push slots woken
+// when that commits, the endpoint's check, web-push's signing and encryption, and the request. Run from the repository root (see bench/README.md):
 //   node bench/run.mjs push-latency
 // Optional: RUNS=20 BENCH_DATABASE_URL=postgres://...
 

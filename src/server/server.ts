@@ -161,6 +161,10 @@ export async function assembleServer(options: {
 		vapid: resolveVapid(pushSettings, settings),
 		logger,
 	};
+	// Set once the process listens for generation changes: wakes its push slots when a generation
+	// whose pushes were queued has committed its end (its change notice comes at commit), instead of
+	// at their next look a second later.
+	let wakePushesAfterCommit: ((generationId: string) => void) | undefined;
 	const { boss, queue, webhookQueue, pushQueue } = await withStartupLock(database, async () => {
 		// Better Auth's tables first: ours reference its user table. pg-boss creates its own at start.
 		await migrateAuthTables(auth);
@@ -205,7 +209,12 @@ export async function assembleServer(options: {
 							{ queue: webhookQueue, maxPending: settings.webhooks.maxPendingDeliveries },
 							generation,
 						);
-						await queueGenerationPush(transaction, { ...pushBase, queue: pushQueue }, generation);
+						const pushes = await queueGenerationPush(
+							transaction,
+							{ ...pushBase, queue: pushQueue },
+							generation,
+						);
+						if (pushes > 0) wakePushesAfterCommit?.(generation.id);
 					},
 				}),
 		});
@@ -214,6 +223,8 @@ export async function assembleServer(options: {
 	const webhookDeps: WebhookDeps = { ...webhookBase, queue: webhookQueue };
 	const pushDeps: PushDeps = { ...pushBase, queue: pushQueue };
 	const events = await listenForGenerationChanges(database, logger);
+	wakePushesAfterCommit = (generationId) =>
+		void events.waitForChange(generationId, 5_000).then(() => pushQueue.wake());
 	// PostgreSQL's autovacuum keeps its statistics; PGlite has none.
 	const stopStatistics =
 		database.kind === "pglite" ? keepStatisticsFresh(database, logger) : () => {};

@@ -63,21 +63,21 @@ export function generationNotification(generation: GenerationRow): PushNotificat
 /**
  * A generation has just completed or failed: queues one push to each of its owner's devices, in
  * the transaction that finishes it (generation-lifecycle.ts), so the end and its pushes commit
- * together or not at all.
+ * together or not at all. Answers how many were queued.
  */
 export async function queueGenerationPush(
 	transaction: Db,
 	deps: Pick<PushDeps, "queue" | "settings" | "vapid">,
 	generation: GenerationRow,
-): Promise<void> {
-	if (!deps.settings.isEnabled) return;
-	if (generation.status !== "completed" && generation.status !== "failed") return;
+): Promise<number> {
+	if (!deps.settings.isEnabled) return 0;
+	if (generation.status !== "completed" && generation.status !== "failed") return 0;
 	const subscriptions = await listReachableSubscriptions(
 		transaction,
 		generation.user_id,
 		deps.vapid.keys.publicKey,
 	);
-	if (subscriptions.length === 0) return;
+	if (subscriptions.length === 0) return 0;
 	const notification = generationNotification(generation);
 	for (const subscription of subscriptions) {
 		await deps.queue.enqueue(
@@ -85,6 +85,7 @@ export async function queueGenerationPush(
 			{ delayMs: 0, executor: createTransactionExecutor(transaction) },
 		);
 	}
+	return subscriptions.length;
 }
 
 /**
