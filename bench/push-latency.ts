@@ -1,7 +1,8 @@
 // Benchmark of Web Push latency: from a generation's completion (the row marked completed, by the
 // database's clock) to the stand-in push service receiving its push, signed and encrypted, for
 // one device. That span covers the job queued in the finishing transaction, the push slots woken
-// when that commits, the endpoint's check, web-push's signing and encryption, and the request. Run from the repository root (see bench/README.md):
+// when that commits, the endpoint's check, web-push's signing and encryption, and the request.
+// Run from the repository root (see bench/README.md):
 //   node bench/run.mjs push-latency
 // Optional: RUNS=20 BENCH_DATABASE_URL=postgres://...
 
