@@ -31,7 +31,8 @@ export default defineConfig({
 					// one chunk, not eight, each of whose names the first page's preload list carries.
 					// Likewise what the header's running count, the history and the generator share of
 					// the active generations and the word when one is done (the poll, the notifications
-					// and their choices, the history's link to a result): one chunk, not three.
+					// and their choices, the history's link to a result, this device's Web Push): one chunk, not
+					// three; a chunk of its own would add its name to the first page's preload list.
 					groups: [
 						{ name: "index", tags: ["$initial"] },
 						{
@@ -40,7 +41,7 @@ export default defineConfig({
 						},
 						{
 							name: "active-generations",
-							test: /src\/web\/lib\/(active-generations|finished-elsewhere|finish-notices|history-link)\.ts$/,
+							test: /src\/web\/lib\/(active-generations|finished-elsewhere|finish-notices|history-link|web-push)\.ts$/,
 						},
 					],
 				},

@@ -23,6 +23,7 @@ const BENCHMARKS = [
 	"results-images",
 	"load",
 	"fair-queue",
+	"push-latency",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

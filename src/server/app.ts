@@ -26,6 +26,8 @@ import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
 import { createPeopleRoutes } from "./people/people-routes";
+import type { PushDeps } from "./push/push-deliveries";
+import { createPushRoutes } from "./push/push-routes";
 import { createUploadRoutes, isUploadRequest } from "./uploads/upload-routes";
 import type { WebhookDeps } from "./webhooks/webhook-deliveries";
 import { createWebhookRoutes } from "./webhooks/webhook-routes";
@@ -58,6 +60,7 @@ type AppDeps = {
 	site?: StaticSite;
 	generations: GenerationDeps;
 	webhooks: WebhookDeps;
+	push: PushDeps;
 	observability: {
 		metrics: Metrics;
 		readiness: ReadinessCheck;
@@ -91,6 +94,8 @@ export function createApp(deps: AppDeps) {
 				imgSrc: ["'self'", "data:", "blob:"],
 				fontSrc: ["'self'"],
 				connectSrc: ["'self'"],
+				// The service worker (/sw.js) that shows Web Push notifications.
+				workerSrc: ["'self'"],
 				objectSrc: ["'none'"],
 				baseUri: ["'self'"],
 				formAction: ["'self'"],
@@ -185,6 +190,7 @@ export function createApp(deps: AppDeps) {
 	);
 	api.route("/", createApiDocsRoutes({ baseUrl: config.baseUrl }));
 	api.route("/", createWebhookRoutes({ gate, deps: deps.webhooks }));
+	api.route("/", createPushRoutes({ gate, auth, deps: deps.push }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

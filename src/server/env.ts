@@ -108,6 +108,28 @@ export const EnvSchema = z
 				.transform((text) => text.split(",").map((part) => Math.round(Number(part) * 1000)))
 				.optional(),
 		),
+		/** Web Push: word to a person's devices when a generation ends, with the page closed. */
+		WEB_PUSH: z.enum(["on", "off"]).optional().default("on"),
+		/** The VAPID key pair (base64url); unset, derived from the server's secret. Set both. */
+		VAPID_PUBLIC_KEY: optionalString.pipe(
+			z
+				.string()
+				.regex(/^B[A-Za-z0-9_-]{86}$/, "must be an uncompressed P-256 public key in base64url")
+				.optional(),
+		),
+		VAPID_PRIVATE_KEY: optionalString.pipe(
+			z
+				.string()
+				.regex(/^[A-Za-z0-9_-]{43}$/, "must be a 32-byte P-256 private key in base64url")
+				.optional(),
+		),
+		/** Who push services may contact about our messages: a mailto: or https: URL. */
+		VAPID_SUBJECT: optionalString.pipe(
+			z
+				.string()
+				.regex(/^(mailto:[^\s]+|https:\/\/[^\s]+)$/, "must be a mailto: or https: URL")
+				.optional(),
+		),
 		/** Turns on GET /metrics for a scraper sending it as a bearer token. */
 		METRICS_TOKEN: optionalString.pipe(
 			z.string().min(16, "must be at least 16 characters").optional(),
@@ -148,6 +170,13 @@ export const EnvSchema = z
 				code: "custom",
 				path: ["MAIL_FROM"],
 				message: "is required when SMTP_URL is set (the sender of reset and verification e-mails)",
+			});
+		}
+		if (Boolean(env.VAPID_PUBLIC_KEY) !== Boolean(env.VAPID_PRIVATE_KEY)) {
+			context.addIssue({
+				code: "custom",
+				path: [env.VAPID_PUBLIC_KEY ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY"],
+				message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together",
 			});
 		}
 		if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {

@@ -11,6 +11,8 @@ import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logging/logger";
 import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalogue";
 import type { ModelCatalogue } from "./models/model-catalogue";
+import { DEFAULT_PUSH_SETTINGS } from "./push/push-settings";
+import { isVapidKeyPair } from "./push/vapid-keys";
 import { readOrCreateSecret } from "./secret-file";
 import { assembleServer, DEFAULT_RUN_SETTINGS, DEFAULT_WEBHOOK_SETTINGS } from "./server";
 import { createHoldableStorage } from "./storage/deletion-hold";
@@ -54,6 +56,13 @@ async function main() {
 	}
 
 	const secret = env.BETTER_AUTH_SECRET ?? (await readOrCreateSecret(dataDir));
+	const vapidKeys =
+		env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+			? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
+			: undefined;
+	if (vapidKeys && !isVapidKeyPair(vapidKeys)) {
+		fail("Atelier cannot start: VAPID_PRIVATE_KEY is not the private key of VAPID_PUBLIC_KEY.");
+	}
 	const google =
 		env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
 			? {
@@ -120,6 +129,13 @@ async function main() {
 				...DEFAULT_WEBHOOK_SETTINGS,
 				allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
 				retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_SECONDS ?? DEFAULT_WEBHOOK_SETTINGS.retryDelaysMs,
+			},
+			push: {
+				...DEFAULT_PUSH_SETTINGS,
+				isEnabled: env.WEB_PUSH === "on",
+				allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+				...(vapidKeys ? { vapidKeys } : {}),
+				...(env.VAPID_SUBJECT ? { subject: env.VAPID_SUBJECT } : {}),
 			},
 			run: {
 				...DEFAULT_RUN_SETTINGS,

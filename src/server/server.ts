@@ -26,6 +26,9 @@ import { createMetrics } from "./observability/metrics";
 import { createReadinessCheck, type ReadinessCheck } from "./observability/readiness";
 import { isPersonDisabled } from "./people/person-controls";
 import type { ImageProvider } from "./providers/types";
+import { attemptPush, type PushDeps, queueGenerationPush } from "./push/push-deliveries";
+import { type PushQueue, startPushQueue } from "./push/push-queue";
+import { DEFAULT_PUSH_SETTINGS, type PushSettings, resolveVapid } from "./push/push-settings";
 import type { Storage } from "./storage/storage";
 import {
 	attemptDelivery,
@@ -61,6 +64,8 @@ export type ServerSettings = {
 	apiTokenRequestsPerMinute: number;
 	/** Where webhooks may go, how long an attempt may take, and the waits between attempts. */
 	webhooks: WebhookSettings;
+	/** Web Push (WEB_PUSH, the VAPID keys and subject); DEFAULT_PUSH_SETTINGS when not given. */
+	push?: PushSettings;
 };
 
 /**
@@ -91,6 +96,8 @@ export type Server = {
 	queue: GenerationQueue;
 	/** The webhook attempts' queue, which the hourly upkeep (webhook-maintenance.ts) refills. */
 	webhookQueue: WebhookQueue;
+	/** The push attempts' queue. */
+	pushQueue: PushQueue;
 	/** /api/ready answers 503 from now on, while the process drains before it stops. */
 	markShuttingDown: ReadinessCheck["markShuttingDown"];
 	/** Every long poll answers now, and later ones at once: called as the port closes. */
@@ -148,7 +155,18 @@ export async function assembleServer(options: {
 		settings: settings.webhooks,
 		logger,
 	};
-	const { boss, queue, webhookQueue } = await withStartupLock(database, async () => {
+	const pushSettings = settings.push ?? DEFAULT_PUSH_SETTINGS;
+	const pushBase = {
+		db: database.db,
+		settings: pushSettings,
+		vapid: resolveVapid(pushSettings, settings),
+		logger,
+	};
+	// Set once the process listens for generation changes: wakes its push slots when a generation
+	// whose pushes were queued has committed its end (its change notice comes at commit), instead of
+	// at their next look a second later.
+	let wakePushesAfterCommit: ((generationId: string) => void) | undefined;
+	const { boss, queue, webhookQueue, pushQueue } = await withStartupLock(database, async () => {
 		// Better Auth's tables first: ours reference its user table. pg-boss creates its own at start.
 		await migrateAuthTables(auth);
 		await migrateToLatest(database.db);
@@ -160,6 +178,13 @@ export async function assembleServer(options: {
 			concurrency: workerConcurrency,
 			attemptTimeoutMs: settings.webhooks.timeoutMs,
 			deliver: (job, queue, jobId) => attemptDelivery({ ...webhookBase, queue }, job, jobId),
+		});
+		const pushQueue = await startPushQueue({
+			boss,
+			logger,
+			concurrency: workerConcurrency,
+			attemptTimeoutMs: pushSettings.timeoutMs,
+			deliver: (job, queue) => attemptPush({ ...pushBase, queue }, job),
 		});
 		const queue = await startGenerationQueue({
 			boss,
@@ -179,18 +204,28 @@ export async function assembleServer(options: {
 					logger,
 					settings: settings.run,
 					metrics: metrics.generations,
-					onFinished: (transaction, generation) =>
-						queueGenerationEvent(
+					onFinished: async (transaction, generation) => {
+						await queueGenerationEvent(
 							transaction,
 							{ queue: webhookQueue, maxPending: settings.webhooks.maxPendingDeliveries },
 							generation,
-						),
+						);
+						const pushes = await queueGenerationPush(
+							transaction,
+							{ ...pushBase, queue: pushQueue },
+							generation,
+						);
+						if (pushes > 0) wakePushesAfterCommit?.(generation.id);
+					},
 				}),
 		});
-		return { boss, queue, webhookQueue };
+		return { boss, queue, webhookQueue, pushQueue };
 	});
 	const webhookDeps: WebhookDeps = { ...webhookBase, queue: webhookQueue };
+	const pushDeps: PushDeps = { ...pushBase, queue: pushQueue };
 	const events = await listenForGenerationChanges(database, logger);
+	wakePushesAfterCommit = (generationId) =>
+		void events.waitForChange(generationId, 5_000).then(() => pushQueue.wake());
 	// PostgreSQL's autovacuum keeps its statistics; PGlite has none.
 	const stopStatistics =
 		database.kind === "pglite" ? keepStatisticsFresh(database, logger) : () => {};
@@ -220,6 +255,7 @@ export async function assembleServer(options: {
 		...(site ? { site } : {}),
 		generations: generationDeps,
 		webhooks: webhookDeps,
+		push: pushDeps,
 		observability: { metrics, readiness, metricsToken: settings.metricsToken },
 		config: {
 			baseUrl: settings.baseUrl,
@@ -240,6 +276,7 @@ export async function assembleServer(options: {
 		auth,
 		queue,
 		webhookQueue,
+		pushQueue,
 		markShuttingDown: readiness.markShuttingDown,
 		endWaits: () => events.endWaits(),
 		async stop() {
@@ -248,6 +285,7 @@ export async function assembleServer(options: {
 			stopWebhookUpkeep();
 			queue.stop();
 			await webhookQueue.stop();
+			await pushQueue.stop();
 			await stopJobQueue(boss);
 			await queue.drain();
 			await events.close();

@@ -270,7 +270,7 @@ test("a generation started through the API from another device shows as running,
 	await expect(running).toHaveCount(0, { timeout: 30_000 });
 	await expect
 		.poll(() => readRaisedNotifications(page))
-		.toEqual([{ title: "Your images are ready", tag: `atelier-generation-${id}` }]);
+		.toEqual([{ title: "Your images are ready", tag: `generation-${id}` }]);
 	await expect(card).toBeVisible();
 	await expect(card.getByRole("progressbar")).toHaveCount(0);
 

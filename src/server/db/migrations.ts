@@ -660,6 +660,32 @@ const MIGRATIONS: Record<string, Migration> = {
 				where status in ('queued', 'running')`.execute(db);
 		},
 	},
+	"0021_push_subscriptions": {
+		// A browser's Web Push subscription (decision 028): one row per endpoint, its owner and the
+		// session it was made in. Signing out on that device, disabling the person, taking the
+		// account back and deleting it all delete sessions, and the subscription goes with its own.
+		async up(db) {
+			await sql`
+				create table push_subscriptions (
+					id uuid primary key,
+					user_id text not null references "user"(id) on delete cascade,
+					session_id text not null references session(id) on delete cascade,
+					endpoint text not null unique,
+					p256dh text not null,
+					auth text not null,
+					label text not null,
+					vapid_public_key text not null,
+					created_at timestamptz not null default now(),
+					last_notified_at timestamptz
+				)`.execute(db);
+			await sql`create index push_subscriptions_user on push_subscriptions (user_id, created_at)`.execute(
+				db,
+			);
+			await sql`create index push_subscriptions_session on push_subscriptions (session_id)`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -279,6 +279,22 @@ type WebhookEndpointTurnsTable = {
 	lease_until: Timestamp;
 };
 
+/** A browser's Web Push subscription: its push service endpoint and keys, for one session. */
+type PushSubscriptionsTable = {
+	id: string;
+	user_id: string;
+	session_id: string;
+	endpoint: string;
+	p256dh: string;
+	auth: string;
+	/** The browser and system, as its User-Agent named them ("Chrome on Android"). */
+	label: string;
+	/** The VAPID key it was made with: under another, its push service refuses every message. */
+	vapid_public_key: string;
+	created_at: Timestamp;
+	last_notified_at: NullableTimestamp;
+};
+
 export type DatabaseSchema = {
 	account: AccountTable;
 	address_rate_limits: AddressRateLimitsTable;
@@ -290,6 +306,7 @@ export type DatabaseSchema = {
 	generation_counts: GenerationCountsTable;
 	generation_search: GenerationSearchTable;
 	people: PeopleTable;
+	push_subscriptions: PushSubscriptionsTable;
 	session: SessionTable;
 	uploads: UploadsTable;
 	user: UserTable;

@@ -18,7 +18,7 @@ export function pollingUrlFor(id: string): string {
 	return `/api/generations/${id}/status`;
 }
 
-function imageUrl(key: string): string {
+export function imageUrl(key: string): string {
 	return `/api/images/${key}`;
 }
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type PgBoss from "pg-boss";
 import type { Logger } from "../logging/logger";
 import type { SqlExecutor } from "./job-queue";
+import { startSlotWorker } from "./slot-worker";
 
 const QUEUE = "webhook-delivery";
 
@@ -46,17 +47,12 @@ function jobIdOf(job: WebhookAttemptJob, handedOnBy: string | undefined): string
 	].join("-");
 }
 
-/** How often idle workers look for attempts that became due. */
-const POLL_INTERVAL_MS = 1_000;
-/** How long stopping waits for attempts under way before leaving them to pg-boss's retry. */
-const STOP_WAIT_MS = 5_000;
-
 /**
  * Webhook attempts through pg-boss: each attempt is a job, so a retry waiting hours survives
  * restarts and runs in whichever process fetches it first, once. A job is retried by pg-boss
  * only when its worker failed to record the attempt (the database was out, the process died).
- * The process sends up to `concurrency` attempts side by side, each slot taking the next job as
- * soon as its attempt ends, so one slow receiver never holds the others' slots.
+ * The process sends up to `concurrency` attempts side by side in slots (slot-worker.ts), so one
+ * slow receiver never holds the others' slots.
  */
 export async function startWebhookQueue(options: {
 	boss: PgBoss;
@@ -68,58 +64,7 @@ export async function startWebhookQueue(options: {
 	/** Runs one attempt, `jobId` its job; it is handed this queue, for the next attempt. */
 	deliver(job: WebhookAttemptJob, queue: WebhookQueue, jobId: string): Promise<void>;
 }): Promise<WebhookQueue> {
-	const { boss, concurrency, logger } = options;
-	const underWay = new Set<Promise<void>>();
-	let isPolling = false;
-	// A wake while a fetch is under way: that fetch may have missed what woke it, so fetch again.
-	let isWokenWhilePolling = false;
-	let isStopped = concurrency === 0;
-
-	// One poller for every slot keeps the queries on a shared database (PGlite has a single
-	// session) to one a second while idle; it fetches only as many jobs as there are free slots.
-	async function poll(): Promise<void> {
-		if (isStopped) return;
-		if (isPolling) {
-			isWokenWhilePolling = true;
-			return;
-		}
-		isPolling = true;
-		try {
-			while (!isStopped && underWay.size < concurrency) {
-				isWokenWhilePolling = false;
-				const jobs = await boss.fetch<WebhookAttemptJob>(QUEUE, {
-					batchSize: concurrency - underWay.size,
-				});
-				for (const job of jobs) start(job);
-				if (jobs.length === 0 && !isWokenWhilePolling) break;
-			}
-		} catch (error) {
-			logger.warn("fetching webhook attempts failed", { error });
-		} finally {
-			isPolling = false;
-		}
-	}
-
-	function start(job: PgBoss.Job<WebhookAttemptJob>): void {
-		const attempt = options
-			.deliver(job.data, queue, job.id)
-			.then(
-				() => boss.complete(QUEUE, job.id),
-				(error: unknown) => {
-					logger.warn("webhook attempt failed to run", { jobId: job.id, error });
-					return boss.fail(QUEUE, job.id, { message: String(error) });
-				},
-			)
-			.catch((error: unknown) =>
-				logger.warn("recording a webhook job's end failed", { jobId: job.id, error }),
-			)
-			.finally(() => {
-				underWay.delete(attempt);
-				void poll();
-			});
-		underWay.add(attempt);
-	}
-
+	const { boss } = options;
 	const queue: WebhookQueue = {
 		async enqueue(job, { delayMs, executor, handedOnBy }) {
 			await boss.send(QUEUE, job satisfies WebhookAttemptJob, {
@@ -128,15 +73,8 @@ export async function startWebhookQueue(options: {
 				...(executor ? { db: executor as PgBoss.Db } : {}),
 			});
 		},
-		wake() {
-			void poll();
-		},
-		async stop() {
-			isStopped = true;
-			clearInterval(timer);
-			const wait = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref());
-			await Promise.race([Promise.allSettled([...underWay]), wait]);
-		},
+		wake: () => worker.wake(),
+		stop: () => worker.stop(),
 	};
 	await boss.createQueue(QUEUE, {
 		name: QUEUE,
@@ -145,8 +83,13 @@ export async function startWebhookQueue(options: {
 		retryDelay: 5,
 		expireInSeconds: Math.ceil(options.attemptTimeoutMs / 1000) + 60,
 	});
-	const timer = setInterval(() => void poll(), POLL_INTERVAL_MS);
-	timer.unref();
-	if (isStopped) clearInterval(timer);
+	const worker = startSlotWorker<WebhookAttemptJob>({
+		boss,
+		queue: QUEUE,
+		logger: options.logger,
+		concurrency: options.concurrency,
+		jobName: "webhook attempt",
+		run: (job) => options.deliver(job.data, queue, job.id),
+	});
 	return queue;
 }

@@ -71,7 +71,7 @@ describe("a notification for a generation that ends away from the generator", ()
 		const [notice] = notifications.shown;
 		expect(notice?.title).toBe("Your images are ready");
 		expect(notice?.options.body).toBe("A kite made elsewhere");
-		expect(notice?.options.tag).toBe(`atelier-generation-${running.id}`);
+		expect(notice?.options.tag).toBe(`generation-${running.id}`);
 		expect(notifications.readPermissionRequests()).toBe(0);
 
 		setPageVisibility("visible");
@@ -135,7 +135,7 @@ describe("a notification for a generation that ends away from the generator", ()
 
 		await waitFor(() => expect(notifications.shown).toHaveLength(1));
 		expect(notifications.shown[0]?.options.body).toBe("A lantern left running");
-		expect(notifications.shown[0]?.options.tag).toBe(`atelier-generation-${started.id}`);
+		expect(notifications.shown[0]?.options.tag).toBe(`generation-${started.id}`);
 	});
 
 	it("stays silent while the page is seen, with the switch off, and for a generation deleted elsewhere", async () => {

@@ -5,6 +5,8 @@
 // (lib/active-generations.ts) for the others; both tag it with the generation's id, so even in two
 // tabs the browser shows one. Loaded with the generation flow or that poll, not the first page.
 
+import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/finish-notice";
+
 const NOTIFY_KEY = "atelier:notify-when-done";
 const SOUND_KEY = "atelier:notify-sound";
 
@@ -89,8 +91,6 @@ function playTone(): void {
 	}
 }
 
-const NOTICE_TITLES = { done: "Your images are ready", failed: "Your generation failed" } as const;
-
 // The generations this page's generator follows (it says itself when they end), and those whose end
 // this page has already announced, by id.
 const followedHere = new Set<string>();
@@ -108,11 +108,6 @@ export function isAnnouncedHere(generationId: string): boolean {
 	return followedHere.has(generationId) || announced.has(generationId);
 }
 
-/** The tag of a generation's notification: one per generation, whichever page or source raised it. */
-function noticeTag(generationId: string): string {
-	return `atelier-generation-${generationId}`;
-}
-
 type FinishedGeneration = {
 	outcome: "done" | "failed";
 	prompt: string;
@@ -126,9 +121,10 @@ type FinishedGeneration = {
 function raiseNotice(generation: FinishedGeneration, onOpen?: () => void): void {
 	if (document.visibilityState !== "hidden" || !readNotifyChoice()) return;
 	try {
-		const notification = new Notification(NOTICE_TITLES[generation.outcome], {
+		const notification = new Notification(FINISH_NOTICE_TITLES[generation.outcome], {
 			body: generation.prompt,
-			tag: noticeTag(generation.generationId),
+			// The tag a push of the same generation carries too: one replaces the other.
+			tag: finishNoticeTag(generation.generationId),
 			icon: "/icons/icon-192.png",
 		});
 		notification.onclick = () => {

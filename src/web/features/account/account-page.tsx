@@ -21,6 +21,7 @@ import { ApiTokensSection } from "./api-tokens-section";
 import { ChangePasswordForm } from "./change-password-form";
 import { DeleteAccountDialog } from "./delete-account-dialog";
 import { describeDevice } from "./device-name";
+import { PushSection } from "./push-section";
 import { ResendVerificationButton } from "./resend-verification-button";
 import { WebhooksSection } from "./webhooks-section";
 
@@ -178,6 +179,7 @@ export function AccountPage({
 
 			<PasswordSection />
 			<DevicesSection currentSessionId={currentSessionId} />
+			<PushSection />
 			<ApiTokensSection />
 
 			<Section

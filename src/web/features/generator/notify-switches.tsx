@@ -5,6 +5,7 @@ import {
 	readSoundChoice,
 	rememberSoundChoice,
 } from "../../lib/finish-notices";
+import { PushOffer } from "./push-offer";
 import { NOTIFY_BAR_CLASS_NAME, SETTINGS_BAR_ITEM_CLASS_NAME } from "./settings-frame";
 
 type SwitchProps = {
@@ -86,6 +87,7 @@ export function NotifySwitches() {
 					<Switch label="Play a sound" isOn={isSoundOn} onChange={changeSound} />
 				</div>
 			</div>
+			{isNotifyOn ? <PushOffer /> : null}
 			{problem ? (
 				<p id={problemId} role="status" className="text-sm text-amber-800">
 					{problem}

@@ -40,6 +40,7 @@ import {
 	useRerunGeneration,
 	useToggleFavorite,
 } from "./use-history-queries";
+import { useLinkedResult } from "./use-linked-result";
 import { useRequestedResult } from "./use-requested-result";
 import { useSelectionMode } from "./use-selection-mode";
 
@@ -118,6 +119,8 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 	const { open: openPreview } = preview;
 	// A notification's click: the result of the generation it told of.
 	useRequestedResult({ items, isListLoaded: list.data !== undefined, listRef, openPreview });
+	// A push notification's click, which opens the history with the generation in its address.
+	useLinkedResult();
 
 	const { mutate: toggleFavorite } = useToggleFavorite();
 	const { mutate: startRerun } = useRerunGeneration();

@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/finish-notice";
+import { NOTIFIED_PROMPT_LENGTH, type PushNotification } from "../../shared/push";
+import { countInWindow } from "../db/rate-limit-windows";
+import type { DatabaseSchema, GenerationRow } from "../db/schema";
+import { imageUrl } from "../generations/generation-presenter";
+import { AppError } from "../http/errors";
+import { createTransactionExecutor } from "../jobs/job-queue";
+import type { Logger } from "../logging/logger";
+import type { PushAttemptJob, PushQueue } from "./push-queue";
+import {
+	findSubscriptionToPush,
+	forgetPushSubscription,
+	listReachableSubscriptions,
+	markPushNotified,
+	type PushSubscriptionRow,
+} from "./push-repository";
+import type { PushSettings } from "./push-settings";
+import { sendPush } from "./send-push";
+import type { VapidKeys } from "./vapid-keys";
+
+type Db = Kysely<DatabaseSchema>;
+
+/** "Send a test" presses one device may have in a minute. */
+export const TEST_PUSHES_PER_MINUTE = 5;
+
+/** The longest wait a push service's Retry-After may ask of us. */
+const MAX_RETRY_AFTER_MS = 6 * 3_600_000;
+
+export type PushDeps = {
+	db: Db;
+	queue: PushQueue;
+	settings: PushSettings;
+	vapid: { keys: VapidKeys; subject: string };
+	logger: Logger;
+};
+
+/** Where the history shows a generation's result: what a notification's click opens. */
+export function resultPath(generationId: string): string {
+	return `/generations?generation=${encodeURIComponent(generationId)}`;
+}
+
+function startOf(prompt: string): string {
+	const text = prompt.replace(/\s+/g, " ").trim();
+	return text.length <= NOTIFIED_PROMPT_LENGTH
+		? text
+		: `${text.slice(0, NOTIFIED_PROMPT_LENGTH - 1).trimEnd()}…`;
+}
+
+/** A finished generation's notification: the page's title, the start of its prompt, its thumbnail. */
+export function generationNotification(generation: GenerationRow): PushNotification {
+	const thumbnailKey = generation.images[0]?.thumbnailKey;
+	return {
+		title: FINISH_NOTICE_TITLES[generation.status === "completed" ? "done" : "failed"],
+		body: startOf(generation.prompt),
+		tag: finishNoticeTag(generation.id),
+		url: resultPath(generation.id),
+		...(generation.status === "completed" && thumbnailKey ? { image: imageUrl(thumbnailKey) } : {}),
+	};
+}
+
+/**
+ * A generation has just completed or failed: queues one push to each of its owner's devices, in
+ * the transaction that finishes it (generation-lifecycle.ts), so the end and its pushes commit
+ * together or not at all. Answers how many were queued.
+ */
+export async function queueGenerationPush(
+	transaction: Db,
+	deps: Pick<PushDeps, "queue" | "settings" | "vapid">,
+	generation: GenerationRow,
+): Promise<number> {
+	if (!deps.settings.isEnabled) return 0;
+	if (generation.status !== "completed" && generation.status !== "failed") return 0;
+	const subscriptions = await listReachableSubscriptions(
+		transaction,
+		generation.user_id,
+		deps.vapid.keys.publicKey,
+	);
+	if (subscriptions.length === 0) return 0;
+	const notification = generationNotification(generation);
+	for (const subscription of subscriptions) {
+		await deps.queue.enqueue(
+			{ messageId: notification.tag, subscriptionId: subscription.id, notification, attempt: 1 },
+			{ delayMs: 0, executor: createTransactionExecutor(transaction) },
+		);
+	}
+	return subscriptions.length;
+}
+
+/**
+ * "Send a test" for one device: at most TEST_PUSHES_PER_MINUTE a device, counted across every
+ * server process (429 beyond).
+ */
+export async function queueTestPush(
+	deps: Pick<PushDeps, "db" | "queue">,
+	subscription: PushSubscriptionRow,
+): Promise<void> {
+	const { count, resetSeconds } = await countInWindow(deps.db, `push-test:${subscription.id}`, 60);
+	if (count > TEST_PUSHES_PER_MINUTE) {
+		const waitSeconds = Math.max(1, resetSeconds);
+		throw new AppError(
+			"RATE_LIMITED",
+			`A device can be sent at most ${TEST_PUSHES_PER_MINUTE} tests a minute. Please wait ${waitSeconds} seconds.`,
+			{ retryAfterSeconds: waitSeconds },
+		);
+	}
+	const messageId = `test-${randomUUID()}`;
+	await deps.queue.enqueue(
+		{
+			messageId,
+			subscriptionId: subscription.id,
+			notification: {
+				title: "Atelier",
+				body: "Notifications arrive on this device, even with Atelier closed.",
+				tag: messageId,
+				url: "/account",
+			},
+			attempt: 1,
+		},
+		{ delayMs: 0 },
+	);
+	deps.queue.wake();
+}
+
+/**
+ * Runs one attempt (the push queue's job): sends the message to the subscription, if it still
+ * exists; 2xx records when the device was last notified, 404 and 410 delete the subscription,
+ * 429, 5xx and no answer queue the next attempt on the back-off schedule (or after the push
+ * service's Retry-After), anything else ends the message.
+ */
+export async function attemptPush(deps: PushDeps, job: PushAttemptJob): Promise<void> {
+	const subscription = await findSubscriptionToPush(deps.db, job.subscriptionId);
+	if (!subscription) return;
+	const result = await sendPush(subscription, job.notification, {
+		settings: deps.settings,
+		vapid: deps.vapid,
+		topic: topicOf(job.messageId),
+	});
+	const log = { subscriptionId: subscription.id, attempt: job.attempt, ...result };
+	if (result.outcome === "delivered") {
+		await markPushNotified(deps.db, subscription.id);
+	} else if (result.outcome === "gone") {
+		await forgetPushSubscription(deps.db, subscription.id);
+	} else if (result.outcome === "retry") {
+		const scheduled = deps.settings.retryDelaysMs[job.attempt - 1];
+		if (scheduled !== undefined) {
+			const delayMs = Math.min(MAX_RETRY_AFTER_MS, Math.max(scheduled, result.retryAfterMs ?? 0));
+			await deps.queue.enqueue({ ...job, attempt: job.attempt + 1 }, { delayMs });
+		}
+	}
+	deps.logger.info("push attempt", log);
+}
+
+/** A message's Topic header: at most 32 base64url characters, the same on every attempt. */
+function topicOf(messageId: string): string {
+	return messageId.replace(/[^A-Za-z0-9_-]/g, "").slice(-32);
+}
