@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { type Env, parseEnv } from "./env";
+import { type Env, parseEnv } from "./config/env";
 import { createProviderFromEnv } from "./provider-from-env";
 
 function parseTestEnv(values: Record<string, string>): Env {

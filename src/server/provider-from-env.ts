@@ -1,4 +1,4 @@
-import type { Env } from "./env";
+import type { Env } from "./config/env";
 import { createProvider } from "./models/provider-options";
 import type { ImageProvider } from "./providers/types";
 

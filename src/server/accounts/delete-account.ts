@@ -1,7 +1,7 @@
 import { type Auth, deleteAuthUser } from "../auth/auth";
 import { deleteGenerations } from "../generations/delete-generations";
-import type { GenerationDeps } from "../generations/generation-service";
-import { deleteSessionsOf } from "../people/people-repository";
+import type { GenerationDeps } from "../generations/generation-deps";
+import { deleteSessionsOf } from "../person/people-repository";
 import { removeUploadsOf } from "../uploads/remove-uploads";
 
 type AccountDeletionDeps = Pick<GenerationDeps, "database" | "storage" | "models" | "logger">;

@@ -1,12 +1,13 @@
 import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import { GenerationIdSchema } from "../../shared/generations";
+import { insertDeletionEntries } from "../audit/audit-log-repository";
 import type { GenerationRow } from "../db/schema";
-import { AppError } from "../http/errors";
-import { insertDeletionEntries } from "./audit-log-repository";
+import { AppError } from "../errors/app-error";
+import type { Viewer } from "../person/viewer";
+import type { GenerationDeps } from "./generation-deps";
 import { notifyGenerationsChanged, QUEUE_MOVED_KEY } from "./generation-events";
 import { inputOf } from "./generation-input";
 import { deleteGenerationRows, type GenerationSelection } from "./generation-repository";
-import type { GenerationDeps, Viewer } from "./generation-service";
 import { generationFolder } from "./store-images";
 
 export type DeletionDeps = Pick<GenerationDeps, "database" | "storage" | "models" | "logger">;

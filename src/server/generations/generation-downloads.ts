@@ -1,12 +1,14 @@
 import { imageDownloadName, slugifyPrompt } from "../../shared/download-names";
 import type { GenerationRow } from "../db/schema";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
+import type { Viewer } from "../person/viewer";
 import type { StoredObject } from "../storage/storage";
 import { parseGenerationIds } from "./delete-generations";
 import { type ArchiveLayout, createGenerationArchive, imageExtension } from "./generation-archive";
+import type { GenerationDeps } from "./generation-deps";
 import { withRecipe } from "./generation-recipe";
 import { selectGenerationsByIds } from "./generation-repository";
-import { type GenerationDeps, getGeneration, type Viewer } from "./generation-service";
+import { getGeneration } from "./generation-service";
 
 /** `Content-Disposition` for a download, with the RFC 5987 form beside the plain one. */
 export function attachmentDisposition(fileName: string): string {

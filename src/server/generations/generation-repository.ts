@@ -8,8 +8,8 @@ import {
 } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
+import { isAfterCursor, type PageCursor } from "../db/cursor-page";
 import type { DatabaseSchema, GenerationRow, NewGenerationRow } from "../db/schema";
-import { isAfterCursor, type PageCursor } from "./cursor-page";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 

@@ -1,24 +1,23 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import {
 	ActiveGenerationsQuerySchema,
-	AuditLogQuerySchema,
 	CreateGenerationRequestSchema,
 	GenerationFamilyQuerySchema,
-	GenerationIdSchema,
 	GenerationIdsRequestSchema,
 	ListGenerationsQuerySchema,
 	PollGenerationQuerySchema,
 	SetFavoriteRequestSchema,
 } from "../../shared/generations";
 import type { ModelsResponse } from "../../shared/models";
+import { AppError } from "../errors/app-error";
 import { GENERATION_OPERATIONS as OPERATIONS } from "../http/api-operations";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { AppError } from "../http/errors";
+import { parseId, parseOrThrow, readIds, readJson } from "../http/request-input";
+import { startOfDayIn, TimeZoneSchema } from "../http/time-zone";
 import { toPublicModel } from "../models/model-catalogue";
-import { reportUsage } from "../usage/report-usage";
-import { listAuditLog } from "./audit-log";
+import type { Viewer } from "../person/viewer";
 import { deleteGeneration, deleteGenerations } from "./delete-generations";
+import type { GenerationDeps } from "./generation-deps";
 import {
 	archiveGeneration,
 	archiveGenerations,
@@ -30,65 +29,16 @@ import { presentGeneration } from "./generation-presenter";
 import { findLatestModelId } from "./generation-repository";
 import {
 	createGeneration,
-	type GenerationDeps,
 	getGeneration,
 	getGenerationFamily,
 	getPresentableGeneration,
 	pollGeneration,
-	type Viewer,
 } from "./generation-service";
 import { listActiveGenerations } from "./list-active-generations";
 import { listHistory } from "./list-history";
 import { findQueuePosition } from "./queue-order";
 import { setFavorite } from "./set-favorite";
 import { generationFolder, isStoredImageFile, runFolder } from "./store-images";
-
-function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown): T {
-	const result = schema.safeParse(value);
-	if (!result.success) {
-		const message = result.error.issues[0]?.message;
-		throw new AppError("VALIDATION_ERROR", message);
-	}
-	return result.data;
-}
-
-function parseId(value: string): string {
-	// Not an id of ours: the same answer as someone else's id, without asking the database.
-	if (!GenerationIdSchema.safeParse(value).success) throw new AppError("NOT_FOUND");
-	return value;
-}
-
-async function readJson(request: { json(): Promise<unknown> }): Promise<unknown> {
-	return request.json().catch(() => {
-		throw new AppError("VALIDATION_ERROR");
-	});
-}
-
-/**
- * The ids of a request about several generations: JSON `{ "ids": [...] }`, or a plain HTML form's
- * `ids=<id>&ids=<id>` (so the browser downloads an archive natively).
- */
-async function readIds(request: {
-	header(name: string): string | undefined;
-	json(): Promise<unknown>;
-	parseBody(options: { all: true }): Promise<Record<string, unknown>>;
-}): Promise<string[]> {
-	const type = request.header("content-type")?.toLowerCase() ?? "";
-	let body: unknown;
-	if (
-		type.startsWith("application/x-www-form-urlencoded") ||
-		type.startsWith("multipart/form-data")
-	) {
-		const form = await request.parseBody({ all: true }).catch(() => {
-			throw new AppError("VALIDATION_ERROR");
-		});
-		const ids = form.ids ?? [];
-		body = { ids: Array.isArray(ids) ? ids : [ids] };
-	} else {
-		body = await readJson(request);
-	}
-	return parseOrThrow(GenerationIdsRequestSchema, body).ids;
-}
 
 /**
  * The `Idempotency-Key` header of draft-ietf-httpapi-idempotency-key-header: a structured-field
@@ -123,58 +73,13 @@ function sendDownload(download: Download, contentType: string): Response {
 	});
 }
 
-// Building a formatter costs about 0.1 ms, so each time zone's is made once. Bounded: a zone's
-// name may be spelt in any case, and each spelling is its own key.
-const CLOCK_FORMATS_MAX = 1_000;
-const clockFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** A 24-hour clock in `timeZone`; throws a RangeError for an unknown zone. */
-function readClockFormat(timeZone: string): Intl.DateTimeFormat {
-	let format = clockFormats.get(timeZone);
-	if (!format) {
-		format = new Intl.DateTimeFormat("en-US", {
-			timeZone,
-			hourCycle: "h23",
-			hour: "numeric",
-			minute: "numeric",
-			second: "numeric",
-		});
-		if (clockFormats.size >= CLOCK_FORMATS_MAX) clockFormats.clear();
-		clockFormats.set(timeZone, format);
-	}
-	return format;
-}
-
-const TimeZoneSchema = z
-	.string()
-	.max(64)
-	.refine((zone) => {
-		try {
-			readClockFormat(zone);
-			return true;
-		} catch {
-			return false;
-		}
-	}, "Unknown time zone.");
-
 // Built once: zod compiles an object schema's parser on its first use.
 const ListHistoryQuerySchema = ListGenerationsQuerySchema.extend({
 	timeZone: TimeZoneSchema.optional(),
 });
-// Days of the usage report are the administrator's own (the browser sends its zone), else UTC.
-const UsageQuerySchema = z.object({ timeZone: TimeZoneSchema.default("UTC") });
-
-/** Midnight today in `timeZone`, as an instant. */
-function startOfDayIn(timeZone: string, now: Date = new Date()): Date {
-	const parts = readClockFormat(timeZone).formatToParts(now);
-	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
-	const sinceMidnight = (part("hour") * 3600 + part("minute") * 60 + part("second")) * 1000;
-	return new Date(now.getTime() - sinceMidnight - now.getMilliseconds());
-}
 
 /**
- * `/api/generations`, `/api/images` and `/api/models`, and the administrator's audit log and usage
- * report. Each route is let in by its entry of GENERATION_OPERATIONS (a session, or a token with the
+ * `/api/generations`, `/api/images` and `/api/models`. Each route is let in by its entry of GENERATION_OPERATIONS (a session, or a token with the
  * entry's scopes); ownership is checked per row.
  */
 export function createGenerationRoutes(options: {
@@ -332,17 +237,6 @@ export function createGenerationRoutes(options: {
 			return sendDownload(download, "application/zip");
 		},
 	);
-
-	app.get("/admin/audit-log", gate.allowAdminOnly, async (context) => {
-		const query = parseOrThrow(AuditLogQuerySchema, context.req.query());
-		return context.json(await listAuditLog(deps, query));
-	});
-
-	app.get("/admin/usage", gate.allowAdminOnly, async (context) => {
-		const query = parseOrThrow(UsageQuerySchema, context.req.query());
-		context.header("cache-control", "private, no-store");
-		return context.json(await reportUsage(deps, query));
-	});
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {
 		if (!isStoredImageFile(file)) throw new AppError("NOT_FOUND");

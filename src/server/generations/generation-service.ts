@@ -6,19 +6,14 @@ import type {
 	GenerationSettings,
 } from "../../shared/generation-responses";
 import type { CreateGenerationRequest, PollResponse } from "../../shared/generations";
-import type { Database } from "../db/database";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
-import type { Viewer } from "../http/app-env";
-import { AppError } from "../http/errors";
-import type { GenerationQueue } from "../jobs/generation-queue";
+import { AppError } from "../errors/app-error";
 import { createTransactionExecutor } from "../jobs/job-queue";
-import type { Logger } from "../logging/logger";
-import type { ModelCatalogue } from "../models/model-catalogue";
-import { readPersonLimits } from "../people/person-controls";
-import type { Storage } from "../storage/storage";
+import { readPersonLimits } from "../person/person-controls";
+import type { Viewer } from "../person/viewer";
 import { markUploadUsed } from "../uploads/upload-repository";
+import type { GenerationDeps } from "./generation-deps";
 import {
-	type GenerationEvents,
 	notifyGenerationsChanged,
 	personChangeKey,
 	QUEUE_MOVED_KEY,
@@ -38,25 +33,6 @@ import {
 import { findQueuePosition, findQueuePositions } from "./queue-order";
 import { findReferenceSource, storeReferenceCopy } from "./reference-image";
 import { resolveSettings } from "./resolve-settings";
-
-export type { Viewer };
-
-export type GenerationLimits = {
-	maxActivePerUser: number;
-	/** 0 turns the daily limit off. */
-	dailyLimitPerUser: number;
-};
-
-export type GenerationDeps = {
-	database: Database;
-	storage: Storage;
-	queue: GenerationQueue;
-	events: GenerationEvents;
-	/** The models offered; a deleted generation's job is cancelled at its model's provider. */
-	models: ModelCatalogue;
-	limits: GenerationLimits;
-	logger: Logger;
-};
 
 function startOfUtcDay(now: Date): Date {
 	return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));

@@ -1,8 +1,9 @@
 import type { ActiveGenerations } from "../../shared/generation-responses";
+import type { Viewer } from "../person/viewer";
+import type { GenerationDeps } from "./generation-deps";
 import { personChangeKey, QUEUE_MOVED_KEY, waitForAnyChange } from "./generation-events";
 import { presentActiveGeneration, versionOf } from "./generation-presenter";
 import { findActiveGenerations } from "./generation-repository";
-import type { GenerationDeps, Viewer } from "./generation-service";
 import { findQueuePositions } from "./queue-order";
 
 type ActiveDeps = Pick<GenerationDeps, "database" | "events">;

@@ -1,7 +1,9 @@
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationPage } from "../../shared/generations";
-import { AppError } from "../http/errors";
-import { decodeCursor, toCursorPage } from "./cursor-page";
+import { decodeCursor, toCursorPage } from "../db/cursor-page";
+import { AppError } from "../errors/app-error";
+import type { Viewer } from "../person/viewer";
+import type { GenerationDeps } from "./generation-deps";
 import { presentGeneration } from "./generation-presenter";
 import {
 	countHistory,
@@ -9,7 +11,6 @@ import {
 	type HistoryFilters,
 	selectHistoryPage,
 } from "./generation-repository";
-import type { GenerationDeps, Viewer } from "./generation-service";
 import { findQueuePositions } from "./queue-order";
 
 type HistoryQuery = {

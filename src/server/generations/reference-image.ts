@@ -3,14 +3,14 @@ import { GENERATION_MESSAGES } from "../../shared/generation-flow";
 import { GenerationIdSchema, type GenerationReference } from "../../shared/generations";
 import type { UploadContentType } from "../../shared/image-input";
 import type { GenerationRow, ReferenceImage } from "../db/schema";
-import type { Viewer } from "../http/app-env";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
+import type { Viewer } from "../person/viewer";
 import { type InputImage, ProviderError } from "../providers/types";
 import type { Storage } from "../storage/storage";
 import { findOwnUpload, type UploadRow } from "../uploads/upload-repository";
 import { readUploadImage } from "../uploads/upload-storage";
+import type { GenerationDeps } from "./generation-deps";
 import { findGenerationById } from "./generation-repository";
-import type { GenerationDeps } from "./generation-service";
 import { extensionOfContentType, generationFolder } from "./store-images";
 
 /**

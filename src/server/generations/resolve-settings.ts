@@ -15,7 +15,7 @@ import {
 	VARY_STRENGTHS,
 } from "../../shared/image-input";
 import { PROMPT_MESSAGES } from "../../shared/prompt";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
 import type { Model, ModelCatalogue } from "../models/model-catalogue";
 import type { GenerationInput } from "../providers/types";
 import { type ImageAction, toGenerationInput, toImageInstruction } from "./generation-input";

@@ -1,6 +1,7 @@
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
+import type { Viewer } from "../person/viewer";
+import type { GenerationDeps } from "./generation-deps";
 import { updateFavorite } from "./generation-repository";
-import type { GenerationDeps, Viewer } from "./generation-service";
 
 /** Stars or unstars one of the viewer's own generations (the administrator's too: only their own). */
 export async function setFavorite(

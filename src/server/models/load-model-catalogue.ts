@@ -3,8 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { ASPECT_RATIO_VALUES } from "../../shared/aspect-ratios";
 import { IMAGE_COUNTS, QUALITIES } from "../../shared/generation-settings";
-import type { Env } from "../env";
-import { createProviderFromEnv } from "../provider-from-env";
+import type { Env } from "../config/env";
 import {
 	MODEL_INPUT_NAME_MESSAGE,
 	MODEL_INPUT_NAME_PATTERN,
@@ -98,7 +97,8 @@ const COMMON_FIELDS = new Set(Object.keys(EntrySchema.shape));
  */
 export function loadModelCatalogue(env: Env, cwd: string = process.cwd()): ModelCatalogue {
 	if (!env.MODELS_FILE) {
-		return catalogueOfOne(createProviderFromEnv(env));
+		// The provider IMAGE_PROVIDER names, from its own variables: an entry with no options.
+		return catalogueOfOne(createProvider(env.IMAGE_PROVIDER, {}, { env, baseDir: process.cwd() }));
 	}
 	const file = path.resolve(cwd, env.MODELS_FILE);
 	return readModelsFile(file, { env, baseDir: path.dirname(file) });

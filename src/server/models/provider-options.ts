@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { Env } from "../env";
+import type { Env } from "../config/env";
 import { createLogger } from "../logging/logger";
 import { COMFYUI_SHIPPED_NEGATIVE_PROMPT_INPUT } from "../providers/comfyui/comfyui-config";
 import { createComfyUiProvider } from "../providers/comfyui/comfyui-provider";

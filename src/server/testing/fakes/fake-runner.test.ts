@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from "vitest";
-import { parseEnv } from "../../env";
+import { parseEnv } from "../../config/env";
 import { createProviderFromEnv } from "../../provider-from-env";
 import { checkUntilDone, expectCompleted, startTestJob } from "../provider-kit";
 import { FAKE_VENDORS, parseFakeArgs, startFakeForVendor } from "./fake-runner";

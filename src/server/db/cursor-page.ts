@@ -1,5 +1,5 @@
 import { type SqlBool, sql } from "kysely";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
 
 /**
  * Keyset paging, shared by the history and the audit log: both list newest first on

@@ -1,11 +1,11 @@
 import type { AuditLogPage } from "../../shared/history-responses";
+import { decodeCursor, toCursorPage } from "../db/cursor-page";
+import type { Database } from "../db/database";
 import { selectAuditLogPage } from "./audit-log-repository";
-import { decodeCursor, toCursorPage } from "./cursor-page";
-import type { GenerationDeps } from "./generation-service";
 
 /** The administrator's audit log, newest first (its route is behind the gate's allowAdminOnly). */
 export async function listAuditLog(
-	deps: Pick<GenerationDeps, "database">,
+	deps: { database: Database },
 	query: { cursor?: string | undefined; limit: number },
 ): Promise<AuditLogPage> {
 	const rows = await selectAuditLogPage(deps.database.db, {

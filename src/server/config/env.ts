@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DEFAULT_POOL_MAX } from "./db/database";
-import { COMFYUI_DEFAULT_INPUTS, COMFYUI_DEFAULT_SIZES } from "./providers/comfyui/comfyui-config";
+import { DEFAULT_POOL_MAX } from "../db/database";
+import { COMFYUI_DEFAULT_INPUTS, COMFYUI_DEFAULT_SIZES } from "../providers/comfyui/comfyui-config";
 import {
 	FAL_DEFAULT_IMAGES_PER_REQUEST,
 	FAL_DEFAULT_MODEL,
@@ -9,7 +9,7 @@ import {
 	FAL_DEFAULT_SEED_INPUT,
 	FAL_MODEL_PATTERN,
 	FAL_RATIO_INPUTS,
-} from "./providers/fal/fal-config";
+} from "../providers/fal/fal-config";
 import {
 	OPENAI_DEFAULT_BASE_URL,
 	OPENAI_DEFAULT_MODEL,
@@ -17,20 +17,20 @@ import {
 	OPENAI_DEFAULT_SIZES,
 	OPENAI_QUALITIES,
 	OPENAI_SIZE_MODES,
-} from "./providers/openai/openai-config";
+} from "../providers/openai/openai-config";
 import {
 	REPLICATE_DEFAULT_BASE_URL,
 	REPLICATE_DEFAULT_IMAGES_PER_PREDICTION,
 	REPLICATE_DEFAULT_MODEL,
 	REPLICATE_DEFAULT_SEED_INPUT,
 	REPLICATE_MODEL_PATTERN,
-} from "./providers/replicate/replicate-config";
+} from "../providers/replicate/replicate-config";
 import {
 	MODEL_INPUT_NAME_MESSAGE,
 	MODEL_INPUT_NAME_PATTERN,
 	NO_SEED_INPUT,
-} from "./providers/shared/input-names";
-import { PIXEL_SIZE_SETS } from "./providers/shared/pixel-sizes";
+} from "../providers/shared/input-names";
+import { PIXEL_SIZE_SETS } from "../providers/shared/pixel-sizes";
 
 const GOOGLE_DISCOVERY_URL = "https://accounts.google.com/.well-known/openid-configuration";
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely, Transaction } from "kysely";
+import { isAfterCursor, type PageCursor } from "../db/cursor-page";
 import type { AuditAction, DatabaseSchema } from "../db/schema";
-import { isAfterCursor, type PageCursor } from "./cursor-page";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
