@@ -12,8 +12,9 @@ import { forwardToAuth } from "./auth/forward-to-auth";
 import { createGate } from "./auth/request-viewer";
 import type { Database } from "./db/database";
 import { AppError } from "./errors/app-error";
+import { createFileRoutes } from "./generations/files/file-routes";
 import type { GenerationDeps } from "./generations/generation-deps";
-import { createGenerationRoutes } from "./generations/generation-routes";
+import { createGenerationRoutes } from "./generations/request/generation-routes";
 import type { AppEnv } from "./http/app-env";
 import { hasBearerToken } from "./http/bearer-token";
 import { errorResponse, handleError } from "./http/errors";
@@ -179,6 +180,7 @@ export function createApp(deps: AppDeps) {
 
 	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, gate }));
 	api.route("/", createGenerationRoutes({ gate, deps: deps.generations }));
+	api.route("/", createFileRoutes({ gate, deps: deps.generations }));
 	api.route("/", createAuditLogRoutes({ gate, deps: deps.generations }));
 	api.route("/", createUsageRoutes({ gate, deps: deps.generations }));
 	api.route(

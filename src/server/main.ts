@@ -7,7 +7,7 @@ import { parseEnv, resolveBaseUrl } from "./config/env";
 import { readOrCreateSecret } from "./config/secret-file";
 import { DataDirLockedError, lockDataDir } from "./db/data-dir-lock";
 import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/database";
-import { GENERATIONS_FOLDER } from "./generations/store-images";
+import { GENERATIONS_FOLDER } from "./generations/run/store-images";
 import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logging/logger";
 import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalogue";

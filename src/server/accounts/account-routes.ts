@@ -5,7 +5,7 @@ import type { Auth } from "../auth/auth";
 import { withClientIp } from "../auth/forward-to-auth";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
-import { createGenerationArchive } from "../generations/generation-archive";
+import { createGenerationArchive } from "../generations/files/generation-archive";
 import { selectGenerationsOfUser } from "../generations/generation-repository";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { errorResponse } from "../http/errors";

@@ -1,6 +1,7 @@
-import { type Auth, deleteAuthUser } from "../auth/auth";
-import { deleteGenerations } from "../generations/delete-generations";
+import type { Auth } from "../auth/auth";
+import { deleteAuthUser } from "../auth/auth-user-tables";
 import type { GenerationDeps } from "../generations/generation-deps";
+import { deleteGenerations } from "../generations/request/delete-generations";
 import { deleteSessionsOf } from "../person/people-repository";
 import { removeUploadsOf } from "../uploads/remove-uploads";
 

@@ -36,6 +36,13 @@ export function parseId(
 	return value;
 }
 
+/** A position in a path, as an image's index. */
+export function parseImageIndex(value: string): number {
+	// Not a position of ours: the same answer as an image that does not exist.
+	if (!/^\d{1,3}$/.test(value)) throw new AppError("NOT_FOUND");
+	return Number(value);
+}
+
 /** A JSON body; one that is not JSON is VALIDATION_ERROR. */
 export async function readJson(request: { json(): Promise<unknown> }): Promise<unknown> {
 	return request.json().catch(() => {

@@ -3,7 +3,7 @@ import type { DatabaseSchema } from "../db/schema";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
-/** A person's generation limits (the shape of generation-service.ts's GenerationLimits). */
+/** A person's generation limits (the shape of generations/generation-deps.ts's GenerationLimits). */
 type Limits = { maxActivePerUser: number; dailyLimitPerUser: number };
 
 /**
