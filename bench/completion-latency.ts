@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import type { Database } from "../src/server/db/database";
-import { storeGenerationImage } from "../src/server/generations/store-images";
+import { storeGenerationImage } from "../src/server/generations/run/store-images";
 import type { ImageProvider, ImageSource, ProviderJobState } from "../src/server/providers/types";
 import { createLocalStorage } from "../src/server/storage/local-storage";
 import {

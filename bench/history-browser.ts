@@ -18,7 +18,7 @@ import { serve } from "@hono/node-server";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import type { Database } from "../src/server/db/database";
 import type { StoredImage } from "../src/server/db/schema";
-import { storeGenerationImage } from "../src/server/generations/store-images";
+import { storeGenerationImage } from "../src/server/generations/run/store-images";
 import { loadStaticSite } from "../src/server/http/static-site";
 import { createSilentLogger } from "../src/server/logging/logger";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";

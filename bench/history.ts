@@ -10,8 +10,8 @@
 import { cpus, loadavg } from "node:os";
 import type { Database } from "../src/server/db/database";
 import { refreshStatistics } from "../src/server/db/embedded-statistics";
-import { countHistory, selectHistoryPage } from "../src/server/generations/generation-repository";
-import { listHistory } from "../src/server/generations/list-history";
+import { countHistory, selectHistoryPage } from "../src/server/generations/history-repository";
+import { listHistory } from "../src/server/generations/request/list-history";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
 	BENCH_ADMIN_EMAIL,

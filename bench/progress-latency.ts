@@ -17,7 +17,7 @@
 // Optional: GENERATIONS=3 STEPS=10 OPENAI_GENERATIONS=10 BENCH_DATABASE_URL=postgres://...
 
 import type { Database } from "../src/server/db/database";
-import { PROGRESS_WRITE_INTERVAL_MS } from "../src/server/generations/progress-reporter";
+import { PROGRESS_WRITE_INTERVAL_MS } from "../src/server/generations/run/progress-reporter";
 import { createModelCatalogue, modelFromProvider } from "../src/server/models/model-catalogue";
 import { createComfyUiProvider } from "../src/server/providers/comfyui/comfyui-provider";
 import { createOpenAiProvider } from "../src/server/providers/openai/openai-provider";

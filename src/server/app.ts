@@ -6,15 +6,18 @@ import { secureHeaders } from "hono/secure-headers";
 import type { PublicConfig } from "../shared/session";
 import { createAccountRoutes } from "./accounts/account-routes";
 import { createApiTokenRoutes } from "./accounts/api-token-routes";
+import { createAuditLogRoutes } from "./audit/audit-log-routes";
 import { type Auth, hasSessionCookie } from "./auth/auth";
 import { forwardToAuth } from "./auth/forward-to-auth";
 import { createGate } from "./auth/request-viewer";
 import type { Database } from "./db/database";
-import { createGenerationRoutes } from "./generations/generation-routes";
-import type { GenerationDeps } from "./generations/generation-service";
+import { AppError } from "./errors/app-error";
+import { createFileRoutes } from "./generations/files/file-routes";
+import type { GenerationDeps } from "./generations/generation-deps";
+import { createGenerationRoutes } from "./generations/request/generation-routes";
 import type { AppEnv } from "./http/app-env";
 import { hasBearerToken } from "./http/bearer-token";
-import { AppError, errorResponse, handleError } from "./http/errors";
+import { errorResponse, handleError } from "./http/errors";
 import { createApiDocsRoutes } from "./http/openapi-routes";
 import { refuseForeignOrigins } from "./http/origin-check";
 import { refuseUnstorableText } from "./http/refuse-unstorable-text";
@@ -29,6 +32,7 @@ import { createPeopleRoutes } from "./people/people-routes";
 import type { PushDeps } from "./push/push-deliveries";
 import { createPushRoutes } from "./push/push-routes";
 import { createUploadRoutes, isUploadRequest } from "./uploads/upload-routes";
+import { createUsageRoutes } from "./usage/usage-routes";
 import type { WebhookDeps } from "./webhooks/webhook-deliveries";
 import { createWebhookRoutes } from "./webhooks/webhook-routes";
 
@@ -181,6 +185,9 @@ export function createApp(deps: AppDeps) {
 
 	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, gate }));
 	api.route("/", createGenerationRoutes({ gate, deps: deps.generations }));
+	api.route("/", createFileRoutes({ gate, deps: deps.generations }));
+	api.route("/", createAuditLogRoutes({ gate, deps: deps.generations }));
+	api.route("/", createUsageRoutes({ gate, deps: deps.generations }));
 	api.route(
 		"/",
 		createUploadRoutes({

@@ -4,10 +4,12 @@ import { ACCOUNT_LABEL } from "../../shared/constants";
 import type { Auth } from "../auth/auth";
 import { withClientIp } from "../auth/forward-to-auth";
 import type { Database } from "../db/database";
-import { createGenerationArchive } from "../generations/generation-archive";
+import { AppError } from "../errors/app-error";
+import { createGenerationArchive } from "../generations/files/generation-archive";
 import { selectGenerationsOfUser } from "../generations/generation-repository";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { AppError, errorResponse } from "../http/errors";
+import { errorResponse } from "../http/errors";
+import { parseOrThrow } from "../http/request-input";
 import type { Storage } from "../storage/storage";
 import { addressKey, consumeAddressLimit, MAIL_PER_ADDRESS_LIMIT } from "./address-rate-limit";
 
@@ -115,13 +117,11 @@ export function createAccountRoutes(options: {
 
 	app.post("/account/delete", gate.allowSessionOnly, async (context) => {
 		const viewer = context.get("viewer");
-		const parsed = DeleteAccountRequestSchema.safeParse(
+		const request = parseOrThrow(
+			DeleteAccountRequestSchema,
 			await context.req.json().catch(() => undefined),
 		);
-		if (!parsed.success) {
-			throw new AppError("VALIDATION_ERROR", parsed.error.issues[0]?.message);
-		}
-		if (parsed.data.email.toLowerCase() !== viewer.email.trim().toLowerCase()) {
+		if (request.email.toLowerCase() !== viewer.email.trim().toLowerCase()) {
 			throw new AppError(
 				"VALIDATION_ERROR",
 				"That is not your e-mail address. Type it exactly to confirm.",

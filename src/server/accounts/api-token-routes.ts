@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { CreateApiTokenRequestSchema } from "../../shared/api-tokens";
-import { GenerationIdSchema } from "../../shared/generations";
 import { createApiToken, listApiTokens, revokeApiToken } from "../auth/api-tokens";
 import type { Database } from "../db/database";
+import { AppError } from "../errors/app-error";
 import { BROWSER_ACCESS } from "../http/api-operations";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { AppError } from "../http/errors";
+import { parseId, parseOrThrow } from "../http/request-input";
 
 /**
  * `/api/account/tokens`: a person's API tokens, for the account page and for scripts with a
@@ -18,11 +18,11 @@ export function createApiTokenRoutes(options: { database: Database; gate: Gate }
 
 	app.post("/account/tokens", gate.allow(BROWSER_ACCESS.accountGrant), async (context) => {
 		const userId = context.get("viewer").id;
-		const parsed = CreateApiTokenRequestSchema.safeParse(
+		const request = parseOrThrow(
+			CreateApiTokenRequestSchema,
 			await context.req.json().catch(() => undefined),
 		);
-		if (!parsed.success) throw new AppError("VALIDATION_ERROR", parsed.error.issues[0]?.message);
-		const created = await createApiToken(database.db, userId, parsed.data);
+		const created = await createApiToken(database.db, userId, request);
 		context.header("cache-control", "no-store");
 		return context.json(created, 201);
 	});
@@ -35,9 +35,8 @@ export function createApiTokenRoutes(options: { database: Database; gate: Gate }
 
 	app.delete("/account/tokens/:id", gate.allowSessionOnly, async (context) => {
 		const userId = context.get("viewer").id;
-		const id = context.req.param("id");
 		// Not an id of ours: the same answer as someone else's token, without asking the database.
-		if (!GenerationIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");
+		const id = parseId(context.req.param("id"));
 		if (!(await revokeApiToken(database.db, userId, id))) throw new AppError("NOT_FOUND");
 		return context.json({ success: true });
 	});

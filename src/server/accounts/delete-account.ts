@@ -1,7 +1,8 @@
-import { type Auth, deleteAuthUser } from "../auth/auth";
-import { deleteGenerations } from "../generations/delete-generations";
-import type { GenerationDeps } from "../generations/generation-service";
-import { deleteSessionsOf } from "../people/people-repository";
+import type { Auth } from "../auth/auth";
+import { deleteAuthUser } from "../auth/auth-user-tables";
+import type { GenerationDeps } from "../generations/generation-deps";
+import { deleteGenerations } from "../generations/request/delete-generations";
+import { deleteSessionsOf } from "../person/people-repository";
 import { removeUploadsOf } from "../uploads/remove-uploads";
 
 type AccountDeletionDeps = Pick<GenerationDeps, "database" | "storage" | "models" | "logger">;

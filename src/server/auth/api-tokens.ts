@@ -12,7 +12,7 @@ import {
 	MAX_ACTIVE_API_TOKENS,
 } from "../../shared/api-tokens";
 import type { DatabaseSchema } from "../db/schema";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
 
 /** Every token starts so, which makes one easy to recognise in a log or a secret scanner. */
 export const API_TOKEN_PREFIX = "atl_";

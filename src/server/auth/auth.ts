@@ -1,7 +1,6 @@
 import { betterAuth, getCurrentAdapter } from "better-auth";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { getSessionCookie } from "better-auth/cookies";
-import { getMigrations } from "better-auth/db/migration";
 import { customSession, genericOAuth } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import type pg from "pg";
@@ -375,7 +374,7 @@ export function createAuth(config: AuthConfig) {
 export type Auth = ReturnType<typeof createAuth>;
 
 /** Unused reset and verification links of a user: Better Auth removes sessions and accounts only. */
-async function forgetVerifications(
+export async function forgetVerifications(
 	adapter: {
 		deleteMany(query: {
 			model: string;
@@ -385,20 +384,4 @@ async function forgetVerifications(
 	userId: string,
 ): Promise<void> {
 	await adapter.deleteMany({ model: "verification", where: [{ field: "value", value: userId }] });
-}
-
-/**
- * Deletes a user as Better Auth does (sessions, accounts, the user), without their session: the
- * administrator's deletion of someone's account. The caller removes Atelier's own data first.
- */
-export async function deleteAuthUser(auth: Auth, userId: string): Promise<void> {
-	const context = await auth.$context;
-	await context.internalAdapter.deleteUser(userId);
-	await forgetVerifications(context.adapter, userId);
-}
-
-/** Creates or updates Better Auth's tables (the CLI for this needs Node 22, so we do it from code). */
-export async function migrateAuthTables(auth: Auth): Promise<void> {
-	const { runMigrations } = await getMigrations(auth.options);
-	await runMigrations();
 }

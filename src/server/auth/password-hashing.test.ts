@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
 import { createLimiter, createPasswordHasher, DEFAULT_HASH_CONCURRENCY } from "./password-hashing";
 
 function deferred() {

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { hashPassword, verifyPassword } from "better-auth/crypto";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
 
 /**
  * Password hashes (scrypt: about 32 MB and 40 to 60 ms of a core each, in libuv's thread pool)

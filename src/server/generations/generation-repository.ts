@@ -1,17 +1,8 @@
-import {
-	type Expression,
-	type ExpressionBuilder,
-	type Kysely,
-	type SqlBool,
-	sql,
-	type Transaction,
-} from "kysely";
-import type { AspectRatio } from "../../shared/aspect-ratios";
+import { type Kysely, sql, type Transaction } from "kysely";
 import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
 import type { DatabaseSchema, GenerationRow, NewGenerationRow } from "../db/schema";
-import { isAfterCursor, type PageCursor } from "./cursor-page";
 
-type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
+export type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;
 
 export type GenerationWithOwner = GenerationRow & { owner_email?: string };
 
@@ -36,7 +27,8 @@ const CHILDREN_COUNT =
 	sql<number>`(select count(*)::int from generations as child where child.parent_generation_id = generations.id)`.as(
 		"children_count",
 	);
-const FAMILY_FACTS = [PARENT_EXISTS, CHILDREN_COUNT] as const;
+/** The family facts of each row, selected with it. */
+export const FAMILY_FACTS = [PARENT_EXISTS, CHILDREN_COUNT] as const;
 
 export async function insertGeneration(
 	db: Executor,
@@ -143,142 +135,6 @@ export async function countGenerationsSince(
 		.where("created_at", ">=", since)
 		.executeTakeFirstOrThrow();
 	return Number(row.count);
-}
-
-/** Which part of the history a page shows; every filter is optional and they combine. */
-export type HistoryFilters = {
-	/** One person's history; undefined is everyone's (the administrator's view). */
-	userId: string | undefined;
-	/** Matched anywhere in the prompt, any case (trimmed, non-empty). */
-	search?: string | undefined;
-	aspectRatio?: AspectRatio | undefined;
-	/** A model's id: the generations made with it, whether or not it is still offered. */
-	modelId?: string | undefined;
-	isFavoritesOnly?: boolean;
-};
-
-/** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
-function escapeLikePattern(text: string): string {
-	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
-
-/** The search and filters, on `generation_search` (the person, when given, too). */
-function matchesFilters(filters: HistoryFilters) {
-	return (eb: ExpressionBuilder<DatabaseSchema, "generation_search">) => {
-		const conditions: Expression<SqlBool>[] = [];
-		if (filters.userId !== undefined) {
-			conditions.push(eb("generation_search.user_id", "=", filters.userId));
-		}
-		if (filters.aspectRatio !== undefined) {
-			conditions.push(eb("generation_search.aspect_ratio", "=", filters.aspectRatio));
-		}
-		if (filters.modelId !== undefined) {
-			conditions.push(eb("generation_search.model_id", "=", filters.modelId));
-		}
-		// Spelled without a parameter so the planner can match the partial favourites index.
-		if (filters.isFavoritesOnly) conditions.push(sql<SqlBool>`generation_search.is_favorite`);
-		if (filters.search) {
-			// prompt_search is the prompt lowercased; its trigram index serves this.
-			const pattern = `%${escapeLikePattern(filters.search)}%`;
-			conditions.push(sql<SqlBool>`generation_search.prompt_search like lower(${pattern})`);
-		}
-		return eb.and(conditions);
-	};
-}
-
-function isNarrowed(filters: HistoryFilters): boolean {
-	return Boolean(
-		filters.search || filters.aspectRatio || filters.modelId || filters.isFavoritesOnly,
-	);
-}
-
-/**
- * One page of history, newest first, keyed on (created_at, id) so new rows never shift a page.
- * Searched or filtered, the page is found in `generation_search` and its 25 rows read by id.
- */
-export async function selectHistoryPage(
-	db: Executor,
-	options: {
-		filters: HistoryFilters;
-		cursor: PageCursor | undefined;
-		limit: number;
-		/** Add each row's owner e-mail (the administrator's view). */
-		isOwnerShown: boolean;
-	},
-): Promise<PresentableGeneration[]> {
-	const { filters, cursor, limit } = options;
-	if (isNarrowed(filters)) {
-		let query = db
-			.selectFrom("generation_search")
-			.innerJoin("generations", "generations.id", "generation_search.id")
-			.selectAll("generations")
-			.select(FAMILY_FACTS)
-			.where(matchesFilters(filters))
-			.orderBy("generation_search.created_at", "desc")
-			.orderBy("generation_search.id", "desc")
-			.limit(limit);
-		if (cursor) query = query.where(isAfterCursor("generation_search", cursor));
-		if (!options.isOwnerShown) return query.execute();
-		return query
-			.innerJoin("user", "user.id", "generations.user_id")
-			.select("user.email as owner_email")
-			.execute();
-	}
-	let query = db
-		.selectFrom("generations")
-		.selectAll("generations")
-		.select(FAMILY_FACTS)
-		.orderBy("generations.created_at", "desc")
-		.orderBy("generations.id", "desc")
-		.limit(limit);
-	if (filters.userId !== undefined) query = query.where("generations.user_id", "=", filters.userId);
-	if (cursor) query = query.where(isAfterCursor("generations", cursor));
-	if (!options.isOwnerShown) return query.execute();
-	return query
-		.innerJoin("user", "user.id", "generations.user_id")
-		.select("user.email as owner_email")
-		.execute();
-}
-
-/**
- * The total and today's count of what the filters match, for the summary line. Unfiltered, the
- * total comes from the counter a trigger keeps and today's rows are a short index range; searched
- * or filtered, both come from one pass over the matching rows of `generation_search`.
- */
-export async function countHistory(
-	db: Executor,
-	options: { filters: HistoryFilters; todayStart: Date },
-): Promise<{ total: number; today: number }> {
-	const { filters, todayStart } = options;
-	if (isNarrowed(filters)) {
-		const row = await db
-			.selectFrom("generation_search")
-			.select([
-				sql<string>`count(*)`.as("total"),
-				sql<string>`count(*) filter (where generation_search.created_at >= ${todayStart})`.as(
-					"today",
-				),
-			])
-			.where(matchesFilters(filters))
-			.executeTakeFirstOrThrow();
-		return { total: Number(row.total), today: Number(row.today) };
-	}
-	let totalQuery = db
-		.selectFrom("generation_counts")
-		.select(sql<string>`coalesce(sum(total), 0)`.as("total"));
-	let todayQuery = db
-		.selectFrom("generations")
-		.select(sql<string>`count(*)`.as("today"))
-		.where("created_at", ">=", todayStart);
-	if (filters.userId !== undefined) {
-		totalQuery = totalQuery.where("user_id", "=", filters.userId);
-		todayQuery = todayQuery.where("user_id", "=", filters.userId);
-	}
-	const [total, today] = await Promise.all([
-		totalQuery.executeTakeFirstOrThrow(),
-		todayQuery.executeTakeFirstOrThrow(),
-	]);
-	return { total: Number(total.total), today: Number(today.today) };
 }
 
 /** The account an e-mail belongs to (e-mails are stored lowercased), if any. */

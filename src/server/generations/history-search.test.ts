@@ -15,7 +15,7 @@ import {
 	createTestUser,
 	type TestServer,
 } from "../testing/test-server";
-import { countHistory, selectHistoryPage } from "./generation-repository";
+import { countHistory, selectHistoryPage } from "./history-repository";
 
 type Person = Awaited<ReturnType<typeof createTestUser>>;
 

@@ -25,7 +25,7 @@ import {
 } from "../testing/test-server";
 import { insertTestUpload } from "../testing/upload-kit";
 import { selectChildren } from "./generation-repository";
-import { sweepStrayObjects } from "./sweep-stray-objects";
+import { sweepStrayObjects } from "./run/sweep-stray-objects";
 
 /** A gate the test opens: the gated model's runs wait at it before their images are made. */
 function createGate() {

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { ApiTokenScope } from "../../shared/api-tokens";
+import type { Viewer } from "../person/viewer";
 
 /** What every request of the app carries, for Hono's typed `context.get`: set by the app, read by routes. */
 export type AppEnv = {
@@ -7,13 +8,6 @@ export type AppEnv = {
 		requestId: string;
 	};
 };
-
-/**
- * Who asks: a signed-in person, or the owner of the API token the request presents. `isAdmin` is
- * the administrator's reach over everyone's generations and people, which only their browser
- * session has: a token acts as its owner only, the administrator's too.
- */
-export type Viewer = { id: string; email: string; isAdmin: boolean };
 
 /**
  * Who may call a route, read by the one gate (auth/request-viewer.ts): a browser session always

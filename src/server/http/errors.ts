@@ -1,34 +1,9 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import {
-	ERRORS,
-	type ErrorCode,
-	type ErrorEnvelope,
-	type ErrorStatus,
-	errorBody,
-} from "../../shared/errors";
+import { ERRORS, type ErrorCode, type ErrorEnvelope, errorBody } from "../../shared/errors";
 import { isDatabaseUnavailableError } from "../db/database";
+import { AppError } from "../errors/app-error";
 import type { Logger } from "../logging/logger";
-
-/** An error with a catalogue code; `app.onError` renders it as the one error envelope. */
-export class AppError extends Error {
-	readonly code: ErrorCode;
-	readonly status: ErrorStatus;
-	/** Sent as Retry-After: when trying again is expected to succeed (503 and 429). */
-	readonly retryAfterSeconds: number | undefined;
-
-	constructor(
-		code: ErrorCode,
-		message?: string,
-		options?: { cause?: unknown; retryAfterSeconds?: number },
-	) {
-		super(message ?? ERRORS[code].message, options);
-		this.name = "AppError";
-		this.code = code;
-		this.status = ERRORS[code].status;
-		this.retryAfterSeconds = options?.retryAfterSeconds;
-	}
-}
 
 export function errorResponse(context: Context, code: ErrorCode, message?: string): Response {
 	const body: ErrorEnvelope = { success: false, error: errorBody(code, message) };

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { API_TOKEN_SCOPES, MAX_ACTIVE_API_TOKENS } from "../../shared/api-tokens";
 import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
-import { type ApiOperation, GENERATION_OPERATIONS, UPLOAD_OPERATIONS } from "./api-operations";
+import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
+import { GENERATION_OPERATIONS } from "./generation-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
 type JsonObject = Record<string, unknown>;

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
+import { AppError } from "../errors/app-error";
 import { hasBearerToken } from "./bearer-token";
-import { AppError } from "./errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -4,7 +4,7 @@ import {
 	hasUnstorableCharacter,
 	unstorableTextMessage,
 } from "../../shared/storable-text";
-import { AppError } from "./errors";
+import { AppError } from "../errors/app-error";
 
 /** The request bodies whose text is read here: JSON and plain HTML forms. */
 function bodyKind(contentType: string | undefined): "json" | "form" | undefined {

@@ -3,7 +3,12 @@ import type PgBoss from "pg-boss";
 import type { Database } from "../db/database";
 import type { DatabaseSchema } from "../db/schema";
 import type { Logger } from "../logging/logger";
-import { createTransactionExecutor, JOB_SCHEMA, type SqlExecutor } from "./job-queue";
+import {
+	createTransactionExecutor,
+	JOB_SCHEMA,
+	type JobTransaction,
+	type SqlExecutor,
+} from "./job-queue";
 
 /** How long a stopping process waits for its runs under way, after pg-boss's own wait. */
 const DRAIN_WAIT_MS = 10_000;
@@ -14,7 +19,7 @@ type GenerationJobData = { generationId: string };
 
 export type GenerationQueue = {
 	/** Queues a generation; pass the transaction that inserted its row so both commit together. */
-	enqueue(generationId: string, executor?: SqlExecutor): Promise<void>;
+	enqueue(generationId: string, options?: { transaction?: JobTransaction }): Promise<void>;
 	/** Wakes this process's idle workers at once instead of at their next poll. */
 	wake(): void;
 	/** Hands generations whose run died back to the queue now (a timer does it every lease). */
@@ -171,7 +176,8 @@ export async function startGenerationQueue(options: {
 	sweepTimer.unref();
 
 	return {
-		enqueue: send,
+		enqueue: (generationId, { transaction } = {}) =>
+			send(generationId, transaction && createTransactionExecutor(transaction)),
 		wake() {
 			for (const workerId of workerIds) boss.notifyWorker(workerId);
 		},

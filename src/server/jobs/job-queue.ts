@@ -14,10 +14,11 @@ function createPoolExecutor(database: Database): SqlExecutor {
 	};
 }
 
+/** A Kysely transaction (or any Kysely executor) a job can be written in, to commit with it. */
+export type JobTransaction = { executeQuery: Database["db"]["executeQuery"] };
+
 /** Lets pg-boss write its job inside a Kysely transaction. */
-export function createTransactionExecutor(transaction: {
-	executeQuery: Database["db"]["executeQuery"];
-}): SqlExecutor {
+export function createTransactionExecutor(transaction: JobTransaction): SqlExecutor {
 	return {
 		async executeSql(text, values) {
 			const result = await transaction.executeQuery(CompiledQuery.raw(text, values));

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type PgBoss from "pg-boss";
 import type { Logger } from "../logging/logger";
-import type { SqlExecutor } from "./job-queue";
+import { createTransactionExecutor, type JobTransaction } from "./job-queue";
 import { startSlotWorker } from "./slot-worker";
 
 const QUEUE = "webhook-delivery";
@@ -18,7 +18,7 @@ export type WebhookQueue = {
 		job: WebhookAttemptJob,
 		options: {
 			delayMs: number;
-			executor?: SqlExecutor;
+			transaction?: JobTransaction;
 			/**
 			 * The job that hands its endpoint's turn on to this attempt: part of the new job's id, since
 			 * the attempt's own job may have run already, finding the turn taken.
@@ -66,7 +66,8 @@ export async function startWebhookQueue(options: {
 }): Promise<WebhookQueue> {
 	const { boss } = options;
 	const queue: WebhookQueue = {
-		async enqueue(job, { delayMs, executor, handedOnBy }) {
+		async enqueue(job, { delayMs, transaction, handedOnBy }) {
+			const executor = transaction && createTransactionExecutor(transaction);
 			await boss.send(QUEUE, job satisfies WebhookAttemptJob, {
 				id: jobIdOf(job, handedOnBy),
 				...(delayMs > 0 ? { startAfter: new Date(Date.now() + delayMs) } : {}),

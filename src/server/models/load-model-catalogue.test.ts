@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { IMAGE_INPUT_TEXTS } from "../../shared/image-input";
-import { type Env, parseEnv } from "../env";
+import { type Env, parseEnv } from "../config/env";
 import { loadModelCatalogue, ModelsFileError } from "./load-model-catalogue";
 import { LOCAL_MODEL_DESCRIPTION, toPublicModel } from "./model-catalogue";
 

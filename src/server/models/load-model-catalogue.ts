@@ -3,14 +3,14 @@ import path from "node:path";
 import { z } from "zod";
 import { ASPECT_RATIO_VALUES } from "../../shared/aspect-ratios";
 import { IMAGE_COUNTS, QUALITIES } from "../../shared/generation-settings";
-import type { Env } from "../env";
+import type { Env } from "../config/env";
 import {
 	createProvider,
 	createProviderFromEnv,
 	findProvider,
 	PROVIDER_NAMES,
 	providerLabel,
-} from "../providers/registry";
+} from "../providers/registry/provider-registry";
 import {
 	MODEL_INPUT_NAME_MESSAGE,
 	MODEL_INPUT_NAME_PATTERN,

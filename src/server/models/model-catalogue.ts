@@ -2,7 +2,7 @@ import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../shared/aspect-ratio
 import { IMAGE_COUNTS, type Quality } from "../../shared/generation-settings";
 import { IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import type { PublicModel } from "../../shared/models";
-import { providerLabel } from "../providers/registry";
+import { providerLabel } from "../providers/registry/provider-registry";
 import type { ImageProvider } from "../providers/types";
 
 /**

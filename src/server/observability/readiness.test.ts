@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { sweepStrayObjects } from "../generations/sweep-stray-objects";
+import { sweepStrayObjects } from "../generations/run/sweep-stray-objects";
 import { createLocalStorage } from "../storage/local-storage";
 import type { Storage } from "../storage/storage";
 import { availableDatabaseKinds } from "../testing/test-database";

@@ -1,6 +1,6 @@
 import { deleteAccountOf } from "../accounts/delete-account";
-import { insertPersonEntry } from "../generations/audit-log-repository";
-import type { Viewer } from "../generations/generation-service";
+import { insertPersonEntry } from "../audit/audit-log-repository";
+import type { Viewer } from "../person/viewer";
 import { findTargetPerson, type PeopleDeps } from "./people-service";
 
 /**

@@ -1,11 +1,11 @@
 import { CANCELLED_BY_DISABLE_MESSAGE } from "../../shared/errors";
 import type { Person } from "../../shared/people";
+import { insertPersonEntry } from "../audit/audit-log-repository";
 import { revokeApiTokensOf } from "../auth/api-tokens";
-import { insertPersonEntry } from "../generations/audit-log-repository";
-import { cancelProviderJob } from "../generations/delete-generations";
-import { cancelUnfinishedGenerations } from "../generations/generation-lifecycle";
-import type { Viewer } from "../generations/generation-service";
-import { deleteSessionsOf, updatePersonControls } from "./people-repository";
+import { cancelProviderJob } from "../generations/request/delete-generations";
+import { cancelUnfinishedGenerations } from "../generations/run/generation-lifecycle";
+import { deleteSessionsOf, updatePersonControls } from "../person/people-repository";
+import type { Viewer } from "../person/viewer";
 import { findTargetPerson, type PeopleDeps, readPerson } from "./people-service";
 
 /**

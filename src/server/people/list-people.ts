@@ -1,6 +1,6 @@
 import type { PeoplePage, PeopleQuery } from "../../shared/people";
-import type { Viewer } from "../generations/generation-service";
-import { countPeople, selectPeoplePage } from "./people-repository";
+import { countPeople, selectPeoplePage } from "../person/people-repository";
+import type { Viewer } from "../person/viewer";
 import { type PeopleDeps, presentPerson } from "./people-service";
 
 /** The administrator's listing of everyone: a page, sorted and searched by the server. */

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import { PeopleQuerySchema, SetQuotaRequestSchema } from "../../shared/people";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { AppError } from "../http/errors";
+import { parseId, parseOrThrow, readJson } from "../http/request-input";
 import { deletePerson } from "./delete-person";
 import { disablePerson, enablePerson } from "./disable-person";
 import { listPeople } from "./list-people";
@@ -11,23 +12,7 @@ import { setPersonQuota } from "./set-person-quota";
 /** Better Auth's user ids: anything else is an unknown person, answered without a query. */
 const PERSON_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 
-function parsePersonId(value: string): string {
-	if (!PERSON_ID_PATTERN.test(value)) throw new AppError("NOT_FOUND");
-	return value;
-}
-
-function parseOrThrow<T>(
-	schema: {
-		safeParse(
-			value: unknown,
-		): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } };
-	},
-	value: unknown,
-): T {
-	const result = schema.safeParse(value);
-	if (!result.success) throw new AppError("VALIDATION_ERROR", result.error.issues[0]?.message);
-	return result.data;
-}
+const PersonIdSchema = z.string().regex(PERSON_ID_PATTERN);
 
 /**
  * `/api/admin/people`: the administrator's listing of everyone and the actions on one person.
@@ -50,29 +35,26 @@ export function createPeopleRoutes(options: {
 	});
 
 	app.post("/admin/people/:id/disable", async (context) => {
-		const id = parsePersonId(context.req.param("id"));
+		const id = parseId(context.req.param("id"), PersonIdSchema);
 		const person = await disablePerson(deps, context.get("viewer"), id);
 		return context.json({ success: true, person });
 	});
 
 	app.post("/admin/people/:id/enable", async (context) => {
-		const id = parsePersonId(context.req.param("id"));
+		const id = parseId(context.req.param("id"), PersonIdSchema);
 		const person = await enablePerson(deps, context.get("viewer"), id);
 		return context.json({ success: true, person });
 	});
 
 	app.put("/admin/people/:id/quota", async (context) => {
-		const id = parsePersonId(context.req.param("id"));
-		const body = await context.req.json().catch(() => {
-			throw new AppError("VALIDATION_ERROR");
-		});
-		const quota = parseOrThrow(SetQuotaRequestSchema, body);
+		const id = parseId(context.req.param("id"), PersonIdSchema);
+		const quota = parseOrThrow(SetQuotaRequestSchema, await readJson(context.req));
 		const person = await setPersonQuota(deps, context.get("viewer"), id, quota);
 		return context.json({ success: true, person });
 	});
 
 	app.delete("/admin/people/:id", async (context) => {
-		const id = parsePersonId(context.req.param("id"));
+		const id = parseId(context.req.param("id"), PersonIdSchema);
 		await deletePerson(deps, context.get("viewer"), id);
 		return context.json({ success: true });
 	});

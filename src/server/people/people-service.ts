@@ -1,9 +1,10 @@
 import type { Person, PersonQuota } from "../../shared/people";
 import type { Auth } from "../auth/auth";
-import type { GenerationDeps, Viewer } from "../generations/generation-service";
-import { AppError } from "../http/errors";
-import type { PersonRow } from "./people-repository";
-import { selectPerson } from "./people-repository";
+import { AppError } from "../errors/app-error";
+import type { GenerationDeps } from "../generations/generation-deps";
+import type { PersonRow } from "../person/people-repository";
+import { selectPerson } from "../person/people-repository";
+import type { Viewer } from "../person/viewer";
 
 /** What the administrator's people routes need: the generations' parts, and auth to delete users. */
 export type PeopleDeps = Pick<

@@ -1,7 +1,7 @@
 import type { Person, PersonQuota } from "../../shared/people";
-import { insertPersonEntry } from "../generations/audit-log-repository";
-import type { Viewer } from "../generations/generation-service";
-import { updatePersonControls } from "./people-repository";
+import { insertPersonEntry } from "../audit/audit-log-repository";
+import { updatePersonControls } from "../person/people-repository";
+import type { Viewer } from "../person/viewer";
 import { findTargetPerson, type PeopleDeps, readPerson } from "./people-service";
 
 /** How the audit log tells a quota: each limit, or that it is the default. */

@@ -4,11 +4,10 @@ import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/finish-notic
 import { NOTIFIED_PROMPT_LENGTH, type PushNotification } from "../../shared/push";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
-import { imageUrl } from "../generations/generation-presenter";
-import { AppError } from "../http/errors";
-import { createTransactionExecutor } from "../jobs/job-queue";
+import { AppError } from "../errors/app-error";
+import { imageUrl } from "../generations/request/generation-presenter";
+import type { PushAttemptJob, PushQueue } from "../jobs/push-queue";
 import type { Logger } from "../logging/logger";
-import type { PushAttemptJob, PushQueue } from "./push-queue";
 import {
 	findSubscriptionToPush,
 	forgetPushSubscription,
@@ -82,7 +81,7 @@ export async function queueGenerationPush(
 	for (const subscription of subscriptions) {
 		await deps.queue.enqueue(
 			{ messageId: notification.tag, subscriptionId: subscription.id, notification, attempt: 1 },
-			{ delayMs: 0, executor: createTransactionExecutor(transaction) },
+			{ delayMs: 0, transaction },
 		);
 	}
 	return subscriptions.length;

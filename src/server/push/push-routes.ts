@@ -8,8 +8,8 @@ import {
 	SubscribePushRequestSchema,
 } from "../../shared/push";
 import type { Auth } from "../auth/auth";
+import { AppError } from "../errors/app-error";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { AppError } from "../http/errors";
 import { type PushDeps, queueTestPush } from "./push-deliveries";
 import { checkPushEndpoint, PushEndpointError } from "./push-endpoint";
 import {

@@ -1,7 +1,7 @@
 import { createECDH } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import webPush from "web-push";
-import { parseEnv } from "../env";
+import { parseEnv } from "../config/env";
 import { deriveVapidKeys, isVapidKeyPair } from "./vapid-keys";
 
 const SECRET = "a-server-secret-that-is-at-least-32-characters";

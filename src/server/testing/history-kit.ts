@@ -4,8 +4,8 @@ import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationStatus } from "../../shared/generation-responses";
 import type { Quality } from "../../shared/generation-settings";
 import type { StoredImage } from "../db/schema";
-import { pollingUrlFor } from "../generations/generation-presenter";
-import { runFolder, sumStoredBytes } from "../generations/store-images";
+import { pollingUrlFor } from "../generations/request/generation-presenter";
+import { runFolder, sumStoredBytes } from "../generations/run/store-images";
 import type { TestServer } from "./test-server";
 
 export type SeededGeneration = {

@@ -1,4 +1,4 @@
-import type { GenerationRunSettings } from "../generations/run-generation";
+import type { GenerationRunSettings } from "../generations/run/run-generation";
 import { DEFAULT_RUN_SETTINGS, DEFAULT_WEBHOOK_SETTINGS, type ServerSettings } from "../server";
 
 /** Settings a test may change; `run` takes any subset of the worker's settings. */

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { MAX_UPLOAD_PIXELS, type UploadContentType } from "../../shared/image-input";
 import { inputImageType, isInputContentType } from "../../shared/image-types";
 import { UPLOAD_MESSAGES } from "../../shared/upload-rules";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
 import { sniffImageType } from "../net/sniff-image-type";
 
 /** An uploaded file once checked and rewritten: what is stored, never the bytes that came in. */

@@ -15,7 +15,7 @@ const BATCH_SIZE = 500;
  * first, then their objects. Then the objects under uploads/ that no row names and that are older
  * than that (an upload whose row was never written, or whose object's removal failed); a younger
  * one may be an upload between its object and its row, and stays. Run by the hourly storage sweep
- * (generations/sweep-stray-objects.ts). Answers how many objects it removed.
+ * (generations/run/sweep-stray-objects.ts). Answers how many objects it removed.
  */
 export async function removeUnusedUploads(
 	deps: RemovalDeps,

@@ -3,7 +3,7 @@ import type { UploadResponse } from "../../shared/image-input";
 import { MAX_UNUSED_UPLOADS, UPLOAD_MESSAGES, UPLOAD_RATE_LIMITS } from "../../shared/upload-rules";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema } from "../db/schema";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
 import type { Logger } from "../logging/logger";
 import type { Storage } from "../storage/storage";
 import { prepareUploadImage } from "./prepare-upload-image";

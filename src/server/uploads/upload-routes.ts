@@ -3,9 +3,10 @@ import { bodyLimit } from "hono/body-limit";
 import { MAX_UPLOAD_BYTES } from "../../shared/image-input";
 import { UploadFormSchema } from "../../shared/upload-form";
 import { UPLOAD_MESSAGES } from "../../shared/upload-rules";
+import { AppError } from "../errors/app-error";
 import { UPLOAD_OPERATIONS as OPERATIONS } from "../http/api-operations";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { AppError, errorResponse } from "../http/errors";
+import { errorResponse } from "../http/errors";
 import { assertMayUpload, storeUpload, type UploadDeps } from "./store-upload";
 import { findOwnUpload } from "./upload-repository";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { UploadContentType } from "../../shared/image-input";
 import { extensionOfContentType } from "../../shared/image-types";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/app-error";
 import type { InputImage } from "../providers/types";
 import type { Storage } from "../storage/storage";
 import type { UploadRow } from "./upload-repository";

@@ -4,7 +4,7 @@ import {
 	USAGE_DAYS,
 	type UsageReport,
 } from "../../shared/usage-responses";
-import type { GenerationDeps } from "../generations/generation-service";
+import type { GenerationDeps } from "../generations/generation-deps";
 import { classifyFailure } from "./failure-reason";
 import {
 	selectCompletionTimes,

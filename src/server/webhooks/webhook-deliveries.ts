@@ -3,10 +3,9 @@ import { type Kysely, sql } from "kysely";
 import { WEBHOOK_TEST_EVENT, type WebhookEventType } from "../../shared/webhooks";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
-import { presentGeneration } from "../generations/generation-presenter";
+import { AppError } from "../errors/app-error";
 import { findPresentableGeneration } from "../generations/generation-repository";
-import { AppError } from "../http/errors";
-import { createTransactionExecutor } from "../jobs/job-queue";
+import { presentGeneration } from "../generations/request/generation-presenter";
 import type { WebhookAttemptJob, WebhookQueue } from "../jobs/webhook-queue";
 import type { Logger } from "../logging/logger";
 import { passEndpointTurn, takeEndpointTurn } from "./endpoint-turns";
@@ -117,10 +116,7 @@ async function queueDelivery(
 		});
 	}
 	const inserted = await insertWebhookDelivery(transaction, { ...row, body: delivery.body });
-	await queue.enqueue(
-		{ deliveryId: inserted.id, attempt: 1 },
-		{ delayMs: 0, executor: createTransactionExecutor(transaction) },
-	);
+	await queue.enqueue({ deliveryId: inserted.id, attempt: 1 }, { delayMs: 0, transaction });
 	return inserted;
 }
 
@@ -199,7 +195,7 @@ async function passTurn(
 	if (!next) return;
 	await queue.enqueue(next, {
 		delayMs: 0,
-		executor: createTransactionExecutor(transaction),
+		transaction,
 		handedOnBy: jobId,
 	});
 }
@@ -267,7 +263,7 @@ export async function attemptDelivery(
 		if (isRecorded && status === "pending" && nextDelayMs !== undefined) {
 			await deps.queue.enqueue(
 				{ deliveryId: delivery.id, attempt: job.attempt + 1 },
-				{ delayMs: nextDelayMs, executor: createTransactionExecutor(transaction) },
+				{ delayMs: nextDelayMs, transaction },
 			);
 		}
 		await passTurn(transaction, deps.queue, delivery.id, jobId);

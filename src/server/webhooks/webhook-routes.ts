@@ -8,9 +8,10 @@ import {
 	type WebhookEndpoint,
 	type WebhookEventType,
 } from "../../shared/webhooks";
+import { AppError } from "../errors/app-error";
 import { BROWSER_ACCESS } from "../http/api-operations";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { AppError } from "../http/errors";
+import { parseId, parseOrThrow } from "../http/request-input";
 import { queueTestEvent, type WebhookDeps } from "./webhook-deliveries";
 import {
 	deleteWebhookEndpoint,
@@ -63,8 +64,7 @@ export function createWebhookRoutes(options: {
 
 	/** The person's endpoint named in the path; someone else's answers as if it did not exist. */
 	async function readOwnEndpoint(userId: string, id: string): Promise<WebhookEndpointRow> {
-		if (!EndpointIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");
-		const endpoint = await findWebhookEndpoint(deps.db, userId, id);
+		const endpoint = await findWebhookEndpoint(deps.db, userId, parseId(id, EndpointIdSchema));
 		if (!endpoint) throw new AppError("NOT_FOUND");
 		return endpoint;
 	}
@@ -72,17 +72,13 @@ export function createWebhookRoutes(options: {
 	// Saving an endpoint needs a verified address where one is required, as minting a token does.
 	app.post("/account/webhooks", gate.allow(BROWSER_ACCESS.accountGrant), async (context) => {
 		const userId = context.get("viewer").id;
-		const parsed = CreateWebhookRequestSchema.safeParse(
+		const request = parseOrThrow(
+			CreateWebhookRequestSchema,
 			await context.req.json().catch(() => undefined),
+			"Give the endpoint's url and events.",
 		);
-		if (!parsed.success) {
-			throw new AppError(
-				"VALIDATION_ERROR",
-				parsed.error.issues[0]?.message ?? "Give the endpoint's url and events.",
-			);
-		}
 		try {
-			await checkWebhookTarget(parsed.data.url, deps.settings);
+			await checkWebhookTarget(request.url, deps.settings);
 		} catch (error) {
 			if (error instanceof WebhookTargetError)
 				throw new AppError("VALIDATION_ERROR", error.message);
@@ -94,8 +90,8 @@ export function createWebhookRoutes(options: {
 			{
 				id: randomUUID(),
 				user_id: userId,
-				url: parsed.data.url,
-				events: [...new Set(parsed.data.events)],
+				url: request.url,
+				events: [...new Set(request.events)],
 				sealed_secret: sealWebhookSecret(secret, deps.serverSecret),
 			},
 			MAX_WEBHOOK_ENDPOINTS,
@@ -117,8 +113,7 @@ export function createWebhookRoutes(options: {
 
 	app.delete("/account/webhooks/:id", gate.allowSessionOnly, async (context) => {
 		const userId = context.get("viewer").id;
-		const id = context.req.param("id");
-		if (!EndpointIdSchema.safeParse(id).success) throw new AppError("NOT_FOUND");
+		const id = parseId(context.req.param("id"), EndpointIdSchema);
 		if (!(await deleteWebhookEndpoint(deps.db, userId, id))) throw new AppError("NOT_FOUND");
 		return context.json({ success: true });
 	});

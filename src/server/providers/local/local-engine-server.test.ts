@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CreateGenerationResponseSchema } from "../../../shared/generations";
-import { generationFolder } from "../../generations/store-images";
+import { generationFolder } from "../../generations/run/store-images";
 import { readGeneration, waitForFinish } from "../../testing/generation-kit";
 import { availableDatabaseKinds } from "../../testing/test-database";
 import {

@@ -3,7 +3,7 @@ import type { ImageProvider } from "../types";
 
 // What a provider is to the rest of the server: its environment variables, its MODELS_FILE
 // options and how it is built from them. Each vendor's folder defines its own (defineProvider);
-// providers/registry.ts names them all. An option an entry leaves out falls back to the provider's
+// providers/registry/provider-registry.ts names them all. An option an entry leaves out falls back to the provider's
 // environment variable (and its default), so the catalogue without MODELS_FILE is simply an entry
 // with no options. Secrets are never options: they stay in the environment.
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from "vitest";
-import { parseEnv } from "../../env";
-import { createProviderFromEnv } from "../../providers/registry";
+import { parseEnv } from "../../config/env";
+import { createProviderFromEnv } from "../../providers/registry/provider-registry";
 import { checkUntilDone, expectCompleted, startTestJob } from "../provider-kit";
 import { FAKE_VENDORS, parseFakeArgs, startFakeForVendor } from "./fake-runner";
 

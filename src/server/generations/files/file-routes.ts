@@ -1,0 +1,112 @@
+import { Hono } from "hono";
+import { AppError } from "../../errors/app-error";
+import type { Gate, ViewerEnv } from "../../http/app-env";
+import { GENERATION_OPERATIONS as OPERATIONS } from "../../http/generation-operations";
+import { parseId, parseImageIndex, readIds } from "../../http/request-input";
+import type { Viewer } from "../../person/viewer";
+import type { GenerationDeps } from "../generation-deps";
+import { getGeneration } from "../request/get-generation";
+import { generationFolder, isStoredImageFile, runFolder } from "../run/store-images";
+import {
+	archiveGeneration,
+	archiveGenerations,
+	attachmentDisposition,
+	type Download,
+	downloadGenerationImage,
+} from "./generation-downloads";
+
+function sendDownload(download: Download, contentType: string): Response {
+	return new Response(download.body, {
+		headers: {
+			"content-type": contentType,
+			"content-disposition": attachmentDisposition(download.fileName),
+			"cache-control": "private, no-store",
+		},
+	});
+}
+
+/**
+ * A generation's files: an image's download, archives of one or many generations, and
+ * `/api/images`, where the stored images are read. Each route is let in by its entry of
+ * GENERATION_OPERATIONS; ownership is checked per row.
+ */
+export function createFileRoutes(options: {
+	/** The one gate (auth/request-viewer.ts), for each route's access. */
+	gate: Gate;
+	deps: GenerationDeps;
+}) {
+	const { gate, deps } = options;
+	const { allow } = gate;
+	const app = new Hono<ViewerEnv>();
+
+	app.post("/generations/archive", allow(OPERATIONS.archiveGenerations.access), async (context) => {
+		const ids = await readIds(context.req);
+		const download = await archiveGenerations(deps, context.get("viewer"), ids);
+		return sendDownload(download, "application/zip");
+	});
+
+	app.get(
+		"/generations/:id/images/:index/download",
+		allow(OPERATIONS.downloadImage.access),
+		async (context) => {
+			const id = parseId(context.req.param("id"));
+			const index = parseImageIndex(context.req.param("index"));
+			const { object, fileName } = await downloadGenerationImage(
+				deps,
+				context.get("viewer"),
+				id,
+				index,
+			);
+			return new Response(new Uint8Array(object.data), {
+				headers: {
+					"content-type": object.contentType,
+					"content-length": String(object.data.length),
+					"content-disposition": attachmentDisposition(fileName),
+					"cache-control": "private, no-store",
+				},
+			});
+		},
+	);
+
+	app.get(
+		"/generations/:id/archive",
+		allow(OPERATIONS.archiveGeneration.access),
+		async (context) => {
+			const id = parseId(context.req.param("id"));
+			const download = await archiveGeneration(deps, context.get("viewer"), id);
+			return sendDownload(download, "application/zip");
+		},
+	);
+
+	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {
+		if (!isStoredImageFile(file)) throw new AppError("NOT_FOUND");
+		await getGeneration(deps, viewer, id);
+		const object = await deps.storage.get(`${folder}${file}`);
+		if (!object) throw new AppError("NOT_FOUND");
+		return new Response(new Uint8Array(object.data), {
+			headers: {
+				"content-type": object.contentType,
+				// Private: only the owner and the admin may read it. Immutable: a key never changes.
+				"cache-control": "private, max-age=31536000, immutable",
+				"content-length": String(object.data.length),
+			},
+		});
+	};
+	// Images live in the folder of the run that stored them.
+	app.get(
+		"/images/generations/:id/:run/:file",
+		allow(OPERATIONS.readImage.access),
+		async (context) => {
+			const id = parseId(context.req.param("id"));
+			const run = parseId(context.req.param("run"));
+			return serveImage(context.get("viewer"), id, runFolder(id, run), context.req.param("file"));
+		},
+	);
+	// Generations stored before runs had folders keep the generation's own folder.
+	app.get("/images/generations/:id/:file", allow(OPERATIONS.readImage.access), async (context) => {
+		const id = parseId(context.req.param("id"));
+		return serveImage(context.get("viewer"), id, generationFolder(id), context.req.param("file"));
+	});
+
+	return app;
+}

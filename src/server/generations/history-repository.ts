@@ -1,0 +1,145 @@
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
+import type { AspectRatio } from "../../shared/aspect-ratios";
+import { isAfterCursor, type PageCursor } from "../db/cursor-page";
+import type { DatabaseSchema } from "../db/schema";
+
+import { type Executor, FAMILY_FACTS, type PresentableGeneration } from "./generation-repository";
+
+// The history's pages and counts: searched and filtered on generation_search, a narrow copy kept
+// by triggers.
+
+/** Which part of the history a page shows; every filter is optional and they combine. */
+export type HistoryFilters = {
+	/** One person's history; undefined is everyone's (the administrator's view). */
+	userId: string | undefined;
+	/** Matched anywhere in the prompt, any case (trimmed, non-empty). */
+	search?: string | undefined;
+	aspectRatio?: AspectRatio | undefined;
+	/** A model's id: the generations made with it, whether or not it is still offered. */
+	modelId?: string | undefined;
+	isFavoritesOnly?: boolean;
+};
+
+/** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
+function escapeLikePattern(text: string): string {
+	return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** The search and filters, on `generation_search` (the person, when given, too). */
+function matchesFilters(filters: HistoryFilters) {
+	return (eb: ExpressionBuilder<DatabaseSchema, "generation_search">) => {
+		const conditions: Expression<SqlBool>[] = [];
+		if (filters.userId !== undefined) {
+			conditions.push(eb("generation_search.user_id", "=", filters.userId));
+		}
+		if (filters.aspectRatio !== undefined) {
+			conditions.push(eb("generation_search.aspect_ratio", "=", filters.aspectRatio));
+		}
+		if (filters.modelId !== undefined) {
+			conditions.push(eb("generation_search.model_id", "=", filters.modelId));
+		}
+		// Spelled without a parameter so the planner can match the partial favourites index.
+		if (filters.isFavoritesOnly) conditions.push(sql<SqlBool>`generation_search.is_favorite`);
+		if (filters.search) {
+			// prompt_search is the prompt lowercased; its trigram index serves this.
+			const pattern = `%${escapeLikePattern(filters.search)}%`;
+			conditions.push(sql<SqlBool>`generation_search.prompt_search like lower(${pattern})`);
+		}
+		return eb.and(conditions);
+	};
+}
+
+function isNarrowed(filters: HistoryFilters): boolean {
+	return Boolean(
+		filters.search || filters.aspectRatio || filters.modelId || filters.isFavoritesOnly,
+	);
+}
+
+/**
+ * One page of history, newest first, keyed on (created_at, id) so new rows never shift a page.
+ * Searched or filtered, the page is found in `generation_search` and its 25 rows read by id.
+ */
+export async function selectHistoryPage(
+	db: Executor,
+	options: {
+		filters: HistoryFilters;
+		cursor: PageCursor | undefined;
+		limit: number;
+		/** Add each row's owner e-mail (the administrator's view). */
+		isOwnerShown: boolean;
+	},
+): Promise<PresentableGeneration[]> {
+	const { filters, cursor, limit } = options;
+	if (isNarrowed(filters)) {
+		let query = db
+			.selectFrom("generation_search")
+			.innerJoin("generations", "generations.id", "generation_search.id")
+			.selectAll("generations")
+			.select(FAMILY_FACTS)
+			.where(matchesFilters(filters))
+			.orderBy("generation_search.created_at", "desc")
+			.orderBy("generation_search.id", "desc")
+			.limit(limit);
+		if (cursor) query = query.where(isAfterCursor("generation_search", cursor));
+		if (!options.isOwnerShown) return query.execute();
+		return query
+			.innerJoin("user", "user.id", "generations.user_id")
+			.select("user.email as owner_email")
+			.execute();
+	}
+	let query = db
+		.selectFrom("generations")
+		.selectAll("generations")
+		.select(FAMILY_FACTS)
+		.orderBy("generations.created_at", "desc")
+		.orderBy("generations.id", "desc")
+		.limit(limit);
+	if (filters.userId !== undefined) query = query.where("generations.user_id", "=", filters.userId);
+	if (cursor) query = query.where(isAfterCursor("generations", cursor));
+	if (!options.isOwnerShown) return query.execute();
+	return query
+		.innerJoin("user", "user.id", "generations.user_id")
+		.select("user.email as owner_email")
+		.execute();
+}
+
+/**
+ * The total and today's count of what the filters match, for the summary line. Unfiltered, the
+ * total comes from the counter a trigger keeps and today's rows are a short index range; searched
+ * or filtered, both come from one pass over the matching rows of `generation_search`.
+ */
+export async function countHistory(
+	db: Executor,
+	options: { filters: HistoryFilters; todayStart: Date },
+): Promise<{ total: number; today: number }> {
+	const { filters, todayStart } = options;
+	if (isNarrowed(filters)) {
+		const row = await db
+			.selectFrom("generation_search")
+			.select([
+				sql<string>`count(*)`.as("total"),
+				sql<string>`count(*) filter (where generation_search.created_at >= ${todayStart})`.as(
+					"today",
+				),
+			])
+			.where(matchesFilters(filters))
+			.executeTakeFirstOrThrow();
+		return { total: Number(row.total), today: Number(row.today) };
+	}
+	let totalQuery = db
+		.selectFrom("generation_counts")
+		.select(sql<string>`coalesce(sum(total), 0)`.as("total"));
+	let todayQuery = db
+		.selectFrom("generations")
+		.select(sql<string>`count(*)`.as("today"))
+		.where("created_at", ">=", todayStart);
+	if (filters.userId !== undefined) {
+		totalQuery = totalQuery.where("user_id", "=", filters.userId);
+		todayQuery = todayQuery.where("user_id", "=", filters.userId);
+	}
+	const [total, today] = await Promise.all([
+		totalQuery.executeTakeFirstOrThrow(),
+		todayQuery.executeTakeFirstOrThrow(),
+	]);
+	return { total: Number(total.total), today: Number(today.today) };
+}

@@ -1,0 +1,84 @@
+import type { GenerationFamily } from "../../../shared/generation-responses";
+import type { GenerationRow } from "../../db/schema";
+import { AppError } from "../../errors/app-error";
+import type { Viewer } from "../../person/viewer";
+import type { GenerationDeps } from "../generation-deps";
+import {
+	findGenerationById,
+	findPresentableGeneration,
+	type PresentableGeneration,
+	selectChildren,
+} from "../generation-repository";
+import { findQueuePositions } from "../run/queue-order";
+import { presentGeneration } from "./generation-presenter";
+
+/** The generation if the viewer may see it (owner or admin); anyone else learns nothing. */
+export async function getGeneration(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	id: string,
+): Promise<GenerationRow> {
+	const row = await findGenerationById(deps.database.db, id);
+	if (!row || (row.user_id !== viewer.id && !viewer.isAdmin)) throw new AppError("NOT_FOUND");
+	return row;
+}
+
+/** The generation as the API shows it (with its family), if the viewer may see it. */
+export async function getPresentableGeneration(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	id: string,
+): Promise<PresentableGeneration> {
+	const row = await findPresentableGeneration(deps.database.db, id, { isOwnerShown: false });
+	if (!row || (row.user_id !== viewer.id && !viewer.isAdmin)) throw new AppError("NOT_FOUND");
+	return row;
+}
+
+/** The most children `GET /api/generations/:id/family` lists. */
+export const FAMILY_CHILDREN_LIMIT = 50;
+
+/**
+ * `GET /api/generations/:id/family`, for its owner or the administrator: the generation it was
+ * made from (null when made from a prompt or an upload, or when that one was deleted) and those
+ * made from it, newest first, at most 50, each as the history shows it. With `imageIndex`, only
+ * those made from that image ("Made from this" under the image a preview shows); an index the
+ * generation has no image at is refused, naming the field.
+ */
+export async function getGenerationFamily(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	id: string,
+	options: { imageIndex?: number | undefined } = {},
+): Promise<GenerationFamily> {
+	const generation = await getGeneration(deps, viewer, id);
+	const { imageIndex } = options;
+	const imageCount = generation.images.length;
+	if (imageIndex !== undefined && imageIndex >= imageCount) {
+		throw new AppError(
+			"VALIDATION_ERROR",
+			imageCount === 0
+				? "imageIndex names no image: this generation has none"
+				: `imageIndex must be from 0 to ${imageCount - 1} for this generation`,
+		);
+	}
+	const db = deps.database.db;
+	const isOwnerShown = viewer.isAdmin;
+	const [parent, children] = await Promise.all([
+		generation.parent_generation_id === null
+			? undefined
+			: findPresentableGeneration(db, generation.parent_generation_id, { isOwnerShown }),
+		selectChildren(db, {
+			parentId: generation.id,
+			imageIndex,
+			userId: generation.user_id,
+			limit: FAMILY_CHILDREN_LIMIT,
+			isOwnerShown,
+		}),
+	]);
+	// "As the history shows it": a queued one with its place in the queue, one look-up for all.
+	const shown = parent && parent.user_id === generation.user_id ? parent : undefined;
+	const positions = await findQueuePositions(db, shown ? [shown, ...children] : children);
+	const present = (row: PresentableGeneration) =>
+		presentGeneration(row, positions.get(row.id) ?? null);
+	return { parent: shown ? present(shown) : null, children: children.map(present) };
+}

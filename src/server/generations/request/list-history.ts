@@ -1,0 +1,71 @@
+import type { AspectRatio } from "../../../shared/aspect-ratios";
+import type { GenerationPage } from "../../../shared/generations";
+import { decodeCursor, toCursorPage } from "../../db/cursor-page";
+import { AppError } from "../../errors/app-error";
+import type { Viewer } from "../../person/viewer";
+import type { GenerationDeps } from "../generation-deps";
+import { findUserIdByEmail } from "../generation-repository";
+import { countHistory, type HistoryFilters, selectHistoryPage } from "../history-repository";
+import { findQueuePositions } from "../run/queue-order";
+import { presentGeneration } from "./generation-presenter";
+
+type HistoryQuery = {
+	cursor?: string | undefined;
+	limit: number;
+	todayStart: Date;
+	search?: string | undefined;
+	aspectRatio?: AspectRatio | undefined;
+	modelId?: string | undefined;
+	isFavoritesOnly?: boolean;
+	/** The administrator's filter by person; anyone else passing it is refused. */
+	ownerEmail?: string | undefined;
+};
+
+const EMPTY_PAGE: GenerationPage = { items: [], nextCursor: null, total: 0, today: 0 };
+
+/**
+ * The viewer's history (the admin's: everyone's, or one person's), newest first, one cursor page
+ * at a time; the counts are of what the search and filters match. A cursor continues the query
+ * that gave it.
+ */
+export async function listHistory(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	query: HistoryQuery,
+): Promise<GenerationPage> {
+	const db = deps.database.db;
+	let userId: string | undefined = viewer.isAdmin ? undefined : viewer.id;
+	if (query.ownerEmail !== undefined) {
+		if (!viewer.isAdmin) {
+			throw new AppError("VALIDATION_ERROR", "Only the administrator can filter by person.");
+		}
+		userId = await findUserIdByEmail(db, query.ownerEmail);
+		if (userId === undefined) return EMPTY_PAGE;
+	}
+	const filters: HistoryFilters = {
+		userId,
+		search: query.search || undefined,
+		aspectRatio: query.aspectRatio,
+		modelId: query.modelId,
+		isFavoritesOnly: query.isFavoritesOnly ?? false,
+	};
+	const cursor = decodeCursor(query.cursor);
+	const [rows, counts] = await Promise.all([
+		selectHistoryPage(db, {
+			filters,
+			cursor,
+			limit: query.limit + 1,
+			isOwnerShown: viewer.isAdmin,
+		}),
+		countHistory(db, { filters, todayStart: query.todayStart }),
+	]);
+	// One look-up of the queue for the page's queued rows, none when the page has none.
+	const positions = await findQueuePositions(db, rows);
+	return {
+		...toCursorPage(rows, query.limit, (row) =>
+			presentGeneration(row, positions.get(row.id) ?? null),
+		),
+		total: counts.total,
+		today: counts.today,
+	};
+}

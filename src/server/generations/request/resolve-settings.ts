@@ -1,0 +1,262 @@
+import { randomInt } from "node:crypto";
+import {
+	ASPECT_RATIO_MESSAGE,
+	type AspectRatio,
+	nearestAspectRatio,
+} from "../../../shared/aspect-ratios";
+import type { GenerationSettings } from "../../../shared/generation-responses";
+import { MAX_SEED, type Quality } from "../../../shared/generation-settings";
+import type { CreateGenerationRequest } from "../../../shared/generations";
+import {
+	DEFAULT_REFERENCE_STRENGTH,
+	DEFAULT_UPSCALE_FACTOR,
+	type GenerationAction,
+	MAX_UPLOAD_PIXELS,
+	VARY_STRENGTHS,
+} from "../../../shared/image-input";
+import { PROMPT_MESSAGES } from "../../../shared/prompt";
+import { AppError } from "../../errors/app-error";
+import type { Model, ModelCatalogue } from "../../models/model-catalogue";
+import type { GenerationInput } from "../../providers/types";
+import { type ImageAction, toGenerationInput, toImageInstruction } from "../generation-input";
+import type { ReferenceSource } from "../run/reference-image";
+
+function refuse(message: string): never {
+	throw new AppError("VALIDATION_ERROR", message);
+}
+
+/**
+ * The largest image an upscale may make: the most pixels Atelier takes in as an image (an
+ * upload's limit) is also the most it makes, so an upscale of an upscale cannot grow without end.
+ */
+export const MAX_UPSCALED_PIXELS = MAX_UPLOAD_PIXELS;
+
+/** A request resolved: what the generation is made with and what its row records. */
+export type ResolvedGeneration = {
+	model: Model;
+	/** As the person wrote it (its `--ar` flag kept), or the parent's. */
+	prompt: string;
+	aspectRatio: AspectRatio;
+	settings: GenerationSettings;
+	/** What it does with its reference image; absent when made from the prompt alone. */
+	imageAction?: ImageAction;
+};
+
+/**
+ * The model a request names (or the default) and the settings it will be made with, each checked
+ * against what that model offers; a setting it does not offer is refused with a message naming the
+ * field, never silently dropped. A random seed is drawn here, so the seed used is known (and
+ * answered) from the start. Ends with the provider's own check (a ComfyUI seed input's range).
+ *
+ * Made from an image (`source`, the reference already found and read): a variation keeps its
+ * parent's prompt, ratio and model (and negative prompt and quality where the model offers them)
+ * unless the request names others, with a new seed and the variation's strength; an upscale makes
+ * one image `factor` times its parent's, on the request's model, else the parent's if it offers the
+ * factor, else the first model in the catalogue that does; an edit takes the request's prompt and
+ * strength (0.6 by default) and keeps the reference's ratio unless the request names one. A model
+ * that takes no reference strength (OpenAI) is refused one, and records none.
+ */
+export async function resolveSettings(
+	catalogue: ModelCatalogue,
+	request: CreateGenerationRequest,
+	source?: ReferenceSource,
+): Promise<ResolvedGeneration> {
+	let imageAction = resolveImageAction(request, source);
+	const action = imageAction?.action;
+	const parent = source?.kind === "generation" ? source.parent : undefined;
+	const isFromParent = action === "vary-subtle" || action === "vary-strong" || action === "upscale";
+	const prompt = request.prompt ?? (isFromParent && parent ? parent.prompt : undefined);
+	if (prompt === undefined) refuse(PROMPT_MESSAGES.required);
+	const aspectRatio = resolveAspectRatio(request, source);
+	const model = chooseModel(catalogue, request, source, imageAction);
+	if (imageAction && action !== "upscale" && !model.referenceStrength) {
+		// The model decides by itself how far to move from the image (OpenAI's edit endpoint): a
+		// strength asked for is refused, not ignored, and none is recorded as used.
+		if (request.strength !== undefined) {
+			refuse(
+				"strength is not taken by this model: it decides by itself how far to move from the reference",
+			);
+		}
+		imageAction = { ...imageAction, strength: null };
+	}
+
+	if (action !== "upscale" && !model.ratios.includes(aspectRatio)) {
+		refuse(`aspectRatio must be one of ${model.ratios.join(", ")} for this model`);
+	}
+	let count: number;
+	if (action === "upscale") {
+		if (request.count !== undefined && request.count !== 1) refuse("count must be 1 for upscale");
+		count = 1;
+	} else {
+		count = request.count ?? Math.max(...model.counts);
+		if (!model.counts.includes(count)) {
+			refuse(`count must be one of ${model.counts.join(", ")} for this model`);
+		}
+	}
+	if (request.seed !== null && !model.seed) refuse("seed is not offered by this model");
+	if (request.negativePrompt !== null && !model.negativePrompt) {
+		refuse("negativePrompt is not offered by this model");
+	}
+	if (request.quality !== null && !model.qualities.includes(request.quality)) {
+		refuse(
+			model.qualities.length === 0
+				? "quality is not offered by this model"
+				: `quality must be one of ${model.qualities.join(", ")} for this model`,
+		);
+	}
+	// A variation or an upscale keeps what its parent was made with where the model offers it.
+	const kept = isFromParent ? parent : undefined;
+	const keptQuality = kept?.quality && model.qualities.includes(kept.quality) ? kept.quality : null;
+	const settings: GenerationSettings = {
+		count,
+		// Always a new seed for a variation: the same one would repaint the same picture.
+		seed: model.seed ? (request.seed ?? (await drawSeed(model))) : null,
+		negativePrompt:
+			request.negativePrompt ?? (kept && model.negativePrompt ? kept.negative_prompt : null),
+		quality: request.quality ?? keptQuality ?? defaultQualityOf(model),
+	};
+	let input: GenerationInput = toGenerationInput(prompt, aspectRatio, settings);
+	if (imageAction && source) {
+		input = { ...input, image: toImageInstruction(source.image, imageAction) };
+	}
+	const problem = await model.provider.checkInput?.(input);
+	if (problem) refuse(problem.message);
+	return { model, prompt, aspectRatio, settings, ...(imageAction ? { imageAction } : {}) };
+}
+
+/**
+ * What the request does with its reference, its fields checked together: an action needs a
+ * reference (a variation and an upscale, an image of a generation), a reference without an action
+ * is an edit, a strength is an edit's and a factor an upscale's.
+ */
+function resolveImageAction(
+	request: CreateGenerationRequest,
+	source: ReferenceSource | undefined,
+): ImageAction | undefined {
+	if (!source) {
+		if (request.action !== undefined) refuse(`reference is required for ${request.action}`);
+		if (request.strength !== undefined) refuse("strength is only taken with a reference");
+		if (request.factor !== undefined) refuse("factor is only taken by upscale");
+		return undefined;
+	}
+	const action: GenerationAction = request.action ?? "edit";
+	if (action !== "upscale" && request.factor !== undefined) {
+		refuse("factor is only taken by upscale");
+	}
+	if (action === "edit") {
+		return {
+			action,
+			strength: request.strength ?? DEFAULT_REFERENCE_STRENGTH,
+			factor: null,
+		};
+	}
+	if (source.kind !== "generation") {
+		refuse(
+			`reference of ${action} must be an image of a generation ({ generationId, imageIndex })`,
+		);
+	}
+	if (action === "upscale") {
+		if (request.strength !== undefined) refuse("strength is not taken by upscale");
+		const factor = request.factor ?? DEFAULT_UPSCALE_FACTOR;
+		const { width, height } = source.image;
+		if (width * factor * height * factor > MAX_UPSCALED_PIXELS) {
+			refuse(
+				`factor ${factor} would make a ${width * factor} × ${height * factor} image, more than the ${MAX_UPSCALED_PIXELS / 1_000_000} megapixels an image may have`,
+			);
+		}
+		return { action, strength: null, factor };
+	}
+	if (request.strength !== undefined) {
+		refuse(`strength is not taken by ${action}, whose strength is ${VARY_STRENGTHS[action]}`);
+	}
+	return { action, strength: VARY_STRENGTHS[action], factor: null };
+}
+
+/**
+ * The request's ratio, else its reference's: a generation's own (an upscale may name no other),
+ * or for an upload the ratio nearest its size.
+ */
+function resolveAspectRatio(
+	request: CreateGenerationRequest,
+	source: ReferenceSource | undefined,
+): AspectRatio {
+	if (source?.kind === "generation") {
+		const own = source.parent.aspect_ratio;
+		if (request.action === "upscale" && request.aspectRatio && request.aspectRatio !== own) {
+			refuse(`aspectRatio of an upscale is its image's own (${own})`);
+		}
+		return request.aspectRatio ?? own;
+	}
+	if (request.aspectRatio) return request.aspectRatio;
+	if (source) return nearestAspectRatio(source.image.width, source.image.height);
+	return refuse(ASPECT_RATIO_MESSAGE);
+}
+
+function chooseModel(
+	catalogue: ModelCatalogue,
+	request: CreateGenerationRequest,
+	source: ReferenceSource | undefined,
+	imageAction: ImageAction | undefined,
+): Model {
+	const named = (id: string): Model => catalogue.find(id) ?? refuse(`model "${id}" is not offered`);
+	const action = imageAction?.action;
+	if (action === "upscale" && source?.kind === "generation") {
+		const factor = imageAction?.factor ?? DEFAULT_UPSCALE_FACTOR;
+		if (request.model !== undefined) {
+			const model = named(request.model);
+			if (!model.upscale.includes(factor)) {
+				refuse(
+					model.upscale.length === 0
+						? "factor is not offered by this model: it does not upscale"
+						: `factor must be one of ${model.upscale.join(", ")} for this model`,
+				);
+			}
+			return model;
+		}
+		const parentModel = catalogue.find(source.parent.model_id);
+		if (parentModel?.upscale.includes(factor)) return parentModel;
+		return (
+			catalogue.models.find((model) => model.upscale.includes(factor)) ??
+			refuse(`factor ${factor} is not offered by any model`)
+		);
+	}
+	let model: Model;
+	if (request.model !== undefined) {
+		model = named(request.model);
+	} else if (source?.kind === "generation" && action !== "edit") {
+		const parentModel = catalogue.find(source.parent.model_id);
+		if (!parentModel) {
+			refuse(
+				`model "${source.parent.model_id}" of the original is no longer offered; name a model`,
+			);
+		}
+		model = parentModel;
+	} else {
+		model = catalogue.defaultModel();
+	}
+	if (action !== undefined && !model.imageInput) {
+		refuse(`reference is not taken by this model: it makes images from a prompt alone`);
+	}
+	if (action === undefined && !model.textToImage) {
+		refuse(`model "${model.id}" makes no image from a prompt alone: it needs a reference`);
+	}
+	return model;
+}
+
+/** A random seed the model's service accepts: its own draw where its range is narrower. */
+async function drawSeed(model: Model): Promise<number> {
+	return (await model.provider.randomSeed?.()) ?? randomInt(0, MAX_SEED + 1);
+}
+
+/**
+ * The quality a generation naming none is made with, so the recorded settings say which one was
+ * used: the provider's configured default where the model offers it, else the first the model
+ * offers (an entry may have narrowed the default away); null where the model has no quality
+ * setting, or where the service chooses by itself (OpenAI's `auto`, sent as such).
+ */
+function defaultQualityOf(model: Model): Quality | null {
+	if (model.qualities.length === 0) return null;
+	const configured = model.provider.capabilities.defaultQuality;
+	if (configured === undefined) return null;
+	return model.qualities.includes(configured) ? configured : (model.qualities[0] ?? null);
+}

@@ -1,0 +1,222 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+	ActiveGenerationsSchema,
+	GenerationSchema,
+	PollResponseSchema,
+} from "../../../shared/generation-responses";
+import { progressReport } from "../../../shared/progress";
+import { availableDatabaseKinds } from "../../testing/test-database";
+import {
+	createTestServer,
+	createTestUser,
+	type TestClient,
+	type TestServer,
+} from "../../testing/test-server";
+import { claimGeneration, completeGeneration } from "./generation-lifecycle";
+import { findQueuePositions } from "./queue-order";
+
+/**
+ * The fair queue as one worker (GENERATION_CONCURRENCY=1) sees it: each turn claims the next
+ * generation and finishes it before the next turn. No workers run by themselves; the test takes
+ * the turns.
+ */
+describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
+	let server: TestServer;
+	// Each test's own generations, by name: the names repeat from one test to the next.
+	const names = new Map<string, string>();
+	beforeEach(async () => {
+		names.clear();
+		server = await createTestServer(kind, {
+			isWorkerEnabled: false,
+			limits: { maxActivePerUser: 10, dailyLimitPerUser: 0 },
+		});
+	});
+	afterEach(async () => {
+		await server?.close();
+	});
+
+	/** A person who queues generations, each named by its prompt. */
+	async function person() {
+		const { client } = await createTestUser(server);
+		return Object.assign((...prompts: string[]) => queue(client, prompts), { client });
+	}
+
+	/** What the poll answer and the generation's JSON say of its place in the queue. */
+	async function positionShown(client: TestClient, prompt: string) {
+		const id = [...names].find(([, name]) => name === prompt)?.[0];
+		const poll = PollResponseSchema.parse(
+			await (await client.request(`/api/generations/${id}/status?wait=0`)).json(),
+		);
+		const generation = GenerationSchema.parse(
+			await (await client.request(`/api/generations/${id}`)).json(),
+		);
+		expect(generation.progress?.position).toBe(poll.progress?.position);
+		return poll.progress?.stage === "queued" ? poll.progress.position : null;
+	}
+
+	async function queue(client: TestClient, prompts: string[]): Promise<void> {
+		for (const prompt of prompts) {
+			const response = await client.request("/api/generations", {
+				method: "POST",
+				json: { prompt, aspectRatio: "--ar 1:1" },
+			});
+			expect(response.status).toBe(201);
+			const { id } = (await response.json()) as { id: string };
+			names.set(id, prompt);
+		}
+	}
+
+	/** One worker's turn: claims the next generation (its name) and leaves it running. */
+	async function start(): Promise<{ name: string; finish(): Promise<void> } | undefined> {
+		const token = randomUUID();
+		const row = await claimGeneration(server.database.db, token, 60_000);
+		if (!row) return undefined;
+		return {
+			name: names.get(row.id) ?? row.id,
+			async finish() {
+				const lease = { generationId: row.id, token };
+				expect(await completeGeneration(server.database.db, lease, [])).toBeDefined();
+			},
+		};
+	}
+
+	/** The queued generations' names, in the order of their positions (which must run 0, 1, 2...). */
+	async function queueByPosition(): Promise<string[]> {
+		const rows = [...names.keys()].map((id) => ({ id, status: "queued" as const }));
+		const positions = await findQueuePositions(server.database.db, rows);
+		const ordered = [...positions].sort(([, a], [, b]) => a - b);
+		expect(ordered.map(([, position]) => position)).toEqual(ordered.map((_, index) => index));
+		return ordered.map(([id]) => names.get(id) ?? id);
+	}
+
+	/** Takes every remaining turn, one at a time, and says what started in which order. */
+	async function drain(): Promise<string[]> {
+		const started: string[] = [];
+		for (let run = await start(); run; run = await start()) {
+			started.push(run.name);
+			await run.finish();
+		}
+		return started;
+	}
+
+	it("runs a person's one generation next, behind only the one running, not behind another's three", async () => {
+		const ada = await person();
+		const bo = await person();
+		await ada("ada 1", "ada 2", "ada 3");
+		const running = await start();
+		expect(running?.name).toBe("ada 1");
+
+		await bo("bo 1");
+		expect(await queueByPosition()).toEqual(["bo 1", "ada 2", "ada 3"]);
+		expect(await positionShown(bo.client, "bo 1")).toBe(0);
+		expect(await positionShown(ada.client, "ada 3")).toBe(2);
+		expect(await positionShown(ada.client, "ada 1")).toBeNull();
+
+		await running?.finish();
+		expect(await drain()).toEqual(["bo 1", "ada 2", "ada 3"]);
+	});
+
+	it("still counts a person's turn once it has finished: who starts next is who the positions said, even when that turn began before anyone now waiting asked", async () => {
+		const ada = await person();
+		const bo = await person();
+		// Ada's first starts at once, before her next two and Bo's one exist.
+		await ada("ada 1");
+		const running = await start();
+		expect(running?.name).toBe("ada 1");
+		await ada("ada 2", "ada 3");
+		await bo("bo 1");
+		expect(await queueByPosition()).toEqual(["bo 1", "ada 2", "ada 3"]);
+
+		await running?.finish();
+		// Its end changes nobody's place: Bo's one is still next, and then starts.
+		expect(await queueByPosition()).toEqual(["bo 1", "ada 2", "ada 3"]);
+		expect(await positionShown(bo.client, "bo 1")).toBe(0);
+		expect(await drain()).toEqual(["bo 1", "ada 2", "ada 3"]);
+	});
+
+	it("serves people who have not had a turn first come, first served, then takes turns round the people", async () => {
+		const ada = await person();
+		const bo = await person();
+		const cy = await person();
+		await ada("ada 1", "ada 2", "ada 3", "ada 4");
+		const running = await start();
+		expect(running?.name).toBe("ada 1");
+
+		// Bo and Cy have had no turn: Bo asked first, so Bo goes first; each then takes one turn a round.
+		await bo("bo 1", "bo 2");
+		await cy("cy 1", "cy 2", "cy 3");
+		const expected = ["bo 1", "cy 1", "ada 2", "bo 2", "cy 2", "ada 3", "cy 3", "ada 4"];
+		expect(await queueByPosition()).toEqual(expected);
+
+		await running?.finish();
+		expect(await drain()).toEqual(expected);
+	});
+
+	it("gives each queued generation its position, 0 when next, the running one having none, and keeps it true as turns pass", async () => {
+		const ada = await person();
+		const bo = await person();
+		await ada("ada 1", "ada 2", "ada 3");
+		await bo("bo 1", "bo 2");
+		// Nobody has had a turn: Ada asked first.
+		expect(await queueByPosition()).toEqual(["ada 1", "bo 1", "ada 2", "bo 2", "ada 3"]);
+
+		const started: string[] = [];
+		for (let run = await start(); run; run = await start()) {
+			// While it runs, what was second is next, and the running one is not counted.
+			const queued = await queueByPosition();
+			expect(queued).not.toContain(run.name);
+			started.push(run.name);
+			await run.finish();
+			// The queue after each start is the queue before it, less the one that started.
+			expect(await queueByPosition()).toEqual(queued);
+		}
+		expect(started).toEqual(["ada 1", "bo 1", "ada 2", "bo 2", "ada 3"]);
+	});
+
+	it("puts a person who comes back after their generations finished among those who have not had a turn", async () => {
+		const ada = await person();
+		const bo = await person();
+		const cy = await person();
+		await ada("ada 1");
+		expect(await drain()).toEqual(["ada 1"]);
+
+		await bo("bo 1", "bo 2", "bo 3");
+		const running = await start();
+		expect(running?.name).toBe("bo 1");
+		// Ada's turn came before anyone now waiting asked: it delayed nobody. She and Cy have had no
+		// turn in this wait, so both go before Bo, in the order they asked.
+		await ada("ada 2");
+		await cy("cy 1");
+		expect(await queueByPosition()).toEqual(["ada 2", "cy 1", "bo 2", "bo 3"]);
+		await running?.finish();
+		expect(await drain()).toEqual(["ada 2", "cy 1", "bo 2", "bo 3"]);
+	});
+
+	it("answers a person's waiting list of active generations as soon as the queue moves, with the new position", async () => {
+		const ada = await person();
+		const bo = await person();
+		await ada("ada 1", "ada 2");
+		await bo("bo 1");
+		const read = async (query = "") =>
+			ActiveGenerationsSchema.parse(
+				await (await bo.client.request(`/api/generations/active${query}`)).json(),
+			);
+		const before = await read();
+		expect(before.items.map((item) => item.progress?.position)).toEqual([1]);
+
+		// A wait longer than the test may last: only the queue moving can answer it in time. Whether
+		// the start lands before the wait begins or during it, the answer is the changed list; the
+		// pause lets it begin first, so the announcement is what must end it.
+		const waiting = read(`?after=${before.version}&wait=25000`);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const running = await start();
+		expect(running?.name).toBe("ada 1");
+		const after = await waiting;
+		expect(after.version).not.toBe(before.version);
+		expect(after.items.map((item) => item.progress)).toEqual([
+			progressReport("queued", { position: 0 }),
+		]);
+		await running?.finish();
+	}, 20_000);
+});
