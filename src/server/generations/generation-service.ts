@@ -35,7 +35,8 @@ import {
 	type PresentableGeneration,
 	selectChildren,
 } from "./generation-repository";
-import { findQueuePosition, findQueuePositions } from "./queue-order";
+import { findQueuePositions } from "./queue-order";
+import { findCachedQueuePosition } from "./queue-position-cache";
 import { findReferenceSource, storeReferenceCopy } from "./reference-image";
 import { resolveSettings } from "./resolve-settings";
 
@@ -350,7 +351,7 @@ export async function pollGeneration(
 ): Promise<PollResponse> {
 	const { waitMs, after, signal } = options;
 	const present = async (row: GenerationRow) =>
-		presentPoll(row, await findQueuePosition(deps.database.db, row));
+		presentPoll(row, await findCachedQueuePosition(deps.database.db, deps.events, row));
 	const row = await getGeneration(deps, viewer, id);
 	if (row.status === "completed" || row.status === "failed" || waitMs <= 0) return present(row);
 	const keys = row.status === "queued" ? [id, QUEUE_MOVED_KEY] : [id];

@@ -3,13 +3,13 @@ import { personChangeKey, QUEUE_MOVED_KEY, waitForAnyChange } from "./generation
 import { presentActiveGeneration, versionOf } from "./generation-presenter";
 import { findActiveGenerations } from "./generation-repository";
 import type { GenerationDeps, Viewer } from "./generation-service";
-import { findQueuePositions } from "./queue-order";
+import { findCachedQueuePositions } from "./queue-position-cache";
 
 type ActiveDeps = Pick<GenerationDeps, "database" | "events">;
 
 async function readActive(deps: ActiveDeps, viewer: Viewer) {
 	const rows = await findActiveGenerations(deps.database.db, viewer.id);
-	const positions = await findQueuePositions(deps.database.db, rows);
+	const positions = await findCachedQueuePositions(deps.database.db, deps.events, rows);
 	const items = rows.map((row) => presentActiveGeneration(row, positions.get(row.id) ?? null));
 	const version = versionOf(items);
 	return { answer: { count: items.length, items, version } satisfies ActiveGenerations, rows };
