@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import sharp from "sharp";
 import type { ProgressStage } from "../../shared/generation-responses";
 import type { DatabaseSchema } from "../db/schema";
+import { runImageWork } from "../images/image-work";
 import type { Logger } from "../logging/logger";
 import type { PreviewFrame, ProviderProgress } from "../providers/types";
 import type { Storage } from "../storage/storage";
@@ -60,10 +61,12 @@ function describeState(state: ProgressReport): string {
 }
 
 async function shrinkPreview(frame: PreviewFrame): Promise<Uint8Array> {
-	const data = await sharp(frame.data)
-		.resize(PREVIEW_LONG_SIDE, PREVIEW_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
-		.webp({ quality: 60 })
-		.toBuffer();
+	const data = await runImageWork(() =>
+		sharp(frame.data)
+			.resize(PREVIEW_LONG_SIDE, PREVIEW_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
+			.webp({ quality: 60 })
+			.toBuffer(),
+	);
 	return new Uint8Array(data);
 }
 
