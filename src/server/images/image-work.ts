@@ -1,12 +1,14 @@
 /**
  * Image encodings (one sharp pipeline each: a render, a stored copy, a preview frame) that run at
- * once in this process. Each takes a thread of libuv's pool of four, which password hashes (up to
- * one a core, auth/password-hashing.ts) and file reads and writes share, and libvips runs a
- * pipeline on threads of its own, so two keep the cores busy. Unbounded, a crowd's generations
- * (four at once, four images each, three copies an image) queued dozens of pipelines ahead of
- * every hash: a sign-up waited behind seconds of encoding and was refused.
+ * once in this process: libuv's pool of four threads less one. Each pipeline takes a thread of
+ * that pool, which password hashes (auth/password-hashing.ts) and file reads and writes share;
+ * unbounded, a crowd's generations (four at once, four images each, three pipelines an image)
+ * queued dozens of pipelines ahead of every hash, and a sign-up waited behind seconds of encoding
+ * and was refused. Bounded, no more pipelines are in the pool than it runs at once, so a hash
+ * waits for no encoding, and three still keep the cores busy (each pipeline is mostly one thread:
+ * SVG rasterising and JPEG and WebP encoding are).
  */
-export const IMAGE_WORK_CONCURRENCY = 2;
+export const IMAGE_WORK_CONCURRENCY = 3;
 
 // The process's one bound, as libuv's pool is the process's.
 const waiting: Array<() => void> = [];
