@@ -229,8 +229,8 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		return { position: poll.progress?.position, version: poll.version };
 	}
 
-	/** Counts the statements that read the fair queue's order, from now on. */
-	function countFairOrderReads() {
+	/** Counts the statements whose text holds `fragment`, from now on. */
+	function countStatements(fragment: string) {
 		let count = 0;
 		const counted = new WeakSet<object>();
 		server.database.pool.on("acquire", (client) => {
@@ -241,7 +241,7 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 				query: (...args: unknown[]) => {
 					const [first] = args;
 					const text = typeof first === "string" ? first : (first as { text?: string })?.text;
-					if (text?.includes("queue_wait as")) count += 1;
+					if (text?.includes(fragment)) count += 1;
 					return query(...args);
 				},
 			});
@@ -263,11 +263,24 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		expect(waiting.map(({ before }) => before.position)).toEqual([1, 2, 3, 4, 5]);
 		const polls = waiting.map(({ client, id, before }) => pollQueued(client, id, before.version));
 		await new Promise((resolve) => setTimeout(resolve, 300));
-		const fairOrderReads = countFairOrderReads();
+		const fairOrderReads = countStatements("queue_wait as");
 		expect((await start())?.name).toBe("person 0");
 		expect((await Promise.all(polls)).map((answer) => answer.position)).toEqual([0, 1, 2, 3, 4]);
 		// The claim's own reading, and one for the five answers.
 		expect(fairOrderReads()).toBeLessThanOrEqual(2);
+	}, 20_000);
+
+	it("reads a waiting poll's generation twice, before and after the change that answers it", async () => {
+		const ada = await person();
+		await ada("ada 1", "ada 2");
+		const id = [...names].find(([, name]) => name === "ada 2")?.[0] as string;
+		const before = await pollQueued(ada.client, id);
+		const generationReads = countStatements('select * from "generations" where "id"');
+		const waiting = pollQueued(ada.client, id, before.version);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect((await start())?.name).toBe("ada 1");
+		expect((await waiting).position).toBe(0);
+		expect(generationReads()).toBe(2);
 	}, 20_000);
 
 	it("wakes a queued generation's waiting poll at once when the queue moves, then at most once a second however often it moves", async () => {
