@@ -30,7 +30,7 @@ import {
 import { findGenerationById } from "./generation-repository";
 import { createProgressReporter, type ProgressReporter } from "./progress-reporter";
 import { loadReferenceImage } from "./reference-image";
-import { generationFolder, runFolder, settleAll, storeGenerationImage } from "./store-images";
+import { generationFolder, runFolder, storeGenerationImage } from "./store-images";
 
 export type GenerationRunSettings = {
 	timeoutMs: number;
@@ -206,23 +206,21 @@ async function followJob(run: Run, job: ProviderJob): Promise<ImageSource[]> {
 async function storeImages(run: Run, sources: ImageSource[]): Promise<StoredImage[]> {
 	const { deps, signal, lease } = run;
 	const folder = runFolder(lease.generationId, lease.token);
-	// The images side by side: each of a store's steps waits for a turn of the event loop, which a
-	// crowd makes late, and the encodings take their turns of the process's image work anyway.
-	return settleAll(
-		sources.map(async (source, index) => {
-			const bytes = await withRetries(run, "download", async () => {
-				if (source.kind === "bytes") return source.data;
-				const downloaded = await deps.downloadImage(source.url, {
-					maxBytes: deps.settings.downloadMaxBytes,
-					timeoutMs: deps.settings.downloadTimeoutMs,
-					allowPrivateHosts: run.provider.trustedPrivateHosts ?? [],
-					signal,
-				});
-				return downloaded.data;
+	const images: StoredImage[] = [];
+	for (const [index, source] of sources.entries()) {
+		const bytes = await withRetries(run, "download", async () => {
+			if (source.kind === "bytes") return source.data;
+			const downloaded = await deps.downloadImage(source.url, {
+				maxBytes: deps.settings.downloadMaxBytes,
+				timeoutMs: deps.settings.downloadTimeoutMs,
+				allowPrivateHosts: run.provider.trustedPrivateHosts ?? [],
+				signal,
 			});
-			return storeGenerationImage(deps.storage, folder, index, bytes);
-		}),
-	);
+			return downloaded.data;
+		});
+		images.push(await storeGenerationImage(deps.storage, folder, index, bytes));
+	}
+	return images;
 }
 
 /**

@@ -140,7 +140,7 @@ export async function storeGenerationImage(
  * Like Promise.all, but rejects only once every promise has settled: nothing is still writing into
  * a run's folder when its failure removes the folder.
  */
-export async function settleAll<T extends readonly unknown[]>(
+async function settleAll<T extends readonly unknown[]>(
 	promises: { [K in keyof T]: Promise<T[K]> },
 ): Promise<T> {
 	const settled = await Promise.allSettled(promises);
