@@ -41,6 +41,8 @@ const DATABASES = (process.env.DATABASES ?? "pglite,postgres")
 	.map((name) => name.trim());
 const SERVER = process.env.SERVER ?? "dist/server/main.js";
 const MALLOC_ARENA_MAX = process.env.MALLOC_ARENA_MAX ?? "2";
+/** Where each run's server log is written (`<SERVER_LOG>.<label>.log`); kept nowhere without it. */
+const SERVER_LOG = process.env.SERVER_LOG;
 const REQUEST_TIMEOUT_MS = 30_000;
 /** A fresh embedded database is created at the first start: on a busy machine that takes a while. */
 const START_TIMEOUT_MS = 180_000;
@@ -64,11 +66,21 @@ const SERVER_VARIABLES = [
 	"LOCAL_ENGINE_DELAY_MS",
 	"MAX_ACTIVE_GENERATIONS_PER_USER",
 	"AUTH_RATE_LIMIT_ENABLED",
+	"LOG_LEVEL",
 ];
 
 type Sample = { route: string; status: string; ms: number };
 
-type Counters = { signedUp: number; started: number; failed: number; signUpMs: number[] };
+type Counters = {
+	signedUp: number;
+	started: number;
+	failed: number;
+	signUpMs: number[];
+	/** For each generation followed to its end: the polls it took. */
+	pollsPerGeneration: number[];
+	/** Generations seen completed within the crowd's time (not its grace after). */
+	completedInTime: number;
+};
 
 type Run = {
 	label: string;
@@ -76,6 +88,8 @@ type Run = {
 	completions: number[];
 	generationsStarted: number;
 	generationsFailed: number;
+	pollsPerGeneration: number[];
+	completedInTime: number;
 	signedUp: number;
 	/** Each person's time from arriving to being signed up, retries included. */
 	signUpMs: number[];
@@ -279,28 +293,48 @@ async function simulatePerson(
 			const startedAt = performance.now();
 			const own = { id: createdBody.id, isCompleted: false };
 			person.own.push(own);
-			// Follow it as the web app does (follow-generation.ts): GET {pollingUrl} again and again;
-			// the server holds each until the generation changes or the polling interval passes. An
-			// early answer with nothing new, or a failed poll, is spaced out to the interval.
-			let lastStatus: string | undefined;
+			// Follow it as the web app does (follow-generation.ts): GET {pollingUrl} again and again,
+			// naming the last answer's version (`after`); the server holds each until the generation
+			// changes or the polling interval passes. An answer with news (a new status or progress)
+			// is followed by the next poll at once; one with nothing new, or a failed poll, is spaced
+			// out to the interval. A build whose answers carry no progress or version is followed on
+			// its status alone, as its own page did.
+			let lastNews: string | undefined;
+			let lastVersion: string | undefined;
+			let polls = 0;
 			while (Date.now() < endsAt + FINISH_GRACE_MS) {
 				const pollStartedAt = performance.now();
+				polls += 1;
 				const poll = await person.request(
 					"GET /api/generations/:id/status",
-					createdBody.pollingUrl,
+					lastVersion
+						? `${createdBody.pollingUrl}?after=${encodeURIComponent(lastVersion)}`
+						: createdBody.pollingUrl,
 				);
-				const status = (poll.body as { status?: string } | undefined)?.status;
+				const body = poll.body as
+					| { status?: string; progress?: unknown; version?: string }
+					| undefined;
+				const status = body?.status;
 				if (status === "completed") {
 					completions.push(performance.now() - startedAt);
+					counters.pollsPerGeneration.push(polls);
+					if (Date.now() < endsAt) counters.completedInTime += 1;
 					own.isCompleted = true;
 					break;
 				}
 				if (status === "failed") {
 					counters.failed += 1;
+					counters.pollsPerGeneration.push(polls);
 					break;
 				}
-				const isNews = poll.status === 200 && status !== lastStatus;
-				lastStatus = status;
+				if (poll.status !== 200) {
+					await sleep(Math.max(0, POLLING_INTERVAL_MS - (performance.now() - pollStartedAt)));
+					continue;
+				}
+				lastVersion = body?.version;
+				const news = `${status} ${JSON.stringify(body?.progress ?? null)}`;
+				const isNews = news !== lastNews;
+				lastNews = news;
 				if (!isNews) {
 					await sleep(Math.max(0, POLLING_INTERVAL_MS - (performance.now() - pollStartedAt)));
 				}
@@ -369,7 +403,14 @@ async function runCrowd(label: string, serverEnv: Record<string, string>): Promi
 
 		const samples: Sample[] = [];
 		const completions: number[] = [];
-		const counters: Counters = { signedUp: 0, started: 0, failed: 0, signUpMs: [] };
+		const counters: Counters = {
+			signedUp: 0,
+			started: 0,
+			failed: 0,
+			signUpMs: [],
+			pollsPerGeneration: [],
+			completedInTime: 0,
+		};
 		const cpuBefore = readCpuSeconds(pid);
 		const started = performance.now();
 		const endsAt = Date.now() + DURATION_MS;
@@ -407,6 +448,8 @@ async function runCrowd(label: string, serverEnv: Record<string, string>): Promi
 			completions,
 			generationsStarted: counters.started,
 			generationsFailed: counters.failed,
+			pollsPerGeneration: counters.pollsPerGeneration,
+			completedInTime: counters.completedInTime,
 			signedUp: counters.signedUp,
 			signUpMs: counters.signUpMs,
 			startMs,
@@ -421,6 +464,11 @@ async function runCrowd(label: string, serverEnv: Record<string, string>): Promi
 	} finally {
 		await dispatcher.close();
 		await stopServer(server);
+		if (SERVER_LOG) {
+			const file = `${SERVER_LOG}.${label.replace(/[^a-z0-9]+/gi, "-")}.log`;
+			writeFileSync(file, server.output());
+			console.log(`  ${label}: the server's log is in ${file}`);
+		}
 		await rm(dataDir, { recursive: true, force: true });
 	}
 }
@@ -476,6 +524,10 @@ function printRun(run: Run) {
 	const completions = [...run.completions].sort((a, b) => a - b);
 	console.log(
 		`generations: ${run.generationsStarted} started, ${completions.length} completed, ${run.generationsFailed} failed, ${run.generationsStarted - completions.length - run.generationsFailed} still unfinished ${FINISH_GRACE_MS / 1000} s after the crowd's time; start to completed seen: p50 ${formatMs(percentile(completions, 0.5))}, p95 ${formatMs(percentile(completions, 0.95))}`,
+	);
+	const polls = [...run.pollsPerGeneration].sort((a, b) => a - b);
+	console.log(
+		`polls per generation followed to its end (${polls.length}): p50 ${percentile(polls, 0.5)}, p95 ${percentile(polls, 0.95)}, max ${polls.at(-1) ?? Number.NaN}; completed within the crowd's ${DURATION_MS / 1000} s: ${run.completedInTime}, ${(run.completedInTime / (DURATION_MS / 1000)).toFixed(2)} a second`,
 	);
 	const { startPeakMb, idleMb, peakMb, isPeakReset, afterMb } = run.memory;
 	console.log(

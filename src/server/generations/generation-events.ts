@@ -28,6 +28,15 @@ export function personChangeKey(userId: string): string {
  */
 export const QUEUE_MOVED_KEY = "queue";
 
+/**
+ * The least time between two wakes of the waits on QUEUE_MOVED_KEY in one process. Every claim,
+ * new generation and deletion of a queued one moves the queue; under a crowd that is several times
+ * a second, and each wake answers (and so brings back at once) the poll of every queued page. The
+ * first move after a quiet second wakes them at once, the moves within the second after it wake
+ * them once at its end: a queued page's place moves within a second of the queue.
+ */
+export const QUEUE_MOVE_WAKE_INTERVAL_MS = 1_000;
+
 /** Tells every server process, when the transaction commits, that these generations changed. */
 export async function notifyGenerationsChanged(
 	db: Executor,
@@ -64,6 +73,12 @@ export type GenerationEvents = {
 	/** Resolves when the generation changes (in any server process) or after `timeoutMs`. */
 	waitForChange(id: string, timeoutMs: number, signal?: AbortSignal): Promise<void>;
 	/**
+	 * How many queue moves (QUEUE_MOVED_KEY) this process has heard, each counted as it is heard
+	 * (its wake may come later): what was read of the queue while this stays the same is the queue
+	 * still (queue-position-cache.ts).
+	 */
+	queueMoves(): number;
+	/**
 	 * Ends every wait now and every later one at once, still listening: a process on its way out
 	 * answers its long polls with what it knows instead of holding them until their time is up
 	 * (the browser asks again, and a load balancer sends that to a process that stays).
@@ -83,14 +98,38 @@ export async function listenForGenerationChanges(
 		for (const set of [...waiters.values()]) for (const wake of [...set]) wake();
 		waiters.clear();
 	};
-	const unlisten = await database.listen(GENERATION_CHANGED_CHANNEL, (id) => {
+	const wake = (id: string) => {
 		const set = waiters.get(id);
 		if (!set) return;
 		waiters.delete(id);
-		for (const wake of set) wake();
+		for (const wakeOne of set) wakeOne();
+	};
+	let queueMoves = 0;
+	let queueWokenAt = Number.NEGATIVE_INFINITY;
+	let queueWakeTimer: NodeJS.Timeout | undefined;
+	const wakeQueueWaits = () => {
+		queueWakeTimer = undefined;
+		// Only a wake that ended waits spaces out the next.
+		if (waiters.has(QUEUE_MOVED_KEY)) queueWokenAt = performance.now();
+		wake(QUEUE_MOVED_KEY);
+	};
+	const unlisten = await database.listen(GENERATION_CHANGED_CHANNEL, (id) => {
+		if (id !== QUEUE_MOVED_KEY) {
+			wake(id);
+			return;
+		}
+		queueMoves += 1;
+		if (queueWakeTimer) return;
+		const sinceWake = performance.now() - queueWokenAt;
+		if (sinceWake >= QUEUE_MOVE_WAKE_INTERVAL_MS) wakeQueueWaits();
+		else {
+			queueWakeTimer = setTimeout(wakeQueueWaits, QUEUE_MOVE_WAKE_INTERVAL_MS - sinceWake);
+			queueWakeTimer.unref();
+		}
 	});
 	logger.debug("listening for generation changes");
 	return {
+		queueMoves: () => queueMoves,
 		waitForChange(id, timeoutMs, signal) {
 			if (isEnding) return Promise.resolve();
 			return new Promise((resolve) => {
@@ -115,6 +154,7 @@ export async function listenForGenerationChanges(
 		},
 		async close() {
 			isEnding = true;
+			clearTimeout(queueWakeTimer);
 			wakeEveryone();
 			await unlisten();
 		},

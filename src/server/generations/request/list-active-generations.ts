@@ -3,14 +3,14 @@ import type { Viewer } from "../../person/viewer";
 import type { GenerationDeps } from "../generation-deps";
 import { personChangeKey, QUEUE_MOVED_KEY, waitForAnyChange } from "../generation-events";
 import { findActiveGenerations } from "../generation-repository";
-import { findQueuePositions } from "../run/queue-order";
+import { findCachedQueuePositions } from "../run/queue-position-cache";
 import { presentActiveGeneration, versionOf } from "./generation-presenter";
 
 type ActiveDeps = Pick<GenerationDeps, "database" | "events">;
 
 async function readActive(deps: ActiveDeps, viewer: Viewer) {
 	const rows = await findActiveGenerations(deps.database.db, viewer.id);
-	const positions = await findQueuePositions(deps.database.db, rows);
+	const positions = await findCachedQueuePositions(deps.database.db, deps.events, rows);
 	const items = rows.map((row) => presentActiveGeneration(row, positions.get(row.id) ?? null));
 	const version = versionOf(items);
 	return { answer: { count: items.length, items, version } satisfies ActiveGenerations, rows };

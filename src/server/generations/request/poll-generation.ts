@@ -3,13 +3,16 @@ import type { GenerationRow } from "../../db/schema";
 import type { Viewer } from "../../person/viewer";
 import type { GenerationDeps } from "../generation-deps";
 import { QUEUE_MOVED_KEY, waitForAnyChange } from "../generation-events";
-import { findQueuePosition } from "../run/queue-order";
+import { findCachedQueuePosition } from "../run/queue-position-cache";
 import { presentPoll } from "./generation-presenter";
 import { getGeneration } from "./get-generation";
+
 /**
  * Answers a poll at once when the generation is finished, or differs from the answer whose
  * version is `after` (a change between two polls), else when it changes or `waitMs` passes.
  * A queued generation's answer also changes when the queue moves (its position in `progress`).
+ * It listens before it reads, so one read tells what a change after it would be news to: a
+ * waiting poll reads its generation twice, once before and once after the change.
  */
 export async function pollGeneration(
 	deps: Pick<GenerationDeps, "database" | "events">,
@@ -18,21 +21,31 @@ export async function pollGeneration(
 	options: { waitMs: number; after?: string | undefined; signal?: AbortSignal | undefined },
 ): Promise<PollResponse> {
 	const { waitMs, after, signal } = options;
+	const { events } = deps;
 	const present = async (row: GenerationRow) =>
-		presentPoll(row, await findQueuePosition(deps.database.db, row));
-	const row = await getGeneration(deps, viewer, id);
-	if (row.status === "completed" || row.status === "failed" || waitMs <= 0) return present(row);
-	const keys = row.status === "queued" ? [id, QUEUE_MOVED_KEY] : [id];
-	const changed = waitForAnyChange(deps.events, keys, waitMs, signal);
-	// Read again after subscribing, so a change between the two reads is not missed. What the
-	// caller saw is the answer it names (`after`), else the first read's.
-	const [seen, current] = await Promise.all([
-		after || present(row).then((before) => before.version),
-		getGeneration(deps, viewer, id),
-	]);
-	const answer = await present(current);
-	// Anything the answer says (status, message, progress) that moved since is news already.
-	if (current.api_id !== row.api_id || answer.version !== seen) return answer;
-	await changed;
-	return present(await getGeneration(deps, viewer, id));
+		presentPoll(row, await findCachedQueuePosition(deps.database.db, events, row));
+	if (waitMs <= 0) return present(await getGeneration(deps, viewer, id));
+	const listening = new AbortController();
+	const stopListening = () => listening.abort();
+	signal?.addEventListener("abort", stopListening, { once: true });
+	try {
+		const queueMovesBefore = events.queueMoves();
+		const changes = [waitForAnyChange(events, [id], waitMs, listening.signal)];
+		const row = await getGeneration(deps, viewer, id);
+		let answer = await present(row);
+		if (row.status === "completed" || row.status === "failed") return answer;
+		// What the caller saw is the answer it names (`after`), else this one.
+		const seen = after || answer.version;
+		if (row.status === "queued") {
+			changes.push(waitForAnyChange(events, [QUEUE_MOVED_KEY], waitMs, listening.signal));
+			// A queue move heard before its wait was listened to: the place read may be the old one.
+			if (events.queueMoves() !== queueMovesBefore) answer = await present(row);
+		}
+		if (answer.version !== seen) return answer;
+		await Promise.race(changes);
+		return present(await getGeneration(deps, viewer, id));
+	} finally {
+		listening.abort();
+		signal?.removeEventListener("abort", stopListening);
+	}
 }

@@ -219,4 +219,95 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		]);
 		await running?.finish();
 	}, 20_000);
+
+	/** What a queued generation's poll answers: its position, and the version to name next. */
+	async function pollQueued(client: TestClient, id: string, after?: string) {
+		const query = after ? `?after=${after}&wait=25000` : "?wait=0";
+		const poll = PollResponseSchema.parse(
+			await (await client.request(`/api/generations/${id}/status${query}`)).json(),
+		);
+		return { position: poll.progress?.position, version: poll.version };
+	}
+
+	/** Counts the statements whose text holds `fragment`, from now on. */
+	function countStatements(fragment: string) {
+		let count = 0;
+		const counted = new WeakSet<object>();
+		server.database.pool.on("acquire", (client) => {
+			if (counted.has(client)) return;
+			counted.add(client);
+			const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+			Object.assign(client, {
+				query: (...args: unknown[]) => {
+					const [first] = args;
+					const text = typeof first === "string" ? first : (first as { text?: string })?.text;
+					if (text?.includes(fragment)) count += 1;
+					return query(...args);
+				},
+			});
+		});
+		return () => count;
+	}
+
+	it("answers the waiting polls of every queued generation, when the queue moves, from one reading of the fair order", async () => {
+		const people = await Promise.all(Array.from({ length: 6 }, () => person()));
+		for (const [index, queueOne] of people.entries()) await queueOne(`person ${index}`);
+		const ids = [...names.keys()];
+		const waiting = await Promise.all(
+			people.slice(1).map(async ({ client }, index) => {
+				const id = ids[index + 1] as string;
+				const before = await pollQueued(client, id);
+				return { client, id, before };
+			}),
+		);
+		expect(waiting.map(({ before }) => before.position)).toEqual([1, 2, 3, 4, 5]);
+		const polls = waiting.map(({ client, id, before }) => pollQueued(client, id, before.version));
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const fairOrderReads = countStatements("queue_wait as");
+		expect((await start())?.name).toBe("person 0");
+		expect((await Promise.all(polls)).map((answer) => answer.position)).toEqual([0, 1, 2, 3, 4]);
+		// The claim's own reading, and one for the five answers.
+		expect(fairOrderReads()).toBeLessThanOrEqual(2);
+	}, 20_000);
+
+	it("reads a waiting poll's generation twice, before and after the change that answers it", async () => {
+		const ada = await person();
+		await ada("ada 1", "ada 2");
+		const id = [...names].find(([, name]) => name === "ada 2")?.[0] as string;
+		const before = await pollQueued(ada.client, id);
+		const generationReads = countStatements('select * from "generations" where "id"');
+		const waiting = pollQueued(ada.client, id, before.version);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect((await start())?.name).toBe("ada 1");
+		expect((await waiting).position).toBe(0);
+		expect(generationReads()).toBe(2);
+	}, 20_000);
+
+	it("wakes a queued generation's waiting poll at once when the queue moves, then at most once a second however often it moves", async () => {
+		const ada = await person();
+		const bo = await person();
+		const cy = await person();
+		await ada("ada 1", "ada 2");
+		await bo("bo 1");
+		await cy("cy 1");
+		const id = [...names].find(([, name]) => name === "cy 1")?.[0] as string;
+		const before = await pollQueued(cy.client, id);
+		expect(before.position).toBe(2);
+
+		const first = pollQueued(cy.client, id, before.version);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect((await start())?.name).toBe("ada 1");
+		const moved = await first;
+		const movedAt = performance.now();
+		expect(moved.position).toBe(1);
+
+		// The page asks again at once, and the queue moves again at once: the answer waits for the
+		// second since the last wake to end, then says where the queue is then.
+		const second = pollQueued(cy.client, id, moved.version);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect((await start())?.name).toBe("bo 1");
+		const answer = await second;
+		expect(answer.position).toBe(0);
+		expect(performance.now() - movedAt).toBeGreaterThanOrEqual(900);
+	}, 20_000);
 });

@@ -3,6 +3,7 @@ import sharp from "sharp";
 import type { ProgressStage } from "../../../shared/generation-responses";
 import { IMAGE_TYPES } from "../../../shared/image-types";
 import type { DatabaseSchema } from "../../db/schema";
+import { runImageWork } from "../../images/image-work";
 import type { Logger } from "../../logging/logger";
 import type { PreviewFrame, ProviderProgress } from "../../providers/types";
 import type { Storage } from "../../storage/storage";
@@ -61,10 +62,12 @@ function describeState(state: ProgressReport): string {
 }
 
 async function shrinkPreview(frame: PreviewFrame): Promise<Uint8Array> {
-	const data = await sharp(frame.data)
-		.resize(PREVIEW_LONG_SIDE, PREVIEW_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
-		.webp({ quality: 60 })
-		.toBuffer();
+	const data = await runImageWork(() =>
+		sharp(frame.data)
+			.resize(PREVIEW_LONG_SIDE, PREVIEW_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
+			.webp({ quality: 60 })
+			.toBuffer(),
+	);
 	return new Uint8Array(data);
 }
 

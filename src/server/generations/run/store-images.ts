@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { IMAGE_EXTENSIONS, IMAGE_TYPES, imageTypeOfFormat } from "../../../shared/image-types";
 import type { StoredImage } from "../../db/schema";
+import { runImageWork } from "../../images/image-work";
 import { ProviderError } from "../../providers/types";
 import type { Storage } from "../../storage/storage";
 
@@ -58,7 +59,7 @@ export async function storeGenerationImage(
 ): Promise<StoredImage> {
 	let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
 	try {
-		metadata = await sharp(data).metadata();
+		metadata = await runImageWork(() => sharp(data).metadata());
 	} catch (error) {
 		throw new ProviderError("The provider returned data that is not an image", {
 			retryable: false,
@@ -71,26 +72,36 @@ export async function storeGenerationImage(
 			retryable: false,
 		});
 	}
-	// One decode, two resized encodes side by side.
+	// Two resized encodes side by side, each in its turn of the process's image work; the original
+	// is written meanwhile.
 	const source = sharp(data);
-	const [thumbnail, display] = await Promise.all([
-		source
-			.clone()
-			.resize(THUMBNAIL_LONG_SIDE, THUMBNAIL_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
-			.webp({ quality: 72 })
-			.toBuffer({ resolveWithObject: true }),
-		source
-			.clone()
-			.resize(DISPLAY_LONG_SIDE, DISPLAY_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
-			.webp({ quality: 80 })
-			.toBuffer({ resolveWithObject: true }),
-	]);
 	const key = `${folder}${index}.${format.extension}`;
 	const displayKey = `${folder}${index}-display.webp`;
 	const thumbnailKey = `${folder}${index}-thumb.webp`;
-	await storage.put(key, data, format.contentType);
-	await storage.put(displayKey, display.data, IMAGE_TYPES.webp.contentType);
-	await storage.put(thumbnailKey, thumbnail.data, IMAGE_TYPES.webp.contentType);
+	const [thumbnail, display] = await settleAll([
+		runImageWork(() =>
+			source
+				.clone()
+				.resize(THUMBNAIL_LONG_SIDE, THUMBNAIL_LONG_SIDE, {
+					fit: "inside",
+					withoutEnlargement: true,
+				})
+				.webp({ quality: 72 })
+				.toBuffer({ resolveWithObject: true }),
+		),
+		runImageWork(() =>
+			source
+				.clone()
+				.resize(DISPLAY_LONG_SIDE, DISPLAY_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
+				.webp({ quality: 80 })
+				.toBuffer({ resolveWithObject: true }),
+		),
+		storage.put(key, data, format.contentType),
+	] as const);
+	await settleAll([
+		storage.put(displayKey, display.data, IMAGE_TYPES.webp.contentType),
+		storage.put(thumbnailKey, thumbnail.data, IMAGE_TYPES.webp.contentType),
+	]);
 	return {
 		key,
 		contentType: format.contentType,
@@ -104,6 +115,19 @@ export async function storeGenerationImage(
 		thumbnailHeight: thumbnail.info.height,
 		bytes: data.byteLength + display.data.byteLength + thumbnail.data.byteLength,
 	};
+}
+
+/**
+ * Like Promise.all, but rejects only once every promise has settled: nothing is still writing into
+ * a run's folder when its failure removes the folder.
+ */
+async function settleAll<T extends readonly unknown[]>(
+	promises: { [K in keyof T]: Promise<T[K]> },
+): Promise<T> {
+	const settled = await Promise.allSettled(promises);
+	const failed = settled.find((result) => result.status === "rejected");
+	if (failed) throw failed.reason;
+	return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 /**

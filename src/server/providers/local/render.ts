@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
+import { runImageWork } from "../../images/image-work";
 import type { ImageInstruction } from "../types";
 import { blendWithReference, resampleImage } from "./image-input";
 import { createLook, type Look } from "./look";
@@ -76,19 +77,23 @@ export async function renderImages(
 ): Promise<RenderedImage[]> {
 	const { image: instruction } = input;
 	if (instruction?.kind === "upscale") {
-		const upscaled = await resampleImage(instruction.image, instruction.factor, JPEG_OPTIONS);
+		const upscaled = await runImageWork(() =>
+			resampleImage(instruction.image, instruction.factor, JPEG_OPTIONS),
+		);
 		onImageDrawn?.(1, 1);
 		return [upscaled];
 	}
 	const composed = composeImages(input);
 	let drawn = 0;
-	// Each rasterisation runs on a libuv worker thread; only the SVG text is built on this one.
+	// Each rasterisation runs on a libuv worker thread, in its turn of the process's image work;
+	// only the SVG text is built on this one.
 	return Promise.all(
 		composed.map(async (image) => {
-			const rendered =
+			const rendered = await runImageWork(() =>
 				instruction?.kind === "reference"
-					? await rasteriseOver(image, instruction)
-					: await rasterise(image.svg, image.width, image.height);
+					? rasteriseOver(image, instruction)
+					: rasterise(image.svg, image.width, image.height),
+			);
 			drawn += 1;
 			onImageDrawn?.(drawn, composed.length);
 			return rendered;
