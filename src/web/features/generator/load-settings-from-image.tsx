@@ -2,6 +2,7 @@
 // recipe is read by the form (image-settings.ts).
 import { ImageUp } from "lucide-react";
 import { useRef } from "react";
+import { INPUT_IMAGE_ACCEPT } from "../../../shared/image-types";
 
 type LoadSettingsFromImageProps = {
 	onImageChosen: (file: File) => void;
@@ -22,7 +23,7 @@ export function LoadSettingsFromImage({ onImageChosen }: LoadSettingsFromImagePr
 			<input
 				ref={fileInputRef}
 				type="file"
-				accept="image/png,image/jpeg,image/webp"
+				accept={INPUT_IMAGE_ACCEPT}
 				hidden
 				aria-label="Image to load settings from"
 				onChange={(event) => {
