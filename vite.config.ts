@@ -27,7 +27,7 @@ export default defineConfig({
 					// whose number changed with unrelated edits; as separate files they cost the first
 					// load about 1.5 kB of gzip (docs/decisions/005-first-load-budget.md).
 					// The UI of making images from an image (the actions on a result, the family, the
-					// reference's upload) is shared by the generator's and the history's lazy chunks:
+					// reference's upload, the thumbnail component they and the results show) is shared by the generator's and the history's lazy chunks:
 					// one chunk, not eight, each of whose names the first page's preload list carries.
 					// Likewise what the header's running count, the history and the generator share of
 					// the active generations and the word when one is done (the poll, the notifications
@@ -37,7 +37,7 @@ export default defineConfig({
 						{ name: "index", tags: ["$initial"] },
 						{
 							name: "image-input",
-							test: /src\/(shared\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
+							test: /src\/(shared\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons|thumbnail)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
 						},
 						{
 							name: "active-generations",

@@ -4,6 +4,7 @@ import {
 	contentTypeOfExtension,
 	extensionOfContentType,
 	IMAGE_TYPES,
+	INPUT_IMAGE_ACCEPT,
 	imageTypeOfFormat,
 	inputImageType,
 	inputImageTypeOfFormat,
@@ -39,5 +40,9 @@ describe("the table of image types", () => {
 		expect(isInputContentType("image/avif")).toBe(false);
 		expect(inputImageTypeOfFormat("webp")).toBe(IMAGE_TYPES.webp);
 		expect(inputImageTypeOfFormat("gif")).toBeUndefined();
+	});
+
+	it("offers a file picker the input types only", () => {
+		expect(INPUT_IMAGE_ACCEPT).toBe("image/png,image/jpeg,image/webp");
 	});
 });

@@ -23,6 +23,9 @@ const INPUT_TYPES = ALL_TYPES.filter((type): type is InputImageType =>
 	(UPLOAD_CONTENT_TYPES as readonly string[]).includes(type.contentType),
 );
 
+/** A file picker's `accept` for an image that starts a generation, or whose recipe is read. */
+export const INPUT_IMAGE_ACCEPT: string = INPUT_TYPES.map((type) => type.contentType).join(",");
+
 /**
  * How large an image downloaded from a provider may be (its URL, or the bytes its API answers)
  * unless IMAGE_DOWNLOAD_MAX_BYTES says otherwise.

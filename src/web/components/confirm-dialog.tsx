@@ -1,6 +1,7 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import type { ReactNode, RefObject } from "react";
 import { getButtonClassName } from "./button";
+import { DialogFrame } from "./dialog-frame";
 
 const ICON_TONES = {
 	danger: "bg-red-50 text-red-600 ring-red-200",
@@ -38,41 +39,30 @@ export function ConfirmDialog({
 	action,
 }: ConfirmDialogProps) {
 	return (
-		<AlertDialog.Root open={isOpen} onOpenChange={(open) => (open ? null : onClose())}>
-			<AlertDialog.Portal>
-				<AlertDialog.Overlay className="fixed inset-0 z-dialog bg-slate-950/40" />
-				<AlertDialog.Content
-					onCloseAutoFocus={(event) => {
-						event.preventDefault();
-						const target = returnFocusRef.current;
-						if (target?.isConnected) target.focus({ preventScroll: true });
-					}}
-					className="fixed top-1/2 left-1/2 z-dialog w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
+		<DialogFrame
+			kind="alert"
+			isOpen={isOpen}
+			onOpenChange={(open) => (open ? null : onClose())}
+			returnFocusRef={returnFocusRef}
+			icon={
+				<span
+					className={`inline-flex size-10 shrink-0 items-center justify-center rounded-full ring-1 ring-inset ${ICON_TONES[tone]}`}
 				>
-					<div className="flex gap-4">
-						<span
-							className={`inline-flex size-10 shrink-0 items-center justify-center rounded-full ring-1 ring-inset ${ICON_TONES[tone]}`}
-						>
-							{icon}
-						</span>
-						<div className="min-w-0">
-							<AlertDialog.Title className="text-lg font-semibold text-slate-900">
-								{title}
-							</AlertDialog.Title>
-							<AlertDialog.Description className="mt-2 text-sm break-words text-slate-600">
-								{description}
-							</AlertDialog.Description>
-							{children}
-						</div>
-					</div>
-					<div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-						<AlertDialog.Cancel className={getButtonClassName({ variant: "secondary" })}>
-							Cancel
-						</AlertDialog.Cancel>
-						{action}
-					</div>
-				</AlertDialog.Content>
-			</AlertDialog.Portal>
-		</AlertDialog.Root>
+					{icon}
+				</span>
+			}
+			title={title}
+			description={description}
+			footer={
+				<>
+					<AlertDialog.Cancel className={getButtonClassName({ variant: "secondary" })}>
+						Cancel
+					</AlertDialog.Cancel>
+					{action}
+				</>
+			}
+		>
+			{children}
+		</DialogFrame>
 	);
 }

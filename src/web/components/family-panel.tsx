@@ -7,6 +7,7 @@ import { type Generation, isInProgress } from "../../shared/generation-responses
 import { ACTION_LABELS, type GenerationParent, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import { FAMILY_QUERY_PREFIX, fetchGenerationFamily } from "../lib/generations-requests";
 import { Spinner } from "./spinner";
+import { Thumbnail } from "./thumbnail";
 
 /**
  * The family's cache key: one per image of a generation, read again when a preview opens on it
@@ -68,13 +69,7 @@ function FamilyThumbnail({
 			onClick={() => onOpen(generation, generation.images[imageIndex] ? imageIndex : 0)}
 			className={THUMBNAIL_BUTTON_CLASS_NAME}
 		>
-			<img
-				src={image.thumbnailUrl}
-				width={image.thumbnailWidth}
-				height={image.thumbnailHeight}
-				alt=""
-				className="size-full object-cover"
-			/>
+			<Thumbnail image={image} className="size-full object-cover" />
 		</button>
 	);
 }

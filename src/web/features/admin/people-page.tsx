@@ -1,17 +1,6 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-	ArrowDown,
-	ArrowUp,
-	ArrowUpDown,
-	EllipsisVertical,
-	Gauge,
-	Trash2,
-	UserCheck,
-	Users,
-	UserX,
-} from "lucide-react";
+import { ArrowDown, ArrowUp, ArrowUpDown, Trash2, Users, UserX } from "lucide-react";
 import { type ReactNode, useDeferredValue, useRef, useState } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
@@ -24,7 +13,7 @@ import type {
 } from "../../../shared/people";
 import { Button, getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
-import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
+import { DataTable } from "../../components/data-table";
 import { QueryStatus } from "../../components/query-status";
 import {
 	deletePerson,
@@ -34,10 +23,11 @@ import {
 	setPersonQuota,
 } from "../../lib/admin-requests";
 import { ApiError } from "../../lib/api-client";
-import { formatDay } from "../../lib/date-format";
-import { formatBytes, formatCount, formatMoney } from "../../lib/number-format";
+import { formatCount } from "../../lib/number-format";
 import { showToast } from "../../lib/toast";
 import { AdminPageFrame } from "./admin-page-frame";
+import type { PendingPersonAction } from "./person-actions-menu";
+import { PersonRow } from "./person-row";
 import { QuotaDialog } from "./quota-dialog";
 
 const LOAD_FAILURE_MESSAGE = "Failed to load the people. Please try again.";
@@ -61,8 +51,6 @@ const COLUMNS: readonly Column[] = [
 	{ key: "spend", label: "Spend", isNumeric: true },
 	{ key: "status", label: "Status", isNumeric: false },
 ];
-
-type Pending = { kind: "disable" | "enable" | "delete"; person: Person };
 
 function SortHeader({
 	column,
@@ -94,144 +82,6 @@ function SortHeader({
 				{icon}
 			</button>
 		</th>
-	);
-}
-
-const MENU_ITEM_CLASS_NAME =
-	"flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900";
-
-function PersonActionsMenu({
-	person,
-	onAction,
-	onQuota,
-}: {
-	person: Person;
-	onAction: (pending: Pending, trigger: HTMLElement | null) => void;
-	onQuota: (person: Person, trigger: HTMLElement | null) => void;
-}) {
-	const triggerRef = useRef<HTMLButtonElement>(null);
-	return (
-		<DropdownMenu.Root modal={false}>
-			<DropdownMenu.Trigger
-				ref={triggerRef}
-				aria-label={`Actions for ${person.email}`}
-				className="inline-flex size-9 cursor-pointer items-center justify-center rounded-lg text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 data-[state=open]:bg-slate-100"
-			>
-				<EllipsisVertical aria-hidden="true" className="size-4" />
-			</DropdownMenu.Trigger>
-			<DropdownMenu.Portal>
-				<DropdownMenu.Content
-					align="end"
-					sideOffset={4}
-					className="z-menu w-56 rounded-xl bg-white p-1.5 shadow-lg ring-1 ring-slate-200 focus:outline-none"
-				>
-					<DropdownMenu.Item
-						className={MENU_ITEM_CLASS_NAME}
-						onSelect={() => onQuota(person, triggerRef.current)}
-					>
-						<Gauge aria-hidden="true" className="size-4" />
-						Quotas…
-					</DropdownMenu.Item>
-					{/* The administrator's own account can be neither disabled nor deleted. */}
-					{person.isAdmin ? null : (
-						<>
-							{person.status === "active" ? (
-								<DropdownMenu.Item
-									className={MENU_ITEM_CLASS_NAME}
-									onSelect={() => onAction({ kind: "disable", person }, triggerRef.current)}
-								>
-									<UserX aria-hidden="true" className="size-4" />
-									Disable…
-								</DropdownMenu.Item>
-							) : (
-								<DropdownMenu.Item
-									className={MENU_ITEM_CLASS_NAME}
-									onSelect={() => onAction({ kind: "enable", person }, triggerRef.current)}
-								>
-									<UserCheck aria-hidden="true" className="size-4" />
-									Enable…
-								</DropdownMenu.Item>
-							)}
-							<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-							<DropdownMenu.Item
-								className={`${MENU_ITEM_CLASS_NAME} data-[highlighted]:bg-red-50 data-[highlighted]:text-red-700`}
-								onSelect={() => onAction({ kind: "delete", person }, triggerRef.current)}
-							>
-								<Trash2 aria-hidden="true" className="size-4" />
-								Delete account…
-							</DropdownMenu.Item>
-						</>
-					)}
-				</DropdownMenu.Content>
-			</DropdownMenu.Portal>
-		</DropdownMenu.Root>
-	);
-}
-
-function describeQuota(person: Person): string | null {
-	const parts: string[] = [];
-	if (person.quota.maxActive !== null) parts.push(`${person.quota.maxActive} at once`);
-	if (person.quota.daily !== null) {
-		parts.push(person.quota.daily === 0 ? "no daily limit" : `${person.quota.daily} a day`);
-	}
-	return parts.length > 0 ? `Quota: ${parts.join(", ")}` : null;
-}
-
-function PersonRow({
-	person,
-	onAction,
-	onQuota,
-}: {
-	person: Person;
-	onAction: (pending: Pending, trigger: HTMLElement | null) => void;
-	onQuota: (person: Person, trigger: HTMLElement | null) => void;
-}) {
-	const quota = describeQuota(person);
-	return (
-		<tr className="align-top">
-			<td className="py-3 pr-3 text-sm">
-				<span className="font-medium break-all text-slate-900">{person.email}</span>
-				{person.isAdmin ? <span className="ml-2 text-xs text-accent-700">(you)</span> : null}
-				{quota ? <span className="mt-0.5 block text-xs text-slate-600">{quota}</span> : null}
-			</td>
-			<td className="py-3 pr-3 text-sm whitespace-nowrap text-slate-700">
-				<time dateTime={person.signedUpAt}>{formatDay(person.signedUpAt)}</time>
-			</td>
-			<td className="py-3 pr-3 text-sm whitespace-nowrap text-slate-700">
-				{person.lastActiveAt ? (
-					<time dateTime={person.lastActiveAt}>{formatDay(person.lastActiveAt)}</time>
-				) : (
-					"Never"
-				)}
-			</td>
-			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
-				{formatCount(person.generations)}
-			</td>
-			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
-				{formatCount(person.generationsThisMonth)}
-			</td>
-			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
-				{formatCount(person.images)}
-			</td>
-			<td
-				className={`py-3 pr-3 text-sm whitespace-nowrap text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}
-			>
-				{formatBytes(person.imageBytes)}
-			</td>
-			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
-				{formatMoney(person.spend)}
-			</td>
-			<td className="py-3 pr-3 text-sm">
-				{person.status === "active" ? (
-					<span className="text-emerald-800">Active</span>
-				) : (
-					<span className="font-medium text-red-800">Disabled</span>
-				)}
-			</td>
-			<td className="py-1.5 text-right">
-				<PersonActionsMenu person={person} onAction={onAction} onQuota={onQuota} />
-			</td>
-		</tr>
 	);
 }
 
@@ -274,7 +124,7 @@ export function PeoplePage() {
 	const [sort, setSort] = useState<PeopleSortKey>("email");
 	const [order, setOrder] = useState<SortOrder>("asc");
 	const [page, setPage] = useState(1);
-	const [pending, setPending] = useState<Pending | null>(null);
+	const [pending, setPending] = useState<PendingPersonAction | null>(null);
 	const [quotaPerson, setQuotaPerson] = useState<Person | null>(null);
 	const [isBusy, setIsBusy] = useState(false);
 	const returnFocusRef = useRef<HTMLElement | null>(null);
@@ -312,7 +162,7 @@ export function PeoplePage() {
 		}
 	}
 
-	function confirmPending(current: Pending) {
+	function confirmPending(current: PendingPersonAction) {
 		const { kind, person } = current;
 		setPending(null);
 		const work = {

@@ -7,6 +7,7 @@ import {
 	type PersonQuota,
 } from "../../../shared/people";
 import { Button, getButtonClassName } from "../../components/button";
+import { DialogFrame } from "../../components/dialog-frame";
 import { TextField } from "../../components/text-field";
 
 type QuotaDialogProps = {
@@ -113,32 +114,23 @@ export function QuotaDialog({
 	returnFocusRef,
 }: QuotaDialogProps) {
 	return (
-		<Dialog.Root open={person !== null} onOpenChange={(open) => (open ? null : onClose())}>
-			<Dialog.Portal>
-				<Dialog.Overlay className="fixed inset-0 z-dialog bg-slate-950/40" />
-				<Dialog.Content
-					onCloseAutoFocus={(event) => {
-						event.preventDefault();
-						const target = returnFocusRef.current;
-						if (target?.isConnected) target.focus({ preventScroll: true });
-					}}
-					className="fixed top-1/2 left-1/2 z-dialog w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
-				>
-					<Dialog.Title className="text-lg font-semibold text-slate-900">Quotas</Dialog.Title>
-					<Dialog.Description className="mt-2 text-sm break-words text-slate-600">
-						{person ? `Limits for ${person.email}, in place of the defaults.` : null}
-					</Dialog.Description>
-					{person ? (
-						<QuotaForm
-							key={person.id}
-							person={person}
-							defaults={defaults}
-							isBusy={isBusy}
-							onSave={onSave}
-						/>
-					) : null}
-				</Dialog.Content>
-			</Dialog.Portal>
-		</Dialog.Root>
+		<DialogFrame
+			kind="dialog"
+			isOpen={person !== null}
+			onOpenChange={(open) => (open ? null : onClose())}
+			returnFocusRef={returnFocusRef}
+			title="Quotas"
+			description={person ? `Limits for ${person.email}, in place of the defaults.` : null}
+		>
+			{person ? (
+				<QuotaForm
+					key={person.id}
+					person={person}
+					defaults={defaults}
+					isBusy={isBusy}
+					onSave={onSave}
+				/>
+			) : null}
+		</DialogFrame>
 	);
 }

@@ -7,6 +7,7 @@ import { APP_PATHS } from "../../../shared/app-routes";
 import { ACCOUNT_LABEL } from "../../../shared/constants";
 import { emailLocalPart } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
+import { DialogFrame } from "../../components/dialog-frame";
 import { Spinner } from "../../components/spinner";
 import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/auth-errors";
 import { AdminClaimNotice } from "./admin-claim-notice";
@@ -138,43 +139,36 @@ export function UserMenu({ onError }: UserMenuProps) {
 				</DropdownMenu.Content>
 			</DropdownMenu.Root>
 
-			<AlertDialog.Root open={isConfirmOpen} onOpenChange={setIsConfirmOpen}>
-				<AlertDialog.Portal>
-					<AlertDialog.Overlay className="fixed inset-0 z-dialog bg-slate-950/40 backdrop-blur-[2px]" />
-					<AlertDialog.Content
-						onCloseAutoFocus={(event) => {
-							// The dialog has no trigger of its own: give focus back to the menu button.
-							event.preventDefault();
-							triggerRef.current?.focus();
-						}}
-						className="fixed top-1/2 left-1/2 z-dialog w-[calc(100vw-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl ring-1 ring-slate-200 focus:outline-none"
-					>
-						<AlertDialog.Title className="text-lg font-semibold text-slate-900">
-							Sign out?
-						</AlertDialog.Title>
-						<AlertDialog.Description className="mt-2 text-sm text-slate-600">
-							You will need to sign in again to generate images and see your generations.
-						</AlertDialog.Description>
-						<div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-							<AlertDialog.Cancel className={getButtonClassName({ variant: "secondary" })}>
-								Cancel
-							</AlertDialog.Cancel>
-							<AlertDialog.Action
-								className={getButtonClassName({ variant: "danger" })}
-								disabled={isSigningOut}
-								onClick={(event) => {
-									// Keep the dialog open until the server has answered.
-									event.preventDefault();
-									void confirmSignOut();
-								}}
-							>
-								{isSigningOut ? <Spinner size="sm" /> : null}
-								Sign Out
-							</AlertDialog.Action>
-						</div>
-					</AlertDialog.Content>
-				</AlertDialog.Portal>
-			</AlertDialog.Root>
+			<DialogFrame
+				kind="alert"
+				isOpen={isConfirmOpen}
+				onOpenChange={setIsConfirmOpen}
+				// The dialog has no trigger of its own: focus goes back to the menu button.
+				returnFocusRef={triggerRef}
+				width="sm"
+				isBackdropBlurred
+				title="Sign out?"
+				description="You will need to sign in again to generate images and see your generations."
+				footer={
+					<>
+						<AlertDialog.Cancel className={getButtonClassName({ variant: "secondary" })}>
+							Cancel
+						</AlertDialog.Cancel>
+						<AlertDialog.Action
+							className={getButtonClassName({ variant: "danger" })}
+							disabled={isSigningOut}
+							onClick={(event) => {
+								// Keep the dialog open until the server has answered.
+								event.preventDefault();
+								void confirmSignOut();
+							}}
+						>
+							{isSigningOut ? <Spinner size="sm" /> : null}
+							Sign Out
+						</AlertDialog.Action>
+					</>
+				}
+			/>
 		</>
 	);
 }

@@ -4,6 +4,7 @@ import { findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
 import { formatElapsed } from "../../../shared/elapsed";
 import type { GenerationImage } from "../../../shared/generation-responses";
 import { ImageActionButtons } from "../../components/image-action-buttons";
+import { Thumbnail } from "../../components/thumbnail";
 import { joinClassNames } from "../../lib/class-names";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
@@ -42,14 +43,7 @@ function GalleryImage({ image, index }: { image: GenerationImage; index: number 
 	return (
 		<>
 			{/* The small thumbnail first, at the image's shape; the display copy fades in over it. */}
-			<img
-				src={image.thumbnailUrl}
-				width={image.thumbnailWidth}
-				height={image.thumbnailHeight}
-				alt=""
-				decoding="async"
-				className="block h-auto w-full"
-			/>
+			<Thumbnail image={image} decoding="async" className="block h-auto w-full" />
 			<img
 				src={display.url}
 				srcSet={buildImageSrcSet(image)}
@@ -188,11 +182,8 @@ export function GenerationResults({
 										: "opacity-70 ring-transparent hover:opacity-100",
 								)}
 							>
-								<img
-									src={image.thumbnailUrl}
-									width={image.thumbnailWidth}
-									height={image.thumbnailHeight}
-									alt=""
+								<Thumbnail
+									image={image}
 									decoding="async"
 									className="block h-14 w-auto bg-slate-100"
 								/>

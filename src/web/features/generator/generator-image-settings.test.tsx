@@ -90,7 +90,9 @@ describe("settings from an image", () => {
 			negativePrompt: "people",
 		});
 
-		await user.upload(screen.getByLabelText("Image to load settings from"), file);
+		const picker = screen.getByLabelText("Image to load settings from");
+		expect(picker).toHaveAttribute("accept", "image/png,image/jpeg,image/webp");
+		await user.upload(picker, file);
 
 		expect(await findToast("This model is no longer offered")).toBeVisible();
 		expect(getPromptBox()).toHaveValue("A fox in the snow");

@@ -6,11 +6,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Paperclip, X } from "lucide-react";
 import { useId, useRef } from "react";
-import {
-	DEFAULT_REFERENCE_STRENGTH,
-	IMAGE_INPUT_TEXTS,
-	UPLOAD_CONTENT_TYPES,
-} from "../../../shared/image-input";
+import { DEFAULT_REFERENCE_STRENGTH, IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
+import { INPUT_IMAGE_ACCEPT } from "../../../shared/image-types";
 import type { PublicModel } from "../../../shared/models";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
@@ -157,7 +154,7 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 					<input
 						ref={fileInputRef}
 						type="file"
-						accept={UPLOAD_CONTENT_TYPES.join(",")}
+						accept={INPUT_IMAGE_ACCEPT}
 						hidden
 						aria-label={IMAGE_INPUT_TEXTS.addReference}
 						onChange={(event) => {

@@ -11,6 +11,7 @@ import {
 import { describeProgress, readReportedProgress } from "../../../shared/progress";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
+import { Thumbnail } from "../../components/thumbnail";
 import { joinClassNames } from "../../lib/class-names";
 import { formatTimeOfDay } from "../../lib/date-format";
 import { FavoriteButton } from "./favorite-button";
@@ -47,7 +48,8 @@ function cellSpan(index: number, count: number): string {
 	return "";
 }
 
-function Thumbnail({
+/** One of the card's images: a button that opens it in the preview. */
+function CardImageButton({
 	image,
 	index,
 	count,
@@ -65,11 +67,8 @@ function Thumbnail({
 			onClick={(event) => onOpen(index, event.currentTarget)}
 			className={`group/image relative min-h-0 min-w-0 cursor-zoom-in overflow-hidden bg-slate-100 focus-visible:z-raised focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent-600 ${cellSpan(index, count)}`}
 		>
-			<img
-				src={image.thumbnailUrl}
-				width={image.thumbnailWidth}
-				height={image.thumbnailHeight}
-				alt=""
+			<Thumbnail
+				image={image}
 				loading="lazy"
 				decoding="async"
 				draggable={false}
@@ -180,7 +179,7 @@ function CardMedia({
 	return (
 		<div className="grid size-full grid-cols-2 grid-rows-2 gap-0.5">
 			{images.map((image, index) => (
-				<Thumbnail
+				<CardImageButton
 					key={image.thumbnailUrl}
 					image={image}
 					index={index}

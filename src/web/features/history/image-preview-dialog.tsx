@@ -20,6 +20,7 @@ import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import { Button, getButtonClassName } from "../../components/button";
 import { FamilyPanel } from "../../components/family-panel";
 import { ImageActionButtons } from "../../components/image-action-buttons";
+import { Thumbnail } from "../../components/thumbnail";
 import { formatDateTime } from "../../lib/date-format";
 import { buildArchiveUrl, buildImageDownloadUrl } from "../../lib/generations-requests";
 import { buildEditLink } from "../../lib/image-actions";
@@ -214,13 +215,7 @@ export function ImagePreviewDialog({
 										onClick={() => onSelectImage(index)}
 										className="aspect-square cursor-pointer overflow-hidden rounded-lg bg-slate-100 opacity-70 ring-accent-600 transition hover:opacity-100 aria-pressed:opacity-100 aria-pressed:ring-2"
 									>
-										<img
-											src={thumbnail.thumbnailUrl}
-											width={thumbnail.thumbnailWidth}
-											height={thumbnail.thumbnailHeight}
-											alt=""
-											className="size-full object-cover"
-										/>
+										<Thumbnail image={thumbnail} className="size-full object-cover" />
 									</button>
 								))}
 							</div>

@@ -1,0 +1,73 @@
+import type { Person } from "../../../shared/people";
+import { NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
+import { formatDay } from "../../lib/date-format";
+import { formatBytes, formatCount, formatMoney } from "../../lib/number-format";
+import { type PendingPersonAction, PersonActionsMenu } from "./person-actions-menu";
+
+function describeQuota(person: Person): string | null {
+	const parts: string[] = [];
+	if (person.quota.maxActive !== null) parts.push(`${person.quota.maxActive} at once`);
+	if (person.quota.daily !== null) {
+		parts.push(person.quota.daily === 0 ? "no daily limit" : `${person.quota.daily} a day`);
+	}
+	return parts.length > 0 ? `Quota: ${parts.join(", ")}` : null;
+}
+
+/** One person's row in the People table: who, their usage, their status and their menu. */
+export function PersonRow({
+	person,
+	onAction,
+	onQuota,
+}: {
+	person: Person;
+	onAction: (pending: PendingPersonAction, trigger: HTMLElement | null) => void;
+	onQuota: (person: Person, trigger: HTMLElement | null) => void;
+}) {
+	const quota = describeQuota(person);
+	return (
+		<tr className="align-top">
+			<td className="py-3 pr-3 text-sm">
+				<span className="font-medium break-all text-slate-900">{person.email}</span>
+				{person.isAdmin ? <span className="ml-2 text-xs text-accent-700">(you)</span> : null}
+				{quota ? <span className="mt-0.5 block text-xs text-slate-600">{quota}</span> : null}
+			</td>
+			<td className="py-3 pr-3 text-sm whitespace-nowrap text-slate-700">
+				<time dateTime={person.signedUpAt}>{formatDay(person.signedUpAt)}</time>
+			</td>
+			<td className="py-3 pr-3 text-sm whitespace-nowrap text-slate-700">
+				{person.lastActiveAt ? (
+					<time dateTime={person.lastActiveAt}>{formatDay(person.lastActiveAt)}</time>
+				) : (
+					"Never"
+				)}
+			</td>
+			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
+				{formatCount(person.generations)}
+			</td>
+			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
+				{formatCount(person.generationsThisMonth)}
+			</td>
+			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
+				{formatCount(person.images)}
+			</td>
+			<td
+				className={`py-3 pr-3 text-sm whitespace-nowrap text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}
+			>
+				{formatBytes(person.imageBytes)}
+			</td>
+			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
+				{formatMoney(person.spend)}
+			</td>
+			<td className="py-3 pr-3 text-sm">
+				{person.status === "active" ? (
+					<span className="text-emerald-800">Active</span>
+				) : (
+					<span className="font-medium text-red-800">Disabled</span>
+				)}
+			</td>
+			<td className="py-1.5 text-right">
+				<PersonActionsMenu person={person} onAction={onAction} onQuota={onQuota} />
+			</td>
+		</tr>
+	);
+}
