@@ -20,6 +20,9 @@ export default defineConfig({
 		modulePreload: { polyfill: false },
 		rolldownOptions: {
 			output: {
+				// The first page's preload list names every lazy chunk: six characters of hash (36
+				// bits, ample for a few dozen files a build) instead of eight keep those names short.
+				chunkFileNames: "assets/[name]-[hash:6].js",
 				codeSplitting: {
 					// Everything the first page imports statically goes into its entry chunk. Left to
 					// itself, Rolldown split modules the lazy chunks share with the first page (React,
