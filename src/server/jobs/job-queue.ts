@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { CompiledQuery } from "kysely";
 import PgBoss from "pg-boss";
 import type { Database } from "../db/database";
@@ -54,4 +55,19 @@ export async function startJobQueue(options: {
 /** Stops every worker of the process's pg-boss, letting jobs under way finish for a while. */
 export async function stopJobQueue(boss: PgBoss): Promise<void> {
 	await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
+}
+
+/**
+ * A job id derived from `name` (a UUID, as pg-boss wants, shaped from its SHA-256): queueing the
+ * same named job twice (two processes, a retried transaction) is then a no-op.
+ */
+export function jobIdFromName(name: string): string {
+	const hex = createHash("sha256").update(name).digest("hex");
+	return [
+		hex.slice(0, 8),
+		hex.slice(8, 12),
+		`5${hex.slice(13, 16)}`,
+		((Number.parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16) + hex.slice(18, 20),
+		hex.slice(20, 32),
+	].join("-");
 }

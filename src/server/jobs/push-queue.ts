@@ -1,8 +1,7 @@
-import { createHash } from "node:crypto";
 import type PgBoss from "pg-boss";
 import type { PushNotification } from "../../shared/push";
 import type { Logger } from "../logging/logger";
-import { createTransactionExecutor, type JobTransaction } from "./job-queue";
+import { createTransactionExecutor, type JobTransaction, jobIdFromName } from "./job-queue";
 import { startSlotWorker } from "./slot-worker";
 
 const QUEUE = "push-delivery";
@@ -31,16 +30,7 @@ export type PushQueue = {
 // Derived from the message, the subscription and the attempt: queueing one twice (two processes,
 // a retried transaction) is a no-op, so each message reaches each device once.
 function jobIdOf(job: PushAttemptJob): string {
-	const hex = createHash("sha256")
-		.update(`${job.messageId}#${job.subscriptionId}#${job.attempt}`)
-		.digest("hex");
-	return [
-		hex.slice(0, 8),
-		hex.slice(8, 12),
-		`5${hex.slice(13, 16)}`,
-		((Number.parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16) + hex.slice(18, 20),
-		hex.slice(20, 32),
-	].join("-");
+	return jobIdFromName(`${job.messageId}#${job.subscriptionId}#${job.attempt}`);
 }
 
 /**

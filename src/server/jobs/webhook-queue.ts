@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
 import type PgBoss from "pg-boss";
 import type { Logger } from "../logging/logger";
-import { createTransactionExecutor, type JobTransaction } from "./job-queue";
+import { createTransactionExecutor, type JobTransaction, jobIdFromName } from "./job-queue";
 import { startSlotWorker } from "./slot-worker";
 
 const QUEUE = "webhook-delivery";
@@ -37,14 +36,7 @@ export type WebhookQueue = {
 // handed on names the job that hands it: the attempt's own job may have run already.
 function jobIdOf(job: WebhookAttemptJob, handedOnBy: string | undefined): string {
 	const name = `${job.deliveryId}#${job.attempt}${handedOnBy === undefined ? "" : `#${handedOnBy}`}`;
-	const hex = createHash("sha256").update(name).digest("hex");
-	return [
-		hex.slice(0, 8),
-		hex.slice(8, 12),
-		`5${hex.slice(13, 16)}`,
-		((Number.parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16) + hex.slice(18, 20),
-		hex.slice(20, 32),
-	].join("-");
+	return jobIdFromName(name);
 }
 
 /**
