@@ -10,6 +10,7 @@ import { listDevices, subscribeDevice } from "../testing/push-kit";
 import { startPushService } from "../testing/push-service";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
+	createTestAdministrator,
 	createTestServer,
 	createTestUser,
 	TestClient,
@@ -124,6 +125,33 @@ describe.each(availableDatabaseKinds())("Web Push routes (%s)", (kind) => {
 			"NOT_FOUND",
 		);
 		expect(await listDevices(intruder.client)).toEqual([]);
+		expect((await listDevices(owner.client)).map((device) => device.id)).toEqual([id]);
+	});
+
+	it("gives the administrator no reach over anyone's devices, and refuses their token of every scope", async () => {
+		const owner = await createTestUser(server);
+		const id = await subscribeDevice(owner.client, publicSubscription());
+		const admin = await createTestAdministrator(server);
+		expect(await listDevices(admin.client)).toEqual([]);
+		for (const [method, path] of [
+			["DELETE", `${SUBSCRIPTIONS}/${id}`],
+			["POST", `${SUBSCRIPTIONS}/${id}/test`],
+		] as const) {
+			await expectErrorEnvelope(await admin.client.request(path, { method }), 404, "NOT_FOUND");
+		}
+		for (const scope of API_TOKEN_SCOPES) {
+			const { token } = await createToken(admin, [scope]);
+			for (const [method, path] of [
+				["GET", SUBSCRIPTIONS],
+				["DELETE", `${SUBSCRIPTIONS}/${id}`],
+			] as const) {
+				await expectErrorEnvelope(
+					await callWithToken(server, token, path, { method }),
+					403,
+					"TOKEN_NOT_ALLOWED",
+				);
+			}
+		}
 		expect((await listDevices(owner.client)).map((device) => device.id)).toEqual([id]);
 	});
 
