@@ -106,6 +106,9 @@ describe.each(availableDatabaseKinds())("stopping a server process on %s", (kind
 			// Long enough for the test to see the drain on a busy machine; nothing waits it out but
 			// the last step.
 			READY_DRAIN_MS: "6000",
+			// The test finishes the request in flight itself: the force-close timer (10 s by
+			// default after the drain) is put out of its way, as the poll test below does.
+			SHUTDOWN_TIMEOUT_MS: "120000",
 			LOCAL_ENGINE_DELAY_MS: "0",
 		});
 		try {
