@@ -113,7 +113,8 @@ describe("a notification for a generation that ends away from the generator", ()
 		await waitFor(() =>
 			expect(screen.getByRole("article", { name: "A stormy harbour" })).toHaveFocus(),
 		);
-		expect(within(card).getByText("The model is overloaded")).toBeVisible();
+		// The history learns of the failure through its own request, which may land after the focus.
+		expect(await within(card).findByText("The model is overloaded")).toBeVisible();
 		expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
 	});
 
