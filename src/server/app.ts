@@ -5,6 +5,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { PublicConfig } from "../shared/session";
 import { createAccountRoutes } from "./accounts/account-routes";
+import { createAccountSettingsRoutes } from "./accounts/account-settings-routes";
 import { createApiTokenRoutes } from "./accounts/api-token-routes";
 import { createAuditLogRoutes } from "./audit/audit-log-routes";
 import { type Auth, hasSessionCookie } from "./auth/auth";
@@ -180,6 +181,7 @@ export function createApp(deps: AppDeps) {
 	);
 
 	api.route("/", createApiTokenRoutes({ database, gate }));
+	api.route("/", createAccountSettingsRoutes({ database, gate }));
 
 	api.on(["GET", "POST"], "/auth/*", (context) => forwardToAuth(auth, context, config.trustProxy));
 

@@ -686,6 +686,19 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0026_account_settings": {
+		// A person's own settings, one row each, made at their first change (none is every
+		// default): the theme, which the browser also keeps to paint before its first frame
+		// (decision 035). Later settings are columns of the same row.
+		async up(db) {
+			await sql`
+				create table account_settings (
+					user_id text primary key references "user"(id) on delete cascade,
+					theme text not null default 'system' check (theme in ('system', 'light', 'dark')),
+					updated_at timestamptz not null default now()
+				)`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+import type { ThemeChoice } from "../../shared/account-settings";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationStatus, ProgressStage } from "../../shared/generation-responses";
 import type { Quality } from "../../shared/generation-settings";
@@ -295,8 +296,16 @@ type PushSubscriptionsTable = {
 	last_notified_at: NullableTimestamp;
 };
 
+/** A person's own settings (GET and PATCH /api/account/settings); no row is every default. */
+type AccountSettingsTable = {
+	user_id: string;
+	theme: Generated<ThemeChoice>;
+	updated_at: Generated<Timestamp>;
+};
+
 export type DatabaseSchema = {
 	account: AccountTable;
+	account_settings: AccountSettingsTable;
 	address_rate_limits: AddressRateLimitsTable;
 	administrator_claims: AdministratorClaimsTable;
 	api_tokens: ApiTokensTable;
