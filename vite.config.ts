@@ -1,13 +1,26 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { THEME_SCRIPT } from "./src/shared/theme.ts";
 
 const apiTarget = process.env.API_ORIGIN ?? "http://127.0.0.1:3000";
+
+/**
+ * The theme's decision, first in every page's head so that it runs before the first paint
+ * (docs/decisions/035-dark-mode.md). Inline: as a file it would be a request before the first
+ * frame. The server's Content-Security-Policy allows exactly this script by its hash.
+ */
+function themeScript(): Plugin {
+	return {
+		name: "atelier-theme-script",
+		transformIndexHtml: () => [{ tag: "script", children: THEME_SCRIPT, injectTo: "head-prepend" }],
+	};
+}
 
 export default defineConfig({
 	root: "src/web",
 	publicDir: "public",
-	plugins: [react(), tailwindcss()],
+	plugins: [react(), tailwindcss(), themeScript()],
 	build: {
 		outDir: "../../dist/web",
 		emptyOutDir: true,

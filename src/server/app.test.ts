@@ -25,7 +25,7 @@ describe.each(availableDatabaseKinds())("the HTTP app on %s", (kind) => {
 		expect(await response.json()).toEqual({ status: "ok", database: kind });
 	});
 
-	it("sends security headers: a CSP without inline scripts, nosniff, frame denial, referrer policy", async () => {
+	it("sends security headers: a CSP without unsafe inline scripts, nosniff, frame denial, referrer policy", async () => {
 		const response = await server.app.request("/api/health");
 		const csp = response.headers.get("content-security-policy") ?? "";
 		expect(csp).toContain("script-src 'self'");

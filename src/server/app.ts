@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { PublicConfig } from "../shared/session";
+import { THEME_SCRIPT } from "../shared/theme";
 import { createAccountRoutes } from "./accounts/account-routes";
 import { createAccountSettingsRoutes } from "./accounts/account-settings-routes";
 import { createApiTokenRoutes } from "./accounts/api-token-routes";
@@ -74,6 +76,9 @@ type AppDeps = {
 	};
 };
 
+/** The one inline script a page may run, the theme's decision before its first paint (vite.config.ts). */
+const THEME_SCRIPT_SOURCE = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
+
 /** Builds the HTTP app from its dependencies; nothing here reads the environment or connects. */
 export function createApp(deps: AppDeps) {
 	const { auth, database, logger, config } = deps;
@@ -94,7 +99,7 @@ export function createApp(deps: AppDeps) {
 		secureHeaders({
 			contentSecurityPolicy: {
 				defaultSrc: ["'self'"],
-				scriptSrc: ["'self'"],
+				scriptSrc: ["'self'", THEME_SCRIPT_SOURCE],
 				styleSrc: ["'self'", "'unsafe-inline'"],
 				imgSrc: ["'self'", "data:", "blob:"],
 				fontSrc: ["'self'"],

@@ -29,30 +29,38 @@ Chart.register(
 	Tooltip,
 );
 
-// Distinguishable side by side, and on white each at least 3:1 (WCAG's graphics contrast).
-const SERIES_COLORS = [
-	"#6d28d9",
-	"#0e7490",
-	"#b45309",
-	"#be123c",
-	"#15803d",
-	"#1d4ed8",
-	"#a21caf",
-	"#4d7c0f",
-];
-const AXIS_TEXT_COLOR = "#475569";
-const GRID_COLOR = "#e2e8f0";
+// Distinguishable side by side, and each at least 3:1 (WCAG's graphics contrast) on its theme's
+// surface: white, and the dark theme's (styles.css).
+const SERIES_COLORS = {
+	light: ["#6d28d9", "#0e7490", "#b45309", "#be123c", "#15803d", "#1d4ed8", "#a21caf", "#4d7c0f"],
+	dark: ["#a78bfa", "#22d3ee", "#fbbf24", "#fb7185", "#4ade80", "#60a5fa", "#e879f9", "#a3e635"],
+};
 
-function buildConfig(spec: UsageChartSpec): ChartConfiguration<"bar" | "line"> {
+type ChartColors = { series: readonly string[]; axisText: string; grid: string };
+
+/** The theme's colours as the page has them now: a canvas cannot read CSS variables itself. */
+function readChartColors(): ChartColors {
+	const style = getComputedStyle(document.documentElement);
+	return {
+		series: SERIES_COLORS[style.colorScheme === "dark" ? "dark" : "light"],
+		axisText: style.getPropertyValue("--color-slate-600").trim(),
+		grid: style.getPropertyValue("--color-slate-200").trim(),
+	};
+}
+
+function buildConfig(
+	spec: UsageChartSpec,
+	colors: ChartColors,
+): ChartConfiguration<"bar" | "line"> {
 	const valueAxis = spec.isHorizontal ? "x" : "y";
 	const categoryAxis = spec.isHorizontal ? "y" : "x";
-	const axisTitle = (text: string) => ({ display: true, text, color: AXIS_TEXT_COLOR });
+	const axisTitle = (text: string) => ({ display: true, text, color: colors.axisText });
 	return {
 		type: "bar",
 		data: {
 			labels: spec.labels,
 			datasets: spec.series.map((series, index) => {
-				const color = SERIES_COLORS[index % SERIES_COLORS.length];
+				const color = colors.series[index % colors.series.length];
 				return series.isLine
 					? {
 							type: "line" as const,
@@ -78,20 +86,20 @@ function buildConfig(spec: UsageChartSpec): ChartConfiguration<"bar" | "line"> {
 			// Drawn once per answer; the table beside it carries the numbers.
 			animation: false,
 			plugins: {
-				legend: { display: spec.series.length > 1, labels: { color: AXIS_TEXT_COLOR } },
+				legend: { display: spec.series.length > 1, labels: { color: colors.axisText } },
 			},
 			scales: {
 				[categoryAxis]: {
 					stacked: spec.isStacked ?? false,
-					ticks: { color: AXIS_TEXT_COLOR },
+					ticks: { color: colors.axisText },
 					grid: { display: false },
 				},
 				[valueAxis]: {
 					stacked: spec.isStacked ?? false,
 					beginAtZero: true,
 					title: axisTitle(spec.valueTitle),
-					ticks: { color: AXIS_TEXT_COLOR },
-					grid: { color: GRID_COLOR },
+					ticks: { color: colors.axisText },
+					grid: { color: colors.grid },
 				},
 				...(spec.lineTitle
 					? {
@@ -99,7 +107,7 @@ function buildConfig(spec: UsageChartSpec): ChartConfiguration<"bar" | "line"> {
 								position: "right" as const,
 								beginAtZero: true,
 								title: axisTitle(spec.lineTitle),
-								ticks: { color: AXIS_TEXT_COLOR },
+								ticks: { color: colors.axisText },
 								grid: { display: false },
 							},
 						}
@@ -119,8 +127,17 @@ export function UsageChart({ spec, label }: { spec: UsageChartSpec; label: strin
 		// Without a 2D context (a browser without canvas) the table alone carries the numbers.
 		const context = canvasRef.current?.getContext("2d");
 		if (!context) return;
-		const chart = new Chart(context, buildConfig(spec));
-		return () => chart.destroy();
+		let chart = new Chart(context, buildConfig(spec, readChartColors()));
+		// Drawn again in the other theme's colours when the theme changes (data-theme on <html>).
+		const themeChange = new MutationObserver(() => {
+			chart.destroy();
+			chart = new Chart(context, buildConfig(spec, readChartColors()));
+		});
+		themeChange.observe(document.documentElement, { attributeFilter: ["data-theme"] });
+		return () => {
+			themeChange.disconnect();
+			chart.destroy();
+		};
 	}, [spec]);
 	return (
 		<div className="relative h-72 w-full">
