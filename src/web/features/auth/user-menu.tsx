@@ -1,8 +1,19 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { ChevronDown, LogOut, ScrollText, UserRound, Users } from "lucide-react";
+import {
+	Check,
+	ChevronDown,
+	LogOut,
+	Monitor,
+	Moon,
+	ScrollText,
+	Sun,
+	UserRound,
+	Users,
+} from "lucide-react";
 import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import type { ThemeChoice } from "../../../shared/account-settings";
 import { APP_PATHS } from "../../../shared/app-routes";
 import { ACCOUNT_LABEL } from "../../../shared/constants";
 import { emailLocalPart } from "../../../shared/session";
@@ -10,6 +21,7 @@ import { getButtonClassName } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Spinner } from "../../components/spinner";
 import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/auth-errors";
+import { useThemeChoice } from "../../lib/theme";
 import { AdminClaimNotice } from "./admin-claim-notice";
 import { useAuth } from "./auth-context";
 
@@ -33,12 +45,61 @@ function Avatar({ initial, size }: { initial: string; size: "sm" | "md" }) {
 	);
 }
 
+const THEME_ITEMS: { choice: ThemeChoice; label: string; icon: typeof Sun }[] = [
+	{ choice: "system", label: "System", icon: Monitor },
+	{ choice: "light", label: "Light", icon: Sun },
+	{ choice: "dark", label: "Dark", icon: Moon },
+];
+
+/** System, Light or Dark: applied at once, kept on this device and in the account. */
+function ThemeChoices({
+	choice,
+	onChoose,
+}: {
+	choice: ThemeChoice;
+	onChoose: (choice: ThemeChoice) => void;
+}) {
+	return (
+		<DropdownMenu.Group>
+			<DropdownMenu.Label className="px-2.5 pt-1.5 pb-1 text-xs font-medium text-slate-600">
+				Theme
+			</DropdownMenu.Label>
+			<DropdownMenu.RadioGroup
+				value={choice}
+				onValueChange={(value) => {
+					const item = THEME_ITEMS.find((candidate) => candidate.choice === value);
+					if (item) onChoose(item.choice);
+				}}
+			>
+				{THEME_ITEMS.map(({ choice: itemChoice, label, icon: Icon }) => (
+					<DropdownMenu.RadioItem
+						key={itemChoice}
+						value={itemChoice}
+						// The menu stays open: the page changes behind it at once.
+						onSelect={(event) => event.preventDefault()}
+						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
+					>
+						<Icon aria-hidden="true" className="size-4" />
+						{label}
+						<DropdownMenu.ItemIndicator className="ml-auto">
+							<Check aria-hidden="true" className="size-4 text-accent-600" />
+						</DropdownMenu.ItemIndicator>
+					</DropdownMenu.RadioItem>
+				))}
+			</DropdownMenu.RadioGroup>
+		</DropdownMenu.Group>
+	);
+}
+
 type UserMenuProps = {
 	/** Shows a sign-out failure; the menu has no alert region of its own. */
 	onError: (message: string) => void;
 };
 
-/** The signed-in user's menu: who they are, their plan, and Sign Out behind a confirmation. */
+/**
+ * The signed-in user's menu: who they are, their plan, the theme, and Sign Out behind a
+ * confirmation.
+ */
 export function UserMenu({ onError }: UserMenuProps) {
 	const { user, isAdmin, signOut } = useAuth();
 	const navigate = useNavigate();
@@ -46,6 +107,9 @@ export function UserMenu({ onError }: UserMenuProps) {
 	const [isSigningOut, setIsSigningOut] = useState(false);
 	const isOpeningConfirm = useRef(false);
 	const triggerRef = useRef<HTMLButtonElement>(null);
+	// Here, not in the menu's content: the account's theme applies on every signed-in page, as soon
+	// as this chunk loads, not once the menu opens.
+	const theme = useThemeChoice(onError);
 
 	if (!user) return null;
 	const initial = getUserInitial(user.email);
@@ -126,6 +190,9 @@ export function UserMenu({ onError }: UserMenuProps) {
 						<UserRound aria-hidden="true" className="size-4" />
 						Account
 					</DropdownMenu.Item>
+					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+					<ThemeChoices choice={theme.choice} onChoose={theme.choose} />
+					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
 					<DropdownMenu.Item
 						onSelect={() => {
 							isOpeningConfirm.current = true;

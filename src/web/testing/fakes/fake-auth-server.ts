@@ -1,5 +1,9 @@
 import { HttpResponse, http } from "msw";
 import { z } from "zod";
+import {
+	type ThemeChoice,
+	UpdateAccountSettingsRequestSchema,
+} from "../../../shared/account-settings";
 import { ERRORS, errorBody } from "../../../shared/errors";
 import { mswServer } from "../msw-server";
 
@@ -12,6 +16,8 @@ export type TestUser = {
 	emailVerified: boolean;
 	/** At ADMIN_EMAIL, not yet claimed: the server's isAdminUnclaimed. */
 	isAdminUnclaimed: boolean;
+	/** The account's theme (GET /api/account/settings). */
+	theme: ThemeChoice;
 };
 
 let nextUserNumber = 1;
@@ -27,6 +33,7 @@ export function createTestUser(overrides: Partial<TestUser> = {}): TestUser {
 		isAdmin: false,
 		emailVerified: false,
 		isAdminUnclaimed: false,
+		theme: "system",
 		...overrides,
 	};
 }
@@ -81,6 +88,13 @@ type RecordedRequest = { method: string; path: string; body: unknown };
  * Answers Better Auth's endpoints at the network edge the way the real server does, keeping
  * who is signed in. Each test creates its own.
  */
+function signedOutAnswer() {
+	return HttpResponse.json(
+		{ success: false, error: errorBody("AUTH_ERROR") },
+		{ status: ERRORS.AUTH_ERROR.status },
+	);
+}
+
 export function startFakeAuthServer(options: FakeAuthServerOptions = {}) {
 	const accounts = new Map<string, TestUser>();
 	for (const account of [
@@ -148,6 +162,25 @@ export function startFakeAuthServer(options: FakeAuthServerOptions = {}) {
 			await recordRequest(request);
 			state.currentUser = null;
 			return HttpResponse.json({ success: true });
+		}),
+		// The account's settings, as the user menu reads and changes them.
+		http.get("*/api/account/settings", async ({ request }) => {
+			await recordRequest(request);
+			if (!state.currentUser) return signedOutAnswer();
+			return HttpResponse.json({ theme: state.currentUser.theme });
+		}),
+		http.patch("*/api/account/settings", async ({ request }) => {
+			const body = await recordRequest(request);
+			if (!state.currentUser) return signedOutAnswer();
+			const changes = UpdateAccountSettingsRequestSchema.safeParse(body);
+			if (!changes.success) {
+				return HttpResponse.json(
+					{ success: false, error: errorBody("VALIDATION_ERROR") },
+					{ status: ERRORS.VALIDATION_ERROR.status },
+				);
+			}
+			if (changes.data.theme) state.currentUser.theme = changes.data.theme;
+			return HttpResponse.json({ theme: state.currentUser.theme });
 		}),
 		http.post("*/api/auth/sign-in/social", async ({ request }) => {
 			await recordRequest(request);
