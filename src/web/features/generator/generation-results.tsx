@@ -156,7 +156,7 @@ export function GenerationResults({
 							className="group relative block w-full cursor-zoom-in overflow-hidden rounded-xl bg-slate-100 shadow-sm ring-1 ring-slate-900/5"
 						>
 							<GalleryImage image={image} index={index} />
-							<span className="absolute right-2 bottom-2 inline-flex size-8 items-center justify-center rounded-lg bg-slate-950/55 text-white opacity-0 backdrop-blur transition-opacity group-hover:opacity-100 group-focus-visible:opacity-100">
+							<span className="absolute right-2 bottom-2 inline-flex size-8 items-center justify-center rounded-lg bg-slate-950/55 text-on-scrim opacity-0 backdrop-blur transition-opacity group-hover:opacity-100 group-focus-visible:opacity-100">
 								<Expand aria-hidden="true" className="size-4" />
 							</span>
 							<span className="sr-only">

@@ -21,7 +21,7 @@ function useCommandKey(): string {
 
 function Key({ children }: { children: string }) {
 	return (
-		<kbd className="rounded border border-slate-300 bg-white px-1 py-px font-sans text-[0.6875rem] font-medium text-slate-700 shadow-[0_1px_0_rgb(15_23_42/0.08)]">
+		<kbd className="rounded border border-slate-300 bg-white px-1 py-px font-sans text-[0.6875rem] font-medium text-slate-700 shadow-[0_1px_0_var(--color-slate-300)]">
 			{children}
 		</kbd>
 	);
