@@ -60,6 +60,29 @@ describe.each(availableDatabaseKinds())("the account's settings on %s", (kind) =
 		});
 	});
 
+	it("goes with the account when it is deleted", async () => {
+		const person = await createTestUser(server);
+		await person.client.request("/api/account/settings", {
+			method: "PATCH",
+			json: { theme: "dark" },
+		});
+		const countRows = async () =>
+			(
+				await server.database.db
+					.selectFrom("account_settings")
+					.select((eb) => eb.fn.countAll<number>().as("count"))
+					.where("user_id", "=", person.userId)
+					.executeTakeFirstOrThrow()
+			).count;
+		expect(Number(await countRows())).toBe(1);
+		const deleted = await person.client.request("/api/account/delete", {
+			method: "POST",
+			json: { email: person.email },
+		});
+		expect(deleted.status).toBe(200);
+		expect(Number(await countRows())).toBe(0);
+	});
+
 	it("answers someone signed out with 401", async () => {
 		const visitor = new TestClient(server);
 		await expectErrorEnvelope(await visitor.request("/api/account/settings"), 401, "AUTH_ERROR");
