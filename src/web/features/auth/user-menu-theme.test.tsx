@@ -9,7 +9,10 @@ import { renderApp } from "../../testing/render-app";
 import { findToast } from "../../testing/toasts";
 
 async function openUserMenu(user: ReturnType<typeof renderApp>["user"]) {
-	await user.click(await screen.findByRole("button", { name: "Account menu" }));
+	// The menu is a lazy chunk: its first import in a test file, on a loaded machine, takes a while.
+	await user.click(
+		await screen.findByRole("button", { name: "Account menu" }, { timeout: 10_000 }),
+	);
 	return within(await screen.findByRole("menu"));
 }
 
@@ -61,7 +64,7 @@ describe("the user menu's theme", () => {
 		localStorage.setItem(THEME_STORAGE_KEY, "light");
 		renderApp({ path: "/" });
 
-		await waitFor(() => expect(readPaintedTheme()).toBe("dark"));
+		await waitFor(() => expect(readPaintedTheme()).toBe("dark"), { timeout: 10_000 });
 		expect(localStorage.getItem(THEME_STORAGE_KEY)).toBe("dark");
 	});
 
