@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_BASE_URL } from "./support/constants";
@@ -16,6 +17,9 @@ import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 const DARK_SCREENSHOT = "docs/images/dark-mode.png";
 
+// Each journey visits many screens, with axe on each, on a machine other journeys share.
+test.describe.configure({ timeout: 180_000 });
+
 type Theme = "light" | "dark";
 
 /** The theme the page's <html> is painted in, and its background as the browser computed it. */
@@ -31,6 +35,14 @@ async function expectTheme(page: Page, theme: Theme): Promise<void> {
 	expect(attribute).toBe(theme);
 	// The canvas: #0c111c dark, #f9fafb light.
 	expect(background).toBe(theme === "dark" ? "rgb(12, 17, 28)" : "rgb(249, 250, 251)");
+}
+
+/** axe's text contrast rule (at least 4.5:1) on what the page shows now. */
+async function expectReadableText(page: Page): Promise<void> {
+	const results = await new AxeBuilder({ page }).withRules(["color-contrast"]).analyze();
+	expect(
+		results.violations.flatMap((violation) => violation.nodes.map((node) => node.target)),
+	).toEqual([]);
 }
 
 /** How bright a frame is on the whole, 0 to 255. */
@@ -113,6 +125,8 @@ async function openPersonWithResult(
 		colorScheme,
 		storageState: state,
 	});
+	// Copy prompt writes to the clipboard.
+	await context.grantPermissions(["clipboard-read", "clipboard-write"]);
 	return { context, prompt };
 }
 
@@ -129,6 +143,24 @@ async function visitPersonScreens(page: Page, prompt: string, theme: Theme): Pro
 	await page.mouse.move(0, 0);
 	await waitForTransitions(page);
 	await expectTheme(page, theme);
+	await expectNoAxeViolations(page);
+
+	// A card's menu, and a toast, in the theme too.
+	await card.getByRole("button", { name: "More actions" }).click();
+	const menu = page.getByRole("menu");
+	await expect(menu).toBeVisible();
+	await waitForTransitions(page);
+	// Contrast only: the open menu is portalled outside the page's landmarks, which axe's region
+	// rule reports in either theme.
+	await expectReadableText(page);
+	await menu.getByRole("menuitem", { name: "Copy prompt" }).click();
+	const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Prompt copied" });
+	await expect(toast).toBeVisible();
+	await waitForTransitions(page);
+	// A success toast's background: the theme's emerald-50 (styles.css, through lib/toaster.css).
+	expect(await toast.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
+		theme === "dark" ? "rgb(13, 38, 32)" : "rgb(236, 253, 245)",
+	);
 	await expectNoAxeViolations(page);
 
 	await card.getByRole("button", { name: "Preview image 1 of 2" }).click();
