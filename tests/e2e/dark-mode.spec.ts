@@ -104,6 +104,13 @@ async function chooseTheme(page: Page, label: "System" | "Light" | "Dark"): Prom
 	);
 	await page.getByRole("menuitemradio", { name: label }).click();
 	await saved;
+	await expect(page.getByRole("menuitemradio", { name: label })).toHaveAttribute(
+		"aria-checked",
+		"true",
+	);
+	// The menu, in the theme just chosen, under the page that changed behind it.
+	await waitForTransitions(page);
+	await expectReadableText(page);
 	await page.keyboard.press("Escape");
 	await expect(page.getByRole("menu")).toHaveCount(0);
 }
