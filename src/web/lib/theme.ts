@@ -51,6 +51,14 @@ export function useThemeChoice(onError: (message: string) => void) {
 		queryFn: readAccountSettings,
 		staleTime: Number.POSITIVE_INFINITY,
 	});
+	// Another tab's choice: the page's script repaints this one (THEME_SCRIPT), the menu follows.
+	useEffect(() => {
+		const follow = (event: StorageEvent) => {
+			if (event.key === THEME_STORAGE_KEY || event.key === null) setChoice(readStoredThemeChoice());
+		};
+		window.addEventListener("storage", follow);
+		return () => window.removeEventListener("storage", follow);
+	}, []);
 	const accountTheme = saved.data?.theme;
 	useEffect(() => {
 		if (!accountTheme || accountTheme === readStoredThemeChoice()) return;

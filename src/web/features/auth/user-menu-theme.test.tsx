@@ -68,6 +68,27 @@ describe("the user menu's theme", () => {
 		expect(localStorage.getItem(THEME_STORAGE_KEY)).toBe("dark");
 	});
 
+	it("marks the choice another tab made", async () => {
+		startFakeAuthServer({ signedInAs: createTestUser() });
+		const { user } = renderApp({ path: "/" });
+		const menu = await openUserMenu(user);
+		await waitFor(() =>
+			expect(menu.getByRole("menuitemradio", { name: "System" })).toHaveAttribute(
+				"aria-checked",
+				"true",
+			),
+		);
+
+		localStorage.setItem(THEME_STORAGE_KEY, "dark");
+		window.dispatchEvent(new StorageEvent("storage", { key: THEME_STORAGE_KEY, newValue: "dark" }));
+		await waitFor(() =>
+			expect(menu.getByRole("menuitemradio", { name: "Dark" })).toHaveAttribute(
+				"aria-checked",
+				"true",
+			),
+		);
+	});
+
 	it("says so when the account cannot keep the choice, which this device still keeps", async () => {
 		startFakeAuthServer({ signedInAs: createTestUser() });
 		mswServer.use(
