@@ -25,7 +25,12 @@ import {
 } from "../testing/test-server";
 import { createApiToken } from "./api-tokens";
 
-const SCOPES = ["generate", "read", "delete"] as const satisfies readonly ApiTokenScope[];
+const SCOPES = [
+	"generate",
+	"read",
+	"delete",
+	"organize",
+] as const satisfies readonly ApiTokenScope[];
 
 /**
  * Checks answers against the live OpenAPI document, as a client generated from it would read
@@ -52,6 +57,7 @@ async function createTokens(person: Person): Promise<Record<ApiTokenScope, strin
 		generate: (await createToken(person, ["generate"])).token,
 		read: (await createToken(person, ["read"])).token,
 		delete: (await createToken(person, ["delete"])).token,
+		organize: (await createToken(person, ["organize"])).token,
 	};
 }
 

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
+import type { BoardKind, BoardQuery, BoardVisibility } from "../../shared/boards";
 import type { GenerationStatus, ProgressStage } from "../../shared/generation-responses";
 import type { Quality } from "../../shared/generation-settings";
 import type { GenerationAction, UploadContentType } from "../../shared/image-input";
@@ -295,7 +296,28 @@ type PushSubscriptionsTable = {
 	last_notified_at: NullableTimestamp;
 };
 
+/** A board (decision 032): a named label, or a saved search (`smart`, its `query`). */
+type BoardsTable = {
+	id: string;
+	user_id: string;
+	name: string;
+	kind: BoardKind;
+	visibility: ColumnType<BoardVisibility, BoardVisibility | undefined, BoardVisibility>;
+	query: ColumnType<BoardQuery | null, string | null, string | null>;
+	created_at: ColumnType<Date, Date | undefined, Date>;
+	updated_at: ColumnType<Date, Date | undefined, Date>;
+};
+
+/** A generation on a board. */
+type BoardGenerationsTable = {
+	board_id: string;
+	generation_id: string;
+	added_at: ColumnType<Date, Date | undefined, never>;
+};
+
 export type DatabaseSchema = {
+	boards: BoardsTable;
+	board_generations: BoardGenerationsTable;
 	account: AccountTable;
 	address_rate_limits: AddressRateLimitsTable;
 	administrator_claims: AdministratorClaimsTable;
@@ -316,4 +338,5 @@ export type DatabaseSchema = {
 };
 
 export type GenerationRow = Selectable<GenerationsTable>;
+export type BoardRow = Selectable<BoardsTable>;
 export type NewGenerationRow = Insertable<GenerationsTable>;

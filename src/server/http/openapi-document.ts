@@ -3,6 +3,7 @@ import { API_TOKEN_SCOPES, MAX_ACTIVE_API_TOKENS } from "../../shared/api-tokens
 import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
+import { BOARD_OPERATIONS } from "./board-operations";
 import { GENERATION_OPERATIONS } from "./generation-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
@@ -21,6 +22,7 @@ export type OpenApiDocument = {
 export const API_OPERATIONS: readonly ApiOperation[] = [
 	...Object.values(GENERATION_OPERATIONS),
 	...Object.values(UPLOAD_OPERATIONS),
+	...Object.values(BOARD_OPERATIONS),
 ];
 
 /** A zod schema as JSON Schema: what a client sends (input) or what it gets back (output). */
@@ -238,6 +240,11 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 			{ name: "Images", description: "Images and archives." },
 			{ name: "Models", description: "What may be chosen." },
 			{ name: "Uploads", description: "Reference images to start a generation from." },
+			{
+				name: "Boards",
+				description:
+					"Named boards of your generations and saved searches (smart boards); a shared board is seen read-only by everyone signed in.",
+			},
 		],
 		paths,
 		components: {
