@@ -119,9 +119,17 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 			expect(outcomes).toContain("uploadImage:generate:yes");
 			expect(outcomes).toContain("uploadImage:read:no");
 			expect(outcomes).toContain("readUploadImage:read:yes");
+			// Boards: `read` sees them, `organize` changes them, `generate` does neither.
+			expect(outcomes).toContain("listBoards:read:yes");
+			expect(outcomes).toContain("archiveBoard:read:yes");
+			expect(outcomes).toContain("createBoard:organize:yes");
+			expect(outcomes).toContain("addToBoard:organize:yes");
+			expect(outcomes).toContain("createBoard:read:no");
+			expect(outcomes).toContain("addToBoard:generate:no");
+			expect(outcomes).toContain("deleteBoard:delete:no");
 		},
-		// Some fifty generations, each made and finished in turn.
-		180_000,
+		// Some eighty generations, each made and finished in turn.
+		300_000,
 	);
 
 	it("lets the administrator's token of each scope reach only the administrator's own generations", {
@@ -146,9 +154,14 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 						label,
 					).toBe(true);
 				} else if (
-					["listModels", "createGeneration", "uploadImage", "listActiveGenerations"].includes(
-						operation.id,
-					)
+					[
+						"listModels",
+						"createGeneration",
+						"uploadImage",
+						"listActiveGenerations",
+						"listBoards",
+						"createBoard",
+					].includes(operation.id)
 				) {
 					// Not about anyone else's generation: the administrator's own, as anyone's.
 					expect(response.status, label).toBe(operation.success.status);

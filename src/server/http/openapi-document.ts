@@ -229,7 +229,7 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 				"Generate images and read your history from scripts, bots and other apps.",
 				"Make a personal API token on your account page and send it as `Authorization: Bearer <token>`. A token acts as you, within its scopes: " +
 					`${API_TOKEN_SCOPES.map((scope) => `\`${scope}\``).join(", ")}. Each token may make a limited number of requests a minute (the \`RateLimit\` headers say how many are left), and a person may hold ${MAX_ACTIVE_API_TOKENS} tokens that have not expired.`,
-				"A token reaches only its owner's own generations, images and uploads, whoever the owner is: the administrator's tokens too. What the administrator may do with everyone's (people, moderation, the audit log, the usage report) is for their signed-in browser only, as is managing tokens, webhooks and the account.",
+				"A token reaches only its owner's own generations, images and uploads, whoever the owner is: the administrator's tokens too. Beside them, it sees the boards others share with everyone signed in, read-only, and the images of the generations on them. What the administrator may do with everyone's (people, moderation, the audit log, the usage report) is for their signed-in browser only, as is managing tokens, webhooks and the account.",
 				`Every error answers with the same envelope: \`{ "success": false, "error": { "code", "message" } }\`; a missing token answers ${ERRORS.AUTH_ERROR.status}.`,
 			].join("\n\n"),
 		},
