@@ -8,10 +8,9 @@ import { QueryStatus } from "../components/query-status";
 import { AuditLogPage } from "../features/admin/audit-log-page";
 import { useAuth } from "../features/auth/auth-context";
 import { BoardHeader } from "../features/boards/board-header";
-import { BoardsPage } from "../features/boards/boards-page";
+import { BoardNotFound, BoardsPage } from "../features/boards/boards-page";
 import { HistoryPage } from "../features/history/history-page";
 import { useBoards } from "../lib/boards-requests";
-import { NotFoundPage } from "./not-found-page";
 
 /** Hands the server's admin flag to the history, which may not import the auth feature itself. */
 export function GenerationsRoute() {
@@ -52,7 +51,7 @@ export function BoardRoute() {
 		);
 	}
 	const board = boards.data?.find((entry) => entry.id === boardId.toLowerCase());
-	if (!board) return <NotFoundPage />;
+	if (!board) return <BoardNotFound />;
 	return (
 		<HistoryPage
 			// Another board is another page: nothing of the last one's state carries over.

@@ -112,3 +112,21 @@ export function BoardsPage({ viewerEmail }: { viewerEmail: string | null }) {
 		</div>
 	);
 }
+
+/** A board's address that names no board the person may see: gone, private, or never made. */
+export function BoardNotFound() {
+	return (
+		<div className="space-y-3">
+			<h1 className="text-3xl font-semibold tracking-tight text-slate-900">Board not found</h1>
+			<p className="text-sm text-slate-600">
+				This board does not exist, or its owner does not share it with you.
+			</p>
+			<Link
+				to={APP_PATHS.boards}
+				className="inline-block text-sm font-semibold text-accent-700 hover:underline"
+			>
+				See your boards
+			</Link>
+		</div>
+	);
+}
