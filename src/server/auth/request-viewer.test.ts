@@ -133,7 +133,7 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 	);
 
 	it("lets the administrator's token of each scope reach only the administrator's own generations", {
-		timeout: 180_000,
+		timeout: 300_000,
 	}, async () => {
 		const tokens = await createTokens(administrator);
 		const stranger = await createTestUser(server);
