@@ -52,7 +52,8 @@ describe("boards in the history", () => {
 			],
 		});
 		const { user } = openHistory();
-		await findCards();
+		// The first screen of this file loads the history's code cold: give it the time it takes.
+		await screen.findAllByRole("article", {}, { timeout: 15_000 });
 		await user.click(
 			within(findCard("A lighthouse")).getByRole("button", { name: "More actions" }),
 		);
