@@ -12,6 +12,7 @@ import { build } from "esbuild";
 const BENCHMARKS = [
 	"history",
 	"history-archive",
+	"boards",
 	"people",
 	"completion-latency",
 	"progress-latency",

@@ -13,10 +13,12 @@ import { createAuditLogRoutes } from "./audit/audit-log-routes";
 import { type Auth, hasSessionCookie } from "./auth/auth";
 import { forwardToAuth } from "./auth/forward-to-auth";
 import { createGate } from "./auth/request-viewer";
+import { createBoardRoutes } from "./boards/boards-routes";
 import type { Database } from "./db/database";
 import { AppError } from "./errors/app-error";
 import { createFileRoutes } from "./generations/files/file-routes";
 import type { GenerationDeps } from "./generations/generation-deps";
+import { deleteGenerations } from "./generations/request/delete-generations";
 import { createGenerationRoutes } from "./generations/request/generation-routes";
 import type { AppEnv } from "./http/app-env";
 import { hasBearerToken } from "./http/bearer-token";
@@ -193,6 +195,14 @@ export function createApp(deps: AppDeps) {
 	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, gate }));
 	api.route("/", createGenerationRoutes({ gate, deps: deps.generations }));
 	api.route("/", createFileRoutes({ gate, deps: deps.generations }));
+	api.route(
+		"/",
+		createBoardRoutes({
+			gate,
+			deps: deps.generations,
+			deleteGenerations: (viewer, ids) => deleteGenerations(deps.generations, viewer, ids),
+		}),
+	);
 	api.route("/", createAuditLogRoutes({ gate, deps: deps.generations }));
 	api.route("/", createUsageRoutes({ gate, deps: deps.generations }));
 	api.route(

@@ -9,6 +9,8 @@
 export type AppScreen =
 	| "generator"
 	| "generations"
+	| "boards"
+	| "board"
 	| "account"
 	| "audit-log"
 	| "people"
@@ -61,6 +63,8 @@ function route(
 export const APP_ROUTES: readonly AppRoute[] = [
 	route("/", "generator", "site", "anyone", "prerendered"),
 	route("/generations", "generations", "site", "signed-in", "shell"),
+	route("/boards", "boards", "site", "signed-in", "shell"),
+	route("/boards/:boardId", "board", "site", "signed-in", "shell"),
 	route("/account", "account", "site", "signed-in", "shell"),
 	route("/admin/audit-log", "audit-log", "site", "signed-in", "shell"),
 	route("/admin/usage", "usage", "site", "signed-in", "shell"),

@@ -103,3 +103,50 @@ export function groupByCreationDate<Item extends DatedItem>(
 ): DateGroup<Item>[] {
 	return createDateGrouper(options)(items);
 }
+
+const zoneClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `instant`, in milliseconds. */
+function zoneOffsetMs(instant: Date, timeZone: string): number {
+	let clock = zoneClocks.get(timeZone);
+	if (!clock) {
+		clock = new Intl.DateTimeFormat("en-US", {
+			timeZone,
+			hourCycle: "h23",
+			year: "numeric",
+			month: "numeric",
+			day: "numeric",
+			hour: "numeric",
+			minute: "numeric",
+			second: "numeric",
+		});
+		if (zoneClocks.size >= 100) zoneClocks.clear();
+		zoneClocks.set(timeZone, clock);
+	}
+	const parts = clock.formatToParts(instant);
+	const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
+	const wall = Date.UTC(
+		part("year"),
+		part("month") - 1,
+		part("day"),
+		part("hour"),
+		part("minute"),
+		part("second"),
+	);
+	return wall - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/**
+ * Midnight at the start of a calendar day (`YYYY-MM-DD`) in `timeZone`, as an instant; with
+ * `dayAfter`, the midnight that ends it. The history's `from` and `to` filters are such days.
+ */
+export function startOfDateIn(date: string, timeZone: string, dayAfter = false): Date {
+	const [year = 1970, month = 1, day = 1] = date.split("-").map(Number);
+	const wallMidnight = Date.UTC(year, month - 1, day + (dayAfter ? 1 : 0));
+	let instant = wallMidnight;
+	// Twice: the offset at the first guess may differ from the offset at midnight itself (DST).
+	for (let pass = 0; pass < 2; pass++) {
+		instant = wallMidnight - zoneOffsetMs(new Date(instant), timeZone);
+	}
+	return new Date(instant);
+}

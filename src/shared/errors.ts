@@ -65,6 +65,10 @@ export const ERRORS = {
 		status: 403,
 		message: "This account has been disabled by the administrator.",
 	},
+	BOARD_READ_ONLY: {
+		status: 403,
+		message: "This board is shared with you to look at: only its owner can change it.",
+	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",

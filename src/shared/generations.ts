@@ -72,6 +72,9 @@ const NegativePromptSchema = z
 		description: "What to leave out, where the model takes a negative prompt.",
 	});
 
+const BOARDS_MESSAGE = "boards must be a list of board ids";
+/** The most boards a new generation may be put on at once. */
+const MAX_NEW_GENERATION_BOARDS = 20;
 const SEED_MESSAGE = `seed must be a whole number from 0 to ${MAX_SEED}, or -1 for a random seed`;
 
 const REFERENCE_MESSAGE =
@@ -164,12 +167,35 @@ export const CreateGenerationRequestSchema = z.object({
 		.union([z.literal(2), z.literal(4)], { error: FACTOR_MESSAGE })
 		.optional()
 		.meta({ description: "For `upscale`: 2 (the default) or 4 times the width and height." }),
+	boards: z
+		.array(z.string({ error: BOARDS_MESSAGE }).max(100, BOARDS_MESSAGE), { error: BOARDS_MESSAGE })
+		.max(MAX_NEW_GENERATION_BOARDS, `boards: at most ${MAX_NEW_GENERATION_BOARDS} boards`)
+		.optional()
+		.transform((ids) =>
+			ids === undefined ? undefined : [...new Set(ids.map((id) => id.toLowerCase()))],
+		)
+		.meta({
+			description:
+				"Boards of yours (not smart ones) to put the new generation on, fixed as it starts; one that is not yours answers 404 naming `boards`.",
+		}),
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 
 /** A query parameter sent empty (`ratio=`) counts as not sent. */
 function emptyAsAbsent(value: unknown): unknown {
 	return value === "" ? undefined : value;
+}
+
+/** A calendar day of the history's date filters, named by `field` in its message. */
+function HistoryDaySchema(field: string) {
+	const message = `${field} must be a date, YYYY-MM-DD`;
+	return z
+		.string({ error: message })
+		.regex(/^\d{4}-\d{2}-\d{2}$/, message)
+		.refine((day) => {
+			const date = new Date(`${day}T00:00:00Z`);
+			return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
+		}, message);
 }
 
 /**
@@ -208,6 +234,16 @@ export const ListGenerationsQuerySchema = z.object({
 			.pipe(z.email({ error: "owner must be an e-mail address" }).max(254))
 			.optional(),
 	),
+	board: z.preprocess(emptyAsAbsent, z.string().max(100).optional()).meta({
+		description:
+			"A board's id: its page, what is on it (a smart board: what its search matches), the other filters inside it. A board shared with you shows its owner's generations on it.",
+	}),
+	from: z.preprocess(emptyAsAbsent, HistoryDaySchema("from").optional()).meta({
+		description: "Made on this day (YYYY-MM-DD, in `timeZone`) or later.",
+	}),
+	to: z.preprocess(emptyAsAbsent, HistoryDaySchema("to").optional()).meta({
+		description: "Made on this day (YYYY-MM-DD, in `timeZone`) or earlier.",
+	}),
 });
 
 const POLL_WAIT_MAX_MS = 25_000;

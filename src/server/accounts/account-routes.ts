@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ACCOUNT_LABEL } from "../../shared/constants";
 import type { Auth } from "../auth/auth";
 import { withClientIp } from "../auth/forward-to-auth";
+import { describeBoardsOf } from "../boards/export-boards";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import { createGenerationArchive } from "../generations/files/generation-archive";
@@ -102,10 +103,14 @@ export function createAccountRoutes(options: {
 			exportedAt: new Date().toISOString(),
 			generations: generations.length,
 		};
+		const boards = await describeBoardsOf(database.db, context.get("viewer").id);
 		const archive = createGenerationArchive({
 			generations,
 			storage,
-			files: [{ name: "account.json", content: `${JSON.stringify(account, null, 2)}\n` }],
+			files: [
+				{ name: "account.json", content: `${JSON.stringify(account, null, 2)}\n` },
+				{ name: "boards.json", content: `${JSON.stringify(boards, null, 2)}\n` },
+			],
 		});
 		const day = new Date().toISOString().slice(0, 10);
 		return context.body(archive, 200, {

@@ -25,7 +25,12 @@ import {
 } from "../testing/test-server";
 import { createApiToken } from "./api-tokens";
 
-const SCOPES = ["generate", "read", "delete"] as const satisfies readonly ApiTokenScope[];
+const SCOPES = [
+	"generate",
+	"read",
+	"delete",
+	"organize",
+] as const satisfies readonly ApiTokenScope[];
 
 /**
  * Checks answers against the live OpenAPI document, as a client generated from it would read
@@ -52,6 +57,7 @@ async function createTokens(person: Person): Promise<Record<ApiTokenScope, strin
 		generate: (await createToken(person, ["generate"])).token,
 		read: (await createToken(person, ["read"])).token,
 		delete: (await createToken(person, ["delete"])).token,
+		organize: (await createToken(person, ["organize"])).token,
 	};
 }
 
@@ -113,13 +119,21 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 			expect(outcomes).toContain("uploadImage:generate:yes");
 			expect(outcomes).toContain("uploadImage:read:no");
 			expect(outcomes).toContain("readUploadImage:read:yes");
+			// Boards: `read` sees them, `organize` changes them, `generate` does neither.
+			expect(outcomes).toContain("listBoards:read:yes");
+			expect(outcomes).toContain("archiveBoard:read:yes");
+			expect(outcomes).toContain("createBoard:organize:yes");
+			expect(outcomes).toContain("addToBoard:organize:yes");
+			expect(outcomes).toContain("createBoard:read:no");
+			expect(outcomes).toContain("addToBoard:generate:no");
+			expect(outcomes).toContain("deleteBoard:delete:no");
 		},
-		// Some fifty generations, each made and finished in turn.
-		180_000,
+		// Some eighty generations, each made and finished in turn.
+		300_000,
 	);
 
 	it("lets the administrator's token of each scope reach only the administrator's own generations", {
-		timeout: 180_000,
+		timeout: 300_000,
 	}, async () => {
 		const tokens = await createTokens(administrator);
 		const stranger = await createTestUser(server);
@@ -140,9 +154,14 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 						label,
 					).toBe(true);
 				} else if (
-					["listModels", "createGeneration", "uploadImage", "listActiveGenerations"].includes(
-						operation.id,
-					)
+					[
+						"listModels",
+						"createGeneration",
+						"uploadImage",
+						"listActiveGenerations",
+						"listBoards",
+						"createBoard",
+					].includes(operation.id)
 				) {
 					// Not about anyone else's generation: the administrator's own, as anyone's.
 					expect(response.status, label).toBe(operation.success.status);

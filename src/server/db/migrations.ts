@@ -699,6 +699,40 @@ const MIGRATIONS: Record<string, Migration> = {
 				)`.execute(db);
 		},
 	},
+	"0023_boards": {
+		// Boards (decision 032): a person's named labels, a generation on any number of them. A
+		// smart board keeps a saved search in `query` and no memberships. A board goes with its
+		// owner, and a membership with its board or its generation.
+		async up(db) {
+			await sql`
+				create table boards (
+					id uuid primary key,
+					user_id text not null references "user"(id) on delete cascade,
+					name text not null,
+					kind text not null check (kind in ('board', 'smart')),
+					visibility text not null default 'private' check (visibility in ('private', 'shared')),
+					query jsonb,
+					created_at timestamptz not null default now(),
+					updated_at timestamptz not null default now(),
+					check ((kind = 'smart') = (query is not null))
+				)`.execute(db);
+			await sql`create index boards_user on boards (user_id, created_at)`.execute(db);
+			await sql`create index boards_shared on boards (created_at) where visibility = 'shared'`.execute(
+				db,
+			);
+			await sql`
+				create table board_generations (
+					board_id uuid not null references boards(id) on delete cascade,
+					generation_id uuid not null references generations(id) on delete cascade,
+					added_at timestamptz not null default now(),
+					primary key (board_id, generation_id)
+				)`.execute(db);
+			// A generation's deletion finds its memberships by this index.
+			await sql`create index board_generations_generation on board_generations (generation_id)`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

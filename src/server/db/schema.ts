@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
 import type { ThemeChoice } from "../../shared/account-settings";
 import type { AspectRatio } from "../../shared/aspect-ratios";
+import type { BoardKind, BoardQuery, BoardVisibility } from "../../shared/boards";
 import type { GenerationStatus, ProgressStage } from "../../shared/generation-responses";
 import type { Quality } from "../../shared/generation-settings";
 import type { GenerationAction, UploadContentType } from "../../shared/image-input";
@@ -303,7 +304,28 @@ type AccountSettingsTable = {
 	updated_at: Generated<Timestamp>;
 };
 
+/** A board (decision 032): a named label, or a saved search (`smart`, its `query`). */
+type BoardsTable = {
+	id: string;
+	user_id: string;
+	name: string;
+	kind: BoardKind;
+	visibility: ColumnType<BoardVisibility, BoardVisibility | undefined, BoardVisibility>;
+	query: ColumnType<BoardQuery | null, string | null, string | null>;
+	created_at: ColumnType<Date, Date | undefined, Date>;
+	updated_at: ColumnType<Date, Date | undefined, Date>;
+};
+
+/** A generation on a board. */
+type BoardGenerationsTable = {
+	board_id: string;
+	generation_id: string;
+	added_at: ColumnType<Date, Date | undefined, never>;
+};
+
 export type DatabaseSchema = {
+	boards: BoardsTable;
+	board_generations: BoardGenerationsTable;
 	account: AccountTable;
 	account_settings: AccountSettingsTable;
 	address_rate_limits: AddressRateLimitsTable;
@@ -325,4 +347,5 @@ export type DatabaseSchema = {
 };
 
 export type GenerationRow = Selectable<GenerationsTable>;
+export type BoardRow = Selectable<BoardsTable>;
 export type NewGenerationRow = Insertable<GenerationsTable>;

@@ -18,6 +18,14 @@ export type HistoryFilters = {
 	/** A model's id: the generations made with it, whether or not it is still offered. */
 	modelId?: string | undefined;
 	isFavoritesOnly?: boolean;
+	/** Only the generations on this board (boards/, decision 032). */
+	boardId?: string | undefined;
+	/** A smart board's own search, matched as well as `search`. */
+	savedSearch?: string | undefined;
+	/** Made at or after this instant. */
+	from?: Date | undefined;
+	/** Made before this instant. */
+	to?: Date | undefined;
 };
 
 /** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
@@ -40,10 +48,23 @@ function matchesFilters(filters: HistoryFilters) {
 		}
 		// Spelled without a parameter so the planner can match the partial favourites index.
 		if (filters.isFavoritesOnly) conditions.push(sql<SqlBool>`generation_search.is_favorite`);
-		if (filters.search) {
+		for (const search of [filters.search, filters.savedSearch]) {
+			if (!search) continue;
 			// prompt_search is the prompt lowercased; its trigram index serves this.
-			const pattern = `%${escapeLikePattern(filters.search)}%`;
+			const pattern = `%${escapeLikePattern(search)}%`;
 			conditions.push(sql<SqlBool>`generation_search.prompt_search like lower(${pattern})`);
+		}
+		if (filters.from !== undefined) {
+			conditions.push(eb("generation_search.created_at", ">=", filters.from));
+		}
+		if (filters.to !== undefined) {
+			conditions.push(eb("generation_search.created_at", "<", filters.to));
+		}
+		if (filters.boardId !== undefined) {
+			// A probe of the membership's primary key per row, walking the person's history in order.
+			conditions.push(
+				sql<SqlBool>`exists (select 1 from board_generations as member where member.board_id = ${filters.boardId} and member.generation_id = generation_search.id)`,
+			);
 		}
 		return eb.and(conditions);
 	};
@@ -51,7 +72,14 @@ function matchesFilters(filters: HistoryFilters) {
 
 function isNarrowed(filters: HistoryFilters): boolean {
 	return Boolean(
-		filters.search || filters.aspectRatio || filters.modelId || filters.isFavoritesOnly,
+		filters.search ||
+			filters.aspectRatio ||
+			filters.modelId ||
+			filters.isFavoritesOnly ||
+			filters.boardId ||
+			filters.savedSearch ||
+			filters.from ||
+			filters.to,
 	);
 }
 

@@ -3,6 +3,7 @@ import { API_TOKEN_SCOPES, MAX_ACTIVE_API_TOKENS } from "../../shared/api-tokens
 import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
+import { BOARD_OPERATIONS } from "./board-operations";
 import { GENERATION_OPERATIONS } from "./generation-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
@@ -21,6 +22,7 @@ export type OpenApiDocument = {
 export const API_OPERATIONS: readonly ApiOperation[] = [
 	...Object.values(GENERATION_OPERATIONS),
 	...Object.values(UPLOAD_OPERATIONS),
+	...Object.values(BOARD_OPERATIONS),
 ];
 
 /** A zod schema as JSON Schema: what a client sends (input) or what it gets back (output). */
@@ -227,7 +229,7 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 				"Generate images and read your history from scripts, bots and other apps.",
 				"Make a personal API token on your account page and send it as `Authorization: Bearer <token>`. A token acts as you, within its scopes: " +
 					`${API_TOKEN_SCOPES.map((scope) => `\`${scope}\``).join(", ")}. Each token may make a limited number of requests a minute (the \`RateLimit\` headers say how many are left), and a person may hold ${MAX_ACTIVE_API_TOKENS} tokens that have not expired.`,
-				"A token reaches only its owner's own generations, images and uploads, whoever the owner is: the administrator's tokens too. What the administrator may do with everyone's (people, moderation, the audit log, the usage report) is for their signed-in browser only, as is managing tokens, webhooks and the account.",
+				"A token reaches only its owner's own generations, images and uploads, whoever the owner is: the administrator's tokens too. Beside them, it sees the boards others share with everyone signed in, read-only, and the images of the generations on them. What the administrator may do with everyone's (people, moderation, the audit log, the usage report) is for their signed-in browser only, as is managing tokens, webhooks and the account.",
 				`Every error answers with the same envelope: \`{ "success": false, "error": { "code", "message" } }\`; a missing token answers ${ERRORS.AUTH_ERROR.status}.`,
 			].join("\n\n"),
 		},
@@ -238,6 +240,11 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 			{ name: "Images", description: "Images and archives." },
 			{ name: "Models", description: "What may be chosen." },
 			{ name: "Uploads", description: "Reference images to start a generation from." },
+			{
+				name: "Boards",
+				description:
+					"Named boards of your generations and saved searches (smart boards); a shared board is seen read-only by everyone signed in.",
+			},
 		],
 		paths,
 		components: {

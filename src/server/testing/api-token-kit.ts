@@ -4,6 +4,7 @@ import { z } from "zod";
 import { type ApiTokenScope, CreatedApiTokenSchema } from "../../shared/api-tokens";
 import { UploadResponseSchema } from "../../shared/image-input";
 import type { ApiOperation } from "../http/api-operations";
+import { makeBoard, putOnBoard } from "./board-kit";
 import { readGeneration, requestGeneration, waitForFinish } from "./generation-kit";
 import type { createTestUser, TestServer } from "./test-server";
 
@@ -75,6 +76,9 @@ export async function requestOperation(
 		return requestUploadOperation(server, owner, token, operation);
 	}
 	const generation = await makeFinishedGeneration(owner);
+	if (operation.path.startsWith("/api/boards")) {
+		return requestBoardOperation(server, owner, token, operation, generation.id);
+	}
 	const image = generation.images[0]?.url ?? "";
 	const [, , , , , run = "", file = ""] = image.split("/");
 	const path = operation.path
@@ -112,4 +116,26 @@ async function requestUploadOperation(
 	});
 	const { uploadId } = z.parse(UploadResponseSchema, await uploaded.json());
 	return callWithToken(server, token, operation.path.replace("{id}", uploadId));
+}
+
+/** A request for a board operation, about a board of `owner`'s with their generation on it. */
+async function requestBoardOperation(
+	server: TestServer,
+	owner: Person,
+	token: string,
+	operation: ApiOperation,
+	generationId: string,
+): Promise<Response> {
+	const board = await makeBoard(owner.client, { name: "Script's board" });
+	expect((await putOnBoard(owner.client, board.id, [generationId])).status).toBe(200);
+	const body =
+		operation.path.endsWith("/generations") || operation.path.endsWith("/remove")
+			? { ids: [generationId] }
+			: operation.body === undefined
+				? undefined
+				: { name: "Renamed by a script" };
+	return callWithToken(server, token, operation.path.replace("{id}", board.id), {
+		method: operation.method.toUpperCase(),
+		...(body === undefined ? {} : { json: body }),
+	});
 }

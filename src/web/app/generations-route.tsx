@@ -2,11 +2,15 @@
 // share would be split into a chunk of its own that the first page then loads as well
 // (docs/decisions/005-first-load-budget.md).
 
-import { Navigate } from "react-router";
+import { Navigate, useParams } from "react-router";
 import { APP_PATHS } from "../../shared/app-routes";
+import { QueryStatus } from "../components/query-status";
 import { AuditLogPage } from "../features/admin/audit-log-page";
 import { useAuth } from "../features/auth/auth-context";
+import { BoardHeader } from "../features/boards/board-header";
+import { BoardNotFound, BoardsPage } from "../features/boards/boards-page";
 import { HistoryPage } from "../features/history/history-page";
+import { useBoards } from "../lib/boards-requests";
 
 /** Hands the server's admin flag to the history, which may not import the auth feature itself. */
 export function GenerationsRoute() {
@@ -21,4 +25,46 @@ export function GenerationsRoute() {
 export function AuditLogRoute() {
 	const { isAdmin } = useAuth();
 	return isAdmin ? <AuditLogPage /> : <Navigate to={APP_PATHS.generator} replace />;
+}
+
+/** `/boards`: the person's boards and those shared with them. */
+export function BoardsRoute() {
+	const { user } = useAuth();
+	return <BoardsPage viewerEmail={user?.email ?? null} />;
+}
+
+/**
+ * `/boards/:boardId`: the history of what is on the board, with the board's own header. A board
+ * the person may not see is as one that does not exist.
+ */
+export function BoardRoute() {
+	const { isAdmin, user } = useAuth();
+	const { boardId = "" } = useParams();
+	const boards = useBoards();
+	if (!boards.data) {
+		return (
+			<QueryStatus
+				query={boards}
+				loadingLabel="Loading the board"
+				failureMessage="Failed to load the board. Please try again."
+			/>
+		);
+	}
+	const board = boards.data?.find((entry) => entry.id === boardId.toLowerCase());
+	if (!board) return <BoardNotFound />;
+	return (
+		<HistoryPage
+			// Another board is another page: nothing of the last one's state carries over.
+			key={board.id}
+			isAdmin={isAdmin}
+			viewerEmail={user?.email ?? null}
+			board={{
+				id: board.id,
+				name: board.name,
+				canChange: board.canChange,
+				isSmart: board.kind === "smart",
+				header: <BoardHeader board={board} />,
+			}}
+		/>
+	);
 }

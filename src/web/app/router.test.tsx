@@ -127,6 +127,7 @@ describe("routes", () => {
 			mswServer.use(
 				http.get("*/api/auth/list-accounts", () => HttpResponse.json([])),
 				http.get("*/api/auth/list-sessions", () => HttpResponse.json([])),
+				http.get("*/api/boards", () => HttpResponse.json({ items: [] })),
 			);
 			const { readLocation } = renderApp({ path });
 

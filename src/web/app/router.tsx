@@ -35,6 +35,8 @@ const loadRecoveryRoutes = () => import("./account-recovery-routes");
 
 const GenerationsRoute = lazyScreen(async () => (await loadGenerationsRoutes()).GenerationsRoute);
 const AuditLogRoute = lazyScreen(async () => (await loadGenerationsRoutes()).AuditLogRoute);
+const BoardsRoute = lazyScreen(async () => (await loadGenerationsRoutes()).BoardsRoute);
+const BoardRoute = lazyScreen(async () => (await loadGenerationsRoutes()).BoardRoute);
 const PeopleRoute = lazyScreen(async () => (await loadAdminRoutes()).PeopleRoute);
 const UsageRoute = lazyScreen(async () => (await loadAdminRoutes()).UsageRoute);
 const LoginPage = authScreen(async () => (await import("../features/auth/login-page")).LoginPage);
@@ -52,6 +54,8 @@ const VerifyEmailRoute = authScreen(async () => (await loadRecoveryRoutes()).Ver
 const SCREENS: Record<AppScreen, ComponentType> = {
 	generator: GeneratorRoute,
 	generations: GenerationsRoute,
+	boards: BoardsRoute,
+	board: BoardRoute,
 	account: AccountRoute,
 	"audit-log": AuditLogRoute,
 	people: PeopleRoute,

@@ -1,13 +1,16 @@
 import { Hono } from "hono";
 import { AppError } from "../../errors/app-error";
 import type { Gate, ViewerEnv } from "../../http/app-env";
+import { BOARD_OPERATIONS } from "../../http/board-operations";
 import { GENERATION_OPERATIONS as OPERATIONS } from "../../http/generation-operations";
 import { parseId, parseImageIndex, readIds } from "../../http/request-input";
+import { TimeZoneSchema } from "../../http/time-zone";
 import type { Viewer } from "../../person/viewer";
 import type { GenerationDeps } from "../generation-deps";
-import { getGeneration } from "../request/get-generation";
+import { getGenerationForImages } from "../request/get-generation";
 import { generationFolder, isStoredImageFile, runFolder } from "../run/store-images";
 import {
+	archiveBoard,
 	archiveGeneration,
 	archiveGenerations,
 	attachmentDisposition,
@@ -78,15 +81,28 @@ export function createFileRoutes(options: {
 		},
 	);
 
+	// A board's ZIP (decision 032): for whoever may see the board.
+	app.get("/boards/:id/archive", allow(BOARD_OPERATIONS.archiveBoard.access), async (context) => {
+		const zone = TimeZoneSchema.safeParse(context.req.query("timeZone"));
+		const download = await archiveBoard(
+			deps,
+			context.get("viewer"),
+			context.req.param("id"),
+			zone.success ? zone.data : "UTC",
+		);
+		return sendDownload(download, "application/zip");
+	});
+
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {
 		if (!isStoredImageFile(file)) throw new AppError("NOT_FOUND");
-		await getGeneration(deps, viewer, id);
+		await getGenerationForImages(deps, viewer, id);
 		const object = await deps.storage.get(`${folder}${file}`);
 		if (!object) throw new AppError("NOT_FOUND");
 		return new Response(new Uint8Array(object.data), {
 			headers: {
 				"content-type": object.contentType,
-				// Private: only the owner and the admin may read it. Immutable: a key never changes.
+				// Private: only those who may see it read it (its owner, the admin, a shared board's
+				// viewers), never a shared cache. Immutable: a key never changes.
 				"cache-control": "private, max-age=31536000, immutable",
 				"content-length": String(object.data.length),
 			},

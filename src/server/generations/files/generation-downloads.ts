@@ -1,12 +1,15 @@
 import { imageDownloadName, slugifyPrompt } from "../../../shared/download-names";
+import { findViewableBoard } from "../../boards/board-access";
+import { historyFiltersOf } from "../../boards/board-filters";
 import type { GenerationRow } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import type { Viewer } from "../../person/viewer";
 import type { StoredObject } from "../../storage/storage";
 import type { GenerationDeps } from "../generation-deps";
 import { selectGenerationsByIds } from "../generation-repository";
+import { selectHistoryPage } from "../history-repository";
 import { parseGenerationIds } from "../request/delete-generations";
-import { getGeneration } from "../request/get-generation";
+import { getGeneration, getGenerationForImages } from "../request/get-generation";
 import { type ArchiveLayout, createGenerationArchive, imageExtension } from "./generation-archive";
 import { withRecipe } from "./generation-recipe";
 
@@ -67,7 +70,7 @@ export async function downloadGenerationImage(
 	id: string,
 	index: number,
 ): Promise<{ object: StoredObject; fileName: string }> {
-	const row = await getGeneration(deps, viewer, id);
+	const row = await getGenerationForImages(deps, viewer, id);
 	const image = row.images[index];
 	if (!image) throw new AppError("NOT_FOUND");
 	const object = await deps.storage.get(image.key);
@@ -117,5 +120,36 @@ export async function archiveGenerations(
 			layout: SELECTION_LAYOUT,
 		}),
 		fileName: `atelier-${rows.length}-generations.zip`,
+	};
+}
+
+/** The most generations one board's ZIP holds: its newest. */
+export const MAX_BOARD_ARCHIVE_GENERATIONS = 10_000;
+
+/**
+ * A board's ZIP, for whoever may see the board: what its page shows (a smart board: what its
+ * search matches, its days in `timeZone`), newest first, laid out as a selection's ZIP.
+ */
+export async function archiveBoard(
+	deps: Pick<GenerationDeps, "database" | "storage">,
+	viewer: Viewer,
+	boardId: string,
+	timeZone = "UTC",
+): Promise<Download> {
+	const db = deps.database.db;
+	const board = await findViewableBoard(db, viewer, boardId);
+	const rows = await selectHistoryPage(db, {
+		filters: historyFiltersOf(board, timeZone),
+		cursor: undefined,
+		limit: MAX_BOARD_ARCHIVE_GENERATIONS,
+		isOwnerShown: false,
+	});
+	return {
+		body: createGenerationArchive({
+			generations: rows,
+			storage: deps.storage,
+			layout: SELECTION_LAYOUT,
+		}),
+		fileName: `${slugifyPrompt(board.name)}.zip`,
 	};
 }

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { GenerationModel, GenerationSettings } from "../../../shared/generation-responses";
-import type { CreateGenerationRequest } from "../../../shared/generations";
+import { type CreateGenerationRequest, GenerationIdSchema } from "../../../shared/generations";
+import { addGenerationToBoards, selectOwnPlainBoardIds } from "../../boards/boards-repository";
 import type { DatabaseSchema } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import { readPersonLimits } from "../../person/person-controls";
@@ -132,6 +133,16 @@ export async function createGeneration(
 			const keyed = await findKeyedGeneration(transaction, viewer.id, idempotencyKey, requestHash);
 			if (keyed) return keyed;
 		}
+		const boardIds = request.boards ?? [];
+		const ownBoards = await selectOwnPlainBoardIds(
+			transaction,
+			viewer.id,
+			boardIds.filter((boardId) => GenerationIdSchema.safeParse(boardId).success),
+		);
+		const unknownBoard = boardIds.find((boardId) => !ownBoards.includes(boardId));
+		if (unknownBoard !== undefined) {
+			throw new AppError("NOT_FOUND", `boards: you have no board ${unknownBoard}.`);
+		}
 		// The person's own quotas where the administrator set them: read under the lock, from the
 		// database, so a change applies at once to every server process.
 		const limits = await readPersonLimits(transaction, viewer.id, deps.limits);
@@ -187,6 +198,8 @@ export async function createGeneration(
 			parent_image_index: source?.kind === "generation" ? source.imageIndex : null,
 			from_upload: source?.kind === "upload",
 		});
+		// On its boards from the start, in the transaction that makes it (decision 032).
+		await addGenerationToBoards(transaction, id, ownBoards);
 		if (source?.kind === "upload") await markUploadUsed(transaction, source.upload.id);
 		if (idempotencyKey !== undefined) {
 			await rememberKey(transaction, {

@@ -11,6 +11,7 @@ import { progressReport } from "../../../shared/progress";
 import type { GenerationRow } from "../../db/schema";
 import { settingsOf } from "../generation-input";
 import type { PresentableGeneration } from "../generation-repository";
+import { imageUrl } from "../image-urls";
 
 /** How the server shows a generation to a browser: its JSON and the URLs of its images. */
 
@@ -18,9 +19,7 @@ export function pollingUrlFor(id: string): string {
 	return `/api/generations/${id}/status`;
 }
 
-export function imageUrl(key: string): string {
-	return `/api/images/${key}`;
-}
+export { imageUrl };
 
 function modelOf(row: GenerationRow): GenerationModel {
 	return { id: row.model_id, label: row.model_label };

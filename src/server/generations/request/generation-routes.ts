@@ -100,6 +100,10 @@ export function createGenerationRoutes(options: {
 			modelId: query.model,
 			isFavoritesOnly: query.favorites,
 			ownerEmail: query.owner,
+			boardId: query.board,
+			from: query.from,
+			to: query.to,
+			timeZone: query.timeZone,
 		});
 		return context.json(page);
 	});

@@ -1,4 +1,5 @@
 import type { GenerationFamily } from "../../../shared/generation-responses";
+import { isOnSharedBoard } from "../../boards/boards-repository";
 import type { GenerationRow } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import type { Viewer } from "../../person/viewer";
@@ -21,6 +22,23 @@ export async function getGeneration(
 	const row = await findGenerationById(deps.database.db, id);
 	if (!row || (row.user_id !== viewer.id && !viewer.isAdmin)) throw new AppError("NOT_FOUND");
 	return row;
+}
+
+/**
+ * The generation if the viewer may see its images: its owner and the administrator, and anyone
+ * signed in while it is on a board its owner shares (decision 032). Only its images: everything
+ * else about it (its family, its poll, its changes) stays its owner's.
+ */
+export async function getGenerationForImages(
+	deps: Pick<GenerationDeps, "database">,
+	viewer: Viewer,
+	id: string,
+): Promise<GenerationRow> {
+	const row = await findGenerationById(deps.database.db, id);
+	if (!row) throw new AppError("NOT_FOUND");
+	if (row.user_id === viewer.id || viewer.isAdmin) return row;
+	if (await isOnSharedBoard(deps.database.db, id)) return row;
+	throw new AppError("NOT_FOUND");
 }
 
 /** The generation as the API shows it (with its family), if the viewer may see it. */

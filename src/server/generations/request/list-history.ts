@@ -1,5 +1,8 @@
 import type { AspectRatio } from "../../../shared/aspect-ratios";
+import { startOfDateIn } from "../../../shared/date-groups";
 import type { GenerationPage } from "../../../shared/generations";
+import { findViewableBoard } from "../../boards/board-access";
+import { historyFiltersOf, narrowFilters } from "../../boards/board-filters";
 import { decodeCursor, toCursorPage } from "../../db/cursor-page";
 import { AppError } from "../../errors/app-error";
 import type { Viewer } from "../../person/viewer";
@@ -19,6 +22,13 @@ type HistoryQuery = {
 	isFavoritesOnly?: boolean;
 	/** The administrator's filter by person; anyone else passing it is refused. */
 	ownerEmail?: string | undefined;
+	/** A board's page: only what is on it (a smart board: what its search matches). */
+	boardId?: string | undefined;
+	/** Days (`YYYY-MM-DD`, both included) in `timeZone`. */
+	from?: string | undefined;
+	to?: string | undefined;
+	/** The zone of the days of `from`, `to` and a smart board's range; UTC when not given. */
+	timeZone?: string | undefined;
 };
 
 const EMPTY_PAGE: GenerationPage = { items: [], nextCursor: null, total: 0, today: 0 };
@@ -42,13 +52,22 @@ export async function listHistory(
 		userId = await findUserIdByEmail(db, query.ownerEmail);
 		if (userId === undefined) return EMPTY_PAGE;
 	}
-	const filters: HistoryFilters = {
+	const timeZone = query.timeZone ?? "UTC";
+	let filters: HistoryFilters | undefined = {
 		userId,
 		search: query.search || undefined,
 		aspectRatio: query.aspectRatio,
 		modelId: query.modelId,
 		isFavoritesOnly: query.isFavoritesOnly ?? false,
+		from: query.from === undefined ? undefined : startOfDateIn(query.from, timeZone),
+		to: query.to === undefined ? undefined : startOfDateIn(query.to, timeZone, true),
 	};
+	if (query.boardId !== undefined) {
+		// Whoever may see the board sees what is on it: its owner's generations, the filters inside.
+		const board = await findViewableBoard(db, viewer, query.boardId);
+		filters = narrowFilters(historyFiltersOf(board, timeZone), filters);
+		if (filters === undefined) return EMPTY_PAGE;
+	}
 	const cursor = decodeCursor(query.cursor);
 	const [rows, counts] = await Promise.all([
 		selectHistoryPage(db, {

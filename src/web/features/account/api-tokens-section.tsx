@@ -26,8 +26,9 @@ const TOKENS_QUERY_KEY = ["account", "api-tokens"] as const;
 
 const SCOPE_DESCRIPTIONS: Record<ApiTokenScope, string> = {
 	generate: "Start generations and follow them",
-	read: "List, get and download generations, images and archives; star them",
+	read: "List, get and download generations, images and archives; star them; see boards",
 	delete: "Delete generations",
+	organize: "Make, change and delete boards, and put generations on them",
 };
 
 const NEVER = "never";

@@ -188,10 +188,11 @@ async function followToTheEnd(
  */
 export function toStartRequest(request: GeneratedRequest): StartGenerationRequest {
 	const { prompt, aspectRatio, settings, image } = request;
+	const boards = request.boards?.length ? { boards: [...request.boards] } : {};
 	if (image && image.action !== "edit") {
-		return buildImageActionRequest(image.action, image.reference, image.factor);
+		return { ...buildImageActionRequest(image.action, image.reference, image.factor), ...boards };
 	}
-	const start: StartGenerationRequest = { prompt, aspectRatio, ...settings };
+	const start: StartGenerationRequest = { prompt, aspectRatio, ...settings, ...boards };
 	if (image) {
 		start.action = "edit";
 		start.reference = image.reference;

@@ -11,6 +11,7 @@ import { joinClassNames } from "../../lib/class-names";
 import { readEditReference } from "../../lib/image-actions";
 import { useOfferedModels } from "../../lib/models-requests";
 import { showToast } from "../../lib/toast";
+import { AddToBoardsField } from "./add-to-boards-field";
 import { AdvancedSettings } from "./advanced-settings";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { LoadSettingsFromImage } from "./load-settings-from-image";
@@ -49,6 +50,9 @@ type GenerationControlsProps = {
 	referenceRequest: ReferenceRequest;
 	/** What a start sends of the reference: none while there is none or the model takes none. */
 	onReferenceChange: (sent: SentReference | null) => void;
+	/** Add new results to…: the boards chosen. */
+	boardIds: readonly string[];
+	onBoardIdsChange: (ids: readonly string[]) => void;
 };
 
 /**
@@ -65,6 +69,8 @@ export function GenerationControls({
 	onImageChosen,
 	referenceRequest,
 	onReferenceChange,
+	boardIds,
+	onBoardIdsChange,
 }: GenerationControlsProps) {
 	const reference = useReferenceImage();
 	const appliedReferenceIdRef = useRef<number | null>(null);
@@ -196,6 +202,9 @@ export function GenerationControls({
 				>
 					{isAdvancedOpen ? (
 						<AdvancedSettings choice={choice} onChange={change} fieldMessage={fieldMessage} />
+					) : null}
+					{isAdvancedOpen && isSignedIn ? (
+						<AddToBoardsField boardIds={boardIds} onChange={onBoardIdsChange} />
 					) : null}
 				</div>
 			) : null}

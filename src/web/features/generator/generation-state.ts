@@ -36,6 +36,8 @@ export type GeneratedRequest = {
 	aspectRatio: AspectRatio;
 	settings?: RequestedSettings;
 	image?: ImageRequest;
+	/** Add new results to…: the person's boards the generation goes on as it starts. */
+	boards?: readonly string[];
 };
 
 /** The model and the settings the server made a generation with, the seed it used among them. */

@@ -169,6 +169,8 @@ export function GeneratorPage({
 							onImageChosen={form.loadSettingsFromImage}
 							referenceRequest={form.referenceRequest}
 							onReferenceChange={form.setSentReference}
+							boardIds={form.boardIds}
+							onBoardIdsChange={form.setBoardIds}
 						/>
 					</Suspense>
 					<Button

@@ -106,6 +106,9 @@ export function useGeneratorForm({
 		return false;
 	}
 
+	// Add new results to…: kept from one generation to the next until changed.
+	const [boardIds, setBoardIds] = useState<readonly string[]>([]);
+
 	function start(request: GeneratedRequest) {
 		closePreview();
 		generate(request);
@@ -129,6 +132,7 @@ export function useGeneratorForm({
 			aspectRatio,
 			settings: choice ? toRequestedSettings(choice) : undefined,
 			...(sentReference ? { image: { action: "edit", ...sentReference } } : {}),
+			...(boardIds.length > 0 ? { boards: boardIds } : {}),
 		});
 	}
 
@@ -195,6 +199,8 @@ export function useGeneratorForm({
 		promptRef,
 		formRef,
 		requestGeneration,
+		boardIds,
+		setBoardIds,
 		retry,
 		cancel,
 		clearEverything,

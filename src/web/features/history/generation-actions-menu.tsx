@@ -3,6 +3,8 @@ import {
 	Copy,
 	EllipsisVertical,
 	FileArchive,
+	FolderMinus,
+	FolderPlus,
 	Maximize2,
 	Repeat2,
 	Shuffle,
@@ -33,6 +35,10 @@ export type ReuseActions = {
 	/** A Use prompt or Use settings link was followed: the page says so when the model is gone. */
 	onReuse: (generation: Generation) => void;
 	onCopyPrompt: (generation: Generation) => void;
+	/** Add to board…: where it may be put on boards (its owner's history or board). */
+	onChooseBoards?: ((generation: Generation) => void) | undefined;
+	/** On a board's page its owner may change: take it off the board. */
+	onRemoveFromBoard?: ((generation: Generation) => void) | undefined;
 };
 
 const ITEM_CLASS_NAME =
@@ -261,6 +267,22 @@ export function GenerationActionsMenu({
 					>
 						Copy prompt
 					</MenuItem>
+					{actions.onChooseBoards ? (
+						<MenuItem
+							icon={<FolderPlus aria-hidden="true" className="size-4" />}
+							onSelect={() => actions.onChooseBoards?.(generation)}
+						>
+							Add to board…
+						</MenuItem>
+					) : null}
+					{actions.onRemoveFromBoard ? (
+						<MenuItem
+							icon={<FolderMinus aria-hidden="true" className="size-4" />}
+							onSelect={() => actions.onRemoveFromBoard?.(generation)}
+						>
+							Remove from board
+						</MenuItem>
+					) : null}
 				</DropdownMenu.Content>
 			</DropdownMenu.Portal>
 		</DropdownMenu.Root>

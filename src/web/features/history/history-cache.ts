@@ -6,9 +6,16 @@ type GenerationsData = InfiniteData<GenerationPage, string | null>;
 
 const LIST_KEY_PREFIX = ["generations", "list"] as const;
 
-/** The cache key of the history list of what matches `query`, counted in `timeZone`. */
-export function createGenerationsListKey(timeZone: string, filters: HistoryFilters) {
-	return [...LIST_KEY_PREFIX, timeZone, filters] as const;
+/**
+ * The cache key of the history list of what matches `query`, counted in `timeZone`; a board's
+ * page (its id) is a list of its own.
+ */
+export function createGenerationsListKey(
+	timeZone: string,
+	filters: HistoryFilters,
+	boardId: string | null = null,
+) {
+	return [...LIST_KEY_PREFIX, timeZone, filters, boardId] as const;
 }
 
 /** Every loaded item in page order, each id once (a page boundary may repeat one after a change). */

@@ -1,5 +1,5 @@
-import { ArrowLeft, ScrollText, ShieldCheck } from "lucide-react";
-import type { RefObject } from "react";
+import { ArrowLeft, LayoutGrid, ScrollText, ShieldCheck } from "lucide-react";
+import type { ReactNode, RefObject } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
 import { Badge } from "../../components/badge";
@@ -74,6 +74,8 @@ export function HistoryHeader({
 	isFiltered,
 	isSummaryHidden,
 	isSearching,
+	title,
+	children,
 }: {
 	isAdmin: boolean;
 	/** Where focus goes when the last card of the list is deleted. */
@@ -83,6 +85,10 @@ export function HistoryHeader({
 	isSummaryHidden: boolean;
 	/** A new search is loading while the last one's cards stay: said to screen readers. */
 	isSearching: boolean;
+	/** A board's page: its name instead of the history's title. */
+	title?: string | undefined;
+	/** A board's page: what it says of the board and its actions, under the title. */
+	children?: ReactNode;
 }) {
 	return (
 		<>
@@ -94,18 +100,35 @@ export function HistoryHeader({
 						tabIndex={-1}
 						className="text-3xl font-semibold tracking-tight text-slate-900 focus:outline-none"
 					>
-						{isAdmin ? "All Generations" : "Saved Generations"}
+						{title ?? (isAdmin ? "All Generations" : "Saved Generations")}
 					</h1>
-					{isAdmin ? (
+					{isAdmin && title === undefined ? (
 						<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
 					) : null}
+					{title === undefined ? (
+						<Link
+							to={APP_PATHS.boards}
+							className="ml-auto inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 underline-offset-2 hover:underline"
+						>
+							<LayoutGrid aria-hidden="true" className="size-4" />
+							Boards
+						</Link>
+					) : (
+						<Link
+							to={APP_PATHS.boards}
+							className="ml-auto text-sm font-semibold text-accent-700 underline-offset-2 hover:underline"
+						>
+							All boards
+						</Link>
+					)}
 				</div>
 				{isSummaryHidden ? null : <SummaryLine counts={counts} isFiltered={isFiltered} />}
+				{children}
 				<p role="status" className="sr-only">
 					{isSearching ? "Searching" : ""}
 				</p>
 			</div>
-			{isAdmin ? <AdminBanner /> : null}
+			{isAdmin && title === undefined ? <AdminBanner /> : null}
 		</>
 	);
 }

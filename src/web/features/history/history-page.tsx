@@ -3,9 +3,11 @@ import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { useChangeBoardGenerations } from "../../lib/boards-requests";
 import { useOfferedModels } from "../../lib/models-requests";
 import { usePublicConfig } from "../../lib/public-config";
 import { showToast } from "../../lib/toast";
+import { AddToBoardDialog } from "./add-to-board-dialog";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
 import type { GenerationCardActions } from "./generation-card";
 import { copyPrompt, openPollingUrl } from "./generation-card-actions";
@@ -44,11 +46,25 @@ import { useLinkedResult } from "./use-linked-result";
 import { useRequestedResult } from "./use-requested-result";
 import { useSelectionMode } from "./use-selection-mode";
 
+/** A board's page: the history of what is on the board (decision 032). */
+export type BoardMode = {
+	id: string;
+	name: string;
+	/** Its owner or the administrator: generations may be put on it and taken off. */
+	canChange: boolean;
+	/** A smart board shows what its search matches: nothing is put on it or taken off. */
+	isSmart: boolean;
+	/** What the page says of the board, and its actions, under its name. */
+	header: ReactNode;
+};
+
 type HistoryPageProps = {
 	/** The admin sees every user's generations, and the page says so. */
 	isAdmin: boolean;
 	/** Who is looking: a deletion of someone else's generation names its owner. */
 	viewerEmail: string | null;
+	/** Given, the page is that board's. */
+	board?: BoardMode | undefined;
 };
 
 /** The viewer's IANA zone, so the server counts "today" on the viewer's calendar. */
@@ -82,12 +98,12 @@ function listKnownOwners(items: readonly Generation[]): string[] {
  * the server by what the address says (search, ratio, model, favourites, person); with favourites,
  * downloads, reuse (Use prompt, Use settings, Rerun) and a selection mode.
  */
-export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
+export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 	const [timeZone] = useState(readBrowserTimeZone);
 	const groupByDate = useMemo(() => createDateGrouper({ timeZone }), [timeZone]);
 	const { filters, changeFilters } = useHistoryFilters(isAdmin);
 
-	const list = useHistoryList(timeZone, filters);
+	const list = useHistoryList(timeZone, filters, board?.id ?? null);
 	const items = useMemo(() => flattenPages(list.data), [list.data]);
 	const groups = useMemo(() => groupByDate(items), [groupByDate, items]);
 	const firstPage = list.data?.pages[0];
@@ -125,6 +141,24 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 	const { mutate: toggleFavorite } = useToggleFavorite();
 	const { mutate: startRerun } = useRerunGeneration();
 	const { mutate: startImageAction } = useImageActionStart();
+	const { mutate: changeBoard } = useChangeBoardGenerations();
+	// Add to board: the generations chosen, and where focus goes back to.
+	const [boardChoiceIds, setBoardChoiceIds] = useState<readonly string[]>([]);
+	const boardChoiceFocusRef = useRef<HTMLElement | null>(null);
+	const chooseBoards = useCallback((ids: readonly string[]) => {
+		boardChoiceFocusRef.current =
+			document.activeElement instanceof HTMLElement ? document.activeElement : null;
+		setBoardChoiceIds(ids);
+	}, []);
+	// Another person's board shared with the viewer is read-only: nothing is put on a board from it.
+	const canChooseBoards = board === undefined || board.canChange;
+	const removableBoard = board?.canChange && !board.isSmart ? board : undefined;
+	const removeFromBoard = useCallback(
+		(ids: readonly string[]) => {
+			if (removableBoard) changeBoard({ board: removableBoard, ids, isRemoving: true });
+		},
+		[removableBoard, changeBoard],
+	);
 	const offeredModels = useOfferedModels();
 	const publicConfig = usePublicConfig();
 	const queryClient = useQueryClient();
@@ -164,8 +198,24 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 			onReuse: reuse,
 			onCopyPrompt: (generation) => void copyPrompt(generation),
 			onSelect: (generation, options) => clickSelection(generation.id, options),
+			onChooseBoards: canChooseBoards ? (generation) => chooseBoards([generation.id]) : undefined,
+			onRemoveFromBoard: removableBoard
+				? (generation) => removeFromBoard([generation.id])
+				: undefined,
 		}),
-		[openPreview, askToDelete, toggleFavorite, rerun, startImageAction, reuse, clickSelection],
+		[
+			openPreview,
+			askToDelete,
+			toggleFavorite,
+			rerun,
+			startImageAction,
+			reuse,
+			clickSelection,
+			canChooseBoards,
+			chooseBoards,
+			removableBoard,
+			removeFromBoard,
+		],
 	);
 	const previewActions = {
 		...actions,
@@ -176,6 +226,12 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 				returnFocusTo: preview.returnFocusRef.current,
 			});
 		},
+		onChooseBoards: actions.onChooseBoards
+			? (generation: Generation) => {
+					preview.close();
+					chooseBoards([generation.id]);
+				}
+			: undefined,
 	};
 
 	const itemsById = useMemo(() => new Map(items.map((item) => [item.id, item])), [items]);
@@ -240,7 +296,10 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 				isFiltered={isFiltered(shownFilters)}
 				isSummaryHidden={list.isError && !list.data}
 				isSearching={isShowingEarlierResults}
-			/>
+				title={board?.name}
+			>
+				{board?.header}
+			</HistoryHeader>
 			<div ref={toolbarRef}>
 				<HistoryToolbar
 					filters={filters}
@@ -269,6 +328,10 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 						)
 					}
 					onDone={selection.leave}
+					onAddToBoard={canChooseBoards ? () => chooseBoards(selection.selectedIds) : undefined}
+					onRemoveFromBoard={
+						removableBoard ? () => removeFromBoard(selection.selectedIds) : undefined
+					}
 				/>
 			) : null}
 			<ImagePreviewDialog
@@ -289,6 +352,11 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 				generation={goneModelRerun}
 				onClose={() => setGoneModelRerun(null)}
 				returnFocusRef={goneModelFocusRef}
+			/>
+			<AddToBoardDialog
+				generationIds={boardChoiceIds}
+				onClose={() => setBoardChoiceIds([])}
+				returnFocusRef={boardChoiceFocusRef}
 			/>
 			<DeleteGenerationDialog
 				generations={deletion.pendingGenerations}

@@ -6,6 +6,8 @@ import {
 	Download,
 	ExternalLink,
 	FileArchive,
+	FolderMinus,
+	FolderPlus,
 	Repeat2,
 	SlidersHorizontal,
 	SquarePen,
@@ -293,6 +295,26 @@ export function ImagePreviewDialog({
 									<ExternalLink aria-hidden="true" className="size-4" />
 									Open Polling
 								</Button>
+								{actions.onChooseBoards ? (
+									<Button
+										variant="secondary"
+										size="sm"
+										onClick={() => actions.onChooseBoards?.(generation)}
+									>
+										<FolderPlus aria-hidden="true" className="size-4" />
+										Add to board
+									</Button>
+								) : null}
+								{actions.onRemoveFromBoard ? (
+									<Button
+										variant="secondary"
+										size="sm"
+										onClick={() => actions.onRemoveFromBoard?.(generation)}
+									>
+										<FolderMinus aria-hidden="true" className="size-4" />
+										Remove from board
+									</Button>
+								) : null}
 								<Button
 									variant="ghost"
 									size="sm"

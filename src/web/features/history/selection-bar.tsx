@@ -1,4 +1,4 @@
-import { CheckCheck, FileArchive, Trash2, X } from "lucide-react";
+import { CheckCheck, FileArchive, FolderMinus, FolderPlus, Trash2, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { MAX_BULK_GENERATIONS } from "../../../shared/constants";
 import { Button, getButtonClassName } from "../../components/button";
@@ -16,6 +16,10 @@ type SelectionBarProps = {
 	onSelectAll: () => void;
 	onDelete: () => void;
 	onDone: () => void;
+	/** Add to board…, where the selection may be put on boards. */
+	onAddToBoard?: (() => void) | undefined;
+	/** On a board its owner may change: take the selection off it. */
+	onRemoveFromBoard?: (() => void) | undefined;
 };
 
 /**
@@ -50,6 +54,8 @@ export function SelectionBar({
 	onSelectAll,
 	onDelete,
 	onDone,
+	onAddToBoard,
+	onRemoveFromBoard,
 }: SelectionBarProps) {
 	const frameName = `bulk-download-${useId().replace(/[^a-zA-Z0-9]/g, "")}`;
 	const frameRef = useRef<HTMLIFrameElement>(null);
@@ -102,6 +108,28 @@ export function SelectionBar({
 					Download (ZIP)
 				</button>
 			</form>
+			{onAddToBoard ? (
+				<Button
+					variant="secondary"
+					size="sm"
+					onClick={onAddToBoard}
+					disabled={isEmpty || isTooMany}
+				>
+					<FolderPlus aria-hidden="true" className="size-4" />
+					Add to board
+				</Button>
+			) : null}
+			{onRemoveFromBoard ? (
+				<Button
+					variant="secondary"
+					size="sm"
+					onClick={onRemoveFromBoard}
+					disabled={isEmpty || isTooMany}
+				>
+					<FolderMinus aria-hidden="true" className="size-4" />
+					Remove from board
+				</Button>
+			) : null}
 			<Button
 				variant="danger"
 				size="sm"

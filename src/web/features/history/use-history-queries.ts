@@ -44,8 +44,15 @@ const RERUN_STARTED_MESSAGE = "Rerun started";
 
 const FAVORITE_MUTATION_KEY = ["generations", "favorite"] as const;
 
-/** The history of what matches `filters`, newest first, one cursor page at a time. */
-export function useHistoryList(timeZone: string, filters: HistoryFilters) {
+/**
+ * The history of what matches `filters` (on a board's page, of what is on the board), newest
+ * first, one cursor page at a time.
+ */
+export function useHistoryList(
+	timeZone: string,
+	filters: HistoryFilters,
+	boardId: string | null = null,
+) {
 	return useInfiniteQuery<
 		GenerationPage,
 		Error,
@@ -53,13 +60,13 @@ export function useHistoryList(timeZone: string, filters: HistoryFilters) {
 		ReturnType<typeof createGenerationsListKey>,
 		string | null
 	>({
-		queryKey: createGenerationsListKey(timeZone, filters),
+		queryKey: createGenerationsListKey(timeZone, filters, boardId),
 		queryFn: ({ pageParam, signal }) =>
 			fetchGenerationsPage({
 				limit: GENERATIONS_PAGE_SIZE,
 				cursor: pageParam,
 				timeZone,
-				query: filters,
+				query: { ...filters, boardId: boardId ?? undefined },
 				signal,
 			}),
 		initialPageParam: null,

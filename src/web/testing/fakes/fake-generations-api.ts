@@ -1,5 +1,6 @@
 import { delay, HttpResponse, http } from "msw";
 import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../../shared/aspect-ratios";
+import type { Board } from "../../../shared/boards";
 import { formatGroupDate } from "../../../shared/date-groups";
 import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import {
@@ -83,6 +84,8 @@ export type FakeGenerationsApiOptions = {
 	defaultModelId?: string;
 	/** The model of the person's latest generation that `GET /api/models` names; none unless told. */
 	preferredModelId?: string;
+	/** What `GET /api/boards` lists; none unless told. */
+	boards?: Board[];
 };
 
 type Failure = "list" | "delete" | "bulkDelete" | "favorite" | "create" | "upload";
@@ -472,6 +475,18 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				},
 				{ status: 201 },
 			);
+		}),
+		http.get("*/api/boards", ({ request }) => {
+			record(request);
+			return HttpResponse.json({ items: options.boards ?? [] });
+		}),
+		http.post("*/api/boards/:id/generations", async ({ request, params }) => {
+			const body: unknown = await request.json().catch(() => null);
+			record(request, body);
+			if (!(options.boards ?? []).some((board) => board.id === params.id)) {
+				return answerError("NOT_FOUND");
+			}
+			return HttpResponse.json({ success: true, changed: readIds(body)?.length ?? 0 });
 		}),
 		http.get("*/api/models", ({ request }) => {
 			record(request);

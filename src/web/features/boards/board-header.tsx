@@ -1,0 +1,175 @@
+import * as AlertDialog from "@radix-ui/react-alert-dialog";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { FileArchive, Lock, Sparkles, Trash2, Users } from "lucide-react";
+import { type FormEvent, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
+import { BOARD_NAME_MAX_LENGTH, type Board } from "../../../shared/boards";
+import { Badge } from "../../components/badge";
+import { Button, getButtonClassName } from "../../components/button";
+import { ConfirmDialog } from "../../components/confirm-dialog";
+import { TextField } from "../../components/text-field";
+import {
+	BOARDS_QUERY_KEY,
+	buildBoardArchiveUrl,
+	deleteBoard,
+	updateBoard,
+} from "../../lib/boards-requests";
+import { showToast } from "../../lib/toast";
+
+/** What a smart board's search is, in words. */
+function describeQuery(board: Board): string {
+	const query = board.query ?? {};
+	const parts = [
+		query.q ? `prompts with “${query.q}”` : "every prompt",
+		query.favorites ? "favourites only" : null,
+		query.aspectRatio ? query.aspectRatio.replace("--ar ", "") : null,
+		query.model ? `model ${query.model}` : null,
+		query.from ? `from ${query.from}` : null,
+		query.to ? `to ${query.to}` : null,
+	];
+	return parts.filter(Boolean).join(", ");
+}
+
+/**
+ * A board's page says what the board is (smart, shared, whose) and, for its owner and the
+ * administrator, offers Share, Rename and Delete (Board only, or Board and its generations); its
+ * ZIP for whoever sees it.
+ */
+export function BoardHeader({ board }: { board: Board }) {
+	const queryClient = useQueryClient();
+	const navigate = useNavigate();
+	const [isRenaming, setIsRenaming] = useState(false);
+	const [name, setName] = useState(board.name);
+	const [isDeleteOpen, setIsDeleteOpen] = useState(false);
+	const deleteButtonRef = useRef<HTMLButtonElement>(null);
+	const reloadBoards = () => queryClient.invalidateQueries({ queryKey: BOARDS_QUERY_KEY });
+
+	const update = useMutation({
+		mutationFn: (change: Parameters<typeof updateBoard>[1]) => updateBoard(board.id, change),
+		onSuccess: () => {
+			setIsRenaming(false);
+			void reloadBoards();
+		},
+		onError: (error) => void showToast("error", error.message),
+	});
+	const remove = useMutation({
+		mutationFn: (withGenerations: boolean) => deleteBoard(board.id, withGenerations),
+		onSuccess: (deleted) => {
+			void showToast(
+				"success",
+				deleted > 0 ? `Board deleted with ${deleted} generations` : "Board deleted",
+			);
+			void reloadBoards();
+			void queryClient.invalidateQueries({ queryKey: ["generations", "list"] });
+			void navigate(APP_PATHS.boards);
+		},
+		onError: (error) => void showToast("error", error.message),
+	});
+
+	function rename(event: FormEvent) {
+		event.preventDefault();
+		if (name.trim()) update.mutate({ name: name.trim() });
+	}
+
+	return (
+		<div className="mt-3 space-y-3">
+			<div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
+				{board.kind === "smart" ? (
+					<Badge icon={<Sparkles aria-hidden="true" className="size-3.5" />}>Smart</Badge>
+				) : null}
+				{board.visibility === "shared" ? (
+					<Badge icon={<Users aria-hidden="true" className="size-3.5" />}>Shared</Badge>
+				) : (
+					<Badge icon={<Lock aria-hidden="true" className="size-3.5" />}>Private</Badge>
+				)}
+				{board.kind === "smart" ? <span>{describeQuery(board)}</span> : null}
+				{board.canChange ? null : <span>Shared by {board.owner.email} · read-only</span>}
+			</div>
+			<div className="flex flex-wrap items-center gap-2">
+				<a
+					href={buildBoardArchiveUrl(board.id)}
+					download
+					className={getButtonClassName({ variant: "secondary", size: "sm" })}
+				>
+					<FileArchive aria-hidden="true" className="size-4" />
+					Download board (ZIP)
+				</a>
+				{board.canChange ? (
+					<>
+						<Button
+							variant="secondary"
+							size="sm"
+							isBusy={update.isPending && !isRenaming}
+							onClick={() =>
+								update.mutate({
+									visibility: board.visibility === "shared" ? "private" : "shared",
+								})
+							}
+						>
+							{board.visibility === "shared" ? "Make private" : "Share"}
+						</Button>
+						<Button variant="secondary" size="sm" onClick={() => setIsRenaming(!isRenaming)}>
+							Rename
+						</Button>
+						<Button
+							ref={deleteButtonRef}
+							variant="ghost"
+							size="sm"
+							className="text-red-700 hover:bg-red-50 hover:text-red-800"
+							onClick={() => setIsDeleteOpen(true)}
+						>
+							<Trash2 aria-hidden="true" className="size-4" />
+							Delete board
+						</Button>
+					</>
+				) : null}
+			</div>
+			{isRenaming ? (
+				<form onSubmit={rename} aria-label="Rename the board" className="flex items-end gap-2">
+					<div className="grow">
+						<TextField
+							label="Board name"
+							value={name}
+							required
+							maxLength={BOARD_NAME_MAX_LENGTH}
+							onChange={(event) => setName(event.target.value)}
+						/>
+					</div>
+					<Button type="submit" size="sm" isBusy={update.isPending}>
+						Save
+					</Button>
+				</form>
+			) : null}
+			<ConfirmDialog
+				isOpen={isDeleteOpen}
+				onClose={() => setIsDeleteOpen(false)}
+				returnFocusRef={deleteButtonRef}
+				icon={<Trash2 aria-hidden="true" className="size-5" />}
+				tone="danger"
+				title={`Delete “${board.name}”?`}
+				description={
+					board.kind === "smart"
+						? "The saved search goes; the generations it shows stay in the history."
+						: "Delete the board only (its generations stay in the history), or the board and its generations."
+				}
+				action={
+					<>
+						<AlertDialog.Action asChild>
+							<Button variant="secondary" onClick={() => remove.mutate(false)}>
+								Board only
+							</Button>
+						</AlertDialog.Action>
+						{board.kind === "smart" ? null : (
+							<AlertDialog.Action asChild>
+								<Button variant="danger" onClick={() => remove.mutate(true)}>
+									Board and its generations
+								</Button>
+							</AlertDialog.Action>
+						)}
+					</>
+				}
+			/>
+		</div>
+	);
+}

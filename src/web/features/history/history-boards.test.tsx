@@ -1,0 +1,95 @@
+// Boards from the history: Add to board from a card's menu and from the selection bar, and a
+// board's page, the history of what is on the board.
+import { screen, waitFor, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Board } from "../../../shared/boards";
+import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
+import { createTestGeneration } from "../../testing/fakes/test-generations";
+import {
+	cleanUpHistoryScreen,
+	findCard,
+	findCards,
+	openHistory,
+	setUpHistoryScreen,
+} from "../../testing/history-screen";
+import { findToast } from "../../testing/toasts";
+
+const BOARD_ID = "3f0c2b7e-1a4d-4c8e-9f6b-2d7a5e1c9b40";
+
+function createTestBoard(overrides: Partial<Board> = {}): Board {
+	return {
+		id: BOARD_ID,
+		name: "Lighthouses",
+		kind: "board",
+		visibility: "private",
+		query: null,
+		count: 0,
+		coverUrl: null,
+		owner: { email: "person@example.com" },
+		canChange: true,
+		createdAt: "2026-11-20T09:12:00.000Z",
+		updatedAt: "2026-11-27T17:40:00.000Z",
+		...overrides,
+	};
+}
+
+describe("boards in the history", () => {
+	beforeEach(setUpHistoryScreen);
+	afterEach(cleanUpHistoryScreen);
+
+	it("puts a card's generation on a board from its menu, and says so", async () => {
+		const generation = createTestGeneration({ prompt: "A lighthouse" });
+		const server = startFakeGenerationsApi({
+			generations: [generation],
+			boards: [
+				createTestBoard(),
+				createTestBoard({
+					id: crypto.randomUUID(),
+					name: "Smart",
+					kind: "smart",
+					query: { q: "x" },
+				}),
+			],
+		});
+		const { user } = openHistory();
+		// The first screen of this file loads the history's code cold: give it the time it takes.
+		await screen.findAllByRole("article", {}, { timeout: 15_000 });
+		await user.click(
+			within(findCard("A lighthouse")).getByRole("button", { name: "More actions" }),
+		);
+		await user.click(await screen.findByRole("menuitem", { name: "Add to board…" }));
+		const dialog = await screen.findByRole("dialog", { name: "Add to board" });
+		// A smart board takes nothing: only boards are offered.
+		expect(within(dialog).queryByRole("button", { name: /Smart/ })).toBeNull();
+		await user.click(within(dialog).getByRole("button", { name: /Lighthouses/ }));
+		await findToast("Added 1 generation to Lighthouses");
+		const [request] = server.readRequests("POST", `/api/boards/${BOARD_ID}/generations`);
+		expect(request?.body).toEqual({ ids: [generation.id] });
+		await waitFor(() => expect(screen.queryByRole("dialog", { name: "Add to board" })).toBeNull());
+	});
+
+	it("shows a board's page as the history of what is on it, asking with the board's id", async () => {
+		const server = startFakeGenerationsApi({
+			generations: [createTestGeneration({ prompt: "On the board" })],
+			boards: [createTestBoard({ visibility: "shared" })],
+		});
+		openHistory({ path: `/boards/${BOARD_ID}?q=board` });
+		await findCards();
+		expect(screen.getByRole("heading", { level: 1, name: "Lighthouses" })).toBeInTheDocument();
+		expect(screen.getByRole("link", { name: /Download board/ })).toHaveAttribute(
+			"href",
+			expect.stringContaining(`/api/boards/${BOARD_ID}/archive`),
+		);
+		const [search] = server.readListRequests();
+		expect(search?.get("board")).toBe(BOARD_ID);
+		expect(search?.get("q")).toBe("board");
+	});
+
+	it("says a board that is not there, or not shared, cannot be shown", async () => {
+		startFakeGenerationsApi({ boards: [] });
+		openHistory({ path: `/boards/${BOARD_ID}` });
+		expect(
+			await screen.findByRole("heading", { level: 1, name: "Board not found" }),
+		).toBeInTheDocument();
+	});
+});
