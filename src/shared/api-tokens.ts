@@ -4,9 +4,10 @@ import { z } from "zod/mini";
 
 /**
  * What a token may do. `generate`: start generations and poll them; `read`: list, get, download,
- * images, archives, favourites; `delete`: delete one or many.
+ * images, archives, favourites, and list shared links; `delete`: delete one or many; `share`: make,
+ * renew and revoke shared links (and list them).
  */
-export const API_TOKEN_SCOPES = ["generate", "read", "delete"] as const;
+export const API_TOKEN_SCOPES = ["generate", "read", "delete", "share"] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 
 /** The lifetimes a token may be given, in days; null is a token that does not expire. */

@@ -6,6 +6,7 @@ import { GenerationPageSchema } from "../../shared/generations";
 import { type ApiOperation, BROWSER_ACCESS } from "../http/api-operations";
 import { API_OPERATIONS } from "../http/openapi-document";
 import { DEFAULT_WEBHOOK_SETTINGS } from "../server";
+import { DEFAULT_SHARING_SETTINGS } from "../sharing/share-settings";
 import {
 	callWithToken,
 	createToken,
@@ -25,7 +26,7 @@ import {
 } from "../testing/test-server";
 import { createApiToken } from "./api-tokens";
 
-const SCOPES = ["generate", "read", "delete"] as const satisfies readonly ApiTokenScope[];
+const SCOPES = ["generate", "read", "delete", "share"] as const satisfies readonly ApiTokenScope[];
 
 /**
  * Checks answers against the live OpenAPI document, as a client generated from it would read
@@ -52,6 +53,7 @@ async function createTokens(person: Person): Promise<Record<ApiTokenScope, strin
 		generate: (await createToken(person, ["generate"])).token,
 		read: (await createToken(person, ["read"])).token,
 		delete: (await createToken(person, ["delete"])).token,
+		share: (await createToken(person, ["share"])).token,
 	};
 }
 
@@ -65,6 +67,8 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 	beforeAll(async () => {
 		server = await createTestServer(kind, {
 			limits: { maxActivePerUser: 50, dailyLimitPerUser: 0 },
+			// Every report here comes from the one address a script without a proxy has.
+			sharing: { ...DEFAULT_SHARING_SETTINGS, reportLimit: { windowSeconds: 3600, max: 1000 } },
 		});
 		administrator = await createTestAdministrator(server);
 	});
@@ -113,6 +117,10 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 			expect(outcomes).toContain("uploadImage:generate:yes");
 			expect(outcomes).toContain("uploadImage:read:no");
 			expect(outcomes).toContain("readUploadImage:read:yes");
+			expect(outcomes).toContain("createShare:share:yes");
+			expect(outcomes).toContain("createShare:read:no");
+			expect(outcomes).toContain("listShares:read:yes");
+			expect(outcomes).toContain("revokeShare:read:no");
 		},
 		// Some fifty generations, each made and finished in turn.
 		180_000,
@@ -140,9 +148,16 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 						label,
 					).toBe(true);
 				} else if (
-					["listModels", "createGeneration", "uploadImage", "listActiveGenerations"].includes(
-						operation.id,
-					)
+					[
+						"listModels",
+						"createGeneration",
+						"uploadImage",
+						"listActiveGenerations",
+						"listShares",
+						// A link's page is for anyone who holds it.
+						"readSharedPage",
+						"reportShare",
+					].includes(operation.id)
 				) {
 					// Not about anyone else's generation: the administrator's own, as anyone's.
 					expect(response.status, label).toBe(operation.success.status);
@@ -191,7 +206,13 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 	it("refuses every token, the administrator's too, on the administrator's routes", async () => {
 		const { token } = await createToken(administrator, ["generate", "read", "delete"]);
 		const person = await createTestUser(server);
-		for (const path of ["/api/admin/people", "/api/admin/audit-log", "/api/admin/usage"]) {
+		for (const path of [
+			"/api/admin/people",
+			"/api/admin/audit-log",
+			"/api/admin/usage",
+			"/api/admin/shares",
+			"/api/admin/reports",
+		]) {
 			await expectErrorEnvelope(await callWithToken(server, token, path), 403, "TOKEN_NOT_ALLOWED");
 			await expectErrorEnvelope(await person.client.request(path), 404, "NOT_FOUND");
 			expect((await administrator.client.request(path)).status, path).toBe(200);

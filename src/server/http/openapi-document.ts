@@ -4,6 +4,7 @@ import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
 import { GENERATION_OPERATIONS } from "./generation-operations";
+import { SHARE_OPERATIONS } from "./share-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
 type JsonObject = Record<string, unknown>;
@@ -21,6 +22,7 @@ export type OpenApiDocument = {
 export const API_OPERATIONS: readonly ApiOperation[] = [
 	...Object.values(GENERATION_OPERATIONS),
 	...Object.values(UPLOAD_OPERATIONS),
+	...Object.values(SHARE_OPERATIONS),
 ];
 
 /** A zod schema as JSON Schema: what a client sends (input) or what it gets back (output). */
@@ -98,6 +100,21 @@ function errorAnswers(operation: ApiOperation): Record<string, JsonObject> {
 			answers["413"] = errorAnswer(
 				"The request body is larger than allowed.",
 				errorExample("PAYLOAD_TOO_LARGE"),
+			);
+		} else if (status === 410) {
+			answers["410"] = errorAnswer(
+				"The link has ended: revoked, replaced, expired, or what it showed is gone.",
+				errorExample("SHARE_ENDED"),
+			);
+		} else if (status === 451) {
+			answers["451"] = errorAnswer(
+				"The administrator took the link down.",
+				errorExample("SHARE_HIDDEN"),
+			);
+		} else if (operation.tag === "Sharing") {
+			answers["422"] = errorAnswer(
+				"The moderation check flagged the images: no public link is made.",
+				errorExample("SHARE_FLAGGED"),
 			);
 		} else {
 			answers["422"] = errorAnswer(
@@ -238,6 +255,11 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 			{ name: "Images", description: "Images and archives." },
 			{ name: "Models", description: "What may be chosen." },
 			{ name: "Uploads", description: "Reference images to start a generation from." },
+			{
+				name: "Sharing",
+				description:
+					"Links to a generation or one image, which anyone (or anyone signed in, as the server says) may open, until they expire or are revoked.",
+			},
 		],
 		paths,
 		components: {

@@ -117,6 +117,7 @@ export async function createGeneration(
 			: await findReferenceSource(deps, viewer, request.reference);
 	const resolved = await resolveSettings(deps.models, request, source);
 	const { model, settings, imageAction } = resolved;
+	if (deps.promptBlocklist?.isBlocked(resolved.prompt)) throw new AppError("PROMPT_BLOCKED");
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;

@@ -28,6 +28,7 @@ const SCOPE_DESCRIPTIONS: Record<ApiTokenScope, string> = {
 	generate: "Start generations and follow them",
 	read: "List, get and download generations, images and archives; star them",
 	delete: "Delete generations",
+	share: "Make, renew and revoke shared links",
 };
 
 const NEVER = "never";
