@@ -65,16 +65,10 @@ export const ERRORS = {
 		status: 403,
 		message: "This account has been disabled by the administrator.",
 	},
-	PROMPT_BLOCKED: {
-		status: 400,
-		message: "This prompt uses words this server does not allow. Please change it.",
-	},
+	PROMPT_BLOCKED: { status: 400, message: "This prompt is not allowed." },
 	SHARE_ENDED: { status: 410, message: "This link has ended." },
-	SHARE_HIDDEN: { status: 451, message: "This link was taken down by the administrator." },
-	SHARE_FLAGGED: {
-		status: 422,
-		message: "These images cannot be shared publicly: the moderation check flagged them.",
-	},
+	SHARE_HIDDEN: { status: 451, message: "This link was taken down." },
+	SHARE_FLAGGED: { status: 422, message: "These images cannot be shared." },
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",

@@ -37,6 +37,7 @@ const GenerationsRoute = lazyScreen(async () => (await loadGenerationsRoutes()).
 const AuditLogRoute = lazyScreen(async () => (await loadGenerationsRoutes()).AuditLogRoute);
 const PeopleRoute = lazyScreen(async () => (await loadAdminRoutes()).PeopleRoute);
 const UsageRoute = lazyScreen(async () => (await loadAdminRoutes()).UsageRoute);
+const SharesRoute = lazyScreen(async () => (await loadAdminRoutes()).SharesRoute);
 const LoginPage = authScreen(async () => (await import("../features/auth/login-page")).LoginPage);
 const SignupPage = authScreen(
 	async () => (await import("../features/auth/signup-page")).SignupPage,
@@ -56,6 +57,7 @@ const SCREENS: Record<AppScreen, ComponentType> = {
 	"audit-log": AuditLogRoute,
 	people: PeopleRoute,
 	usage: UsageRoute,
+	shares: SharesRoute,
 	login: LoginPage,
 	signup: SignupPage,
 	"forgot-password": ForgotPasswordRoute,
