@@ -122,12 +122,13 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 			expect(outcomes).toContain("listShares:read:yes");
 			expect(outcomes).toContain("revokeShare:read:no");
 		},
-		// Some fifty generations, each made and finished in turn.
-		180_000,
+		// Some ninety generations (every operation with each of four scopes), each made and finished
+		// in turn.
+		420_000,
 	);
 
 	it("lets the administrator's token of each scope reach only the administrator's own generations", {
-		timeout: 180_000,
+		timeout: 420_000,
 	}, async () => {
 		const tokens = await createTokens(administrator);
 		const stranger = await createTestUser(server);

@@ -6,6 +6,7 @@ import {
 	type ShareExpiry,
 	sharedPagePath,
 } from "../../shared/sharing";
+import { BLOCKED_PROMPT_MESSAGE } from "../config/prompt-blocklist";
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../errors/app-error";
@@ -118,7 +119,12 @@ async function moderateImages(
 			"The images could not be checked before sharing. Please try again in a moment.",
 		);
 	}
-	if (verdict.isFlagged) throw new AppError("SHARE_FLAGGED");
+	if (verdict.isFlagged) {
+		throw new AppError(
+			"SHARE_FLAGGED",
+			"These images cannot be shared publicly: the moderation check flagged them.",
+		);
+	}
 }
 
 function withAddress(deps: ShareDeps, row: ShareWithPrompt, token: string): CreatedShare {
@@ -165,7 +171,9 @@ export async function createShare(
 			`target.imageIndex: this generation has ${generation.images.length} image${generation.images.length === 1 ? "" : "s"}.`,
 		);
 	}
-	if (deps.promptBlocklist?.isBlocked(generation.prompt)) throw new AppError("PROMPT_BLOCKED");
+	if (deps.promptBlocklist?.isBlocked(generation.prompt)) {
+		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+	}
 	const expiresAt = resolveExpiry(deps, request.expires);
 	if ((await countLiveSharesOfUser(deps.database.db, viewer.id)) >= MAX_LIVE_SHARES) {
 		throw new AppError(
@@ -224,7 +232,9 @@ export async function rotateShare(
 		? await findGenerationById(deps.database.db, row.generation_id)
 		: undefined;
 	if (!generation) throw new AppError("VALIDATION_ERROR", "This link has ended: make a new one.");
-	if (deps.promptBlocklist?.isBlocked(generation.prompt)) throw new AppError("PROMPT_BLOCKED");
+	if (deps.promptBlocklist?.isBlocked(generation.prompt)) {
+		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+	}
 	const created = await insertLink(deps, viewer, {
 		generationId: generation.id,
 		imageIndex: row.image_index,

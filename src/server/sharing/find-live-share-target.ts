@@ -34,7 +34,9 @@ export async function findLiveShareTarget(
 	const share = await findShareByTokenHash(deps.database.db, hashShareToken(token));
 	if (!share) throw new AppError("NOT_FOUND");
 	const state = shareState(share);
-	if (state === "hidden") throw new AppError("SHARE_HIDDEN");
+	if (state === "hidden") {
+		throw new AppError("SHARE_HIDDEN", "This link was taken down by the administrator.");
+	}
 	if (state !== "live" || share.generation_id === null) throw new AppError("SHARE_ENDED");
 	const generation = await findGenerationById(deps.database.db, share.generation_id);
 	if (!generation) throw new AppError("SHARE_ENDED");

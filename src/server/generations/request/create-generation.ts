@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { GenerationModel, GenerationSettings } from "../../../shared/generation-responses";
 import type { CreateGenerationRequest } from "../../../shared/generations";
+import { BLOCKED_PROMPT_MESSAGE } from "../../config/prompt-blocklist";
 import type { DatabaseSchema } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import { readPersonLimits } from "../../person/person-controls";
@@ -117,7 +118,9 @@ export async function createGeneration(
 			: await findReferenceSource(deps, viewer, request.reference);
 	const resolved = await resolveSettings(deps.models, request, source);
 	const { model, settings, imageAction } = resolved;
-	if (deps.promptBlocklist?.isBlocked(resolved.prompt)) throw new AppError("PROMPT_BLOCKED");
+	if (deps.promptBlocklist?.isBlocked(resolved.prompt)) {
+		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+	}
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;
