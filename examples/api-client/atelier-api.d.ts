@@ -3542,7 +3542,7 @@ export interface operations {
                      *       "success": false,
                      *       "error": {
                      *         "code": "SHARE_FLAGGED",
-                     *         "message": "These images cannot be shared publicly: the moderation check flagged them."
+                     *         "message": "These images cannot be shared."
                      *       }
                      *     }
                      */
@@ -4069,7 +4069,7 @@ export interface operations {
                      *       "success": false,
                      *       "error": {
                      *         "code": "SHARE_HIDDEN",
-                     *         "message": "This link was taken down by the administrator."
+                     *         "message": "This link was taken down."
                      *       }
                      *     }
                      */
@@ -4232,7 +4232,7 @@ export interface operations {
                      *       "success": false,
                      *       "error": {
                      *         "code": "SHARE_HIDDEN",
-                     *         "message": "This link was taken down by the administrator."
+                     *         "message": "This link was taken down."
                      *       }
                      *     }
                      */
