@@ -27,7 +27,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dt{font-weight:600}dd{margin:0}
 details{margin-top:2rem}textarea{width:100%;max-width:32rem;font:inherit}
 button{font:inherit;padding:.4rem .9rem;margin-top:.5rem}
-.note{color:GrayText;font-size:.875rem}`;
+.note{font-size:.875rem}`;
 
 function escapeHtml(text: string): string {
 	return text
@@ -45,7 +45,6 @@ function document(title: string, body: string, options: { hasScript: boolean }):
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)} · Atelier</title>
 <style>${STYLE}</style>
 ${options.hasScript ? `<script src="${PREVIEW_KEYS_PATH}" defer></script>\n` : ""}</head>
