@@ -56,6 +56,12 @@ export default defineConfig({
 							test: /src\/(shared\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons|thumbnail)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
 						},
 						{
+							// Sharing's requests, the share dialog and the link field: one name in the
+							// first page's preload lists instead of three.
+							name: "sharing",
+							test: /src\/(shared\/sharing|web\/lib\/share-requests|web\/components\/share-(dialog|link-field))\.tsx?$/,
+						},
+						{
 							name: "active-generations",
 							test: /src\/web\/lib\/(active-generations|finished-elsewhere|finish-notices|history-link|web-push)\.ts$/,
 						},

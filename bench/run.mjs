@@ -25,6 +25,7 @@ const BENCHMARKS = [
 	"load",
 	"fair-queue",
 	"push-latency",
+	"shared-page",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -36,6 +36,9 @@ import type { ReadinessCheck } from "./observability/readiness";
 import { createPeopleRoutes } from "./people/people-routes";
 import type { PushDeps } from "./push/push-deliveries";
 import { createPushRoutes } from "./push/push-routes";
+import { createShareRoutes } from "./sharing/share-routes";
+import type { SharingDeps } from "./sharing/share-settings";
+import { createSharedPageApiRoutes, createSharedPageRoutes } from "./sharing/shared-page-routes";
 import { createUploadRoutes, isUploadRequest } from "./uploads/upload-routes";
 import { createUsageRoutes } from "./usage/usage-routes";
 import type { WebhookDeps } from "./webhooks/webhook-deliveries";
@@ -70,6 +73,8 @@ type AppDeps = {
 	generations: GenerationDeps;
 	webhooks: WebhookDeps;
 	push: PushDeps;
+	/** Shared links: the operator's switches, the prompt blocklist and the image check. */
+	sharing: SharingDeps;
 	observability: {
 		metrics: Metrics;
 		readiness: ReadinessCheck;
@@ -215,6 +220,18 @@ export function createApp(deps: AppDeps) {
 	api.route("/", createApiDocsRoutes({ baseUrl: config.baseUrl }));
 	api.route("/", createWebhookRoutes({ gate, deps: deps.webhooks }));
 	api.route("/", createPushRoutes({ gate, auth, deps: deps.push }));
+	const shareDeps = {
+		...deps.sharing,
+		database,
+		storage: deps.generations.storage,
+		logger,
+		baseUrl: config.baseUrl,
+	};
+	api.route("/", createShareRoutes({ gate, deps: shareDeps }));
+	api.route(
+		"/",
+		createSharedPageApiRoutes({ gate, deps: shareDeps, trustProxy: config.trustProxy }),
+	);
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 
@@ -222,6 +239,8 @@ export function createApp(deps: AppDeps) {
 
 	const { metrics, metricsToken } = deps.observability;
 	if (metricsToken) app.route("/", createMetricsRoute({ metrics, token: metricsToken }));
+	// The shared pages: plain HTML of their own, outside the web app.
+	app.route("/", createSharedPageRoutes({ gate, deps: shareDeps, trustProxy: config.trustProxy }));
 
 	app.all("*", (context) => {
 		const response = deps.site?.serve(context, {

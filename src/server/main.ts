@@ -4,6 +4,7 @@ import { serve } from "@hono/node-server";
 import sharp from "sharp";
 import { serveBackupRequests } from "./backup/backup-requests";
 import { parseEnv, resolveBaseUrl } from "./config/env";
+import { loadPromptBlocklist, PromptBlocklistError } from "./config/prompt-blocklist";
 import { readOrCreateSecret } from "./config/secret-file";
 import { DataDirLockedError, lockDataDir } from "./db/data-dir-lock";
 import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/database";
@@ -12,9 +13,11 @@ import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logging/logger";
 import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalogue";
 import type { ModelCatalogue } from "./models/model-catalogue";
+import { createOpenAiModeration } from "./providers/openai/openai-moderation";
 import { DEFAULT_PUSH_SETTINGS } from "./push/push-settings";
 import { isVapidKeyPair } from "./push/vapid-keys";
 import { assembleServer, DEFAULT_RUN_SETTINGS, DEFAULT_WEBHOOK_SETTINGS } from "./server";
+import { DEFAULT_SHARING_SETTINGS } from "./sharing/share-settings";
 import { createHoldableStorage } from "./storage/deletion-hold";
 import { createLocalStorage } from "./storage/local-storage";
 import { createS3Storage } from "./storage/s3-storage";
@@ -83,6 +86,15 @@ async function main() {
 			`Atelier cannot start. Fix the models:\n${error.problems.map((problem) => `  - ${problem}`).join("\n")}`,
 		);
 	}
+	let promptBlocklist: Awaited<ReturnType<typeof loadPromptBlocklist>>;
+	try {
+		promptBlocklist = await loadPromptBlocklist(env.PROMPT_BLOCKLIST_FILE);
+	} catch (error) {
+		if (!(error instanceof PromptBlocklistError)) throw error;
+		fail(
+			`Atelier cannot start. Fix PROMPT_BLOCKLIST_FILE:\n${error.problems.map((problem) => `  - ${problem}`).join("\n")}`,
+		);
+	}
 	const imagesRoot = path.join(dataDir, "images");
 	// Held while a backup copies the images its database dump names (docs/decisions/017-backups.md).
 	const storage = createHoldableStorage(
@@ -136,6 +148,16 @@ async function main() {
 				allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS,
 				...(vapidKeys ? { vapidKeys } : {}),
 				...(env.VAPID_SUBJECT ? { subject: env.VAPID_SUBJECT } : {}),
+			},
+			promptBlocklist,
+			sharing: {
+				...DEFAULT_SHARING_SETTINGS,
+				mode: env.SHARING,
+				maxDays: env.SHARE_MAX_DAYS,
+				checkImages:
+					env.SHARE_MODERATION === "openai" && env.OPENAI_API_KEY
+						? createOpenAiModeration({ apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL })
+						: undefined,
 			},
 			run: {
 				...DEFAULT_RUN_SETTINGS,

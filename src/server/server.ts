@@ -4,6 +4,7 @@ import { removeAccountContents } from "./accounts/delete-account";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig } from "./auth/auth";
 import { migrateAuthTables } from "./auth/auth-user-tables";
+import type { PromptBlocklist } from "./config/prompt-blocklist";
 import type { Database } from "./db/database";
 import { keepStatisticsFresh } from "./db/embedded-statistics";
 import { migrateToLatest } from "./db/migrations";
@@ -30,6 +31,7 @@ import { isPersonDisabled } from "./person/person-controls";
 import type { ImageProvider } from "./providers/types";
 import { attemptPush, type PushDeps, queueGenerationPush } from "./push/push-deliveries";
 import { DEFAULT_PUSH_SETTINGS, type PushSettings, resolveVapid } from "./push/push-settings";
+import { DEFAULT_SHARING_SETTINGS, type SharingSettings } from "./sharing/share-settings";
 import type { Storage } from "./storage/storage";
 import {
 	attemptDelivery,
@@ -67,6 +69,10 @@ export type ServerSettings = {
 	webhooks: WebhookSettings;
 	/** Web Push (WEB_PUSH, the VAPID keys and subject); DEFAULT_PUSH_SETTINGS when not given. */
 	push?: PushSettings;
+	/** Shared links (SHARING, SHARE_MAX_DAYS, SHARE_MODERATION); DEFAULT_SHARING_SETTINGS when not given. */
+	sharing?: SharingSettings;
+	/** PROMPT_BLOCKLIST_FILE, read at start: refused when generating and when sharing. */
+	promptBlocklist?: PromptBlocklist;
 };
 
 /**
@@ -248,6 +254,7 @@ export async function assembleServer(options: {
 		models,
 		limits: settings.limits,
 		logger,
+		...(settings.promptBlocklist ? { promptBlocklist: settings.promptBlocklist } : {}),
 	};
 	const app = createApp({
 		database,
@@ -257,6 +264,10 @@ export async function assembleServer(options: {
 		generations: generationDeps,
 		webhooks: webhookDeps,
 		push: pushDeps,
+		sharing: {
+			settings: settings.sharing ?? DEFAULT_SHARING_SETTINGS,
+			promptBlocklist: settings.promptBlocklist,
+		},
 		observability: { metrics, readiness, metricsToken: settings.metricsToken },
 		config: {
 			baseUrl: settings.baseUrl,

@@ -4,10 +4,11 @@ import { z } from "zod/mini";
 
 /**
  * What a token may do. `generate`: start generations and poll them; `read`: list, get, download,
- * images, archives, favourites, boards; `delete`: delete one or many; `organize`: make, change and
- * delete boards and put generations on them.
+ * images, archives, favourites, boards, and list shared links; `delete`: delete one or many;
+ * `organize`: make, change and delete boards and put generations on them; `share`: make, renew and
+ * revoke shared links (and list them).
  */
-export const API_TOKEN_SCOPES = ["generate", "read", "delete", "organize"] as const;
+export const API_TOKEN_SCOPES = ["generate", "read", "delete", "organize", "share"] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 
 /** The lifetimes a token may be given, in days; null is a token that does not expire. */

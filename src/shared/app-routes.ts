@@ -15,6 +15,7 @@ export type AppScreen =
 	| "audit-log"
 	| "people"
 	| "usage"
+	| "shares"
 	| "login"
 	| "signup"
 	| "forgot-password"
@@ -59,7 +60,10 @@ function route(
 	return { path, screen, layout, access, rendering };
 }
 
-/** SPEC.md section 2, plus the account screens and the administrator's audit log, People and usage. */
+/**
+ * SPEC.md section 2, plus the account screens and the administrator's audit log, People, usage
+ * and shared links.
+ */
 export const APP_ROUTES: readonly AppRoute[] = [
 	route("/", "generator", "site", "anyone", "prerendered"),
 	route("/generations", "generations", "site", "signed-in", "shell"),
@@ -69,6 +73,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
 	route("/admin/audit-log", "audit-log", "site", "signed-in", "shell"),
 	route("/admin/usage", "usage", "site", "signed-in", "shell"),
 	route("/admin/people", "people", "site", "signed-in", "shell"),
+	route("/admin/shares", "shares", "site", "signed-in", "shell"),
 	route("/login", "login", "auth", "signed-out", "prerendered"),
 	route("/signup", "signup", "auth", "signed-out", "prerendered"),
 	// Reached from links and e-mails, signed in or not. Forgot-password needs nothing but its form;

@@ -1,7 +1,7 @@
 // No schema library here: the first page imports this module (docs/decisions/005-first-load-budget.md).
 
 /** The HTTP statuses the API answers errors with: each one a status that carries a body. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 422 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 410 | 413 | 422 | 429 | 451 | 500 | 502 | 503;
 
 /**
  * One error model end to end: each code has its HTTP status and the user message of the error
@@ -69,6 +69,10 @@ export const ERRORS = {
 		status: 403,
 		message: "This board is shared with you to look at: only its owner can change it.",
 	},
+	PROMPT_BLOCKED: { status: 400, message: "This prompt is not allowed." },
+	SHARE_ENDED: { status: 410, message: "This link has ended." },
+	SHARE_HIDDEN: { status: 451, message: "This link was taken down." },
+	SHARE_FLAGGED: { status: 422, message: "These images cannot be shared." },
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",

@@ -23,7 +23,15 @@ export const BulkDeleteResponseSchema = z.object({
  */
 const AuditLogEntrySchema = z.object({
 	id: z.string(),
-	action: z.enum(["delete", "disable", "enable", "set-quota", "delete-account"]),
+	action: z.enum([
+		"delete",
+		"disable",
+		"enable",
+		"set-quota",
+		"delete-account",
+		"hide-share",
+		"revoke-share",
+	]),
 	actor_email: z.string(),
 	owner_email: z.string(),
 	generation_id: z.nullable(z.string()),

@@ -40,7 +40,10 @@ export async function insertDeletionEntries(
 }
 
 /** An action on a person's account, not on a generation. */
-export type PersonAction = Exclude<AuditAction, "delete">;
+export type PersonAction = Exclude<AuditAction, "delete" | ShareAction>;
+
+/** An action on someone's shared link. */
+export type ShareAction = Extract<AuditAction, "hide-share" | "revoke-share">;
 
 /**
  * Records the administrator's action on a person (in the acting transaction), with the e-mail
@@ -64,6 +67,40 @@ export async function insertPersonEntry(
 			generation_id: null,
 			prompt: null,
 			details: entry.details ?? null,
+			created_at: new Date(),
+		})
+		.execute();
+}
+
+/**
+ * Records the administrator's Hide or Revoke of a link (in the acting transaction): the
+ * generation it shows, its prompt, and the link's id in the details.
+ */
+export async function insertShareEntry(
+	db: Executor,
+	actor: { id: string; email: string },
+	entry: {
+		action: ShareAction;
+		shareId: string;
+		ownerId: string;
+		ownerEmail: string;
+		/** Null once the generation is deleted. */
+		generationId: string | null;
+		prompt: string | null;
+	},
+): Promise<void> {
+	await db
+		.insertInto("generation_audit_log")
+		.values({
+			id: randomUUID(),
+			action: entry.action,
+			actor_id: actor.id,
+			actor_email: actor.email,
+			owner_id: entry.ownerId,
+			owner_email: entry.ownerEmail,
+			generation_id: entry.generationId,
+			prompt: entry.prompt,
+			details: `link ${entry.shareId}`,
 			created_at: new Date(),
 		})
 		.execute();

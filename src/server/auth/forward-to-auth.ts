@@ -13,16 +13,21 @@ function resolveClientIp(request: Request, incoming: unknown, trustProxy: boolea
 	return (incoming as string | undefined) ?? "unknown";
 }
 
-/** The request's headers plus the client address Better Auth keys its rate limits and sessions by. */
-export function withClientIp(context: Context, trustProxy: boolean): Headers {
+/** The client's address, as Better Auth and our own per-address limits key it. */
+export function readClientIp(context: Context, trustProxy: boolean): string {
 	let incoming: string | undefined;
 	try {
 		incoming = getConnInfo(context).remote.address;
 	} catch {
 		incoming = undefined;
 	}
+	return resolveClientIp(context.req.raw, incoming, trustProxy);
+}
+
+/** The request's headers plus the client address Better Auth keys its rate limits and sessions by. */
+export function withClientIp(context: Context, trustProxy: boolean): Headers {
 	const headers = new Headers(context.req.raw.headers);
-	headers.set(CLIENT_IP_HEADER, resolveClientIp(context.req.raw, incoming, trustProxy));
+	headers.set(CLIENT_IP_HEADER, readClientIp(context, trustProxy));
 	return headers;
 }
 

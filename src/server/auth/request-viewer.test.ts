@@ -6,6 +6,7 @@ import { GenerationPageSchema } from "../../shared/generations";
 import { type ApiOperation, BROWSER_ACCESS } from "../http/api-operations";
 import { API_OPERATIONS } from "../http/openapi-document";
 import { DEFAULT_WEBHOOK_SETTINGS } from "../server";
+import { DEFAULT_SHARING_SETTINGS } from "../sharing/share-settings";
 import {
 	callWithToken,
 	createToken,
@@ -30,6 +31,7 @@ const SCOPES = [
 	"read",
 	"delete",
 	"organize",
+	"share",
 ] as const satisfies readonly ApiTokenScope[];
 
 /**
@@ -58,6 +60,7 @@ async function createTokens(person: Person): Promise<Record<ApiTokenScope, strin
 		read: (await createToken(person, ["read"])).token,
 		delete: (await createToken(person, ["delete"])).token,
 		organize: (await createToken(person, ["organize"])).token,
+		share: (await createToken(person, ["share"])).token,
 	};
 }
 
@@ -71,6 +74,8 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 	beforeAll(async () => {
 		server = await createTestServer(kind, {
 			limits: { maxActivePerUser: 50, dailyLimitPerUser: 0 },
+			// Every report here comes from the one address a script without a proxy has.
+			sharing: { ...DEFAULT_SHARING_SETTINGS, reportLimit: { windowSeconds: 3600, max: 1000 } },
 		});
 		administrator = await createTestAdministrator(server);
 	});
@@ -127,13 +132,18 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 			expect(outcomes).toContain("createBoard:read:no");
 			expect(outcomes).toContain("addToBoard:generate:no");
 			expect(outcomes).toContain("deleteBoard:delete:no");
+			expect(outcomes).toContain("createShare:share:yes");
+			expect(outcomes).toContain("createShare:read:no");
+			expect(outcomes).toContain("listShares:read:yes");
+			expect(outcomes).toContain("revokeShare:read:no");
 		},
-		// Some eighty generations, each made and finished in turn.
-		300_000,
+		// Some ninety generations (every operation with each of four scopes), each made and finished
+		// in turn.
+		420_000,
 	);
 
 	it("lets the administrator's token of each scope reach only the administrator's own generations", {
-		timeout: 300_000,
+		timeout: 420_000,
 	}, async () => {
 		const tokens = await createTokens(administrator);
 		const stranger = await createTestUser(server);
@@ -161,6 +171,10 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 						"listActiveGenerations",
 						"listBoards",
 						"createBoard",
+						"listShares",
+						// A link's page is for anyone who holds it.
+						"readSharedPage",
+						"reportShare",
 					].includes(operation.id)
 				) {
 					// Not about anyone else's generation: the administrator's own, as anyone's.
@@ -210,7 +224,13 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 	it("refuses every token, the administrator's too, on the administrator's routes", async () => {
 		const { token } = await createToken(administrator, ["generate", "read", "delete"]);
 		const person = await createTestUser(server);
-		for (const path of ["/api/admin/people", "/api/admin/audit-log", "/api/admin/usage"]) {
+		for (const path of [
+			"/api/admin/people",
+			"/api/admin/audit-log",
+			"/api/admin/usage",
+			"/api/admin/shares",
+			"/api/admin/reports",
+		]) {
 			await expectErrorEnvelope(await callWithToken(server, token, path), 403, "TOKEN_NOT_ALLOWED");
 			await expectErrorEnvelope(await person.client.request(path), 404, "NOT_FOUND");
 			expect((await administrator.client.request(path)).status, path).toBe(200);

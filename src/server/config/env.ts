@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../../shared/image-types";
+import { SHARING_MODES } from "../../shared/sharing";
 import { DEFAULT_POOL_MAX } from "../db/database";
 import {
 	findMissingVariable,
@@ -134,6 +135,14 @@ export const EnvSchema = z
 				.regex(/^(mailto:[^\s]+|https:\/\/[^\s]+)$/, "must be a mailto: or https: URL")
 				.optional(),
 		),
+		/** Shared links (decision 036): off, for people signed in to this server, or for anyone. */
+		SHARING: z.enum(SHARING_MODES).optional().default("public"),
+		/** The longest a shared link may live, in days; unset, a link may also never expire. */
+		SHARE_MAX_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
+		/** Words (one a line) or /patterns/ a prompt may not hold, to generate or to share. */
+		PROMPT_BLOCKLIST_FILE: optionalString,
+		/** `openai`: OpenAI's moderation checks the images of a public link as it is made. */
+		SHARE_MODERATION: z.enum(["off", "openai"]).optional().default("off"),
 		/** Turns on GET /metrics for a scraper sending it as a bearer token. */
 		METRICS_TOKEN: optionalString.pipe(
 			z.string().min(16, "must be at least 16 characters").optional(),
@@ -181,6 +190,13 @@ export const EnvSchema = z
 				code: "custom",
 				path: [env.VAPID_PUBLIC_KEY ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY"],
 				message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together",
+			});
+		}
+		if (env.SHARE_MODERATION === "openai" && !env.OPENAI_API_KEY) {
+			context.addIssue({
+				code: "custom",
+				path: ["OPENAI_API_KEY"],
+				message: "is required when SHARE_MODERATION is openai",
 			});
 		}
 		if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {

@@ -733,6 +733,54 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0027_share_links": {
+		// Links to a generation or one of its images (decision 036). The token is kept as its
+		// SHA-256 only, so a dump of the database opens no link. A link outlives its generation
+		// (the reference is cleared: the link has ended, 410) but goes with its owner's account; a
+		// revoked, hidden or expired one stays, so its token answers 410 or 451 instead of 404, and
+		// is never made live again.
+		async up(db) {
+			await sql`
+				create table shares (
+					id uuid primary key,
+					user_id text not null references "user"(id) on delete cascade,
+					generation_id uuid references generations(id) on delete set null,
+					image_index integer check (image_index between 0 and 3),
+					token_hash text not null unique,
+					expires_at timestamptz,
+					originals boolean not null,
+					show_prompt boolean not null,
+					created_at timestamptz not null default now(),
+					revoked_at timestamptz,
+					hidden_at timestamptz,
+					views integer not null default 0,
+					last_viewed_at timestamptz
+				)`.execute(db);
+			await sql`create index shares_user on shares (user_id, created_at)`.execute(db);
+			await sql`create index shares_generation on shares (generation_id)`.execute(db);
+			await sql`create index shares_created on shares (created_at)`.execute(db);
+			// What visitors report about a link: the administrator's queue.
+			await sql`
+				create table share_reports (
+					id uuid primary key,
+					share_id uuid not null references shares(id) on delete cascade,
+					reason text not null,
+					created_at timestamptz not null default now()
+				)`.execute(db);
+			await sql`create index share_reports_created on share_reports (created_at)`.execute(db);
+			await sql`create index share_reports_share on share_reports (share_id)`.execute(db);
+			// The administrator's Hide and Revoke of someone's link are audited.
+			await sql`alter table generation_audit_log drop constraint generation_audit_log_action_check`.execute(
+				db,
+			);
+			await sql`
+				alter table generation_audit_log
+					add constraint generation_audit_log_action_check
+						check (action in ('delete', 'disable', 'enable', 'set-quota', 'delete-account', 'hide-share', 'revoke-share'))`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

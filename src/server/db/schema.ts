@@ -192,7 +192,14 @@ type GenerationSearchTable = {
 };
 
 /** What the audit log records: a generation deleted, or an action on a person's account. */
-export type AuditAction = "delete" | "disable" | "enable" | "set-quota" | "delete-account";
+export type AuditAction =
+	| "delete"
+	| "disable"
+	| "enable"
+	| "set-quota"
+	| "delete-account"
+	| "hide-share"
+	| "revoke-share";
 
 /**
  * One administrator action: a deletion of another person's generation (outlives the generation),
@@ -323,6 +330,34 @@ type BoardGenerationsTable = {
 	added_at: ColumnType<Date, Date | undefined, never>;
 };
 
+/** A link to a generation or one of its images (sharing/): its token kept as a SHA-256 only. */
+type SharesTable = {
+	id: string;
+	user_id: string;
+	/** Null once the generation is deleted: the link has ended. */
+	generation_id: string | null;
+	/** One image of the generation; null for all of them. */
+	image_index: number | null;
+	token_hash: string;
+	/** Null for a link that does not expire. */
+	expires_at: NullableTimestamp;
+	originals: boolean;
+	show_prompt: boolean;
+	created_at: Timestamp;
+	revoked_at: NullableTimestamp;
+	hidden_at: NullableTimestamp;
+	views: ColumnType<number, number | undefined, number>;
+	last_viewed_at: NullableTimestamp;
+};
+
+/** A visitor's report about a shared link: the administrator's queue. */
+type ShareReportsTable = {
+	id: string;
+	share_id: string;
+	reason: string;
+	created_at: Timestamp;
+};
+
 export type DatabaseSchema = {
 	boards: BoardsTable;
 	board_generations: BoardGenerationsTable;
@@ -339,6 +374,8 @@ export type DatabaseSchema = {
 	people: PeopleTable;
 	push_subscriptions: PushSubscriptionsTable;
 	session: SessionTable;
+	share_reports: ShareReportsTable;
+	shares: SharesTable;
 	uploads: UploadsTable;
 	user: UserTable;
 	webhook_deliveries: WebhookDeliveriesTable;

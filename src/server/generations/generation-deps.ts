@@ -1,3 +1,4 @@
+import type { PromptBlocklist } from "../config/prompt-blocklist";
 import type { Database } from "../db/database";
 import type { GenerationQueue } from "../jobs/generation-queue";
 import type { Logger } from "../logging/logger";
@@ -20,4 +21,6 @@ export type GenerationDeps = {
 	models: ModelCatalogue;
 	limits: GenerationLimits;
 	logger: Logger;
+	/** PROMPT_BLOCKLIST_FILE: prompts refused when generating (and when sharing, sharing/). */
+	promptBlocklist?: PromptBlocklist;
 };

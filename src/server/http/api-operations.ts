@@ -34,7 +34,7 @@ export type ApiOperation = {
 	path: string;
 	summary: string;
 	description?: string;
-	tag: "Boards" | "Generations" | "History" | "Images" | "Models" | "Uploads";
+	tag: "Boards" | "Generations" | "History" | "Images" | "Models" | "Uploads" | "Sharing";
 	access: RouteAccess;
 	pathParameters?: readonly Parameter[];
 	headers?: readonly (Parameter & { schema: Record<string, unknown> })[];
@@ -45,7 +45,7 @@ export type ApiOperation = {
 		| { schema: Schema; mediaType: "multipart/form-data" };
 	success: { status: 200 | 201; answer: Answer };
 	/** Error answers beyond 401, 403, 429 and 500, which every token route may give. */
-	errors?: readonly (400 | 404 | 413 | 422)[];
+	errors?: readonly (400 | 404 | 410 | 413 | 422 | 451)[];
 };
 
 /** Every error answer's body. */

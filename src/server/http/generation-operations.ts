@@ -1,3 +1,4 @@
+import { API_TOKEN_SCOPES } from "../../shared/api-tokens";
 import { MAX_PROMPT_LENGTH } from "../../shared/constants";
 import {
 	ActiveGenerationsQuerySchema,
@@ -58,7 +59,7 @@ export const GENERATION_OPERATIONS = {
 		description:
 			"Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation. What each model does with an image: `imageInput` (Vary and Edit), `referenceStrength` (whether it honours a start's `strength`; false where the model decides by itself how far to move from the image, as OpenAI's edits do, and a `strength` sent to it answers 400), `upscale` (its factors) and `upscaleResamples` (its upscale only resamples the image, as the offline engine's Lanczos does: larger, with no added detail).",
 		tag: "Models",
-		access: { scopes: ["generate", "read", "delete", "organize"], isOpen: true },
+		access: { scopes: API_TOKEN_SCOPES, isOpen: true },
 		success: {
 			status: 200,
 			answer: {

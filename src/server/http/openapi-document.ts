@@ -5,6 +5,7 @@ import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
 import { BOARD_OPERATIONS } from "./board-operations";
 import { GENERATION_OPERATIONS } from "./generation-operations";
+import { SHARE_OPERATIONS } from "./share-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
 type JsonObject = Record<string, unknown>;
@@ -23,6 +24,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
 	...Object.values(GENERATION_OPERATIONS),
 	...Object.values(UPLOAD_OPERATIONS),
 	...Object.values(BOARD_OPERATIONS),
+	...Object.values(SHARE_OPERATIONS),
 ];
 
 /** A zod schema as JSON Schema: what a client sends (input) or what it gets back (output). */
@@ -100,6 +102,21 @@ function errorAnswers(operation: ApiOperation): Record<string, JsonObject> {
 			answers["413"] = errorAnswer(
 				"The request body is larger than allowed.",
 				errorExample("PAYLOAD_TOO_LARGE"),
+			);
+		} else if (status === 410) {
+			answers["410"] = errorAnswer(
+				"The link has ended: revoked, replaced, expired, or what it showed is gone.",
+				errorExample("SHARE_ENDED"),
+			);
+		} else if (status === 451) {
+			answers["451"] = errorAnswer(
+				"The administrator took the link down.",
+				errorExample("SHARE_HIDDEN"),
+			);
+		} else if (operation.tag === "Sharing") {
+			answers["422"] = errorAnswer(
+				"The moderation check flagged the images: no public link is made.",
+				errorExample("SHARE_FLAGGED"),
 			);
 		} else {
 			answers["422"] = errorAnswer(
@@ -244,6 +261,11 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 				name: "Boards",
 				description:
 					"Named boards of your generations and saved searches (smart boards); a shared board is seen read-only by everyone signed in.",
+			},
+			{
+				name: "Sharing",
+				description:
+					"Links to a generation or one image, which anyone (or anyone signed in, as the server says) may open, until they expire or are revoked.",
 			},
 		],
 		paths,

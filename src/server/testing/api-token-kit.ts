@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { z } from "zod";
 import { type ApiTokenScope, CreatedApiTokenSchema } from "../../shared/api-tokens";
 import { UploadResponseSchema } from "../../shared/image-input";
+import { CreatedShareSchema } from "../../shared/sharing";
 import type { ApiOperation } from "../http/api-operations";
 import { makeBoard, putOnBoard } from "./board-kit";
 import { readGeneration, requestGeneration, waitForFinish } from "./generation-kit";
@@ -79,6 +80,9 @@ export async function requestOperation(
 	if (operation.path.startsWith("/api/boards")) {
 		return requestBoardOperation(server, owner, token, operation, generation.id);
 	}
+	if (operation.path.startsWith("/api/s")) {
+		return requestShareOperation(server, owner, token, operation, generation.id);
+	}
 	const image = generation.images[0]?.url ?? "";
 	const [, , , , , run = "", file = ""] = image.split("/");
 	const path = operation.path
@@ -97,6 +101,30 @@ export async function requestOperation(
 	return callWithToken(server, token, path, {
 		method: operation.method.toUpperCase(),
 		...(body === undefined ? {} : { json: body }),
+	});
+}
+
+/** A request for a shared-link operation, about a link `owner` made in their browser. */
+async function requestShareOperation(
+	server: TestServer,
+	owner: Person,
+	token: string,
+	operation: ApiOperation,
+	generationId: string,
+): Promise<Response> {
+	const request = { target: { generationId }, expires: "1d", originals: true, showPrompt: true };
+	if (operation.path === "/api/shares") {
+		return callWithToken(server, token, operation.path, {
+			method: operation.method.toUpperCase(),
+			...(operation.method === "post" ? { json: request } : {}),
+		});
+	}
+	const made = await owner.client.request("/api/shares", { method: "POST", json: request });
+	const share = CreatedShareSchema.parse(await made.json());
+	const path = operation.path.replace("{id}", share.id).replace("{token}", share.token);
+	return callWithToken(server, token, path, {
+		method: operation.method.toUpperCase(),
+		...(operation.path.endsWith("/report") ? { json: { reason: "Not for everyone" } } : {}),
 	});
 }
 

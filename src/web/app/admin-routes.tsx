@@ -1,6 +1,7 @@
 import { Navigate } from "react-router";
 import { APP_PATHS } from "../../shared/app-routes";
 import { PeoplePage } from "../features/admin/people-page";
+import { SharesPage } from "../features/admin/shares-page";
 import { UsagePage } from "../features/admin/usage-page";
 import { useAuth } from "../features/auth/auth-context";
 
@@ -19,4 +20,10 @@ export function PeopleRoute() {
 export function UsageRoute() {
 	const { isAdmin } = useAuth();
 	return isAdmin ? <UsagePage /> : <Navigate to={APP_PATHS.generator} replace />;
+}
+
+/** Shared links and their reports, for the administrator only; others go home. */
+export function SharesRoute() {
+	const { isAdmin } = useAuth();
+	return isAdmin ? <SharesPage /> : <Navigate to={APP_PATHS.generator} replace />;
 }

@@ -39,6 +39,7 @@ const BoardsRoute = lazyScreen(async () => (await loadGenerationsRoutes()).Board
 const BoardRoute = lazyScreen(async () => (await loadGenerationsRoutes()).BoardRoute);
 const PeopleRoute = lazyScreen(async () => (await loadAdminRoutes()).PeopleRoute);
 const UsageRoute = lazyScreen(async () => (await loadAdminRoutes()).UsageRoute);
+const SharesRoute = lazyScreen(async () => (await loadAdminRoutes()).SharesRoute);
 const LoginPage = authScreen(async () => (await import("../features/auth/login-page")).LoginPage);
 const SignupPage = authScreen(
 	async () => (await import("../features/auth/signup-page")).SignupPage,
@@ -60,6 +61,7 @@ const SCREENS: Record<AppScreen, ComponentType> = {
 	"audit-log": AuditLogRoute,
 	people: PeopleRoute,
 	usage: UsageRoute,
+	shares: SharesRoute,
 	login: LoginPage,
 	signup: SignupPage,
 	"forgot-password": ForgotPasswordRoute,

@@ -3,6 +3,7 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type { GenerationModel, GenerationSettings } from "../../../shared/generation-responses";
 import { type CreateGenerationRequest, GenerationIdSchema } from "../../../shared/generations";
 import { addGenerationToBoards, selectOwnPlainBoardIds } from "../../boards/boards-repository";
+import { BLOCKED_PROMPT_MESSAGE } from "../../config/prompt-blocklist";
 import type { DatabaseSchema } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import { readPersonLimits } from "../../person/person-controls";
@@ -118,6 +119,9 @@ export async function createGeneration(
 			: await findReferenceSource(deps, viewer, request.reference);
 	const resolved = await resolveSettings(deps.models, request, source);
 	const { model, settings, imageAction } = resolved;
+	if (deps.promptBlocklist?.isBlocked(resolved.prompt)) {
+		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+	}
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;

@@ -14,6 +14,7 @@ import {
 	startFakeServer,
 	textReply,
 } from "./fake-server";
+import { answerModeration } from "./openai-moderations";
 
 export const FAKE_OPENAI_ENDPOINTS = ["generate", "edit"] as const;
 type FakeOpenAiEndpoint = (typeof FAKE_OPENAI_ENDPOINTS)[number];
@@ -47,6 +48,8 @@ type FakeOpenAiBehaviour = {
 	 * `finishStreams` its images. Answers streamed before the change go on as they were.
 	 */
 	holdsStreams: boolean;
+	/** Whether `POST /v1/moderations` flags the images it is sent. */
+	flagsImages: boolean;
 };
 
 export type FakeOpenAi = {
@@ -80,6 +83,7 @@ const DEFAULT_BEHAVIOUR: FakeOpenAiBehaviour = {
 	latencyMs: 3_000,
 	retryAfterSeconds: 2,
 	holdsStreams: false,
+	flagsImages: false,
 };
 
 /** The routes this fake answers: a generation from a prompt, and an edit of an image. */
@@ -121,6 +125,7 @@ const RequestSchema = z.object({
  * `data[].b64_json` images of the requested size, or one of OpenAI's error bodies.
  * `POST /v1/images/edits` takes the same fields as multipart/form-data with the `image` file, and
  * answers images made from that image (resized to the size), streamed as `image_edit.*` events.
+ * `POST /v1/moderations` judges an image (openai-moderations.ts), flagging it when told to.
  */
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
 	let behaviour: FakeOpenAiBehaviour = { ...DEFAULT_BEHAVIOUR, ...options.behaviour };
@@ -133,6 +138,12 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 	});
 
 	async function handle(request: FakeRequest): Promise<FakeReply> {
+		if (request.method === "POST" && request.path === "/v1/moderations") {
+			if (request.authorization !== `Bearer ${behaviour.apiKey}`) {
+				return openAiError(401, "Incorrect API key provided.", "invalid_request_error", null, null);
+			}
+			return answerModeration(request.body, behaviour.flagsImages);
+		}
 		const endpoint = ENDPOINT_PATHS[request.path];
 		if (request.method !== "POST" || endpoint === undefined) {
 			return openAiError(

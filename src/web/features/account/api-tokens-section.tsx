@@ -29,6 +29,7 @@ const SCOPE_DESCRIPTIONS: Record<ApiTokenScope, string> = {
 	read: "List, get and download generations, images and archives; star them; see boards",
 	delete: "Delete generations",
 	organize: "Make, change and delete boards, and put generations on them",
+	share: "Make, renew and revoke shared links",
 };
 
 const NEVER = "never";

@@ -7,6 +7,7 @@ const ADMIN_LINKS: readonly { to: string; label: string }[] = [
 	{ to: APP_PATHS.people, label: "People" },
 	{ to: APP_PATHS["audit-log"], label: "Audit log" },
 	{ to: APP_PATHS.usage, label: "Usage" },
+	{ to: APP_PATHS.shares, label: "Shared links" },
 ];
 
 /** The links between the administrator's screens, at the top of each. */

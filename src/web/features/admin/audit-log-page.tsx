@@ -22,6 +22,8 @@ const ACTION_LABELS: Record<AuditLogEntry["action"], string> = {
 	enable: "Enabled the account",
 	"set-quota": "Set the quotas",
 	"delete-account": "Deleted the account",
+	"hide-share": "Hid a shared link",
+	"revoke-share": "Revoked a shared link",
 };
 
 function useAuditLog() {

@@ -9,12 +9,21 @@ import {
 	FolderMinus,
 	FolderPlus,
 	Repeat2,
+	Share2,
 	SlidersHorizontal,
 	SquarePen,
 	Trash2,
 	X,
 } from "lucide-react";
-import type { KeyboardEvent, ReactNode, RefObject } from "react";
+import {
+	type KeyboardEvent,
+	lazy,
+	type ReactNode,
+	type RefObject,
+	Suspense,
+	useRef,
+	useState,
+} from "react";
 import { Link, useNavigate } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
@@ -35,6 +44,11 @@ import { buildUsePromptLink, buildUseSettingsLink } from "./generation-reuse";
 import { describeAspectRatio, describeQuality } from "./history-format";
 
 export type PreviewTarget = { generation: Generation; imageIndex: number };
+
+// Loaded when Share is pressed, not with the history.
+const ShareDialog = lazy(async () => ({
+	default: (await import("../../components/share-dialog")).ShareDialog,
+}));
 
 /** Which way the arrow keys and the Previous and Next buttons move through the history. */
 export type PreviewStep = -1 | 1;
@@ -95,6 +109,8 @@ export function ImagePreviewDialog({
 	const image = images[imageIndex];
 	const actionChoices = useImageActionChoices(generation?.model.id);
 	const navigate = useNavigate();
+	const [isSharing, setIsSharing] = useState(false);
+	const shareButtonRef = useRef<HTMLButtonElement>(null);
 
 	const onKeyDown = (event: KeyboardEvent) => {
 		if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
@@ -259,6 +275,17 @@ export function ImagePreviewDialog({
 									<FileArchive aria-hidden="true" className="size-4" />
 									Download all (ZIP)
 								</a>
+								{hasImages(generation) ? (
+									<Button
+										ref={shareButtonRef}
+										variant="secondary"
+										size="sm"
+										onClick={() => setIsSharing(true)}
+									>
+										<Share2 aria-hidden="true" className="size-4" />
+										Share
+									</Button>
+								) : null}
 								<Link
 									to={buildUsePromptLink(generation)}
 									onClick={() => actions.onReuse(generation)}
@@ -329,6 +356,19 @@ export function ImagePreviewDialog({
 					</div>
 				</Dialog.Content>
 			</Dialog.Portal>
+			{isSharing && generation ? (
+				<Suspense fallback={null}>
+					<ShareDialog
+						key={`${generation.id}-${imageIndex}`}
+						generationId={generation.id}
+						imageIndex={imageIndex}
+						imageCount={images.length}
+						isOpen={isSharing}
+						onClose={() => setIsSharing(false)}
+						returnFocusRef={shareButtonRef}
+					/>
+				</Suspense>
+			) : null}
 		</Dialog.Root>
 	);
 }

@@ -1,0 +1,145 @@
+import { REPORT_REASON_MAX_LENGTH, type SharedPage, sharedPagePath } from "../../shared/sharing";
+
+/**
+ * The shared page as one HTML string: no app bundle, styles inline (system colours, so it follows
+ * the visitor's light or dark scheme), and one small script of our own origin for the preview
+ * keys. Everything works without it: every image, the previous and next ones and the report form
+ * are plain links and a plain form.
+ */
+
+/** The preview keys: ← and → follow the previous and next links, Escape the one back to all images. */
+export const PREVIEW_KEYS_SCRIPT = `addEventListener("keydown",function(e){if(e.altKey||e.ctrlKey||e.metaKey||/^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName))return;var r={ArrowLeft:"prev",ArrowRight:"next",Escape:"up"}[e.key];var a=r&&document.querySelector('a[data-key="'+r+'"]');if(a){e.preventDefault();location.href=a.href}});\n`;
+
+/** Where the script is served, beside the pages (a token is never this short). */
+export const PREVIEW_KEYS_PATH = "/s/preview-keys.js";
+
+const STYLE = `:root{color-scheme:light dark;font-family:system-ui,sans-serif;line-height:1.5}
+body{margin:0;background:Canvas;color:CanvasText}
+main{max-width:72rem;margin:0 auto;padding:1.5rem 1rem 3rem}
+h1{font-size:1.25rem;margin:0 0 1rem}
+a{color:LinkText}
+.grid{display:grid;gap:.75rem;grid-template-columns:repeat(auto-fill,minmax(14rem,1fr));list-style:none;padding:0;margin:0}
+.grid img,.preview img{display:block;max-width:100%;height:auto;border-radius:.5rem}
+.preview img{max-height:80vh;margin:0 auto}
+nav.pager{display:flex;gap:1rem;justify-content:center;margin:1rem 0}
+.prompt{white-space:pre-wrap;border:1px solid GrayText;border-radius:.5rem;padding:.75rem}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
+dt{font-weight:600}dd{margin:0}
+details{margin-top:2rem}textarea{width:100%;max-width:32rem;font:inherit}
+button{font:inherit;padding:.4rem .9rem;margin-top:.5rem}
+.note{font-size:.875rem}`;
+
+function escapeHtml(text: string): string {
+	return text
+		.replace(/&/g, "&amp;")
+		.replace(/</g, "&lt;")
+		.replace(/>/g, "&gt;")
+		.replace(/"/g, "&quot;")
+		.replace(/'/g, "&#39;");
+}
+
+function document(title: string, body: string, options: { hasScript: boolean }): string {
+	return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)} · Atelier</title>
+<style>${STYLE}</style>
+${options.hasScript ? `<script src="${PREVIEW_KEYS_PATH}" defer></script>\n` : ""}</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+function describeImage(page: SharedPage, index: number): string {
+	const count = page.images.length;
+	const position = count > 1 ? ` ${index + 1} of ${count}` : "";
+	return page.prompt === null ? `Shared image${position}` : `Image${position}: ${page.prompt}`;
+}
+
+function renderDetails(page: SharedPage): string {
+	if (page.prompt === null || page.settings === null) return "";
+	const { settings } = page;
+	const rows = [
+		["Model", settings.model],
+		["Aspect ratio", settings.aspectRatio],
+		...(settings.seed === null ? [] : [["Seed", String(settings.seed)]]),
+		...(settings.negativePrompt ? [["Negative prompt", settings.negativePrompt]] : []),
+	];
+	return `<h2>Prompt</h2>
+<p class="prompt">${escapeHtml(page.prompt)}</p>
+<dl>${rows.map(([name, value]) => `<dt>${escapeHtml(name ?? "")}</dt><dd>${escapeHtml(value ?? "")}</dd>`).join("")}</dl>`;
+}
+
+function renderReportForm(page: SharedPage, notice: string | undefined): string {
+	return `<details${notice ? " open" : ""}>
+<summary>Report this page</summary>
+${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ""}<form method="post" action="${escapeHtml(page.reportUrl)}">
+<p><label for="report-reason">What is wrong with it?</label><br>
+<textarea id="report-reason" name="reason" rows="3" required maxlength="${REPORT_REASON_MAX_LENGTH}"></textarea></p>
+<button type="submit">Report</button>
+</form>
+<p class="note">The administrator of this server reads reports and may take the page down.</p>
+</details>`;
+}
+
+/**
+ * The shared page: every image (each a link to its preview), or with `imageIndex` that one image
+ * with the previous, next and all-images links the preview keys follow.
+ */
+export function renderSharedPage(
+	page: SharedPage,
+	token: string,
+	options: { imageIndex?: number | undefined; notice?: string | undefined } = {},
+): string {
+	const base = sharedPagePath(token);
+	const { imageIndex } = options;
+	const count = page.images.length;
+	const title = page.prompt ?? (count === 1 ? "A shared image" : `${count} shared images`);
+	const image = imageIndex === undefined ? undefined : page.images[imageIndex];
+	let content: string;
+	if (image && imageIndex !== undefined) {
+		const previous = imageIndex > 0 ? imageIndex - 1 : undefined;
+		const next = imageIndex < count - 1 ? imageIndex + 1 : undefined;
+		content = `<figure class="preview">
+<img src="${escapeHtml(image.url)}" width="${image.width}" height="${image.height}" alt="${escapeHtml(describeImage(page, imageIndex))}">
+</figure>
+<nav class="pager" aria-label="Images">
+${previous === undefined ? "" : `<a data-key="prev" rel="prev" href="${base}?image=${previous}">← Previous</a>`}
+<a data-key="up" href="${base}">All images</a>
+${next === undefined ? "" : `<a data-key="next" rel="next" href="${base}?image=${next}">Next →</a>`}
+</nav>
+${image.originalUrl ? `<p><a href="${escapeHtml(image.originalUrl)}" download>Download the original</a></p>` : ""}`;
+	} else {
+		content = `<ul class="grid">
+${page.images
+	.map(
+		(entry, index) =>
+			`<li><a href="${base}?image=${index}"><img src="${escapeHtml(entry.url)}" width="${entry.width}" height="${entry.height}" alt="${escapeHtml(describeImage(page, index))}"></a></li>`,
+	)
+	.join("\n")}
+</ul>`;
+	}
+	const expiry = page.expiresAt
+		? `<p class="note">This link works until ${escapeHtml(new Date(page.expiresAt).toUTCString())}.</p>`
+		: "";
+	const body = `<h1>${escapeHtml(page.prompt === null ? title : "Shared from Atelier")}</h1>
+${content}
+${renderDetails(page)}
+${expiry}
+${renderReportForm(page, options.notice)}`;
+	return document(title, body, { hasScript: true });
+}
+
+/** The page of a link that shows nothing: ended (410), taken down (451), unknown (404), and others. */
+export function renderNoticePage(title: string, message: string): string {
+	return document(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>`, {
+		hasScript: false,
+	});
+}

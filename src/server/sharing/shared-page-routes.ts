@@ -1,0 +1,170 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { ERRORS } from "../../shared/errors";
+import { ReportShareRequestSchema, sharedPagePath } from "../../shared/sharing";
+import { readClientIp } from "../auth/forward-to-auth";
+import { AppError } from "../errors/app-error";
+import type { Gate, ViewerEnv } from "../http/app-env";
+import { parseImageIndex, parseOrThrow, readJson } from "../http/request-input";
+import { SHARE_OPERATIONS as OPERATIONS } from "../http/share-operations";
+import type { ShareDeps } from "./create-share";
+import { reportShare } from "./moderate-shares";
+import {
+	readSharedImage,
+	SHARED_IMAGE_VARIANTS,
+	type SharedImageVariant,
+	viewSharedPage,
+} from "./read-shared-page";
+import { limitReport, limitSharedRequest } from "./share-rate-limits";
+import {
+	PREVIEW_KEYS_PATH,
+	PREVIEW_KEYS_SCRIPT,
+	renderNoticePage,
+	renderSharedPage,
+} from "./shared-page-html";
+
+type SharedRouteOptions = { gate: Gate; deps: ShareDeps; trustProxy: boolean };
+
+/** Search engines keep no shared page, image or answer; nothing is cached, so a revoke holds at once. */
+function markUnindexed(context: Context) {
+	context.header("X-Robots-Tag", "noindex, nofollow");
+	context.header("Cache-Control", "private, no-store");
+}
+
+/** What each answer a link can give says on its page. */
+const NOTICES: Partial<Record<keyof typeof ERRORS, { title: string; message: string }>> = {
+	NOT_FOUND: {
+		title: "This link does not exist",
+		message: "Check the address, or ask the person who shared it for a new link.",
+	},
+	SHARE_ENDED: {
+		title: "This link has ended",
+		message:
+			"Its owner revoked or replaced it, it expired, or what it showed was deleted. Ask them for a new link.",
+	},
+	SHARE_HIDDEN: {
+		title: "This page was taken down",
+		message: "The administrator of this server took it down.",
+	},
+	AUTH_ERROR: {
+		title: "Sign in to see this link",
+		message:
+			"Links on this server are for people signed in to it. Sign in, then open the link again.",
+	},
+	RATE_LIMITED: { title: "Too many requests", message: ERRORS.RATE_LIMITED.message },
+};
+
+function renderError(context: Context, error: unknown): Response {
+	if (!(error instanceof AppError)) throw error;
+	const notice = NOTICES[error.code];
+	if (!notice) throw error;
+	if (error.retryAfterSeconds !== undefined) {
+		context.header("Retry-After", String(error.retryAfterSeconds));
+	}
+	return context.html(renderNoticePage(notice.title, notice.message), error.status);
+}
+
+function parseVariant(value: string): SharedImageVariant {
+	const variant = SHARED_IMAGE_VARIANTS.find((candidate) => candidate === value);
+	if (!variant) throw new AppError("NOT_FOUND");
+	return variant;
+}
+
+/** A report's reason from JSON, or from the shared page's plain form. */
+async function readReport(context: Context): Promise<{ reason: string; isForm: boolean }> {
+	const type = context.req.header("content-type")?.toLowerCase() ?? "";
+	const isForm = type.startsWith("application/x-www-form-urlencoded");
+	const body = isForm
+		? await context.req.parseBody().catch(() => {
+				throw new AppError("VALIDATION_ERROR");
+			})
+		: await readJson(context.req);
+	return { reason: parseOrThrow(ReportShareRequestSchema, body).reason, isForm };
+}
+
+/** `/api/s/<token>` and its report: the shared page's data as JSON, open to anyone SHARING lets in. */
+export function createSharedPageApiRoutes(options: SharedRouteOptions) {
+	const { gate, deps, trustProxy } = options;
+	const app = new Hono<ViewerEnv>();
+
+	app.get("/s/:token", gate.allow(OPERATIONS.readSharedPage.access), async (context) => {
+		markUnindexed(context);
+		const token = context.req.param("token");
+		await limitSharedRequest(deps, readClientIp(context, trustProxy), token);
+		return context.json(await viewSharedPage(deps, token, context.get("optionalViewer")));
+	});
+
+	app.post("/s/:token/report", gate.allow(OPERATIONS.reportShare.access), async (context) => {
+		markUnindexed(context);
+		const token = context.req.param("token");
+		await limitReport(deps, readClientIp(context, trustProxy));
+		const { reason, isForm } = await readReport(context);
+		await reportShare(deps, token, context.get("optionalViewer"), reason);
+		// The page's form goes back to the page, which says the report was sent.
+		if (isForm) return context.redirect(`${sharedPagePath(token)}?reported=1`, 303);
+		return context.json({ success: true as const }, 201);
+	});
+
+	return app;
+}
+
+/** `/s/<token>`, the shared page itself (HTML, no app bundle), and the images under it. */
+export function createSharedPageRoutes(options: SharedRouteOptions) {
+	const { gate, deps, trustProxy } = options;
+	const app = new Hono<ViewerEnv>();
+	const access = gate.allow(OPERATIONS.readSharedPage.access);
+
+	app.get(PREVIEW_KEYS_PATH, (context) => {
+		context.header("Cache-Control", "public, max-age=86400");
+		return context.body(PREVIEW_KEYS_SCRIPT, 200, {
+			"Content-Type": "text/javascript; charset=utf-8",
+		});
+	});
+
+	app.get("/s/:token", async (context, next) => {
+		markUnindexed(context);
+		try {
+			return await access(context, next);
+		} catch (error) {
+			return renderError(context, error);
+		}
+	});
+	app.get("/s/:token", async (context) => {
+		const token = context.req.param("token");
+		try {
+			await limitSharedRequest(deps, readClientIp(context, trustProxy), token);
+			const page = await viewSharedPage(deps, token, context.get("optionalViewer"));
+			const asked = context.req.query("image");
+			const imageIndex =
+				asked !== undefined && /^\d{1,2}$/.test(asked) && Number(asked) < page.images.length
+					? Number(asked)
+					: undefined;
+			const notice =
+				context.req.query("reported") === undefined
+					? undefined
+					: "Thank you: your report was sent to the administrator.";
+			return context.html(renderSharedPage(page, token, { imageIndex, notice }));
+		} catch (error) {
+			return renderError(context, error);
+		}
+	});
+
+	app.get("/s/:token/images/:index/:variant", access, async (context) => {
+		markUnindexed(context);
+		const token = context.req.param("token");
+		await limitSharedRequest(deps, readClientIp(context, trustProxy), token);
+		const index = parseImageIndex(context.req.param("index"));
+		const variant = parseVariant(context.req.param("variant"));
+		const image = await readSharedImage(deps, token, context.get("optionalViewer"), index, variant);
+		return new Response(new Uint8Array(image.data), {
+			headers: {
+				"content-type": image.contentType,
+				"content-length": String(image.data.length),
+				"cache-control": "private, no-store",
+				"x-robots-tag": "noindex, nofollow",
+			},
+		});
+	});
+
+	return app;
+}

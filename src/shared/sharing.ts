@@ -1,0 +1,149 @@
+// Shared links (decision 036): the requests and answers of /api/shares, /api/s/<token> and the
+// administrator's queue. zod/mini, since the share dialog and the account page parse the answers
+// in the browser (docs/decisions/005-first-load-budget.md).
+import { z } from "zod/mini";
+
+/** How long a link lives; `never` only where the operator sets no longest expiry. */
+export const SHARE_EXPIRIES = ["1h", "1d", "7d", "30d", "never"] as const;
+export type ShareExpiry = (typeof SHARE_EXPIRIES)[number];
+
+/** Each expiry in milliseconds; `never` has none. */
+export const SHARE_EXPIRY_MS: Record<Exclude<ShareExpiry, "never">, number> = {
+	"1h": 3_600_000,
+	"1d": 86_400_000,
+	"7d": 7 * 86_400_000,
+	"30d": 30 * 86_400_000,
+};
+
+/** Who may open shared links (SHARING): nobody, people signed in to this server, or anyone. */
+export const SHARING_MODES = ["off", "signed-in", "public"] as const;
+export type SharingMode = (typeof SHARING_MODES)[number];
+
+/** The longest reason a report may give. */
+export const REPORT_REASON_MAX_LENGTH = 1000;
+
+/** The shared page's address for a token. */
+export function sharedPagePath(token: string): string {
+	return `/s/${token}`;
+}
+
+/**
+ * What a link shows: one generation, or one image of it. A board's link will be
+ * `{ boardId }` beside it (decision 036).
+ */
+export const ShareTargetSchema = z.object({
+	generationId: z.uuid({ error: "target.generationId must be a generation's id" }),
+	imageIndex: z.optional(
+		z.int({ error: "target.imageIndex must be 0 to 3" }).check(z.minimum(0), z.maximum(3)),
+	),
+});
+export type ShareTarget = z.infer<typeof ShareTargetSchema>;
+
+/** `POST /api/shares`. */
+export const CreateShareRequestSchema = z.object({
+	target: ShareTargetSchema,
+	expires: z.enum(SHARE_EXPIRIES, {
+		error: `expires must be one of ${SHARE_EXPIRIES.join(", ")}`,
+	}),
+	originals: z.boolean({ error: "originals must be true or false" }),
+	showPrompt: z.boolean({ error: "showPrompt must be true or false" }),
+});
+export type CreateShareRequest = z.infer<typeof CreateShareRequestSchema>;
+
+/** Where a link stands: live, past its expiry, revoked (or replaced), or hidden by the administrator. */
+export const SHARE_STATES = ["live", "expired", "revoked", "hidden"] as const;
+
+/** A link as its owner lists it. Its address exists only in the answer that made it: the server keeps a hash. */
+export const ShareSchema = z.object({
+	id: z.string(),
+	/** The generation is null once it is deleted (the link has ended). */
+	target: z.object({ generationId: z.nullable(z.string()), imageIndex: z.nullable(z.int()) }),
+	/** The generation's prompt, to say what the link shows; null once it is deleted. */
+	prompt: z.nullable(z.string()),
+	originals: z.boolean(),
+	showPrompt: z.boolean(),
+	state: z.enum(SHARE_STATES),
+	createdAt: z.string(),
+	expiresAt: z.nullable(z.string()),
+	views: z.int(),
+	lastViewedAt: z.nullable(z.string()),
+});
+export type Share = z.infer<typeof ShareSchema>;
+
+/** `POST /api/shares` and `POST /api/shares/:id/rotate`: the link with its address, shown once. */
+export const CreatedShareSchema = z.extend(ShareSchema, {
+	token: z.string(),
+	/** The shared page, absolute. */
+	url: z.string(),
+});
+export type CreatedShare = z.infer<typeof CreatedShareSchema>;
+
+/** `GET /api/shares`: the person's links, newest first. */
+export const ShareListSchema = z.object({ items: z.array(ShareSchema) });
+export type ShareList = z.infer<typeof ShareListSchema>;
+
+/** One image as a shared page shows it: its display copy, and its original where allowed. */
+const SharedImageSchema = z.object({
+	url: z.string(),
+	width: z.int(),
+	height: z.int(),
+	/** The original, when the link allows it; null otherwise. */
+	originalUrl: z.nullable(z.string()),
+});
+
+/** `GET /api/s/<token>`: the prompt and settings only when the link shows them. */
+export const SharedPageSchema = z.object({
+	images: z.array(SharedImageSchema),
+	prompt: z.nullable(z.string()),
+	settings: z.nullable(
+		z.object({
+			model: z.string(),
+			aspectRatio: z.string(),
+			seed: z.nullable(z.number()),
+			negativePrompt: z.nullable(z.string()),
+		}),
+	),
+	createdAt: z.string(),
+	expiresAt: z.nullable(z.string()),
+	reportUrl: z.string(),
+});
+export type SharedPage = z.infer<typeof SharedPageSchema>;
+
+/** `POST /api/s/<token>/report`. */
+export const ReportShareRequestSchema = z.object({
+	reason: z
+		.string({ error: "reason must be text" })
+		.check(
+			z.trim(),
+			z.minLength(1, "Say what is wrong with this page."),
+			z.maxLength(
+				REPORT_REASON_MAX_LENGTH,
+				`The reason must be ${REPORT_REASON_MAX_LENGTH} characters or less.`,
+			),
+		),
+});
+
+/** A report's answer. */
+export const ReportedShareSchema = z.object({ success: z.literal(true) });
+
+/** A link as the administrator lists it: whose, and how many reports it has. */
+export const AdminShareSchema = z.extend(ShareSchema, {
+	ownerEmail: z.string(),
+	reports: z.int(),
+});
+export type AdminShare = z.infer<typeof AdminShareSchema>;
+
+export const AdminShareListSchema = z.object({ items: z.array(AdminShareSchema) });
+export type AdminShareList = z.infer<typeof AdminShareListSchema>;
+
+/** One report in the administrator's queue, with the link it is about. */
+export const ShareReportSchema = z.object({
+	id: z.string(),
+	reason: z.string(),
+	createdAt: z.string(),
+	share: AdminShareSchema,
+});
+export type ShareReport = z.infer<typeof ShareReportSchema>;
+
+export const ShareReportListSchema = z.object({ items: z.array(ShareReportSchema) });
+export type ShareReportList = z.infer<typeof ShareReportListSchema>;

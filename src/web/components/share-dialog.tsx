@@ -1,0 +1,164 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useMutation } from "@tanstack/react-query";
+import { Link2 } from "lucide-react";
+import { type FormEvent, type RefObject, useState } from "react";
+import { type CreatedShare, SHARE_EXPIRIES, type ShareExpiry } from "../../shared/sharing";
+import { createShare } from "../lib/share-requests";
+import { AlertMessage } from "./alert-message";
+import { Button, getButtonClassName } from "./button";
+import { DialogFrame } from "./dialog-frame";
+import { ShareLinkField } from "./share-link-field";
+
+const EXPIRY_LABELS: Record<ShareExpiry, string> = {
+	"1h": "In 1 hour",
+	"1d": "In 1 day",
+	"7d": "In 7 days",
+	"30d": "In 30 days",
+	never: "Never",
+};
+
+type ShareDialogProps = {
+	generationId: string;
+	/** The image the preview shows, which may be shared alone. */
+	imageIndex: number;
+	imageCount: number;
+	isOpen: boolean;
+	onClose: () => void;
+	returnFocusRef: RefObject<HTMLElement | null>;
+};
+
+const CHECKBOX = "mt-0.5 size-4 accent-accent-600";
+
+/**
+ * Share: a link to the generation or the image shown, its expiry, whether originals may be
+ * downloaded and whether the prompt is shown; then the link, to copy.
+ */
+export function ShareDialog({
+	generationId,
+	imageIndex,
+	imageCount,
+	isOpen,
+	onClose,
+	returnFocusRef,
+}: ShareDialogProps) {
+	const [isImageOnly, setIsImageOnly] = useState(false);
+	const [expires, setExpires] = useState<ShareExpiry>("7d");
+	const [originals, setOriginals] = useState(false);
+	const [showPrompt, setShowPrompt] = useState(true);
+	const [created, setCreated] = useState<CreatedShare | null>(null);
+	const create = useMutation({ mutationFn: createShare, onSuccess: setCreated });
+
+	function submit(event: FormEvent) {
+		event.preventDefault();
+		create.mutate({
+			target: { generationId, ...(isImageOnly ? { imageIndex } : {}) },
+			expires,
+			originals,
+			showPrompt,
+		});
+	}
+
+	return (
+		<DialogFrame
+			kind="dialog"
+			isOpen={isOpen}
+			onOpenChange={(open) => (open ? null : onClose())}
+			returnFocusRef={returnFocusRef}
+			title="Share"
+			description="Anyone with the link can see what you share, until it expires or you revoke it on your account page."
+		>
+			{created ? (
+				<div className="mt-4 space-y-4">
+					<ShareLinkField url={created.url} />
+					<Dialog.Close className={getButtonClassName({ variant: "secondary" })}>Done</Dialog.Close>
+				</div>
+			) : (
+				<form onSubmit={submit} className="mt-4 space-y-4" aria-label="Share">
+					{imageCount > 1 ? (
+						<fieldset>
+							<legend className="mb-1.5 text-sm font-medium text-slate-800">What</legend>
+							<label className="flex items-center gap-2 text-sm text-slate-800">
+								<input
+									type="radio"
+									name="share-what"
+									checked={!isImageOnly}
+									onChange={() => setIsImageOnly(false)}
+									className="size-4 accent-accent-600"
+								/>
+								All {imageCount} images
+							</label>
+							<label className="mt-1 flex items-center gap-2 text-sm text-slate-800">
+								<input
+									type="radio"
+									name="share-what"
+									checked={isImageOnly}
+									onChange={() => setIsImageOnly(true)}
+									className="size-4 accent-accent-600"
+								/>
+								Image {imageIndex + 1} only
+							</label>
+						</fieldset>
+					) : null}
+					<div>
+						<label
+							htmlFor="share-expires"
+							className="mb-1.5 block text-sm font-medium text-slate-800"
+						>
+							Expires
+						</label>
+						<select
+							id="share-expires"
+							value={expires}
+							onChange={(event) =>
+								setExpires(SHARE_EXPIRIES.find((value) => value === event.target.value) ?? "7d")
+							}
+							className="block h-11 rounded-lg border-0 bg-white px-3 text-sm text-slate-900 ring-1 ring-slate-300 ring-inset"
+						>
+							{SHARE_EXPIRIES.map((value) => (
+								<option key={value} value={value}>
+									{EXPIRY_LABELS[value]}
+								</option>
+							))}
+						</select>
+					</div>
+					<label className="flex items-start gap-2 text-sm text-slate-800">
+						<input
+							type="checkbox"
+							checked={showPrompt}
+							onChange={(event) => setShowPrompt(event.target.checked)}
+							className={CHECKBOX}
+						/>
+						<span>
+							Show the prompt and settings
+							<span className="block text-slate-600">
+								Off: the page shows no prompt, and no file carries it.
+							</span>
+						</span>
+					</label>
+					<label className="flex items-start gap-2 text-sm text-slate-800">
+						<input
+							type="checkbox"
+							checked={originals}
+							onChange={(event) => setOriginals(event.target.checked)}
+							className={CHECKBOX}
+						/>
+						<span>
+							Allow downloading the originals
+							<span className="block text-slate-600">Off: display copies only.</span>
+						</span>
+					</label>
+					<AlertMessage message={create.error?.message ?? null} />
+					<div className="flex flex-wrap justify-end gap-2">
+						<Dialog.Close className={getButtonClassName({ variant: "secondary" })}>
+							Cancel
+						</Dialog.Close>
+						<Button type="submit" isBusy={create.isPending}>
+							<Link2 aria-hidden="true" className="size-4" />
+							Create link
+						</Button>
+					</div>
+				</form>
+			)}
+		</DialogFrame>
+	);
+}

@@ -1,0 +1,126 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link2Off, RefreshCw } from "lucide-react";
+import { useState } from "react";
+import type { CreatedShare, Share } from "../../../shared/sharing";
+import { AlertMessage } from "../../components/alert-message";
+import { Badge } from "../../components/badge";
+import { Button } from "../../components/button";
+import { ShareLinkField } from "../../components/share-link-field";
+import { Spinner } from "../../components/spinner";
+import { formatDateTime } from "../../lib/date-format";
+import { formatCount } from "../../lib/number-format";
+import { listShares, revokeShare, rotateShare } from "../../lib/share-requests";
+import { Section } from "./account-section";
+
+const SHARES_QUERY_KEY = ["account", "shares"] as const;
+
+const STATE_LABELS: Record<Share["state"], string> = {
+	live: "Live",
+	expired: "Expired",
+	revoked: "Ended",
+	hidden: "Taken down",
+};
+
+function describeTarget(share: Share): string {
+	const what =
+		share.target.imageIndex === null ? "All images" : `Image ${share.target.imageIndex + 1}`;
+	return share.prompt === null ? "A deleted generation" : `${what} of “${share.prompt}”`;
+}
+
+function ShareRow({
+	share,
+	onRevoke,
+	onRotate,
+	isBusy,
+}: {
+	share: Share;
+	onRevoke: () => void;
+	onRotate: () => void;
+	isBusy: boolean;
+}) {
+	const isLive = share.state === "live";
+	return (
+		<li className="flex flex-wrap items-start justify-between gap-3 py-3">
+			<div className="min-w-0">
+				<p className="text-sm font-medium break-words text-slate-900">{describeTarget(share)}</p>
+				<div className="mt-1 flex flex-wrap gap-1">
+					<Badge>{STATE_LABELS[share.state]}</Badge>
+					<Badge>{share.showPrompt ? "Prompt shown" : "Prompt hidden"}</Badge>
+					{share.originals ? <Badge>Originals</Badge> : null}
+				</div>
+				<p className="mt-1 text-xs text-slate-600">
+					Created {formatDateTime(share.createdAt)} ·{" "}
+					{share.expiresAt ? `expires ${formatDateTime(share.expiresAt)}` : "never expires"} ·{" "}
+					{formatCount(share.views)} {share.views === 1 ? "view" : "views"}
+					{share.lastViewedAt ? `, last ${formatDateTime(share.lastViewedAt)}` : ""}
+				</p>
+			</div>
+			{isLive ? (
+				<div className="flex gap-2">
+					<Button variant="secondary" size="sm" disabled={isBusy} onClick={onRotate}>
+						<RefreshCw aria-hidden="true" className="size-4" />
+						New link
+					</Button>
+					<Button variant="secondary" size="sm" disabled={isBusy} onClick={onRevoke}>
+						<Link2Off aria-hidden="true" className="size-4" />
+						Revoke
+					</Button>
+				</div>
+			) : null}
+		</li>
+	);
+}
+
+/** The account's shared links: what each shows, its dates and views; Revoke and New link. */
+export function SharedLinksSection() {
+	const queryClient = useQueryClient();
+	const shares = useQuery({
+		queryKey: SHARES_QUERY_KEY,
+		queryFn: ({ signal }) => listShares(signal),
+	});
+	const [renewed, setRenewed] = useState<CreatedShare | null>(null);
+	const refresh = () => queryClient.invalidateQueries({ queryKey: SHARES_QUERY_KEY });
+	const revoke = useMutation({ mutationFn: revokeShare, onSuccess: refresh });
+	const rotate = useMutation({
+		mutationFn: rotateShare,
+		onSuccess: async (created) => {
+			setRenewed(created);
+			await refresh();
+		},
+	});
+	const isBusy = revoke.isPending || rotate.isPending;
+	return (
+		<Section
+			title="Shared links"
+			description="Links you made with Share. Revoke ends one at once; New link replaces its address."
+		>
+			{renewed ? (
+				<div className="mb-3">
+					<ShareLinkField url={renewed.url} />
+				</div>
+			) : null}
+			<AlertMessage message={revoke.error?.message ?? rotate.error?.message ?? null} />
+			{shares.isPending ? (
+				<Spinner label="Loading your shared links" />
+			) : shares.isError ? (
+				<AlertMessage message={shares.error.message} />
+			) : shares.data.length === 0 ? (
+				<p className="text-sm text-slate-600">
+					You have no shared links. Share an image from its preview in your history.
+				</p>
+			) : (
+				<ul className="divide-y divide-slate-200" aria-label="Your shared links">
+					{shares.data.map((share) => (
+						<ShareRow
+							key={share.id}
+							share={share}
+							isBusy={isBusy}
+							onRevoke={() => revoke.mutate(share.id)}
+							onRotate={() => rotate.mutate(share.id)}
+						/>
+					))}
+				</ul>
+			)}
+		</Section>
+	);
+}

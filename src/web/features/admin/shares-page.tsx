@@ -1,0 +1,186 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { EyeOff, Link2 } from "lucide-react";
+import type { AdminShare } from "../../../shared/sharing";
+import { AlertMessage } from "../../components/alert-message";
+import { Button } from "../../components/button";
+import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
+import { Spinner } from "../../components/spinner";
+import { formatDateTime } from "../../lib/date-format";
+import { formatCount } from "../../lib/number-format";
+import {
+	hideShare,
+	listAllShares,
+	listShareReports,
+	revokeAnyShare,
+} from "../../lib/share-requests";
+import { AdminPageFrame } from "./admin-page-frame";
+
+const SHARES_KEY = ["admin", "shares"] as const;
+const REPORTS_KEY = ["admin", "reports"] as const;
+
+const STATE_LABELS: Record<AdminShare["state"], string> = {
+	live: "Live",
+	expired: "Expired",
+	revoked: "Revoked",
+	hidden: "Hidden",
+};
+
+function describeTarget(share: AdminShare): string {
+	const what =
+		share.target.imageIndex === null ? "All images" : `Image ${share.target.imageIndex + 1}`;
+	return share.prompt === null ? "A deleted generation" : `${what} of “${share.prompt}”`;
+}
+
+/** Hide and Revoke for a link that is still live; nothing once it has ended. */
+function ShareActions({
+	share,
+	onHide,
+	onRevoke,
+	isBusy,
+}: {
+	share: AdminShare;
+	onHide: (share: AdminShare) => void;
+	onRevoke: (share: AdminShare) => void;
+	isBusy: boolean;
+}) {
+	if (share.state === "hidden" || share.state === "revoked") return null;
+	const label = describeTarget(share);
+	return (
+		<div className="flex flex-wrap gap-2">
+			<Button
+				variant="secondary"
+				size="sm"
+				disabled={isBusy}
+				aria-label={`Hide ${label}`}
+				onClick={() => onHide(share)}
+			>
+				<EyeOff aria-hidden="true" className="size-4" />
+				Hide
+			</Button>
+			<Button
+				variant="secondary"
+				size="sm"
+				disabled={isBusy}
+				aria-label={`Revoke ${label}`}
+				onClick={() => onRevoke(share)}
+			>
+				Revoke
+			</Button>
+		</div>
+	);
+}
+
+/**
+ * The administrator's shared links: the reports queue, each with its link, and everyone's links;
+ * Hide (the page says it was taken down) and Revoke, each written to the audit log.
+ */
+export function SharesPage() {
+	const queryClient = useQueryClient();
+	const shares = useQuery({ queryKey: SHARES_KEY, queryFn: ({ signal }) => listAllShares(signal) });
+	const reports = useQuery({
+		queryKey: REPORTS_KEY,
+		queryFn: ({ signal }) => listShareReports(signal),
+	});
+	const refresh = async () => {
+		await queryClient.invalidateQueries({ queryKey: SHARES_KEY });
+		await queryClient.invalidateQueries({ queryKey: REPORTS_KEY });
+	};
+	const hide = useMutation({ mutationFn: hideShare, onSuccess: refresh });
+	const revoke = useMutation({ mutationFn: revokeAnyShare, onSuccess: refresh });
+	const isBusy = hide.isPending || revoke.isPending;
+	const actions = {
+		onHide: (share: AdminShare) => hide.mutate(share.id),
+		onRevoke: (share: AdminShare) => revoke.mutate(share.id),
+		isBusy,
+	};
+	return (
+		<AdminPageFrame
+			icon={<Link2 aria-hidden="true" className="size-7 text-accent-700" />}
+			title="Shared links"
+			description="What visitors reported, and every link people made. Hide takes a page down (it says so); Revoke ends the link. Both are in the audit log."
+		>
+			<AlertMessage message={hide.error?.message ?? revoke.error?.message ?? null} />
+			<section aria-labelledby="reports-heading" className="space-y-3">
+				<h2 id="reports-heading" className="text-lg font-semibold text-slate-900">
+					Reports
+				</h2>
+				{reports.isPending ? (
+					<Spinner label="Loading the reports" />
+				) : reports.isError ? (
+					<AlertMessage message={reports.error.message} />
+				) : reports.data.length === 0 ? (
+					<p className="text-sm text-slate-600">No reports.</p>
+				) : (
+					<ul className="divide-y divide-slate-200" aria-label="Reports">
+						{reports.data.map((report) => (
+							<li key={report.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
+								<div className="min-w-0 text-sm">
+									<p className="font-medium break-words text-slate-900">“{report.reason}”</p>
+									<p className="mt-1 break-words text-slate-600">
+										{formatDateTime(report.createdAt)} · {describeTarget(report.share)} ·{" "}
+										{report.share.ownerEmail} · {STATE_LABELS[report.share.state]}
+									</p>
+								</div>
+								<ShareActions share={report.share} {...actions} />
+							</li>
+						))}
+					</ul>
+				)}
+			</section>
+			<section aria-labelledby="links-heading" className="space-y-3">
+				<h2 id="links-heading" className="text-lg font-semibold text-slate-900">
+					Every link
+				</h2>
+				{shares.isPending ? (
+					<Spinner label="Loading the links" />
+				) : shares.isError ? (
+					<AlertMessage message={shares.error.message} />
+				) : shares.data.length === 0 ? (
+					<p className="text-sm text-slate-600">Nobody has shared anything yet.</p>
+				) : (
+					<div className="overflow-x-auto">
+						<DataTable
+							caption="Every shared link, newest first"
+							className="text-sm"
+							head={
+								<>
+									<th className="py-2 pr-3">What</th>
+									<th className="py-2 pr-3">Owner</th>
+									<th className="py-2 pr-3">Created</th>
+									<th className="py-2 pr-3">Expires</th>
+									<th className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>Views</th>
+									<th className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>Reports</th>
+									<th className="py-2 pr-3">State</th>
+									<th className="py-2">
+										<span className="sr-only">Actions</span>
+									</th>
+								</>
+							}
+						>
+							{shares.data.map((share) => (
+								<tr key={share.id} className="align-top text-slate-800">
+									<td className="max-w-sm py-2 pr-3 break-words">{describeTarget(share)}</td>
+									<td className="py-2 pr-3 break-all">{share.ownerEmail}</td>
+									<td className="py-2 pr-3">{formatDateTime(share.createdAt)}</td>
+									<td className="py-2 pr-3">
+										{share.expiresAt ? formatDateTime(share.expiresAt) : "Never"}
+									</td>
+									<td className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>
+										{formatCount(share.views)}
+									</td>
+									<td className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>
+										{formatCount(share.reports)}
+									</td>
+									<td className="py-2 pr-3">{STATE_LABELS[share.state]}</td>
+									<td className="py-2">
+										<ShareActions share={share} {...actions} />
+									</td>
+								</tr>
+							))}
+						</DataTable>
+					</div>
+				)}
+			</section>
+		</AdminPageFrame>
+	);
+}
