@@ -15,6 +15,7 @@ import { AppError } from "./errors/app-error";
 import { createFileRoutes } from "./generations/files/file-routes";
 import type { GenerationDeps } from "./generations/generation-deps";
 import { createGenerationRoutes } from "./generations/request/generation-routes";
+import { createTrashRoutes } from "./generations/request/trash-routes";
 import type { AppEnv } from "./http/app-env";
 import { hasBearerToken } from "./http/bearer-token";
 import { errorResponse, handleError } from "./http/errors";
@@ -186,6 +187,7 @@ export function createApp(deps: AppDeps) {
 	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, gate }));
 	api.route("/", createGenerationRoutes({ gate, deps: deps.generations }));
 	api.route("/", createFileRoutes({ gate, deps: deps.generations }));
+	api.route("/", createTrashRoutes({ gate, deps: deps.generations }));
 	api.route("/", createAuditLogRoutes({ gate, deps: deps.generations }));
 	api.route("/", createUsageRoutes({ gate, deps: deps.generations }));
 	api.route(

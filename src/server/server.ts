@@ -11,6 +11,7 @@ import { withStartupLock } from "./db/startup-lock";
 import type { GenerationDeps, GenerationLimits } from "./generations/generation-deps";
 import { listenForGenerationChanges } from "./generations/generation-events";
 import { fillUnrecordedPrices } from "./generations/generation-repository";
+import { keepTrashPurged } from "./generations/request/trash";
 import { GENERATION_RECOVERY } from "./generations/run/generation-lifecycle";
 import { type GenerationRunSettings, runNextGeneration } from "./generations/run/run-generation";
 import { keepStorageSwept } from "./generations/run/sweep-stray-objects";
@@ -34,6 +35,7 @@ import type { Storage } from "./storage/storage";
 import {
 	attemptDelivery,
 	MAX_PENDING_DELIVERIES,
+	queueDeletionEvents,
 	queueGenerationEvent,
 	STANDARD_RETRY_DELAYS_MS,
 	WEBHOOK_TIMEOUT_MS,
@@ -248,7 +250,16 @@ export async function assembleServer(options: {
 		models,
 		limits: settings.limits,
 		logger,
+		onDeleted: (transaction, rows, permanent) =>
+			queueDeletionEvents(
+				transaction,
+				{ queue: webhookQueue, maxPending: settings.webhooks.maxPendingDeliveries },
+				rows,
+				permanent,
+			),
 	};
+	const stopPurging =
+		options.isWorkerEnabled === false ? () => {} : keepTrashPurged(generationDeps, logger);
 	const app = createApp({
 		database,
 		auth,
@@ -283,6 +294,7 @@ export async function assembleServer(options: {
 		async stop() {
 			stopStatistics();
 			stopSweeping();
+			stopPurging();
 			stopWebhookUpkeep();
 			queue.stop();
 			await webhookQueue.stop();

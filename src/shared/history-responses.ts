@@ -8,13 +8,17 @@ export const SetFavoriteResponseSchema = z.object({
 	favorite: z.boolean(),
 });
 
-/** `DELETE /api/generations/:id`. */
-export const DeleteGenerationResponseSchema = z.object({ success: z.literal(true) });
+/** `DELETE /api/generations/:id`: `permanent` false when it went to the Trash. */
+export const DeleteGenerationResponseSchema = z.object({
+	success: z.literal(true),
+	permanent: z.optional(z.boolean()),
+});
 
-/** `POST /api/generations/bulk-delete`. */
+/** `POST /api/generations/bulk-delete`: `permanent` false when they went to the Trash. */
 export const BulkDeleteResponseSchema = z.object({
 	success: z.literal(true),
 	deleted: z.int(),
+	permanent: z.optional(z.boolean()),
 });
 
 /**
@@ -23,7 +27,15 @@ export const BulkDeleteResponseSchema = z.object({
  */
 const AuditLogEntrySchema = z.object({
 	id: z.string(),
-	action: z.enum(["delete", "disable", "enable", "set-quota", "delete-account"]),
+	action: z.enum([
+		"delete",
+		"restore",
+		"purge",
+		"disable",
+		"enable",
+		"set-quota",
+		"delete-account",
+	]),
 	actor_email: z.string(),
 	owner_email: z.string(),
 	generation_id: z.nullable(z.string()),

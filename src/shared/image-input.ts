@@ -91,6 +91,8 @@ export const GenerationParentSchema = z.union([
 		imageIndex: z.int(),
 		action: GenerationActionSchema,
 		exists: z.boolean(),
+		/** That generation is in its owner's Trash (`exists` is then false): "In the Trash". */
+		inTrash: z.optional(z.boolean()),
 	}),
 	z.object({ action: z.literal("edit"), upload: z.literal(true) }),
 ]);

@@ -114,6 +114,9 @@ type GenerationsTable = {
 	started_at: NullableTimestamp;
 	completed_at: NullableTimestamp;
 	updated_at: Timestamp;
+	/** When it was moved to the Trash (null: not in the Trash), and by whom (null once that account is gone). */
+	deleted_at: NullableTimestamp;
+	deleted_by: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 /** The part of Better Auth's user table our queries read. */
@@ -190,7 +193,14 @@ type GenerationSearchTable = {
 };
 
 /** What the audit log records: a generation deleted, or an action on a person's account. */
-export type AuditAction = "delete" | "disable" | "enable" | "set-quota" | "delete-account";
+export type AuditAction =
+	| "delete"
+	| "restore"
+	| "purge"
+	| "disable"
+	| "enable"
+	| "set-quota"
+	| "delete-account";
 
 /**
  * One administrator action: a deletion of another person's generation (outlives the generation),

@@ -1,4 +1,6 @@
+import type { Transaction } from "kysely";
 import type { Database } from "../db/database";
+import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import type { GenerationQueue } from "../jobs/generation-queue";
 import type { Logger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
@@ -9,7 +11,25 @@ export type GenerationLimits = {
 	maxActivePerUser: number;
 	/** 0 turns the daily limit off. */
 	dailyLimitPerUser: number;
+	/**
+	 * Days a deleted generation stays in the Trash before the purge removes it for good
+	 * (TRASH_DAYS); 0 deletes at once, without a Trash. DEFAULT_TRASH_DAYS when not given.
+	 */
+	trashDays?: number;
 };
+
+/** TRASH_DAYS's default. */
+export const DEFAULT_TRASH_DAYS = 30;
+
+/**
+ * What else commits with a deletion, in its transaction: the `generation.deleted` webhook events
+ * (webhooks/, which stands above generations/ and so is handed in).
+ */
+export type OnGenerationsDeleted = (
+	transaction: Transaction<DatabaseSchema>,
+	rows: readonly GenerationRow[],
+	permanent: boolean,
+) => Promise<void>;
 
 export type GenerationDeps = {
 	database: Database;
@@ -20,4 +40,5 @@ export type GenerationDeps = {
 	models: ModelCatalogue;
 	limits: GenerationLimits;
 	logger: Logger;
+	onDeleted?: OnGenerationsDeleted;
 };

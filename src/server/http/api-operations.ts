@@ -34,7 +34,7 @@ export type ApiOperation = {
 	path: string;
 	summary: string;
 	description?: string;
-	tag: "Generations" | "History" | "Images" | "Models" | "Uploads";
+	tag: "Generations" | "History" | "Images" | "Models" | "Trash" | "Uploads";
 	access: RouteAccess;
 	pathParameters?: readonly Parameter[];
 	headers?: readonly (Parameter & { schema: Record<string, unknown> })[];

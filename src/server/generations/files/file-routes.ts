@@ -80,7 +80,8 @@ export function createFileRoutes(options: {
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {
 		if (!isStoredImageFile(file)) throw new AppError("NOT_FOUND");
-		await getGeneration(deps, viewer, id);
+		// The Trash page shows what is in it: its images stay readable to their owner and the admin.
+		await getGeneration(deps, viewer, id, { isTrashShown: true });
 		const object = await deps.storage.get(`${folder}${file}`);
 		if (!object) throw new AppError("NOT_FOUND");
 		return new Response(new Uint8Array(object.data), {

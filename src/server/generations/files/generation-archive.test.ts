@@ -57,6 +57,8 @@ function createRow(id: string, imageCount: number): GenerationRow {
 		lease_owner: null,
 		lease_until: null,
 		wait_began_at: null,
+		deleted_at: null,
+		deleted_by: null,
 		created_at: now,
 		started_at: now,
 		completed_at: now,
