@@ -12,6 +12,7 @@ import { build } from "esbuild";
 const BENCHMARKS = [
 	"history",
 	"history-archive",
+	"archive-speed",
 	"people",
 	"completion-latency",
 	"progress-latency",

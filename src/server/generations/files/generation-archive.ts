@@ -120,8 +120,17 @@ export function createGenerationArchive(options: {
 		});
 	});
 
+	// The next file is read while this one is checksummed and sent: reads still go one at a time,
+	// and the disk and the CPU work side by side (at most two images held).
 	async function* readEntries(): AsyncGenerator<ZipEntry> {
-		for (const { read, ...entry } of entries) yield { ...entry, data: await read() };
+		let next = entries[0]?.read();
+		for (const [index, { read: _read, ...entry }] of entries.entries()) {
+			const data = await (next as Promise<Buffer>);
+			next = entries[index + 1]?.read();
+			// A read that fails while nobody waits for it yet is awaited on the next turn.
+			next?.catch(() => {});
+			yield { ...entry, data };
+		}
 	}
 	// Pulled, not pushed: the next entry is read only when the client has taken the last one, so
 	// a slow client holds one image in memory, however large the archive.
