@@ -45,6 +45,8 @@ type AppConfig = {
 	imageProvider: string;
 	/** More than one model is offered. */
 	hasModelChoice: boolean;
+	/** Deleting goes to the Trash (TRASH_DAYS above 0); without it the screens ask first. */
+	hasTrash?: boolean;
 	/** Take the client address from X-Forwarded-For (set only behind a proxy that overwrites it). */
 	trustProxy: boolean;
 	/** Largest JSON body the API accepts, in bytes. */
@@ -84,6 +86,7 @@ export function createApp(deps: AppDeps) {
 		imageProvider: config.imageProvider,
 		emailVerificationRequired: config.requireEmailVerification,
 		modelChoice: config.hasModelChoice,
+		trash: config.hasTrash === true,
 	};
 	const isHttps = config.baseUrl.startsWith("https://");
 

@@ -8,7 +8,11 @@ import type { Database } from "./db/database";
 import { keepStatisticsFresh } from "./db/embedded-statistics";
 import { migrateToLatest } from "./db/migrations";
 import { withStartupLock } from "./db/startup-lock";
-import type { GenerationDeps, GenerationLimits } from "./generations/generation-deps";
+import {
+	DEFAULT_TRASH_DAYS,
+	type GenerationDeps,
+	type GenerationLimits,
+} from "./generations/generation-deps";
 import { listenForGenerationChanges } from "./generations/generation-events";
 import { fillUnrecordedPrices } from "./generations/generation-repository";
 import { keepTrashPurged } from "./generations/request/trash";
@@ -276,6 +280,7 @@ export async function assembleServer(options: {
 			// What the generator's note about the offline engine looks at: the default model's provider.
 			imageProvider: models.defaultModel().provider.name,
 			hasModelChoice: models.models.length > 1,
+			hasTrash: (settings.limits.trashDays ?? DEFAULT_TRASH_DAYS) > 0,
 			trustProxy: settings.trustProxy,
 			isRateLimitEnabled: settings.isRateLimitEnabled,
 			requireEmailVerification: settings.requireEmailVerification,

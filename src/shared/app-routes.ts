@@ -9,6 +9,7 @@
 export type AppScreen =
 	| "generator"
 	| "generations"
+	| "trash"
 	| "account"
 	| "audit-log"
 	| "people"
@@ -61,6 +62,7 @@ function route(
 export const APP_ROUTES: readonly AppRoute[] = [
 	route("/", "generator", "site", "anyone", "prerendered"),
 	route("/generations", "generations", "site", "signed-in", "shell"),
+	route("/trash", "trash", "site", "signed-in", "shell"),
 	route("/account", "account", "site", "signed-in", "shell"),
 	route("/admin/audit-log", "audit-log", "site", "signed-in", "shell"),
 	route("/admin/usage", "usage", "site", "signed-in", "shell"),

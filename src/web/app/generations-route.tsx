@@ -7,6 +7,12 @@ import { APP_PATHS } from "../../shared/app-routes";
 import { AuditLogPage } from "../features/admin/audit-log-page";
 import { useAuth } from "../features/auth/auth-context";
 import { HistoryPage } from "../features/history/history-page";
+import { TrashPage } from "../features/history/trash-page";
+
+/** The Trash (`/trash`), in the history's module: it shares its query code and thumbnails. */
+export function TrashRoute() {
+	return <TrashPage />;
+}
 
 /** Hands the server's admin flag to the history, which may not import the auth feature itself. */
 export function GenerationsRoute() {

@@ -35,6 +35,7 @@ const loadRecoveryRoutes = () => import("./account-recovery-routes");
 
 const GenerationsRoute = lazyScreen(async () => (await loadGenerationsRoutes()).GenerationsRoute);
 const AuditLogRoute = lazyScreen(async () => (await loadGenerationsRoutes()).AuditLogRoute);
+const TrashRoute = lazyScreen(async () => (await loadGenerationsRoutes()).TrashRoute);
 const PeopleRoute = lazyScreen(async () => (await loadAdminRoutes()).PeopleRoute);
 const UsageRoute = lazyScreen(async () => (await loadAdminRoutes()).UsageRoute);
 const LoginPage = authScreen(async () => (await import("../features/auth/login-page")).LoginPage);
@@ -52,6 +53,7 @@ const VerifyEmailRoute = authScreen(async () => (await loadRecoveryRoutes()).Ver
 const SCREENS: Record<AppScreen, ComponentType> = {
 	generator: GeneratorRoute,
 	generations: GenerationsRoute,
+	trash: TrashRoute,
 	account: AccountRoute,
 	"audit-log": AuditLogRoute,
 	people: PeopleRoute,
