@@ -17,6 +17,8 @@ function card(page: Page, prompt: string) {
 test("delete, undo from the toast, delete again, restore from the Trash and empty it", async ({
 	browser,
 }) => {
+	// Four axe passes and two generations on shared cores: more than the default minute.
+	test.setTimeout(120_000);
 	const context = await openAccount(browser, uniqueEmail("trash"));
 	await createGenerations(context.request, SEEDS);
 	const [kite, lanterns] = SEEDS.map((seed) => seed.prompt);

@@ -335,6 +335,24 @@ describe.each(availableDatabaseKinds())("the Trash, on %s", (kind) => {
 		expect(shown.error).toBe(CANCELLED_MESSAGE);
 	});
 
+	it("the usage report's stored images leave the Trash out and show it apart", async () => {
+		const person = await createTestUser(server);
+		const generation = await seedGeneration(server, {
+			userId: person.userId,
+			prompt: "weighed",
+			isSizeRecorded: true,
+		});
+		type Storage = { totalImages: number; totalBytes: number; trashImages?: number };
+		const storage = async () =>
+			((await json(admin.client.request("/api/admin/usage"))) as { storage: Storage }).storage;
+		const before = await storage();
+		await json(remove(person, generation.id));
+		const after = await storage();
+		expect(after.totalImages).toBe(before.totalImages - 4);
+		expect(after.totalBytes).toBeLessThan(before.totalBytes);
+		expect(after.trashImages).toBe((before.trashImages ?? 0) + 4);
+	});
+
 	it("the account export leaves the Trash out", async () => {
 		const person = await createTestUser(server);
 		const kept = await seedGeneration(server, { userId: person.userId, prompt: "exported" });
