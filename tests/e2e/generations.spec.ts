@@ -161,7 +161,7 @@ test("the admin sees everyone's generations, each card naming its owner", async 
 	await context.close();
 });
 
-test("Delete asks first: Cancel keeps the card; Delete removes it with a toast and reloads", async ({
+test("Delete moves the card to the Trash at once, with a toast offering Undo, and reloads", async ({
 	browser,
 }) => {
 	const context = await openAccount(browser, uniqueEmail("carol"));

@@ -351,7 +351,7 @@ test("the preview's arrow keys move through the images and on to the next and pr
 	await context.close();
 });
 
-test("the administrator filters by person, deletes someone's generation naming its owner, and reads the audit log", async ({
+test("the administrator filters by person, deletes someone's generation to their Trash, and reads the audit log", async ({
 	browser,
 }) => {
 	const ownerEmail = uniqueEmail("olga");
