@@ -13,6 +13,7 @@ const BENCHMARKS = [
 	"history",
 	"history-archive",
 	"boards",
+	"archive-speed",
 	"people",
 	"completion-latency",
 	"progress-latency",

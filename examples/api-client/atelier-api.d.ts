@@ -134,7 +134,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a generation
-         * @description Removes it and its images; a generation still running is stopped.
+         * @description Moves it to the Trash, where it stays for TRASH_DAYS days (`permanent` false in the answer); a generation still queued or running is stopped and kept as failed. With `permanent=true`, or when the server keeps no Trash (TRASH_DAYS=0), removes it and its images for good. A generation already in the Trash answers 404 here: see `POST /api/trash/delete`.
          *
          *     A token needs the `delete` scope.
          */
@@ -259,11 +259,99 @@ export interface paths {
         put?: never;
         /**
          * Delete several generations
-         * @description All or none: up to 200 ids, each the caller's own.
+         * @description All or none: up to 200 ids, each the caller's own and not in the Trash. To the Trash, or for good as `DELETE /api/generations/{id}` says.
          *
          *     A token needs the `delete` scope.
          */
         post: operations["deleteGenerations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Trash
+         * @description The caller's deleted generations, newest deletion first, each as the history shows it with `deletedAt` and `purgeAt` (when it is removed for good). Send `nextCursor` back as `cursor` for the next page. Nothing in the Trash shows anywhere else: not in the history, its searches and counts, families, archives or quotas; `GET /api/generations/{id}` shows one to its owner with `deletedAt`.
+         *
+         *     A token needs the `read` scope.
+         */
+        get: operations["listTrash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trash/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore from the Trash
+         * @description Puts generations back as they were: the same ids, favourites, family links and boards. All or none: up to 200 ids, each in the caller's Trash.
+         *
+         *     A token needs the `delete` scope.
+         */
+        post: operations["restoreTrash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trash/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete forever
+         * @description Removes generations in the Trash and their images for good. All or none: up to 200 ids, each in the caller's Trash.
+         *
+         *     A token needs the `delete` scope.
+         */
+        post: operations["deleteFromTrash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trash/empty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Empty the Trash
+         * @description Removes everything in the caller's Trash, and its images, for good.
+         *
+         *     A token needs the `delete` scope.
+         */
+        post: operations["emptyTrash"];
         delete?: never;
         options?: never;
         head?: never;
@@ -853,6 +941,7 @@ export interface operations {
                                 /** @enum {string} */
                                 action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                                 exists: boolean;
+                                inTrash?: boolean;
                             } | {
                                 /** @constant */
                                 action: "edit";
@@ -860,6 +949,7 @@ export interface operations {
                                 upload: true;
                             }) | null;
                             childrenCount: number;
+                            deletedAt?: string;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -1661,6 +1751,7 @@ export interface operations {
                                 /** @enum {string} */
                                 action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                                 exists: boolean;
+                                inTrash?: boolean;
                             } | {
                                 /** @constant */
                                 action: "edit";
@@ -1668,6 +1759,7 @@ export interface operations {
                                 upload: true;
                             }) | null;
                             childrenCount: number;
+                            deletedAt?: string;
                         } | null;
                         children: {
                             id: string;
@@ -1720,6 +1812,7 @@ export interface operations {
                                 /** @enum {string} */
                                 action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                                 exists: boolean;
+                                inTrash?: boolean;
                             } | {
                                 /** @constant */
                                 action: "edit";
@@ -1727,6 +1820,7 @@ export interface operations {
                                 upload: true;
                             }) | null;
                             childrenCount: number;
+                            deletedAt?: string;
                         }[];
                     };
                 };
@@ -1964,6 +2058,7 @@ export interface operations {
                             /** @enum {string} */
                             action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                             exists: boolean;
+                            inTrash?: boolean;
                         } | {
                             /** @constant */
                             action: "edit";
@@ -1971,6 +2066,7 @@ export interface operations {
                             upload: true;
                         }) | null;
                         childrenCount: number;
+                        deletedAt?: string;
                     };
                 };
             };
@@ -2074,7 +2170,9 @@ export interface operations {
     };
     deleteGeneration: {
         parameters: {
-            query?: never;
+            query?: {
+                permanent?: "true" | "false";
+            };
             header?: never;
             path: {
                 /**
@@ -2087,7 +2185,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted. */
+            /** @description Deleted: to the Trash, or for good. */
             200: {
                 headers: {
                     /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
@@ -2099,13 +2197,33 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "success": true
+                     *       "success": true,
+                     *       "permanent": false
                      *     }
                      */
                     "application/json": {
                         /** @constant */
                         success: true;
+                        permanent?: boolean;
                     };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description No session and no token, or a token that is unknown, expired or revoked. */
@@ -2917,6 +3035,567 @@ export interface operations {
     };
     deleteGenerations: {
         parameters: {
+            query?: {
+                permanent?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description How many were deleted, and whether for good. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "deleted": 1,
+                     *       "permanent": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        deleted: number;
+                        permanent?: boolean;
+                    };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"delete\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listTrash: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the Trash. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
+                     *           "prompt": "A lighthouse at dusk, oil painting",
+                     *           "aspect_ratio": "--ar 16:9",
+                     *           "status": "completed",
+                     *           "error": null,
+                     *           "images": [
+                     *             {
+                     *               "url": "/api/images/generations/0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/0.png",
+                     *               "width": 1024,
+                     *               "height": 1024,
+                     *               "displayUrl": "/api/images/generations/0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/0-display.webp",
+                     *               "displayWidth": 1024,
+                     *               "displayHeight": 1024,
+                     *               "thumbnailUrl": "/api/images/generations/0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d/6d1c3e9a-57f2-4ab4-9a64-97c0c3a0b0e1/0-thumb.webp",
+                     *               "thumbnailWidth": 256,
+                     *               "thumbnailHeight": 256
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "completed_at": "2026-01-15T09:30:12.000Z",
+                     *           "api_id": "local-1",
+                     *           "polling_url": "/api/generations/0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d/status",
+                     *           "user_id": "JkqMnS2yq1vX0b9d",
+                     *           "is_favorite": false,
+                     *           "model": {
+                     *             "id": "local",
+                     *             "label": "Offline engine"
+                     *           },
+                     *           "settings": {
+                     *             "count": 4,
+                     *             "seed": 1234567,
+                     *             "negativePrompt": null,
+                     *             "quality": null
+                     *           },
+                     *           "progress": null,
+                     *           "parent": null,
+                     *           "childrenCount": 1,
+                     *           "deletedAt": "2026-11-20T10:00:00.000Z",
+                     *           "purgeAt": "2026-12-20T10:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            id: string;
+                            prompt: string;
+                            /** @enum {string} */
+                            aspect_ratio: "--ar 1:1" | "--ar 3:2" | "--ar 16:9" | "--ar 21:9" | "--ar 2:3" | "--ar 9:16";
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed";
+                            error: string | null;
+                            images: {
+                                url: string;
+                                width: number;
+                                height: number;
+                                displayUrl?: string;
+                                displayWidth?: number;
+                                displayHeight?: number;
+                                thumbnailUrl: string;
+                                thumbnailWidth: number;
+                                thumbnailHeight: number;
+                            }[];
+                            created_at: string;
+                            completed_at: string | null;
+                            api_id: string | null;
+                            polling_url: string | null;
+                            user_id: string;
+                            is_favorite: boolean;
+                            owner_email?: string;
+                            model: {
+                                id: string;
+                                label: string;
+                            };
+                            settings: {
+                                count: number;
+                                seed: number | null;
+                                negativePrompt: string | null;
+                                quality: ("low" | "medium" | "high") | null;
+                            };
+                            progress: {
+                                /** @enum {string} */
+                                stage: "queued" | "starting" | "running" | "saving";
+                                position: number | null;
+                                percent: number | null;
+                                step: number | null;
+                                steps: number | null;
+                                previewUrl: string | null;
+                            } | null;
+                            parent: ({
+                                generationId: string;
+                                imageIndex: number;
+                                /** @enum {string} */
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                                exists: boolean;
+                                inTrash?: boolean;
+                            } | {
+                                /** @constant */
+                                action: "edit";
+                                /** @constant */
+                                upload: true;
+                            }) | null;
+                            childrenCount: number;
+                            deletedAt: string;
+                            purgeAt: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"read\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    restoreTrash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description How many were restored. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "restored": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        restored: number;
+                    };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"delete\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteFromTrash: {
+        parameters: {
             query?: never;
             header?: never;
             path?: never;
@@ -3026,6 +3705,118 @@ export interface operations {
                      *       "error": {
                      *         "code": "NOT_FOUND",
                      *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    emptyTrash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many were deleted. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "deleted": 3
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        deleted: number;
+                    };
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"delete\" scope this request needs."
                      *       }
                      *     }
                      */

@@ -43,6 +43,7 @@ describe.each(availableDatabaseKinds())("the HTTP app on %s", (kind) => {
 			imageProvider: "local",
 			emailVerificationRequired: false,
 			modelChoice: false,
+			trash: true,
 		});
 	});
 
@@ -239,6 +240,7 @@ describe("the built web app", () => {
 					imageProvider: "local",
 					emailVerificationRequired: false,
 					modelChoice: false,
+					trash: true,
 				},
 			});
 			expect(home.html).not.toContain(BOOT_STATE_PLACEHOLDER);

@@ -20,6 +20,7 @@ import { createFileRoutes } from "./generations/files/file-routes";
 import type { GenerationDeps } from "./generations/generation-deps";
 import { deleteGenerations } from "./generations/request/delete-generations";
 import { createGenerationRoutes } from "./generations/request/generation-routes";
+import { createTrashRoutes } from "./generations/request/trash-routes";
 import type { AppEnv } from "./http/app-env";
 import { hasBearerToken } from "./http/bearer-token";
 import { errorResponse, handleError } from "./http/errors";
@@ -52,6 +53,8 @@ type AppConfig = {
 	imageProvider: string;
 	/** More than one model is offered. */
 	hasModelChoice: boolean;
+	/** Deleting goes to the Trash (TRASH_DAYS above 0); without it the screens ask first. */
+	hasTrash?: boolean;
 	/** Take the client address from X-Forwarded-For (set only behind a proxy that overwrites it). */
 	trustProxy: boolean;
 	/** Largest JSON body the API accepts, in bytes. */
@@ -96,6 +99,7 @@ export function createApp(deps: AppDeps) {
 		imageProvider: config.imageProvider,
 		emailVerificationRequired: config.requireEmailVerification,
 		modelChoice: config.hasModelChoice,
+		trash: config.hasTrash === true,
 	};
 	const isHttps = config.baseUrl.startsWith("https://");
 
@@ -208,6 +212,7 @@ export function createApp(deps: AppDeps) {
 			deleteGenerations: (viewer, ids) => deleteGenerations(deps.generations, viewer, ids),
 		}),
 	);
+	api.route("/", createTrashRoutes({ gate, deps: deps.generations }));
 	api.route("/", createAuditLogRoutes({ gate, deps: deps.generations }));
 	api.route("/", createUsageRoutes({ gate, deps: deps.generations }));
 	api.route(

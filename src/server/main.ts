@@ -133,6 +133,7 @@ async function main() {
 			limits: {
 				maxActivePerUser: env.MAX_ACTIVE_GENERATIONS_PER_USER,
 				dailyLimitPerUser: env.DAILY_GENERATIONS_PER_USER,
+				trashDays: env.TRASH_DAYS,
 			},
 			concurrency: env.GENERATION_CONCURRENCY,
 			apiTokenRequestsPerMinute: env.API_TOKEN_RATE_LIMIT_PER_MINUTE,

@@ -9,9 +9,14 @@ import type { Database } from "./db/database";
 import { keepStatisticsFresh } from "./db/embedded-statistics";
 import { migrateToLatest } from "./db/migrations";
 import { withStartupLock } from "./db/startup-lock";
-import type { GenerationDeps, GenerationLimits } from "./generations/generation-deps";
+import {
+	DEFAULT_TRASH_DAYS,
+	type GenerationDeps,
+	type GenerationLimits,
+} from "./generations/generation-deps";
 import { listenForGenerationChanges } from "./generations/generation-events";
 import { fillUnrecordedPrices } from "./generations/generation-repository";
+import { keepTrashPurged } from "./generations/request/trash";
 import { GENERATION_RECOVERY } from "./generations/run/generation-lifecycle";
 import { type GenerationRunSettings, runNextGeneration } from "./generations/run/run-generation";
 import { keepStorageSwept } from "./generations/run/sweep-stray-objects";
@@ -31,11 +36,13 @@ import { isPersonDisabled } from "./person/person-controls";
 import type { ImageProvider } from "./providers/types";
 import { attemptPush, type PushDeps, queueGenerationPush } from "./push/push-deliveries";
 import { DEFAULT_PUSH_SETTINGS, type PushSettings, resolveVapid } from "./push/push-settings";
+import { revokeSharesOfGenerations } from "./sharing/share-repository";
 import { DEFAULT_SHARING_SETTINGS, type SharingSettings } from "./sharing/share-settings";
 import type { Storage } from "./storage/storage";
 import {
 	attemptDelivery,
 	MAX_PENDING_DELIVERIES,
+	queueDeletionEvents,
 	queueGenerationEvent,
 	STANDARD_RETRY_DELAYS_MS,
 	WEBHOOK_TIMEOUT_MS,
@@ -255,7 +262,25 @@ export async function assembleServer(options: {
 		limits: settings.limits,
 		logger,
 		...(settings.promptBlocklist ? { promptBlocklist: settings.promptBlocklist } : {}),
+		onDeleted: async (transaction, rows, permanent) => {
+			await queueDeletionEvents(
+				transaction,
+				{ queue: webhookQueue, maxPending: settings.webhooks.maxPendingDeliveries },
+				rows,
+				permanent,
+			);
+			// A generation deleted for good leaves its links without a target; one moved to the
+			// Trash ends them here, so that restoring it opens none of them again.
+			if (!permanent) {
+				await revokeSharesOfGenerations(
+					transaction,
+					rows.map((row) => row.id),
+				);
+			}
+		},
 	};
+	const stopPurging =
+		options.isWorkerEnabled === false ? () => {} : keepTrashPurged(generationDeps, logger);
 	const app = createApp({
 		database,
 		auth,
@@ -276,6 +301,7 @@ export async function assembleServer(options: {
 			// What the generator's note about the offline engine looks at: the default model's provider.
 			imageProvider: models.defaultModel().provider.name,
 			hasModelChoice: models.models.length > 1,
+			hasTrash: (settings.limits.trashDays ?? DEFAULT_TRASH_DAYS) > 0,
 			trustProxy: settings.trustProxy,
 			isRateLimitEnabled: settings.isRateLimitEnabled,
 			requireEmailVerification: settings.requireEmailVerification,
@@ -294,6 +320,7 @@ export async function assembleServer(options: {
 		async stop() {
 			stopStatistics();
 			stopSweeping();
+			stopPurging();
 			stopWebhookUpkeep();
 			queue.stop();
 			await webhookQueue.stop();

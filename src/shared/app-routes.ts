@@ -11,6 +11,7 @@ export type AppScreen =
 	| "generations"
 	| "boards"
 	| "board"
+	| "trash"
 	| "account"
 	| "audit-log"
 	| "people"
@@ -69,6 +70,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
 	route("/generations", "generations", "site", "signed-in", "shell"),
 	route("/boards", "boards", "site", "signed-in", "shell"),
 	route("/boards/:boardId", "board", "site", "signed-in", "shell"),
+	route("/trash", "trash", "site", "signed-in", "shell"),
 	route("/account", "account", "site", "signed-in", "shell"),
 	route("/admin/audit-log", "audit-log", "site", "signed-in", "shell"),
 	route("/admin/usage", "usage", "site", "signed-in", "shell"),

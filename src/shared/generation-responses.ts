@@ -172,8 +172,10 @@ export const GenerationSchema = z.object({
 	progress: z.nullable(GenerationProgressSchema),
 	/** What it was made from (image-input.ts), null when made from a prompt alone. */
 	parent: z.nullable(GenerationParentSchema),
-	/** How many generations were made from its images, deleted ones not counted. */
+	/** How many generations were made from its images, deleted ones (and the Trash's) not counted. */
 	childrenCount: z.int(),
+	/** When its owner (or the administrator) moved it to the Trash; only on one in the Trash. */
+	deletedAt: z.optional(z.string()),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

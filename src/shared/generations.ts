@@ -335,6 +335,26 @@ const GenerationIdsSchema = z
 
 export const GenerationIdsRequestSchema = z.object({ ids: GenerationIdsSchema });
 
+/** `GET /api/trash`: keyset pages, newest deletion first. */
+export const TrashQuerySchema = z.object({
+	cursor: z.string().max(200).optional(),
+	limit: z.coerce
+		.number()
+		.int()
+		.min(1)
+		.max(MAX_PAGE_SIZE)
+		.optional()
+		.default(GENERATIONS_PAGE_SIZE),
+});
+
+/** `DELETE /api/generations/:id` and the bulk delete: `permanent=true` skips the Trash. */
+export const DeleteQuerySchema = z.object({
+	permanent: z
+		.enum(["true", "false"], { error: "permanent must be true or false" })
+		.optional()
+		.transform((value) => value === "true"),
+});
+
 /** `GET /api/admin/audit-log`. */
 export const AuditLogQuerySchema = z.object({
 	cursor: z.string().max(200).optional(),

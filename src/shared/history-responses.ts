@@ -8,13 +8,17 @@ export const SetFavoriteResponseSchema = z.object({
 	favorite: z.boolean(),
 });
 
-/** `DELETE /api/generations/:id`. */
-export const DeleteGenerationResponseSchema = z.object({ success: z.literal(true) });
+/** `DELETE /api/generations/:id`: `permanent` false when it went to the Trash. */
+export const DeleteGenerationResponseSchema = z.object({
+	success: z.literal(true),
+	permanent: z.optional(z.boolean()),
+});
 
-/** `POST /api/generations/bulk-delete`. */
+/** `POST /api/generations/bulk-delete`: `permanent` false when they went to the Trash. */
 export const BulkDeleteResponseSchema = z.object({
 	success: z.literal(true),
 	deleted: z.int(),
+	permanent: z.optional(z.boolean()),
 });
 
 /**
@@ -25,6 +29,8 @@ const AuditLogEntrySchema = z.object({
 	id: z.string(),
 	action: z.enum([
 		"delete",
+		"restore",
+		"purge",
 		"disable",
 		"enable",
 		"set-quota",

@@ -56,6 +56,8 @@ export const IMAGE_INPUT_TEXTS = {
 	madeFrom: "Made from",
 	madeFromThis: "Made from this",
 	originalDeleted: "The original was deleted",
+	/** Where a family names a generation in its owner's Trash (decision 031). */
+	originalInTrash: "The original is in the Trash",
 	referenceImage: "Reference image",
 	uploading: "Uploading the image…",
 	uploadTooLarge: "The image is larger than 20 MB. Please choose a smaller one.",
@@ -91,6 +93,8 @@ export const GenerationParentSchema = z.union([
 		imageIndex: z.int(),
 		action: GenerationActionSchema,
 		exists: z.boolean(),
+		/** That generation is in its owner's Trash (`exists` is then false): "In the Trash". */
+		inTrash: z.optional(z.boolean()),
 	}),
 	z.object({ action: z.literal("edit"), upload: z.literal(true) }),
 ]);

@@ -27,6 +27,8 @@ export type PublicConfig = {
 	 * first paint, before the models themselves arrive (GET /api/models).
 	 */
 	modelChoice: boolean;
+	/** Deleting goes to the Trash (TRASH_DAYS above 0): Undo in a toast instead of a question. */
+	trash: boolean;
 };
 
 /** The administrator is the account whose e-mail, trimmed and lowercased, equals the configured one. */

@@ -109,6 +109,9 @@ export const UsageReportSchema = z.object({
 		totalImages: z.int(),
 		totalBytes: z.number(),
 		imagesWithoutBytes: z.int(),
+		/** What the Trash holds until it is purged, apart from the figures above. */
+		trashImages: z.optional(z.int()),
+		trashBytes: z.optional(z.number()),
 		/** One entry per day of `days`. */
 		byDay: z.array(StoredDaySchema),
 	}),

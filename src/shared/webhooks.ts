@@ -3,7 +3,11 @@
 import { z } from "zod/mini";
 
 /** The events an endpoint can subscribe to. */
-export const WEBHOOK_EVENT_TYPES = ["generation.completed", "generation.failed"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+	"generation.completed",
+	"generation.failed",
+	"generation.deleted",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent only by "Send test event", whatever the endpoint subscribes to. */
@@ -22,7 +26,9 @@ export const CreateWebhookRequestSchema = z.object({
 		.check(z.trim(), z.minLength(1, "Give the endpoint's URL.")),
 	events: z
 		.array(
-			z.enum(WEBHOOK_EVENT_TYPES, { error: "Choose generation.completed or generation.failed." }),
+			z.enum(WEBHOOK_EVENT_TYPES, {
+				error: "Choose generation.completed, generation.failed or generation.deleted.",
+			}),
 		)
 		.check(z.minLength(1, "Choose at least one event.")),
 });

@@ -161,7 +161,7 @@ test("the admin sees everyone's generations, each card naming its owner", async 
 	await context.close();
 });
 
-test("Delete asks first: Cancel keeps the card; Delete removes it with a toast and reloads", async ({
+test("Delete moves the card to the Trash at once, with a toast offering Undo, and reloads", async ({
 	browser,
 }) => {
 	const context = await openAccount(browser, uniqueEmail("carol"));
@@ -176,30 +176,20 @@ test("Delete asks first: Cancel keeps the card; Delete removes it with a toast a
 	await expect(page.getByText("2 generations · 2 today")).toBeVisible();
 
 	const card = page.getByRole("article", { name: remove.prompt });
-	await card.getByRole("button", { name: "Delete" }).click();
-	const dialog = page.getByRole("alertdialog", { name: "Delete Generation?" });
-	await expect(dialog).toBeVisible();
-	await expect(
-		dialog.getByText("This action cannot be undone. Do you really want to delete this generation?"),
-	).toBeVisible();
-	await expectNoAxeViolations(page);
-	await dialog.getByRole("button", { name: "Cancel" }).click();
-	await expect(dialog).toHaveCount(0);
-	await expect(card).toBeVisible();
-	await expect(card.getByRole("button", { name: "Delete" })).toBeFocused();
-
-	await card.getByRole("button", { name: "Delete" }).click();
+	// With the Trash, nothing is asked: the toast offers Undo (trash.spec.ts follows it).
 	const reload = page.waitForRequest(
 		(request) => request.method() === "GET" && isListRequest(new URL(request.url())),
 	);
 	const deleted = page.waitForResponse(
 		(response) => response.request().method() === "DELETE" && response.status() === 200,
 	);
-	await dialog.getByRole("button", { name: "Delete" }).click();
+	await card.getByRole("button", { name: "Delete" }).click();
 	await deleted;
 	await reload;
 
 	await expect(page.getByText("Generation deleted successfully")).toBeVisible();
+	await expect(page.getByRole("button", { name: "Undo" })).toBeVisible();
+	await expectNoAxeViolations(page);
 	await expect(card).toHaveCount(0);
 	await expect(page.getByRole("article", { name: keep.prompt })).toBeVisible();
 	await expect(page.getByText("1 generation · 1 today")).toBeVisible();
@@ -438,7 +428,6 @@ test("on a phone, scrolling loads more pages, and the view stays put when cards 
 			isListRequest(new URL(response.url())) &&
 			new URL(response.url()).searchParams.get("cursor") === null,
 	);
-	await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
 	await expect(page.getByText("Generation deleted successfully")).toBeVisible();
 	await reloaded;
 	await expect(page.getByText("10 generations · 10 today")).toBeVisible();

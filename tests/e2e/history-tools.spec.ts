@@ -279,7 +279,7 @@ test("Use prompt opens the generator filled in; Rerun starts the same generation
 	await context.close();
 });
 
-test("selection mode: a range with Shift+click, Select all shown, and one confirmed bulk delete", async ({
+test("selection mode: a range with Shift+click, Select all shown, and one bulk delete", async ({
 	browser,
 }) => {
 	const { context, page } = await openSeededHistory(browser, "sel");
@@ -302,16 +302,10 @@ test("selection mode: a range with Shift+click, Select all shown, and one confir
 		.click();
 	await expect(bar).toContainText("3 selected");
 
+	// To the Trash: nothing is asked, the toast offers Undo.
 	await bar.getByRole("button", { name: "Delete" }).click();
-	const dialog = page.getByRole("alertdialog", { name: "Delete 3 generations?" });
-	await expect(
-		dialog.getByText(
-			"This action cannot be undone. Do you really want to delete these 3 generations?",
-		),
-	).toBeVisible();
-	await expectNoAxeViolations(page);
-	await dialog.getByRole("button", { name: "Delete 3" }).click();
 	await expect(page.getByText("3 generations deleted")).toBeVisible();
+	await expectNoAxeViolations(page);
 	await expect(page.getByText("1 generation · 1 today")).toBeVisible();
 	expect(await readCardPrompts(page)).toEqual([oldest]);
 
@@ -357,7 +351,7 @@ test("the preview's arrow keys move through the images and on to the next and pr
 	await context.close();
 });
 
-test("the administrator filters by person, deletes someone's generation naming its owner, and reads the audit log", async ({
+test("the administrator filters by person, deletes someone's generation to their Trash, and reads the audit log", async ({
 	browser,
 }) => {
 	const ownerEmail = uniqueEmail("olga");
@@ -386,10 +380,8 @@ test("the administrator filters by person, deletes someone's generation naming i
 	await expectNoAxeViolations(page);
 
 	const target = await revealCard(page, prompt);
+	// To its owner's Trash, where the administrator can restore it.
 	await target.getByRole("button", { name: "Delete" }).click();
-	const dialog = page.getByRole("alertdialog", { name: "Delete Generation?" });
-	await expect(dialog.getByText(`This generation belongs to ${ownerEmail}.`)).toBeVisible();
-	await dialog.getByRole("button", { name: "Delete" }).click();
 	await expect(page.getByText("Generation deleted successfully")).toBeVisible();
 	await expect(page.getByText("1 generation matches · 1 today")).toBeVisible();
 

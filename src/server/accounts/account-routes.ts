@@ -102,6 +102,7 @@ export function createAccountRoutes(options: {
 			createdAt: new Date(user.createdAt).toISOString(),
 			exportedAt: new Date().toISOString(),
 			generations: generations.length,
+			trash: "Generations in the Trash are left out of this export: restore them to include them.",
 		};
 		const boards = await describeBoardsOf(database.db, context.get("viewer").id);
 		const archive = createGenerationArchive({

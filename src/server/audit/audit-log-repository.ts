@@ -12,11 +12,19 @@ type AuditedDeletion = {
 	ownerEmail: string;
 };
 
-/** Records the administrator's deletions of other people's generations (in the deleting transaction). */
+/** What the audit log records of another person's generation: deleted, restored, purged. */
+export type GenerationAction = "delete" | "restore" | "purge";
+
+/**
+ * Records the administrator's deletions of other people's generations (in the deleting
+ * transaction): `delete` (to the Trash, or for good), `restore` from it, and `purge`, when a
+ * generation the administrator sent to someone's Trash is removed for good after its days there.
+ */
 export async function insertDeletionEntries(
 	db: Executor,
 	actor: { id: string; email: string },
 	deletions: readonly AuditedDeletion[],
+	action: GenerationAction = "delete",
 ): Promise<void> {
 	if (deletions.length === 0) return;
 	// Milliseconds, as JavaScript keeps them: a cursor made from an entry must find it again.
@@ -26,7 +34,7 @@ export async function insertDeletionEntries(
 		.values(
 			deletions.map((deletion) => ({
 				id: randomUUID(),
-				action: "delete" as const,
+				action,
 				actor_id: actor.id,
 				actor_email: actor.email,
 				owner_id: deletion.ownerId,
@@ -40,7 +48,7 @@ export async function insertDeletionEntries(
 }
 
 /** An action on a person's account, not on a generation. */
-export type PersonAction = Exclude<AuditAction, "delete" | ShareAction>;
+export type PersonAction = Exclude<AuditAction, GenerationAction | ShareAction>;
 
 /** An action on someone's shared link. */
 export type ShareAction = Extract<AuditAction, "hide-share" | "revoke-share">;

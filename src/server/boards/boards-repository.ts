@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { BoardQuery, BoardVisibility } from "../../shared/boards";
 import type { BoardRow, DatabaseSchema, StoredImage } from "../db/schema";
+import { isNotInTrash, notInTrashSql } from "../generations/generation-repository";
 
 // Boards and what is on them (decision 032). A board holds only its owner's generations: every
 // write of a membership checks it, so reading a board's generations never needs to.
@@ -190,6 +191,7 @@ export async function selectBoardGenerationIds(db: Executor, boardId: string): P
 		.innerJoin("generations", "generations.id", "board_generations.generation_id")
 		.select("generations.id")
 		.where("board_generations.board_id", "=", boardId)
+		.where(isNotInTrash)
 		.orderBy("generations.created_at", "desc")
 		.orderBy("generations.id", "desc")
 		.execute();
@@ -225,10 +227,12 @@ export async function selectBoardFigures(
 	const { rows } = await sql<{ id: string; count: string; cover: StoredImage[] | null }>`
 		select boards.id,
 			(select count(*) from board_generations as member
-				where member.board_id = boards.id) as count,
+				join generations on generations.id = member.generation_id
+				where member.board_id = boards.id and ${notInTrashSql("generations")}) as count,
 			(select generations.images from board_generations as member
 				join generations on generations.id = member.generation_id
 				where member.board_id = boards.id and jsonb_array_length(generations.images) > 0
+					and ${notInTrashSql("generations")}
 				order by generations.is_favorite desc, generations.created_at desc, generations.id desc
 				limit 1) as cover
 		from boards
@@ -247,8 +251,10 @@ export async function selectMembershipsOfUser(
 	const rows = await db
 		.selectFrom("board_generations")
 		.innerJoin("boards", "boards.id", "board_generations.board_id")
+		.innerJoin("generations", "generations.id", "board_generations.generation_id")
 		.select(["board_generations.board_id", "board_generations.generation_id"])
 		.where("boards.user_id", "=", userId)
+		.where(isNotInTrash)
 		.orderBy("board_generations.added_at")
 		.execute();
 	const memberships = new Map<string, string[]>();

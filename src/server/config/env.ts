@@ -74,6 +74,7 @@ export const EnvSchema = z
 		MAX_ACTIVE_GENERATIONS_PER_USER: positiveInt(3),
 		API_TOKEN_RATE_LIMIT_PER_MINUTE: positiveInt(60),
 		DAILY_GENERATIONS_PER_USER: z.coerce.number().int().min(0).optional().default(0),
+		TRASH_DAYS: z.coerce.number().int().min(0).max(3650).optional().default(30),
 		GENERATION_CONCURRENCY: positiveInt(4),
 		GENERATION_TIMEOUT_MS: positiveInt(300_000),
 		IMAGE_DOWNLOAD_MAX_BYTES: positiveInt(DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES),

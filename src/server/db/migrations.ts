@@ -776,7 +776,131 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`
 				alter table generation_audit_log
 					add constraint generation_audit_log_action_check
-						check (action in ('delete', 'disable', 'enable', 'set-quota', 'delete-account', 'hide-share', 'revoke-share'))`.execute(
+						check (action in ('delete', 'restore', 'purge', 'disable', 'enable', 'set-quota', 'delete-account', 'hide-share', 'revoke-share'))`.execute(
+				db,
+			);
+		},
+	},
+	"0022_trash": {
+		// The Trash (decision 031): a deleted generation keeps its row, with when and by whom it was
+		// deleted, until it is restored or purged. While it is there it is gone from everything else:
+		// it leaves generation_search (so every search and filter of the history skips it), the
+		// history's counter and the counts of stored images and bytes, and comes back into them when
+		// restored. Its boards, favourite and family links stay as they are.
+		async up(db) {
+			await sql`
+				alter table generations
+					add column deleted_at timestamptz,
+					add column deleted_by text references "user"(id) on delete set null`.execute(db);
+			// A person's Trash, newest deletion first; and the purge's oldest first.
+			await sql`
+				create index generations_trash on generations (user_id, deleted_at desc, id desc)
+					where deleted_at is not null`.execute(db);
+			await sql`
+				create index generations_trash_age on generations (deleted_at)
+					where deleted_at is not null`.execute(db);
+			await sql`
+				create function trash_generation_search() returns trigger language plpgsql as $$
+				begin
+					if old.deleted_at is null and new.deleted_at is not null then
+						delete from generation_search where id = new.id;
+						update generation_counts set total = total - 1 where user_id = new.user_id;
+					elsif old.deleted_at is not null and new.deleted_at is null then
+						insert into generation_search (id, user_id, created_at, aspect_ratio, is_favorite, prompt_search, model_id)
+						values (new.id, new.user_id, new.created_at, new.aspect_ratio, new.is_favorite, lower(new.prompt), new.model_id)
+						on conflict (id) do nothing;
+						update generation_counts set total = total + 1 where user_id = new.user_id;
+					end if;
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger generations_search_trash
+				after update of deleted_at on generations
+				for each row execute function trash_generation_search()`.execute(db);
+			// A trashed generation was taken off the counter when it went to the Trash.
+			await sql`
+				create or replace function count_generations() returns trigger language plpgsql as $$
+				begin
+					if tg_op = 'INSERT' then
+						insert into generation_counts (user_id, total) values (new.user_id, 1)
+						on conflict (user_id) do update set total = generation_counts.total + 1;
+						return new;
+					end if;
+					if old.deleted_at is null then
+						update generation_counts set total = total - 1 where user_id = old.user_id;
+					end if;
+					return old;
+				end
+				$$`.execute(db);
+			// A person's images and bytes count what is stored and not in the Trash: a completed
+			// generation counts while it is out of the Trash. Generations and spend count what was
+			// made, as before.
+			await sql`
+				create or replace function track_person_usage() returns trigger language plpgsql as $$
+				declare
+					month_of date;
+					image_delta bigint := 0;
+					byte_delta bigint := 0;
+					spend_delta numeric := 0;
+				begin
+					if tg_op in ('INSERT', 'UPDATE') and new.status = 'completed' then
+						if new.deleted_at is null then
+							image_delta := jsonb_array_length(new.images);
+							byte_delta := coalesce(new.stored_bytes, 0);
+						end if;
+						spend_delta := jsonb_array_length(new.images) * coalesce(new.price_per_image, 0);
+					end if;
+					if tg_op in ('UPDATE', 'DELETE') and old.status = 'completed' then
+						if old.deleted_at is null then
+							image_delta := image_delta - jsonb_array_length(old.images);
+							byte_delta := byte_delta - coalesce(old.stored_bytes, 0);
+						end if;
+						if tg_op = 'UPDATE' then
+							spend_delta := spend_delta - jsonb_array_length(old.images) * coalesce(old.price_per_image, 0);
+						end if;
+					end if;
+					if tg_op = 'INSERT' then
+						month_of := date_trunc('month', new.created_at at time zone 'UTC')::date;
+						update people set
+							generations = generations + 1,
+							month_generations = case
+								when month_start = month_of then month_generations + 1
+								when month_start > month_of then month_generations
+								else 1 end,
+							month_start = greatest(month_start, month_of),
+							images = images + image_delta,
+							image_bytes = image_bytes + byte_delta,
+							spend = spend + spend_delta,
+							last_active_at = greatest(last_active_at, new.created_at)
+						where user_id = new.user_id;
+						return new;
+					end if;
+					if image_delta <> 0 or byte_delta <> 0 or spend_delta <> 0 then
+						update people set
+							images = images + image_delta,
+							image_bytes = image_bytes + byte_delta,
+							spend = spend + spend_delta
+						where user_id = old.user_id;
+					end if;
+					if tg_op = 'DELETE' then return old; end if;
+					return new;
+				end
+				$$`.execute(db);
+			await sql`drop trigger generations_person_usage_update on generations`.execute(db);
+			await sql`
+				create trigger generations_person_usage_update
+				after update of status, images, stored_bytes, price_per_image, deleted_at on generations
+				for each row execute function track_person_usage()`.execute(db);
+			// The audit log records the administrator's restores of others' generations, and the
+			// purge of generations the administrator sent to someone's Trash.
+			await sql`alter table generation_audit_log drop constraint generation_audit_log_action_check`.execute(
+				db,
+			);
+			await sql`
+				alter table generation_audit_log
+					add constraint generation_audit_log_action_check
+						check (action in ('delete', 'restore', 'purge', 'disable', 'enable', 'set-quota', 'delete-account'))`.execute(
 				db,
 			);
 		},

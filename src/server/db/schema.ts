@@ -116,6 +116,9 @@ type GenerationsTable = {
 	started_at: NullableTimestamp;
 	completed_at: NullableTimestamp;
 	updated_at: Timestamp;
+	/** When it was moved to the Trash (null: not in the Trash), and by whom (null once that account is gone). */
+	deleted_at: NullableTimestamp;
+	deleted_by: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 /** The part of Better Auth's user table our queries read. */
@@ -194,6 +197,8 @@ type GenerationSearchTable = {
 /** What the audit log records: a generation deleted, or an action on a person's account. */
 export type AuditAction =
 	| "delete"
+	| "restore"
+	| "purge"
 	| "disable"
 	| "enable"
 	| "set-quota"

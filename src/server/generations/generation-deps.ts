@@ -1,5 +1,7 @@
+import type { Transaction } from "kysely";
 import type { PromptBlocklist } from "../config/prompt-blocklist";
 import type { Database } from "../db/database";
+import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import type { GenerationQueue } from "../jobs/generation-queue";
 import type { Logger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
@@ -10,7 +12,26 @@ export type GenerationLimits = {
 	maxActivePerUser: number;
 	/** 0 turns the daily limit off. */
 	dailyLimitPerUser: number;
+	/**
+	 * Days a deleted generation stays in the Trash before the purge removes it for good
+	 * (TRASH_DAYS); 0 deletes at once, without a Trash. DEFAULT_TRASH_DAYS when not given.
+	 */
+	trashDays?: number;
 };
+
+/** TRASH_DAYS's default. */
+export const DEFAULT_TRASH_DAYS = 30;
+
+/**
+ * What else commits with a deletion, in its transaction: the `generation.deleted` webhook events
+ * and the end of the generations' shared links (webhooks/ and sharing/, which stand above
+ * generations/ and so are handed in).
+ */
+export type OnGenerationsDeleted = (
+	transaction: Transaction<DatabaseSchema>,
+	rows: readonly GenerationRow[],
+	permanent: boolean,
+) => Promise<void>;
 
 export type GenerationDeps = {
 	database: Database;
@@ -23,4 +44,5 @@ export type GenerationDeps = {
 	logger: Logger;
 	/** PROMPT_BLOCKLIST_FILE: prompts refused when generating (and when sharing, sharing/). */
 	promptBlocklist?: PromptBlocklist;
+	onDeleted?: OnGenerationsDeleted;
 };

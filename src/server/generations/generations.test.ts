@@ -176,7 +176,7 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		}
 	});
 
-	it("deletes a generation with its stored files; others cannot delete it", async () => {
+	it("deletes a generation for good with its stored files; others cannot delete it", async () => {
 		const { client } = await createTestUser(server);
 		const created = (await (await startGeneration(client)).json()) as {
 			id: string;
@@ -194,7 +194,10 @@ describe.each(availableDatabaseKinds())("generations on %s", (kind) => {
 		).toBe(404);
 		expect(await listFiles(folder)).toHaveLength(12);
 
-		const response = await client.request(`/api/generations/${created.id}`, { method: "DELETE" });
+		// For good: a plain DELETE moves it to the Trash, which keeps its files (trash.test.ts).
+		const response = await client.request(`/api/generations/${created.id}?permanent=true`, {
+			method: "DELETE",
+		});
 		expect(response.status).toBe(200);
 		expect(await listFiles(folder)).toHaveLength(0);
 		expect((await client.request(`/api/generations/${created.id}`)).status).toBe(404);

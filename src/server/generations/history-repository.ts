@@ -3,10 +3,16 @@ import type { AspectRatio } from "../../shared/aspect-ratios";
 import { isAfterCursor, type PageCursor } from "../db/cursor-page";
 import type { DatabaseSchema } from "../db/schema";
 
-import { type Executor, FAMILY_FACTS, type PresentableGeneration } from "./generation-repository";
+import {
+	type Executor,
+	FAMILY_FACTS,
+	isNotInTrash,
+	type PresentableGeneration,
+} from "./generation-repository";
 
 // The history's pages and counts: searched and filtered on generation_search, a narrow copy kept
-// by triggers.
+// by triggers, which holds no generation in the Trash; read on generations, the Trash is left out
+// by isNotInTrash.
 
 /** Which part of the history a page shows; every filter is optional and they combine. */
 export type HistoryFilters = {
@@ -105,6 +111,7 @@ export async function selectHistoryPage(
 			.selectAll("generations")
 			.select(FAMILY_FACTS)
 			.where(matchesFilters(filters))
+			.where(isNotInTrash)
 			.orderBy("generation_search.created_at", "desc")
 			.orderBy("generation_search.id", "desc")
 			.limit(limit);
@@ -119,6 +126,7 @@ export async function selectHistoryPage(
 		.selectFrom("generations")
 		.selectAll("generations")
 		.select(FAMILY_FACTS)
+		.where(isNotInTrash)
 		.orderBy("generations.created_at", "desc")
 		.orderBy("generations.id", "desc")
 		.limit(limit);
@@ -160,7 +168,8 @@ export async function countHistory(
 	let todayQuery = db
 		.selectFrom("generations")
 		.select(sql<string>`count(*)`.as("today"))
-		.where("created_at", ">=", todayStart);
+		.where("created_at", ">=", todayStart)
+		.where(isNotInTrash);
 	if (filters.userId !== undefined) {
 		totalQuery = totalQuery.where("user_id", "=", filters.userId);
 		todayQuery = todayQuery.where("user_id", "=", filters.userId);

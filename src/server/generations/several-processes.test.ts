@@ -404,16 +404,20 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 			expect(named).toHaveLength(30 * 4 * 3);
 			expect(await s3.listKeys()).toEqual(named);
 
-			// Deleting every generation empties the bucket.
+			// Deleting every generation for good empties the bucket.
 			for (const person of people) {
-				const response = await fetch(`${survivor.origin}/api/generations/bulk-delete`, {
-					method: "POST",
-					headers: person.session,
-					body: JSON.stringify({ ids: person.ids }),
-				});
+				const response = await fetch(
+					`${survivor.origin}/api/generations/bulk-delete?permanent=true`,
+					{
+						method: "POST",
+						headers: person.session,
+						body: JSON.stringify({ ids: person.ids }),
+					},
+				);
 				expect(BulkDeleteResponseSchema.parse(await response.json())).toEqual({
 					success: true,
 					deleted: 10,
+					permanent: true,
 				});
 			}
 			expect(await s3.listKeys()).toEqual([]);

@@ -5,6 +5,7 @@ import {
 	ActiveGenerationsSchema,
 	CreateGenerationRequestSchema,
 	CreateGenerationResponseSchema,
+	DeleteQuerySchema,
 	GenerationFamilyQuerySchema,
 	GenerationFamilySchema,
 	GenerationIdsRequestSchema,
@@ -14,6 +15,7 @@ import {
 	PollGenerationQuerySchema,
 	PollResponseSchema,
 	SetFavoriteRequestSchema,
+	TrashQuerySchema,
 } from "../../shared/generations";
 import {
 	BulkDeleteResponseSchema,
@@ -21,6 +23,11 @@ import {
 	SetFavoriteResponseSchema,
 } from "../../shared/history-responses";
 import { ModelsResponseSchema } from "../../shared/models";
+import {
+	RestoreResponseSchema,
+	TrashDeleteResponseSchema,
+	TrashPageSchema,
+} from "../../shared/trash";
 import {
 	CHILD_EXAMPLE,
 	GENERATION_EXAMPLE,
@@ -354,37 +361,127 @@ export const GENERATION_OPERATIONS = {
 		method: "delete",
 		path: "/api/generations/{id}",
 		summary: "Delete a generation",
-		description: "Removes it and its images; a generation still running is stopped.",
+		description:
+			"Moves it to the Trash, where it stays for TRASH_DAYS days (`permanent` false in the answer); a generation still queued or running is stopped and kept as failed. With `permanent=true`, or when the server keeps no Trash (TRASH_DAYS=0), removes it and its images for good. A generation already in the Trash answers 404 here: see `POST /api/trash/delete`.",
 		tag: "History",
 		access: { scopes: ["delete"] },
 		pathParameters: [ID_PARAMETER],
+		query: DeleteQuerySchema,
 		success: {
 			status: 200,
 			answer: {
-				description: "Deleted.",
+				description: "Deleted: to the Trash, or for good.",
 				schema: DeleteGenerationResponseSchema,
-				example: { success: true },
+				example: { success: true, permanent: false },
 			},
 		},
-		errors: [404],
+		errors: [400, 404],
 	},
 	deleteGenerations: {
 		id: "deleteGenerations",
 		method: "post",
 		path: "/api/generations/bulk-delete",
 		summary: "Delete several generations",
-		description: "All or none: up to 200 ids, each the caller's own.",
+		description:
+			"All or none: up to 200 ids, each the caller's own and not in the Trash. To the Trash, or for good as `DELETE /api/generations/{id}` says.",
 		tag: "History",
+		access: { scopes: ["delete"] },
+		query: DeleteQuerySchema,
+		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
+		success: {
+			status: 200,
+			answer: {
+				description: "How many were deleted, and whether for good.",
+				schema: BulkDeleteResponseSchema,
+				example: { success: true, deleted: 1, permanent: false },
+			},
+		},
+		errors: [400, 404],
+	},
+	listTrash: {
+		id: "listTrash",
+		method: "get",
+		path: "/api/trash",
+		summary: "List the Trash",
+		description:
+			"The caller's deleted generations, newest deletion first, each as the history shows it with `deletedAt` and `purgeAt` (when it is removed for good). Send `nextCursor` back as `cursor` for the next page. Nothing in the Trash shows anywhere else: not in the history, its searches and counts, families, archives or quotas; `GET /api/generations/{id}` shows one to its owner with `deletedAt`.",
+		tag: "Trash",
+		access: { scopes: ["read"] },
+		query: TrashQuerySchema,
+		success: {
+			status: 200,
+			answer: {
+				description: "One page of the Trash.",
+				schema: TrashPageSchema,
+				example: {
+					items: [
+						{
+							...GENERATION_EXAMPLE,
+							deletedAt: "2026-11-20T10:00:00.000Z",
+							purgeAt: "2026-12-20T10:00:00.000Z",
+						},
+					],
+					nextCursor: null,
+				},
+			},
+		},
+		errors: [400],
+	},
+	restoreTrash: {
+		id: "restoreTrash",
+		method: "post",
+		path: "/api/trash/restore",
+		summary: "Restore from the Trash",
+		description:
+			"Puts generations back as they were: the same ids, favourites, family links and boards. All or none: up to 200 ids, each in the caller's Trash.",
+		tag: "Trash",
+		access: { scopes: ["delete"] },
+		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
+		success: {
+			status: 200,
+			answer: {
+				description: "How many were restored.",
+				schema: RestoreResponseSchema,
+				example: { success: true, restored: 1 },
+			},
+		},
+		errors: [400, 404],
+	},
+	deleteFromTrash: {
+		id: "deleteFromTrash",
+		method: "post",
+		path: "/api/trash/delete",
+		summary: "Delete forever",
+		description:
+			"Removes generations in the Trash and their images for good. All or none: up to 200 ids, each in the caller's Trash.",
+		tag: "Trash",
 		access: { scopes: ["delete"] },
 		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
 		success: {
 			status: 200,
 			answer: {
 				description: "How many were deleted.",
-				schema: BulkDeleteResponseSchema,
+				schema: TrashDeleteResponseSchema,
 				example: { success: true, deleted: 1 },
 			},
 		},
 		errors: [400, 404],
+	},
+	emptyTrash: {
+		id: "emptyTrash",
+		method: "post",
+		path: "/api/trash/empty",
+		summary: "Empty the Trash",
+		description: "Removes everything in the caller's Trash, and its images, for good.",
+		tag: "Trash",
+		access: { scopes: ["delete"] },
+		success: {
+			status: 200,
+			answer: {
+				description: "How many were deleted.",
+				schema: TrashDeleteResponseSchema,
+				example: { success: true, deleted: 3 },
+			},
+		},
 	},
 } as const satisfies Record<string, ApiOperation>;

@@ -256,6 +256,10 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 			{ name: "History", description: "Your generations." },
 			{ name: "Images", description: "Images and archives." },
 			{ name: "Models", description: "What may be chosen." },
+			{
+				name: "Trash",
+				description: "Deleted generations, kept for TRASH_DAYS before they are removed for good.",
+			},
 			{ name: "Uploads", description: "Reference images to start a generation from." },
 			{
 				name: "Boards",

@@ -10,7 +10,7 @@ import { BLOCKED_PROMPT_MESSAGE } from "../config/prompt-blocklist";
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../errors/app-error";
-import { findGenerationById } from "../generations/generation-repository";
+import { findGenerationOutOfTrash } from "../generations/generation-repository";
 import type { Logger } from "../logging/logger";
 import type { Viewer } from "../person/viewer";
 import type { Storage } from "../storage/storage";
@@ -159,7 +159,7 @@ export async function createShare(
 ): Promise<CreatedShare> {
 	if (deps.settings.mode === "off") throw new AppError("NOT_FOUND");
 	const { generationId, imageIndex } = request.target;
-	const generation = await findGenerationById(deps.database.db, generationId);
+	const generation = await findGenerationOutOfTrash(deps.database.db, generationId);
 	// Another person's generation is as unknown as one that does not exist, the administrator's too.
 	if (!generation || generation.user_id !== viewer.id) throw new AppError("NOT_FOUND");
 	if (generation.status !== "completed" || generation.images.length === 0) {
@@ -229,7 +229,7 @@ export async function rotateShare(
 		throw new AppError("VALIDATION_ERROR", `This link is ${state}: make a new one instead.`);
 	}
 	const generation = row.generation_id
-		? await findGenerationById(deps.database.db, row.generation_id)
+		? await findGenerationOutOfTrash(deps.database.db, row.generation_id)
 		: undefined;
 	if (!generation) throw new AppError("VALIDATION_ERROR", "This link has ended: make a new one.");
 	if (deps.promptBlocklist?.isBlocked(generation.prompt)) {

@@ -1,6 +1,6 @@
 import type { StoredImage } from "../db/schema";
 import { AppError } from "../errors/app-error";
-import { findGenerationById } from "../generations/generation-repository";
+import { findGenerationOutOfTrash } from "../generations/generation-repository";
 import type { Viewer } from "../person/viewer";
 import type { ShareDeps } from "./create-share";
 import { sharedImagesOf, shareState } from "./create-share";
@@ -9,7 +9,7 @@ import { hashShareToken, isShareTokenShape } from "./share-tokens";
 
 export type LiveShareTarget = {
 	share: ShareWithPrompt;
-	generation: NonNullable<Awaited<ReturnType<typeof findGenerationById>>>;
+	generation: NonNullable<Awaited<ReturnType<typeof findGenerationOutOfTrash>>>;
 	images: StoredImage[];
 };
 
@@ -17,8 +17,8 @@ export type LiveShareTarget = {
  * The one check every request through a link passes, page, JSON and files alike: sharing is on
  * (404 when off), the visitor is signed in where links are for signed-in people (401), the token
  * is known (404), not hidden (451), not revoked nor expired (410), and what it shows is still
- * there as the generation repository reads it (410 once it is gone). A generation the repository
- * no longer reads (deleted, or later in the Trash) ends its links here.
+ * there and out of the Trash (410 once it is gone): moving a generation to the Trash revokes its
+ * links (server.ts's onDeleted), and this read is the second lock on that door.
  */
 export async function findLiveShareTarget(
 	deps: ShareDeps,
@@ -38,7 +38,7 @@ export async function findLiveShareTarget(
 		throw new AppError("SHARE_HIDDEN", "This link was taken down by the administrator.");
 	}
 	if (state !== "live" || share.generation_id === null) throw new AppError("SHARE_ENDED");
-	const generation = await findGenerationById(deps.database.db, share.generation_id);
+	const generation = await findGenerationOutOfTrash(deps.database.db, share.generation_id);
 	if (!generation) throw new AppError("SHARE_ENDED");
 	const images = sharedImagesOf(generation, share.image_index);
 	if (images.length === 0) throw new AppError("SHARE_ENDED");

@@ -125,6 +125,23 @@ export async function markShareRevoked(db: Executor, id: string): Promise<boolea
 	return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Ends for good every live link to these generations, as they go to the Trash: restoring them
+ * later does not open their links again (their owner makes new ones).
+ */
+export async function revokeSharesOfGenerations(
+	db: Executor,
+	generationIds: readonly string[],
+): Promise<void> {
+	if (generationIds.length === 0) return;
+	await db
+		.updateTable("shares")
+		.set({ revoked_at: new Date() })
+		.where("generation_id", "in", generationIds)
+		.where("revoked_at", "is", null)
+		.execute();
+}
+
 /** The administrator's takedown; false when it was already hidden. */
 export async function markShareHidden(db: Executor, id: string): Promise<boolean> {
 	const result = await db

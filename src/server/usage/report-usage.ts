@@ -101,6 +101,8 @@ export async function reportUsage(
 			totalImages: stored.images,
 			totalBytes: stored.bytes,
 			imagesWithoutBytes: stored.images_without_bytes,
+			trashImages: stored.trash_images,
+			trashBytes: stored.trash_bytes,
 			byDay: days.map((day) => ({
 				day,
 				images: imagesByDay.get(day) ?? 0,

@@ -51,9 +51,9 @@ export async function selectUsageByDayAndModel(
 			(count(*) filter (where status = 'completed'))::float8 as completed,
 			(count(*) filter (where status = 'failed'))::float8 as failed,
 			count(*)::float8 as total,
-			coalesce(sum(jsonb_array_length(images)) filter (where status = 'completed'), 0)::float8 as images,
-			coalesce(sum(stored_bytes) filter (where status = 'completed'), 0)::float8 as bytes,
-			coalesce(sum(jsonb_array_length(images)) filter (where status = 'completed' and stored_bytes is null), 0)::float8 as images_without_bytes,
+			coalesce(sum(jsonb_array_length(images)) filter (where status = 'completed' and deleted_at is null), 0)::float8 as images,
+			coalesce(sum(stored_bytes) filter (where status = 'completed' and deleted_at is null), 0)::float8 as bytes,
+			coalesce(sum(jsonb_array_length(images)) filter (where status = 'completed' and deleted_at is null and stored_bytes is null), 0)::float8 as images_without_bytes,
 			coalesce(sum(jsonb_array_length(images) * price_per_image) filter (where status = 'completed'), 0)::float8 as spend,
 			coalesce(sum(jsonb_array_length(images)) filter (where status = 'completed' and coalesce(price_per_image, 0) = 0), 0)::float8 as unpriced_images
 		from generations
@@ -96,21 +96,38 @@ export async function selectCompletionTimes(
 	return result.rows;
 }
 
+type StoredTotals = {
+	images: number;
+	bytes: number;
+	images_without_bytes: number;
+	trash_images: number;
+	trash_bytes: number;
+};
+
 /**
- * Everything stored now, whenever it was made. Reads every completed generation: no index narrows
- * "all of them", and the report is opened by one person now and then.
+ * Everything stored now, whenever it was made, the Trash apart (decision 031). Reads every
+ * completed generation: no index narrows "all of them", and the report is opened by one person
+ * now and then.
  */
-export async function selectStoredTotals(
-	db: Db,
-): Promise<{ images: number; bytes: number; images_without_bytes: number }> {
-	const result = await sql<{ images: number; bytes: number; images_without_bytes: number }>`
+export async function selectStoredTotals(db: Db): Promise<StoredTotals> {
+	const result = await sql<StoredTotals>`
 		select
-			coalesce(sum(jsonb_array_length(images)), 0)::float8 as images,
-			coalesce(sum(stored_bytes), 0)::float8 as bytes,
-			coalesce(sum(jsonb_array_length(images)) filter (where stored_bytes is null), 0)::float8 as images_without_bytes
+			coalesce(sum(jsonb_array_length(images)) filter (where deleted_at is null), 0)::float8 as images,
+			coalesce(sum(stored_bytes) filter (where deleted_at is null), 0)::float8 as bytes,
+			coalesce(sum(jsonb_array_length(images)) filter (where deleted_at is null and stored_bytes is null), 0)::float8 as images_without_bytes,
+			coalesce(sum(jsonb_array_length(images)) filter (where deleted_at is not null), 0)::float8 as trash_images,
+			coalesce(sum(stored_bytes) filter (where deleted_at is not null), 0)::float8 as trash_bytes
 		from generations
 		where status = 'completed'`.execute(db);
-	return result.rows[0] ?? { images: 0, bytes: 0, images_without_bytes: 0 };
+	return (
+		result.rows[0] ?? {
+			images: 0,
+			bytes: 0,
+			images_without_bytes: 0,
+			trash_images: 0,
+			trash_bytes: 0,
+		}
+	);
 }
 
 /** The people whose completed images cost most in the window, most first (ties by e-mail). */

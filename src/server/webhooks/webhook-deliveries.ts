@@ -148,6 +148,35 @@ export async function queueGenerationEvent(
 }
 
 /**
+ * Generations were deleted: to the Trash (`permanent: false`) or for good. Queues a
+ * `generation.deleted` delivery to each subscribed endpoint of each owner, in the deleting
+ * transaction. Its data: `{ id, permanent, deletedAt }` (a generation deleted for good can no
+ * longer be shown whole).
+ */
+export async function queueDeletionEvents(
+	transaction: Db,
+	events: EventQueue,
+	rows: readonly GenerationRow[],
+	permanent: boolean,
+): Promise<void> {
+	const type: WebhookEventType = "generation.deleted";
+	const deletedAt = new Date().toISOString();
+	const endpointsOf = new Map<string, Array<{ id: string }>>();
+	for (const row of rows) {
+		let endpoints = endpointsOf.get(row.user_id);
+		if (!endpoints) {
+			endpoints = await findSubscribedEndpoints(transaction, row.user_id, type);
+			endpointsOf.set(row.user_id, endpoints);
+		}
+		if (endpoints.length === 0) continue;
+		const body = eventBody(type, { id: row.id, permanent, deletedAt });
+		for (const endpoint of [...endpoints].sort((a, b) => a.id.localeCompare(b.id))) {
+			await queueDelivery(transaction, events, { endpointId: endpoint.id, type, body });
+		}
+	}
+}
+
+/**
  * "Send test event": a `webhook.test` delivery to one endpoint, whatever it subscribes to; at
  * most TEST_EVENTS_PER_MINUTE an endpoint, counted across every server process (429 beyond).
  */

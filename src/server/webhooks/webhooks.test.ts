@@ -162,7 +162,7 @@ describe.each(availableDatabaseKinds())("webhooks (%s)", (kind) => {
 			[{ url: "https://example.com/hooks", events: [] }, "Choose at least one event."],
 			[
 				{ url: "https://example.com/hooks", events: ["generation.started"] },
-				"Choose generation.completed or generation.failed.",
+				"Choose generation.completed, generation.failed or generation.deleted.",
 			],
 			[{ url: "", events: ["generation.completed"] }, "Give the endpoint's URL."],
 			[{ events: ["generation.completed"] }, "Give the endpoint's URL."],

@@ -30,6 +30,7 @@ describe("the boot state a page carries", () => {
 				imageProvider: "local",
 				emailVerificationRequired: true,
 				modelChoice: true,
+				trash: false,
 			},
 		});
 
@@ -49,6 +50,7 @@ describe("the boot state a page carries", () => {
 			imageProvider: "fal",
 			emailVerificationRequired: false,
 			modelChoice: false,
+			trash: false,
 		});
 	});
 

@@ -10,7 +10,13 @@ import { useAuth } from "../features/auth/auth-context";
 import { BoardHeader } from "../features/boards/board-header";
 import { BoardNotFound, BoardsPage } from "../features/boards/boards-page";
 import { HistoryPage } from "../features/history/history-page";
+import { TrashPage } from "../features/history/trash-page";
 import { useBoards } from "../lib/boards-requests";
+
+/** The Trash (`/trash`), in the history's module: it shares its query code and thumbnails. */
+export function TrashRoute() {
+	return <TrashPage />;
+}
 
 /** Hands the server's admin flag to the history, which may not import the auth feature itself. */
 export function GenerationsRoute() {

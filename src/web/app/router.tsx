@@ -37,6 +37,7 @@ const GenerationsRoute = lazyScreen(async () => (await loadGenerationsRoutes()).
 const AuditLogRoute = lazyScreen(async () => (await loadGenerationsRoutes()).AuditLogRoute);
 const BoardsRoute = lazyScreen(async () => (await loadGenerationsRoutes()).BoardsRoute);
 const BoardRoute = lazyScreen(async () => (await loadGenerationsRoutes()).BoardRoute);
+const TrashRoute = lazyScreen(async () => (await loadGenerationsRoutes()).TrashRoute);
 const PeopleRoute = lazyScreen(async () => (await loadAdminRoutes()).PeopleRoute);
 const UsageRoute = lazyScreen(async () => (await loadAdminRoutes()).UsageRoute);
 const SharesRoute = lazyScreen(async () => (await loadAdminRoutes()).SharesRoute);
@@ -57,6 +58,7 @@ const SCREENS: Record<AppScreen, ComponentType> = {
 	generations: GenerationsRoute,
 	boards: BoardsRoute,
 	board: BoardRoute,
+	trash: TrashRoute,
 	account: AccountRoute,
 	"audit-log": AuditLogRoute,
 	people: PeopleRoute,

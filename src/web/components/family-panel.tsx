@@ -99,7 +99,11 @@ export function FamilyPanel({ generation, imageIndex, onOpen }: FamilyPanelProps
 	if (parent && "upload" in parent) {
 		madeFrom = <p className="text-sm text-slate-700">{IMAGE_INPUT_TEXTS.madeFromUpload}</p>;
 	} else if (parent && !parent.exists) {
-		madeFrom = <p className="text-sm text-slate-700">{IMAGE_INPUT_TEXTS.originalDeleted}</p>;
+		madeFrom = (
+			<p className="text-sm text-slate-700">
+				{parent.inTrash ? IMAGE_INPUT_TEXTS.originalInTrash : IMAGE_INPUT_TEXTS.originalDeleted}
+			</p>
+		);
 	} else if (parent && family?.parent) {
 		madeFrom = (
 			<div className="flex items-center gap-3">

@@ -178,20 +178,26 @@ export function fetchGenerationsPage(options: {
 	});
 }
 
-const DeleteAnswerSchema = z.object({ success: z.literal(true) });
+const DeleteAnswerSchema = z.object({
+	success: z.literal(true),
+	permanent: z.optional(z.boolean()),
+});
 
-/** Deletes one generation and its stored images. */
-export async function deleteGenerationById(id: string): Promise<void> {
-	await requestApi(generationPath(id), DeleteAnswerSchema, { method: "DELETE" });
+/** Deletes one generation: to the Trash, or for good (`permanent`) where the server keeps none. */
+export async function deleteGenerationById(id: string): Promise<{ permanent: boolean }> {
+	const answer = await requestApi(generationPath(id), DeleteAnswerSchema, { method: "DELETE" });
+	return { permanent: answer.permanent !== false };
 }
 
 /** Deletes several generations at once (at most MAX_BULK_GENERATIONS): all of them, or none. */
-export async function deleteGenerationsByIds(ids: readonly string[]): Promise<number> {
+export async function deleteGenerationsByIds(
+	ids: readonly string[],
+): Promise<{ deleted: number; permanent: boolean }> {
 	const answer = await requestApi("/api/generations/bulk-delete", BulkDeleteResponseSchema, {
 		method: "POST",
 		body: JSON.stringify({ ids }),
 	});
-	return answer.deleted;
+	return { deleted: answer.deleted, permanent: answer.permanent !== false };
 }
 
 /** Stars a generation, or takes its star away; answers what the server now keeps. */

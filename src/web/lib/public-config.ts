@@ -18,6 +18,7 @@ export function readPublicConfig(body: unknown): PublicConfig | undefined {
 		imageProvider,
 		emailVerificationRequired: body.emailVerificationRequired === true,
 		modelChoice: body.modelChoice === true,
+		trash: body.trash === true,
 	};
 }
 

@@ -61,3 +61,20 @@ export async function showToast(kind: ToastKind, message: string): Promise<void>
 	const [{ toast }] = await Promise.all([loadToaster(), toasterMounted]);
 	toast[kind](message, { id: `${kind}:${message}` });
 }
+
+/** How long a toast offering Undo stays. */
+export const UNDO_TOAST_MS = 10_000;
+
+/**
+ * A success toast with an **Undo** button, shown for ten seconds: deleting to the Trash says so,
+ * and Undo puts back what was deleted.
+ */
+export async function showUndoToast(message: string, onUndo: () => void): Promise<void> {
+	requestToaster();
+	const [{ toast }] = await Promise.all([loadToaster(), toasterMounted]);
+	toast.success(message, {
+		id: `undo:${message}:${Date.now()}`,
+		duration: UNDO_TOAST_MS,
+		action: { label: "Undo", onClick: onUndo },
+	});
+}

@@ -95,6 +95,7 @@ export function createFileRoutes(options: {
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {
 		if (!isStoredImageFile(file)) throw new AppError("NOT_FOUND");
+		// The Trash page shows what is in it: its images stay readable to their owner and the admin.
 		await getGenerationForImages(deps, viewer, id);
 		const object = await deps.storage.get(`${folder}${file}`);
 		if (!object) throw new AppError("NOT_FOUND");

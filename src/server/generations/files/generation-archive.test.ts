@@ -57,6 +57,8 @@ function createRow(id: string, imageCount: number): GenerationRow {
 		lease_owner: null,
 		lease_until: null,
 		wait_began_at: null,
+		deleted_at: null,
+		deleted_by: null,
 		created_at: now,
 		started_at: now,
 		completed_at: now,
@@ -140,7 +142,8 @@ describe("createGenerationArchive", () => {
 			storage,
 		});
 		const reader = stream.getReader();
-		await reader.read();
+		// The index and the first metadata come first; read on until the first image was asked for.
+		for (let chunk = 0; chunk < 20 && readCount() === 0; chunk++) await reader.read();
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		// 40 images of 256 kB exist; an unread archive has asked for only the first few.
 		expect(readCount()).toBeLessThan(5);

@@ -1,10 +1,9 @@
-import { PassThrough, pipeline, Readable } from "node:stream";
-import { ZipArchive, type ZipEntryData } from "archiver";
 import { extensionOfContentType } from "../../../shared/image-types";
 import type { GenerationRow, StoredImage } from "../../db/schema";
 import type { Storage } from "../../storage/storage";
 import { settingsOf } from "../generation-input";
 import { withRecipe } from "./generation-recipe";
+import { writeZip, type ZipEntry } from "./zip-writer";
 
 /** A small file written into the archive as it is, such as `account.json`. */
 type ArchiveFile = { name: string; content: string };
@@ -72,28 +71,7 @@ function inFolder(folder: string, name: string): string {
 }
 
 /** One file of the archive, read only when the archive gets to it. */
-type PendingEntry = ZipEntryData & { read(): Promise<Buffer> };
-
-/**
- * Appends one entry and waits until the archive has taken all of it. Its bytes go in as a stream,
- * which archiver pipes with back-pressure (a Buffer it would write at once, however much output is
- * waiting), so the wait lasts as long as the client takes to make room.
- */
-function appendEntry(zip: ZipArchive, bytes: Buffer, data: ZipEntryData): Promise<void> {
-	return new Promise((resolve, reject) => {
-		const settle = (error?: Error) => {
-			zip.off("entry", onEntry);
-			zip.off("close", onClose);
-			if (error) reject(error);
-			else resolve();
-		};
-		const onEntry = () => settle();
-		const onClose = () => settle(new Error("The archive was closed before its last entry"));
-		zip.once("entry", onEntry);
-		zip.once("close", onClose);
-		zip.append(Readable.from([bytes]), data);
-	});
-}
+type PendingEntry = Omit<ZipEntry, "data"> & { read(): Promise<Buffer> };
 
 /**
  * Streams a ZIP of the given generations: per generation a folder (as the layout says; by default
@@ -114,7 +92,7 @@ export function createGenerationArchive(options: {
 	const writtenAt = new Date();
 	const addText = (name: string, content: string) => {
 		const bytes = Buffer.from(content, "utf8");
-		entries.push({ name, date: writtenAt, store: false, read: async () => bytes });
+		entries.push({ name, date: writtenAt, compress: true, read: async () => bytes });
 	};
 	for (const file of options.files ?? []) addText(file.name, file.content);
 	const described = options.generations.map((row) => describeGeneration(row, layout));
@@ -130,7 +108,7 @@ export function createGenerationArchive(options: {
 				name: inFolder(folder, layout.imageFile(row, index, imageExtension(image))),
 				date: row.created_at,
 				// Images are compressed already; storing them saves the CPU and changes nothing in size.
-				store: true,
+				compress: false,
 				read: async () => {
 					const object = await options.storage.get(image.key);
 					if (!object) throw new Error(`The image ${image.key} is missing from storage`);
@@ -142,36 +120,37 @@ export function createGenerationArchive(options: {
 		});
 	});
 
-	// archiver holds up to its high-water mark of output for a slow client: 1 MB by default, memory
-	// held per download. Decision 011's figures were taken with a quarter of that.
-	const zip = new ZipArchive({ highWaterMark: 256 * 1024 });
-	const output = new PassThrough();
-	// The pipeline destroys both streams when either fails or the client goes away, and listens
-	// for their errors from the start.
-	pipeline(zip, output, () => {});
-	const writeEntries = async () => {
-		for (const { read, ...data } of entries) {
-			if (zip.destroyed) return;
-			await appendEntry(zip, await read(), data);
+	// The next file is read while this one is checksummed and sent: reads still go one at a time,
+	// and the disk and the CPU work side by side (at most two images held).
+	async function* readEntries(): AsyncGenerator<ZipEntry> {
+		let next = entries[0]?.read();
+		for (const [index, { read: _read, ...entry }] of entries.entries()) {
+			const data = await (next as Promise<Buffer>);
+			next = entries[index + 1]?.read();
+			// A read that fails while nobody waits for it yet is awaited on the next turn.
+			next?.catch(() => {});
+			yield { ...entry, data };
 		}
-		await zip.finalize();
-	};
-	writeEntries().catch((error: unknown) => {
-		zip.destroy(error instanceof Error ? error : new Error(String(error)));
-	});
-	// Each step of the iteration reads all that is waiting, so the few-byte writes of which archiver
-	// makes every header reach the client as one chunk (Readable.toWeb passes each on alone, and
-	// copies every one). Ending the iteration early, as a cancelled response does, destroys the
-	// output, and so the archive.
-	const chunks: AsyncIterator<Buffer> = output[Symbol.asyncIterator]();
+	}
+	// Pulled, not pushed: the next entry is read only when the client has taken the last one, so
+	// a slow client holds one image in memory, however large the archive.
+	const chunks = writeZip(readEntries());
 	return new ReadableStream<Uint8Array>({
 		async pull(controller) {
-			const next = await chunks.next();
-			if (next.done) controller.close();
-			else controller.enqueue(next.value);
+			try {
+				const next = await chunks.next();
+				if (next.done) controller.close();
+				else
+					controller.enqueue(
+						new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.byteLength),
+					);
+			} catch (error) {
+				// A missing image errors the stream instead of ending it: never a silently short file.
+				controller.error(error);
+			}
 		},
 		async cancel() {
-			await chunks.return?.();
+			await chunks.return(undefined);
 		},
 	});
 }

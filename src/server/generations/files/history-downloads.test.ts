@@ -51,8 +51,9 @@ function createCancellableProvider() {
 	return { provider, cancelled };
 }
 
+/** Deletes for good (these tests are about what deleting removes; the Trash has trash.test.ts). */
 function bulkDelete(person: Person, ids: unknown) {
-	return person.client.request("/api/generations/bulk-delete", {
+	return person.client.request("/api/generations/bulk-delete?permanent=true", {
 		method: "POST",
 		json: { ids },
 	});
@@ -328,7 +329,7 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 
 		const response = await bulkDelete(person, [...ids, ids[0]]);
 		expect(response.status).toBe(200);
-		expect(await response.json()).toEqual({ success: true, deleted: 3 });
+		expect(await response.json()).toEqual({ success: true, deleted: 3, permanent: true });
 		for (const generation of doomed) {
 			expect(await exists(person, generation.id)).toBe(false);
 			expect(await storedFileExists(generation)).toBe(false);
@@ -377,6 +378,7 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 		expect(await (await bulkDelete(person, [id, finished.id])).json()).toEqual({
 			success: true,
 			deleted: 2,
+			permanent: true,
 		});
 		expect(cancelled).toContain(jobId);
 		expect(await exists(person, id)).toBe(false);
@@ -394,11 +396,16 @@ describe.each(availableDatabaseKinds())("history downloads and deletion on %s", 
 		await expectErrorEnvelope(await bulkDelete(admin, [first.id, UNKNOWN_ID]), 404, "NOT_FOUND");
 		const before = Date.now();
 		expect(
-			(await admin.client.request(`/api/generations/${single.id}`, { method: "DELETE" })).status,
+			(
+				await admin.client.request(`/api/generations/${single.id}?permanent=true`, {
+					method: "DELETE",
+				})
+			).status,
 		).toBe(200);
 		expect(await (await bulkDelete(admin, [first.id, second.id, adminsOwn.id])).json()).toEqual({
 			success: true,
 			deleted: 3,
+			permanent: true,
 		});
 
 		const log = AuditLogPageSchema.parse(

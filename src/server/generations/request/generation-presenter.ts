@@ -61,6 +61,7 @@ function parentOf(row: PresentableGeneration): GenerationParent | null {
 		imageIndex: row.parent_image_index ?? 0,
 		action: row.action,
 		exists: row.parent_exists,
+		...(row.parent_in_trash ? { inTrash: true } : {}),
 	};
 }
 
@@ -102,6 +103,7 @@ export function presentGeneration(
 		parent: parentOf(row),
 		childrenCount: row.children_count,
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
+		...(row.deleted_at ? { deletedAt: row.deleted_at.toISOString() } : {}),
 	};
 }
 

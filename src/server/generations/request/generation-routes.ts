@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import {
 	ActiveGenerationsQuerySchema,
 	CreateGenerationRequestSchema,
+	DeleteQuerySchema,
 	GenerationFamilyQuerySchema,
 	GenerationIdsRequestSchema,
 	ListGenerationsQuerySchema,
@@ -19,7 +20,7 @@ import type { GenerationDeps } from "../generation-deps";
 import { findLatestModelId } from "../generation-repository";
 import { findQueuePosition } from "../run/queue-order";
 import { createGeneration } from "./create-generation";
-import { deleteGeneration, deleteGenerations } from "./delete-generations";
+import { discardGenerations } from "./delete-generations";
 import { presentGeneration } from "./generation-presenter";
 import { getGenerationFamily, getPresentableGeneration } from "./get-generation";
 import { listActiveGenerations } from "./list-active-generations";
@@ -114,8 +115,9 @@ export function createGenerationRoutes(options: {
 		async (context) => {
 			const body = await readJson(context.req);
 			const { ids } = parseOrThrow(GenerationIdsRequestSchema, body);
-			const deleted = await deleteGenerations(deps, context.get("viewer"), ids);
-			return context.json({ success: true, deleted });
+			const { permanent } = parseOrThrow(DeleteQuerySchema, context.req.query());
+			const discarded = await discardGenerations(deps, context.get("viewer"), ids, { permanent });
+			return context.json({ success: true, ...discarded });
 		},
 	);
 
@@ -164,8 +166,10 @@ export function createGenerationRoutes(options: {
 	});
 
 	app.delete("/generations/:id", allow(OPERATIONS.deleteGeneration.access), async (context) => {
-		await deleteGeneration(deps, context.get("viewer"), parseId(context.req.param("id")));
-		return context.json({ success: true });
+		const id = parseId(context.req.param("id"));
+		const { permanent } = parseOrThrow(DeleteQuerySchema, context.req.query());
+		const discarded = await discardGenerations(deps, context.get("viewer"), [id], { permanent });
+		return context.json({ success: true, permanent: discarded.permanent });
 	});
 
 	app.put("/generations/:id/favorite", allow(OPERATIONS.setFavorite.access), async (context) => {

@@ -13,21 +13,28 @@ import {
 import { findQueuePositions } from "../run/queue-order";
 import { presentGeneration } from "./generation-presenter";
 
-/** The generation if the viewer may see it (owner or admin); anyone else learns nothing. */
+/**
+ * The generation if the viewer may see it (owner or admin); anyone else learns nothing. One in the
+ * Trash is gone (polls, downloads, families) unless `isTrashShown`: its image files, which the
+ * Trash page shows to its owner and to the administrator.
+ */
 export async function getGeneration(
 	deps: Pick<GenerationDeps, "database">,
 	viewer: Viewer,
 	id: string,
+	options: { isTrashShown?: boolean } = {},
 ): Promise<GenerationRow> {
 	const row = await findGenerationById(deps.database.db, id);
 	if (!row || (row.user_id !== viewer.id && !viewer.isAdmin)) throw new AppError("NOT_FOUND");
+	if (row.deleted_at !== null && !options.isTrashShown) throw new AppError("NOT_FOUND");
 	return row;
 }
 
 /**
  * The generation if the viewer may see its images: its owner and the administrator, and anyone
- * signed in while it is on a board its owner shares (decision 032). Only its images: everything
- * else about it (its family, its poll, its changes) stays its owner's.
+ * signed in while it is on a board its owner shares (decision 032) and not in the Trash. Only its
+ * images: everything else about it (its family, its poll, its changes) stays its owner's. One in the
+ * Trash keeps its images readable to its owner and the administrator, for the Trash page.
  */
 export async function getGenerationForImages(
 	deps: Pick<GenerationDeps, "database">,
@@ -37,11 +44,14 @@ export async function getGenerationForImages(
 	const row = await findGenerationById(deps.database.db, id);
 	if (!row) throw new AppError("NOT_FOUND");
 	if (row.user_id === viewer.id || viewer.isAdmin) return row;
-	if (await isOnSharedBoard(deps.database.db, id)) return row;
+	if (row.deleted_at === null && (await isOnSharedBoard(deps.database.db, id))) return row;
 	throw new AppError("NOT_FOUND");
 }
 
-/** The generation as the API shows it (with its family), if the viewer may see it. */
+/**
+ * The generation as the API shows it (with its family), if the viewer may see it. One in the Trash
+ * only its owner sees, with its `deletedAt`; to anyone else, the administrator too, it is 404.
+ */
 export async function getPresentableGeneration(
 	deps: Pick<GenerationDeps, "database">,
 	viewer: Viewer,
@@ -49,6 +59,7 @@ export async function getPresentableGeneration(
 ): Promise<PresentableGeneration> {
 	const row = await findPresentableGeneration(deps.database.db, id, { isOwnerShown: false });
 	if (!row || (row.user_id !== viewer.id && !viewer.isAdmin)) throw new AppError("NOT_FOUND");
+	if (row.deleted_at !== null && row.user_id !== viewer.id) throw new AppError("NOT_FOUND");
 	return row;
 }
 
@@ -93,8 +104,12 @@ export async function getGenerationFamily(
 			isOwnerShown,
 		}),
 	]);
-	// "As the history shows it": a queued one with its place in the queue, one look-up for all.
-	const shown = parent && parent.user_id === generation.user_id ? parent : undefined;
+	// "As the history shows it": a queued one with its place in the queue, one look-up for all. A
+	// parent in the Trash is not shown; the generation's own `parent.inTrash` says where it is.
+	const shown =
+		parent && parent.user_id === generation.user_id && parent.deleted_at === null
+			? parent
+			: undefined;
 	const positions = await findQueuePositions(db, shown ? [shown, ...children] : children);
 	const present = (row: PresentableGeneration) =>
 		presentGeneration(row, positions.get(row.id) ?? null);

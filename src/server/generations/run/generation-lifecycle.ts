@@ -284,6 +284,36 @@ export async function cancelUnfinishedGenerations(
 	return rows;
 }
 
+/**
+ * Fails these generations where they are still queued or running, as cancelUnfinishedGenerations
+ * does a disabled person's: moved to the Trash, one may not complete there half done. Returns the
+ * rows it failed (the caller cancels their providers' jobs after the commit).
+ */
+export async function cancelGenerations(
+	db: Db | Transaction<DatabaseSchema>,
+	ids: readonly string[],
+	message: string,
+): Promise<GenerationRow[]> {
+	if (ids.length === 0) return [];
+	return db
+		.updateTable("generations")
+		.set({
+			status: "failed",
+			images: JSON.stringify([]),
+			error: message,
+			completed_at: sql`now()`,
+			updated_at: sql`now()`,
+			lease_owner: null,
+			lease_until: null,
+			status_message: null,
+			...NO_PROGRESS,
+		})
+		.where("id", "in", ids)
+		.where("status", "in", ACTIVE_GENERATION_STATUSES)
+		.returningAll()
+		.execute();
+}
+
 /** Frees every lease: used at start by a sole server process, whose earlier self held them all. */
 export async function releaseAllLeases(db: Db): Promise<void> {
 	await db

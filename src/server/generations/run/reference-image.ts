@@ -51,7 +51,10 @@ export async function findReferenceSource(
 		throw new AppError("NOT_FOUND");
 	}
 	const parent = await findGenerationById(db, reference.generationId);
-	if (!parent || parent.user_id !== viewer.id) throw new AppError("NOT_FOUND");
+	// One in the Trash is gone from everything but the Trash.
+	if (!parent || parent.user_id !== viewer.id || parent.deleted_at !== null) {
+		throw new AppError("NOT_FOUND");
+	}
 	if (parent.status !== "completed") {
 		refuseReference("reference must be an image of a completed generation");
 	}

@@ -244,7 +244,9 @@ async function settleFailure(run: Run, reason: unknown): Promise<RunOutcome> {
 	await run.progress.close();
 	await deps.storage.deletePrefix(runFolder(generationId, lease.token));
 	if (reason instanceof ClaimLostError) {
-		const isDeleted = !(await findGenerationById(deps.db, generationId));
+		const row = await findGenerationById(deps.db, generationId);
+		// Moved to the Trash, it was failed there and nobody follows its job any more either.
+		const isDeleted = !row || row.deleted_at !== null;
 		deps.logger.info("run lost its claim; stopping without changes", { generationId, isDeleted });
 		// A run that took over follows the same provider job; only a deleted generation's job goes.
 		if (isDeleted && run.job) await run.provider.cancel?.(run.job).catch(() => {});

@@ -18,6 +18,8 @@ const EMPTY_MESSAGE = "No actions recorded yet.";
 
 const ACTION_LABELS: Record<AuditLogEntry["action"], string> = {
 	delete: "Deleted",
+	restore: "Restored from the Trash",
+	purge: "Removed from the Trash for good",
 	disable: "Disabled the account",
 	enable: "Enabled the account",
 	"set-quota": "Set the quotas",

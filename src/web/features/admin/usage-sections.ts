@@ -196,6 +196,11 @@ function buildStorage(report: UsageReport): UsageSection {
 	const notes = [
 		`Stored now: ${plural(storage.totalImages, "image", "images")}, ${formatBytes(storage.totalBytes)}.`,
 	];
+	if (storage.trashImages) {
+		notes.push(
+			`In the Trash until purged: ${plural(storage.trashImages, "image", "images")}, ${formatBytes(storage.trashBytes ?? 0)}.`,
+		);
+	}
 	if (storage.imagesWithoutBytes > 0) {
 		notes.push(
 			`Partial bytes: ${plural(storage.imagesWithoutBytes, "image was", "images were")} stored before sizes were recorded; their bytes are not counted.`,

@@ -8,6 +8,7 @@ import {
 	Moon,
 	ScrollText,
 	Sun,
+	Trash2,
 	UserRound,
 	Users,
 } from "lucide-react";
@@ -165,6 +166,13 @@ export function UserMenu({ onError }: UserMenuProps) {
 						</div>
 					</div>
 					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+					<DropdownMenu.Item
+						onSelect={() => void navigate(APP_PATHS.trash)}
+						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
+					>
+						<Trash2 aria-hidden="true" className="size-4" />
+						Trash
+					</DropdownMenu.Item>
 					{isAdmin ? (
 						<DropdownMenu.Item
 							onSelect={() => void navigate(APP_PATHS["audit-log"])}

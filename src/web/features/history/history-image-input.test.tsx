@@ -334,4 +334,26 @@ describe("the family in the preview", () => {
 		// Nothing made from it, no parent to show: the family is not asked for.
 		expect(server.readRequests("GET", /\/family$/)).toHaveLength(0);
 	});
+
+	it("says the original is in the Trash when its owner deleted it there", async () => {
+		const { child } = createFamily();
+		const trashed = {
+			...child,
+			parent: {
+				generationId: "00000000-0000-4000-8000-0000000d0002",
+				imageIndex: 0,
+				action: "vary-strong" as const,
+				exists: false,
+				inTrash: true,
+			},
+		};
+		startFakeGenerationsApi({ generations: [trashed], models: [PAINTER] });
+		const { user } = openHistory();
+		await findCards();
+
+		await user.click(screen.getByRole("button", { name: "Preview image 1 of 1" }));
+		const dialog = await screen.findByRole("dialog", { name: "Image" });
+		const madeFrom = within(dialog).getByRole("region", { name: IMAGE_INPUT_TEXTS.madeFrom });
+		expect(within(madeFrom).getByText(IMAGE_INPUT_TEXTS.originalInTrash)).toBeVisible();
+	});
 });

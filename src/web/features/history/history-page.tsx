@@ -119,11 +119,13 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 	const selection = useSelectionMode(itemIds);
 	const { click: clickSelection, clear: clearSelection } = selection;
 	useNewResultsFromTop(shownFiltersKey, toolbarRef, clearSelection);
+	const trashConfig = usePublicConfig();
 	const deletion = useHistoryDeletion({
 		timeZone,
 		listRef,
 		headingRef,
 		onSelectionDeleted: clearSelection,
+		hasTrash: trashConfig.data?.trash === true,
 	});
 	const { ask: askToDelete } = deletion;
 

@@ -23,7 +23,8 @@ import {
 } from "../../lib/generations-requests";
 import { buildImageActionRequest, type ImmediateAction } from "../../lib/image-actions";
 import { formatCount } from "../../lib/number-format";
-import { showToast } from "../../lib/toast";
+import { showToast, showUndoToast } from "../../lib/toast";
+import { restoreGenerations, TRASH_QUERY_KEY } from "../../lib/trash-requests";
 import { buildRerunRequest } from "./generation-reuse";
 import {
 	createGenerationsListKey,
@@ -38,6 +39,32 @@ import type { HistoryFilters } from "./history-filters";
 
 const DELETE_SUCCESS_MESSAGE = "Generation deleted successfully";
 const DELETE_FAILURE_MESSAGE = "Failed to delete generation. Please try again.";
+const RESTORE_FAILURE_MESSAGE = "Failed to restore. Please try again.";
+
+/**
+ * Says a deletion succeeded: to the Trash, with **Undo** for ten seconds (which restores them and
+ * reloads the lists), or for good as before.
+ */
+function announceDeletion(
+	queryClient: QueryClient,
+	message: string,
+	ids: readonly string[],
+	permanent: boolean,
+): void {
+	void queryClient.invalidateQueries({ queryKey: TRASH_QUERY_KEY });
+	if (permanent) {
+		void showToast("success", message);
+		return;
+	}
+	void showUndoToast(message, () => {
+		restoreGenerations(ids)
+			.catch(() => showToast("error", RESTORE_FAILURE_MESSAGE))
+			.finally(() => {
+				void queryClient.invalidateQueries({ queryKey: TRASH_QUERY_KEY });
+				void reloadGenerationLists(queryClient);
+			});
+	});
+}
 const BULK_DELETE_FAILURE_MESSAGE = "Failed to delete the generations. Nothing was deleted.";
 const FAVORITE_FAILURE_MESSAGE = "Failed to update the favourite. Please try again.";
 const RERUN_STARTED_MESSAGE = "Rerun started";
@@ -89,12 +116,12 @@ export function useDeleteGeneration(timeZone: string) {
 	const queryClient = useQueryClient();
 	return useMutation({
 		mutationFn: (generation: Generation) => deleteGenerationById(generation.id),
-		onSuccess: (_answer, generation) => {
+		onSuccess: (answer, generation) => {
 			const isToday = createIsToday(timeZone)(generation);
 			updateGenerationLists(queryClient, (data) =>
 				removeGeneration(data, generation.id, { isToday }),
 			);
-			void showToast("success", DELETE_SUCCESS_MESSAGE);
+			announceDeletion(queryClient, DELETE_SUCCESS_MESSAGE, [generation.id], answer.permanent);
 			void reloadGenerationLists(queryClient);
 		},
 		onError: () => {
@@ -110,13 +137,15 @@ export function useDeleteGenerations(timeZone: string) {
 	return useMutation({
 		mutationFn: (generations: readonly Generation[]) =>
 			deleteGenerationsByIds(generations.map((generation) => generation.id)),
-		onSuccess: (deleted, generations) => {
+		onSuccess: ({ deleted, permanent }, generations) => {
 			const ids = new Set(generations.map((generation) => generation.id));
 			const isToday = createIsToday(timeZone);
 			updateGenerationLists(queryClient, (data) => removeGenerations(data, ids, isToday));
-			void showToast(
-				"success",
+			announceDeletion(
+				queryClient,
 				deleted === 1 ? DELETE_SUCCESS_MESSAGE : `${formatCount(deleted)} generations deleted`,
+				[...ids],
+				permanent,
 			);
 			void reloadGenerationLists(queryClient);
 		},
