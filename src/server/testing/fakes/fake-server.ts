@@ -369,11 +369,7 @@ export function readMaskInput(
 	const maskSize = mask ? readPngSize(mask.data) : undefined;
 	if (!mask || !maskSize) return { problem: "must be a PNG image (data URI or URL)" };
 	const imageSize = readPngSize(image);
-	if (
-		!imageSize ||
-		imageSize.width !== maskSize.width ||
-		imageSize.height !== maskSize.height
-	) {
+	if (!imageSize || imageSize.width !== maskSize.width || imageSize.height !== maskSize.height) {
 		return { problem: "mask and image must have the same size" };
 	}
 	return { data: mask.data };

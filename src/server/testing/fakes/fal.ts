@@ -11,8 +11,8 @@ import {
 	type FakeRequest,
 	isHttpUrl,
 	jsonReply,
-	renderFakeImage,
 	readMaskInput,
+	renderFakeImage,
 	renderFromImage,
 	repaintWholeImage,
 	startFakeServer,
@@ -403,7 +403,8 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 			return { problem: { field: names.scale, msg: "Input should be between 1 and 8" } };
 		}
 		const mask = readMaskInput(names.mask ? fields.data[names.mask] : undefined, image.data);
-		if (mask && "problem" in mask) return { problem: { field: names.mask ?? "mask_url", msg: mask.problem } };
+		if (mask && "problem" in mask)
+			return { problem: { field: names.mask ?? "mask_url", msg: mask.problem } };
 		return { data: image.data, scale, ...(mask ? { mask: mask.data } : {}) };
 	}
 
