@@ -20,7 +20,6 @@ import {
 	createTestAdministrator,
 	createTestServer,
 	createTestUser,
-	type TestClient,
 	type TestServer,
 } from "../testing/test-server";
 
