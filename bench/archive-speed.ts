@@ -61,6 +61,8 @@ function rowOf(images: StoredImage[], index: number): GenerationRow {
 		wait_began_at: null,
 		deleted_at: null,
 		deleted_by: null,
+		region_mask: null,
+		expand_frame: null,
 		created_at: now,
 		started_at: now,
 		completed_at: now,

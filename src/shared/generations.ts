@@ -11,6 +11,7 @@ import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
 import { GENERATION_ACTIONS } from "./image-input";
 import { AUDIT_LOG_PAGE_SIZE, GENERATIONS_PAGE_SIZE, MAX_PAGE_SIZE } from "./page-sizes";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
+import { ExpandInputSchema, MaskInputSchema } from "./region-edit";
 
 // The response schemas live in generation-responses.ts (zod/mini, parsed by the browser); they are
 // re-exported so the server keeps one place to import the generations API from. Browser code
@@ -178,6 +179,14 @@ export const CreateGenerationRequestSchema = z.object({
 			description:
 				"Boards of yours (not smart ones) to put the new generation on, fixed as it starts; one that is not yours answers 404 naming `boards`.",
 		}),
+	mask: z.optional(MaskInputSchema).meta({
+		description:
+			"For `edit-region` (required): an upload of yours (`POST /api/uploads`), a PNG of the reference's pixel size: white where the image may change, black where it must stay, grey for a soft edge; an alpha channel, where present, multiplies it. Every pixel outside it is kept.",
+	}),
+	expand: z.optional(ExpandInputSchema).meta({
+		description:
+			"For `expand` (required): `{ aspectRatio }`, one of the offered ratios, the reference centred in it; or `{ left, right, top, bottom }`, each a fraction (0 to 1) of the reference's width or height added on that side. A frame over the model's pixel limit is scaled down as a whole.",
+	}),
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 

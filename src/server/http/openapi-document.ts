@@ -5,6 +5,7 @@ import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
 import { BOARD_OPERATIONS } from "./board-operations";
 import { GENERATION_OPERATIONS } from "./generation-operations";
+import { REGION_OPERATIONS } from "./region-operations";
 import { SHARE_OPERATIONS } from "./share-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
@@ -22,6 +23,7 @@ export type OpenApiDocument = {
 /** Every operation a token may call, in the order the document lists them. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
 	...Object.values(GENERATION_OPERATIONS),
+	...Object.values(REGION_OPERATIONS),
 	...Object.values(UPLOAD_OPERATIONS),
 	...Object.values(BOARD_OPERATIONS),
 	...Object.values(SHARE_OPERATIONS),

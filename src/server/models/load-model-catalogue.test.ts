@@ -555,4 +555,42 @@ describe("the model catalogue: what each model does with an image", () => {
 			'entry 12 (c6): upscaleWorkflow.inputs.image: 2.scale_by: node "2" (ImageScaleBy) is not a LoadImage node; the image is uploaded to ComfyUI and named in a LoadImage node\'s input',
 		]);
 	});
+
+	it("offers Edit region and Expand as each entry's provider and fields say, and refuses fields that cannot work", async () => {
+		const offered = await writeModelsFile([
+			{ id: "local", label: "L", provider: "local" },
+			{ id: "no-expand", label: "L", provider: "local", outpaint: false },
+			{ id: "no-regions", label: "L", provider: "local", mask: false },
+			{ id: "inpaint", label: "R", provider: "replicate", imageInput: "image", mask: "mask" },
+			{ id: "flux", label: "F", provider: "fal", imageInput: "image_url" },
+		]);
+		const catalogue = loadModelCatalogue(parseTestEnv({ MODELS_FILE: offered, ...HOSTED_KEYS }));
+		expect(
+			catalogue.models.map((model) => [model.id, model.mask, model.outpaint, model.keepUnmasked]),
+		).toEqual([
+			["local", true, true, true],
+			["no-expand", true, false, true],
+			["no-regions", false, true, true],
+			["inpaint", true, true, true],
+			["flux", false, false, true],
+		]);
+		const refused = await writeModelsFile([
+			{ id: "f1", label: "F", provider: "fal", imageInput: "image_url", mask: true },
+			{ id: "r1", label: "R", provider: "replicate", mask: "mask" },
+			{ id: "l1", label: "L", provider: "local", mask: "mask" },
+			{ id: "h1", label: "H", provider: "http", url: "http://127.0.0.1:9/", mask: true },
+			{ id: "h2", label: "H", provider: "http", url: "http://127.0.0.1:9/", outpaint: true },
+			{ id: "l2", label: "L", provider: "local", keepUnmasked: "no" },
+		]);
+		expect(
+			problemsOf(() => loadModelCatalogue(parseTestEnv({ MODELS_FILE: refused, ...HOSTED_KEYS }))),
+		).toEqual([
+			'entry 1 (f1): mask: must name the model\'s mask input, such as "mask" or "mask_url"',
+			"entry 2 (r1): mask: needs imageInput, the name of the model's image input",
+			"entry 3 (l1): mask: names a model input only for replicate and fal; Offline engine takes true or false",
+			"entry 4 (h1): mask: Image service takes no mask",
+			"entry 5 (h2): outpaint: Image service cannot paint beyond a frame",
+			"entry 6 (l2): keepUnmasked: must be true or false",
+		]);
+	});
 });

@@ -56,6 +56,8 @@ describe("fal provider: the generation's settings", () => {
 			referenceStrength: false,
 			upscaleFactors: [],
 			upscaleResamples: false,
+			mask: false,
+			outpaint: false,
 		});
 		const sd35 = createProvider(fake, { seedInput: null, negativePromptInput: "negative_prompt" });
 		expect(sd35.capabilities).toMatchObject({ seed: false, negativePrompt: true });

@@ -136,6 +136,10 @@ describe("createLocalProvider", () => {
 			upscaleFactors: [2, 4],
 			// Its upscale is a Lanczos resample: it says so.
 			upscaleResamples: true,
+			// It repaints only a masked region, and paints an expansion's new area.
+			mask: true,
+			outpaint: true,
+			maxRegionPixels: 16_000_000,
 		});
 	});
 

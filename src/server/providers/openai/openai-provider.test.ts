@@ -55,6 +55,9 @@ describe("openai provider: the generation's settings", () => {
 			referenceStrength: false,
 			upscaleFactors: [],
 			upscaleResamples: false,
+			// Its edit endpoint takes a mask: transparent where the image may change.
+			mask: true,
+			outpaint: true,
 		});
 		expect(createProvider(fake, { quality: "high" }).capabilities.defaultQuality).toBe("high");
 		// auto has no quality a person could choose: OpenAI picks, and nothing is recorded.

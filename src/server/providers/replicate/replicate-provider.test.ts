@@ -59,6 +59,8 @@ describe("replicate provider: the generation's settings", () => {
 			referenceStrength: false,
 			upscaleFactors: [],
 			upscaleResamples: false,
+			mask: false,
+			outpaint: false,
 		});
 		const sdxl = createProvider(fake, { seedInput: null, negativePromptInput: "negative_prompt" });
 		expect(sdxl.capabilities).toMatchObject({ seed: false, negativePrompt: true });

@@ -21,7 +21,14 @@ export type ProviderContext<Env = CommonProviderEnv> = { env: Env; baseDir: stri
  * What an entry's common fields say of images, which a hosted model (Replicate, fal) is built
  * from: there `imageInput` names the model's image input and `upscale` an upscaler's factors.
  */
-export type EntryImageFields = { imageInput?: boolean | string; upscale?: readonly number[] };
+export type EntryImageFields = {
+	imageInput?: boolean | string;
+	upscale?: readonly number[];
+	/** Whether it edits a region; for a hosted model, the name of its mask input. */
+	mask?: boolean | string;
+	/** false turns Expand off where the model could paint beyond the frame. */
+	outpaint?: boolean;
+};
 
 /** Problems with options of an entry: which option, and what is wrong with it. */
 export class ProviderOptionError extends Error {
@@ -64,6 +71,8 @@ export type ProviderDefinition<EnvShape extends z.ZodRawShape = z.ZodRawShape> =
 	imageInputNeeds?: string;
 	/** What it upscales with, where that is a configuration of its own. */
 	upscaleNeeds?: string;
+	/** What it edits a region with (a mask input, a workflow), where that is a configuration. */
+	maskNeeds?: string;
 	/** Builds it from an entry's options (checked, each naming its field) and the environment. */
 	create(
 		options: Record<string, unknown>,
