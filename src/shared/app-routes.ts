@@ -9,6 +9,7 @@
 export type AppScreen =
 	| "generator"
 	| "generations"
+	| "editor"
 	| "account"
 	| "audit-log"
 	| "people"
@@ -57,10 +58,14 @@ function route(
 	return { path, screen, layout, access, rendering };
 }
 
-/** SPEC.md section 2, plus the account screens and the administrator's audit log, People and usage. */
+/**
+ * SPEC.md section 2, plus the mask editor, the account screens and the administrator's audit log,
+ * People and usage.
+ */
 export const APP_ROUTES: readonly AppRoute[] = [
 	route("/", "generator", "site", "anyone", "prerendered"),
 	route("/generations", "generations", "site", "signed-in", "shell"),
+	route("/edit", "editor", "site", "signed-in", "shell"),
 	route("/account", "account", "site", "signed-in", "shell"),
 	route("/admin/audit-log", "audit-log", "site", "signed-in", "shell"),
 	route("/admin/usage", "usage", "site", "signed-in", "shell"),

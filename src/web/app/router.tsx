@@ -41,6 +41,7 @@ const LoginPage = authScreen(async () => (await import("../features/auth/login-p
 const SignupPage = authScreen(
 	async () => (await import("../features/auth/signup-page")).SignupPage,
 );
+const EditorRoute = lazyScreen(async () => (await loadGenerationsRoutes()).EditorRoute);
 const AccountRoute = authScreen(async () => (await import("./account-route")).AccountRoute);
 const ForgotPasswordRoute = authScreen(
 	async () => (await loadRecoveryRoutes()).ForgotPasswordRoute,
@@ -52,6 +53,7 @@ const VerifyEmailRoute = authScreen(async () => (await loadRecoveryRoutes()).Ver
 const SCREENS: Record<AppScreen, ComponentType> = {
 	generator: GeneratorRoute,
 	generations: GenerationsRoute,
+	editor: EditorRoute,
 	account: AccountRoute,
 	"audit-log": AuditLogRoute,
 	people: PeopleRoute,

@@ -7,9 +7,7 @@ describe("the mask's PNG", () => {
 	it("is a greyscale PNG of the mask's size holding its values", async () => {
 		const mask = createMask(3, 2);
 		mask.values.set([0, 128, 255, 255, 0, 7]);
-		const blob = await encodeMaskPng(mask);
-		expect(blob.type).toBe("image/png");
-		const bytes = new Uint8Array(await blob.arrayBuffer());
+		const bytes = await encodeMaskPng(mask);
 		expect([...bytes.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
 		const view = new DataView(bytes.buffer);
 		expect(view.getUint32(16)).toBe(3);

@@ -38,8 +38,8 @@ async function deflate(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<Array
 	return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-/** The mask as a PNG file: 8-bit greyscale, one filter byte (none) a row. */
-export async function encodeMaskPng(mask: Mask): Promise<Blob> {
+/** The mask as a PNG file's bytes: 8-bit greyscale, one filter byte (none) a row. */
+export async function encodeMaskPng(mask: Mask): Promise<Uint8Array<ArrayBuffer>> {
 	const header = new Uint8Array(13);
 	const headerView = new DataView(header.buffer);
 	headerView.setUint32(0, mask.width);
@@ -57,5 +57,11 @@ export async function encodeMaskPng(mask: Mask): Promise<Blob> {
 		chunk("IDAT", await deflate(rows)),
 		chunk("IEND", new Uint8Array()),
 	];
-	return new Blob(parts, { type: "image/png" });
+	const file = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
+	let offset = 0;
+	for (const part of parts) {
+		file.set(part, offset);
+		offset += part.length;
+	}
+	return file;
 }

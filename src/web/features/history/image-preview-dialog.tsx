@@ -228,6 +228,7 @@ export function ImagePreviewDialog({
 									actions.onImageAction(generation, action, imageIndex, factor)
 								}
 								onEdit={() => void navigate(buildEditLink({ ...generation, imageIndex }))}
+								editorSource={{ generationId: generation.id, imageIndex }}
 							/>
 						) : null}
 						{generation ? (
