@@ -7,6 +7,7 @@ import { ASPECT_RATIO_MESSAGE, ASPECT_RATIO_VALUES } from "./aspect-ratios";
 import type { ErrorBody, ErrorEnvelope } from "./errors";
 import { QUALITIES } from "./generation-settings";
 import { GenerationParentSchema } from "./image-input";
+import { GenerationRegionSchema } from "./region-edit";
 
 export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, { error: ASPECT_RATIO_MESSAGE });
 
@@ -172,6 +173,8 @@ export const GenerationSchema = z.object({
 	progress: z.nullable(GenerationProgressSchema),
 	/** What it was made from (image-input.ts), null when made from a prompt alone. */
 	parent: z.nullable(GenerationParentSchema),
+	/** For `edit-region` and `expand`: the source, the mask and the frame (region-edit.ts). */
+	region: z.optional(GenerationRegionSchema),
 	/** How many generations were made from its images, deleted ones not counted. */
 	childrenCount: z.int(),
 });

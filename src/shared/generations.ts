@@ -11,6 +11,7 @@ import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
 import { GENERATION_ACTIONS } from "./image-input";
 import { AUDIT_LOG_PAGE_SIZE, GENERATIONS_PAGE_SIZE, MAX_PAGE_SIZE } from "./page-sizes";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
+import { ExpandInputSchema, MaskInputSchema } from "./region-edit";
 
 // The response schemas live in generation-responses.ts (zod/mini, parsed by the browser); they are
 // re-exported so the server keeps one place to import the generations API from. Browser code
@@ -164,6 +165,14 @@ export const CreateGenerationRequestSchema = z.object({
 		.union([z.literal(2), z.literal(4)], { error: FACTOR_MESSAGE })
 		.optional()
 		.meta({ description: "For `upscale`: 2 (the default) or 4 times the width and height." }),
+	mask: z.optional(MaskInputSchema).meta({
+		description:
+			"For `edit-region` (required): an upload of yours (`POST /api/uploads`), a PNG of the reference's pixel size: white where the image may change, black where it must stay, grey for a soft edge; an alpha channel, where present, multiplies it. Every pixel outside it is kept.",
+	}),
+	expand: z.optional(ExpandInputSchema).meta({
+		description:
+			"For `expand` (required): `{ aspectRatio }`, one of the offered ratios, the reference centred in it; or `{ left, right, top, bottom }`, each a fraction (0 to 1) of the reference's width or height added on that side. A frame over the model's pixel limit is scaled down as a whole.",
+	}),
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 

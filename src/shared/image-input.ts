@@ -7,9 +7,18 @@ import { z } from "zod/mini";
 /**
  * What a generation does with the image it starts from. `vary-subtle` and `vary-strong` make new
  * images close to, or freer from, one image with its prompt, ratio and model; `upscale` makes one
- * image larger; `edit` makes new images from a reference with a prompt the person wrote.
+ * image larger; `edit` makes new images from a reference with a prompt the person wrote;
+ * `edit-region` repaints the part of it a mask covers and `expand` paints beyond its frame, every
+ * other pixel kept (region-edit.ts).
  */
-export const GENERATION_ACTIONS = ["vary-subtle", "vary-strong", "upscale", "edit"] as const;
+export const GENERATION_ACTIONS = [
+	"vary-subtle",
+	"vary-strong",
+	"upscale",
+	"edit",
+	"edit-region",
+	"expand",
+] as const;
 export const GenerationActionSchema = z.enum(GENERATION_ACTIONS);
 export type GenerationAction = z.infer<typeof GenerationActionSchema>;
 
@@ -19,6 +28,8 @@ export const ACTION_LABELS: Record<GenerationAction, string> = {
 	"vary-strong": "Vary (strong)",
 	upscale: "Upscale",
 	edit: "Edit",
+	"edit-region": "Edit region",
+	expand: "Expand",
 };
 
 /**
@@ -86,7 +97,8 @@ export type UploadResponse = z.infer<typeof UploadResponseSchema>;
 /**
  * What a generation was made from. For an image of another generation: its id, the image's index
  * (from 0), the action, and whether that generation still exists (its id and the action are kept
- * once it is deleted). For an edit of an uploaded file: `{ action: "edit", upload: true }`.
+ * once it is deleted). For an edit of an uploaded file: `{ action: "edit", upload: true }` (or
+ * `edit-region`, `expand`).
  */
 export const GenerationParentSchema = z.union([
 	z.object({
@@ -95,7 +107,7 @@ export const GenerationParentSchema = z.union([
 		action: GenerationActionSchema,
 		exists: z.boolean(),
 	}),
-	z.object({ action: z.literal("edit"), upload: z.literal(true) }),
+	z.object({ action: z.enum(["edit", "edit-region", "expand"]), upload: z.literal(true) }),
 ]);
 export type GenerationParent = z.infer<typeof GenerationParentSchema>;
 

@@ -31,10 +31,10 @@ export const PublicModelSchema = z.object({
 	 * added detail; false for an upscaler that adds detail, and where it does not upscale.
 	 */
 	upscaleResamples: z.boolean(),
-	/** Whether it repaints a masked region of an image (Edit region); absent is false. */
-	mask: z.optional(z.boolean()),
-	/** Whether it paints beyond an image's frame (Expand); absent is false. */
-	outpaint: z.optional(z.boolean()),
+	/** Whether it edits the region of an image a mask covers (`action: "edit-region"`). */
+	mask: z.boolean(),
+	/** Whether it paints beyond an image's frame (`action: "expand"`). */
+	outpaint: z.boolean(),
 });
 export type PublicModel = z.infer<typeof PublicModelSchema>;
 

@@ -10,7 +10,14 @@ import type { ImageProvider } from "../providers/types";
  * catalogue entry) and the configured provider that makes its images. The same provider may serve
  * several models, each with its own instance and options.
  */
-export type Model = PublicModel & { provider: ImageProvider };
+export type Model = PublicModel & {
+	provider: ImageProvider;
+	/**
+	 * Whether a region edit's result is laid over its source through the mask, so every pixel
+	 * outside it is kept (true unless the entry's `keepUnmasked` is false).
+	 */
+	keepUnmasked: boolean;
+};
 
 /** The models this server offers, loaded once at start (MODELS_FILE, or the one IMAGE_PROVIDER names). */
 export type ModelCatalogue = {
@@ -40,7 +47,7 @@ export function createModelCatalogue(
 
 /** A model as GET /api/models shows it. */
 export function toPublicModel(model: Model): PublicModel {
-	const { provider: _provider, ...visible } = model;
+	const { provider: _provider, keepUnmasked: _keepUnmasked, ...visible } = model;
 	return visible;
 }
 
@@ -56,6 +63,12 @@ export type ModelNarrowing = {
 	imageInput?: boolean;
 	/** The upscale factors offered, among the provider's. */
 	upscale?: readonly number[];
+	/** false turns Edit region off where the provider can do it. */
+	mask?: boolean;
+	/** false turns Expand off where the provider can do it. */
+	outpaint?: boolean;
+	/** false stores a region edit's result as the provider made it, not laid over the source. */
+	keepUnmasked?: boolean;
 };
 
 /** What the offline engine's model says of itself when its entry gives no description. */
@@ -109,6 +122,9 @@ export function modelFromProvider(
 		referenceStrength: imageInput && capabilities.referenceStrength,
 		upscale,
 		upscaleResamples: upscale.length > 0 && capabilities.upscaleResamples,
+		mask: imageInput && capabilities.mask && entry.mask !== false,
+		outpaint: imageInput && capabilities.outpaint && entry.outpaint !== false,
+		keepUnmasked: entry.keepUnmasked !== false,
 		provider,
 	};
 }

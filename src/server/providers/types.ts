@@ -39,11 +39,15 @@ export type InputImage = {
  * What a generation does with its image. `reference` makes new images from it (Vary and Edit):
  * `strength` from 0 to 1 is how far the result may move from the reference, as image-to-image
  * "denoise" means it (0 keeps it, 1 ignores it). `upscale` makes one image `factor` times the
- * reference's width and height.
+ * reference's width and height. `region` repaints the part of `image` that `mask` covers (Edit
+ * region, and Expand, whose image is the source in its new frame and whose mask is the new area):
+ * `mask` is the one mask Atelier keeps, a greyscale PNG of the image's size, white where it may
+ * change, which each adapter converts to its service's convention (docs/decisions/033-region-edit.md).
  */
 export type ImageInstruction =
 	| { kind: "reference"; image: InputImage; strength: number }
-	| { kind: "upscale"; image: InputImage; factor: number };
+	| { kind: "upscale"; image: InputImage; factor: number }
+	| { kind: "region"; image: InputImage; mask: InputImage };
 
 /** What an adapter can honour; a catalogue entry may narrow it, never widen it. */
 export type ProviderCapabilities = {
@@ -76,12 +80,27 @@ export type ProviderCapabilities = {
 	 * the offline engine's does; false for an upscaler that adds detail, and where it cannot upscale.
 	 */
 	upscaleResamples: boolean;
+	/** Whether it repaints the region of an image a mask covers (Edit region). */
+	mask: boolean;
+	/** Whether it paints beyond an image's frame (Expand): a mask over the new area. */
+	outpaint: boolean;
+	/**
+	 * The most pixels an expanded frame may have on it; larger frames are scaled down as a whole.
+	 * MAX_UPLOAD_PIXELS where absent.
+	 */
+	maxRegionPixels?: number;
 };
 
 /** The capabilities that say what a provider does with an image. */
 export type ImageCapabilities = Pick<
 	ProviderCapabilities,
-	"textToImage" | "imageInput" | "referenceStrength" | "upscaleFactors" | "upscaleResamples"
+	| "textToImage"
+	| "imageInput"
+	| "referenceStrength"
+	| "upscaleFactors"
+	| "upscaleResamples"
+	| "mask"
+	| "outpaint"
 >;
 
 /** What a provider can do with images when it says nothing: make them from a prompt only. */
@@ -91,6 +110,8 @@ export const TEXT_ONLY: ImageCapabilities = {
 	referenceStrength: false,
 	upscaleFactors: [],
 	upscaleResamples: false,
+	mask: false,
+	outpaint: false,
 };
 
 /** A provider that honours no setting beyond the prompt, the ratio and up to four images. */
@@ -104,7 +125,16 @@ export const PLAIN_CAPABILITIES: ProviderCapabilities = {
 
 /** A setting a provider refuses before a generation is created: the field and why. */
 export type InputProblem = {
-	field: "seed" | "negativePrompt" | "quality" | "count" | "reference" | "strength" | "factor";
+	field:
+		| "seed"
+		| "negativePrompt"
+		| "quality"
+		| "count"
+		| "reference"
+		| "strength"
+		| "factor"
+		| "mask"
+		| "expand";
 	message: string;
 };
 

@@ -15,11 +15,18 @@ import {
 	VARY_STRENGTHS,
 } from "../../../shared/image-input";
 import { PROMPT_MESSAGES } from "../../../shared/prompt";
+import { type ExpandFrame, isRegionAction } from "../../../shared/region-edit";
 import { AppError } from "../../errors/app-error";
 import type { Model, ModelCatalogue } from "../../models/model-catalogue";
 import type { GenerationInput } from "../../providers/types";
 import { type ImageAction, toGenerationInput, toImageInstruction } from "../generation-input";
 import type { ReferenceSource } from "../run/reference-image";
+import {
+	checkRegionFields,
+	chooseRegionModel,
+	regionAspectRatio,
+	resolveExpandFrame,
+} from "./resolve-region-edit";
 
 function refuse(message: string): never {
 	throw new AppError("VALIDATION_ERROR", message);
@@ -40,6 +47,8 @@ export type ResolvedGeneration = {
 	settings: GenerationSettings;
 	/** What it does with its reference image; absent when made from the prompt alone. */
 	imageAction?: ImageAction;
+	/** An expansion's new frame (resolve-region-edit.ts). */
+	frame?: ExpandFrame;
 };
 
 /**
@@ -67,8 +76,14 @@ export async function resolveSettings(
 	const isFromParent = action === "vary-subtle" || action === "vary-strong" || action === "upscale";
 	const prompt = request.prompt ?? (isFromParent && parent ? parent.prompt : undefined);
 	if (prompt === undefined) refuse(PROMPT_MESSAGES.required);
-	const aspectRatio = resolveAspectRatio(request, source);
 	const model = chooseModel(catalogue, request, source, imageAction);
+	// Edit region keeps its image's size and Expand makes its new frame: neither takes a ratio of
+	// the model's list, the result being laid over the source at its own size.
+	const isRegion = isRegionAction(action);
+	const frame =
+		action === "expand" && source ? resolveExpandFrame(request, source, model) : undefined;
+	const aspectRatio =
+		isRegion && source ? regionAspectRatio(source, frame) : resolveAspectRatio(request, source);
 	if (imageAction && action !== "upscale" && !model.referenceStrength) {
 		// The model decides by itself how far to move from the image (OpenAI's edit endpoint): a
 		// strength asked for is refused, not ignored, and none is recorded as used.
@@ -80,7 +95,7 @@ export async function resolveSettings(
 		imageAction = { ...imageAction, strength: null };
 	}
 
-	if (action !== "upscale" && !model.ratios.includes(aspectRatio)) {
+	if (action !== "upscale" && !isRegion && !model.ratios.includes(aspectRatio)) {
 		refuse(`aspectRatio must be one of ${model.ratios.join(", ")} for this model`);
 	}
 	let count: number;
@@ -116,12 +131,21 @@ export async function resolveSettings(
 		quality: request.quality ?? keptQuality ?? defaultQualityOf(model),
 	};
 	let input: GenerationInput = toGenerationInput(prompt, aspectRatio, settings);
-	if (imageAction && source) {
+	// A region's image and mask are made by its run (its frame, its mask's convention): the
+	// provider checks the settings alone.
+	if (imageAction && source && !isRegion) {
 		input = { ...input, image: toImageInstruction(source.image, imageAction) };
 	}
 	const problem = await model.provider.checkInput?.(input);
 	if (problem) refuse(problem.message);
-	return { model, prompt, aspectRatio, settings, ...(imageAction ? { imageAction } : {}) };
+	return {
+		model,
+		prompt,
+		aspectRatio,
+		settings,
+		...(imageAction ? { imageAction } : {}),
+		...(frame ? { frame } : {}),
+	};
 }
 
 /**
@@ -133,6 +157,7 @@ function resolveImageAction(
 	request: CreateGenerationRequest,
 	source: ReferenceSource | undefined,
 ): ImageAction | undefined {
+	checkRegionFields(request, request.action ?? (source ? "edit" : null));
 	if (!source) {
 		if (request.action !== undefined) refuse(`reference is required for ${request.action}`);
 		if (request.strength !== undefined) refuse("strength is only taken with a reference");
@@ -149,6 +174,9 @@ function resolveImageAction(
 			strength: request.strength ?? DEFAULT_REFERENCE_STRENGTH,
 			factor: null,
 		};
+	}
+	if (action === "edit-region" || action === "expand") {
+		return { action, strength: null, factor: null };
 	}
 	if (source.kind !== "generation") {
 		refuse(
@@ -200,6 +228,9 @@ function chooseModel(
 ): Model {
 	const named = (id: string): Model => catalogue.find(id) ?? refuse(`model "${id}" is not offered`);
 	const action = imageAction?.action;
+	if (isRegionAction(action) && source) {
+		return chooseRegionModel(catalogue, request, source, action);
+	}
 	if (action === "upscale" && source?.kind === "generation") {
 		const factor = imageAction?.factor ?? DEFAULT_UPSCALE_FACTOR;
 		if (request.model !== undefined) {

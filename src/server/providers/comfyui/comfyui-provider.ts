@@ -625,6 +625,8 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 			upscaleFactors: upscaleWorkflow?.factors ?? [],
 			// The shipped upscale workflow resamples (ImageScaleBy, Lanczos); one's own may use a model.
 			upscaleResamples: upscaleWorkflow?.workflow === DEFAULT_UPSCALE_WORKFLOW.workflow,
+			mask: false,
+			outpaint: false,
 		},
 		checkInput,
 		randomSeed,

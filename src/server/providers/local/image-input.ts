@@ -55,3 +55,55 @@ export async function resampleImage(
 		.toBuffer();
 	return { data, contentType: "image/jpeg", width, height };
 }
+
+/**
+ * How the offline engine repaints a region (Edit region, Expand): inside the mask, the image's
+ * own colours, blurred so their neighbours reach in (an expansion's new area starts as the
+ * source's edges stretched outwards), half and half with the engine's render for the prompt and
+ * seed; outside it, the image untouched. Grey in the mask blends the two. Deterministic, and
+ * saved losslessly (PNG) so the kept pixels stay exactly the source's.
+ */
+export async function repaintRegion(
+	own: RawPicture,
+	region: { image: InputImage; mask: InputImage },
+): Promise<Buffer> {
+	const { width, height } = region.image;
+	const { info } = own;
+	const channels = info.channels === 4 ? 4 : 3;
+	const ownPixels = await sharp(own.data, {
+		raw: { width: info.width, height: info.height, channels },
+	})
+		.resize(width, height, { fit: "fill" })
+		.removeAlpha()
+		.raw()
+		.toBuffer();
+	const source = await sharp(region.image.data)
+		.removeAlpha()
+		.toColourspace("srgb")
+		.raw()
+		.toBuffer();
+	const neighbours = await sharp(region.image.data)
+		.removeAlpha()
+		.toColourspace("srgb")
+		.blur(Math.max(2, Math.min(width, height) / 24))
+		.raw()
+		.toBuffer();
+	const mask = await sharp(region.mask.data)
+		.resize(width, height, { fit: "fill" })
+		.extractChannel(0)
+		.raw()
+		.toBuffer();
+	const painted = Buffer.alloc(width * height * 3);
+	for (let pixel = 0; pixel < width * height; pixel++) {
+		const weight = (mask[pixel] ?? 0) / 255;
+		for (let channel = 0; channel < 3; channel++) {
+			const offset = pixel * 3 + channel;
+			const kept = source[offset] ?? 0;
+			const fresh = ((neighbours[offset] ?? 0) + (ownPixels[offset] ?? 0)) / 2;
+			painted[offset] = Math.round(kept * (1 - weight) + fresh * weight);
+		}
+	}
+	return sharp(painted, { raw: { width, height, channels: 3 } })
+		.png()
+		.toBuffer();
+}

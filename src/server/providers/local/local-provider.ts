@@ -42,6 +42,11 @@ export const LOCAL_CAPABILITIES: ProviderCapabilities = {
 	upscaleFactors: [2, 4],
 	// A Lanczos resample (image-input.ts): said so wherever Upscale is offered.
 	upscaleResamples: true,
+	// Repaints only the masked pixels, and paints an expansion's new area (image-input.ts).
+	mask: true,
+	outpaint: true,
+	// Its render is drawn at a megapixel and stretched: a larger frame would only be slower.
+	maxRegionPixels: 16_000_000,
 };
 
 const JOB_ID_PATTERN = /^local_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

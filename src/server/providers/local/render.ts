@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
 import { runImageWork } from "../../images/image-work";
 import type { ImageInstruction } from "../types";
-import { blendWithReference, resampleImage } from "./image-input";
+import { blendWithReference, repaintRegion, resampleImage } from "./image-input";
 import { createLook, type Look } from "./look";
 import {
 	type Exclusions,
@@ -92,7 +92,9 @@ export async function renderImages(
 			const rendered = await runImageWork(() =>
 				instruction?.kind === "reference"
 					? rasteriseOver(image, instruction)
-					: rasterise(image.svg, image.width, image.height),
+					: instruction?.kind === "region"
+						? rasteriseRegion(image, instruction)
+						: rasterise(image.svg, image.width, image.height),
 			);
 			drawn += 1;
 			onImageDrawn?.(drawn, composed.length);
@@ -248,6 +250,21 @@ async function rasteriseOver(
 		.jpeg(JPEG_OPTIONS)
 		.toBuffer();
 	return { data, contentType: CONTENT_TYPE, width, height };
+}
+
+/**
+ * A render repainting a region of an image: only the masked pixels change (repaintRegion), the
+ * result the image's own size, as PNG so every pixel outside the mask is kept exactly.
+ */
+async function rasteriseRegion(
+	image: ComposedImage,
+	region: Extract<ImageInstruction, { kind: "region" }>,
+): Promise<RenderedImage> {
+	const own = await sharp(Buffer.from(image.svg)).removeAlpha().raw().toBuffer({
+		resolveWithObject: true,
+	});
+	const data = await repaintRegion(own, region);
+	return { data, contentType: "image/png", width: region.image.width, height: region.image.height };
 }
 
 const GRAIN_SIZE = 256;

@@ -45,6 +45,7 @@ import {
 	type OpenAiQuality,
 	type OpenAiSizeMode,
 } from "./openai-config";
+import { toOpenAiMask } from "./openai-mask";
 import { selectOpenAiSize } from "./openai-sizes";
 
 export type OpenAiProviderOptions = VendorRequestSettings & {
@@ -97,12 +98,14 @@ const PARTIAL_IMAGE_EVENTS = new Set([
 const COMPLETED_IMAGE_EVENTS = new Set(["image_generation.completed", "image_edit.completed"]);
 
 /**
- * The edit endpoint's form: the reference as the `image` file, every other field as text (a
- * multipart form has no numbers or booleans).
+ * The edit endpoint's form: the reference as the `image` file (with a region, its `mask` file in
+ * OpenAI's convention, openai-mask.ts), every other field as text (a multipart form has no
+ * numbers or booleans).
  */
 function toEditForm(
 	fields: Record<string, string | number | boolean>,
 	image: InputImage,
+	mask?: Buffer,
 ): FormData {
 	const form = new FormData();
 	const extension = image.contentType.slice("image/".length);
@@ -111,6 +114,8 @@ function toEditForm(
 		new Blob([Buffer.from(image.data)], { type: image.contentType }),
 		`reference.${extension}`,
 	);
+	if (mask)
+		form.append("mask", new Blob([new Uint8Array(mask)], { type: "image/png" }), "mask.png");
 	for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
 	return form;
 }
@@ -189,6 +194,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 			throw new ProviderError("OpenAI's images API cannot upscale an image", { retryable: false });
 		}
 		const reference = input.image?.image;
+		const mask = input.image?.kind === "region" ? await toOpenAiMask(input.image.mask) : undefined;
 		const url = resolveBelow(baseUrl, reference ? "images/edits" : "images/generations");
 		const what = `${reference ? "Editing an image" : "Generating images"} at ${describeUrl(url)}`;
 		const isStreamed = partialImages > 0;
@@ -220,7 +226,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 				method: "POST",
 				url,
 				// An edit is the same request as multipart/form-data with the image as a file.
-				...(reference ? { form: toEditForm(fields, reference) } : { json: fields }),
+				...(reference ? { form: toEditForm(fields, reference, mask) } : { json: fields }),
 				...(isStreamed ? { headers: { accept: "text/event-stream" }, onChunk: readChunk } : {}),
 			},
 			{ signal },
@@ -316,6 +322,9 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ImageProvi
 			referenceStrength: false,
 			upscaleFactors: [],
 			upscaleResamples: false,
+			// The edit endpoint's `mask` (openai-mask.ts); the image is a frame of any size.
+			mask: true,
+			outpaint: true,
 		},
 		trustedPrivateHosts: listTrustedPrivateHosts(baseUrl),
 

@@ -14,6 +14,13 @@ export type HostedImageInputs = {
 	strength?: string;
 	/** An upscaler's factor input (such as `scale`) and the factors it is offered at. */
 	upscale?: { scale: string; factors: readonly number[] };
+	/**
+	 * The input that takes a region's mask (an inpainting model's `mask`, FLUX Fill's `mask_url`):
+	 * white where the image may change, as Atelier keeps it. With it the model edits regions and
+	 * expands frames, unless `outpaint` is false.
+	 */
+	mask?: string;
+	outpaint?: boolean;
 };
 
 /**
@@ -44,7 +51,13 @@ export function describeHostedImageCapabilities(
 	if (inputs.upscale) {
 		return { ...TEXT_ONLY, textToImage: false, upscaleFactors: inputs.upscale.factors };
 	}
-	return { ...TEXT_ONLY, imageInput: true, referenceStrength: inputs.strength !== undefined };
+	return {
+		...TEXT_ONLY,
+		imageInput: true,
+		referenceStrength: inputs.strength !== undefined,
+		mask: inputs.mask !== undefined,
+		outpaint: inputs.mask !== undefined && inputs.outpaint !== false,
+	};
 }
 
 /** The model inputs that carry a generation's image (none for a generation from a prompt). */
@@ -57,6 +70,9 @@ export function toHostedImageFields(
 	const fields: Record<string, unknown> = { [inputs.image]: toDataUri(instruction.image) };
 	if (instruction.kind === "upscale") {
 		if (inputs.upscale) fields[inputs.upscale.scale] = instruction.factor;
+	} else if (instruction.kind === "region") {
+		// White = change, as the model's mask input takes it: the mask goes as it is kept.
+		if (inputs.mask) fields[inputs.mask] = toDataUri(instruction.mask);
 	} else if (inputs.strength) {
 		fields[inputs.strength] = instruction.strength;
 	}

@@ -99,6 +99,22 @@ function readHostedImageInputs(
 				'is required to upscale (upscale lists factors): the model\'s factor input, such as "scale"',
 		});
 	}
+	if (image.mask === true) {
+		problems.push({
+			field: "mask",
+			message: 'must name the model\'s mask input, such as "mask" or "mask_url"',
+		});
+	}
+	const maskName = typeof image.mask === "string" ? image.mask : undefined;
+	if (maskName !== undefined && name === undefined && image.imageInput !== true) {
+		problems.push({
+			field: "mask",
+			message: "needs imageInput, the name of the model's image input",
+		});
+	}
+	if (maskName !== undefined && options.scaleInput !== undefined) {
+		problems.push({ field: "mask", message: "an upscaler (scaleInput) takes no mask" });
+	}
 	if (options.strengthInput !== undefined && name === undefined && image.imageInput !== true) {
 		problems.push({
 			field: "strengthInput",
@@ -113,5 +129,7 @@ function readHostedImageInputs(
 	return {
 		image: name,
 		...(options.strengthInput !== undefined ? { strength: options.strengthInput } : {}),
+		...(maskName !== undefined ? { mask: maskName } : {}),
+		...(image.outpaint !== undefined ? { outpaint: image.outpaint } : {}),
 	};
 }

@@ -21,7 +21,14 @@ export type ProviderContext<Env = CommonProviderEnv> = { env: Env; baseDir: stri
  * What an entry's common fields say of images, which a hosted model (Replicate, fal) is built
  * from: there `imageInput` names the model's image input and `upscale` an upscaler's factors.
  */
-export type EntryImageFields = { imageInput?: boolean | string; upscale?: readonly number[] };
+export type EntryImageFields = {
+	imageInput?: boolean | string;
+	upscale?: readonly number[];
+	/** Whether it edits a region; for a hosted model, the name of its mask input. */
+	mask?: boolean | string;
+	/** false turns Expand off where the model could paint beyond the frame. */
+	outpaint?: boolean;
+};
 
 /** Problems with options of an entry: which option, and what is wrong with it. */
 export class ProviderOptionError extends Error {

@@ -76,6 +76,8 @@ export function createTestModel(overrides: Partial<PublicModel> = {}): PublicMod
 	return {
 		referenceStrength: overrides.imageInput === true,
 		upscaleResamples: false,
+		mask: false,
+		outpaint: false,
 		id: "local",
 		label: "Offline engine",
 		description: null,
