@@ -24,7 +24,6 @@ import {
 	BulkDeleteResponseSchema,
 	SetFavoriteResponseSchema,
 } from "../../shared/history-responses";
-import type { ReferenceInput } from "../../shared/image-input";
 import { ApiError, parseApiAnswer, requestApi } from "./api-client";
 import { fetchApiJson } from "./api-fetch";
 
@@ -48,28 +47,12 @@ export type StartGenerationRequest = Omit<
 };
 
 /**
- * The mask editor's starts: `edit-region` with the mask, a PNG uploaded through POST /api/uploads
- * (white where the image may change), or `expand` with the room added on each side, a fraction of
- * the source's width or height.
- */
-export type EditorStartRequest = {
-	action: "edit-region" | "expand";
-	reference: ReferenceInput;
-	prompt: string;
-	model?: string;
-	count?: number;
-	seed?: number;
-	mask?: { uploadId: string };
-	expand?: { left: number; right: number; top: number; bottom: number };
-};
-
-/**
  * `POST /api/generations`. It failed when the HTTP status is not ok or success is not true
  * (SPEC.md section 7); both throw an ApiError, with the server's error body when it sent one. The
  * answer names the model and the settings, the seed drawn among them, when the server says them.
  */
 export async function startGeneration(
-	request: StartGenerationRequest | EditorStartRequest,
+	request: StartGenerationRequest,
 	signal?: AbortSignal,
 ): Promise<{
 	id: string;

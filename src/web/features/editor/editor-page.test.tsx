@@ -275,6 +275,41 @@ describe("the mask editor", () => {
 		});
 	});
 
+	it("reopens an expansion from Use settings with its prompt, count, seed and placement", async () => {
+		const source = createSource();
+		const expansion = createTestGeneration({
+			prompt: "The harbour and the hills around it",
+			model: { id: INPAINTER.id, label: INPAINTER.label },
+			settings: { ...source.settings, count: 2, seed: 777 },
+			parent: { generationId: source.id, imageIndex: 0, action: "expand", exists: true },
+			region: {
+				sourceUrl: "/api/generations/x/source",
+				maskUrl: null,
+				frame: { width: 96, height: 64, left: 32, top: 0, sourceWidth: 64, sourceHeight: 64 },
+			},
+		});
+		const recorded = serveEditor(source);
+		mswServer.use(
+			http.get(`*/api/generations/${expansion.id}`, () => HttpResponse.json(expansion)),
+		);
+		const { user } = openHistory({
+			path: `/edit?generation=${source.id}&image=0&tool=expand&reopen=${expansion.id}`,
+		});
+		await screen.findByRole("application", { name: "Image in its new frame" });
+		expect(screen.getByRole("textbox", { name: "Prompt" })).toHaveValue(
+			"The harbour and the hills around it",
+		);
+		expect(screen.getByRole("spinbutton", { name: "Seed" })).toHaveValue(777);
+		expect(screen.getByText("96 × 64 px")).toBeInTheDocument();
+		await user.click(screen.getByRole("button", { name: "Generate" }));
+		await waitFor(() => expect(recorded.starts).toHaveLength(1));
+		expect(recorded.starts[0]).toMatchObject({
+			expand: { left: 0.5, right: 0, top: 0, bottom: 0 },
+			count: 2,
+			seed: 777,
+		});
+	});
+
 	it("says so when no model offered can do the tool", async () => {
 		const source = createSource();
 		serveEditor(source, [PAINTER_ONLY]);

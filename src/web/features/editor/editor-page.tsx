@@ -23,7 +23,7 @@ import { isMaskEmpty } from "./mask-brush";
 import { readMaskImage } from "./mask-overlay";
 import { RegionEditor } from "./region-editor";
 import { type EditSettings, submitEdit } from "./submit-edit";
-import { buildMaskUrl, type EditorSourceImage, useEditorSource } from "./use-editor-source";
+import { type EditorSourceImage, useEditorSource } from "./use-editor-source";
 import { type MaskEditor, useMaskEditor } from "./use-mask-editor";
 
 export function EditorPage() {
@@ -81,12 +81,14 @@ function EditorWorkspace({
 		[source.width, source.height],
 	);
 	const editor = useMaskEditor(size);
-	const [expand, setExpand] = useState<ExpandChoice>(() => initialExpandChoice(size));
+	const [expand, setExpand] = useState<ExpandChoice>(() =>
+		source.placement ? { ratio: null, placement: source.placement } : initialExpandChoice(size),
+	);
 	const [message, setMessage] = useState<string | null>(null);
 	const [isSubmitting, setIsSubmitting] = useState(false);
 	const queryClient = useQueryClient();
 	const navigate = useNavigate();
-	useReopenedMask(link, size, editor);
+	useReopenedMask(link.tool === "region" ? source.maskUrl : null, size, editor);
 
 	const submit = async (settings: EditSettings) => {
 		const prompt = validatePrompt(settings.prompt);
@@ -142,19 +144,18 @@ function EditorWorkspace({
 
 /** Use settings on an edit: its recorded mask, painted again (and undoable, like any edit). */
 function useReopenedMask(
-	link: EditorLink,
+	maskUrl: string | null,
 	size: { width: number; height: number },
 	editor: MaskEditor,
 ) {
 	const { load } = editor;
 	// biome-ignore lint/correctness/useExhaustiveDependencies: loaded once per editor opened
 	useEffect(() => {
-		const reopen = link.reopen;
-		if (!reopen || link.tool !== "region") return;
+		if (!maskUrl) return;
 		const controller = new AbortController();
 		void (async () => {
 			try {
-				const response = await fetch(buildMaskUrl(reopen), { signal: controller.signal });
+				const response = await fetch(maskUrl, { signal: controller.signal });
 				if (!response.ok) return;
 				const values = await readMaskImage(await response.blob(), size);
 				if (values && !controller.signal.aborted) load(values);

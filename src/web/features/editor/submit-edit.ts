@@ -1,7 +1,7 @@
 // Edit region's and Expand's start: the mask uploaded as any image is (a PNG at the source's pixel
 // size), then the request naming it, or the expansion's placement.
 
-import { type EditorStartRequest, startGeneration } from "../../lib/generations-requests";
+import { type StartGenerationRequest, startGeneration } from "../../lib/generations-requests";
 import type { EditorSource, EditorTool } from "../../lib/image-actions";
 import { uploadImage } from "../../lib/uploads-requests";
 import { type ExpandPlacement, toExpandRequest } from "./expand-geometry";
@@ -33,7 +33,7 @@ export async function submitEdit(
 		...(settings.count === null ? {} : { count: settings.count }),
 		...(settings.seed === null ? {} : { seed: settings.seed }),
 	};
-	let request: EditorStartRequest;
+	let request: StartGenerationRequest;
 	if (work.tool === "region") {
 		const png = await encodeMaskPng(work.mask);
 		const upload = await uploadImage(new File([png], "mask.png", { type: "image/png" }), signal);

@@ -1,15 +1,17 @@
 // The image the editor opens, and what it starts from: for one of the person's generations, its
 // image's size and display copy, its prompt, model, count and seed; for an upload, the upload and
 // its size once loaded. With `reopen` (Use settings on an edit), that edit's prompt and settings,
-// and its recorded mask.
+// and its recorded mask or placement (its `region`).
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { Generation } from "../../../shared/generation-responses";
+import type { GenerationRegion } from "../../../shared/region-edit";
 import { fetchGeneration } from "../../lib/generations-requests";
 import type { EditorLink } from "../../lib/image-actions";
 import { readDisplaySource } from "../../lib/image-sources";
 import { buildUploadImageUrl } from "../../lib/uploads-requests";
+import type { ExpandPlacement } from "./expand-geometry";
 
 export type EditorSourceImage = {
 	/** The picture shown (the display copy where there is one); the mask is at `width` × `height`. */
@@ -21,17 +23,16 @@ export type EditorSourceImage = {
 	modelId: string | null;
 	count: number | null;
 	seed: number | null;
+	/** A reopened edit's recorded mask, to paint again. */
+	maskUrl: string | null;
+	/** A reopened expansion's placement of the source in its frame. */
+	placement: ExpandPlacement | null;
 };
 
 type SourceState =
 	| { status: "loading" }
 	| { status: "missing" }
 	| { status: "ready"; source: EditorSourceImage; image: HTMLImageElement | null };
-
-/** Where a generation's recorded mask is read from (the recipe keeps it for Use settings). */
-export function buildMaskUrl(generationId: string): string {
-	return `/api/generations/${encodeURIComponent(generationId)}/mask`;
-}
 
 function useGeneration(id: string | null) {
 	return useQuery({
@@ -71,6 +72,10 @@ export function useEditorSource(link: EditorLink): SourceState {
 
 	if (generation.isError || loaded.status === "failed") return { status: "missing" };
 	const recipe = recipeOf(reopened.data, true) ?? recipeOf(generation.data, false);
+	const recorded = {
+		maskUrl: reopened.data?.region?.maskUrl ?? null,
+		placement: placementOf(reopened.data?.region?.frame ?? null),
+	};
 	if (generationId) {
 		if (!generation.data || (link.reopen && reopened.isPending)) return { status: "loading" };
 		const image = imageOf(generation.data, link);
@@ -85,6 +90,7 @@ export function useEditorSource(link: EditorLink): SourceState {
 				modelId: recipe?.modelId ?? null,
 				count: recipe?.count ?? null,
 				seed: recipe?.seed ?? null,
+				...recorded,
 			},
 			image: loaded.status === "loaded" ? loaded.image : null,
 		};
@@ -102,8 +108,22 @@ export function useEditorSource(link: EditorLink): SourceState {
 			modelId: recipe?.modelId ?? null,
 			count: recipe?.count ?? null,
 			seed: recipe?.seed ?? null,
+			...recorded,
 		},
 		image: loaded.image,
+	};
+}
+
+/** Where an expansion placed its source, as the room it added on each side. */
+function placementOf(frame: GenerationRegion["frame"]): ExpandPlacement | null {
+	if (!frame) return null;
+	const right = frame.width - frame.left - frame.sourceWidth;
+	const bottom = frame.height - frame.top - frame.sourceHeight;
+	return {
+		left: frame.left / frame.sourceWidth,
+		right: right / frame.sourceWidth,
+		top: frame.top / frame.sourceHeight,
+		bottom: bottom / frame.sourceHeight,
 	};
 }
 
