@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * The models offered
-         * @description Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation. What each model does with an image: `imageInput` (Vary and Edit), `referenceStrength` (whether it honours a start's `strength`; false where the model decides by itself how far to move from the image, as OpenAI's edits do, and a `strength` sent to it answers 400), `upscale` (its factors) and `upscaleResamples` (its upscale only resamples the image, as the offline engine's Lanczos does: larger, with no added detail).
+         * @description Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation. What each model does with an image: `imageInput` (Vary and Edit), `referenceStrength` (whether it honours a start's `strength`; false where the model decides by itself how far to move from the image, as OpenAI's edits do, and a `strength` sent to it answers 400), `upscale` (its factors) and `upscaleResamples` (its upscale only resamples the image, as the offline engine's Lanczos does: larger, with no added detail); `mask` (Edit region: `action: "edit-region"`) and `outpaint` (Expand: `action: "expand"`).
          *
          *     Open to anyone.
          */
@@ -41,7 +41,7 @@ export interface paths {
         put?: never;
         /**
          * Start a generation
-         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength` where the model honours one (`referenceStrength` in `GET /api/models`). A model that cannot take an image, a `strength` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image answers 404.
+         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength` where the model honours one (`referenceStrength` in `GET /api/models`). `edit-region` repaints the part of the reference a `mask` covers (an upload of yours: a PNG of the reference's pixel size, white where it may change, black where it must stay, grey for a soft edge, an alpha channel multiplying it) and `expand` paints beyond its frame (`expand`: `{ aspectRatio }`, the reference centred, or `{ left, right, top, bottom }`, fractions of its width or height); both need a prompt, and every pixel outside the mask (or the new area) is kept: the result is the model's image laid over the source through the feathered mask, at the source's size or the new frame's (scaled down as a whole to the model's pixel limit). The result's `region` gives its source, mask and frame. A model that cannot take an image, edit a region (`mask` in `GET /api/models`) or expand (`outpaint`), a mask that is not a PNG, not the reference's size or empty, an expansion that adds nothing, a `strength` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image or mask answers 404.
          *
          *     A token needs the `generate` scope. Where the server requires verified addresses, the token's owner needs one (else 403 `EMAIL_NOT_VERIFIED`).
          */
@@ -270,6 +270,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/generations/{id}/mask": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mask of a region edit
+         * @description The mask an `edit-region` generation was made with, as Atelier keeps it: a greyscale PNG of its source's pixel size, white where the image could change, black where it was kept. Upload it again (`POST /api/uploads`) to make another edit with the same mask. 404 for a generation without one (an expansion's mask is its new area, from `region.frame`).
+         *
+         *     A token needs the `read` scope.
+         */
+        get: operations["readMask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/generations/{id}/source": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The image a region edit started from
+         * @description An `edit-region` or `expand` generation's own copy of the image it started from (the preview's "before"), kept whatever becomes of its parent or upload. 404 for any other generation.
+         *
+         *     A token needs the `read` scope.
+         */
+        get: operations["readSource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -383,7 +427,9 @@ export interface operations {
                      *             2,
                      *             4
                      *           ],
-                     *           "upscaleResamples": true
+                     *           "upscaleResamples": true,
+                     *           "mask": true,
+                     *           "outpaint": true
                      *         },
                      *         {
                      *           "id": "gpt-image",
@@ -412,7 +458,9 @@ export interface operations {
                      *           "imageInput": true,
                      *           "referenceStrength": false,
                      *           "upscale": [],
-                     *           "upscaleResamples": false
+                     *           "upscaleResamples": false,
+                     *           "mask": true,
+                     *           "outpaint": true
                      *         }
                      *       ],
                      *       "defaultModelId": "local",
@@ -435,6 +483,8 @@ export interface operations {
                             referenceStrength: boolean;
                             upscale: number[];
                             upscaleResamples: boolean;
+                            mask: boolean;
+                            outpaint: boolean;
                         }[];
                         defaultModelId: string;
                         preferredModelId?: string | null;
@@ -610,14 +660,26 @@ export interface operations {
                                 generationId: string;
                                 imageIndex: number;
                                 /** @enum {string} */
-                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
                                 exists: boolean;
                             } | {
-                                /** @constant */
-                                action: "edit";
+                                /** @enum {string} */
+                                action: "edit" | "edit-region" | "expand";
                                 /** @constant */
                                 upload: true;
                             }) | null;
+                            region?: {
+                                sourceUrl: string;
+                                maskUrl: string | null;
+                                frame: {
+                                    width: number;
+                                    height: number;
+                                    left: number;
+                                    top: number;
+                                    sourceWidth: number;
+                                    sourceHeight: number;
+                                } | null;
+                            };
                             childrenCount: number;
                         }[];
                         nextCursor: string | null;
@@ -773,9 +835,23 @@ export interface operations {
                      * @description What to do with `reference`: make variations close to it or freer from it, upscale it, or edit it with the prompt (the default with a reference).
                      * @enum {string}
                      */
-                    action?: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                    action?: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
                     /** @description For `upscale`: 2 (the default) or 4 times the width and height. */
                     factor?: 2 | 4;
+                    /** @description For `edit-region` (required): an upload of yours (`POST /api/uploads`), a PNG of the reference's pixel size: white where the image may change, black where it must stay, grey for a soft edge; an alpha channel, where present, multiplies it. Every pixel outside it is kept. */
+                    mask?: {
+                        uploadId: string;
+                    };
+                    /** @description For `expand` (required): `{ aspectRatio }`, one of the offered ratios, the reference centred in it; or `{ left, right, top, bottom }`, each a fraction (0 to 1) of the reference's width or height added on that side. A frame over the model's pixel limit is scaled down as a whole. */
+                    expand?: {
+                        /** @enum {string} */
+                        aspectRatio: "--ar 1:1" | "--ar 3:2" | "--ar 16:9" | "--ar 21:9" | "--ar 2:3" | "--ar 9:16";
+                    } | {
+                        left?: number;
+                        right?: number;
+                        top?: number;
+                        bottom?: number;
+                    };
                 };
             };
         };
@@ -1416,14 +1492,26 @@ export interface operations {
                                 generationId: string;
                                 imageIndex: number;
                                 /** @enum {string} */
-                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
                                 exists: boolean;
                             } | {
-                                /** @constant */
-                                action: "edit";
+                                /** @enum {string} */
+                                action: "edit" | "edit-region" | "expand";
                                 /** @constant */
                                 upload: true;
                             }) | null;
+                            region?: {
+                                sourceUrl: string;
+                                maskUrl: string | null;
+                                frame: {
+                                    width: number;
+                                    height: number;
+                                    left: number;
+                                    top: number;
+                                    sourceWidth: number;
+                                    sourceHeight: number;
+                                } | null;
+                            };
                             childrenCount: number;
                         } | null;
                         children: {
@@ -1475,14 +1563,26 @@ export interface operations {
                                 generationId: string;
                                 imageIndex: number;
                                 /** @enum {string} */
-                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
                                 exists: boolean;
                             } | {
-                                /** @constant */
-                                action: "edit";
+                                /** @enum {string} */
+                                action: "edit" | "edit-region" | "expand";
                                 /** @constant */
                                 upload: true;
                             }) | null;
+                            region?: {
+                                sourceUrl: string;
+                                maskUrl: string | null;
+                                frame: {
+                                    width: number;
+                                    height: number;
+                                    left: number;
+                                    top: number;
+                                    sourceWidth: number;
+                                    sourceHeight: number;
+                                } | null;
+                            };
                             childrenCount: number;
                         }[];
                     };
@@ -1719,14 +1819,26 @@ export interface operations {
                             generationId: string;
                             imageIndex: number;
                             /** @enum {string} */
-                            action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
+                            action: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
                             exists: boolean;
                         } | {
-                            /** @constant */
-                            action: "edit";
+                            /** @enum {string} */
+                            action: "edit" | "edit-region" | "expand";
                             /** @constant */
                             upload: true;
                         }) | null;
+                        region?: {
+                            sourceUrl: string;
+                            maskUrl: string | null;
+                            frame: {
+                                width: number;
+                                height: number;
+                                left: number;
+                                top: number;
+                                sourceWidth: number;
+                                sourceHeight: number;
+                            } | null;
+                        };
                         childrenCount: number;
                     };
                 };
@@ -2765,6 +2877,258 @@ export interface operations {
                      *       "error": {
                      *         "code": "TOKEN_SCOPE_MISSING",
                      *         "message": "This API token does not have the \"delete\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readMask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The generation's id.
+                 * @example 0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mask. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"read\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The generation's id.
+                 * @example 0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"read\" scope this request needs."
                      *       }
                      *     }
                      */

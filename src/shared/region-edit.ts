@@ -113,13 +113,13 @@ export function expandFrame(
 	sides: ExpandSides,
 	maxPixels: number,
 ): ExpandFrame | null {
-	const left = Math.round(sides.left * size.width);
-	const right = Math.round(sides.right * size.width);
-	const top = Math.round(sides.top * size.height);
-	const bottom = Math.round(sides.bottom * size.height);
-	if (left + right + top + bottom === 0) return null;
-	const width = size.width + left + right;
-	const height = size.height + top + bottom;
+	// The whole is rounded once, so a centred ratio is exact; the left and top sides are rounded
+	// and the right and bottom get what is left.
+	const width = Math.round(size.width * (1 + sides.left + sides.right));
+	const height = Math.round(size.height * (1 + sides.top + sides.bottom));
+	if (width === size.width && height === size.height) return null;
+	const left = Math.min(Math.round(sides.left * size.width), width - size.width);
+	const top = Math.min(Math.round(sides.top * size.height), height - size.height);
 	const scale = Math.min(1, Math.sqrt(maxPixels / (width * height)));
 	const scaled = (value: number) => Math.max(1, Math.floor(value * scale));
 	return {

@@ -116,17 +116,21 @@ export async function takeSnapshot(deps: SnapshotDeps, folder: string): Promise<
 			const people = CountSchema.parse((await client.query(`select count(*) from "user"`)).rows[0]);
 			const rows = (
 				await client.query(
-					"select images, reference_image->>'key' as reference_key from generations",
+					"select images, reference_image->>'key' as reference_key, region_mask->>'key' as mask_key from generations",
 				)
 			).rows;
 			const imagesPerRow = rows.map((row: { images: unknown }) =>
 				ImageKeysSchema.parse(row.images),
 			);
-			// A generation made from an image also names its own copy of that image.
-			imageKeys = rows.flatMap((row: { images: unknown; reference_key: unknown }) => [
-				...keysOf(row.images),
-				...(typeof row.reference_key === "string" ? [row.reference_key] : []),
-			]);
+			// A generation made from an image also names its own copy of that image, and a region
+			// edit its mask.
+			imageKeys = rows.flatMap(
+				(row: { images: unknown; reference_key: unknown; mask_key: unknown }) => [
+					...keysOf(row.images),
+					...(typeof row.reference_key === "string" ? [row.reference_key] : []),
+					...(typeof row.mask_key === "string" ? [row.mask_key] : []),
+				],
+			);
 			counts = {
 				people: people.count,
 				generations: rows.length,

@@ -686,6 +686,20 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0024_region_edits": {
+		// Edit region and Expand (decision 033): two more actions, the mask a region edit keeps in
+		// its folder beside its reference copy, and where an expansion's source sits in its frame.
+		async up(db) {
+			await sql`alter table generations drop constraint generations_action_check`.execute(db);
+			await sql`
+				alter table generations
+					add constraint generations_action_check check (action in (
+						'vary-subtle', 'vary-strong', 'upscale', 'edit', 'edit-region', 'expand'
+					)),
+					add column region_mask jsonb,
+					add column expand_frame jsonb`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -3,6 +3,7 @@ import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { GenerationStatus, ProgressStage } from "../../shared/generation-responses";
 import type { Quality } from "../../shared/generation-settings";
 import type { GenerationAction, UploadContentType } from "../../shared/image-input";
+import type { ExpandFrame } from "../../shared/region-edit";
 
 /** One stored image of a generation: storage keys, never provider URLs. */
 export type StoredImage = {
@@ -102,6 +103,10 @@ type GenerationsTable = {
 	parent_image_index: ColumnType<number | null, number | null | undefined, number | null>;
 	/** An edit of an uploaded file (it has no parent generation). */
 	from_upload: ColumnType<boolean, boolean | undefined, boolean>;
+	/** An `edit-region`'s mask, in the one convention (images/region-mask.ts), in its folder. */
+	region_mask: ColumnType<ReferenceImage | null, string | null | undefined, string | null>;
+	/** Where an `expand`'s source sits in its new frame. */
+	expand_frame: ColumnType<ExpandFrame | null, string | null | undefined, string | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;

@@ -231,12 +231,17 @@ export async function selectStoredObjectOwners(
 	db: Executor,
 	ids: readonly string[],
 ): Promise<
-	Array<Pick<GenerationRow, "id" | "status" | "images" | "lease_owner" | "reference_image">>
+	Array<
+		Pick<
+			GenerationRow,
+			"id" | "status" | "images" | "lease_owner" | "reference_image" | "region_mask"
+		>
+	>
 > {
 	if (ids.length === 0) return [];
 	return db
 		.selectFrom("generations")
-		.select(["id", "status", "images", "lease_owner", "reference_image"])
+		.select(["id", "status", "images", "lease_owner", "reference_image", "region_mask"])
 		.where("id", "in", ids)
 		.execute();
 }

@@ -56,7 +56,7 @@ export const GENERATION_OPERATIONS = {
 		path: "/api/models",
 		summary: "The models offered",
 		description:
-			"Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation. What each model does with an image: `imageInput` (Vary and Edit), `referenceStrength` (whether it honours a start's `strength`; false where the model decides by itself how far to move from the image, as OpenAI's edits do, and a `strength` sent to it answers 400), `upscale` (its factors) and `upscaleResamples` (its upscale only resamples the image, as the offline engine's Lanczos does: larger, with no added detail).",
+			"Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation. What each model does with an image: `imageInput` (Vary and Edit), `referenceStrength` (whether it honours a start's `strength`; false where the model decides by itself how far to move from the image, as OpenAI's edits do, and a `strength` sent to it answers 400), `upscale` (its factors) and `upscaleResamples` (its upscale only resamples the image, as the offline engine's Lanczos does: larger, with no added detail); `mask` (Edit region: `action: \"edit-region\"`) and `outpaint` (Expand: `action: \"expand\"`).",
 		tag: "Models",
 		access: { scopes: ["generate", "read", "delete"], isOpen: true },
 		success: {
@@ -82,6 +82,8 @@ export const GENERATION_OPERATIONS = {
 							referenceStrength: true,
 							upscale: [2, 4],
 							upscaleResamples: true,
+							mask: true,
+							outpaint: true,
 						},
 						{
 							id: "gpt-image",
@@ -98,6 +100,8 @@ export const GENERATION_OPERATIONS = {
 							referenceStrength: false,
 							upscale: [],
 							upscaleResamples: false,
+							mask: true,
+							outpaint: true,
 						},
 					],
 					defaultModelId: "local",
@@ -111,7 +115,7 @@ export const GENERATION_OPERATIONS = {
 		method: "post",
 		path: "/api/generations",
 		summary: "Start a generation",
-		description: `Queues a generation and answers at once; poll \`pollingUrl\` until it is completed or failed. The prompt is 1 to ${MAX_PROMPT_LENGTH} characters. To make images from an image, name it in \`reference\` (an upload of yours, or an image of one of your generations, counted from 0) with an \`action\`: \`vary-subtle\` and \`vary-strong\` keep the parent's prompt, ratio and model unless you name others, with a new seed; \`upscale\` makes one image \`factor\` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; \`edit\` (the default with a reference) needs a prompt and takes \`strength\` where the model honours one (\`referenceStrength\` in \`GET /api/models\`). A model that cannot take an image, a \`strength\` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image answers 404.`,
+		description: `Queues a generation and answers at once; poll \`pollingUrl\` until it is completed or failed. The prompt is 1 to ${MAX_PROMPT_LENGTH} characters. To make images from an image, name it in \`reference\` (an upload of yours, or an image of one of your generations, counted from 0) with an \`action\`: \`vary-subtle\` and \`vary-strong\` keep the parent's prompt, ratio and model unless you name others, with a new seed; \`upscale\` makes one image \`factor\` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; \`edit\` (the default with a reference) needs a prompt and takes \`strength\` where the model honours one (\`referenceStrength\` in \`GET /api/models\`). \`edit-region\` repaints the part of the reference a \`mask\` covers (an upload of yours: a PNG of the reference's pixel size, white where it may change, black where it must stay, grey for a soft edge, an alpha channel multiplying it) and \`expand\` paints beyond its frame (\`expand\`: \`{ aspectRatio }\`, the reference centred, or \`{ left, right, top, bottom }\`, fractions of its width or height); both need a prompt, and every pixel outside the mask (or the new area) is kept: the result is the model's image laid over the source through the feathered mask, at the source's size or the new frame's (scaled down as a whole to the model's pixel limit). The result's \`region\` gives its source, mask and frame. A model that cannot take an image, edit a region (\`mask\` in \`GET /api/models\`) or expand (\`outpaint\`), a mask that is not a PNG, not the reference's size or empty, an expansion that adds nothing, a \`strength\` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image or mask answers 404.`,
 		tag: "Generations",
 		access: { scopes: ["generate"], signedOutCode: "SIGN_IN_REQUIRED", needsVerifiedEmail: true },
 		headers: [IDEMPOTENCY_KEY_HEADER],

@@ -4,6 +4,7 @@ import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
 import { GENERATION_OPERATIONS } from "./generation-operations";
+import { REGION_OPERATIONS } from "./region-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
 type JsonObject = Record<string, unknown>;
@@ -20,6 +21,7 @@ export type OpenApiDocument = {
 /** Every operation a token may call, in the order the document lists them. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
 	...Object.values(GENERATION_OPERATIONS),
+	...Object.values(REGION_OPERATIONS),
 	...Object.values(UPLOAD_OPERATIONS),
 ];
 

@@ -111,22 +111,21 @@ export async function compositeRegion(
 			.toBuffer(),
 	);
 	const original = await runImageWork(() => sharp(mask).extractChannel(0).raw().toBuffer());
-	const alpha = Buffer.alloc(width * height);
-	for (let index = 0; index < alpha.length; index++) {
-		alpha[index] = (original[index] ?? 0) === 0 ? 0 : Math.max(feathered[index] ?? 0, 1);
-	}
-	const layer = await runImageWork(() =>
-		sharp(result)
-			.resize(width, height, { fit: "fill" })
-			.removeAlpha()
-			.joinChannel(alpha, { raw: { width, height, channels: 1 } })
-			.png()
-			.toBuffer(),
+	const painted = await runImageWork(() =>
+		sharp(result).resize(width, height, { fit: "fill" }).removeAlpha().raw().toBuffer(),
 	);
+	// The result with the mask as its alpha (sharp's removeAlpha would run after a joinChannel).
+	const layer = Buffer.alloc(width * height * 4);
+	for (let index = 0; index < width * height; index++) {
+		layer[index * 4] = painted[index * 3] ?? 0;
+		layer[index * 4 + 1] = painted[index * 3 + 1] ?? 0;
+		layer[index * 4 + 2] = painted[index * 3 + 2] ?? 0;
+		layer[index * 4 + 3] = (original[index] ?? 0) === 0 ? 0 : Math.max(feathered[index] ?? 0, 1);
+	}
 	return runImageWork(() =>
 		sharp(source)
 			.removeAlpha()
-			.composite([{ input: layer, blend: "over" }])
+			.composite([{ input: layer, raw: { width, height, channels: 4 }, blend: "over" }])
 			.png()
 			.toBuffer(),
 	);

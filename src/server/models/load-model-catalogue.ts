@@ -81,6 +81,19 @@ const EntrySchema = z.looseObject({
 			error: `must be true, false, or (for ${NAMED_IMAGE_INPUT_TEXT}) ${MODEL_INPUT_NAME_MESSAGE.replace("must be ", "")}`,
 		})
 		.optional(),
+	/**
+	 * Whether the model edits a region (false turns it off); for Replicate and fal the name of the
+	 * model's input the mask goes in, such as "mask" or "mask_url".
+	 */
+	mask: z
+		.union([z.boolean(), z.string().trim().regex(MODEL_INPUT_NAME_PATTERN)], {
+			error: `must be true, false, or (for ${NAMED_IMAGE_INPUT_TEXT}) ${MODEL_INPUT_NAME_MESSAGE.replace("must be ", "")}`,
+		})
+		.optional(),
+	/** Whether the model expands a frame (false turns it off). */
+	outpaint: z.boolean({ error: "must be true or false" }).optional(),
+	/** false stores a region edit's result as the provider made it, not laid over its source. */
+	keepUnmasked: z.boolean({ error: "must be true or false" }).optional(),
 	/** The upscale factors offered (an empty list offers none). */
 	upscale: z
 		.array(
@@ -163,6 +176,8 @@ function buildModel(
 		provider = createProvider(entry.provider, options, context, {
 			...(entry.imageInput !== undefined ? { imageInput: entry.imageInput } : {}),
 			...(entry.upscale ? { upscale: entry.upscale } : {}),
+			...(entry.mask !== undefined ? { mask: entry.mask } : {}),
+			...(entry.outpaint !== undefined ? { outpaint: entry.outpaint } : {}),
 		});
 	} catch (error) {
 		if (error instanceof ProviderOptionError) {
@@ -206,6 +221,9 @@ function buildModel(
 		...(entry.qualities ? { qualities: entry.qualities } : {}),
 		...(entry.imageInput !== undefined ? { imageInput: entry.imageInput !== false } : {}),
 		...(entry.upscale ? { upscale: entry.upscale } : {}),
+		...(entry.mask !== undefined ? { mask: entry.mask !== false } : {}),
+		...(entry.outpaint !== undefined ? { outpaint: entry.outpaint } : {}),
+		...(entry.keepUnmasked !== undefined ? { keepUnmasked: entry.keepUnmasked } : {}),
 	});
 }
 
@@ -216,7 +234,8 @@ function checkImageFields(
 	label: string,
 	report: (field: string, message: string) => void,
 ): void {
-	const { imageInputNeeds, upscaleNeeds, namesImageInput } = findProvider(entry.provider) ?? {};
+	const { imageInputNeeds, upscaleNeeds, maskNeeds, namesImageInput } =
+		findProvider(entry.provider) ?? {};
 	if (typeof entry.imageInput === "string" && !namesImageInput) {
 		report(
 			"imageInput",
@@ -228,6 +247,25 @@ function checkImageFields(
 			imageInputNeeds
 				? `${label} takes an image only with ${imageInputNeeds}`
 				: `${label} takes no reference image`,
+		);
+	}
+	if (typeof entry.mask === "string" && !namesImageInput) {
+		report(
+			"mask",
+			`names a model input only for ${NAMED_IMAGE_INPUT_TEXT}; ${label} takes true or false`,
+		);
+	} else if (entry.mask !== undefined && entry.mask !== false && !capabilities.mask) {
+		report(
+			"mask",
+			maskNeeds ? `${label} edits a region only with ${maskNeeds}` : `${label} takes no mask`,
+		);
+	}
+	if (entry.outpaint === true && !capabilities.outpaint) {
+		report(
+			"outpaint",
+			maskNeeds
+				? `${label} expands a frame only with ${maskNeeds}`
+				: `${label} cannot paint beyond a frame`,
 		);
 	}
 	const unoffered = entry.upscale?.filter(

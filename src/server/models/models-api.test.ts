@@ -48,6 +48,7 @@ function createModels() {
 				seed: false,
 				negativePrompt: false,
 				upscale: [],
+				outpaint: false,
 			}),
 		],
 		"poster",
@@ -86,6 +87,9 @@ describe.each(availableDatabaseKinds())("choosing a model (%s)", (kind) => {
 					referenceStrength: false,
 					upscale: [2],
 					upscaleResamples: true,
+					// No image input: no region either.
+					mask: false,
+					outpaint: false,
 				},
 				{
 					id: "poster",
@@ -104,6 +108,8 @@ describe.each(availableDatabaseKinds())("choosing a model (%s)", (kind) => {
 					referenceStrength: true,
 					upscale: [2, 4],
 					upscaleResamples: true,
+					mask: true,
+					outpaint: true,
 				},
 				{
 					id: "edits",
@@ -121,6 +127,9 @@ describe.each(availableDatabaseKinds())("choosing a model (%s)", (kind) => {
 					referenceStrength: false,
 					upscale: [],
 					upscaleResamples: false,
+					// Its entry turned Expand off; Edit region stays.
+					mask: true,
+					outpaint: false,
 				},
 			],
 		});

@@ -1,7 +1,9 @@
 import { Hono } from "hono";
+import { isRegionAction } from "../../../shared/region-edit";
 import { AppError } from "../../errors/app-error";
 import type { Gate, ViewerEnv } from "../../http/app-env";
 import { GENERATION_OPERATIONS as OPERATIONS } from "../../http/generation-operations";
+import { REGION_OPERATIONS } from "../../http/region-operations";
 import { parseId, parseImageIndex, readIds } from "../../http/request-input";
 import type { Viewer } from "../../person/viewer";
 import type { GenerationDeps } from "../generation-deps";
@@ -76,6 +78,34 @@ export function createFileRoutes(options: {
 			const download = await archiveGeneration(deps, context.get("viewer"), id);
 			return sendDownload(download, "application/zip");
 		},
+	);
+
+	// A region edit's mask and its copy of its source: its owner's alone, as uploads are (the
+	// administrator, who may see its images, answered 404 like anyone else).
+	const serveKept = async (viewer: Viewer, id: string, which: "mask" | "source") => {
+		const generation = await getGeneration(deps, viewer, id);
+		if (generation.user_id !== viewer.id) throw new AppError("NOT_FOUND");
+		const kept =
+			which === "mask"
+				? generation.region_mask
+				: isRegionAction(generation.action)
+					? generation.reference_image
+					: null;
+		const object = kept ? await deps.storage.get(kept.key) : undefined;
+		if (!kept || !object) throw new AppError("NOT_FOUND");
+		return new Response(new Uint8Array(object.data), {
+			headers: {
+				"content-type": kept.contentType,
+				"cache-control": "private, max-age=31536000, immutable",
+				"content-length": String(object.data.length),
+			},
+		});
+	};
+	app.get("/generations/:id/mask", allow(REGION_OPERATIONS.readMask.access), async (context) =>
+		serveKept(context.get("viewer"), parseId(context.req.param("id")), "mask"),
+	);
+	app.get("/generations/:id/source", allow(REGION_OPERATIONS.readSource.access), async (context) =>
+		serveKept(context.get("viewer"), parseId(context.req.param("id")), "source"),
 	);
 
 	const serveImage = async (viewer: Viewer, id: string, folder: string, file: string) => {

@@ -52,6 +52,8 @@ function createRow(id: string, imageCount: number): GenerationRow {
 		parent_generation_id: null,
 		parent_image_index: null,
 		from_upload: false,
+		region_mask: null,
+		expand_frame: null,
 		is_favorite: false,
 		attempts: 1,
 		lease_owner: null,

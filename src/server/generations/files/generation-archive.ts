@@ -24,6 +24,8 @@ export type ArchiveLayout = {
 	 * original does. The account export leaves it out: it gives back the stored files exactly.
 	 */
 	writesRecipes?: boolean;
+	/** The name of a region edit's mask in its folder, if the archive carries masks. */
+	maskFile?: string;
 };
 
 /** The file extension of a stored image, from its type (or, failing that, its key). */
@@ -42,6 +44,7 @@ const EXPORT_LAYOUT: ArchiveLayout = {
 	metadataFile: "metadata.json",
 	imageFile: (_row, index, extension) => `image-${index + 1}.${extension}`,
 	indexFile: "generations.json",
+	maskFile: "mask.png",
 };
 
 /** What the archive says about one generation, beside its images. */
@@ -64,6 +67,17 @@ function describeGeneration(row: GenerationRow, layout: ArchiveLayout = EXPORT_L
 			width: image.width,
 			height: image.height,
 		})),
+		...describeRegion(row, layout),
+	};
+}
+
+/** A region edit's action, its mask's file and an expansion's frame, where it has them. */
+function describeRegion(row: GenerationRow, layout: ArchiveLayout) {
+	if (row.action !== "edit-region" && row.action !== "expand") return {};
+	return {
+		action: row.action,
+		...(row.region_mask && layout.maskFile ? { mask: layout.maskFile } : {}),
+		...(row.expand_frame ? { expandFrame: row.expand_frame } : {}),
 	};
 }
 
@@ -140,6 +154,19 @@ export function createGenerationArchive(options: {
 				},
 			});
 		});
+		const mask = row.region_mask;
+		if (mask && layout.maskFile) {
+			entries.push({
+				name: inFolder(folder, layout.maskFile),
+				date: row.created_at,
+				store: true,
+				read: async () => {
+					const object = await options.storage.get(mask.key);
+					if (!object) throw new Error(`The mask ${mask.key} is missing from storage`);
+					return Buffer.from(object.data);
+				},
+			});
+		}
 	});
 
 	// archiver holds up to its high-water mark of output for a slow client: 1 MB by default, memory

@@ -16,7 +16,9 @@ import {
 	insertGeneration,
 } from "../generation-repository";
 import { findReferenceSource, storeReferenceCopy } from "../run/reference-image";
+import { storeMaskCopy } from "../run/region-image";
 import { pollingUrlFor } from "./generation-presenter";
+import { findRegionMask } from "./resolve-region-edit";
 import { resolveSettings } from "./resolve-settings";
 
 function startOfUtcDay(now: Date): Date {
@@ -117,11 +119,15 @@ export async function createGeneration(
 			: await findReferenceSource(deps, viewer, request.reference);
 	const resolved = await resolveSettings(deps.models, request, source);
 	const { model, settings, imageAction } = resolved;
+	const regionMask =
+		imageAction?.action === "edit-region" && source
+			? await findRegionMask(deps, viewer, request, source)
+			: undefined;
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;
 	const requestHash = hashRequest(request);
-	let copiedKey: string | undefined;
+	const copiedKeys: string[] = [];
 	const createInTransaction = async (
 		transaction: Transaction<DatabaseSchema>,
 	): Promise<CreatedGeneration | undefined> => {
@@ -152,7 +158,9 @@ export async function createGeneration(
 			}
 		}
 		const referenceImage = source ? await storeReferenceCopy(deps.storage, id, source.image) : null;
-		copiedKey = referenceImage?.key;
+		if (referenceImage) copiedKeys.push(referenceImage.key);
+		const maskImage = regionMask ? await storeMaskCopy(deps.storage, id, regionMask.mask) : null;
+		if (maskImage) copiedKeys.push(maskImage.key);
 		const now = new Date();
 		await insertGeneration(transaction, {
 			id,
@@ -186,8 +194,11 @@ export async function createGeneration(
 			parent_generation_id: source?.kind === "generation" ? source.parent.id : null,
 			parent_image_index: source?.kind === "generation" ? source.imageIndex : null,
 			from_upload: source?.kind === "upload",
+			region_mask: maskImage ? JSON.stringify(maskImage) : null,
+			expand_frame: resolved.frame ? JSON.stringify(resolved.frame) : null,
 		});
 		if (source?.kind === "upload") await markUploadUsed(transaction, source.upload.id);
+		if (regionMask) await markUploadUsed(transaction, regionMask.upload.id);
 		if (idempotencyKey !== undefined) {
 			await rememberKey(transaction, {
 				user_id: viewer.id,
@@ -206,8 +217,8 @@ export async function createGeneration(
 	try {
 		replay = await deps.database.db.transaction().execute(createInTransaction);
 	} catch (error) {
-		// Nothing names the copy once the row is not there: remove it (else the sweep would).
-		if (copiedKey !== undefined) await removeCopy(deps, copiedKey);
+		// Nothing names the copies once the row is not there: remove them (else the sweep would).
+		if (copiedKeys.length > 0) await removeCopies(deps, copiedKeys);
 		throw error;
 	}
 	if (replay) return replay;
@@ -216,12 +227,12 @@ export async function createGeneration(
 	return { id, pollingUrl, model: { id: model.id, label: model.label }, settings, isReplay: false };
 }
 
-async function removeCopy(deps: Pick<GenerationDeps, "storage" | "logger">, key: string) {
+async function removeCopies(deps: Pick<GenerationDeps, "storage" | "logger">, keys: string[]) {
 	try {
-		await deps.storage.delete([key]);
+		await deps.storage.delete(keys);
 	} catch (error) {
 		deps.logger.warn("a reference copy of a generation not created was not removed", {
-			key,
+			keys,
 			error,
 		});
 	}

@@ -8,6 +8,7 @@ import type {
 import type { Generation, PollResponse } from "../../../shared/generations";
 import type { GenerationParent } from "../../../shared/image-input";
 import { progressReport } from "../../../shared/progress";
+import type { GenerationRegion } from "../../../shared/region-edit";
 import type { GenerationRow } from "../../db/schema";
 import { settingsOf } from "../generation-input";
 import type { PresentableGeneration } from "../generation-repository";
@@ -55,13 +56,39 @@ export function presentProgress(
  * once that one is deleted), an uploaded file, or nothing.
  */
 function parentOf(row: PresentableGeneration): GenerationParent | null {
-	if (row.from_upload) return { action: "edit", upload: true };
+	if (row.from_upload) {
+		const action = row.action === "edit-region" || row.action === "expand" ? row.action : "edit";
+		return { action, upload: true };
+	}
 	if (row.parent_generation_id === null || row.action === null) return null;
 	return {
 		generationId: row.parent_generation_id,
 		imageIndex: row.parent_image_index ?? 0,
 		action: row.action,
 		exists: row.parent_exists,
+	};
+}
+
+/** The URL of a region edit's mask, as its owner downloads it. */
+export function maskUrlFor(id: string): string {
+	return `/api/generations/${id}/mask`;
+}
+
+/** The URL of a generation's own copy of the image it started from (the preview's "before"). */
+export function sourceUrlFor(id: string): string {
+	return `/api/generations/${id}/source`;
+}
+
+/** An `edit-region`'s or `expand`'s source, mask and frame; nothing for any other generation. */
+function regionOf(row: PresentableGeneration): { region?: GenerationRegion } {
+	if (row.action !== "edit-region" && row.action !== "expand") return {};
+	if (!row.reference_image) return {};
+	return {
+		region: {
+			sourceUrl: sourceUrlFor(row.id),
+			maskUrl: row.region_mask ? maskUrlFor(row.id) : null,
+			frame: row.expand_frame,
+		},
 	};
 }
 
@@ -102,6 +129,7 @@ export function presentGeneration(
 		progress: presentProgress(row, queuePosition),
 		parent: parentOf(row),
 		childrenCount: row.children_count,
+		...regionOf(row),
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 	};
 }

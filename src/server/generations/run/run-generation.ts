@@ -31,6 +31,7 @@ import {
 } from "./generation-lifecycle";
 import { createProgressReporter, type ProgressReporter } from "./progress-reporter";
 import { loadReferenceImage } from "./reference-image";
+import { keepUnmaskedPixels, keptObjectKeys, loadRegionInstruction } from "./region-image";
 import { generationFolder, runFolder, storeGenerationImage } from "./store-images";
 
 export type GenerationRunSettings = {
@@ -81,6 +82,8 @@ type Run = {
 	modelId: string;
 	/** The provider of the generation's model. */
 	provider: ImageProvider;
+	/** Whether a region edit's results are laid over its source (the model's `keepUnmasked`). */
+	keepUnmasked: boolean;
 	/** The provider's job once started (or resumed from the row). */
 	job: ProviderJob | undefined;
 	/** Where the run's progress is recorded, throttled. */
@@ -146,7 +149,10 @@ async function startOrResume(run: Run, row: GenerationRow): Promise<ProviderJob>
 	// that resumes: the provider may need it to render again (the offline engine after a restart).
 	const { reference_image: reference } = row;
 	const referenceImage = reference ? await loadReferenceImage(deps.storage, reference) : undefined;
-	const input = inputOf(row, referenceImage);
+	const region = referenceImage
+		? await loadRegionInstruction(deps.storage, row, referenceImage)
+		: undefined;
+	const input = region ? { ...inputOf(row), image: region } : inputOf(row, referenceImage);
 	if (row.api_id) return { jobId: row.api_id, input };
 	const started = await withRetries(run, "start", () =>
 		run.provider.start(input, { signal: run.signal, onProgress: run.progress.report }),
@@ -201,7 +207,13 @@ async function storeImages(run: Run, sources: ImageSource[]): Promise<StoredImag
 			});
 			return downloaded.data;
 		});
-		images.push(await storeGenerationImage(deps.storage, folder, index, bytes));
+		// Every pixel outside a region edit's mask is its source's, whatever the provider changed.
+		const region = run.job?.input.image;
+		const kept =
+			region?.kind === "region" && run.keepUnmasked
+				? await keepUnmaskedPixels(bytes, region)
+				: bytes;
+		images.push(await storeGenerationImage(deps.storage, folder, index, kept));
 	}
 	return images;
 }
@@ -216,13 +228,13 @@ async function removeEarlierRuns(deps: GenerationRunDeps, row: GenerationRow): P
 	if (row.attempts <= 1) return;
 	try {
 		const folder = generationFolder(row.id);
-		const kept = row.reference_image?.key;
-		if (kept === undefined) {
+		const kept = keptObjectKeys(row);
+		if (kept.length === 0) {
 			await deps.storage.deletePrefix(folder);
 		} else {
-			// The generation's copy of its starting image was written at its creation, not by a run.
+			// The generation's copy of its starting image (and mask) was written at its creation.
 			for await (const keys of deps.storage.listKeys(folder)) {
-				const earlier = keys.filter((key) => key !== kept);
+				const earlier = keys.filter((key) => !kept.includes(key));
 				if (earlier.length > 0) await deps.storage.delete(earlier);
 			}
 		}
@@ -326,6 +338,7 @@ export async function runNextGeneration(deps: GenerationRunDeps): Promise<RunOut
 		deadline,
 		modelId: model.id,
 		provider: model.provider,
+		keepUnmasked: model.keepUnmasked,
 		job: undefined,
 		progress: createProgressReporter({
 			db: deps.db,

@@ -9,13 +9,16 @@ import { GENERATIONS_FOLDER, runFolder } from "./store-images";
 
 const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Owner = Pick<GenerationRow, "id" | "status" | "images" | "lease_owner" | "reference_image">;
+type Owner = Pick<
+	GenerationRow,
+	"id" | "status" | "images" | "lease_owner" | "reference_image" | "region_mask"
+>;
 
 /** Whether a generation's row (or its absence) still wants this stored object. */
 function isWanted(key: string, owner: Owner | undefined): boolean {
 	if (!owner) return false;
 	// Its copy of the image it starts from, written at its creation, is its own whatever its status.
-	if (owner.reference_image?.key === key) return true;
+	if (owner.reference_image?.key === key || owner.region_mask?.key === key) return true;
 	if (ACTIVE_GENERATION_STATUSES.includes(owner.status)) {
 		// Only the run that holds the generation may be storing into it.
 		return owner.lease_owner !== null && key.startsWith(runFolder(owner.id, owner.lease_owner));

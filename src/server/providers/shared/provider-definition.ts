@@ -71,6 +71,8 @@ export type ProviderDefinition<EnvShape extends z.ZodRawShape = z.ZodRawShape> =
 	imageInputNeeds?: string;
 	/** What it upscales with, where that is a configuration of its own. */
 	upscaleNeeds?: string;
+	/** What it edits a region with (a mask input, a workflow), where that is a configuration. */
+	maskNeeds?: string;
 	/** Builds it from an entry's options (checked, each naming its field) and the environment. */
 	create(
 		options: Record<string, unknown>,

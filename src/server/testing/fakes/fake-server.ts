@@ -347,3 +347,39 @@ export async function renderFakeImage(options: {
 	const data = await encoded.toBuffer();
 	return { data: new Uint8Array(data), contentType: CONTENT_TYPES[options.format] };
 }
+
+/** A PNG's width and height, read from its header; undefined for anything else. */
+function readPngSize(data: Uint8Array): { width: number; height: number } | undefined {
+	const bytes = Buffer.from(data);
+	if (bytes.length < 24 || bytes.toString("latin1", 1, 4) !== "PNG") return undefined;
+	return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/**
+ * A hosted inpainting model's mask input (Replicate's `mask`, FLUX Fill's `mask_url`), checked as
+ * they take it: a PNG data URI of the image's size, white where the image may change. Undefined
+ * when none was sent; the problem, in the vendor's words, when it is not one.
+ */
+export function readMaskInput(
+	value: unknown,
+	image: Uint8Array,
+): { data: Uint8Array } | { problem: string } | undefined {
+	if (value === undefined) return undefined;
+	const mask = decodeDataUri(value);
+	const maskSize = mask ? readPngSize(mask.data) : undefined;
+	if (!mask || !maskSize) return { problem: "must be a PNG image (data URI or URL)" };
+	const imageSize = readPngSize(image);
+	if (!imageSize || imageSize.width !== maskSize.width || imageSize.height !== maskSize.height) {
+		return { problem: "mask and image must have the same size" };
+	}
+	return { data: mask.data };
+}
+
+/**
+ * What a fake inpainting model makes of a masked image: every pixel changed (the colours
+ * negated), inside the mask and out, as GPT image models are measured to do; Atelier must put
+ * back what lies outside the mask.
+ */
+export async function repaintWholeImage(source: Uint8Array): Promise<Uint8Array> {
+	return new Uint8Array(await sharp(source).negate({ alpha: false }).png().toBuffer());
+}

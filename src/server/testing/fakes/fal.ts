@@ -11,8 +11,10 @@ import {
 	type FakeRequest,
 	isHttpUrl,
 	jsonReply,
+	readMaskInput,
 	renderFakeImage,
 	renderFromImage,
+	repaintWholeImage,
 	startFakeServer,
 	textReply,
 } from "./fake-server";
@@ -78,7 +80,7 @@ export type FakeFalBehaviour = {
 	 * `scale`): an image arrives as a data URI, and the outputs are made from it (resized to the
 	 * asked size, or to its own size times the scale), so a test can tell it was used.
 	 */
-	imageInputs: { image: string; strength: string; scale: string };
+	imageInputs: { image: string; strength: string; scale: string; mask?: string };
 };
 
 export type FakeFal = {
@@ -108,7 +110,7 @@ const DEFAULT_BEHAVIOUR: FakeFalBehaviour = {
 	retryAfterSeconds: null,
 	requestDelayMs: 0,
 	urlOrigin: null,
-	imageInputs: { image: "image_url", strength: "strength", scale: "scale" },
+	imageInputs: { image: "image_url", strength: "strength", scale: "scale", mask: "mask_url" },
 };
 
 const PRESET_NAMES = [
@@ -382,7 +384,7 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 	function readSource(
 		rawInput: unknown,
 	):
-		| { data: Uint8Array; scale: number | undefined }
+		| { data: Uint8Array; scale: number | undefined; mask?: Uint8Array }
 		| { problem: { field: string; msg: string } }
 		| undefined {
 		const names = behaviour.imageInputs;
@@ -400,7 +402,10 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 		if (scale !== undefined && (typeof scale !== "number" || scale < 1 || scale > 8)) {
 			return { problem: { field: names.scale, msg: "Input should be between 1 and 8" } };
 		}
-		return { data: image.data, scale };
+		const mask = readMaskInput(names.mask ? fields.data[names.mask] : undefined, image.data);
+		if (mask && "problem" in mask)
+			return { problem: { field: names.mask ?? "mask_url", msg: mask.problem } };
+		return { data: image.data, scale, ...(mask ? { mask: mask.data } : {}) };
 	}
 
 	function cancel(queued: QueuedRequest): FakeReply {
@@ -425,7 +430,7 @@ export async function startFakeFal(options: FakeFalOptions = {}): Promise<FakeFa
 			const { width = 1, height = 1 } = await sharp(source.data).metadata();
 			const scale = source.scale;
 			const made = await renderFromImage({
-				source: source.data,
+				source: source.mask ? await repaintWholeImage(source.data) : source.data,
 				...(scale === undefined
 					? sizeOf(input.data)
 					: { width: width * scale, height: height * scale }),

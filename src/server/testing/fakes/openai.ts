@@ -56,6 +56,11 @@ export type FakeOpenAi = {
 	requests(): readonly FakeRequest[];
 	generateCount(): number;
 	editCount(): number;
+	/**
+	 * The `mask` files edits received, each checked as OpenAI does (a PNG with an alpha channel,
+	 * of the image's size): its size and its alpha, 0 where the image may change.
+	 */
+	masks(): readonly FakeOpenAiMask[];
 	setBehaviour(changes: Partial<FakeOpenAiBehaviour>): void;
 	fail(endpoint: FakeOpenAiEndpoint, kind: FakeOpenAiFailure, timing?: FailureTiming): void;
 	clearFailures(): void;
@@ -70,6 +75,8 @@ export type FakeOpenAi = {
 	finishStreams(): Promise<void>;
 	stop(): Promise<void>;
 };
+
+export type FakeOpenAiMask = { width: number; height: number; alpha: Buffer };
 
 export type FakeOpenAiOptions = { port?: number; behaviour?: Partial<FakeOpenAiBehaviour> };
 
@@ -125,6 +132,7 @@ const RequestSchema = z.object({
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
 	let behaviour: FakeOpenAiBehaviour = { ...DEFAULT_BEHAVIOUR, ...options.behaviour };
 	const failures = createFailurePlan<FakeOpenAiEndpoint, FakeOpenAiFailure>();
+	const receivedMasks: FakeOpenAiMask[] = [];
 	const held = new Set<HeldStream>();
 
 	const server = await startFakeServer({
@@ -161,14 +169,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 		const isStreamed = RequestSchema.safeParse(body).data?.stream === true;
 		const eventPrefix = edit ? "image_edit" : "image_generation";
 		if (isStreamed && !failure) {
-			const answer = await generate(body, edit?.image);
+			const answer = await generate(body, edit?.image, edit?.masked);
 			if (answer.kind !== "json" || answer.status !== 200) return answer;
 			return streamAnswer(body, answer.body, eventPrefix);
 		}
 		if (behaviour.latencyMs > 0)
 			await new Promise((resolve) => setTimeout(resolve, behaviour.latencyMs));
 		if (failure) return answerFailure(failure);
-		return generate(body, edit?.image);
+		return generate(body, edit?.image, edit?.masked);
 	}
 
 	/**
@@ -177,7 +185,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 	 */
 	async function readEditForm(
 		request: FakeRequest,
-	): Promise<{ body: Record<string, unknown>; image: Uint8Array } | { problem: FakeReply }> {
+	): Promise<
+		{ body: Record<string, unknown>; image: Uint8Array; masked: boolean } | { problem: FakeReply }
+	> {
 		const form = await readMultipart(request);
 		if (!form) {
 			return {
@@ -218,16 +228,42 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 				),
 			};
 		}
+		const maskFile = form.get("mask");
+		if (maskFile instanceof Blob) {
+			const problem = await readMask(new Uint8Array(await maskFile.arrayBuffer()), image);
+			if (problem) return { problem };
+		}
 		const body: Record<string, unknown> = {};
 		for (const [name, value] of form.entries()) {
-			if (name === "image" || typeof value !== "string") continue;
+			if (name === "image" || name === "mask" || typeof value !== "string") continue;
 			body[name] = NUMBER_FIELDS.has(name)
 				? Number(value)
 				: value === "true" || value === "false"
 					? value === "true"
 					: value;
 		}
-		return { body, image };
+		return { body, image, masked: maskFile instanceof Blob };
+	}
+
+	/** Checks a mask as OpenAI does and keeps it; OpenAI's answer to one it refuses. */
+	async function readMask(mask: Uint8Array, image: Uint8Array): Promise<FakeReply | undefined> {
+		const [maskInfo, imageInfo] = await Promise.all([
+			sharp(mask)
+				.metadata()
+				.catch(() => undefined),
+			sharp(image).metadata(),
+		]);
+		const refuse = (message: string) =>
+			openAiError(400, message, "invalid_request_error", "mask", "invalid_image_file");
+		if (maskInfo?.format !== "png" || !maskInfo.hasAlpha) {
+			return refuse("Invalid mask image: it must be a PNG with an alpha channel.");
+		}
+		if (maskInfo.width !== imageInfo.width || maskInfo.height !== imageInfo.height) {
+			return refuse("Invalid mask image: mask size does not match image size.");
+		}
+		const alpha = await sharp(mask).extractChannel(3).raw().toBuffer();
+		receivedMasks.push({ width: maskInfo.width, height: maskInfo.height, alpha });
+		return undefined;
 	}
 
 	/**
@@ -298,8 +334,16 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 		return { kind: "stream", status: 200, contentType: "text/event-stream", chunks: chunks() };
 	}
 
-	/** A generation's answer; an edit's (`source` set) has images made from its image. */
-	async function generate(body: unknown, source?: Uint8Array): Promise<FakeReply> {
+	/**
+	 * A generation's answer; an edit's (`source` set) has images made from its image. A masked
+	 * edit changes every pixel (its colours negated), inside the mask and out, as GPT image
+	 * models are measured to do.
+	 */
+	async function generate(
+		body: unknown,
+		source?: Uint8Array,
+		isMasked = false,
+	): Promise<FakeReply> {
 		const parsed = RequestSchema.safeParse(body);
 		if (!parsed.success) {
 			const issue = parsed.error.issues[0];
@@ -330,10 +374,12 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 			size === "auto" ? [1024, 1024] : size.split("x").map(Number);
 		const format = input.output_format ?? "png";
 		const seed = randomBytes(8).toString("hex");
+		const edited =
+			source && isMasked ? new Uint8Array(await sharp(source).negate().png().toBuffer()) : source;
 		const images = await Promise.all(
 			Array.from({ length: input.n ?? 1 }, (_, index) =>
-				source
-					? renderFromImage({ source, width, height, format })
+				edited
+					? renderFromImage({ source: edited, width, height, format })
 					: renderFakeImage({ width, height, seed, index, format }),
 			),
 		);
@@ -434,6 +480,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 		requests: server.requests,
 		generateCount: () =>
 			server.requests().filter((request) => request.path === "/v1/images/generations").length,
+		masks: () => receivedMasks,
 		editCount: () =>
 			server.requests().filter((request) => request.path === "/v1/images/edits").length,
 		setBehaviour(changes) {

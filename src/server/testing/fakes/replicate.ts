@@ -12,8 +12,10 @@ import {
 	type FakeRequest,
 	isHttpUrl,
 	jsonReply,
+	readMaskInput,
 	renderFakeImage,
 	renderFromImage,
+	repaintWholeImage,
 	startFakeServer,
 	textReply,
 } from "./fake-server";
@@ -66,7 +68,7 @@ export type FakeReplicateBehaviour = {
 	 * an image arrives as a data URI, and the outputs are made from it (resized to the ratio's
 	 * size, or to the image's own size times the scale), so a test can tell it was used.
 	 */
-	imageInputs: { image: string; strength: string; scale: string };
+	imageInputs: { image: string; strength: string; scale: string; mask?: string };
 };
 
 export type FakeReplicate = {
@@ -101,7 +103,7 @@ const DEFAULT_BEHAVIOUR: FakeReplicateBehaviour = {
 	retryAfterSeconds: 2,
 	requestDelayMs: 0,
 	urlOrigin: null,
-	imageInputs: { image: "image", strength: "prompt_strength", scale: "scale" },
+	imageInputs: { image: "image", strength: "prompt_strength", scale: "scale", mask: "mask" },
 };
 
 const ASPECT_RATIOS = [
@@ -126,7 +128,7 @@ type Prediction = {
 	model: string;
 	input: { prompt: string; aspectRatio: string; numOutputs: number; format: FakeImageFormat };
 	/** The image the prediction was given, and the scale an upscaler was asked for. */
-	source: { data: Uint8Array; scale: number | undefined } | undefined;
+	source: { data: Uint8Array; scale: number | undefined; mask?: Uint8Array } | undefined;
 	rawInput: unknown;
 	createdAt: number;
 	/** The prompt holds the fake's refused word: the safety checker fails it. */
@@ -271,7 +273,7 @@ export async function startFakeReplicate(
 	function readSourceImage(
 		rawInput: unknown,
 	):
-		| { data: Uint8Array; scale: number | undefined }
+		| { data: Uint8Array; scale: number | undefined; mask?: Uint8Array }
 		| { problem: { field: string; description: string } }
 		| undefined {
 		const refuse = (field: string, description: string) => ({
@@ -294,7 +296,12 @@ export async function startFakeReplicate(
 		if (scale !== undefined && (typeof scale !== "number" || scale < 1 || scale > 10)) {
 			return refuse(names.scale, "Must be between 1 and 10");
 		}
-		return { data: image.data, scale };
+		const mask = readMaskInput(
+			fields.success && names.mask ? fields.data[names.mask] : undefined,
+			image.data,
+		);
+		if (mask && "problem" in mask) return refuse(names.mask ?? "mask", mask.problem);
+		return { data: image.data, scale, ...(mask ? { mask: mask.data } : {}) };
 	}
 
 	function answerPrediction(id: string, origin: string): FakeReply {
@@ -370,7 +377,9 @@ export async function startFakeReplicate(
 			const { width = 1, height = 1 } = await sharp(prediction.source.data).metadata();
 			const scale = prediction.source.scale;
 			const image = await renderFromImage({
-				source: prediction.source.data,
+				source: prediction.source.mask
+					? await repaintWholeImage(prediction.source.data)
+					: prediction.source.data,
 				...(scale === undefined ? size : { width: width * scale, height: height * scale }),
 				format: prediction.input.format,
 			});

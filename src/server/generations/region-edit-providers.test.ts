@@ -1,0 +1,175 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
+import { createFalProvider } from "../providers/fal/fal-provider";
+import { createOpenAiProvider } from "../providers/openai/openai-provider";
+import { createReplicateProvider } from "../providers/replicate/replicate-provider";
+import { decodeDataUri } from "../testing/fakes/fake-server";
+import { FAKE_FAL_KEY, type FakeFal, startFakeFal } from "../testing/fakes/fal";
+import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../testing/fakes/openai";
+import {
+	FAKE_REPLICATE_TOKEN,
+	type FakeReplicate,
+	startFakeReplicate,
+} from "../testing/fakes/replicate";
+import { compare, make, picture, readBytes, rectangleMask, upload } from "../testing/region-kit";
+import { availableDatabaseKinds } from "../testing/test-database";
+import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
+
+// Every provider that edits regions, against its vendor's fake: the mask in the vendor's
+// convention, and a result whose pixels outside the mask are the source's although the fake
+// repaints the whole image (as GPT image models are measured to do).
+
+const SIZE = { width: 240, height: 160 };
+const HOLE = { left: 60, top: 40, width: 80, height: 60 };
+const isInHole = (x: number, y: number) =>
+	x >= HOLE.left && x < HOLE.left + HOLE.width && y >= HOLE.top && y < HOLE.top + HOLE.height;
+
+/** A grey mask (or an alpha channel) read back as raw bytes, one a pixel. */
+async function channelOf(data: Uint8Array, channel: 0 | 1 | 2 | 3): Promise<Buffer> {
+	return sharp(data).extractChannel(channel).raw().toBuffer();
+}
+
+/** Whether `values` (one a pixel of SIZE) is `inside` in the hole and `outside` everywhere else. */
+function isHoleShaped(values: Buffer, inside: number, outside: number): boolean {
+	for (let y = 0; y < SIZE.height; y++) {
+		for (let x = 0; x < SIZE.width; x++) {
+			if (values[y * SIZE.width + x] !== (isInHole(x, y) ? inside : outside)) return false;
+		}
+	}
+	return true;
+}
+
+const InputSchema = z.object({ input: z.record(z.string(), z.unknown()) });
+
+describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (kind) => {
+	let server: TestServer;
+	let openAi: FakeOpenAi;
+	let replicate: FakeReplicate;
+	let fal: FakeFal;
+
+	beforeAll(async () => {
+		openAi = await startFakeOpenAi({ behaviour: { latencyMs: 0 } });
+		replicate = await startFakeReplicate({
+			behaviour: { startingMs: 0, processingMs: 20, retryAfterSeconds: 0 },
+		});
+		fal = await startFakeFal({ behaviour: { queueMs: 0, progressMs: 20 } });
+		const catalogue = createModelCatalogue(
+			[
+				modelFromProvider(
+					createOpenAiProvider({
+						apiKey: FAKE_OPENAI_KEY,
+						baseUrl: openAi.baseUrl,
+						partialImages: 0,
+					}),
+					{ id: "gpt-image", label: "GPT image" },
+				),
+				modelFromProvider(
+					createReplicateProvider({
+						apiToken: FAKE_REPLICATE_TOKEN,
+						baseUrl: replicate.baseUrl,
+						imageInputs: { image: "image", mask: "mask" },
+					}),
+					{ id: "sdxl-inpaint", label: "SDXL inpainting" },
+				),
+				modelFromProvider(
+					createFalProvider({
+						apiKey: FAKE_FAL_KEY,
+						queueUrl: fal.queueUrl,
+						imageInputs: { image: "image_url", mask: "mask_url" },
+					}),
+					{ id: "flux-fill", label: "FLUX Fill" },
+				),
+			],
+			"gpt-image",
+		);
+		server = await createTestServer(kind, {
+			models: catalogue,
+			limits: { maxActivePerUser: 10, dailyLimitPerUser: 0 },
+			run: { providerPollMs: 20 },
+		});
+	});
+	afterAll(async () => {
+		await server?.close();
+		await Promise.all([openAi?.stop(), replicate?.stop(), fal?.stop()]);
+	});
+
+	async function editRegion(model: string) {
+		const person = await createTestUser(server);
+		const source = await picture(SIZE.width, SIZE.height);
+		const edited = await make(person.client, {
+			prompt: "a red door",
+			action: "edit-region",
+			reference: await upload(person.client, source),
+			mask: await upload(person.client, await rectangleMask(SIZE, HOLE)),
+			model,
+			count: 1,
+		});
+		const result = await readBytes(person.client, edited.images[0]?.url ?? "");
+		return compare(result, source, (x, y) => !isInHole(x, y));
+	}
+
+	it("sends OpenAI's edit endpoint a mask transparent where the image may change, and keeps every pixel outside it", async () => {
+		const { keptMax, changedMean } = await editRegion("gpt-image");
+		expect(keptMax).toBeLessThanOrEqual(2);
+		expect(changedMean).toBeGreaterThan(30);
+		const [mask] = openAi.masks();
+		expect(mask && [mask.width, mask.height]).toEqual([SIZE.width, SIZE.height]);
+		expect(mask && isHoleShaped(mask.alpha, 0, 255)).toBe(true);
+	});
+
+	it.each([
+		["Replicate", "sdxl-inpaint", "mask"],
+		["fal", "flux-fill", "mask_url"],
+	] as const)(
+		"sends %s's model a white-means-change mask in the input its entry names, and keeps every pixel outside it",
+		async (_vendor, model, input) => {
+			const { keptMax, changedMean } = await editRegion(model);
+			expect(keptMax).toBeLessThanOrEqual(2);
+			expect(changedMean).toBeGreaterThan(30);
+			const requests = (model === "sdxl-inpaint" ? replicate : fal).requests();
+			const sent = requests
+				.map((request) => {
+					const body = InputSchema.safeParse(request.body);
+					if (body.success) return body.data.input[input];
+					const flat = z.record(z.string(), z.unknown()).safeParse(request.body);
+					return flat.success ? flat.data[input] : undefined;
+				})
+				.find((value) => value !== undefined);
+			const mask = decodeDataUri(sent);
+			expect(mask?.contentType).toBe("image/png");
+			expect(isHoleShaped(await channelOf(mask?.data ?? new Uint8Array(), 0), 255, 0)).toBe(true);
+		},
+	);
+
+	it("expands on OpenAI: the source in its new frame, the new area the mask's transparent part", async () => {
+		const person = await createTestUser(server);
+		const source = await picture(160, 160);
+		const expanded = await make(person.client, {
+			prompt: "a wide meadow",
+			action: "expand",
+			reference: await upload(person.client, source),
+			expand: { left: 0.5 },
+			model: "gpt-image",
+			count: 1,
+		});
+		expect(expanded.images[0]).toMatchObject({ width: 240, height: 160 });
+		const mask = openAi.masks().at(-1);
+		expect(mask && [mask.width, mask.height]).toEqual([240, 160]);
+		// Transparent over the new 80 columns and a few into the source; opaque beyond.
+		expect(mask?.alpha[10]).toBe(0);
+		expect(mask?.alpha[80 + 4]).toBe(0);
+		expect(mask?.alpha[80 + 20]).toBe(255);
+		const result = await readBytes(person.client, expanded.images[0]?.url ?? "");
+		const kept = await sharp(result)
+			.extract({ left: 100, top: 0, width: 140, height: 160 })
+			.png()
+			.toBuffer();
+		const original = await sharp(source)
+			.extract({ left: 20, top: 0, width: 140, height: 160 })
+			.png()
+			.toBuffer();
+		expect((await compare(kept, original, () => true)).keptMax).toBeLessThanOrEqual(2);
+	});
+});

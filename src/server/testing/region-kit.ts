@@ -1,0 +1,105 @@
+import sharp from "sharp";
+import { expect } from "vitest";
+import { CreateGenerationResponseSchema, type Generation } from "../../shared/generations";
+import { UploadResponseSchema } from "../../shared/image-input";
+import { readGeneration, waitForFinish } from "./generation-kit";
+import type { TestClient } from "./test-server";
+
+// Images, masks and comparisons for the tests of Edit region and Expand.
+
+/** A picture with detail everywhere, so a kept pixel is told from a repainted one. */
+export async function picture(width: number, height: number): Promise<Buffer> {
+	const pixels = Buffer.alloc(width * height * 3);
+	for (let y = 0; y < height; y++) {
+		for (let x = 0; x < width; x++) {
+			const offset = (y * width + x) * 3;
+			pixels[offset] = (x * 7) % 256;
+			pixels[offset + 1] = (y * 5) % 256;
+			pixels[offset + 2] = ((x + y) * 3) % 256;
+		}
+	}
+	return sharp(pixels, { raw: { width, height, channels: 3 } })
+		.png()
+		.toBuffer();
+}
+
+/** A mask: white over the rectangle (x, y, width, height), black elsewhere. */
+export async function rectangleMask(
+	size: { width: number; height: number },
+	rectangle: { left: number; top: number; width: number; height: number },
+): Promise<Buffer> {
+	const white = await sharp({
+		create: { width: rectangle.width, height: rectangle.height, channels: 3, background: "#fff" },
+	})
+		.png()
+		.toBuffer();
+	return sharp({ create: { ...size, channels: 3, background: "#000" } })
+		.composite([{ input: white, left: rectangle.left, top: rectangle.top }])
+		.png()
+		.toBuffer();
+}
+
+export async function upload(
+	client: TestClient,
+	data: Buffer,
+	type = "image/png",
+): Promise<{ uploadId: string }> {
+	const form = new FormData();
+	form.set("image", new File([new Uint8Array(data)], `file.${type.slice(6)}`, { type }));
+	const response = await client.request("/api/uploads", { method: "POST", body: form });
+	expect(response.status).toBe(201);
+	return { uploadId: UploadResponseSchema.parse(await response.json()).uploadId };
+}
+
+export async function post(client: TestClient, body: Record<string, unknown>): Promise<Response> {
+	return client.request("/api/generations", { method: "POST", json: body });
+}
+
+export async function make(client: TestClient, body: Record<string, unknown>): Promise<Generation> {
+	const response = await post(client, body);
+	const created = CreateGenerationResponseSchema.parse(await response.json());
+	if (!created.success) throw new Error(`creating failed: ${created.error.message}`);
+	const poll = await waitForFinish(client, `/api/generations/${created.id}/status`);
+	expect(poll.status).toBe("completed");
+	return readGeneration(client, created.id);
+}
+
+export async function readBytes(client: TestClient, url: string): Promise<Buffer> {
+	const response = await client.request(url);
+	expect(response.status).toBe(200);
+	return Buffer.from(await response.arrayBuffer());
+}
+
+export async function rgb(data: Uint8Array) {
+	return sharp(data).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+}
+
+/**
+ * The largest difference of one channel between two images of the same size, over the pixels
+ * `isCounted` picks (x, y), and the mean difference over the others.
+ */
+export async function compare(
+	result: Uint8Array,
+	source: Uint8Array,
+	isKept: (x: number, y: number) => boolean,
+): Promise<{ keptMax: number; changedMean: number }> {
+	const [a, b] = await Promise.all([rgb(result), rgb(source)]);
+	expect([a.info.width, a.info.height]).toEqual([b.info.width, b.info.height]);
+	let keptMax = 0;
+	let changedTotal = 0;
+	let changedCount = 0;
+	for (let y = 0; y < a.info.height; y++) {
+		for (let x = 0; x < a.info.width; x++) {
+			for (let channel = 0; channel < 3; channel++) {
+				const offset = (y * a.info.width + x) * 3 + channel;
+				const difference = Math.abs((a.data[offset] ?? 0) - (b.data[offset] ?? 0));
+				if (isKept(x, y)) keptMax = Math.max(keptMax, difference);
+				else {
+					changedTotal += difference;
+					changedCount++;
+				}
+			}
+		}
+	}
+	return { keptMax, changedMean: changedCount ? changedTotal / changedCount : 0 };
+}
