@@ -100,7 +100,8 @@ function readMaskPixels(png: Uint8Array): { width: number; rows: number[][] } {
 
 async function openEditor(path: string) {
 	const view = openHistory({ path });
-	await screen.findByRole("application", { name: "Image and mask" });
+	// The editor's chunk loads on demand, slowly on a busy machine.
+	await screen.findByRole("application", { name: "Image and mask" }, { timeout: 10_000 });
 	return view;
 }
 
@@ -235,7 +236,11 @@ describe("the mask editor", () => {
 		const source = createSource();
 		const recorded = serveEditor(source, [PAINTER_ONLY, OUTPAINTER]);
 		const { user } = openHistory({ path: `/edit?generation=${source.id}&image=0&tool=expand` });
-		const frame = await screen.findByRole("application", { name: "Image in its new frame" });
+		const frame = await screen.findByRole(
+			"application",
+			{ name: "Image in its new frame" },
+			{ timeout: 10_000 },
+		);
 		await user.click(screen.getByRole("radio", { name: /^21:9/ }));
 		await user.click(screen.getByRole("radio", { name: /^16:9/ }));
 		expect(screen.getByText("114 × 64 px")).toBeInTheDocument();
@@ -260,7 +265,7 @@ describe("the mask editor", () => {
 		const source = createSource();
 		const recorded = serveEditor(source);
 		const { user } = openHistory({ path: `/edit?generation=${source.id}&image=0&tool=expand` });
-		await screen.findByRole("application", { name: "Image in its new frame" });
+		await screen.findByRole("application", { name: "Image in its new frame" }, { timeout: 10_000 });
 		for (const side of ["Left", "Right", "Top", "Bottom"]) {
 			await user.clear(screen.getByRole("spinbutton", { name: new RegExp(`^${side}`) }));
 		}
@@ -295,7 +300,7 @@ describe("the mask editor", () => {
 		const { user } = openHistory({
 			path: `/edit?generation=${source.id}&image=0&tool=expand&reopen=${expansion.id}`,
 		});
-		await screen.findByRole("application", { name: "Image in its new frame" });
+		await screen.findByRole("application", { name: "Image in its new frame" }, { timeout: 10_000 });
 		expect(screen.getByRole("textbox", { name: "Prompt" })).toHaveValue(
 			"The harbour and the hills around it",
 		);
