@@ -27,6 +27,7 @@ const BENCHMARKS = [
 	"fair-queue",
 	"push-latency",
 	"shared-page",
+	"mask-editor",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

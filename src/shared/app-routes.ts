@@ -12,6 +12,7 @@ export type AppScreen =
 	| "boards"
 	| "board"
 	| "trash"
+	| "editor"
 	| "account"
 	| "audit-log"
 	| "people"
@@ -62,8 +63,8 @@ function route(
 }
 
 /**
- * SPEC.md section 2, plus the account screens and the administrator's audit log, People, usage
- * and shared links.
+ * SPEC.md section 2, plus the mask editor, the account screens and the administrator's audit log,
+ * People, usage and shared links.
  */
 export const APP_ROUTES: readonly AppRoute[] = [
 	route("/", "generator", "site", "anyone", "prerendered"),
@@ -71,6 +72,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
 	route("/boards", "boards", "site", "signed-in", "shell"),
 	route("/boards/:boardId", "board", "site", "signed-in", "shell"),
 	route("/trash", "trash", "site", "signed-in", "shell"),
+	route("/edit", "editor", "site", "signed-in", "shell"),
 	route("/account", "account", "site", "signed-in", "shell"),
 	route("/admin/audit-log", "audit-log", "site", "signed-in", "shell"),
 	route("/admin/usage", "usage", "site", "signed-in", "shell"),

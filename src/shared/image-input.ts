@@ -80,6 +80,11 @@ export const IMAGE_INPUT_TEXTS = {
 	upscaleResamples: "Upscale resamples (Lanczos): the image gets larger but gains no detail.",
 	/** The same, under Upscale in a card's menu, where the line is short. */
 	upscaleResamplesShort: "Resamples (Lanczos): no added detail",
+	/** The mask editor's two tools, on every result image and uploaded reference. */
+	editRegion: "Edit region",
+	expand: "Expand",
+	/** The preview's before/after of an Edit region or Expand: pressed, the image it started from. */
+	before: "Before",
 	/** Where the slider would be, for a model that takes an image but no reference strength. */
 	noReferenceStrength: "This model decides by itself how far to move from the reference.",
 } as const;

@@ -45,6 +45,7 @@ const LoginPage = authScreen(async () => (await import("../features/auth/login-p
 const SignupPage = authScreen(
 	async () => (await import("../features/auth/signup-page")).SignupPage,
 );
+const EditorRoute = lazyScreen(async () => (await loadGenerationsRoutes()).EditorRoute);
 const AccountRoute = authScreen(async () => (await import("./account-route")).AccountRoute);
 const ForgotPasswordRoute = authScreen(
 	async () => (await loadRecoveryRoutes()).ForgotPasswordRoute,
@@ -59,6 +60,7 @@ const SCREENS: Record<AppScreen, ComponentType> = {
 	boards: BoardsRoute,
 	board: BoardRoute,
 	trash: TrashRoute,
+	editor: EditorRoute,
 	account: AccountRoute,
 	"audit-log": AuditLogRoute,
 	people: PeopleRoute,

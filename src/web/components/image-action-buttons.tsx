@@ -1,11 +1,20 @@
-// The actions on one result image (Vary (subtle), Vary (strong), Upscale, Edit), as buttons, for
-// the generator's results and both previews; the history's card menu lists the same choices.
+// The actions on one result image (Vary (subtle), Vary (strong), Upscale, Edit, and the editor's
+// Edit region and Expand), as buttons, for the generator's results and both previews; the
+// history's card menu lists the same choices.
 // Where the model that will upscale only resamples, a note says so, and Upscale is described by it.
-import { Maximize2, Shuffle, SquarePen, WandSparkles } from "lucide-react";
+import { Brush, Expand, Maximize2, Shuffle, SquarePen, WandSparkles } from "lucide-react";
 import { useId } from "react";
+import { Link } from "react-router";
 import { ACTION_LABELS, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
-import type { ImageActionChoices, ImmediateAction } from "../lib/image-actions";
-import { Button } from "./button";
+import {
+	buildEditorLink,
+	type EditorSource,
+	type ImageActionChoices,
+	type ImmediateAction,
+} from "../lib/image-actions";
+import { Button, getButtonClassName } from "./button";
+
+const EDITOR_LINK_CLASS_NAME = getButtonClassName({ variant: "secondary", size: "sm" });
 
 /** Upscale's label: "Upscale" where one factor is offered, "Upscale 2×" and "Upscale 4×" where several. */
 export function describeUpscale(factor: number, factors: readonly number[]): string {
@@ -14,7 +23,13 @@ export function describeUpscale(factor: number, factors: readonly number[]): str
 
 /** Whether any of the actions is offered. */
 export function hasImageActions(choices: ImageActionChoices): boolean {
-	return choices.canVary || choices.canEdit || choices.upscaleFactors.length > 0;
+	return (
+		choices.canVary ||
+		choices.canEdit ||
+		choices.canEditRegion ||
+		choices.canExpand ||
+		choices.upscaleFactors.length > 0
+	);
 }
 
 type ImageActionButtonsProps = {
@@ -23,6 +38,10 @@ type ImageActionButtonsProps = {
 	imageName: string;
 	onStart: (action: ImmediateAction, factor?: number) => void;
 	onEdit: () => void;
+	/** The image as the editor opens it (Edit region, Expand); without it they are not offered. */
+	editorSource?: EditorSource;
+	/** Called as the editor opens, for a dialog to close itself. */
+	onOpenEditor?: () => void;
 	/** While something runs, nothing new starts (the generator follows one generation at a time). */
 	isDisabled?: boolean;
 };
@@ -33,6 +52,8 @@ export function ImageActionButtons({
 	imageName,
 	onStart,
 	onEdit,
+	editorSource,
+	onOpenEditor,
 	isDisabled = false,
 }: ImageActionButtonsProps) {
 	const noteId = useId();
@@ -85,6 +106,26 @@ export function ImageActionButtons({
 					<SquarePen aria-hidden="true" className="size-4" />
 					{ACTION_LABELS.edit}
 				</Button>
+			) : null}
+			{editorSource && choices.canEditRegion && !isDisabled ? (
+				<Link
+					to={buildEditorLink(editorSource, "region")}
+					onClick={onOpenEditor}
+					className={EDITOR_LINK_CLASS_NAME}
+				>
+					<Brush aria-hidden="true" className="size-4" />
+					{IMAGE_INPUT_TEXTS.editRegion}
+				</Link>
+			) : null}
+			{editorSource && choices.canExpand && !isDisabled ? (
+				<Link
+					to={buildEditorLink(editorSource, "expand")}
+					onClick={onOpenEditor}
+					className={EDITOR_LINK_CLASS_NAME}
+				>
+					<Expand aria-hidden="true" className="size-4" />
+					{IMAGE_INPUT_TEXTS.expand}
+				</Link>
 			) : null}
 			{resampledFactors.length > 0 ? (
 				<p id={noteId} className="m-0 w-full text-xs text-slate-600">

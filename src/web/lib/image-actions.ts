@@ -1,6 +1,8 @@
-// What can be made from one image of a generation (Vary, Upscale, Edit), for every screen that
-// shows a result: the generator, its preview, and the history's cards and preview. Vary and
-// Upscale are start requests of their own; Edit hands the image to the generator as its reference.
+// What can be made from one image of a generation (Vary, Upscale, Edit, Edit region, Expand), for
+// every screen that shows a result: the generator, its preview, and the history's cards and
+// preview. Vary and Upscale are start requests of their own; Edit hands the image to the generator
+// as its reference; Edit region and Expand open the mask editor on it.
+import { APP_PATHS } from "../../shared/app-routes";
 import type { GenerationAction, ReferenceInput } from "../../shared/image-input";
 import type { PublicModel } from "../../shared/models";
 import type { StartGenerationRequest } from "./generations-requests";
@@ -14,6 +16,10 @@ import { buildGeneratorLink } from "./generator-link";
 export type ImageActionChoices = {
 	canVary: boolean;
 	canEdit: boolean;
+	/** Whether some model offered repaints a masked region: the editor's Edit region. */
+	canEditRegion: boolean;
+	/** Whether some model offered paints beyond the frame: the editor's Expand. */
+	canExpand: boolean;
 	upscaleFactors: number[];
 	resampledFactors: number[];
 };
@@ -21,6 +27,8 @@ export type ImageActionChoices = {
 export const NO_IMAGE_ACTIONS: ImageActionChoices = {
 	canVary: false,
 	canEdit: false,
+	canEditRegion: false,
+	canExpand: false,
 	upscaleFactors: [],
 	resampledFactors: [],
 };
@@ -29,7 +37,8 @@ export const NO_IMAGE_ACTIONS: ImageActionChoices = {
  * What the generation's model can do with one of its images: Vary and Edit where it takes an image;
  * Upscale by its own factors, or, where it has none, by those of the models that upscale (the server
  * then upscales with the first of them that offers the factor). A factor whose upscaling model only
- * resamples is among `resampledFactors`. Nothing while the models are unknown.
+ * resamples is among `resampledFactors`. Edit region and Expand wherever some model offered can
+ * do them (the editor then offers only those). Nothing while the models are unknown.
  */
 export function readImageActions(
 	modelId: string,
@@ -49,6 +58,7 @@ export function readImageActions(
 	return {
 		canVary: model?.imageInput === true,
 		canEdit: model?.imageInput === true,
+		...readEditorTools(models),
 		upscaleFactors: factors,
 		resampledFactors: factors.filter((factor) => upscalerOf(factor)?.upscaleResamples === true),
 	};
@@ -115,4 +125,61 @@ export function readEditReference(
 	return generationId && /^\d{1,2}$/.test(image)
 		? { generationId, imageIndex: Number(image) }
 		: null;
+}
+
+/** Whether some model offered can do each of the editor's tools: any image may be edited by them. */
+export function readEditorTools(models: readonly PublicModel[] | undefined): {
+	canEditRegion: boolean;
+	canExpand: boolean;
+} {
+	return {
+		canEditRegion: models?.some((model) => model.mask === true) ?? false,
+		canExpand: models?.some((model) => model.outpaint === true) ?? false,
+	};
+}
+
+/** The editor's tools: Edit region (a mask painted over the image) and Expand (a wider frame). */
+export type EditorTool = "region" | "expand";
+
+/** The image the editor opens: one image of one's own generation, or an upload of one's own. */
+export type EditorSource = { generationId: string; imageIndex: number } | { uploadId: string };
+
+/** What an editor link names: the image, the tool, and the generation whose recipe to reopen. */
+export type EditorLink = { source: EditorSource; tool: EditorTool; reopen: string | null };
+
+/**
+ * The editor's address for `source` with `tool` chosen; with `reopen`, the id of a generation the
+ * editor made, whose prompt, settings and mask it starts from (Use settings).
+ */
+export function buildEditorLink(
+	source: EditorSource,
+	tool: EditorTool,
+	reopen: string | null = null,
+): string {
+	const params = new URLSearchParams(
+		"uploadId" in source
+			? { upload: source.uploadId }
+			: { generation: source.generationId, image: String(source.imageIndex) },
+	);
+	params.set("tool", tool);
+	if (reopen) params.set("reopen", reopen);
+	return `${APP_PATHS.editor}?${params}`;
+}
+
+/** The editor link `search` names (buildEditorLink's), or null; the server checks the ids. */
+export function readEditorLink(search: string): EditorLink | null {
+	const params = new URLSearchParams(search);
+	const tool = params.get("tool") === "expand" ? "expand" : "region";
+	const reopen = params.get("reopen") || null;
+	const upload = params.get("upload");
+	if (upload) return { source: { uploadId: upload }, tool, reopen };
+	const generationId = params.get("generation");
+	const image = params.get("image") ?? "";
+	if (!generationId || !/^\d{1,2}$/.test(image)) return null;
+	return { source: { generationId, imageIndex: Number(image) }, tool, reopen };
+}
+
+/** The editor tool a generation's action was made with (`edit-region`, `expand`), if any. */
+export function readEditorToolOf(action: string): EditorTool | null {
+	return action === "edit-region" ? "region" : action === "expand" ? "expand" : null;
 }

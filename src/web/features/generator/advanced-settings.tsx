@@ -4,10 +4,11 @@ import { useId } from "react";
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
 import { MAX_SEED, type Quality } from "../../../shared/generation-settings";
 import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
+import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "../../components/field-classes";
+import { Segments } from "../../components/segments";
 import { joinClassNames } from "../../lib/class-names";
 import type { SettingsChoice } from "./generation-choice";
-import { Segments } from "./segments";
-import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME, type SettingsField } from "./settings-field";
+import type { SettingsField } from "./settings-field";
 
 const QUALITY_LABELS: Record<Quality, string> = { low: "Low", medium: "Medium", high: "High" };
 

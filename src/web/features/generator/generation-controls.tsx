@@ -7,6 +7,8 @@
 import { ChevronRight } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { ModelSelect } from "../../components/model-select";
+import { Segments } from "../../components/segments";
 import { joinClassNames } from "../../lib/class-names";
 import { readEditReference } from "../../lib/image-actions";
 import { useOfferedModels } from "../../lib/models-requests";
@@ -16,10 +18,8 @@ import { AdvancedSettings } from "./advanced-settings";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { LoadSettingsFromImage } from "./load-settings-from-image";
 import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
-import { ModelSelect } from "./model-select";
 import { NotifySwitches } from "./notify-switches";
 import { ReferenceImageField } from "./reference-image-field";
-import { Segments } from "./segments";
 import { readFieldOfMessage, type SettingsField } from "./settings-field";
 import {
 	SETTINGS_BAR_CLASS_NAME,

@@ -205,6 +205,7 @@ export function GenerationResults({
 						)
 					}
 					onEdit={() => editImage(editTarget, describeResultImage(generation, selectedIndex))}
+					editorSource={{ generationId: generation.generationId, imageIndex: selectedIndex }}
 				/>
 			</div>
 		</div>

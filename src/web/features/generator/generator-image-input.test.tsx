@@ -257,6 +257,23 @@ describe("Edit and the reference image", () => {
 		expect(server.readCreateRequests()[1]).not.toHaveProperty("reference");
 	});
 
+	it("offers Edit region and Expand of an uploaded reference where a model can do them", async () => {
+		const inpainter = createTestModel({ imageInput: true, mask: true, outpaint: true });
+		startGeneratorApi({ models: [inpainter] });
+		const { user } = await openGenerator();
+		const picker = screen.getByLabelText(IMAGE_INPUT_TEXTS.addReference, { selector: "input" });
+		await user.upload(picker, await createPngFile());
+		await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage });
+		expect(await screen.findByRole("link", { name: IMAGE_INPUT_TEXTS.editRegion })).toHaveAttribute(
+			"href",
+			"/edit?upload=upload-1&tool=region",
+		);
+		expect(screen.getByRole("link", { name: IMAGE_INPUT_TEXTS.expand })).toHaveAttribute(
+			"href",
+			"/edit?upload=upload-1&tool=expand",
+		);
+	});
+
 	it("refuses a file over the limit before sending it, and shows the server's refusal of another", async () => {
 		const server = startGeneratorApi({ models: [PAINTER] });
 		const { user } = await openGenerator();

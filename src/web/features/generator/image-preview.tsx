@@ -159,6 +159,8 @@ export function ImagePreview({
 									editImage(editTarget, describeResultImage(shown, index));
 									onClose();
 								}}
+								editorSource={{ generationId: shown.generationId, imageIndex: index }}
+								onOpenEditor={onClose}
 							/>
 							<FamilyPanel
 								key={shown.generationId}

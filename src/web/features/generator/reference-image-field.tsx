@@ -6,13 +6,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { Paperclip, X } from "lucide-react";
 import { useId, useRef } from "react";
-import { DEFAULT_REFERENCE_STRENGTH, IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
+import {
+	DEFAULT_REFERENCE_STRENGTH,
+	IMAGE_INPUT_TEXTS,
+	type ReferenceInput,
+} from "../../../shared/image-input";
 import { INPUT_IMAGE_ACCEPT } from "../../../shared/image-types";
 import type { PublicModel } from "../../../shared/models";
 import { Button } from "../../components/button";
+import { ImageActionButtons } from "../../components/image-action-buttons";
 import { Spinner } from "../../components/spinner";
 import { fetchGeneration } from "../../lib/generations-requests";
-import { isGenerationReference } from "../../lib/image-actions";
+import { isGenerationReference, NO_IMAGE_ACTIONS } from "../../lib/image-actions";
+import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import type { ReferenceImage } from "./reference-image";
 import type { ReferenceImageControls } from "./use-reference-image";
 
@@ -134,6 +140,7 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 					</Button>
 				</div>
 			) : null}
+			{current ? <ReferenceEditorLinks reference={current.input} modelId={model.id} /> : null}
 			{model.imageInput ? (
 				<div className="flex h-9 items-center gap-3">
 					<button
@@ -172,5 +179,30 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 				</p>
 			) : null}
 		</div>
+	);
+}
+
+/** Edit region and Expand of the reference (an upload or a result), where some model can do them. */
+function ReferenceEditorLinks({
+	reference,
+	modelId,
+}: {
+	reference: ReferenceInput;
+	modelId: string;
+}) {
+	const choices = useImageActionChoices(modelId);
+	if (!choices.canEditRegion && !choices.canExpand) return null;
+	return (
+		<ImageActionButtons
+			choices={{
+				...NO_IMAGE_ACTIONS,
+				canEditRegion: choices.canEditRegion,
+				canExpand: choices.canExpand,
+			}}
+			imageName={IMAGE_INPUT_TEXTS.referenceImage}
+			onStart={() => {}}
+			onEdit={() => {}}
+			editorSource={reference}
+		/>
 	);
 }

@@ -1,5 +1,4 @@
-// What the settings' controls share: the field a refused start names, and how a label and a
-// field's message look (model-select.tsx, segments.tsx, advanced-settings.tsx).
+// The setting a refused start's message names, for the generator's controls to show it beside.
 
 /** A setting a refused start's message may be about. */
 export type SettingsField = "model" | "count" | "seed" | "negativePrompt" | "quality";
@@ -18,6 +17,3 @@ export function readFieldOfMessage(message: string | null): SettingsField | null
 	if (!message) return null;
 	return FIELD_MESSAGE_PATTERNS.find(([pattern]) => pattern.test(message))?.[1] ?? null;
 }
-
-export const LABEL_CLASS_NAME = "mb-1.5 block text-sm font-medium text-slate-800";
-export const FIELD_MESSAGE_CLASS_NAME = "mt-1.5 text-xs font-medium text-red-700";

@@ -1,7 +1,9 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import {
+	Brush,
 	Copy,
 	EllipsisVertical,
+	Expand,
 	FileArchive,
 	FolderMinus,
 	FolderPlus,
@@ -19,7 +21,12 @@ import type { Generation } from "../../../shared/generation-responses";
 import { ACTION_LABELS, IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { describeUpscale, hasImageActions } from "../../components/image-action-buttons";
 import { buildArchiveUrl } from "../../lib/generations-requests";
-import { buildEditLink, type ImmediateAction } from "../../lib/image-actions";
+import {
+	buildEditLink,
+	buildEditorLink,
+	type EditorTool,
+	type ImmediateAction,
+} from "../../lib/image-actions";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import { buildUsePromptLink, buildUseSettingsLink } from "./generation-reuse";
 
@@ -151,6 +158,11 @@ function ImageActionItems({
 				{content}
 			</DropdownMenu.Item>
 		);
+	const editorItem = (tool: EditorTool) => (imageIndex: number, content: ReactNode) => (
+		<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
+			<Link to={buildEditorLink({ generationId: generation.id, imageIndex }, tool)}>{content}</Link>
+		</DropdownMenu.Item>
+	);
 	return (
 		<>
 			{choices.canVary ? (
@@ -193,6 +205,22 @@ function ImageActionItems({
 							<Link to={buildEditLink({ ...generation, imageIndex })}>{content}</Link>
 						</DropdownMenu.Item>
 					)}
+				/>
+			) : null}
+			{choices.canEditRegion ? (
+				<ImageActionItem
+					icon={<Brush aria-hidden="true" className="size-4" />}
+					label={IMAGE_INPUT_TEXTS.editRegion}
+					imageCount={imageCount}
+					renderItem={editorItem("region")}
+				/>
+			) : null}
+			{choices.canExpand ? (
+				<ImageActionItem
+					icon={<Expand aria-hidden="true" className="size-4" />}
+					label={IMAGE_INPUT_TEXTS.expand}
+					imageCount={imageCount}
+					renderItem={editorItem("expand")}
 				/>
 			) : null}
 			<DropdownMenu.Separator className="my-1 h-px bg-slate-100" />

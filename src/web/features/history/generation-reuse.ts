@@ -4,6 +4,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { Generation, GenerationModel } from "../../../shared/generation-responses";
 import type { ModelsResponse } from "../../../shared/models";
 import { buildGeneratorLink } from "../../lib/generator-link";
+import { buildEditorLink, readEditorToolOf } from "../../lib/image-actions";
 import { MODELS_QUERY_KEY } from "../../lib/models-requests";
 
 /**
@@ -28,8 +29,18 @@ export function buildUsePromptLink(generation: Generation): string {
 	return buildReuseLink(generation, { withSeed: false });
 }
 
-/** "Use settings": everything "Use prompt" fills, and the seed, to make the same images again. */
+/**
+ * "Use settings": everything "Use prompt" fills, and the seed, to make the same images again. An
+ * Edit region or Expand of an image of one's own generation reopens the editor on that image, with
+ * its mask or frame.
+ */
 export function buildUseSettingsLink(generation: Generation): string {
+	const parent = generation.parent;
+	const tool = parent ? readEditorToolOf(parent.action) : null;
+	if (parent && tool && "generationId" in parent && parent.exists) {
+		const source = { generationId: parent.generationId, imageIndex: parent.imageIndex };
+		return buildEditorLink(source, tool, generation.id);
+	}
 	return buildReuseLink(generation, { withSeed: true });
 }
 

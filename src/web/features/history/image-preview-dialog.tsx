@@ -28,6 +28,7 @@ import { Link, useNavigate } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { Button, getButtonClassName } from "../../components/button";
 import { FamilyPanel } from "../../components/family-panel";
 import { ImageActionButtons } from "../../components/image-action-buttons";
@@ -111,6 +112,10 @@ export function ImagePreviewDialog({
 	const navigate = useNavigate();
 	const [isSharing, setIsSharing] = useState(false);
 	const shareButtonRef = useRef<HTMLButtonElement>(null);
+	// Before/after of an Edit region or Expand: the image it started from, in place of its result.
+	const beforeUrl = generation?.region?.sourceUrl ?? null;
+	const [beforeShownFor, setBeforeShownFor] = useState<string | null>(null);
+	const isBeforeShown = beforeUrl !== null && beforeShownFor === `${generation?.id}:${imageIndex}`;
 
 	const onKeyDown = (event: KeyboardEvent) => {
 		if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
@@ -136,7 +141,13 @@ export function ImagePreviewDialog({
 					className="fixed top-1/2 left-1/2 z-dialog flex max-h-[calc(100dvh-1.5rem)] w-[calc(100vw-1.5rem)] max-w-6xl -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-2xl bg-white shadow-2xl focus:outline-none md:flex-row"
 				>
 					<div className="relative flex min-h-0 flex-1 items-center justify-center bg-slate-950 p-2 sm:p-4">
-						{image ? (
+						{image && isBeforeShown && beforeUrl ? (
+							<img
+								src={beforeUrl}
+								alt={`${IMAGE_INPUT_TEXTS.before}: ${generation?.prompt ?? ""}`}
+								className="h-auto max-h-[55dvh] w-auto max-w-full rounded-lg bg-slate-900 object-contain md:max-h-[calc(100dvh-4rem)]"
+							/>
+						) : image ? (
 							<img
 								key={image.url}
 								src={readDisplaySource(image).url}
@@ -238,6 +249,18 @@ export function ImagePreviewDialog({
 								))}
 							</div>
 						) : null}
+						{generation && beforeUrl && hasImages(generation) ? (
+							<Button
+								variant="secondary"
+								size="sm"
+								aria-pressed={isBeforeShown}
+								onClick={() =>
+									setBeforeShownFor(isBeforeShown ? null : `${generation.id}:${imageIndex}`)
+								}
+							>
+								{IMAGE_INPUT_TEXTS.before}
+							</Button>
+						) : null}
 						{generation && hasImages(generation) ? (
 							<ImageActionButtons
 								choices={actionChoices}
@@ -246,6 +269,7 @@ export function ImagePreviewDialog({
 									actions.onImageAction(generation, action, imageIndex, factor)
 								}
 								onEdit={() => void navigate(buildEditLink({ ...generation, imageIndex }))}
+								editorSource={{ generationId: generation.id, imageIndex }}
 							/>
 						) : null}
 						{generation ? (

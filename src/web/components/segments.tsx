@@ -1,7 +1,7 @@
 // The Images and Quality controls: a radio group drawn as segments.
 import { useId } from "react";
-import { joinClassNames } from "../../lib/class-names";
-import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "./settings-field";
+import { joinClassNames } from "../lib/class-names";
+import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "./field-classes";
 
 const SEGMENT_GROUP_CLASS_NAME = "flex h-11 gap-1 rounded-lg bg-slate-100 p-1";
 const SEGMENT_CLASS_NAME =

@@ -1,10 +1,10 @@
 // The Model control: a native select, shown when more than one model is offered.
 import { ChevronDown } from "lucide-react";
 import { useId } from "react";
-import type { PublicModel } from "../../../shared/models";
-import { joinClassNames } from "../../lib/class-names";
-import { formatPrice } from "../../lib/number-format";
-import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "./settings-field";
+import type { PublicModel } from "../../shared/models";
+import { joinClassNames } from "../lib/class-names";
+import { formatPrice } from "../lib/number-format";
+import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "./field-classes";
 
 /** An option's text: the label, the description and the price per image, where set. */
 export function describeModel(model: PublicModel): string {

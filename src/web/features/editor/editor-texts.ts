@@ -1,0 +1,48 @@
+// The mask editor's words: its tools' names (spoken and shown), its notes and its messages.
+
+export const EDITOR_TEXTS = {
+	title: { region: "Edit region", expand: "Expand" },
+	close: "Close the editor",
+	tools: "Mask tools",
+	brush: "Brush",
+	eraser: "Eraser",
+	size: "Brush size",
+	hardness: "Hardness",
+	invertMask: "Invert",
+	clear: "Clear",
+	undo: "Undo",
+	redo: "Redo",
+	showMask: "Show mask",
+	zoomIn: "Zoom in",
+	zoomOut: "Zoom out",
+	fit: "Fit",
+	zoom: "Zoom",
+	/** The painting area's name; how to paint without a pointer is its description. */
+	canvas: "Image and mask",
+	canvasHelp:
+		"Paint where the image may change. With the keyboard: arrows move the brush, Shift with arrows paints along, Enter paints a dab; B brush, E eraser, [ and ] size, Ctrl+Z undo.",
+	expandCanvas: "Image in its new frame",
+	expandCanvasHelp: "Drag the image, or move it with the arrow keys, to place it in the new frame.",
+	targetRatio: "New frame",
+	perSide: "Per side",
+	sides: { left: "Left", right: "Right", top: "Top", bottom: "Bottom" },
+	perSideHelp: "Room added on each side, in % of the image's width or height.",
+	prompt: "Prompt",
+	promptHelp: {
+		region: "What should be in the painted area.",
+		expand: "What lies around the image.",
+	},
+	seed: "Seed",
+	seedHelp: "Leave empty for a random seed.",
+	submit: "Generate",
+	submitting: "Starting…",
+	started: { region: "Edit region started", expand: "Expand started" },
+	emptyMask: "Paint the area to change first.",
+	noExpansion: "Choose a larger frame first.",
+	noModel: {
+		region: "No model offered can edit a region.",
+		expand: "No model offered can expand an image.",
+	},
+	loading: "Loading the image…",
+	imageMissing: "This image could not be found.",
+} as const;

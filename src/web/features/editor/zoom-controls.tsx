@@ -1,0 +1,49 @@
+// Zoom out, the zoom level, zoom in and Fit, under the painting area of both tools.
+
+import { Maximize, ZoomIn, ZoomOut } from "lucide-react";
+import { EDITOR_TEXTS } from "./editor-texts";
+import { ToolButton } from "./mask-toolbar";
+import { MAX_ZOOM, MIN_ZOOM } from "./view-transform";
+
+export function ZoomControls({
+	scale,
+	onZoom,
+	onFit,
+}: {
+	scale: number;
+	/** Zooms by `factor` around the area's centre. */
+	onZoom: (factor: number) => void;
+	onFit: () => void;
+}) {
+	return (
+		<div className="flex items-center gap-1">
+			<ToolButton
+				label={EDITOR_TEXTS.zoomOut}
+				shortcut="-"
+				isDisabled={scale <= MIN_ZOOM}
+				onClick={() => onZoom(1 / 1.25)}
+			>
+				<ZoomOut aria-hidden="true" className="size-4" />
+			</ToolButton>
+			<output
+				aria-label={EDITOR_TEXTS.zoom}
+				className="text-center text-xs text-slate-600 tabular-nums"
+				style={{ width: "3rem" }}
+			>
+				{Math.round(scale * 100)} %
+			</output>
+			<ToolButton
+				label={EDITOR_TEXTS.zoomIn}
+				shortcut="+"
+				isDisabled={scale >= MAX_ZOOM}
+				onClick={() => onZoom(1.25)}
+			>
+				<ZoomIn aria-hidden="true" className="size-4" />
+			</ToolButton>
+			<ToolButton label={EDITOR_TEXTS.fit} shortcut="0" onClick={onFit}>
+				<Maximize aria-hidden="true" className="size-4" />
+				<span>{EDITOR_TEXTS.fit}</span>
+			</ToolButton>
+		</div>
+	);
+}
