@@ -314,6 +314,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/styles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The styles one may choose
+         * @description The operator's styles (`scope: "operator"`, from the server's STYLES_FILE), then your own (`personal`), each by name. A style's `prompt` holds `{prompt}`, where a generation's prompt goes; its `negativePrompt` is added to the generation's own. Name a style's `id` as a generation's `style`.
+         *
+         *     A token needs the `read` scope.
+         */
+        get: operations["listStyles"];
+        put?: never;
+        /**
+         * Save a style of your own
+         * @description `prompt` must contain `{prompt}`. A person keeps at most 100 styles. A field out of range answers 400 naming it.
+         *
+         *     A token needs the `generate` scope.
+         */
+        post: operations["createStyle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/styles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a style of your own
+         * @description The operator's styles and other people's answer 404. Generations made with it keep its name.
+         *
+         *     A token needs the `generate` scope.
+         */
+        delete: operations["deleteStyle"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or rewrite a style of your own
+         * @description Any of `name`, `prompt` and `negativePrompt` (null removes it). The operator's styles and other people's answer 404. Generations made with the style keep the name and text they were made with.
+         *
+         *     A token needs the `generate` scope.
+         */
+        patch: operations["updateStyle"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -494,6 +550,7 @@ export interface operations {
                 ratio?: "--ar 1:1" | "--ar 3:2" | "--ar 16:9" | "--ar 21:9" | "--ar 2:3" | "--ar 9:16";
                 favorites?: "true" | "false";
                 model?: string;
+                style?: string;
                 owner?: string;
             };
             header?: never;
@@ -552,7 +609,8 @@ export interface operations {
                      *           },
                      *           "progress": null,
                      *           "parent": null,
-                     *           "childrenCount": 1
+                     *           "childrenCount": 1,
+                     *           "style": null
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -619,6 +677,10 @@ export interface operations {
                                 upload: true;
                             }) | null;
                             childrenCount: number;
+                            style: {
+                                id: string;
+                                name: string;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -776,6 +838,8 @@ export interface operations {
                     action?: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                     /** @description For `upscale`: 2 (the default) or 4 times the width and height. */
                     factor?: 2 | 4;
+                    /** @description A style's id (`GET /api/styles`): the provider receives the prompt in the style's template and its negative part; the generation keeps the prompt as typed and the style's name. */
+                    style?: string;
                 };
             };
         };
@@ -1361,7 +1425,8 @@ export interface operations {
                      *             "action": "upscale",
                      *             "exists": true
                      *           },
-                     *           "childrenCount": 0
+                     *           "childrenCount": 0,
+                     *           "style": null
                      *         }
                      *       ]
                      *     }
@@ -1425,6 +1490,10 @@ export interface operations {
                                 upload: true;
                             }) | null;
                             childrenCount: number;
+                            style: {
+                                id: string;
+                                name: string;
+                            } | null;
                         } | null;
                         children: {
                             id: string;
@@ -1484,6 +1553,10 @@ export interface operations {
                                 upload: true;
                             }) | null;
                             childrenCount: number;
+                            style: {
+                                id: string;
+                                name: string;
+                            } | null;
                         }[];
                     };
                 };
@@ -1667,7 +1740,8 @@ export interface operations {
                      *       },
                      *       "progress": null,
                      *       "parent": null,
-                     *       "childrenCount": 1
+                     *       "childrenCount": 1,
+                     *       "style": null
                      *     }
                      */
                     "application/json": {
@@ -1728,6 +1802,10 @@ export interface operations {
                             upload: true;
                         }) | null;
                         childrenCount: number;
+                        style: {
+                            id: string;
+                            name: string;
+                        } | null;
                     };
                 };
             };
@@ -3053,6 +3131,598 @@ export interface operations {
                      *       "error": {
                      *         "code": "TOKEN_SCOPE_MISSING",
                      *         "message": "This API token does not have the \"generate\" or \"read\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listStyles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The styles. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "cinematic",
+                     *           "name": "Cinematic",
+                     *           "prompt": "{prompt}, cinematic lighting, 35 mm film",
+                     *           "negativePrompt": "cartoon",
+                     *           "scope": "operator"
+                     *         },
+                     *         {
+                     *           "id": "0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7",
+                     *           "name": "Watercolour",
+                     *           "prompt": "{prompt}, soft watercolour on rough paper",
+                     *           "negativePrompt": "photo",
+                     *           "scope": "personal"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            prompt: string;
+                            negativePrompt: string | null;
+                            /** @enum {string} */
+                            scope: "operator" | "personal";
+                        }[];
+                    };
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"read\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Watercolour",
+                 *       "prompt": "{prompt}, soft watercolour on rough paper",
+                 *       "negativePrompt": "photo"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description The template, 500 characters at most; {prompt} is where the prompt goes. */
+                    prompt: string;
+                    /** @description What the style leaves out, added to the generation's negative prompt. */
+                    negativePrompt?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            201: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7",
+                     *       "name": "Watercolour",
+                     *       "prompt": "{prompt}, soft watercolour on rough paper",
+                     *       "negativePrompt": "photo",
+                     *       "scope": "personal"
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        prompt: string;
+                        negativePrompt: string | null;
+                        /** @enum {string} */
+                        scope: "operator" | "personal";
+                    };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"generate\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A personal style's id.
+                 * @example 0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"generate\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A personal style's id.
+                 * @example 0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Soft watercolour"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    prompt?: string;
+                    /** @description What the style leaves out, added to the generation's negative prompt. */
+                    negativePrompt?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The style as saved. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7",
+                     *       "name": "Soft watercolour",
+                     *       "prompt": "{prompt}, soft watercolour on rough paper",
+                     *       "negativePrompt": "photo",
+                     *       "scope": "personal"
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        prompt: string;
+                        negativePrompt: string | null;
+                        /** @enum {string} */
+                        scope: "operator" | "personal";
+                    };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"generate\" scope this request needs."
                      *       }
                      *     }
                      */

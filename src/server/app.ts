@@ -29,6 +29,7 @@ import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
 import { createPeopleRoutes } from "./people/people-routes";
+import { createStyleRoutes } from "./prompts/style-routes";
 import type { PushDeps } from "./push/push-deliveries";
 import { createPushRoutes } from "./push/push-routes";
 import { createUploadRoutes, isUploadRequest } from "./uploads/upload-routes";
@@ -198,6 +199,13 @@ export function createApp(deps: AppDeps) {
 	api.route("/", createApiDocsRoutes({ baseUrl: config.baseUrl }));
 	api.route("/", createWebhookRoutes({ gate, deps: deps.webhooks }));
 	api.route("/", createPushRoutes({ gate, auth, deps: deps.push }));
+	api.route(
+		"/",
+		createStyleRoutes({
+			gate,
+			deps: { database, operatorStyles: deps.generations.operatorStyles ?? [] },
+		}),
+	);
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

@@ -1,5 +1,6 @@
 import { GENERATION_TIMEOUT_MS, MAX_RETRIES, RETRY_DELAY_MS } from "../shared/constants";
 import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../shared/image-types";
+import type { PromptStyle } from "../shared/prompt-tool-responses";
 import { removeAccountContents } from "./accounts/delete-account";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig } from "./auth/auth";
@@ -67,6 +68,8 @@ export type ServerSettings = {
 	webhooks: WebhookSettings;
 	/** Web Push (WEB_PUSH, the VAPID keys and subject); DEFAULT_PUSH_SETTINGS when not given. */
 	push?: PushSettings;
+	/** The operator's styles (STYLES_FILE, prompts/load-styles-file.ts); none when not given. */
+	styles?: readonly PromptStyle[];
 };
 
 /**
@@ -248,6 +251,7 @@ export async function assembleServer(options: {
 		models,
 		limits: settings.limits,
 		logger,
+		operatorStyles: settings.styles ?? [],
 	};
 	const app = createApp({
 		database,

@@ -174,6 +174,8 @@ export const GenerationSchema = z.object({
 	parent: z.nullable(GenerationParentSchema),
 	/** How many generations were made from its images, deleted ones not counted. */
 	childrenCount: z.int(),
+	/** The style it was made with (its name then); null without one. */
+	style: z.nullable(z.object({ id: z.string(), name: z.string() })),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

@@ -11,6 +11,7 @@ import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
 import { GENERATION_ACTIONS } from "./image-input";
 import { AUDIT_LOG_PAGE_SIZE, GENERATIONS_PAGE_SIZE, MAX_PAGE_SIZE } from "./page-sizes";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
+import { STYLE_MESSAGES } from "./prompt-styles";
 
 // The response schemas live in generation-responses.ts (zod/mini, parsed by the browser); they are
 // re-exported so the server keeps one place to import the generations API from. Browser code
@@ -164,6 +165,10 @@ export const CreateGenerationRequestSchema = z.object({
 		.union([z.literal(2), z.literal(4)], { error: FACTOR_MESSAGE })
 		.optional()
 		.meta({ description: "For `upscale`: 2 (the default) or 4 times the width and height." }),
+	style: z.string({ error: STYLE_MESSAGES.style }).max(100, STYLE_MESSAGES.style).optional().meta({
+		description:
+			"A style's id (`GET /api/styles`): the provider receives the prompt in the style's template and its negative part; the generation keeps the prompt as typed and the style's name.",
+	}),
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 
@@ -199,6 +204,12 @@ export const ListGenerationsQuerySchema = z.object({
 			.transform((value) => value === "true"),
 	),
 	model: z.preprocess(emptyAsAbsent, z.string().max(100).optional()),
+	style: z.preprocess(
+		emptyAsAbsent,
+		z.string().max(100, STYLE_MESSAGES.style).optional().meta({
+			description: "A style's id: the generations made with it.",
+		}),
+	),
 	owner: z.preprocess(
 		emptyAsAbsent,
 		z

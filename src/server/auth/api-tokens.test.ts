@@ -371,7 +371,9 @@ describe("the token routes' table", () => {
 				),
 			);
 			const served = server.app.routes
-				.filter((route) => /^\/api\/(generations|images|models|uploads)/.test(route.path))
+				.filter((route) =>
+					/^\/api\/(generations|images|models|uploads|styles|prompts)/.test(route.path),
+				)
 				.filter((route) => route.method !== "ALL")
 				.map((route) => `${route.method} ${route.path}`);
 			// The images of generations stored before runs had folders keep an older address.

@@ -140,9 +140,14 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 						label,
 					).toBe(true);
 				} else if (
-					["listModels", "createGeneration", "uploadImage", "listActiveGenerations"].includes(
-						operation.id,
-					)
+					[
+						"listModels",
+						"createGeneration",
+						"uploadImage",
+						"listActiveGenerations",
+						"listStyles",
+						"createStyle",
+					].includes(operation.id)
 				) {
 					// Not about anyone else's generation: the administrator's own, as anyone's.
 					expect(response.status, label).toBe(operation.success.status);

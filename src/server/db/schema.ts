@@ -102,6 +102,12 @@ type GenerationsTable = {
 	parent_image_index: ColumnType<number | null, number | null | undefined, number | null>;
 	/** An edit of an uploaded file (it has no parent generation). */
 	from_upload: ColumnType<boolean, boolean | undefined, boolean>;
+	/** The style it was made with: its id and name then (kept after the style is gone). */
+	style_id: ColumnType<string | null, string | null | undefined, string | null>;
+	style_name: ColumnType<string | null, string | null | undefined, string | null>;
+	/** What the style made of the prompt and negative prompt: what the provider is asked for. */
+	styled_prompt: ColumnType<string | null, string | null | undefined, string | null>;
+	styled_negative_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
@@ -280,6 +286,17 @@ type WebhookEndpointTurnsTable = {
 };
 
 /** A browser's Web Push subscription: its push service endpoint and keys, for one session. */
+/** A person's own style (prompts/styles-repository.ts). */
+type PromptStylesTable = {
+	id: string;
+	user_id: string;
+	name: string;
+	prompt: string;
+	negative_prompt: string | null;
+	created_at: Timestamp;
+	updated_at: Timestamp;
+};
+
 type PushSubscriptionsTable = {
 	id: string;
 	user_id: string;
@@ -306,6 +323,7 @@ export type DatabaseSchema = {
 	generation_counts: GenerationCountsTable;
 	generation_search: GenerationSearchTable;
 	people: PeopleTable;
+	prompt_styles: PromptStylesTable;
 	push_subscriptions: PushSubscriptionsTable;
 	session: SessionTable;
 	uploads: UploadsTable;

@@ -1,3 +1,4 @@
+import type { PromptStyle } from "../../shared/prompt-tool-responses";
 import type { Database } from "../db/database";
 import type { GenerationQueue } from "../jobs/generation-queue";
 import type { Logger } from "../logging/logger";
@@ -20,4 +21,6 @@ export type GenerationDeps = {
 	models: ModelCatalogue;
 	limits: GenerationLimits;
 	logger: Logger;
+	/** The operator's styles (STYLES_FILE), which a generation may name beside the person's own. */
+	operatorStyles?: readonly PromptStyle[];
 };

@@ -18,6 +18,8 @@ export type HistoryFilters = {
 	/** A model's id: the generations made with it, whether or not it is still offered. */
 	modelId?: string | undefined;
 	isFavoritesOnly?: boolean;
+	/** A style's id: the generations made with it, whatever it is called now. */
+	styleId?: string | undefined;
 };
 
 /** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
@@ -40,6 +42,16 @@ function matchesFilters(filters: HistoryFilters) {
 		}
 		// Spelled without a parameter so the planner can match the partial favourites index.
 		if (filters.isFavoritesOnly) conditions.push(sql<SqlBool>`generation_search.is_favorite`);
+		if (filters.styleId !== undefined) {
+			// Few generations have a style: its partial index on generations finds them.
+			conditions.push(
+				eb(
+					"generation_search.id",
+					"in",
+					eb.selectFrom("generations").select("id").where("style_id", "=", filters.styleId),
+				),
+			);
+		}
 		if (filters.search) {
 			// prompt_search is the prompt lowercased; its trigram index serves this.
 			const pattern = `%${escapeLikePattern(filters.search)}%`;
@@ -51,7 +63,11 @@ function matchesFilters(filters: HistoryFilters) {
 
 function isNarrowed(filters: HistoryFilters): boolean {
 	return Boolean(
-		filters.search || filters.aspectRatio || filters.modelId || filters.isFavoritesOnly,
+		filters.search ||
+			filters.aspectRatio ||
+			filters.modelId ||
+			filters.isFavoritesOnly ||
+			filters.styleId,
 	);
 }
 

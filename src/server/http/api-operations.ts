@@ -29,12 +29,12 @@ type Answer =
  */
 export type ApiOperation = {
 	id: string;
-	method: "get" | "post" | "put" | "delete";
+	method: "get" | "post" | "put" | "patch" | "delete";
 	/** OpenAPI's form, `{id}` for a parameter. */
 	path: string;
 	summary: string;
 	description?: string;
-	tag: "Generations" | "History" | "Images" | "Models" | "Uploads";
+	tag: "Generations" | "History" | "Images" | "Models" | "Prompts" | "Uploads";
 	access: RouteAccess;
 	pathParameters?: readonly Parameter[];
 	headers?: readonly (Parameter & { schema: Record<string, unknown> })[];

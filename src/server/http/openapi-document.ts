@@ -4,6 +4,7 @@ import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
 import { GENERATION_OPERATIONS } from "./generation-operations";
+import { PROMPT_OPERATIONS } from "./prompt-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
 type JsonObject = Record<string, unknown>;
@@ -21,6 +22,7 @@ export type OpenApiDocument = {
 export const API_OPERATIONS: readonly ApiOperation[] = [
 	...Object.values(GENERATION_OPERATIONS),
 	...Object.values(UPLOAD_OPERATIONS),
+	...Object.values(PROMPT_OPERATIONS),
 ];
 
 /** A zod schema as JSON Schema: what a client sends (input) or what it gets back (output). */
@@ -238,6 +240,7 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 			{ name: "Images", description: "Images and archives." },
 			{ name: "Models", description: "What may be chosen." },
 			{ name: "Uploads", description: "Reference images to start a generation from." },
+			{ name: "Prompts", description: "Styles, and the prompts you used." },
 		],
 		paths,
 		components: {

@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { z } from "zod";
 import { type ApiTokenScope, CreatedApiTokenSchema } from "../../shared/api-tokens";
 import { UploadResponseSchema } from "../../shared/image-input";
+import { PromptStyleSchema } from "../../shared/prompt-tool-responses";
 import type { ApiOperation } from "../http/api-operations";
 import { readGeneration, requestGeneration, waitForFinish } from "./generation-kit";
 import type { createTestUser, TestServer } from "./test-server";
@@ -74,6 +75,9 @@ export async function requestOperation(
 	if (operation.path.startsWith("/api/uploads")) {
 		return requestUploadOperation(server, owner, token, operation);
 	}
+	if (operation.path.startsWith("/api/styles")) {
+		return requestStyleOperation(server, owner, token, operation);
+	}
 	const generation = await makeFinishedGeneration(owner);
 	const image = generation.images[0]?.url ?? "";
 	const [, , , , , run = "", file = ""] = image.split("/");
@@ -112,4 +116,26 @@ async function requestUploadOperation(
 	});
 	const { uploadId } = z.parse(UploadResponseSchema, await uploaded.json());
 	return callWithToken(server, token, operation.path.replace("{id}", uploadId));
+}
+
+/** A request for a style operation, about a personal style `owner` saved in their browser. */
+async function requestStyleOperation(
+	server: TestServer,
+	owner: Person,
+	token: string,
+	operation: ApiOperation,
+): Promise<Response> {
+	const style = { name: "Watercolour", prompt: "{prompt}, watercolour" };
+	if (operation.path === "/api/styles") {
+		return callWithToken(server, token, operation.path, {
+			method: operation.method.toUpperCase(),
+			...(operation.method === "post" ? { json: style } : {}),
+		});
+	}
+	const saved = await owner.client.request("/api/styles", { method: "POST", json: style });
+	const { id } = z.parse(PromptStyleSchema, await saved.json());
+	return callWithToken(server, token, operation.path.replace("{id}", id), {
+		method: operation.method.toUpperCase(),
+		...(operation.method === "patch" ? { json: { name: "Renamed" } } : {}),
+	});
 }

@@ -34,6 +34,7 @@ const SEEDED_RECIPE: ImageRecipe = {
 	quality: "high",
 	width: 8,
 	height: 8,
+	style: null,
 };
 
 describe.each(availableDatabaseKinds())("the recipe in downloaded images on %s", (kind) => {

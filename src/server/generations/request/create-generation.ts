@@ -6,6 +6,7 @@ import type { DatabaseSchema } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import { readPersonLimits } from "../../person/person-controls";
 import type { Viewer } from "../../person/viewer";
+import { styleGeneration } from "../../prompts/prompt-styles";
 import { markUploadUsed } from "../../uploads/upload-repository";
 import type { GenerationDeps } from "../generation-deps";
 import { notifyGenerationsChanged, personChangeKey, QUEUE_MOVED_KEY } from "../generation-events";
@@ -117,6 +118,15 @@ export async function createGeneration(
 			: await findReferenceSource(deps, viewer, request.reference);
 	const resolved = await resolveSettings(deps.models, request, source);
 	const { model, settings, imageAction } = resolved;
+	const styled =
+		request.style === undefined
+			? undefined
+			: await styleGeneration(
+					{ database: deps.database, operatorStyles: deps.operatorStyles ?? [] },
+					viewer,
+					request.style,
+					{ prompt: resolved.prompt, settings, takesNegativePrompt: model.negativePrompt },
+				);
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;
@@ -186,6 +196,7 @@ export async function createGeneration(
 			parent_generation_id: source?.kind === "generation" ? source.parent.id : null,
 			parent_image_index: source?.kind === "generation" ? source.imageIndex : null,
 			from_upload: source?.kind === "upload",
+			...styled,
 		});
 		if (source?.kind === "upload") await markUploadUsed(transaction, source.upload.id);
 		if (idempotencyKey !== undefined) {

@@ -102,6 +102,10 @@ export function presentGeneration(
 		progress: presentProgress(row, queuePosition),
 		parent: parentOf(row),
 		childrenCount: row.children_count,
+		style:
+			row.style_id !== null && row.style_name !== null
+				? { id: row.style_id, name: row.style_name }
+				: null,
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 	};
 }

@@ -99,6 +99,7 @@ export function createGenerationRoutes(options: {
 			aspectRatio: query.ratio,
 			modelId: query.model,
 			isFavoritesOnly: query.favorites,
+			styleId: query.style,
 			ownerEmail: query.owner,
 		});
 		return context.json(page);

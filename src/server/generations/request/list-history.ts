@@ -17,6 +17,7 @@ type HistoryQuery = {
 	aspectRatio?: AspectRatio | undefined;
 	modelId?: string | undefined;
 	isFavoritesOnly?: boolean;
+	styleId?: string | undefined;
 	/** The administrator's filter by person; anyone else passing it is refused. */
 	ownerEmail?: string | undefined;
 };
@@ -48,6 +49,7 @@ export async function listHistory(
 		aspectRatio: query.aspectRatio,
 		modelId: query.modelId,
 		isFavoritesOnly: query.isFavoritesOnly ?? false,
+		styleId: query.styleId,
 	};
 	const cursor = decodeCursor(query.cursor);
 	const [rows, counts] = await Promise.all([

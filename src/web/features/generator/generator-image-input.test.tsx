@@ -375,6 +375,7 @@ describe("an image dropped on the form", () => {
 		quality: null,
 		width: 32,
 		height: 18,
+		style: null,
 	};
 
 	async function dropOnForm(file: File) {
