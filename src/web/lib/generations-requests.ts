@@ -147,6 +147,8 @@ type GenerationsQuery = {
 	isFavoritesOnly?: boolean;
 	/** The owner's e-mail: the administrator's filter by person. */
 	ownerEmail?: string;
+	/** The id of the style the generations were made with. */
+	styleId?: string;
 };
 
 /**
@@ -162,12 +164,14 @@ export function fetchGenerationsPage(options: {
 }): Promise<GenerationPage> {
 	const params = new URLSearchParams({ limit: String(options.limit) });
 	if (options.timeZone) params.set("timeZone", options.timeZone);
-	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail } = options.query ?? {};
+	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail, styleId } =
+		options.query ?? {};
 	if (search) params.set("q", search);
 	if (aspectRatio) params.set("ratio", aspectRatio);
 	if (modelId) params.set("model", modelId);
 	if (isFavoritesOnly) params.set("favorites", "true");
 	if (ownerEmail) params.set("owner", ownerEmail);
+	if (styleId) params.set("style", styleId);
 	if (options.cursor) params.set("cursor", options.cursor);
 	return requestApi(`/api/generations?${params}`, GenerationPageSchema, {
 		signal: options.signal,

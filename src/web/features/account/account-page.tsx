@@ -23,6 +23,7 @@ import { DeleteAccountDialog } from "./delete-account-dialog";
 import { describeDevice } from "./device-name";
 import { PushSection } from "./push-section";
 import { ResendVerificationButton } from "./resend-verification-button";
+import { StylesSection } from "./styles-section";
 import { WebhooksSection } from "./webhooks-section";
 
 const SESSIONS_QUERY_KEY = ["account", "sessions"] as const;
@@ -180,6 +181,7 @@ export function AccountPage({
 			<PasswordSection />
 			<DevicesSection currentSessionId={currentSessionId} />
 			<PushSection />
+			<StylesSection />
 			<ApiTokensSection />
 
 			<Section

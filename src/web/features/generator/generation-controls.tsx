@@ -5,7 +5,7 @@
 // Loaded on demand with the models (generation-code.ts); the first page holds a frame of the same
 // height in their place (settings-frame.tsx).
 import { ChevronRight } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import { joinClassNames } from "../../lib/class-names";
 import { readEditReference } from "../../lib/image-actions";
@@ -26,6 +26,7 @@ import {
 	SETTINGS_ROW_CLASS_NAME,
 	SettingsPlaceholder,
 } from "./settings-frame";
+import { StyleField } from "./style-field";
 import {
 	type ReferenceRequest,
 	type SentReference,
@@ -49,6 +50,8 @@ type GenerationControlsProps = {
 	referenceRequest: ReferenceRequest;
 	/** What a start sends of the reference: none while there is none or the model takes none. */
 	onReferenceChange: (sent: SentReference | null) => void;
+	/** The prompt box's text, which "Save as style" keeps. */
+	prompt: string;
 };
 
 /**
@@ -65,6 +68,7 @@ export function GenerationControls({
 	onImageChosen,
 	referenceRequest,
 	onReferenceChange,
+	prompt,
 }: GenerationControlsProps) {
 	const reference = useReferenceImage();
 	const appliedReferenceIdRef = useRef<number | null>(null);
@@ -104,6 +108,10 @@ export function GenerationControls({
 	useEffect(() => {
 		latest.current = { choice, onChoiceChange };
 	});
+	const chooseStyle = useCallback((styleId: string | null) => {
+		const current = latest.current.choice;
+		if (current) latest.current.onChoiceChange({ ...current, styleId });
+	}, []);
 
 	useEffect(() => {
 		if (!answer) return;
@@ -115,7 +123,10 @@ export function GenerationControls({
 		if (applied.choice) latest.current.onChoiceChange(applied.choice);
 		if (applied.isModelGone) void showToast("info", MODEL_NO_LONGER_OFFERED);
 		// What a link or an image fills in under Advanced settings is shown, not hidden.
-		if (pending && (pending.value.seed !== null || pending.value.negativePrompt)) {
+		if (
+			pending &&
+			(pending.value.seed !== null || pending.value.negativePrompt || pending.value.styleId)
+		) {
 			setIsAdvancedOpen(true);
 		}
 	}, [answer, prefill]);
@@ -124,7 +135,12 @@ export function GenerationControls({
 	const fieldMessage = (field: SettingsField) => (errorField === field ? startError : null);
 
 	useEffect(() => {
-		if (errorField === "seed" || errorField === "negativePrompt" || errorField === "quality") {
+		if (
+			errorField === "seed" ||
+			errorField === "negativePrompt" ||
+			errorField === "quality" ||
+			errorField === "style"
+		) {
 			setIsAdvancedOpen(true);
 		}
 	}, [errorField]);
@@ -137,7 +153,9 @@ export function GenerationControls({
 		const next = answer.models.find((candidate) => candidate.id === id);
 		if (next) onChoiceChange(fitChoice(next, choice));
 	};
-	const hasAdvanced = model.seed || model.negativePrompt || model.qualities.length > 0;
+	// A signed-in person always has Style there, whatever the model.
+	const hasAdvanced =
+		isSignedIn || model.seed || model.negativePrompt || model.qualities.length > 0;
 
 	return (
 		<>
@@ -195,7 +213,17 @@ export function GenerationControls({
 					className="space-y-4 rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200 ring-inset"
 				>
 					{isAdvancedOpen ? (
-						<AdvancedSettings choice={choice} onChange={change} fieldMessage={fieldMessage} />
+						<>
+							<StyleField
+								isSignedIn={isSignedIn}
+								styleId={choice.styleId ?? null}
+								onChange={chooseStyle}
+								prompt={prompt}
+								negativePrompt={model.negativePrompt ? choice.negativePrompt : ""}
+								message={fieldMessage("style")}
+							/>
+							<AdvancedSettings choice={choice} onChange={change} fieldMessage={fieldMessage} />
+						</>
 					) : null}
 				</div>
 			) : null}

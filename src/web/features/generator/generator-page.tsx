@@ -169,6 +169,7 @@ export function GeneratorPage({
 							onImageChosen={form.loadSettingsFromImage}
 							referenceRequest={form.referenceRequest}
 							onReferenceChange={form.setSentReference}
+							prompt={form.prompt}
 						/>
 					</Suspense>
 					<Button

@@ -2,7 +2,7 @@
 // field's message look (model-select.tsx, segments.tsx, advanced-settings.tsx).
 
 /** A setting a refused start's message may be about. */
-export type SettingsField = "model" | "count" | "seed" | "negativePrompt" | "quality";
+export type SettingsField = "model" | "count" | "seed" | "negativePrompt" | "quality" | "style";
 
 // The server's 400 names the field its message is about first (generations.ts, resolve-settings.ts).
 const FIELD_MESSAGE_PATTERNS: ReadonlyArray<[RegExp, SettingsField]> = [
@@ -11,6 +11,7 @@ const FIELD_MESSAGE_PATTERNS: ReadonlyArray<[RegExp, SettingsField]> = [
 	[/^seed\b/, "seed"],
 	[/^(negativePrompt|Negative prompt)\b/, "negativePrompt"],
 	[/^quality\b/, "quality"],
+	[/^style\b/, "style"],
 ];
 
 /** The field a refused start's message is about, if it names one of these settings. */

@@ -40,6 +40,7 @@ function buildReuseLink(generation: Generation, options: { withSeed: boolean }):
 			aspectRatio: generation.aspect_ratio,
 			model: generation.model,
 			settings: generation.settings,
+			style: generation.style,
 		},
 		options,
 	);
@@ -54,6 +55,7 @@ export function buildRerunRequest(generation: Generation) {
 		count: generation.settings.count,
 		negativePrompt: generation.settings.negativePrompt,
 		quality: generation.settings.quality,
+		...(generation.style ? { style: generation.style.id } : {}),
 	};
 }
 

@@ -251,6 +251,9 @@ export function HistoryPage({ isAdmin, viewerEmail }: HistoryPageProps) {
 					isModelFilterShown={publicConfig.data?.modelChoice === true}
 					isSelecting={selection.isActive}
 					onToggleSelecting={selection.toggle}
+					styleName={
+						items.find((item) => item.style?.id === filters.styleId)?.style?.name ?? undefined
+					}
 				/>
 			</div>
 			<DeletingIdsContext value={deletion.deletingIds}>
