@@ -29,6 +29,7 @@ import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
 import { createPeopleRoutes } from "./people/people-routes";
+import { createRecentPromptsRoutes } from "./prompts/recent-prompts-routes";
 import { createStyleRoutes } from "./prompts/style-routes";
 import type { PushDeps } from "./push/push-deliveries";
 import { createPushRoutes } from "./push/push-routes";
@@ -206,6 +207,7 @@ export function createApp(deps: AppDeps) {
 			deps: { database, operatorStyles: deps.generations.operatorStyles ?? [] },
 		}),
 	);
+	api.route("/", createRecentPromptsRoutes({ gate, database }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

@@ -36,3 +36,15 @@ export type StyleTemplate = { prompt: string; negativePrompt: string | null };
 export function previewStyle(style: StyleTemplate): string {
 	return style.prompt.split(PROMPT_PLACEHOLDER).join("…");
 }
+
+/** How many distinct prompts the server keeps a person (recall, the Recent menu). */
+export const MAX_RECENT_PROMPTS = 100;
+
+/** `GET /api/prompts/recent`: the person's last distinct prompts, newest first. */
+export const RecentPromptsSchema = z.object({
+	items: z.array(z.object({ prompt: z.string(), lastUsedAt: z.string() })),
+});
+export type RecentPrompts = z.infer<typeof RecentPromptsSchema>;
+
+/** `POST /api/prompts/recent/remove`: how many were forgotten. */
+export const RemovedRecentPromptsSchema = z.object({ success: z.literal(true), removed: z.int() });

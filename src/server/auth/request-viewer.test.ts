@@ -147,6 +147,8 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 						"listActiveGenerations",
 						"listStyles",
 						"createStyle",
+						"listRecentPrompts",
+						"removeRecentPrompts",
 					].includes(operation.id)
 				) {
 					// Not about anyone else's generation: the administrator's own, as anyone's.

@@ -713,6 +713,22 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0025_2_recent_prompts": {
+		// Recall (decision 034): a person's last distinct prompts, one row a prompt, written with
+		// each generation they create; at most 100 a person, the oldest forgotten first.
+		async up(db) {
+			await sql`
+				create table recent_prompts (
+					user_id text not null references "user"(id) on delete cascade,
+					prompt text not null,
+					last_used_at timestamptz not null,
+					primary key (user_id, prompt)
+				)`.execute(db);
+			await sql`create index recent_prompts_newest on recent_prompts (user_id, last_used_at desc)`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -297,6 +297,13 @@ type PromptStylesTable = {
 	updated_at: Timestamp;
 };
 
+/** A person's last distinct prompts (prompts/recent-prompts-repository.ts). */
+type RecentPromptsTable = {
+	user_id: string;
+	prompt: string;
+	last_used_at: Timestamp;
+};
+
 type PushSubscriptionsTable = {
 	id: string;
 	user_id: string;
@@ -325,6 +332,7 @@ export type DatabaseSchema = {
 	people: PeopleTable;
 	prompt_styles: PromptStylesTable;
 	push_subscriptions: PushSubscriptionsTable;
+	recent_prompts: RecentPromptsTable;
 	session: SessionTable;
 	uploads: UploadsTable;
 	user: UserTable;

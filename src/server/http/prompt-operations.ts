@@ -1,9 +1,16 @@
 import { CreateStyleRequestSchema, UpdateStyleRequestSchema } from "../../shared/prompt-styles";
 import {
+	MAX_RECENT_PROMPTS,
 	PromptStyleSchema,
 	PromptStylesSchema,
 	PromptToolDoneSchema,
+	RecentPromptsSchema,
+	RemovedRecentPromptsSchema,
 } from "../../shared/prompt-tool-responses";
+import {
+	RecentPromptsQuerySchema,
+	RemoveRecentPromptsRequestSchema,
+} from "../../shared/recent-prompts";
 import type { ApiOperation, Parameter } from "./api-operations";
 
 const STYLE_ID = "0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7";
@@ -24,7 +31,8 @@ const PERSONAL_STYLE_EXAMPLE = {
 
 /**
  * The prompt tools' routes (prompts/): styles, whose reading is under `read` and whose changes,
- * which shape what the person generates, under `generate` (decision 034).
+ * which shape what the person generates, under `generate`; the last prompts, read under `read`
+ * and forgotten under `delete` (decision 034).
  */
 export const PROMPT_OPERATIONS = {
 	listStyles: {
@@ -119,5 +127,49 @@ export const PROMPT_OPERATIONS = {
 			},
 		},
 		errors: [404],
+	},
+	listRecentPrompts: {
+		id: "listRecentPrompts",
+		method: "get",
+		path: "/api/prompts/recent",
+		summary: "Your last prompts",
+		description: `The last ${MAX_RECENT_PROMPTS} distinct prompts you started a generation with (as typed; a variation's and an upscale's are their parent's), newest first; \`q\` keeps those holding it, any case. They follow you from device to device.`,
+		tag: "Prompts",
+		access: { scopes: ["read"] },
+		query: RecentPromptsQuerySchema,
+		success: {
+			status: 200,
+			answer: {
+				description: "The prompts.",
+				schema: RecentPromptsSchema,
+				example: {
+					items: [
+						{ prompt: "A lighthouse at dusk --ar 3:2", lastUsedAt: "2026-01-15T09:30:00.000Z" },
+						{ prompt: "A red fox in snow", lastUsedAt: "2026-01-14T18:02:00.000Z" },
+					],
+				},
+			},
+		},
+		errors: [400],
+	},
+	removeRecentPrompts: {
+		id: "removeRecentPrompts",
+		method: "post",
+		path: "/api/prompts/recent/remove",
+		summary: "Forget one or all of your last prompts",
+		description:
+			"`{ prompt }` forgets that prompt (exactly as listed), `{ all: true }` all of them; the generations made with them stay.",
+		tag: "Prompts",
+		access: { scopes: ["delete"] },
+		body: { schema: RemoveRecentPromptsRequestSchema, example: { prompt: "A red fox in snow" } },
+		success: {
+			status: 200,
+			answer: {
+				description: "How many were forgotten.",
+				schema: RemovedRecentPromptsSchema,
+				example: { success: true, removed: 1 },
+			},
+		},
+		errors: [400],
 	},
 } as const satisfies Record<string, ApiOperation>;

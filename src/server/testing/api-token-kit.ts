@@ -75,6 +75,12 @@ export async function requestOperation(
 	if (operation.path.startsWith("/api/uploads")) {
 		return requestUploadOperation(server, owner, token, operation);
 	}
+	if (operation.path.startsWith("/api/prompts/recent")) {
+		return callWithToken(server, token, operation.path, {
+			method: operation.method.toUpperCase(),
+			...(operation.method === "post" ? { json: { all: true } } : {}),
+		});
+	}
 	if (operation.path.startsWith("/api/styles")) {
 		return requestStyleOperation(server, owner, token, operation);
 	}

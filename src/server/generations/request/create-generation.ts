@@ -7,6 +7,7 @@ import { AppError } from "../../errors/app-error";
 import { readPersonLimits } from "../../person/person-controls";
 import type { Viewer } from "../../person/viewer";
 import { styleGeneration } from "../../prompts/prompt-styles";
+import { rememberPrompt } from "../../prompts/recent-prompts-repository";
 import { markUploadUsed } from "../../uploads/upload-repository";
 import type { GenerationDeps } from "../generation-deps";
 import { notifyGenerationsChanged, personChangeKey, QUEUE_MOVED_KEY } from "../generation-events";
@@ -199,6 +200,10 @@ export async function createGeneration(
 			...styled,
 		});
 		if (source?.kind === "upload") await markUploadUsed(transaction, source.upload.id);
+		// A prompt the person typed joins their recall; a variation's or an upscale's is its parent's.
+		if (request.prompt !== undefined) {
+			await rememberPrompt(transaction, viewer.id, resolved.prompt, now);
+		}
 		if (idempotencyKey !== undefined) {
 			await rememberKey(transaction, {
 				user_id: viewer.id,
