@@ -1,4 +1,4 @@
-// The prompt tools' calls (styles), each endpoint wrapped once. Loaded with the generator's settings
+// The prompt tools' calls (styles, the last prompts), each endpoint wrapped once. Loaded with the generator's settings
 // and the account page, never with the first page: it parses with zod/mini.
 import { useQuery } from "@tanstack/react-query";
 import {
@@ -6,6 +6,8 @@ import {
 	PromptStyleSchema,
 	PromptStylesSchema,
 	PromptToolDoneSchema,
+	RecentPromptsSchema,
+	RemovedRecentPromptsSchema,
 } from "../../shared/prompt-tool-responses";
 import { requestApi } from "./api-client";
 
@@ -54,4 +56,22 @@ export function renameStyle(id: string, name: string): Promise<PromptStyle> {
 /** `DELETE /api/styles/:id`: one of the person's own styles. */
 export async function deleteStyle(id: string): Promise<void> {
 	await requestApi(stylePath(id), PromptToolDoneSchema, { method: "DELETE" });
+}
+
+/** The cache key of the person's last prompts, searched with `q`. */
+export const RECENT_PROMPTS_QUERY_KEY = ["recent-prompts"] as const;
+
+/** `GET /api/prompts/recent`: the person's last distinct prompts, newest first. */
+export async function fetchRecentPrompts(search = "", signal?: AbortSignal): Promise<string[]> {
+	const query = search.trim() ? `?${new URLSearchParams({ q: search.trim() })}` : "";
+	const answer = await requestApi(`/api/prompts/recent${query}`, RecentPromptsSchema, { signal });
+	return answer.items.map((item) => item.prompt);
+}
+
+/** `POST /api/prompts/recent/remove`: one prompt, or (without one) all of them. */
+export async function removeRecentPrompts(prompt?: string): Promise<void> {
+	await requestApi("/api/prompts/recent/remove", RemovedRecentPromptsSchema, {
+		method: "POST",
+		body: JSON.stringify(prompt === undefined ? { all: true } : { prompt }),
+	});
 }

@@ -5,7 +5,7 @@
 // Loaded on demand with the models (generation-code.ts); the first page holds a frame of the same
 // height in their place (settings-frame.tsx).
 import { ChevronRight } from "lucide-react";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import { joinClassNames } from "../../lib/class-names";
 import { readEditReference } from "../../lib/image-actions";
@@ -17,6 +17,8 @@ import { LoadSettingsFromImage } from "./load-settings-from-image";
 import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
 import { ModelSelect } from "./model-select";
 import { NotifySwitches } from "./notify-switches";
+import { usePromptRecall } from "./prompt-recall";
+import { RecentPromptsMenu } from "./recent-prompts-menu";
 import { ReferenceImageField } from "./reference-image-field";
 import { Segments } from "./segments";
 import { readFieldOfMessage, type SettingsField } from "./settings-field";
@@ -52,6 +54,10 @@ type GenerationControlsProps = {
 	onReferenceChange: (sent: SentReference | null) => void;
 	/** The prompt box's text, which "Save as style" keeps. */
 	prompt: string;
+	/** The prompt box, where Alt+Up and Alt+Down recall the person's last prompts. */
+	promptRef: RefObject<HTMLTextAreaElement | null>;
+	/** Puts a recalled prompt in the box. */
+	onPromptChange: (prompt: string) => void;
 };
 
 /**
@@ -69,7 +75,10 @@ export function GenerationControls({
 	referenceRequest,
 	onReferenceChange,
 	prompt,
+	promptRef,
+	onPromptChange,
 }: GenerationControlsProps) {
+	usePromptRecall(promptRef, onPromptChange, isSignedIn);
 	const reference = useReferenceImage();
 	const appliedReferenceIdRef = useRef<number | null>(null);
 	const { addFile, chooseImage, remove } = reference;
@@ -202,7 +211,15 @@ export function GenerationControls({
 						</button>
 					) : null}
 				</div>
-				<div className={SETTINGS_BAR_ITEM_CLASS_NAME}>
+				<div className={joinClassNames(SETTINGS_BAR_ITEM_CLASS_NAME, "gap-2")}>
+					{isSignedIn ? (
+						<RecentPromptsMenu
+							onUse={(recalled) => {
+								onPromptChange(recalled);
+								promptRef.current?.focus();
+							}}
+						/>
+					) : null}
 					<LoadSettingsFromImage onImageChosen={onImageChosen} />
 				</div>
 			</div>

@@ -170,6 +170,8 @@ export function GeneratorPage({
 							referenceRequest={form.referenceRequest}
 							onReferenceChange={form.setSentReference}
 							prompt={form.prompt}
+							promptRef={promptRef}
+							onPromptChange={form.setPrompt}
 						/>
 					</Suspense>
 					<Button

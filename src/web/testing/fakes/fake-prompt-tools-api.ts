@@ -31,6 +31,8 @@ export function createFakePromptTools(options: FakePromptToolsOptions = {}) {
 	let created = 0;
 	const handlers = [
 		http.get("*/api/styles", () => HttpResponse.json({ items: styles })),
+		// The last prompts: none, unless a test serves its own.
+		http.get("*/api/prompts/recent", () => HttpResponse.json({ items: [] })),
 		http.post("*/api/styles", async ({ request }) => {
 			const body: unknown = await request.json().catch(() => null);
 			if (!isRecord(body) || typeof body.name !== "string" || body.name.trim() === "") {
