@@ -24,6 +24,7 @@ const BENCHMARKS = [
 	"load",
 	"fair-queue",
 	"push-latency",
+	"recall",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
