@@ -195,6 +195,7 @@ describe.each(availableDatabaseKinds())("the recipe of an offline engine's image
 			quality: null,
 			width: image.width,
 			height: image.height,
+			style: null,
 		});
 		if (model.seed) expect(generation.settings.seed).toBe(42);
 		const original = await download(person, image.url);
