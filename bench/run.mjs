@@ -28,6 +28,7 @@ const BENCHMARKS = [
 	"push-latency",
 	"shared-page",
 	"mask-editor",
+	"recall",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

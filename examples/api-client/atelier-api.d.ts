@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * The models offered
-         * @description Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation. What each model does with an image: `imageInput` (Vary and Edit), `referenceStrength` (whether it honours a start's `strength`; false where the model decides by itself how far to move from the image, as OpenAI's edits do, and a `strength` sent to it answers 400), `upscale` (its factors) and `upscaleResamples` (its upscale only resamples the image, as the offline engine's Lanczos does: larger, with no added detail); `mask` (Edit region: `action: "edit-region"`) and `outpaint` (Expand: `action: "expand"`).
+         * @description Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation. What each model does with an image: `imageInput` (Vary and Edit), `referenceStrength` (whether it honours a start's `strength`; false where the model decides by itself how far to move from the image, as OpenAI's edits do, and a `strength` sent to it answers 400), `upscale` (its factors) and `upscaleResamples` (its upscale only resamples the image, as the offline engine's Lanczos does: larger, with no added detail).
          *
          *     Open to anyone.
          */
@@ -41,7 +41,7 @@ export interface paths {
         put?: never;
         /**
          * Start a generation
-         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength` where the model honours one (`referenceStrength` in `GET /api/models`). `edit-region` repaints the part of the reference a `mask` covers (an upload of yours: a PNG of the reference's pixel size, white where it may change, black where it must stay, grey for a soft edge, an alpha channel multiplying it) and `expand` paints beyond its frame (`expand`: `{ aspectRatio }`, the reference centred, or `{ left, right, top, bottom }`, fractions of its width or height); both need a prompt, and every pixel outside the mask (or the new area) is kept: the result is the model's image laid over the source through the feathered mask, at the source's size or the new frame's (scaled down as a whole to the model's pixel limit). The result's `region` gives its source, mask and frame. A model that cannot take an image, edit a region (`mask` in `GET /api/models`) or expand (`outpaint`), a mask that is not a PNG, not the reference's size or empty, an expansion that adds nothing, a `strength` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image or mask answers 404.
+         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength` where the model honours one (`referenceStrength` in `GET /api/models`). A model that cannot take an image, a `strength` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image answers 404.
          *
          *     A token needs the `generate` scope. Where the server requires verified addresses, the token's owner needs one (else 403 `EMAIL_NOT_VERIFIED`).
          */
@@ -270,50 +270,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/generations/{id}/mask": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The mask of a region edit
-         * @description The mask an `edit-region` generation was made with, as Atelier keeps it: a greyscale PNG of its source's pixel size, white where the image could change, black where it was kept. Upload it again (`POST /api/uploads`) to make another edit with the same mask. 404 for a generation without one (an expansion's mask is its new area, from `region.frame`).
-         *
-         *     A token needs the `read` scope.
-         */
-        get: operations["readMask"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/generations/{id}/source": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The image a region edit started from
-         * @description An `edit-region` or `expand` generation's own copy of the image it started from (the preview's "before"), kept whatever becomes of its parent or upload. 404 for any other generation.
-         *
-         *     A token needs the `read` scope.
-         */
-        get: operations["readSource"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -352,6 +308,106 @@ export interface paths {
         get: operations["readUploadImage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/styles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The styles one may choose
+         * @description The operator's styles (`scope: "operator"`, from the server's STYLES_FILE), then your own (`personal`), each by name. A style's `prompt` holds `{prompt}`, where a generation's prompt goes; its `negativePrompt` is added to the generation's own. Name a style's `id` as a generation's `style`.
+         *
+         *     A token needs the `read` scope.
+         */
+        get: operations["listStyles"];
+        put?: never;
+        /**
+         * Save a style of your own
+         * @description `prompt` must contain `{prompt}`. A person keeps at most 100 styles. A field out of range answers 400 naming it.
+         *
+         *     A token needs the `generate` scope.
+         */
+        post: operations["createStyle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/styles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a style of your own
+         * @description The operator's styles and other people's answer 404. Generations made with it keep its name.
+         *
+         *     A token needs the `generate` scope.
+         */
+        delete: operations["deleteStyle"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or rewrite a style of your own
+         * @description Any of `name`, `prompt` and `negativePrompt` (null removes it). The operator's styles and other people's answer 404. Generations made with the style keep the name and text they were made with.
+         *
+         *     A token needs the `generate` scope.
+         */
+        patch: operations["updateStyle"];
+        trace?: never;
+    };
+    "/api/prompts/recent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your last prompts
+         * @description The last 100 distinct prompts you started a generation with (as typed; a variation's and an upscale's are their parent's), newest first; `q` keeps those holding it, any case. They follow you from device to device.
+         *
+         *     A token needs the `read` scope.
+         */
+        get: operations["listRecentPrompts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prompts/recent/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forget one or all of your last prompts
+         * @description `{ prompt }` forgets that prompt (exactly as listed), `{ all: true }` all of them; the generations made with them stay.
+         *
+         *     A token needs the `delete` scope.
+         */
+        post: operations["removeRecentPrompts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -427,9 +483,7 @@ export interface operations {
                      *             2,
                      *             4
                      *           ],
-                     *           "upscaleResamples": true,
-                     *           "mask": true,
-                     *           "outpaint": true
+                     *           "upscaleResamples": true
                      *         },
                      *         {
                      *           "id": "gpt-image",
@@ -458,9 +512,7 @@ export interface operations {
                      *           "imageInput": true,
                      *           "referenceStrength": false,
                      *           "upscale": [],
-                     *           "upscaleResamples": false,
-                     *           "mask": true,
-                     *           "outpaint": true
+                     *           "upscaleResamples": false
                      *         }
                      *       ],
                      *       "defaultModelId": "local",
@@ -483,8 +535,6 @@ export interface operations {
                             referenceStrength: boolean;
                             upscale: number[];
                             upscaleResamples: boolean;
-                            mask: boolean;
-                            outpaint: boolean;
                         }[];
                         defaultModelId: string;
                         preferredModelId?: string | null;
@@ -544,6 +594,7 @@ export interface operations {
                 ratio?: "--ar 1:1" | "--ar 3:2" | "--ar 16:9" | "--ar 21:9" | "--ar 2:3" | "--ar 9:16";
                 favorites?: "true" | "false";
                 model?: string;
+                style?: string;
                 owner?: string;
             };
             header?: never;
@@ -602,7 +653,8 @@ export interface operations {
                      *           },
                      *           "progress": null,
                      *           "parent": null,
-                     *           "childrenCount": 1
+                     *           "childrenCount": 1,
+                     *           "style": null
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -660,27 +712,19 @@ export interface operations {
                                 generationId: string;
                                 imageIndex: number;
                                 /** @enum {string} */
-                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                                 exists: boolean;
                             } | {
-                                /** @enum {string} */
-                                action: "edit" | "edit-region" | "expand";
+                                /** @constant */
+                                action: "edit";
                                 /** @constant */
                                 upload: true;
                             }) | null;
-                            region?: {
-                                sourceUrl: string;
-                                maskUrl: string | null;
-                                frame: {
-                                    width: number;
-                                    height: number;
-                                    left: number;
-                                    top: number;
-                                    sourceWidth: number;
-                                    sourceHeight: number;
-                                } | null;
-                            };
                             childrenCount: number;
+                            style: {
+                                id: string;
+                                name: string;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -835,23 +879,11 @@ export interface operations {
                      * @description What to do with `reference`: make variations close to it or freer from it, upscale it, or edit it with the prompt (the default with a reference).
                      * @enum {string}
                      */
-                    action?: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
+                    action?: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                     /** @description For `upscale`: 2 (the default) or 4 times the width and height. */
                     factor?: 2 | 4;
-                    /** @description For `edit-region` (required): an upload of yours (`POST /api/uploads`), a PNG of the reference's pixel size: white where the image may change, black where it must stay, grey for a soft edge; an alpha channel, where present, multiplies it. Every pixel outside it is kept. */
-                    mask?: {
-                        uploadId: string;
-                    };
-                    /** @description For `expand` (required): `{ aspectRatio }`, one of the offered ratios, the reference centred in it; or `{ left, right, top, bottom }`, each a fraction (0 to 1) of the reference's width or height added on that side. A frame over the model's pixel limit is scaled down as a whole. */
-                    expand?: {
-                        /** @enum {string} */
-                        aspectRatio: "--ar 1:1" | "--ar 3:2" | "--ar 16:9" | "--ar 21:9" | "--ar 2:3" | "--ar 9:16";
-                    } | {
-                        left?: number;
-                        right?: number;
-                        top?: number;
-                        bottom?: number;
-                    };
+                    /** @description A style's id (`GET /api/styles`): the provider receives the prompt in the style's template and its negative part; the generation keeps the prompt as typed and the style's name. */
+                    style?: string;
                 };
             };
         };
@@ -1437,7 +1469,8 @@ export interface operations {
                      *             "action": "upscale",
                      *             "exists": true
                      *           },
-                     *           "childrenCount": 0
+                     *           "childrenCount": 0,
+                     *           "style": null
                      *         }
                      *       ]
                      *     }
@@ -1492,27 +1525,19 @@ export interface operations {
                                 generationId: string;
                                 imageIndex: number;
                                 /** @enum {string} */
-                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                                 exists: boolean;
                             } | {
-                                /** @enum {string} */
-                                action: "edit" | "edit-region" | "expand";
+                                /** @constant */
+                                action: "edit";
                                 /** @constant */
                                 upload: true;
                             }) | null;
-                            region?: {
-                                sourceUrl: string;
-                                maskUrl: string | null;
-                                frame: {
-                                    width: number;
-                                    height: number;
-                                    left: number;
-                                    top: number;
-                                    sourceWidth: number;
-                                    sourceHeight: number;
-                                } | null;
-                            };
                             childrenCount: number;
+                            style: {
+                                id: string;
+                                name: string;
+                            } | null;
                         } | null;
                         children: {
                             id: string;
@@ -1563,27 +1588,19 @@ export interface operations {
                                 generationId: string;
                                 imageIndex: number;
                                 /** @enum {string} */
-                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
+                                action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                                 exists: boolean;
                             } | {
-                                /** @enum {string} */
-                                action: "edit" | "edit-region" | "expand";
+                                /** @constant */
+                                action: "edit";
                                 /** @constant */
                                 upload: true;
                             }) | null;
-                            region?: {
-                                sourceUrl: string;
-                                maskUrl: string | null;
-                                frame: {
-                                    width: number;
-                                    height: number;
-                                    left: number;
-                                    top: number;
-                                    sourceWidth: number;
-                                    sourceHeight: number;
-                                } | null;
-                            };
                             childrenCount: number;
+                            style: {
+                                id: string;
+                                name: string;
+                            } | null;
                         }[];
                     };
                 };
@@ -1767,7 +1784,8 @@ export interface operations {
                      *       },
                      *       "progress": null,
                      *       "parent": null,
-                     *       "childrenCount": 1
+                     *       "childrenCount": 1,
+                     *       "style": null
                      *     }
                      */
                     "application/json": {
@@ -1819,27 +1837,19 @@ export interface operations {
                             generationId: string;
                             imageIndex: number;
                             /** @enum {string} */
-                            action: "vary-subtle" | "vary-strong" | "upscale" | "edit" | "edit-region" | "expand";
+                            action: "vary-subtle" | "vary-strong" | "upscale" | "edit";
                             exists: boolean;
                         } | {
-                            /** @enum {string} */
-                            action: "edit" | "edit-region" | "expand";
+                            /** @constant */
+                            action: "edit";
                             /** @constant */
                             upload: true;
                         }) | null;
-                        region?: {
-                            sourceUrl: string;
-                            maskUrl: string | null;
-                            frame: {
-                                width: number;
-                                height: number;
-                                left: number;
-                                top: number;
-                                sourceWidth: number;
-                                sourceHeight: number;
-                            } | null;
-                        };
                         childrenCount: number;
+                        style: {
+                            id: string;
+                            name: string;
+                        } | null;
                     };
                 };
             };
@@ -2945,258 +2955,6 @@ export interface operations {
             };
         };
     };
-    readMask: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description The generation's id.
-                 * @example 0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The mask. */
-            200: {
-                headers: {
-                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/png": string;
-                };
-            };
-            /** @description No session and no token, or a token that is unknown, expired or revoked. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_ERROR",
-                     *         "message": "Authentication failed. Please log in again."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The token lacks the scope this operation needs. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TOKEN_SCOPE_MISSING",
-                     *         "message": "This API token does not have the \"read\" scope this request needs."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found, or not the caller's. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Not found."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The token's rate limit, or a quota of generations, is reached. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: number;
-                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "Too many requests. Please try again later."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Something went wrong on the server. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNKNOWN_ERROR",
-                     *         "message": "An unexpected error occurred. Please try again."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    readSource: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description The generation's id.
-                 * @example 0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d
-                 */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The image. */
-            200: {
-                headers: {
-                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "image/*": string;
-                };
-            };
-            /** @description No session and no token, or a token that is unknown, expired or revoked. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "AUTH_ERROR",
-                     *         "message": "Authentication failed. Please log in again."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The token lacks the scope this operation needs. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "TOKEN_SCOPE_MISSING",
-                     *         "message": "This API token does not have the \"read\" scope this request needs."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Not found, or not the caller's. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "NOT_FOUND",
-                     *         "message": "Not found."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description The token's rate limit, or a quota of generations, is reached. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: number;
-                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "RATE_LIMITED",
-                     *         "message": "Too many requests. Please try again later."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Something went wrong on the server. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "success": false,
-                     *       "error": {
-                     *         "code": "UNKNOWN_ERROR",
-                     *         "message": "An unexpected error occurred. Please try again."
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
     uploadImage: {
         parameters: {
             query?: never;
@@ -3435,6 +3193,883 @@ export interface operations {
                      *       "error": {
                      *         "code": "NOT_FOUND",
                      *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listStyles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The styles. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "cinematic",
+                     *           "name": "Cinematic",
+                     *           "prompt": "{prompt}, cinematic lighting, 35 mm film",
+                     *           "negativePrompt": "cartoon",
+                     *           "scope": "operator"
+                     *         },
+                     *         {
+                     *           "id": "0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7",
+                     *           "name": "Watercolour",
+                     *           "prompt": "{prompt}, soft watercolour on rough paper",
+                     *           "negativePrompt": "photo",
+                     *           "scope": "personal"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            prompt: string;
+                            negativePrompt: string | null;
+                            /** @enum {string} */
+                            scope: "operator" | "personal";
+                        }[];
+                    };
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"read\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    createStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Watercolour",
+                 *       "prompt": "{prompt}, soft watercolour on rough paper",
+                 *       "negativePrompt": "photo"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description The template, 500 characters at most; {prompt} is where the prompt goes. */
+                    prompt: string;
+                    /** @description What the style leaves out, added to the generation's negative prompt. */
+                    negativePrompt?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            201: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7",
+                     *       "name": "Watercolour",
+                     *       "prompt": "{prompt}, soft watercolour on rough paper",
+                     *       "negativePrompt": "photo",
+                     *       "scope": "personal"
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        prompt: string;
+                        negativePrompt: string | null;
+                        /** @enum {string} */
+                        scope: "operator" | "personal";
+                    };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"generate\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A personal style's id.
+                 * @example 0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"generate\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateStyle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A personal style's id.
+                 * @example 0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Soft watercolour"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    prompt?: string;
+                    /** @description What the style leaves out, added to the generation's negative prompt. */
+                    negativePrompt?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The style as saved. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7",
+                     *       "name": "Soft watercolour",
+                     *       "prompt": "{prompt}, soft watercolour on rough paper",
+                     *       "negativePrompt": "photo",
+                     *       "scope": "personal"
+                     *     }
+                     */
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        prompt: string;
+                        negativePrompt: string | null;
+                        /** @enum {string} */
+                        scope: "operator" | "personal";
+                    };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"generate\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRecentPrompts: {
+        parameters: {
+            query?: {
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prompts. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "prompt": "A lighthouse at dusk --ar 3:2",
+                     *           "lastUsedAt": "2026-01-15T09:30:00.000Z"
+                     *         },
+                     *         {
+                     *           "prompt": "A red fox in snow",
+                     *           "lastUsedAt": "2026-01-14T18:02:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            prompt: string;
+                            lastUsedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"read\" scope this request needs."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeRecentPrompts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "prompt": "A red fox in snow"
+                 *     }
+                 */
+                "application/json": {
+                    prompt: string;
+                } | {
+                    /** @constant */
+                    all: true;
+                };
+            };
+        };
+        responses: {
+            /** @description How many were forgotten. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "removed": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        removed: number;
+                    };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No session and no token, or a token that is unknown, expired or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "AUTH_ERROR",
+                     *         "message": "Authentication failed. Please log in again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "TOKEN_SCOPE_MISSING",
+                     *         "message": "This API token does not have the \"delete\" scope this request needs."
                      *       }
                      *     }
                      */

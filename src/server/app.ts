@@ -35,6 +35,8 @@ import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
 import { createPeopleRoutes } from "./people/people-routes";
+import { createRecentPromptsRoutes } from "./prompts/recent-prompts-routes";
+import { createStyleRoutes } from "./prompts/style-routes";
 import type { PushDeps } from "./push/push-deliveries";
 import { createPushRoutes } from "./push/push-routes";
 import { createShareRoutes } from "./sharing/share-routes";
@@ -237,6 +239,14 @@ export function createApp(deps: AppDeps) {
 		"/",
 		createSharedPageApiRoutes({ gate, deps: shareDeps, trustProxy: config.trustProxy }),
 	);
+	api.route(
+		"/",
+		createStyleRoutes({
+			gate,
+			deps: { database, operatorStyles: deps.generations.operatorStyles ?? [] },
+		}),
+	);
+	api.route("/", createRecentPromptsRoutes({ gate, database }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

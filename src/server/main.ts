@@ -2,6 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import sharp from "sharp";
+import type { PromptStyle } from "../shared/prompt-tool-responses";
 import { serveBackupRequests } from "./backup/backup-requests";
 import { parseEnv, resolveBaseUrl } from "./config/env";
 import { loadPromptBlocklist, PromptBlocklistError } from "./config/prompt-blocklist";
@@ -13,6 +14,7 @@ import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logging/logger";
 import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalogue";
 import type { ModelCatalogue } from "./models/model-catalogue";
+import { loadStylesFile, StylesFileError } from "./prompts/load-styles-file";
 import { createOpenAiModeration } from "./providers/openai/openai-moderation";
 import { DEFAULT_PUSH_SETTINGS } from "./push/push-settings";
 import { isVapidKeyPair } from "./push/vapid-keys";
@@ -95,6 +97,15 @@ async function main() {
 			`Atelier cannot start. Fix PROMPT_BLOCKLIST_FILE:\n${error.problems.map((problem) => `  - ${problem}`).join("\n")}`,
 		);
 	}
+	let styles: readonly PromptStyle[];
+	try {
+		styles = loadStylesFile(env.STYLES_FILE);
+	} catch (error) {
+		if (!(error instanceof StylesFileError)) throw error;
+		fail(
+			`Atelier cannot start. Fix the styles:\n${error.problems.map((problem) => `  - ${problem}`).join("\n")}`,
+		);
+	}
 	const imagesRoot = path.join(dataDir, "images");
 	// Held while a backup copies the images its database dump names (docs/decisions/017-backups.md).
 	const storage = createHoldableStorage(
@@ -160,6 +171,7 @@ async function main() {
 						? createOpenAiModeration({ apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL })
 						: undefined,
 			},
+			styles,
 			run: {
 				...DEFAULT_RUN_SETTINGS,
 				timeoutMs: env.GENERATION_TIMEOUT_MS,

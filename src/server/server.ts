@@ -1,5 +1,6 @@
 import { GENERATION_TIMEOUT_MS, MAX_RETRIES, RETRY_DELAY_MS } from "../shared/constants";
 import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../shared/image-types";
+import type { PromptStyle } from "../shared/prompt-tool-responses";
 import { removeAccountContents } from "./accounts/delete-account";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig } from "./auth/auth";
@@ -80,6 +81,8 @@ export type ServerSettings = {
 	sharing?: SharingSettings;
 	/** PROMPT_BLOCKLIST_FILE, read at start: refused when generating and when sharing. */
 	promptBlocklist?: PromptBlocklist;
+	/** The operator's styles (STYLES_FILE, prompts/load-styles-file.ts); none when not given. */
+	styles?: readonly PromptStyle[];
 };
 
 /**
@@ -278,6 +281,7 @@ export async function assembleServer(options: {
 				);
 			}
 		},
+		operatorStyles: settings.styles ?? [],
 	};
 	const stopPurging =
 		options.isWorkerEnabled === false ? () => {} : keepTrashPurged(generationDeps, logger);

@@ -179,6 +179,8 @@ export const GenerationSchema = z.object({
 	childrenCount: z.int(),
 	/** When its owner (or the administrator) moved it to the Trash; only on one in the Trash. */
 	deletedAt: z.optional(z.string()),
+	/** The style it was made with (its name then); null without one. */
+	style: z.nullable(z.object({ id: z.string(), name: z.string() })),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

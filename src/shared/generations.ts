@@ -11,6 +11,7 @@ import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
 import { GENERATION_ACTIONS } from "./image-input";
 import { AUDIT_LOG_PAGE_SIZE, GENERATIONS_PAGE_SIZE, MAX_PAGE_SIZE } from "./page-sizes";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
+import { STYLE_MESSAGES } from "./prompt-styles";
 import { ExpandInputSchema, MaskInputSchema } from "./region-edit";
 
 // The response schemas live in generation-responses.ts (zod/mini, parsed by the browser); they are
@@ -187,6 +188,10 @@ export const CreateGenerationRequestSchema = z.object({
 		description:
 			"For `expand` (required): `{ aspectRatio }`, one of the offered ratios, the reference centred in it; or `{ left, right, top, bottom }`, each a fraction (0 to 1) of the reference's width or height added on that side. A frame over the model's pixel limit is scaled down as a whole.",
 	}),
+	style: z.string({ error: STYLE_MESSAGES.style }).max(100, STYLE_MESSAGES.style).optional().meta({
+		description:
+			"A style's id (`GET /api/styles`): the provider receives the prompt in the style's template and its negative part; the generation keeps the prompt as typed and the style's name.",
+	}),
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 
@@ -234,6 +239,12 @@ export const ListGenerationsQuerySchema = z.object({
 			.transform((value) => value === "true"),
 	),
 	model: z.preprocess(emptyAsAbsent, z.string().max(100).optional()),
+	style: z.preprocess(
+		emptyAsAbsent,
+		z.string().max(100, STYLE_MESSAGES.style).optional().meta({
+			description: "A style's id: the generations made with it.",
+		}),
+	),
 	owner: z.preprocess(
 		emptyAsAbsent,
 		z

@@ -20,6 +20,7 @@ const RECIPE: ImageRecipe = {
 	quality: "medium",
 	width: 96,
 	height: 64,
+	style: null,
 };
 
 /** A small picture with noise, so its compressed data is not trivial. */

@@ -18,6 +18,7 @@ const RECIPE: ImageRecipe = {
 	quality: "high",
 	width: 1024,
 	height: 576,
+	style: { id: "cinematic", name: "Cinematic: film" },
 };
 
 const BARE: ImageRecipe = {
@@ -30,6 +31,7 @@ const BARE: ImageRecipe = {
 	quality: null,
 	width: null,
 	height: null,
+	style: null,
 };
 
 describe("the parameters text", () => {
@@ -38,7 +40,7 @@ describe("the parameters text", () => {
 			[
 				"A lighthouse at dusk, café au lait sky --ar 16:9",
 				"Negative prompt: boats, people",
-				'Seed: 4294967295, Size: 1024x576, Model: "Sketch: fast, rough", Model id: sketch, Aspect ratio: "16:9", Images: 2, Quality: high, Generator: Atelier',
+				'Seed: 4294967295, Size: 1024x576, Model: "Sketch: fast, rough", Model id: sketch, Aspect ratio: "16:9", Images: 2, Quality: high, Style: "Cinematic: film", Style id: cinematic, Generator: Atelier',
 			].join("\n"),
 		);
 		expect(formatRecipeParameters(BARE)).toBe(
@@ -69,6 +71,7 @@ describe("the parameters text", () => {
 			quality: null,
 			width: 1344,
 			height: 768,
+			style: null,
 		});
 		expect(
 			parseRecipeParameters("a castle\nSteps: 20, Seed: 7, Size: 1920x1080")?.aspectRatio,

@@ -23,6 +23,8 @@ export type ImageRecipe = {
 	quality: Quality | null;
 	width: number | null;
 	height: number | null;
+	/** The style it was made with (its id and name then); the prompt is the one typed. */
+	style: { id: string; name: string } | null;
 };
 
 /** The `Generator` value that marks a text as ours. */
@@ -52,6 +54,8 @@ type RawFields = {
 	aspectRatio?: string;
 	count?: string;
 	quality?: string;
+	styleId?: string;
+	styleName?: string;
 };
 
 function readWholeNumber(text: string | undefined, max: number): number | null {
@@ -91,6 +95,7 @@ function checkFields(fields: RawFields): ImageRecipe | null {
 	const modelId = readOptionalText(fields.modelId);
 	const count = readWholeNumber(fields.count, 4);
 	const quality = QUALITIES.find((level) => level === fields.quality?.trim()) ?? null;
+	const styleId = readOptionalText(fields.styleId);
 	return {
 		prompt,
 		aspectRatio: named ?? ratioOfSize(width, height),
@@ -101,6 +106,7 @@ function checkFields(fields: RawFields): ImageRecipe | null {
 		quality,
 		width,
 		height,
+		style: styleId ? { id: styleId, name: readOptionalText(fields.styleName) ?? styleId } : null,
 	};
 }
 
@@ -125,6 +131,7 @@ export function formatRecipeParameters(recipe: ImageRecipe): string {
 	if (recipe.aspectRatio) pairs.push(["Aspect ratio", toRatioParam(recipe.aspectRatio)]);
 	if (recipe.count !== null) pairs.push(["Images", recipe.count]);
 	if (recipe.quality) pairs.push(["Quality", recipe.quality]);
+	if (recipe.style) pairs.push(["Style", recipe.style.name], ["Style id", recipe.style.id]);
 	pairs.push(["Generator", GENERATOR]);
 	const lines = [recipe.prompt];
 	if (recipe.negativePrompt) lines.push(`${NEGATIVE_PREFIX} ${recipe.negativePrompt}`);
@@ -210,6 +217,8 @@ export function parseRecipeParameters(text: string): ImageRecipe | null {
 		aspectRatio: pairs.get("Aspect ratio"),
 		count: pairs.get("Images"),
 		quality: pairs.get("Quality"),
+		styleId: pairs.get("Style id"),
+		styleName: pairs.get("Style"),
 	});
 }
 
@@ -234,6 +243,8 @@ const XMP_FIELDS = [
 	["quality", "quality"],
 	["width", "width"],
 	["height", "height"],
+	["styleId", "styleId"],
+	["styleName", "styleName"],
 ] as const satisfies readonly (readonly [string, keyof RawFields])[];
 
 function escapeXml(text: string): string {
@@ -261,6 +272,8 @@ function xmpValues(recipe: ImageRecipe): Record<(typeof XMP_FIELDS)[number][0], 
 		quality: recipe.quality,
 		width: recipe.width ? String(recipe.width) : null,
 		height: recipe.height ? String(recipe.height) : null,
+		styleId: recipe.style?.id ?? null,
+		styleName: recipe.style?.name ?? null,
 	};
 }
 

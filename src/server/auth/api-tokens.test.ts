@@ -372,7 +372,9 @@ describe("the token routes' table", () => {
 			);
 			const served = server.app.routes
 				.filter((route) =>
-					/^\/api\/(boards|generations|images|models|uploads|shares|s\/)/.test(route.path),
+					/^\/api\/(boards|generations|images|models|uploads|shares|s\/|styles|prompts)/.test(
+						route.path,
+					),
 				)
 				.filter((route) => route.method !== "ALL")
 				.map((route) => `${route.method} ${route.path}`);

@@ -175,6 +175,10 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 						// A link's page is for anyone who holds it.
 						"readSharedPage",
 						"reportShare",
+						"listStyles",
+						"createStyle",
+						"listRecentPrompts",
+						"removeRecentPrompts",
 					].includes(operation.id)
 				) {
 					// Not about anyone else's generation: the administrator's own, as anyone's.

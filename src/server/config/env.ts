@@ -68,6 +68,8 @@ export const EnvSchema = z
 		),
 		/** A JSON file of the models people may choose; without it, the one IMAGE_PROVIDER names. */
 		MODELS_FILE: optionalString,
+		/** A JSON file of the operator's prompt styles, offered to everyone; without it, none. */
+		STYLES_FILE: optionalString,
 		IMAGE_PROVIDER: z.enum(PROVIDER_NAMES).optional().default("local"),
 		// Each provider's own variables, from its folder (providers/registry/provider-registry.ts).
 		...PROVIDER_ENV_SHAPE,

@@ -919,6 +919,49 @@ const MIGRATIONS: Record<string, Migration> = {
 					add column expand_frame jsonb`.execute(db);
 		},
 	},
+	"0025_1_prompt_styles": {
+		// Styles (decision 034): a person's own, and on each generation the style it was made with,
+		// its id and name at creation, and what the provider was asked for (the prompt and negative
+		// prompt it expanded to), so a renamed or deleted style changes no past generation.
+		async up(db) {
+			await sql`
+				create table prompt_styles (
+					id uuid primary key,
+					user_id text not null references "user"(id) on delete cascade,
+					name text not null,
+					prompt text not null,
+					negative_prompt text,
+					created_at timestamptz not null default now(),
+					updated_at timestamptz not null default now()
+				)`.execute(db);
+			await sql`create index prompt_styles_user on prompt_styles (user_id, name)`.execute(db);
+			await sql`
+				alter table generations
+					add column style_id text,
+					add column style_name text,
+					add column styled_prompt text,
+					add column styled_negative_prompt text`.execute(db);
+			await sql`create index generations_style on generations (style_id) where style_id is not null`.execute(
+				db,
+			);
+		},
+	},
+	"0025_2_recent_prompts": {
+		// Recall (decision 034): a person's last distinct prompts, one row a prompt, written with
+		// each generation they create; at most 100 a person, the oldest forgotten first.
+		async up(db) {
+			await sql`
+				create table recent_prompts (
+					user_id text not null references "user"(id) on delete cascade,
+					prompt text not null,
+					last_used_at timestamptz not null,
+					primary key (user_id, prompt)
+				)`.execute(db);
+			await sql`create index recent_prompts_newest on recent_prompts (user_id, last_used_at desc)`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -109,6 +109,12 @@ type GenerationsTable = {
 	region_mask: ColumnType<ReferenceImage | null, string | null | undefined, string | null>;
 	/** Where an `expand`'s source sits in its new frame. */
 	expand_frame: ColumnType<ExpandFrame | null, string | null | undefined, string | null>;
+	/** The style it was made with: its id and name then (kept after the style is gone). */
+	style_id: ColumnType<string | null, string | null | undefined, string | null>;
+	style_name: ColumnType<string | null, string | null | undefined, string | null>;
+	/** What the style made of the prompt and negative prompt: what the provider is asked for. */
+	styled_prompt: ColumnType<string | null, string | null | undefined, string | null>;
+	styled_negative_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
@@ -299,6 +305,24 @@ type WebhookEndpointTurnsTable = {
 };
 
 /** A browser's Web Push subscription: its push service endpoint and keys, for one session. */
+/** A person's own style (prompts/styles-repository.ts). */
+type PromptStylesTable = {
+	id: string;
+	user_id: string;
+	name: string;
+	prompt: string;
+	negative_prompt: string | null;
+	created_at: Timestamp;
+	updated_at: Timestamp;
+};
+
+/** A person's last distinct prompts (prompts/recent-prompts-repository.ts). */
+type RecentPromptsTable = {
+	user_id: string;
+	prompt: string;
+	last_used_at: Timestamp;
+};
+
 type PushSubscriptionsTable = {
 	id: string;
 	user_id: string;
@@ -382,7 +406,9 @@ export type DatabaseSchema = {
 	generation_counts: GenerationCountsTable;
 	generation_search: GenerationSearchTable;
 	people: PeopleTable;
+	prompt_styles: PromptStylesTable;
 	push_subscriptions: PushSubscriptionsTable;
+	recent_prompts: RecentPromptsTable;
 	session: SessionTable;
 	share_reports: ShareReportsTable;
 	shares: SharesTable;

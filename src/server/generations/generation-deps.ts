@@ -1,4 +1,5 @@
 import type { Transaction } from "kysely";
+import type { PromptStyle } from "../../shared/prompt-tool-responses";
 import type { PromptBlocklist } from "../config/prompt-blocklist";
 import type { Database } from "../db/database";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
@@ -45,4 +46,6 @@ export type GenerationDeps = {
 	/** PROMPT_BLOCKLIST_FILE: prompts refused when generating (and when sharing, sharing/). */
 	promptBlocklist?: PromptBlocklist;
 	onDeleted?: OnGenerationsDeleted;
+	/** The operator's styles (STYLES_FILE), which a generation may name beside the person's own. */
+	operatorStyles?: readonly PromptStyle[];
 };

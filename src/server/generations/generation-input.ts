@@ -15,10 +15,12 @@ import type { GenerationInput, ImageInstruction, InputImage } from "../providers
  * do with it. Without `referenceImage` the input has no image (cancelling a job needs none).
  */
 export function inputOf(row: GenerationRow, referenceImage?: InputImage): GenerationInput {
+	// With a style, the provider is asked for what the style made of the prompt (decision 034).
+	const settings = settingsOf(row);
 	const input = toGenerationInput(
-		row.prompt,
+		row.styled_prompt ?? row.prompt,
 		findAspectRatio(row.aspect_ratio).value,
-		settingsOf(row),
+		row.style_id === null ? settings : { ...settings, negativePrompt: row.styled_negative_prompt },
 	);
 	if (!referenceImage || row.action === null) return input;
 	return {

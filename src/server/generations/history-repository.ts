@@ -32,6 +32,8 @@ export type HistoryFilters = {
 	from?: Date | undefined;
 	/** Made before this instant. */
 	to?: Date | undefined;
+	/** A style's id: the generations made with it, whatever it is called now. */
+	styleId?: string | undefined;
 };
 
 /** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
@@ -54,6 +56,16 @@ function matchesFilters(filters: HistoryFilters) {
 		}
 		// Spelled without a parameter so the planner can match the partial favourites index.
 		if (filters.isFavoritesOnly) conditions.push(sql<SqlBool>`generation_search.is_favorite`);
+		if (filters.styleId !== undefined) {
+			// Few generations have a style: its partial index on generations finds them.
+			conditions.push(
+				eb(
+					"generation_search.id",
+					"in",
+					eb.selectFrom("generations").select("id").where("style_id", "=", filters.styleId),
+				),
+			);
+		}
 		for (const search of [filters.search, filters.savedSearch]) {
 			if (!search) continue;
 			// prompt_search is the prompt lowercased; its trigram index serves this.
@@ -85,7 +97,8 @@ function isNarrowed(filters: HistoryFilters): boolean {
 			filters.boardId ||
 			filters.savedSearch ||
 			filters.from ||
-			filters.to,
+			filters.to ||
+			filters.styleId,
 	);
 }
 

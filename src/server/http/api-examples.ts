@@ -32,6 +32,7 @@ export const GENERATION_EXAMPLE = {
 	progress: null,
 	parent: null,
 	childrenCount: 1,
+	style: null,
 };
 export const CHILD_ID = "3b9d6f0e-1c2a-4e5f-8a7b-6c5d4e3f2a1b";
 export const CHILD_EXAMPLE = {
@@ -56,4 +57,5 @@ export const CHILD_EXAMPLE = {
 	settings: { ...SETTINGS_EXAMPLE, count: 1 },
 	parent: { generationId: GENERATION_ID, imageIndex: 0, action: "upscale", exists: true },
 	childrenCount: 0,
+	style: null,
 };

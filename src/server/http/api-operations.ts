@@ -34,7 +34,16 @@ export type ApiOperation = {
 	path: string;
 	summary: string;
 	description?: string;
-	tag: "Boards" | "Generations" | "History" | "Images" | "Models" | "Sharing" | "Trash" | "Uploads";
+	tag:
+		| "Boards"
+		| "Generations"
+		| "History"
+		| "Images"
+		| "Models"
+		| "Prompts"
+		| "Sharing"
+		| "Trash"
+		| "Uploads";
 	access: RouteAccess;
 	pathParameters?: readonly Parameter[];
 	headers?: readonly (Parameter & { schema: Record<string, unknown> })[];

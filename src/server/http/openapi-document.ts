@@ -5,6 +5,7 @@ import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
 import { BOARD_OPERATIONS } from "./board-operations";
 import { GENERATION_OPERATIONS } from "./generation-operations";
+import { PROMPT_OPERATIONS } from "./prompt-operations";
 import { REGION_OPERATIONS } from "./region-operations";
 import { SHARE_OPERATIONS } from "./share-operations";
 
@@ -27,6 +28,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
 	...Object.values(UPLOAD_OPERATIONS),
 	...Object.values(BOARD_OPERATIONS),
 	...Object.values(SHARE_OPERATIONS),
+	...Object.values(PROMPT_OPERATIONS),
 ];
 
 /** A zod schema as JSON Schema: what a client sends (input) or what it gets back (output). */
@@ -273,6 +275,7 @@ export function buildOpenApiDocument(options: { baseUrl: string }): OpenApiDocum
 				description:
 					"Links to a generation or one image, which anyone (or anyone signed in, as the server says) may open, until they expire or are revoked.",
 			},
+			{ name: "Prompts", description: "Styles, and the prompts you used." },
 		],
 		paths,
 		components: {

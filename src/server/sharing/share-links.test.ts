@@ -148,6 +148,7 @@ describe.each(availableDatabaseKinds())("shared links on %s", (kind) => {
 			quality: null,
 			width: 8,
 			height: 8,
+			style: null,
 		});
 		if (!withPrompt) throw new Error("recipe not written");
 		await server.storage.put(image.key, withPrompt, "image/png");

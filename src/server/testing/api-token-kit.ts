@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { z } from "zod";
 import { type ApiTokenScope, CreatedApiTokenSchema } from "../../shared/api-tokens";
 import { UploadResponseSchema } from "../../shared/image-input";
+import { PromptStyleSchema } from "../../shared/prompt-tool-responses";
 import { CreatedShareSchema } from "../../shared/sharing";
 import type { ApiOperation } from "../http/api-operations";
 import { makeBoard, putOnBoard } from "./board-kit";
@@ -75,6 +76,15 @@ export async function requestOperation(
 ): Promise<Response> {
 	if (operation.path.startsWith("/api/uploads")) {
 		return requestUploadOperation(server, owner, token, operation);
+	}
+	if (operation.path.startsWith("/api/prompts/recent")) {
+		return callWithToken(server, token, operation.path, {
+			method: operation.method.toUpperCase(),
+			...(operation.method === "post" ? { json: { all: true } } : {}),
+		});
+	}
+	if (operation.path.startsWith("/api/styles")) {
+		return requestStyleOperation(server, owner, token, operation);
 	}
 	const generation = await makeFinishedGeneration(owner);
 	if (operation.path.startsWith("/api/boards")) {
@@ -165,5 +175,27 @@ async function requestBoardOperation(
 	return callWithToken(server, token, operation.path.replace("{id}", board.id), {
 		method: operation.method.toUpperCase(),
 		...(body === undefined ? {} : { json: body }),
+	});
+}
+
+/** A request for a style operation, about a personal style `owner` saved in their browser. */
+async function requestStyleOperation(
+	server: TestServer,
+	owner: Person,
+	token: string,
+	operation: ApiOperation,
+): Promise<Response> {
+	const style = { name: "Watercolour", prompt: "{prompt}, watercolour" };
+	if (operation.path === "/api/styles") {
+		return callWithToken(server, token, operation.path, {
+			method: operation.method.toUpperCase(),
+			...(operation.method === "post" ? { json: style } : {}),
+		});
+	}
+	const saved = await owner.client.request("/api/styles", { method: "POST", json: style });
+	const { id } = z.parse(PromptStyleSchema, await saved.json());
+	return callWithToken(server, token, operation.path.replace("{id}", id), {
+		method: operation.method.toUpperCase(),
+		...(operation.method === "patch" ? { json: { name: "Renamed" } } : {}),
 	});
 }

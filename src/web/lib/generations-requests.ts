@@ -149,6 +149,8 @@ type GenerationsQuery = {
 	ownerEmail?: string;
 	/** A board's page: what is on it. */
 	boardId?: string | undefined;
+	/** The id of the style the generations were made with. */
+	styleId?: string;
 };
 
 /**
@@ -164,7 +166,7 @@ export function fetchGenerationsPage(options: {
 }): Promise<GenerationPage> {
 	const params = new URLSearchParams({ limit: String(options.limit) });
 	if (options.timeZone) params.set("timeZone", options.timeZone);
-	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail, boardId } =
+	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail, boardId, styleId } =
 		options.query ?? {};
 	if (search) params.set("q", search);
 	if (aspectRatio) params.set("ratio", aspectRatio);
@@ -172,6 +174,7 @@ export function fetchGenerationsPage(options: {
 	if (isFavoritesOnly) params.set("favorites", "true");
 	if (ownerEmail) params.set("owner", ownerEmail);
 	if (boardId) params.set("board", boardId);
+	if (styleId) params.set("style", styleId);
 	if (options.cursor) params.set("cursor", options.cursor);
 	return requestApi(`/api/generations?${params}`, GenerationPageSchema, {
 		signal: options.signal,

@@ -15,6 +15,7 @@ type GeneratorPrefill = {
 	seed: number | null;
 	negativePrompt: string | null;
 	quality: Quality | null;
+	styleId: string | null;
 };
 
 type GeneratorLinkRequest = {
@@ -22,12 +23,13 @@ type GeneratorLinkRequest = {
 	aspectRatio: AspectRatio;
 	model?: { id: string };
 	settings?: GenerationSettings;
+	style?: { id: string } | null;
 };
 
 /**
  * The generator's address with the prompt and ratio filled in, like `/?prompt=...&ratio=16:9`,
  * and, given a generation's model and settings, those too (`model`, `count`, `negative`,
- * `quality`). The seed only with `withSeed` ("Use settings"); "Use prompt" leaves it random.
+ * `quality`), and its `style`. The seed only with `withSeed` ("Use settings"); "Use prompt" leaves it random.
  */
 export function buildGeneratorLink(
 	request: GeneratorLinkRequest,
@@ -38,6 +40,7 @@ export function buildGeneratorLink(
 		ratio: toRatioParam(request.aspectRatio),
 	});
 	if (request.model) params.set("model", request.model.id);
+	if (request.style) params.set("style", request.style.id);
 	const settings = request.settings;
 	if (settings) {
 		params.set("count", String(settings.count));
@@ -61,6 +64,7 @@ export function readGeneratorLink(search: string): GeneratorPrefill {
 		seed: readWholeNumber(params.get("seed"), MAX_SEED, 0),
 		negativePrompt: negative ? sanitizePrompt(negative) : null,
 		quality: QUALITIES.find((quality) => quality === params.get("quality")) ?? null,
+		styleId: params.get("style")?.slice(0, 100) || null,
 	};
 }
 

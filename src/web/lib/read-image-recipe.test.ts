@@ -14,6 +14,7 @@ const RECIPE: ImageRecipe = {
 	quality: null,
 	width: 16,
 	height: 16,
+	style: null,
 };
 
 function picture() {

@@ -27,6 +27,8 @@ export default async function globalSetup() {
 			// Two models of the offline engine, so the journeys can choose; the default is the one
 			// every other journey uses.
 			MODELS_FILE: fileURLToPath(new URL("./models.json", import.meta.url)),
+			// One operator style, for the prompt tools' journey.
+			STYLES_FILE: fileURLToPath(new URL("./styles.json", import.meta.url)),
 			// The webhook journey's receiver listens on 127.0.0.1.
 			WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
 		},

@@ -19,6 +19,10 @@ export function recipeOf(
 		quality: settings.quality,
 		width: image.width,
 		height: image.height,
+		style:
+			row.style_id !== null && row.style_name !== null
+				? { id: row.style_id, name: row.style_name }
+				: null,
 	};
 }
 

@@ -34,6 +34,7 @@ const SEEDED_RECIPE: ImageRecipe = {
 	quality: "high",
 	width: 8,
 	height: 8,
+	style: null,
 };
 
 describe.each(availableDatabaseKinds())("the recipe in downloaded images on %s", (kind) => {
@@ -194,6 +195,7 @@ describe.each(availableDatabaseKinds())("the recipe of an offline engine's image
 			quality: null,
 			width: image.width,
 			height: image.height,
+			style: null,
 		});
 		if (model.seed) expect(generation.settings.seed).toBe(42);
 		const original = await download(person, image.url);

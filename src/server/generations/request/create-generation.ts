@@ -8,6 +8,8 @@ import type { DatabaseSchema } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import { readPersonLimits } from "../../person/person-controls";
 import type { Viewer } from "../../person/viewer";
+import { styleGeneration } from "../../prompts/prompt-styles";
+import { rememberPrompt } from "../../prompts/recent-prompts-repository";
 import { markUploadUsed } from "../../uploads/upload-repository";
 import type { GenerationDeps } from "../generation-deps";
 import { notifyGenerationsChanged, personChangeKey, QUEUE_MOVED_KEY } from "../generation-events";
@@ -128,6 +130,15 @@ export async function createGeneration(
 		imageAction?.action === "edit-region" && source
 			? await findRegionMask(deps, viewer, request, source)
 			: undefined;
+	const styled =
+		request.style === undefined
+			? undefined
+			: await styleGeneration(
+					{ database: deps.database, operatorStyles: deps.operatorStyles ?? [] },
+					viewer,
+					request.style,
+					{ prompt: resolved.prompt, settings, takesNegativePrompt: model.negativePrompt },
+				);
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;
@@ -211,11 +222,16 @@ export async function createGeneration(
 			from_upload: source?.kind === "upload",
 			region_mask: maskImage ? JSON.stringify(maskImage) : null,
 			expand_frame: resolved.frame ? JSON.stringify(resolved.frame) : null,
+			...styled,
 		});
 		// On its boards from the start, in the transaction that makes it (decision 032).
 		await addGenerationToBoards(transaction, id, ownBoards);
 		if (source?.kind === "upload") await markUploadUsed(transaction, source.upload.id);
 		if (regionMask) await markUploadUsed(transaction, regionMask.upload.id);
+		// A prompt the person typed joins their recall; a variation's or an upscale's is its parent's.
+		if (request.prompt !== undefined) {
+			await rememberPrompt(transaction, viewer.id, resolved.prompt, now);
+		}
 		if (idempotencyKey !== undefined) {
 			await rememberKey(transaction, {
 				user_id: viewer.id,

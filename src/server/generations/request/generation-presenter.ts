@@ -130,6 +130,10 @@ export function presentGeneration(
 		parent: parentOf(row),
 		childrenCount: row.children_count,
 		...regionOf(row),
+		style:
+			row.style_id !== null && row.style_name !== null
+				? { id: row.style_id, name: row.style_name }
+				: null,
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 		...(row.deleted_at ? { deletedAt: row.deleted_at.toISOString() } : {}),
 	};

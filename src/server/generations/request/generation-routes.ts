@@ -100,6 +100,7 @@ export function createGenerationRoutes(options: {
 			aspectRatio: query.ratio,
 			modelId: query.model,
 			isFavoritesOnly: query.favorites,
+			styleId: query.style,
 			ownerEmail: query.owner,
 			boardId: query.board,
 			from: query.from,

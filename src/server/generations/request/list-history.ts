@@ -20,6 +20,7 @@ type HistoryQuery = {
 	aspectRatio?: AspectRatio | undefined;
 	modelId?: string | undefined;
 	isFavoritesOnly?: boolean;
+	styleId?: string | undefined;
 	/** The administrator's filter by person; anyone else passing it is refused. */
 	ownerEmail?: string | undefined;
 	/** A board's page: only what is on it (a smart board: what its search matches). */
@@ -61,6 +62,7 @@ export async function listHistory(
 		isFavoritesOnly: query.isFavoritesOnly ?? false,
 		from: query.from === undefined ? undefined : startOfDateIn(query.from, timeZone),
 		to: query.to === undefined ? undefined : startOfDateIn(query.to, timeZone, true),
+		styleId: query.styleId,
 	};
 	if (query.boardId !== undefined) {
 		// Whoever may see the board sees what is on it: its owner's generations, the filters inside.

@@ -24,6 +24,7 @@ import { describeDevice } from "./device-name";
 import { PushSection } from "./push-section";
 import { ResendVerificationButton } from "./resend-verification-button";
 import { SharedLinksSection } from "./shared-links-section";
+import { StylesSection } from "./styles-section";
 import { WebhooksSection } from "./webhooks-section";
 
 const SESSIONS_QUERY_KEY = ["account", "sessions"] as const;
@@ -182,6 +183,7 @@ export function AccountPage({
 			<DevicesSection currentSessionId={currentSessionId} />
 			<PushSection />
 			<SharedLinksSection />
+			<StylesSection />
 			<ApiTokensSection />
 
 			<Section

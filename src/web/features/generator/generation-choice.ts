@@ -11,6 +11,8 @@ export type RequestedSettings = {
 	seed?: number;
 	negativePrompt?: string;
 	quality?: Quality;
+	/** A style's id (GET /api/styles). */
+	style?: string;
 };
 
 /**
@@ -25,6 +27,8 @@ export type SettingsChoice = {
 	seed: string;
 	negativePrompt: string;
 	quality: Quality | null;
+	/** The style chosen, kept whatever the model; none when absent. */
+	styleId?: string | null;
 };
 
 /**
@@ -37,6 +41,8 @@ export type SettingsPrefill = {
 	seed: number | null;
 	negativePrompt: string | null;
 	quality: Quality | null;
+	/** A style's id; a style the person no longer has is dropped by the picker. */
+	styleId?: string | null;
 };
 
 /** The settings a start request sends for `choice`: the model's id and what it offers, when set. */
@@ -48,5 +54,6 @@ export function toRequestedSettings(choice: SettingsChoice): RequestedSettings {
 	const negativePrompt = choice.negativePrompt.trim();
 	if (model.negativePrompt && negativePrompt !== "") settings.negativePrompt = negativePrompt;
 	if (choice.quality && model.qualities.includes(choice.quality)) settings.quality = choice.quality;
+	if (choice.styleId) settings.style = choice.styleId;
 	return settings;
 }

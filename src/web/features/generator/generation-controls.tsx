@@ -5,7 +5,7 @@
 // Loaded on demand with the models (generation-code.ts); the first page holds a frame of the same
 // height in their place (settings-frame.tsx).
 import { ChevronRight } from "lucide-react";
-import { useEffect, useId, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import { ModelSelect } from "../../components/model-select";
 import { Segments } from "../../components/segments";
@@ -19,6 +19,8 @@ import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { LoadSettingsFromImage } from "./load-settings-from-image";
 import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
 import { NotifySwitches } from "./notify-switches";
+import { usePromptRecall } from "./prompt-recall";
+import { RecentPromptsMenu } from "./recent-prompts-menu";
 import { ReferenceImageField } from "./reference-image-field";
 import { readFieldOfMessage, type SettingsField } from "./settings-field";
 import {
@@ -27,6 +29,7 @@ import {
 	SETTINGS_ROW_CLASS_NAME,
 	SettingsPlaceholder,
 } from "./settings-frame";
+import { StyleField } from "./style-field";
 import {
 	type ReferenceRequest,
 	type SentReference,
@@ -53,6 +56,12 @@ type GenerationControlsProps = {
 	/** Add new results to…: the boards chosen. */
 	boardIds: readonly string[];
 	onBoardIdsChange: (ids: readonly string[]) => void;
+	/** The prompt box's text, which "Save as style" keeps. */
+	prompt: string;
+	/** The prompt box, where Alt+Up and Alt+Down recall the person's last prompts. */
+	promptRef: RefObject<HTMLTextAreaElement | null>;
+	/** Puts a recalled prompt in the box. */
+	onPromptChange: (prompt: string) => void;
 };
 
 /**
@@ -71,7 +80,11 @@ export function GenerationControls({
 	onReferenceChange,
 	boardIds,
 	onBoardIdsChange,
+	prompt,
+	promptRef,
+	onPromptChange,
 }: GenerationControlsProps) {
+	usePromptRecall(promptRef, onPromptChange, isSignedIn);
 	const reference = useReferenceImage();
 	const appliedReferenceIdRef = useRef<number | null>(null);
 	const { addFile, chooseImage, remove } = reference;
@@ -110,6 +123,10 @@ export function GenerationControls({
 	useEffect(() => {
 		latest.current = { choice, onChoiceChange };
 	});
+	const chooseStyle = useCallback((styleId: string | null) => {
+		const current = latest.current.choice;
+		if (current) latest.current.onChoiceChange({ ...current, styleId });
+	}, []);
 
 	useEffect(() => {
 		if (!answer) return;
@@ -121,7 +138,10 @@ export function GenerationControls({
 		if (applied.choice) latest.current.onChoiceChange(applied.choice);
 		if (applied.isModelGone) void showToast("info", MODEL_NO_LONGER_OFFERED);
 		// What a link or an image fills in under Advanced settings is shown, not hidden.
-		if (pending && (pending.value.seed !== null || pending.value.negativePrompt)) {
+		if (
+			pending &&
+			(pending.value.seed !== null || pending.value.negativePrompt || pending.value.styleId)
+		) {
 			setIsAdvancedOpen(true);
 		}
 	}, [answer, prefill]);
@@ -130,7 +150,12 @@ export function GenerationControls({
 	const fieldMessage = (field: SettingsField) => (errorField === field ? startError : null);
 
 	useEffect(() => {
-		if (errorField === "seed" || errorField === "negativePrompt" || errorField === "quality") {
+		if (
+			errorField === "seed" ||
+			errorField === "negativePrompt" ||
+			errorField === "quality" ||
+			errorField === "style"
+		) {
 			setIsAdvancedOpen(true);
 		}
 	}, [errorField]);
@@ -143,7 +168,9 @@ export function GenerationControls({
 		const next = answer.models.find((candidate) => candidate.id === id);
 		if (next) onChoiceChange(fitChoice(next, choice));
 	};
-	const hasAdvanced = model.seed || model.negativePrompt || model.qualities.length > 0;
+	// A signed-in person always has Style there, whatever the model.
+	const hasAdvanced =
+		isSignedIn || model.seed || model.negativePrompt || model.qualities.length > 0;
 
 	return (
 		<>
@@ -190,7 +217,15 @@ export function GenerationControls({
 						</button>
 					) : null}
 				</div>
-				<div className={SETTINGS_BAR_ITEM_CLASS_NAME}>
+				<div className={joinClassNames(SETTINGS_BAR_ITEM_CLASS_NAME, "gap-2")}>
+					{isSignedIn ? (
+						<RecentPromptsMenu
+							onUse={(recalled) => {
+								onPromptChange(recalled);
+								promptRef.current?.focus();
+							}}
+						/>
+					) : null}
 					<LoadSettingsFromImage onImageChosen={onImageChosen} />
 				</div>
 			</div>
@@ -201,7 +236,17 @@ export function GenerationControls({
 					className="space-y-4 rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200 ring-inset"
 				>
 					{isAdvancedOpen ? (
-						<AdvancedSettings choice={choice} onChange={change} fieldMessage={fieldMessage} />
+						<>
+							<StyleField
+								isSignedIn={isSignedIn}
+								styleId={choice.styleId ?? null}
+								onChange={chooseStyle}
+								prompt={prompt}
+								negativePrompt={model.negativePrompt ? choice.negativePrompt : ""}
+								message={fieldMessage("style")}
+							/>
+							<AdvancedSettings choice={choice} onChange={change} fieldMessage={fieldMessage} />
+						</>
 					) : null}
 					{isAdvancedOpen && isSignedIn ? (
 						<AddToBoardsField boardIds={boardIds} onChange={onBoardIdsChange} />

@@ -392,6 +392,7 @@ describe("an image dropped on the form", () => {
 		quality: null,
 		width: 32,
 		height: 18,
+		style: null,
 	};
 
 	async function dropOnForm(file: File) {

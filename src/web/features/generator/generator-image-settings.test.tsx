@@ -38,6 +38,7 @@ const RECIPE: ImageRecipe = {
 	quality: null,
 	width: 32,
 	height: 18,
+	style: null,
 };
 
 async function createPicture(): Promise<Buffer> {

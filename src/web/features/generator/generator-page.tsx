@@ -171,6 +171,9 @@ export function GeneratorPage({
 							onReferenceChange={form.setSentReference}
 							boardIds={form.boardIds}
 							onBoardIdsChange={form.setBoardIds}
+							prompt={form.prompt}
+							promptRef={promptRef}
+							onPromptChange={form.setPrompt}
 						/>
 					</Suspense>
 					<Button

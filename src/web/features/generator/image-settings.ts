@@ -32,6 +32,7 @@ export async function readImageSettings(file: Blob): Promise<ImageSettings | nul
 			seed: recipe.seed,
 			negativePrompt: recipe.negativePrompt ? sanitizePrompt(recipe.negativePrompt) : null,
 			quality: recipe.quality,
+			styleId: recipe.style?.id ?? null,
 		},
 	};
 }

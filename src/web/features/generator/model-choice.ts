@@ -36,6 +36,7 @@ export function fitChoice(
 		seed: previous.seed ?? "",
 		negativePrompt: previous.negativePrompt ?? "",
 		quality,
+		styleId: previous.styleId ?? null,
 	};
 }
 
@@ -106,6 +107,8 @@ export function applyPrefill(
 		previous.seed = prefill.seed === null ? "" : String(prefill.seed);
 		previous.negativePrompt = prefill.negativePrompt ?? "";
 		if (prefill.quality !== null) previous.quality = prefill.quality;
+		// Made without a style is made again without one, as the seed and negative prompt.
+		previous.styleId = prefill.styleId ?? null;
 	}
 	return { choice: fitChoice(model, previous), isModelGone };
 }

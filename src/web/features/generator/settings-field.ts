@@ -1,7 +1,7 @@
 // The setting a refused start's message names, for the generator's controls to show it beside.
 
 /** A setting a refused start's message may be about. */
-export type SettingsField = "model" | "count" | "seed" | "negativePrompt" | "quality";
+export type SettingsField = "model" | "count" | "seed" | "negativePrompt" | "quality" | "style";
 
 // The server's 400 names the field its message is about first (generations.ts, resolve-settings.ts).
 const FIELD_MESSAGE_PATTERNS: ReadonlyArray<[RegExp, SettingsField]> = [
@@ -10,6 +10,7 @@ const FIELD_MESSAGE_PATTERNS: ReadonlyArray<[RegExp, SettingsField]> = [
 	[/^seed\b/, "seed"],
 	[/^(negativePrompt|Negative prompt)\b/, "negativePrompt"],
 	[/^quality\b/, "quality"],
+	[/^style\b/, "style"],
 ];
 
 /** The field a refused start's message is about, if it names one of these settings. */

@@ -1,5 +1,16 @@
-import { Clock, Crop, ExternalLink, ImageOff, Sparkles, Trash2, UserRound } from "lucide-react";
+import {
+	Clock,
+	Crop,
+	ExternalLink,
+	ImageOff,
+	Palette,
+	Sparkles,
+	Trash2,
+	UserRound,
+} from "lucide-react";
 import { memo, use, useId } from "react";
+import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
 import { toRatioParam } from "../../../shared/aspect-ratios";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import {
@@ -315,6 +326,17 @@ export const GenerationCard = memo(function GenerationCard({
 							{generation.model.label}
 						</span>
 					</span>
+					{generation.style ? (
+						<Link
+							to={`${APP_PATHS.generations}?style=${encodeURIComponent(generation.style.id)}`}
+							aria-label={`Style ${generation.style.name}`}
+							title={`Show what was made with the style ${generation.style.name}`}
+							className="inline-flex min-w-0 items-center gap-1 rounded-full bg-accent-50 px-2 py-0.5 font-medium text-accent-800 ring-1 ring-accent-200 ring-inset hover:underline"
+						>
+							<Palette aria-hidden="true" className="size-3.5 shrink-0" />
+							<span className="truncate">{generation.style.name}</span>
+						</Link>
+					) : null}
 					{generation.status === "failed" ? (
 						<span className="shrink-0 rounded-full bg-red-50 px-2 py-0.5 font-semibold text-red-700 ring-1 ring-red-200 ring-inset">
 							Failed

@@ -51,6 +51,7 @@ function buildReuseLink(generation: Generation, options: { withSeed: boolean }):
 			aspectRatio: generation.aspect_ratio,
 			model: generation.model,
 			settings: generation.settings,
+			style: generation.style,
 		},
 		options,
 	);
@@ -65,6 +66,7 @@ export function buildRerunRequest(generation: Generation) {
 		count: generation.settings.count,
 		negativePrompt: generation.settings.negativePrompt,
 		quality: generation.settings.quality,
+		...(generation.style ? { style: generation.style.id } : {}),
 	};
 }
 

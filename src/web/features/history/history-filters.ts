@@ -13,6 +13,8 @@ export type HistoryFilters = {
 	modelId: string;
 	isFavoritesOnly: boolean;
 	ownerEmail: string;
+	/** The id of a style the generations were made with (a card's style chip sets it); "" for any. */
+	styleId: string;
 };
 
 export const NO_FILTERS: HistoryFilters = {
@@ -21,6 +23,7 @@ export const NO_FILTERS: HistoryFilters = {
 	modelId: "",
 	isFavoritesOnly: false,
 	ownerEmail: "",
+	styleId: "",
 };
 
 const PARAMS = {
@@ -29,6 +32,7 @@ const PARAMS = {
 	model: "model",
 	favorites: "favorites",
 	owner: "owner",
+	style: "style",
 } as const;
 
 /** A model's id as the catalogue allows it (letters, digits, `-`); anything else is no filter. */
@@ -50,6 +54,7 @@ export function readHistoryFilters(
 		modelId: readModelId(params.get(PARAMS.model)),
 		isFavoritesOnly: params.get(PARAMS.favorites) === "true",
 		ownerEmail: options.isAdmin ? (params.get(PARAMS.owner) ?? "").trim() : "",
+		styleId: readModelId(params.get(PARAMS.style)),
 	};
 }
 
@@ -68,6 +73,7 @@ export function writeHistoryFilters(
 	set(PARAMS.model, filters.modelId);
 	set(PARAMS.favorites, filters.isFavoritesOnly ? "true" : null);
 	set(PARAMS.owner, filters.ownerEmail);
+	set(PARAMS.style, filters.styleId);
 	return params;
 }
 
@@ -78,6 +84,7 @@ export function isFiltered(filters: HistoryFilters): boolean {
 		filters.aspectRatio !== null ||
 		filters.modelId !== "" ||
 		filters.isFavoritesOnly ||
-		filters.ownerEmail !== ""
+		filters.ownerEmail !== "" ||
+		filters.styleId !== ""
 	);
 }

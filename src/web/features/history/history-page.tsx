@@ -312,6 +312,9 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 					isModelFilterShown={publicConfig.data?.modelChoice === true}
 					isSelecting={selection.isActive}
 					onToggleSelecting={selection.toggle}
+					styleName={
+						items.find((item) => item.style?.id === filters.styleId)?.style?.name ?? undefined
+					}
 				/>
 			</div>
 			<DeletingIdsContext value={deletion.deletingIds}>

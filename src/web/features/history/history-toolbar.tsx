@@ -1,4 +1,4 @@
-import { ListChecks, Search, Star, UserRound } from "lucide-react";
+import { ListChecks, Palette, Search, Star, UserRound, X } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import {
 	ASPECT_RATIOS,
@@ -183,6 +183,8 @@ type HistoryToolbarProps = {
 	isModelFilterShown: boolean;
 	isSelecting: boolean;
 	onToggleSelecting: () => void;
+	/** The name of the style filtered by, where a card shown has it. */
+	styleName?: string | undefined;
 };
 
 /** Search, the filters (aspect ratio, model, favourites, and the administrator's person) and Select. */
@@ -195,6 +197,7 @@ export function HistoryToolbar({
 	isModelFilterShown,
 	isSelecting,
 	onToggleSelecting,
+	styleName,
 }: HistoryToolbarProps) {
 	return (
 		<div className="flex flex-wrap items-center gap-2">
@@ -254,6 +257,19 @@ export function HistoryToolbar({
 				/>
 				Favourites only
 			</button>
+			{filters.styleId ? (
+				<button
+					type="button"
+					aria-pressed={true}
+					onClick={() => onChange({ change: { styleId: "" } })}
+					className={TOGGLE_CLASS_NAME}
+				>
+					<Palette aria-hidden="true" className="size-4" />
+					Style: {styleName ?? filters.styleId}
+					<X aria-hidden="true" className="size-3.5" />
+					<span className="sr-only"> (show every style)</span>
+				</button>
+			) : null}
 			<button
 				type="button"
 				aria-pressed={isSelecting}

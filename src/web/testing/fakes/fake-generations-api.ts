@@ -24,6 +24,7 @@ import {
 import type { ModelsResponse, PublicModel } from "../../../shared/models";
 import { progressReport } from "../../../shared/progress";
 import { mswServer } from "../msw-server";
+import { createFakePromptTools, type FakePromptToolsOptions } from "./fake-prompt-tools-api";
 import {
 	createGate,
 	createTestGeneration,
@@ -55,7 +56,7 @@ type StartAnswer =
 	| { kind: "refused"; code: ErrorCode; message?: string }
 	| { kind: "raw"; status: number; body: Record<string, unknown> | null };
 
-export type FakeGenerationsApiOptions = {
+export type FakeGenerationsApiOptions = FakePromptToolsOptions & {
 	/** The history, in any order; the fake answers newest first like the server. */
 	generations?: Generation[];
 	/** When set, every list request fails with this error until `setListFailure(undefined)`. */
@@ -143,6 +144,8 @@ function matches(item: Generation, search: URLSearchParams): boolean {
 	if (owner && item.owner_email?.toLowerCase() !== owner.toLowerCase()) return false;
 	const model = search.get("model");
 	if (model && item.model.id !== model) return false;
+	const style = search.get("style");
+	if (style && item.style?.id !== style) return false;
 	return true;
 }
 
@@ -241,6 +244,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 		});
 	};
 	const find = (id: string) => state.generations.find((item) => item.id === id);
+	const promptTools = createFakePromptTools(options);
 	const store = (generation: Generation) => {
 		state.generations = sortNewestFirst([
 			...state.generations.filter((item) => item.id !== generation.id),
@@ -451,6 +455,12 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				model: { id: model.id, label: model.label },
 				parent: source.parent,
 				childrenCount: 0,
+				style: (() => {
+					const style = promptTools
+						.readStyles()
+						.find(({ id }) => id === readOptional(body, "style", isString));
+					return style ? { id: style.id, name: style.name } : null;
+				})(),
 				settings: {
 					count:
 						source.action === "upscale"
@@ -624,7 +634,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			http.get("*/api/config", () => HttpResponse.json({ googleEnabled: false, imageProvider })),
 		);
 	}
-	mswServer.use(...handlers);
+	mswServer.use(...handlers, ...promptTools.handlers);
 
 	/** Requests made so far, optionally only one method and path. */
 	const readRequests = (method?: string, path?: string | RegExp) =>
@@ -651,6 +661,8 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 		readListRequests: () =>
 			readRequests("GET", "/api/generations").map((request) => request.search),
 		readGenerations: () => state.generations,
+		/** The styles as the person has them now. */
+		readStyles: promptTools.readStyles,
 		setFailure,
 		setListFailure: (code: ErrorCode | undefined) => setFailure("list", code),
 		setDeleteFailure: (code: ErrorCode | undefined) => setFailure("delete", code),

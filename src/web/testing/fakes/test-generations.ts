@@ -62,6 +62,7 @@ export function createTestGeneration(overrides: Partial<Generation> = {}): Gener
 		progress: null,
 		parent: null,
 		childrenCount: 0,
+		style: null,
 		...overrides,
 	};
 }
