@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { expect } from "vitest";
 import { z } from "zod";
 import { type ApiTokenScope, CreatedApiTokenSchema } from "../../shared/api-tokens";
+import type { Generation } from "../../shared/generations";
 import { UploadResponseSchema } from "../../shared/image-input";
 import { PromptStyleSchema } from "../../shared/prompt-tool-responses";
 import { CreatedShareSchema } from "../../shared/sharing";
@@ -46,10 +47,55 @@ export function callWithToken(
 	return Promise.resolve(server.app.request(path, { ...init, headers, body }));
 }
 
-export async function makeFinishedGeneration(person: Person) {
-	const created = await requestGeneration(person.client, PROMPT, "--ar 1:1", { count: 1 });
-	expect((await waitForFinish(person.client, created.pollingUrl)).status).toBe("completed");
-	return readGeneration(person.client, created.id);
+export async function makeFinishedGeneration(person: Person): Promise<Generation> {
+	const [generation] = await makeFinishedGenerations(person, 1);
+	if (generation === undefined) throw new Error("no generation was made");
+	return generation;
+}
+
+/**
+ * `count` finished generations of `person`'s, made side by side: all requested, then all waited
+ * for, as the queue runs them together (the server's per-person limit must allow `count`).
+ */
+export async function makeFinishedGenerations(
+	person: Person,
+	count: number,
+): Promise<Generation[]> {
+	const requested = await Promise.all(
+		Array.from({ length: count }, () =>
+			requestGeneration(person.client, PROMPT, "--ar 1:1", { count: 1 }),
+		),
+	);
+	return Promise.all(
+		requested.map(async (created) => {
+			expect((await waitForFinish(person.client, created.pollingUrl)).status).toBe("completed");
+			return readGeneration(person.client, created.id);
+		}),
+	);
+}
+
+/** Whether an operation, when a token may call it, deletes the generations it is about. */
+export function deletesGenerations(operation: ApiOperation): boolean {
+	return operation.access.scopes.includes("delete");
+}
+
+/**
+ * Each call of a run with the finished generation of `owner`'s it is about, all made side by
+ * side: a fresh one for each call that deletes it (`isDeleting`), and one that every other call
+ * shares, since none of them changes what a later call sees of it.
+ */
+export async function withFinishedGenerations<Call extends object>(
+	owner: Person,
+	calls: readonly Call[],
+	isDeleting: (call: Call) => boolean,
+): Promise<Array<Call & { generation: Generation }>> {
+	const generations = await makeFinishedGenerations(owner, 1 + calls.filter(isDeleting).length);
+	let next = 1;
+	return calls.map((call) => {
+		const generation = generations[isDeleting(call) ? next++ : 0];
+		if (generation === undefined) throw new Error("fewer generations were made than asked");
+		return { ...call, generation };
+	});
 }
 
 /** A small PNG in a multipart form's field `image`, as POST /api/uploads takes it. */
@@ -65,14 +111,15 @@ export async function pngForm(): Promise<FormData> {
 }
 
 /**
- * A request with `token` for an operation, about a finished generation (or an upload) of `owner`,
- * who made it in their browser: the token's own owner, or someone else.
+ * A request with `token` for an operation, about `generation`, a finished generation of `owner`'s
+ * (or about an upload), which they made in their browser: the token's own owner, or someone else.
  */
 export async function requestOperation(
 	server: TestServer,
 	owner: Person,
 	token: string,
 	operation: ApiOperation,
+	generation: Generation,
 ): Promise<Response> {
 	if (operation.path.startsWith("/api/uploads")) {
 		return requestUploadOperation(server, owner, token, operation);
@@ -86,7 +133,6 @@ export async function requestOperation(
 	if (operation.path.startsWith("/api/styles")) {
 		return requestStyleOperation(server, owner, token, operation);
 	}
-	const generation = await makeFinishedGeneration(owner);
 	if (operation.path.startsWith("/api/boards")) {
 		return requestBoardOperation(server, owner, token, operation, generation.id);
 	}
