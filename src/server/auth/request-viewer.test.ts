@@ -206,6 +206,9 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 					"createStyle",
 					"listRecentPrompts",
 					"removeRecentPrompts",
+					// One's own Trash: the administrator's token reaches no one else's.
+					"listTrash",
+					"emptyTrash",
 				].includes(operation.id)
 			) {
 				// Not about anyone else's generation: the administrator's own, as anyone's.

@@ -136,6 +136,13 @@ export async function requestOperation(
 	if (operation.path.startsWith("/api/boards")) {
 		return requestBoardOperation(server, owner, token, operation, generation.id);
 	}
+	if (operation.path.endsWith("/mask") || operation.path.endsWith("/source")) {
+		const edited = await regionEditOf(owner);
+		return callWithToken(server, token, operation.path.replace("{id}", edited));
+	}
+	if (operation.path.startsWith("/api/trash")) {
+		return requestTrashOperation(server, owner, token, operation, generation.id);
+	}
 	if (operation.path.startsWith("/api/s")) {
 		return requestShareOperation(server, owner, token, operation, generation.id);
 	}
@@ -158,6 +165,38 @@ export async function requestOperation(
 		method: operation.method.toUpperCase(),
 		...(body === undefined ? {} : { json: body }),
 	});
+}
+
+/**
+ * A request for a Trash operation. Restoring or deleting for good asks about `generationId`, which
+ * its owner first moves to the Trash in their browser and afterwards takes back out (when the call
+ * left it there), so the generation stays as it was for the calls that share it.
+ */
+async function requestTrashOperation(
+	server: TestServer,
+	owner: Person,
+	token: string,
+	operation: ApiOperation,
+	generationId: string,
+): Promise<Response> {
+	const method = operation.method.toUpperCase();
+	if (!operation.path.endsWith("/restore") && !operation.path.endsWith("/delete")) {
+		return callWithToken(server, token, operation.path, { method });
+	}
+	const trashed = await owner.client.request(`/api/generations/${generationId}`, {
+		method: "DELETE",
+	});
+	expect(trashed.status).toBe(200);
+	const response = await callWithToken(server, token, operation.path, {
+		method,
+		json: { ids: [generationId] },
+	});
+	// Answers 404 when the call restored it or deleted it for good: nothing is left to take back.
+	await owner.client.request("/api/trash/restore", {
+		method: "POST",
+		json: { ids: [generationId] },
+	});
+	return response;
 }
 
 /** A request for a shared-link operation, about a link `owner` made in their browser. */
@@ -200,6 +239,50 @@ async function requestUploadOperation(
 	});
 	const { uploadId } = z.parse(UploadResponseSchema, await uploaded.json());
 	return callWithToken(server, token, operation.path.replace("{id}", uploadId));
+}
+
+const regionEdits = new WeakMap<Person, Promise<string>>();
+
+/**
+ * The id of a finished Edit region of `owner`'s, made once in their browser from an upload and a
+ * mask of its size: reading its mask and its source changes nothing, so every call shares it.
+ */
+function regionEditOf(owner: Person): Promise<string> {
+	const made = regionEdits.get(owner) ?? makeRegionEdit(owner);
+	regionEdits.set(owner, made);
+	return made;
+}
+
+async function makeRegionEdit(owner: Person): Promise<string> {
+	const uploadOf = async (form: FormData) => {
+		const uploaded = await owner.client.request("/api/uploads", { method: "POST", body: form });
+		return z.parse(UploadResponseSchema, await uploaded.json()).uploadId;
+	};
+	const white = await sharp({
+		create: { width: 8, height: 8, channels: 3, background: "#ffffff" },
+	})
+		.png()
+		.toBuffer();
+	const maskForm = new FormData();
+	maskForm.set("image", new File([white], "mask.png", { type: "image/png" }));
+	// No aspect ratio: an edit keeps its source's size.
+	const response = await owner.client.request("/api/generations", {
+		method: "POST",
+		json: {
+			prompt: PROMPT,
+			action: "edit-region",
+			reference: { uploadId: await uploadOf(await pngForm()) },
+			mask: { uploadId: await uploadOf(maskForm) },
+			count: 1,
+		},
+	});
+	expect(response.status).toBe(201);
+	const created = z.parse(
+		z.object({ id: z.string(), pollingUrl: z.string() }),
+		await response.json(),
+	);
+	expect((await waitForFinish(owner.client, created.pollingUrl)).status).toBe("completed");
+	return created.id;
 }
 
 /** A request for a board operation, about a board of `owner`'s with their generation on it. */
