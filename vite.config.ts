@@ -52,6 +52,13 @@ export default defineConfig({
 					groups: [
 						{ name: "index", tags: ["$initial"] },
 						{
+							// The error catalogue, which the first page does not load (it has
+							// first-page-errors.ts): a chunk of its own, or it goes with the first group
+							// that imports it and the sign-in page would load the image tools for it.
+							name: "errors",
+							test: /src\/shared\/errors\.ts$/,
+						},
+						{
 							name: "image-input",
 							test: /src\/(shared\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons|thumbnail)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
 						},
