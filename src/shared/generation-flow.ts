@@ -6,10 +6,6 @@ export const GENERATION_MESSAGES = {
 	invalidPrompt: "Please enter a valid prompt.",
 	failed: "Generation failed",
 	timedOut: "Generation timed out",
-	/** The poll's message while a rate-limited image service is waited for (429 and Retry-After). */
-	busyRetrying: "The image service is busy, retrying",
-	/** The poll's message while an image service that cannot be reached is tried again. */
-	unreachableRetrying: "The image service cannot be reached, retrying",
 	noPollingUrl: "No polling URL provided",
 	cancelled: "Request was cancelled",
 } as const;
