@@ -52,6 +52,14 @@ export default defineConfig({
 					groups: [
 						{ name: "index", tags: ["$initial"] },
 						{
+							// The error catalogue, which the first page does not load (it has
+							// first-page-errors.ts), with the auth client's conversion of its errors: one
+							// chunk of its own, or the catalogue goes with the first group that imports it
+							// and the sign-in page would load the image tools for it.
+							name: "errors",
+							test: /src\/(shared\/errors|web\/lib\/auth-errors)\.ts$/,
+						},
+						{
 							name: "image-input",
 							test: /src\/(shared\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons|thumbnail)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
 						},
@@ -60,6 +68,23 @@ export default defineConfig({
 							// first page's preload lists instead of three.
 							name: "sharing",
 							test: /src\/(shared\/sharing|web\/lib\/share-requests|web\/components\/share-(dialog|link-field))\.tsx?$/,
+						},
+						{
+							// What the progress panel, the results, the preview and the history share to
+							// show a generation (progress rules, image sources, the recipe's line).
+							name: "generation-display",
+							test: /src\/(shared\/progress|web\/lib\/image-sources|web\/features\/generator\/describe-recipe)\.ts$/,
+						},
+						{
+							// The fields and card of the sign-in, sign-up, recovery and account forms.
+							name: "account-forms",
+							test: /src\/(shared\/passwords|web\/components\/(form-card|text-field|password-field|new-password-fields))\.tsx?$/,
+						},
+						{
+							// Icons two or more lazy chunks use; an icon one chunk uses stays in it.
+							name: "icons",
+							test: /lucide-react\/dist\/esm\/icons\//,
+							minShareCount: 2,
 						},
 						{
 							name: "active-generations",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_ROUTES } from "../shared/app-routes";
+import { APP_ROUTES, PRERENDERED_SCREENS } from "../shared/app-routes";
 import { BOOT_STATE_PLACEHOLDER, type PagesManifest } from "../shared/boot-state";
 import { loadStaticSite } from "./http/static-site";
 import { availableDatabaseKinds } from "./testing/test-database";
@@ -170,7 +170,7 @@ describe("the built web app", () => {
 	}
 
 	it("answers every route of the route table with 200 and its page or the app shell; only an unknown path gets the 404 page", async () => {
-		const prerendered = APP_ROUTES.filter((route) => route.rendering === "prerendered");
+		const prerendered = APP_ROUTES.filter((route) => PRERENDERED_SCREENS.includes(route.screen));
 		const pages = await writePrerenderedSite([
 			...prerendered.map((route) => [route.screen, [route.path], 200] as const),
 			["Page Not Found", [], 404],
@@ -187,7 +187,7 @@ describe("the built web app", () => {
 					status: 200,
 				});
 				expect(html).not.toContain("Page Not Found");
-				if (route.rendering === "prerendered") {
+				if (PRERENDERED_SCREENS.includes(route.screen)) {
 					expect(html).toContain(`<p>${route.screen} signed-out.offline-engine</p>`);
 				} else {
 					expect(html).toContain('<div id="root"></div>');

@@ -34,21 +34,12 @@ export type RouteAccess = "anyone" | "signed-in" | "signed-out";
 /** The frame around the screen: the site's header and footer, or the centred sign-in card. */
 export type RouteLayout = "site" | "auth";
 
-/**
- * How the first response of a route is made. `prerendered`: the build renders the screen to HTML
- * for each boot state (only screens whose first render needs neither the session nor the query
- * string: a signed-out visitor's first screens; src/web/app/pages.ts names the code each loads on
- * demand). `shell`: the server answers the app shell, index.html, which the browser renders.
- */
-type RouteRendering = "prerendered" | "shell";
-
 type AppRoute = {
 	/** The path, from the root; `:name` stands for one segment. */
 	path: string;
 	screen: AppScreen;
 	layout: RouteLayout;
 	access: RouteAccess;
-	rendering: RouteRendering;
 };
 
 /** A row of the table, written short: the first page carries it (docs/decisions/005-first-load-budget.md). */
@@ -57,9 +48,8 @@ function route(
 	screen: AppScreen,
 	layout: RouteLayout,
 	access: RouteAccess,
-	rendering: RouteRendering,
 ): AppRoute {
-	return { path, screen, layout, access, rendering };
+	return { path, screen, layout, access };
 }
 
 /**
@@ -67,25 +57,39 @@ function route(
  * People, usage and shared links.
  */
 export const APP_ROUTES: readonly AppRoute[] = [
-	route("/", "generator", "site", "anyone", "prerendered"),
-	route("/generations", "generations", "site", "signed-in", "shell"),
-	route("/boards", "boards", "site", "signed-in", "shell"),
-	route("/boards/:boardId", "board", "site", "signed-in", "shell"),
-	route("/trash", "trash", "site", "signed-in", "shell"),
-	route("/edit", "editor", "site", "signed-in", "shell"),
-	route("/account", "account", "site", "signed-in", "shell"),
-	route("/admin/audit-log", "audit-log", "site", "signed-in", "shell"),
-	route("/admin/usage", "usage", "site", "signed-in", "shell"),
-	route("/admin/people", "people", "site", "signed-in", "shell"),
-	route("/admin/shares", "shares", "site", "signed-in", "shell"),
-	route("/login", "login", "auth", "signed-out", "prerendered"),
-	route("/signup", "signup", "auth", "signed-out", "prerendered"),
+	route("/", "generator", "site", "anyone"),
+	route("/generations", "generations", "site", "signed-in"),
+	route("/boards", "boards", "site", "signed-in"),
+	route("/boards/:boardId", "board", "site", "signed-in"),
+	route("/trash", "trash", "site", "signed-in"),
+	route("/edit", "editor", "site", "signed-in"),
+	route("/account", "account", "site", "signed-in"),
+	route("/admin/audit-log", "audit-log", "site", "signed-in"),
+	route("/admin/usage", "usage", "site", "signed-in"),
+	route("/admin/people", "people", "site", "signed-in"),
+	route("/admin/shares", "shares", "site", "signed-in"),
+	route("/login", "login", "auth", "signed-out"),
+	route("/signup", "signup", "auth", "signed-out"),
 	// Reached from links and e-mails, signed in or not. Forgot-password needs nothing but its form;
 	// reset and verify read their query (the token, the verification's outcome), which the
 	// prerender cannot, and are rendered in the browser.
-	route("/forgot-password", "forgot-password", "auth", "anyone", "prerendered"),
-	route("/reset-password", "reset-password", "auth", "anyone", "shell"),
-	route("/verify-email", "verify-email", "auth", "anyone", "shell"),
+	route("/forgot-password", "forgot-password", "auth", "anyone"),
+	route("/reset-password", "reset-password", "auth", "anyone"),
+	route("/verify-email", "verify-email", "auth", "anyone"),
+];
+
+/**
+ * The screens the build renders to HTML, for each boot state: those whose first render needs
+ * neither the session nor the query string, a signed-out visitor's first screens
+ * (src/web/app/pages.ts names the code each loads on demand). The server answers every other
+ * route with the app shell, index.html, which the browser renders. Apart from the rows, which the
+ * first page carries, since only the build and the server read it.
+ */
+export const PRERENDERED_SCREENS: readonly AppScreen[] = [
+	"generator",
+	"login",
+	"signup",
+	"forgot-password",
 ];
 
 /**

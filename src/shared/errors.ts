@@ -1,4 +1,6 @@
-// No schema library here: the first page imports this module (docs/decisions/005-first-load-budget.md).
+// No schema library here: the browser imports this module. The first page imports only the
+// entries it shows by itself, first-page-errors.ts (docs/decisions/005-first-load-budget.md).
+import { FIRST_PAGE_ERRORS } from "./first-page-errors";
 
 /** The HTTP statuses the API answers errors with: each one a status that carries a body. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 410 | 413 | 422 | 429 | 451 | 500 | 502 | 503;
@@ -8,18 +10,12 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 410 | 413 | 422 | 429 | 451 | 
  * catalogue (SPEC.md section 8) where the catalogue gives one.
  */
 export const ERRORS = {
-	NETWORK_ERROR: {
-		status: 503,
-		message: "Network connection failed. Please check your internet connection and try again.",
-	},
-	API_ERROR: { status: 502, message: "API request failed. Please try again later." },
+	...FIRST_PAGE_ERRORS,
 	VALIDATION_ERROR: {
 		status: 400,
 		message: "Invalid input. Please check your data and try again.",
 	},
 	AUTH_ERROR: { status: 401, message: "Authentication failed. Please log in again." },
-	UNKNOWN_ERROR: { status: 500, message: "An unexpected error occurred. Please try again." },
-	SIGN_IN_REQUIRED: { status: 401, message: "Please sign in to generate images." },
 	NOT_FOUND: { status: 404, message: "Not found." },
 	PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is too large." },
 	QUOTA_EXCEEDED: {
@@ -34,11 +30,6 @@ export const ERRORS = {
 	FOREIGN_ORIGIN: {
 		status: 403,
 		message: "This request came from another site and was refused.",
-	},
-	EMAIL_NOT_VERIFIED: {
-		status: 403,
-		message:
-			"Please verify your e-mail address to generate images. Open the link we sent you, or send the e-mail again.",
 	},
 	ADMIN_ACCOUNT_PROTECTED: {
 		status: 403,
@@ -80,8 +71,6 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: ErrorStatus; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
-
-export const CANCELLED_MESSAGE = "Request was cancelled";
 
 /** What a generation that was queued or running says once the administrator disabled its owner. */
 export const CANCELLED_BY_DISABLE_MESSAGE = "Cancelled: the administrator disabled this account.";

@@ -8,8 +8,6 @@ describe("the generator's messages", () => {
 			invalidPrompt: "Please enter a valid prompt.",
 			failed: "Generation failed",
 			timedOut: "Generation timed out",
-			busyRetrying: "The image service is busy, retrying",
-			unreachableRetrying: "The image service cannot be reached, retrying",
 			noPollingUrl: "No polling URL provided",
 			cancelled: "Request was cancelled",
 		});

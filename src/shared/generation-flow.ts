@@ -1,15 +1,11 @@
-import { CANCELLED_MESSAGE, ERRORS } from "./errors";
+import { FIRST_PAGE_ERRORS } from "./first-page-errors";
 
 /** The generator's own messages (SPEC.md sections 5 and 8), word for word. */
 export const GENERATION_MESSAGES = {
-	signInRequired: ERRORS.SIGN_IN_REQUIRED.message,
+	signInRequired: FIRST_PAGE_ERRORS.SIGN_IN_REQUIRED.message,
 	invalidPrompt: "Please enter a valid prompt.",
 	failed: "Generation failed",
 	timedOut: "Generation timed out",
-	/** The poll's message while a rate-limited image service is waited for (429 and Retry-After). */
-	busyRetrying: "The image service is busy, retrying",
-	/** The poll's message while an image service that cannot be reached is tried again. */
-	unreachableRetrying: "The image service cannot be reached, retrying",
 	noPollingUrl: "No polling URL provided",
-	cancelled: CANCELLED_MESSAGE,
+	cancelled: "Request was cancelled",
 } as const;

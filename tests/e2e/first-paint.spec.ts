@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { APP_ROUTES } from "../../src/shared/app-routes";
+import { APP_ROUTES, PRERENDERED_SCREENS } from "../../src/shared/app-routes";
 import { holdAppScript, signUp, uniqueEmail } from "./support/journeys";
 
 // The first screens are prerendered HTML, hydrated by the script
@@ -94,7 +94,7 @@ test.describe("without JavaScript", () => {
 			const note = page
 				.getByRole("paragraph")
 				.filter({ hasText: "This screen of Atelier needs JavaScript." });
-			if (route.rendering === "prerendered") {
+			if (PRERENDERED_SCREENS.includes(route.screen)) {
 				await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 				await expect(note).toHaveCount(0);
 			} else {

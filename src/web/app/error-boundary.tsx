@@ -1,6 +1,6 @@
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { ERRORS } from "../../shared/errors";
+import { FIRST_PAGE_ERRORS } from "../../shared/first-page-errors";
 import { Button } from "../components/button";
 
 type ErrorFallbackProps = {
@@ -17,7 +17,7 @@ function ErrorFallback({ onTryAgain }: ErrorFallbackProps) {
 			<h1 className="mt-4 text-2xl font-semibold tracking-tight text-slate-900">
 				Something went wrong
 			</h1>
-			<p className="mt-2 text-sm text-slate-600">{ERRORS.UNKNOWN_ERROR.message}</p>
+			<p className="mt-2 text-sm text-slate-600">{FIRST_PAGE_ERRORS.UNKNOWN_ERROR.message}</p>
 			<div className="mt-6 flex flex-wrap justify-center gap-3">
 				<Button variant="secondary" onClick={() => window.location.reload()}>
 					<RotateCw aria-hidden="true" className="size-4" />

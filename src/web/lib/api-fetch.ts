@@ -1,6 +1,7 @@
 // The fetch half of the API client, without a schema library, for the first page; api-client.ts
 // adds parsing with the shared schemas (docs/decisions/005-first-load-budget.md).
-import { type ApiFailure, type ApiFailureKind, ERRORS, type ErrorCode } from "../../shared/errors";
+import type { ApiFailure, ApiFailureKind } from "../../shared/errors";
+import { FIRST_PAGE_ERRORS } from "../../shared/first-page-errors";
 import { readErrorBody } from "./read-json";
 
 /**
@@ -21,8 +22,12 @@ export class ApiError extends Error implements ApiFailure {
 	}
 }
 
-function createCatalogueError(kind: ApiFailureKind, code: ErrorCode, status: number): ApiError {
-	return new ApiError({ kind, code, message: ERRORS[code].message, status });
+function createCatalogueError(
+	kind: ApiFailureKind,
+	code: keyof typeof FIRST_PAGE_ERRORS,
+	status: number,
+): ApiError {
+	return new ApiError({ kind, code, message: FIRST_PAGE_ERRORS[code].message, status });
 }
 
 /**

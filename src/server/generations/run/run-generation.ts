@@ -8,6 +8,7 @@ import type { downloadImage } from "../../images/download-image";
 import type { Logger } from "../../logging/logger";
 import type { ModelCatalogue } from "../../models/model-catalogue";
 import type { GenerationMetrics } from "../../observability/metrics";
+import { PROVIDER_MESSAGES } from "../../providers/shared/provider-messages";
 import {
 	type ImageProvider,
 	type ImageSource,
@@ -128,9 +129,9 @@ async function withRetries<T>(run: Run, step: string, call: () => Promise<T>): P
 			if (!isUnreachable && Date.now() + delay >= run.deadline) throw new TimedOutError();
 			const message: string | null =
 				error instanceof ProviderError && error.isBusy
-					? GENERATION_MESSAGES.busyRetrying
+					? PROVIDER_MESSAGES.busyRetrying
 					: isUnreachable
-						? GENERATION_MESSAGES.unreachableRetrying
+						? PROVIDER_MESSAGES.unreachableRetrying
 						: shownMessage;
 			if (message !== shownMessage) {
 				shownMessage = message;

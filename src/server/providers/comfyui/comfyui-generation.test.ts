@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { GenerationPageSchema } from "../../../shared/generations";
 import { createModelCatalogue, modelFromProvider } from "../../models/model-catalogue";
 import { DEFAULT_RUN_SETTINGS } from "../../server";
@@ -20,6 +19,7 @@ import {
 } from "../../testing/generation-kit";
 import { availableDatabaseKinds } from "../../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../../testing/test-server";
+import { PROVIDER_MESSAGES } from "../shared/provider-messages";
 import { createComfyUiProvider } from "./comfyui-provider";
 import type { ComfyWorkflow } from "./comfyui-workflow";
 
@@ -51,7 +51,7 @@ async function followThroughOutage(whileDown: (fake: FakeComfyUi) => void) {
 	let cameBack: Promise<void> | undefined;
 	const finished = await waitForFinish(client, created.pollingUrl, (poll) => {
 		if (messages.at(-1) !== poll.message) messages.push(poll.message);
-		if (poll.message === GENERATION_MESSAGES.unreachableRetrying && !cameBack) {
+		if (poll.message === PROVIDER_MESSAGES.unreachableRetrying && !cameBack) {
 			whileDown(fake);
 			cameBack = fake.comeBack();
 		}
@@ -94,14 +94,14 @@ describe("comfyui through the worker", () => {
 		const { fake, finished, messages } = await followThroughOutage(() => {});
 		expect(finished).toMatchObject({ status: "completed", message: null });
 		expect(messages).toContain("The image service cannot be reached, retrying");
-		const retrying = messages.indexOf(GENERATION_MESSAGES.unreachableRetrying);
-		expect(messages.slice(retrying)).toEqual([GENERATION_MESSAGES.unreachableRetrying, null]);
+		const retrying = messages.indexOf(PROVIDER_MESSAGES.unreachableRetrying);
+		expect(messages.slice(retrying)).toEqual([PROVIDER_MESSAGES.unreachableRetrying, null]);
 		expect(fake.submittedWorkflows()).toHaveLength(1);
 	});
 
 	it("fails as before when ComfyUI comes back restarted, having forgotten the prompt", async () => {
 		const { finished, messages } = await followThroughOutage((fake) => fake.restart());
-		expect(messages).toContain(GENERATION_MESSAGES.unreachableRetrying);
+		expect(messages).toContain(PROVIDER_MESSAGES.unreachableRetrying);
 		expect(finished).toMatchObject({
 			status: "failed",
 			results: [],

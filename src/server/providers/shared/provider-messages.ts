@@ -16,6 +16,14 @@ export const PROVIDER_MESSAGES = {
 	cancelled: "The generation was cancelled at the image service",
 	lost: "The image service no longer knows this generation",
 	noImages: "The image service returned no images",
+	/**
+	 * The poll's message while a rate-limited image service is waited for (429 and Retry-After).
+	 * Here, not in the generator's messages: only the server writes it, and the first page carries
+	 * those (docs/decisions/005-first-load-budget.md).
+	 */
+	busyRetrying: "The image service is busy, retrying",
+	/** The poll's message while an image service that cannot be reached is tried again. */
+	unreachableRetrying: "The image service cannot be reached, retrying",
 } as const;
 
 // Moderation wording seen across vendors and models (Replicate models, fal, OpenAI, Stability).

@@ -2,7 +2,7 @@ import { CircleAlert, Images, LogIn, RotateCw } from "lucide-react";
 import { lazy, type ReactNode, type Ref, Suspense } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
-import { ERRORS } from "../../../shared/errors";
+import { FIRST_PAGE_ERRORS } from "../../../shared/first-page-errors";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
@@ -46,7 +46,7 @@ function ErrorFollowUp({
 	verificationAction,
 	onRetry,
 }: ErrorFollowUpProps) {
-	if (error === ERRORS.EMAIL_NOT_VERIFIED.message) {
+	if (error === FIRST_PAGE_ERRORS.EMAIL_NOT_VERIFIED.message) {
 		return verificationAction ? <div className="mt-4">{verificationAction}</div> : null;
 	}
 	if (error === GENERATION_MESSAGES.signInRequired) {
