@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CANCELLED_MESSAGE } from "../../shared/errors";
+import { GENERATION_MESSAGES } from "../../shared/generation-flow";
 import { GenerationPageSchema, GenerationSchema } from "../../shared/generation-responses";
 import { AuditLogPageSchema } from "../../shared/history-responses";
 import { TrashPageSchema } from "../../shared/trash";
@@ -332,7 +332,7 @@ describe.each(availableDatabaseKinds())("the Trash, on %s", (kind) => {
 			await json(owner.client.request(`/api/generations/${queued.id}`)),
 		);
 		expect(shown.status).toBe("failed");
-		expect(shown.error).toBe(CANCELLED_MESSAGE);
+		expect(shown.error).toBe(GENERATION_MESSAGES.cancelled);
 	});
 
 	it("the usage report's stored images leave the Trash out and show it apart", async () => {

@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import { CANCELLED_MESSAGE } from "../../../shared/errors";
+import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { ACTIVE_GENERATION_STATUSES } from "../../../shared/generation-responses";
 import { GenerationIdSchema } from "../../../shared/generations";
 import { insertDeletionEntries } from "../../audit/audit-log-repository";
@@ -167,7 +167,7 @@ export async function moveToTrash(
 		const cancelled = await cancelGenerations(
 			transaction,
 			moved.filter((row) => ACTIVE_GENERATION_STATUSES.includes(row.status)).map((row) => row.id),
-			CANCELLED_MESSAGE,
+			GENERATION_MESSAGES.cancelled,
 		);
 		await insertDeletionEntries(transaction, viewer, othersOf(viewer, moved));
 		await deps.onDeleted?.(transaction, moved, false);
