@@ -447,7 +447,34 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 	});
 
 	describe("who may", () => {
-		const routes: Array<{ method: string; path: (id: string) => string; json?: unknown }> = [
+		/** A live link of `person`'s to a finished generation of theirs: the share routes' target. */
+		async function shareOf(person: Person): Promise<string> {
+			const seeded = await seedGeneration(server, {
+				userId: person.userId,
+				prompt: "a shared lighthouse",
+				status: "completed",
+				imageCount: 1,
+			});
+			const response = await person.client.request("/api/shares", {
+				method: "POST",
+				json: {
+					target: { generationId: seeded.id },
+					expires: "1d",
+					originals: false,
+					showPrompt: false,
+				},
+			});
+			expect(response.status).toBe(201);
+			return ((await response.json()) as { id: string }).id;
+		}
+
+		const routes: Array<{
+			method: string;
+			path: (id: string) => string;
+			json?: unknown;
+			/** The id the path takes, when it is not the person's own. */
+			idOf?: (person: Person) => Promise<string>;
+		}> = [
 			{ method: "GET", path: () => "/api/admin/people" },
 			{ method: "POST", path: (id) => `/api/admin/people/${id}/disable` },
 			{ method: "POST", path: (id) => `/api/admin/people/${id}/enable` },
@@ -459,6 +486,10 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 			{ method: "DELETE", path: (id) => `/api/admin/people/${id}` },
 			{ method: "GET", path: () => "/api/admin/audit-log" },
 			{ method: "GET", path: () => "/api/admin/usage" },
+			{ method: "GET", path: () => "/api/admin/shares" },
+			{ method: "GET", path: () => "/api/admin/reports" },
+			{ method: "POST", path: (id) => `/api/admin/shares/${id}/hide`, idOf: shareOf },
+			{ method: "DELETE", path: (id) => `/api/admin/shares/${id}`, idOf: shareOf },
 		];
 
 		it("covers every administrator's route the app serves", () => {
@@ -476,8 +507,9 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 			async (_name, route) => {
 				const target = await createPerson();
 				const other = await createPerson();
+				const id = route.idOf ? await route.idOf(target) : target.userId;
 				const request = (client: TestClient) =>
-					client.request(route.path(target.userId), {
+					client.request(route.path(id), {
 						method: route.method,
 						...(route.json ? { json: route.json } : {}),
 					});
@@ -487,7 +519,7 @@ describe.each(availableDatabaseKinds())("the administrator's people on %s", (kin
 				await expectErrorEnvelope(await request(target.client), 404, "NOT_FOUND");
 				// Not even the administrator's own API token: these are for a signed-in browser.
 				const token = await createAllScopesToken(admin);
-				const withToken = await server.app.request(route.path(target.userId), {
+				const withToken = await server.app.request(route.path(id), {
 					method: route.method,
 					headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
 					...(route.json ? { body: JSON.stringify(route.json) } : {}),

@@ -251,6 +251,21 @@ export function failGeneration(
 	return finishGeneration(db, lease, { status: "failed", error }, onFinished);
 }
 
+/** What a generation stopped from outside its run becomes: failed with `message`, leased to no one. */
+function cancelledColumns(message: string) {
+	return {
+		status: "failed" as const,
+		images: JSON.stringify([]),
+		error: message,
+		completed_at: sql<Date>`now()`,
+		updated_at: sql<Date>`now()`,
+		lease_owner: null,
+		lease_until: null,
+		status_message: null,
+		...NO_PROGRESS,
+	};
+}
+
 /**
  * Ends every unfinished generation of one person, queued or running, as failed with `message`: the
  * one transition not made by a run (the administrator disabling the person). A run still working
@@ -265,17 +280,7 @@ export async function cancelUnfinishedGenerations(
 ): Promise<GenerationRow[]> {
 	const rows = await db
 		.updateTable("generations")
-		.set({
-			status: "failed",
-			images: JSON.stringify([]),
-			error: message,
-			completed_at: sql`now()`,
-			updated_at: sql`now()`,
-			lease_owner: null,
-			lease_until: null,
-			status_message: null,
-			...NO_PROGRESS,
-		})
+		.set(cancelledColumns(message))
 		.where("user_id", "=", userId)
 		.where("status", "in", ACTIVE_GENERATION_STATUSES)
 		.returningAll()
@@ -297,17 +302,7 @@ export async function cancelGenerations(
 	if (ids.length === 0) return [];
 	return db
 		.updateTable("generations")
-		.set({
-			status: "failed",
-			images: JSON.stringify([]),
-			error: message,
-			completed_at: sql`now()`,
-			updated_at: sql`now()`,
-			lease_owner: null,
-			lease_until: null,
-			status_message: null,
-			...NO_PROGRESS,
-		})
+		.set(cancelledColumns(message))
 		.where("id", "in", ids)
 		.where("status", "in", ACTIVE_GENERATION_STATUSES)
 		.returningAll()
