@@ -119,7 +119,7 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 				madeDuring.push(id);
 				const doomed = bobsFirst[round];
 				if (doomed !== undefined && round % 2 === 0) {
-					const response = await fetch(`${origin}/api/generations/${doomed}`, {
+					const response = await fetch(`${origin}/api/generations/${doomed}?permanent=true`, {
 						method: "DELETE",
 						headers: bob,
 					});

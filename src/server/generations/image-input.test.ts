@@ -564,7 +564,7 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 			count: 1,
 		});
 		const child = await make(person.client, varyBody(root, "vary-strong"));
-		const deleted = await person.client.request(`/api/generations/${root.id}`, {
+		const deleted = await person.client.request(`/api/generations/${root.id}?permanent=true`, {
 			method: "DELETE",
 		});
 		expect(deleted.status).toBe(200);
@@ -599,7 +599,7 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 			model: "gated",
 		});
 		await waitUntilStarted(person.client, childId);
-		const deleted = await person.client.request(`/api/generations/${root.id}`, {
+		const deleted = await person.client.request(`/api/generations/${root.id}?permanent=true`, {
 			method: "DELETE",
 		});
 		expect(deleted.status).toBe(200);
@@ -679,7 +679,7 @@ describe.each(availableDatabaseKinds())("images made from images on %s", (kind) 
 			),
 		).toEqual([reference]);
 
-		const deleted = await person.client.request(`/api/generations/${child.id}`, {
+		const deleted = await person.client.request(`/api/generations/${child.id}?permanent=true`, {
 			method: "DELETE",
 		});
 		expect(deleted.status).toBe(200);

@@ -336,7 +336,7 @@ describe.each(availableDatabaseKinds())("Edit region and Expand on %s", (kind) =
 			mask: "mask.png",
 		});
 
-		const deleted = await person.client.request(`/api/generations/${edited.id}`, {
+		const deleted = await person.client.request(`/api/generations/${edited.id}?permanent=true`, {
 			method: "DELETE",
 		});
 		expect(deleted.status).toBe(200);

@@ -104,7 +104,7 @@ describe("S3 storage", () => {
 				expect(copy.headers.get("content-type")).toBe("image/webp");
 			}
 
-			await client.request(`/api/generations/${created.id}`, { method: "DELETE" });
+			await client.request(`/api/generations/${created.id}?permanent=true`, { method: "DELETE" });
 			expect((await s3.listKeys()).filter((key) => key.includes(created.id))).toEqual([]);
 		} finally {
 			await server.close();

@@ -483,6 +483,9 @@ describe("comfyui provider: the generation's settings", () => {
 			referenceStrength: false,
 			upscaleFactors: [],
 			upscaleResamples: false,
+			// No inpaint workflow is shipped yet: region edits are not offered.
+			mask: false,
+			outpaint: false,
 		});
 		const withoutNegative = createProvider(fake, {
 			workflow: FLUX_WORKFLOW,

@@ -31,6 +31,7 @@ describe("the Webhooks section", () => {
 		expect(await screen.findByText("No endpoints yet.")).toBeVisible();
 		await user.type(screen.getByLabelText("Endpoint URL"), "https://hooks.example.com/atelier");
 		await user.click(screen.getByRole("checkbox", { name: "generation.failed" }));
+		await user.click(screen.getByRole("checkbox", { name: "generation.deleted" }));
 		await user.click(screen.getByRole("button", { name: "Add endpoint" }));
 
 		const secret = await screen.findByLabelText("Signing secret");
@@ -84,6 +85,7 @@ describe("the Webhooks section", () => {
 
 		await user.click(screen.getByRole("checkbox", { name: "generation.completed" }));
 		await user.click(screen.getByRole("checkbox", { name: "generation.failed" }));
+		await user.click(screen.getByRole("checkbox", { name: "generation.deleted" }));
 		await user.click(screen.getByRole("button", { name: "Add endpoint" }));
 		expect(await screen.findByText("Choose at least one event.")).toBeVisible();
 		expect(api.addRequests).toHaveLength(1);

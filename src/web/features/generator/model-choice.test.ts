@@ -36,6 +36,7 @@ describe("applyPrefill", () => {
 			seed: "",
 			negativePrompt: "",
 			quality: null,
+			styleId: null,
 		});
 		expect(isModelGone).toBe(false);
 	});
