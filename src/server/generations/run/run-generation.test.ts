@@ -228,9 +228,10 @@ describe.each(availableDatabaseKinds())("two runs of one generation (%s)", (kind
 			held.holdChecks(true);
 			const running = runNextGeneration(deps);
 			await waitUntil(() => held.heldCheckCount() === 1);
-			expect((await client.request(`/api/generations/${id}?permanent=true`, { method: "DELETE" })).status).toBe(
-				200,
-			);
+			expect(
+				(await client.request(`/api/generations/${id}?permanent=true`, { method: "DELETE" }))
+					.status,
+			).toBe(200);
 			held.releaseHeldChecks();
 			expect(await running).toBe("skipped");
 
