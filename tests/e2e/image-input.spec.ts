@@ -189,7 +189,7 @@ test("Edit from the history opens the generator with the image as the reference"
 	await page.goto("/generations");
 	const card = await revealCard(page, "A harbour at dawn");
 	await card.getByRole("button", { name: "More actions" }).click();
-	await page.getByRole("menuitem", { name: "Edit" }).click();
+	await page.getByRole("menuitem", { name: "Edit", exact: true }).click();
 
 	await expect(page).toHaveURL(/\/$/);
 	await expect(page.getByRole("textbox", { name: "Prompt" })).toHaveValue("A harbour at dawn");
@@ -293,7 +293,7 @@ test("the preview's family links open the original and what was made from it", a
 	// Deleting the original: the child keeps its images and says so.
 	expect(
 		(
-			await context.request.delete(`/api/generations/${parentId}`, {
+			await context.request.delete(`/api/generations/${parentId}?permanent=true`, {
 				headers: { origin: E2E_BASE_URL },
 			})
 		).status(),

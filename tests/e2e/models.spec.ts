@@ -101,7 +101,17 @@ test("the settings work from the keyboard", async ({ page }) => {
 	await page.keyboard.press("Enter");
 	await expect(advanced).toHaveAttribute("aria-expanded", "true");
 	await page.keyboard.press("Tab");
+	await expect(page.getByRole("button", { name: "Recent" })).toBeFocused();
+	await page.keyboard.press("Tab");
 	await expect(page.getByRole("button", { name: "Load settings from image" })).toBeFocused();
+	await page.keyboard.press("Tab");
+	await expect(page.getByRole("combobox", { name: "Style" })).toBeFocused();
+	// Save as style takes the focus next where there is a prompt to keep.
+	const saveStyle = page.getByRole("button", { name: "Save as style" });
+	if (await saveStyle.isEnabled()) {
+		await page.keyboard.press("Tab");
+		await expect(saveStyle).toBeFocused();
+	}
 	await page.keyboard.press("Tab");
 	const seed = page.getByRole("spinbutton", { name: "Seed" });
 	await expect(seed).toBeFocused();
