@@ -220,6 +220,10 @@ async function main() {
 		// A load balancer probing /api/ready stops sending requests once it sees 503; until it has,
 		// the port keeps answering. Ctrl+C in a terminal has nobody to tell, so it skips the wait.
 		markShuttingDown();
+		// From now on every answer ends its connection. A client that keeps one connection alive
+		// and busy (a load balancer's probe, a polling browser) would otherwise be served on it
+		// for ever after the port closes, and hold the exit until the force timer.
+		server.on("request", (_request, response) => response.setHeader("connection", "close"));
 		const drainMs = signal === "SIGTERM" ? env.READY_DRAIN_MS : 0;
 		logger.info("shutting down", { signal, drainMs });
 		if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));

@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { request } from "node:http";
+import { Agent, get, request } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSample } from "../testing/metrics-text";
@@ -48,6 +48,17 @@ function startSlowRequest(url: string, headers: Record<string, string>, body: st
 		isSettled: () => isSettled,
 		finish: () => outgoing.end(body.slice(half)),
 	};
+}
+
+/** The `connection` header of a GET that asks to keep its connection alive. */
+function connectionHeaderOf(url: string): Promise<string | undefined> {
+	const agent = new Agent({ keepAlive: true });
+	return new Promise<string | undefined>((resolve, reject) => {
+		get(url, { agent }, (response) => {
+			response.resume();
+			resolve(response.headers.connection);
+		}).on("error", reject);
+	}).finally(() => agent.destroy());
 }
 
 async function scrape(server: ServerProcess): Promise<string> {
@@ -138,6 +149,9 @@ describe.each(availableDatabaseKinds())("stopping a server process on %s", (kind
 				ready: false,
 				problems: ["shutting-down"],
 			});
+			// Every answer now ends its connection: a client keeping one connection busy would
+			// otherwise be served on it after the port has closed, and hold the exit.
+			expect(await connectionHeaderOf(`${server.origin}/api/health`)).toBe("close");
 			// Liveness is another question: the process is well, only on its way out.
 			expect((await fetch(`${server.origin}/api/health`)).status).toBe(200);
 			expect(slow.isSettled()).toBe(false);
