@@ -274,6 +274,14 @@ test("the first paint of / follows the system's dark scheme, and Light chosen wi
 	await expectEveryFrame(await recordFrames(page, "dark", () => page.goto("/")), "dark");
 	await expectTheme(page, "dark");
 	await expectNoAxeViolations(page);
+	// The other prerendered first screens a visitor meets, dark and readable too.
+	for (const address of ["/login", "/signup"]) {
+		await page.goto(address);
+		await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+		await waitForTransitions(page);
+		await expectTheme(page, "dark");
+		await expectNoAxeViolations(page);
+	}
 	await visitor.close();
 
 	const email = uniqueEmail("lena");
