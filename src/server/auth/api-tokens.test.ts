@@ -7,7 +7,7 @@ import {
 } from "../../shared/api-tokens";
 import { ERRORS } from "../../shared/errors";
 import { CreateGenerationResponseSchema, PollResponseSchema } from "../../shared/generations";
-import { API_OPERATIONS } from "../http/openapi-document";
+import { API_OPERATIONS } from "../openapi/openapi-document";
 import { callWithToken, createToken, PROMPT, pngForm } from "../testing/api-token-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { availableDatabaseKinds } from "../testing/test-database";

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ApiTokenScope } from "../../shared/api-tokens";
 import { GenerationPageSchema } from "../../shared/generations";
 import { type ApiOperation, BROWSER_ACCESS } from "../http/api-operations";
-import { API_OPERATIONS } from "../http/openapi-document";
+import { API_OPERATIONS } from "../openapi/openapi-document";
 import { DEFAULT_WEBHOOK_SETTINGS } from "../server";
 import { DEFAULT_SHARING_SETTINGS } from "../sharing/share-settings";
 import {

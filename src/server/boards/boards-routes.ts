@@ -5,10 +5,10 @@ import {
 	UpdateBoardRequestSchema,
 } from "../../shared/boards";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { BOARD_OPERATIONS as OPERATIONS } from "../http/board-operations";
 import { parseOrThrow, readIds, readJson } from "../http/request-input";
 import { TimeZoneSchema } from "../http/time-zone";
 import type { Viewer } from "../person/viewer";
+import { BOARD_OPERATIONS as OPERATIONS } from "./board-operations";
 import {
 	addToBoard,
 	type BoardDeps,

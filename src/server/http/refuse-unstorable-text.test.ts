@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
 import { unstorableTextMessage } from "../../shared/storable-text";
+import { API_OPERATIONS } from "../openapi/openapi-document";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -9,7 +10,6 @@ import {
 	type TestClient,
 	type TestServer,
 } from "../testing/test-server";
-import { API_OPERATIONS } from "./openapi-document";
 
 /** Texts a database cannot hold: a NUL (PostgreSQL and PGlite refuse it), lone surrogates. */
 const UNSTORABLE_TEXTS = {
@@ -42,7 +42,7 @@ type Case = { operation: string; method: string; path: string; field: string; in
 
 /**
  * The fuzz of the API's text inputs: every query parameter and every JSON body field of every
- * operation in the API's table (http/api-operations.ts, the OpenAPI document's source), each given
+ * operation in the API's table (the domains' `*-operations.ts`, the OpenAPI document's source), each given
  * a text the database cannot hold. Query parameters carry a NUL (a URL cannot carry a lone
  * surrogate: it is encoded as U+FFFD); JSON fields carry each kind.
  */

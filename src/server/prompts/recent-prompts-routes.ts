@@ -6,8 +6,8 @@ import {
 } from "../../shared/recent-prompts";
 import type { Database } from "../db/database";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { PROMPT_OPERATIONS as OPERATIONS } from "../http/prompt-operations";
 import { parseOrThrow, readJson } from "../http/request-input";
+import { PROMPT_OPERATIONS as OPERATIONS } from "./prompt-operations";
 import { listRecentPrompts, removeRecentPrompts } from "./recent-prompts-repository";
 
 /**

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { CreateStyleRequestSchema, UpdateStyleRequestSchema } from "../../shared/prompt-styles";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { PROMPT_OPERATIONS as OPERATIONS } from "../http/prompt-operations";
 import { parseOrThrow, readJson } from "../http/request-input";
+import { PROMPT_OPERATIONS as OPERATIONS } from "./prompt-operations";
 import { createStyle, deleteStyle, listStyles, type StyleDeps, updateStyle } from "./prompt-styles";
 
 /**

@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { CreateShareRequestSchema } from "../../shared/sharing";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseId, parseOrThrow, readJson } from "../http/request-input";
-import { SHARE_OPERATIONS as OPERATIONS } from "../http/share-operations";
 import { createShare, listShares, revokeShare, rotateShare, type ShareDeps } from "./create-share";
 import { listAllShares, listShareReports, moderateShare } from "./moderate-shares";
+import { SHARE_OPERATIONS as OPERATIONS } from "./share-operations";
 
 /**
  * The owner's links (/api/shares, let in by their entries of SHARE_OPERATIONS) and the

@@ -6,7 +6,6 @@ import { readClientIp } from "../auth/forward-to-auth";
 import { AppError } from "../errors/app-error";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseImageIndex, parseOrThrow, readJson } from "../http/request-input";
-import { SHARE_OPERATIONS as OPERATIONS } from "../http/share-operations";
 import type { ShareDeps } from "./create-share";
 import { reportShare } from "./moderate-shares";
 import {
@@ -15,6 +14,7 @@ import {
 	type SharedImageVariant,
 	viewSharedPage,
 } from "./read-shared-page";
+import { SHARE_OPERATIONS as OPERATIONS } from "./share-operations";
 import { limitReport, limitSharedRequest } from "./share-rate-limits";
 import {
 	PREVIEW_KEYS_PATH,

@@ -4,10 +4,10 @@ import { MAX_UPLOAD_BYTES } from "../../shared/image-input";
 import { UploadFormSchema } from "../../shared/upload-form";
 import { UPLOAD_MESSAGES } from "../../shared/upload-rules";
 import { AppError } from "../errors/app-error";
-import { UPLOAD_OPERATIONS as OPERATIONS } from "../http/api-operations";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { errorResponse } from "../http/errors";
 import { assertMayUpload, storeUpload, type UploadDeps } from "./store-upload";
+import { UPLOAD_OPERATIONS as OPERATIONS } from "./upload-operations";
 import { findOwnUpload } from "./upload-repository";
 
 /** Room for the multipart form's boundaries and part headers around the file itself. */

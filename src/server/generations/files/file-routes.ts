@@ -1,14 +1,13 @@
 import { Hono } from "hono";
 import { isRegionAction } from "../../../shared/region-edit";
+import { BOARD_OPERATIONS } from "../../boards/board-operations";
 import { AppError } from "../../errors/app-error";
 import type { Gate, ViewerEnv } from "../../http/app-env";
-import { BOARD_OPERATIONS } from "../../http/board-operations";
-import { GENERATION_OPERATIONS as OPERATIONS } from "../../http/generation-operations";
-import { REGION_OPERATIONS } from "../../http/region-operations";
 import { parseId, parseImageIndex, readIds } from "../../http/request-input";
 import { TimeZoneSchema } from "../../http/time-zone";
 import type { Viewer } from "../../person/viewer";
 import type { GenerationDeps } from "../generation-deps";
+import { GENERATION_OPERATIONS as OPERATIONS } from "../request/generation-operations";
 import { getGeneration, getGenerationForImages } from "../request/get-generation";
 import { generationFolder, isStoredImageFile, runFolder } from "../run/store-images";
 import {
@@ -19,6 +18,7 @@ import {
 	type Download,
 	downloadGenerationImage,
 } from "./generation-downloads";
+import { REGION_OPERATIONS } from "./region-operations";
 
 function sendDownload(download: Download, contentType: string): Response {
 	return new Response(download.body, {

@@ -12,15 +12,16 @@ import {
 import type { ModelsResponse } from "../../../shared/models";
 import { AppError } from "../../errors/app-error";
 import type { Gate, ViewerEnv } from "../../http/app-env";
-import { GENERATION_OPERATIONS as OPERATIONS } from "../../http/generation-operations";
 import { parseId, parseOrThrow, readJson } from "../../http/request-input";
 import { startOfDayIn, TimeZoneSchema } from "../../http/time-zone";
 import { toPublicModel } from "../../models/model-catalogue";
+import { MODEL_OPERATIONS } from "../../models/model-operations";
 import type { GenerationDeps } from "../generation-deps";
 import { findLatestModelId } from "../generation-repository";
 import { findQueuePosition } from "../run/queue-order";
 import { createGeneration } from "./create-generation";
 import { discardGenerations } from "./delete-generations";
+import { GENERATION_OPERATIONS as OPERATIONS } from "./generation-operations";
 import { presentGeneration } from "./generation-presenter";
 import { getGenerationFamily, getPresentableGeneration } from "./get-generation";
 import { listActiveGenerations } from "./list-active-generations";
@@ -52,7 +53,8 @@ const ListHistoryQuerySchema = ListGenerationsQuerySchema.extend({
 
 /**
  * `/api/generations` and `/api/models`. Each route is let in by its entry of GENERATION_OPERATIONS
- * (a session, or a token with the entry's scopes); ownership is checked per row. A generation's
+ * (`/api/models` by MODEL_OPERATIONS: a session, or a token with the entry's scopes); ownership is
+ * checked per row. A generation's
  * files are served by files/file-routes.ts.
  */
 export function createGenerationRoutes(options: {
@@ -66,7 +68,7 @@ export function createGenerationRoutes(options: {
 
 	// Anyone may see what is offered (the generator shows it signed out); a signed-in person also
 	// learns the model they chose last.
-	app.get("/models", allow(OPERATIONS.listModels.access), async (context) => {
+	app.get("/models", allow(MODEL_OPERATIONS.listModels.access), async (context) => {
 		const viewer = context.get("optionalViewer");
 		const latest = viewer ? await findLatestModelId(deps.database.db, viewer.id) : undefined;
 		return context.json({

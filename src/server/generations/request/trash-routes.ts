@@ -1,14 +1,14 @@
 import { Hono } from "hono";
 import { GenerationIdsRequestSchema, TrashQuerySchema } from "../../../shared/generations";
 import type { Gate, ViewerEnv } from "../../http/app-env";
-import { GENERATION_OPERATIONS as OPERATIONS } from "../../http/generation-operations";
 import { parseOrThrow, readJson } from "../../http/request-input";
 import type { GenerationDeps } from "../generation-deps";
 import { deleteFromTrash, emptyTrash, listTrash, restoreFromTrash } from "./trash";
+import { TRASH_OPERATIONS as OPERATIONS } from "./trash-operations";
 
 /**
  * `/api/trash` (decision 031): the Trash's list, restore, Delete forever and Empty Trash. Each
- * route is let in by its entry of GENERATION_OPERATIONS: `read` to see, `delete` for the rest.
+ * route is let in by its entry of TRASH_OPERATIONS: `read` to see, `delete` for the rest.
  */
 export function createTrashRoutes(options: { gate: Gate; deps: GenerationDeps }) {
 	const { gate, deps } = options;

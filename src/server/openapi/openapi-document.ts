@@ -2,12 +2,15 @@ import { z } from "zod";
 import { API_TOKEN_SCOPES, MAX_ACTIVE_API_TOKENS } from "../../shared/api-tokens";
 import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
-import { type ApiOperation, UPLOAD_OPERATIONS } from "./api-operations";
-import { BOARD_OPERATIONS } from "./board-operations";
-import { GENERATION_OPERATIONS } from "./generation-operations";
-import { PROMPT_OPERATIONS } from "./prompt-operations";
-import { REGION_OPERATIONS } from "./region-operations";
-import { SHARE_OPERATIONS } from "./share-operations";
+import { BOARD_OPERATIONS } from "../boards/board-operations";
+import { REGION_OPERATIONS } from "../generations/files/region-operations";
+import { GENERATION_OPERATIONS } from "../generations/request/generation-operations";
+import { TRASH_OPERATIONS } from "../generations/request/trash-operations";
+import type { ApiOperation } from "../http/api-operations";
+import { MODEL_OPERATIONS } from "../models/model-operations";
+import { PROMPT_OPERATIONS } from "../prompts/prompt-operations";
+import { SHARE_OPERATIONS } from "../sharing/share-operations";
+import { UPLOAD_OPERATIONS } from "../uploads/upload-operations";
 
 /** The OpenAPI document's shape, as far as this file builds it (OpenAPI 3.1 is JSON Schema 2020-12). */
 type JsonObject = Record<string, unknown>;
@@ -23,7 +26,9 @@ export type OpenApiDocument = {
 
 /** Every operation a token may call, in the order the document lists them. */
 export const API_OPERATIONS: readonly ApiOperation[] = [
+	...Object.values(MODEL_OPERATIONS),
 	...Object.values(GENERATION_OPERATIONS),
+	...Object.values(TRASH_OPERATIONS),
 	...Object.values(REGION_OPERATIONS),
 	...Object.values(UPLOAD_OPERATIONS),
 	...Object.values(BOARD_OPERATIONS),

@@ -1,5 +1,4 @@
-import { API_TOKEN_SCOPES } from "../../shared/api-tokens";
-import { MAX_PROMPT_LENGTH } from "../../shared/constants";
+import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
 import {
 	ActiveGenerationsQuerySchema,
 	ActiveGenerationsSchema,
@@ -15,19 +14,12 @@ import {
 	PollGenerationQuerySchema,
 	PollResponseSchema,
 	SetFavoriteRequestSchema,
-	TrashQuerySchema,
-} from "../../shared/generations";
+} from "../../../shared/generations";
 import {
 	BulkDeleteResponseSchema,
 	DeleteGenerationResponseSchema,
 	SetFavoriteResponseSchema,
-} from "../../shared/history-responses";
-import { ModelsResponseSchema } from "../../shared/models";
-import {
-	RestoreResponseSchema,
-	TrashDeleteResponseSchema,
-	TrashPageSchema,
-} from "../../shared/trash";
+} from "../../../shared/history-responses";
 import {
 	CHILD_EXAMPLE,
 	GENERATION_EXAMPLE,
@@ -35,8 +27,8 @@ import {
 	MODEL_EXAMPLE,
 	RUN_ID,
 	SETTINGS_EXAMPLE,
-} from "./api-examples";
-import type { ApiOperation, Parameter } from "./api-operations";
+} from "../../http/api-examples";
+import type { ApiOperation, Parameter } from "../../http/api-operations";
 
 const ID_PARAMETER: Parameter = {
 	name: "id",
@@ -53,71 +45,11 @@ const IDEMPOTENCY_KEY_HEADER = {
 };
 
 /**
- * The public API's generation routes, their files' and the models': the entries that
+ * The public API's generation routes and their files': the entries that
  * generations/request/generation-routes.ts and generations/files/file-routes.ts take their access
  * from.
  */
 export const GENERATION_OPERATIONS = {
-	listModels: {
-		id: "listModels",
-		method: "get",
-		path: "/api/models",
-		summary: "The models offered",
-		description:
-			"Anyone may call it; with a token or session, `preferredModelId` is the model of the caller's latest generation. What each model does with an image: `imageInput` (Vary and Edit), `referenceStrength` (whether it honours a start's `strength`; false where the model decides by itself how far to move from the image, as OpenAI's edits do, and a `strength` sent to it answers 400), `upscale` (its factors) and `upscaleResamples` (its upscale only resamples the image, as the offline engine's Lanczos does: larger, with no added detail); `mask` (Edit region: `action: \"edit-region\"`) and `outpaint` (Expand: `action: \"expand\"`).",
-		tag: "Models",
-		access: { scopes: API_TOKEN_SCOPES, isOpen: true },
-		success: {
-			status: 200,
-			answer: {
-				description: "The models and the default one.",
-				schema: ModelsResponseSchema,
-				example: {
-					models: [
-						{
-							id: "local",
-							label: "Offline engine",
-							description:
-								"Generative art drawn on this server, offline and free. Upscale resamples (Lanczos): the image gets larger but gains no detail.",
-							pricePerImage: null,
-							ratios: ["--ar 1:1", "--ar 3:2", "--ar 16:9"],
-							counts: [1, 2, 3, 4],
-							seed: true,
-							negativePrompt: true,
-							qualities: [],
-							textToImage: true,
-							imageInput: true,
-							referenceStrength: true,
-							upscale: [2, 4],
-							upscaleResamples: true,
-							mask: true,
-							outpaint: true,
-						},
-						{
-							id: "gpt-image",
-							label: "GPT image",
-							description: null,
-							pricePerImage: 0.04,
-							ratios: ["--ar 1:1", "--ar 3:2", "--ar 2:3"],
-							counts: [1, 2, 3, 4],
-							seed: false,
-							negativePrompt: false,
-							qualities: ["low", "medium", "high"],
-							textToImage: true,
-							imageInput: true,
-							referenceStrength: false,
-							upscale: [],
-							upscaleResamples: false,
-							mask: true,
-							outpaint: true,
-						},
-					],
-					defaultModelId: "local",
-					preferredModelId: null,
-				},
-			},
-		},
-	},
 	createGeneration: {
 		id: "createGeneration",
 		method: "post",
@@ -401,91 +333,5 @@ export const GENERATION_OPERATIONS = {
 			},
 		},
 		errors: [400, 404],
-	},
-	listTrash: {
-		id: "listTrash",
-		method: "get",
-		path: "/api/trash",
-		summary: "List the Trash",
-		description:
-			"The caller's deleted generations, newest deletion first, each as the history shows it with `deletedAt` and `purgeAt` (when it is removed for good). Send `nextCursor` back as `cursor` for the next page. Nothing in the Trash shows anywhere else: not in the history, its searches and counts, families, archives or quotas; `GET /api/generations/{id}` shows one to its owner with `deletedAt`.",
-		tag: "Trash",
-		access: { scopes: ["read"] },
-		query: TrashQuerySchema,
-		success: {
-			status: 200,
-			answer: {
-				description: "One page of the Trash.",
-				schema: TrashPageSchema,
-				example: {
-					items: [
-						{
-							...GENERATION_EXAMPLE,
-							deletedAt: "2026-11-20T10:00:00.000Z",
-							purgeAt: "2026-12-20T10:00:00.000Z",
-						},
-					],
-					nextCursor: null,
-				},
-			},
-		},
-		errors: [400],
-	},
-	restoreTrash: {
-		id: "restoreTrash",
-		method: "post",
-		path: "/api/trash/restore",
-		summary: "Restore from the Trash",
-		description:
-			"Puts generations back as they were: the same ids, favourites, family links and boards. All or none: up to 200 ids, each in the caller's Trash.",
-		tag: "Trash",
-		access: { scopes: ["delete"] },
-		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
-		success: {
-			status: 200,
-			answer: {
-				description: "How many were restored.",
-				schema: RestoreResponseSchema,
-				example: { success: true, restored: 1 },
-			},
-		},
-		errors: [400, 404],
-	},
-	deleteFromTrash: {
-		id: "deleteFromTrash",
-		method: "post",
-		path: "/api/trash/delete",
-		summary: "Delete forever",
-		description:
-			"Removes generations in the Trash and their images for good. All or none: up to 200 ids, each in the caller's Trash.",
-		tag: "Trash",
-		access: { scopes: ["delete"] },
-		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
-		success: {
-			status: 200,
-			answer: {
-				description: "How many were deleted.",
-				schema: TrashDeleteResponseSchema,
-				example: { success: true, deleted: 1 },
-			},
-		},
-		errors: [400, 404],
-	},
-	emptyTrash: {
-		id: "emptyTrash",
-		method: "post",
-		path: "/api/trash/empty",
-		summary: "Empty the Trash",
-		description: "Removes everything in the caller's Trash, and its images, for good.",
-		tag: "Trash",
-		access: { scopes: ["delete"] },
-		success: {
-			status: 200,
-			answer: {
-				description: "How many were deleted.",
-				schema: TrashDeleteResponseSchema,
-				example: { success: true, deleted: 3 },
-			},
-		},
 	},
 } as const satisfies Record<string, ApiOperation>;

@@ -11,8 +11,8 @@ import {
 	UpdateBoardRequestSchema,
 } from "../../shared/boards";
 import { GenerationIdsRequestSchema } from "../../shared/generations";
-import { GENERATION_ID, RUN_ID } from "./api-examples";
-import type { ApiOperation, Parameter } from "./api-operations";
+import { GENERATION_ID, RUN_ID } from "../http/api-examples";
+import type { ApiOperation, Parameter } from "../http/api-operations";
 
 const BOARD_ID = "3f0c2b7e-1a4d-4c8e-9f6b-2d7a5e1c9b40";
 

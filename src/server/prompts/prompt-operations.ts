@@ -11,7 +11,7 @@ import {
 	RecentPromptsQuerySchema,
 	RemoveRecentPromptsRequestSchema,
 } from "../../shared/recent-prompts";
-import type { ApiOperation, Parameter } from "./api-operations";
+import type { ApiOperation, Parameter } from "../http/api-operations";
 
 const STYLE_ID = "0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7";
 

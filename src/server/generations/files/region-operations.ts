@@ -1,5 +1,5 @@
-import { GENERATION_ID } from "./api-examples";
-import type { ApiOperation, Parameter } from "./api-operations";
+import { GENERATION_ID } from "../../http/api-examples";
+import type { ApiOperation, Parameter } from "../../http/api-operations";
 
 const ID_PARAMETER: Parameter = {
 	name: "id",

@@ -8,8 +8,8 @@ import {
 	ShareListSchema,
 	ShareSchema,
 } from "../../shared/sharing";
-import { GENERATION_ID } from "./api-examples";
-import type { ApiOperation, Parameter } from "./api-operations";
+import { GENERATION_ID } from "../http/api-examples";
+import type { ApiOperation, Parameter } from "../http/api-operations";
 
 const SHARE_ID = "2d6f1c84-0b7e-4f0a-9e55-3c1b7a9d4e21";
 const TOKEN = "q3X9v0b2Jr7mK1sT5wYc8eLz4nHd6fPa0uQg2iRt7xE";

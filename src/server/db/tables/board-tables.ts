@@ -1,0 +1,21 @@
+import type { ColumnType } from "kysely";
+import type { BoardKind, BoardQuery, BoardVisibility } from "../../../shared/boards";
+
+/** A board (decision 032): a named label, or a saved search (`smart`, its `query`). */
+export type BoardsTable = {
+	id: string;
+	user_id: string;
+	name: string;
+	kind: BoardKind;
+	visibility: ColumnType<BoardVisibility, BoardVisibility | undefined, BoardVisibility>;
+	query: ColumnType<BoardQuery | null, string | null, string | null>;
+	created_at: ColumnType<Date, Date | undefined, Date>;
+	updated_at: ColumnType<Date, Date | undefined, Date>;
+};
+
+/** A generation on a board. */
+export type BoardGenerationsTable = {
+	board_id: string;
+	generation_id: string;
+	added_at: ColumnType<Date, Date | undefined, never>;
+};
