@@ -2,9 +2,13 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
+import { DEFAULT_INPAINT_WORKFLOW } from "../providers/comfyui/comfyui-inpaint";
+import { createComfyUiProvider } from "../providers/comfyui/comfyui-provider";
+import { DEFAULT_IMAGE_WORKFLOW } from "../providers/comfyui/comfyui-workflow";
 import { createFalProvider } from "../providers/fal/fal-provider";
 import { createOpenAiProvider } from "../providers/openai/openai-provider";
 import { createReplicateProvider } from "../providers/replicate/replicate-provider";
+import { type FakeComfyUi, startFakeComfyUi } from "../testing/fakes/comfyui";
 import { decodeDataUri } from "../testing/fakes/fake-server";
 import { FAKE_FAL_KEY, type FakeFal, startFakeFal } from "../testing/fakes/fal";
 import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../testing/fakes/openai";
@@ -48,6 +52,7 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 	let openAi: FakeOpenAi;
 	let replicate: FakeReplicate;
 	let fal: FakeFal;
+	let comfyUi: FakeComfyUi;
 
 	beforeAll(async () => {
 		openAi = await startFakeOpenAi({ behaviour: { latencyMs: 0 } });
@@ -55,6 +60,7 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 			behaviour: { startingMs: 0, processingMs: 20, retryAfterSeconds: 0 },
 		});
 		fal = await startFakeFal({ behaviour: { queueMs: 0, progressMs: 20 } });
+		comfyUi = await startFakeComfyUi({ behaviour: { pendingMs: 0, runningMs: 20 } });
 		const catalogue = createModelCatalogue(
 			[
 				modelFromProvider(
@@ -81,6 +87,16 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 					}),
 					{ id: "flux-fill", label: "FLUX Fill" },
 				),
+				modelFromProvider(
+					createComfyUiProvider({
+						url: comfyUi.origin,
+						requestTimeoutMs: 5_000,
+						imageWorkflow: DEFAULT_IMAGE_WORKFLOW,
+						inpaintWorkflow: DEFAULT_INPAINT_WORKFLOW,
+					}),
+					{ id: "comfy-inpaint", label: "ComfyUI inpainting" },
+				),
+
 			],
 			"gpt-image",
 		);
@@ -92,7 +108,7 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 	});
 	afterAll(async () => {
 		await server?.close();
-		await Promise.all([openAi?.stop(), replicate?.stop(), fal?.stop()]);
+		await Promise.all([openAi?.stop(), replicate?.stop(), fal?.stop(), comfyUi?.stop()]);
 	});
 
 	async function editRegion(model: string) {
@@ -142,6 +158,21 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 			expect(isHoleShaped(await channelOf(mask?.data ?? new Uint8Array(), 0), 255, 0)).toBe(true);
 		},
 	);
+
+	it("uploads to ComfyUI the image with the mask as its alpha, which LoadImage hands its inpaint node, and keeps every pixel outside it", async () => {
+		const { keptMax, changedMean } = await editRegion("comfy-inpaint");
+		expect(keptMax).toBeLessThanOrEqual(2);
+		expect(changedMean).toBeGreaterThan(30);
+		const [mask] = comfyUi.inpaintMasks();
+		expect(mask && [mask.width, mask.height]).toEqual([SIZE.width, SIZE.height]);
+		expect(mask && isHoleShaped(mask.mask, 255, 0)).toBe(true);
+		const workflow = comfyUi.submittedWorkflows().at(-1);
+		expect(workflow?.["12"]).toMatchObject({
+			class_type: "VAEEncodeForInpaint",
+			inputs: { pixels: ["10", 0], mask: ["10", 1] },
+		});
+		expect(workflow?.["6"]?.inputs.text).toBe("a red door");
+	});
 
 	it("expands on OpenAI: the source in its new frame, the new area the mask's transparent part", async () => {
 		const person = await createTestUser(server);
