@@ -6,11 +6,16 @@ import { DEFAULT_INPAINT_WORKFLOW } from "../providers/comfyui/comfyui-inpaint";
 import { createComfyUiProvider } from "../providers/comfyui/comfyui-provider";
 import { DEFAULT_IMAGE_WORKFLOW } from "../providers/comfyui/comfyui-workflow";
 import { createFalProvider } from "../providers/fal/fal-provider";
+import { createHttpProvider } from "../providers/http/http-provider";
 import { createOpenAiProvider } from "../providers/openai/openai-provider";
 import { createReplicateProvider } from "../providers/replicate/replicate-provider";
 import { type FakeComfyUi, startFakeComfyUi } from "../testing/fakes/comfyui";
 import { decodeDataUri } from "../testing/fakes/fake-server";
 import { FAKE_FAL_KEY, type FakeFal, startFakeFal } from "../testing/fakes/fal";
+import {
+	type FakeHttpImageService,
+	startFakeHttpImageService,
+} from "../testing/fakes/http-image-service";
 import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../testing/fakes/openai";
 import {
 	FAKE_REPLICATE_TOKEN,
@@ -53,6 +58,7 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 	let replicate: FakeReplicate;
 	let fal: FakeFal;
 	let comfyUi: FakeComfyUi;
+	let service: FakeHttpImageService;
 
 	beforeAll(async () => {
 		openAi = await startFakeOpenAi({ behaviour: { latencyMs: 0 } });
@@ -61,6 +67,7 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 		});
 		fal = await startFakeFal({ behaviour: { queueMs: 0, progressMs: 20 } });
 		comfyUi = await startFakeComfyUi({ behaviour: { pendingMs: 0, runningMs: 20 } });
+		service = await startFakeHttpImageService({ behaviour: { latencyMs: 0, imageCount: 1 } });
 		const catalogue = createModelCatalogue(
 			[
 				modelFromProvider(
@@ -96,7 +103,13 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 					}),
 					{ id: "comfy-inpaint", label: "ComfyUI inpainting" },
 				),
-
+				modelFromProvider(
+					createHttpProvider({
+						apiUrl: service.url,
+						images: { image: true, mask: true, outpaint: true },
+					}),
+					{ id: "service-inpaint", label: "Image service" },
+				),
 			],
 			"gpt-image",
 		);
@@ -108,7 +121,13 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 	});
 	afterAll(async () => {
 		await server?.close();
-		await Promise.all([openAi?.stop(), replicate?.stop(), fal?.stop(), comfyUi?.stop()]);
+		await Promise.all([
+			openAi?.stop(),
+			replicate?.stop(),
+			fal?.stop(),
+			comfyUi?.stop(),
+			service?.stop(),
+		]);
 	});
 
 	async function editRegion(model: string) {
@@ -172,6 +191,15 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 			inputs: { pixels: ["10", 0], mask: ["10", 1] },
 		});
 		expect(workflow?.["6"]?.inputs.text).toBe("a red door");
+	});
+
+	it("sends the http contract's service the image and a white-means-change mask as data: URLs, and keeps every pixel outside it", async () => {
+		const { keptMax, changedMean } = await editRegion("service-inpaint");
+		expect(keptMax).toBeLessThanOrEqual(2);
+		expect(changedMean).toBeGreaterThan(30);
+		const [sent] = service.receivedImages();
+		expect(sent && [sent.image.width, sent.image.height]).toEqual([SIZE.width, SIZE.height]);
+		expect(sent?.mask && isHoleShaped(sent.mask.grey, 255, 0)).toBe(true);
 	});
 
 	it("expands on OpenAI: the source in its new frame, the new area the mask's transparent part", async () => {
