@@ -153,3 +153,28 @@ describe("the XMP packet", () => {
 		expect(parseRecipeXmp("<atelier:prompt>unclosed")).toBeNull();
 	});
 });
+
+describe("a region edit's reference", () => {
+	const EDITED: ImageRecipe = {
+		...BARE,
+		regionEdit: { action: "expand", generationId: "0b6c5a52-8f0e-4a43-9d59-2f7a6f1c1e10" },
+	};
+
+	it("travels in both forms and reads back", () => {
+		expect(formatRecipeParameters(EDITED)).toContain(
+			"Region edit: expand, Region edit of: 0b6c5a52-8f0e-4a43-9d59-2f7a6f1c1e10",
+		);
+		expect(parseRecipeParameters(formatRecipeParameters(EDITED))).toEqual(EDITED);
+		expect(parseRecipeXmp(formatRecipeXmp(EDITED))).toEqual(EDITED);
+	});
+
+	it("is left out when its action or id is not one Atelier writes", () => {
+		const text = formatRecipeParameters(EDITED);
+		expect(
+			parseRecipeParameters(text.replace("Region edit: expand", "Region edit: upscale")),
+		).toEqual(BARE);
+		expect(
+			parseRecipeParameters(text.replace("Region edit of: 0b6c", "Region edit of: <0b6c")),
+		).toEqual(BARE);
+	});
+});

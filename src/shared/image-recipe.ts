@@ -25,7 +25,20 @@ export type ImageRecipe = {
 	height: number | null;
 	/** The style it was made with (its id and name then); the prompt is the one typed. */
 	style: { id: string; name: string } | null;
+	/**
+	 * For an Edit region or Expand result: the action and the generation that made it, whose
+	 * recorded mask and frame reopen the editor (Use settings) when the file is dropped again.
+	 * Absent for any other image.
+	 */
+	regionEdit?: RecipeRegionEdit;
 };
+
+/** The region edit an image is the result of: its action and its generation's id. */
+export type RecipeRegionEdit = { action: "edit-region" | "expand"; generationId: string };
+
+const REGION_ACTIONS = ["edit-region", "expand"] as const;
+/** A generation id as Atelier writes them (a UUID), or any short id of word characters. */
+const GENERATION_ID_PATTERN = /^[\w-]{1,64}$/;
 
 /** The `Generator` value that marks a text as ours. */
 const GENERATOR = "Atelier";
@@ -56,6 +69,8 @@ type RawFields = {
 	quality?: string;
 	styleId?: string;
 	styleName?: string;
+	regionAction?: string;
+	regionGenerationId?: string;
 };
 
 function readWholeNumber(text: string | undefined, max: number): number | null {
@@ -78,6 +93,12 @@ function readSize(fields: RawFields): { width: number | null; height: number | n
 	return width && height ? { width, height } : { width: null, height: null };
 }
 
+function readRegionEdit(fields: RawFields): RecipeRegionEdit | null {
+	const action = REGION_ACTIONS.find((known) => known === fields.regionAction?.trim());
+	const generationId = fields.regionGenerationId?.trim() ?? "";
+	return action && GENERATION_ID_PATTERN.test(generationId) ? { action, generationId } : null;
+}
+
 function readOptionalText(text: string | undefined): string | null {
 	const trimmed = text?.trim() ?? "";
 	return trimmed.length > 0 ? trimmed : null;
@@ -96,6 +117,7 @@ function checkFields(fields: RawFields): ImageRecipe | null {
 	const count = readWholeNumber(fields.count, 4);
 	const quality = QUALITIES.find((level) => level === fields.quality?.trim()) ?? null;
 	const styleId = readOptionalText(fields.styleId);
+	const regionEdit = readRegionEdit(fields);
 	return {
 		prompt,
 		aspectRatio: named ?? ratioOfSize(width, height),
@@ -107,6 +129,7 @@ function checkFields(fields: RawFields): ImageRecipe | null {
 		width,
 		height,
 		style: styleId ? { id: styleId, name: readOptionalText(fields.styleName) ?? styleId } : null,
+		...(regionEdit ? { regionEdit } : {}),
 	};
 }
 
@@ -132,6 +155,10 @@ export function formatRecipeParameters(recipe: ImageRecipe): string {
 	if (recipe.count !== null) pairs.push(["Images", recipe.count]);
 	if (recipe.quality) pairs.push(["Quality", recipe.quality]);
 	if (recipe.style) pairs.push(["Style", recipe.style.name], ["Style id", recipe.style.id]);
+	if (recipe.regionEdit) {
+		pairs.push(["Region edit", recipe.regionEdit.action]);
+		pairs.push(["Region edit of", recipe.regionEdit.generationId]);
+	}
 	pairs.push(["Generator", GENERATOR]);
 	const lines = [recipe.prompt];
 	if (recipe.negativePrompt) lines.push(`${NEGATIVE_PREFIX} ${recipe.negativePrompt}`);
@@ -219,6 +246,8 @@ export function parseRecipeParameters(text: string): ImageRecipe | null {
 		quality: pairs.get("Quality"),
 		styleId: pairs.get("Style id"),
 		styleName: pairs.get("Style"),
+		regionAction: pairs.get("Region edit"),
+		regionGenerationId: pairs.get("Region edit of"),
 	});
 }
 
@@ -245,6 +274,8 @@ const XMP_FIELDS = [
 	["height", "height"],
 	["styleId", "styleId"],
 	["styleName", "styleName"],
+	["regionEdit", "regionAction"],
+	["regionEditOf", "regionGenerationId"],
 ] as const satisfies readonly (readonly [string, keyof RawFields])[];
 
 function escapeXml(text: string): string {
@@ -274,6 +305,8 @@ function xmpValues(recipe: ImageRecipe): Record<(typeof XMP_FIELDS)[number][0], 
 		height: recipe.height ? String(recipe.height) : null,
 		styleId: recipe.style?.id ?? null,
 		styleName: recipe.style?.name ?? null,
+		regionEdit: recipe.regionEdit?.action ?? null,
+		regionEditOf: recipe.regionEdit?.generationId ?? null,
 	};
 }
 

@@ -2,11 +2,20 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
+import { DEFAULT_INPAINT_WORKFLOW } from "../providers/comfyui/comfyui-inpaint";
+import { createComfyUiProvider } from "../providers/comfyui/comfyui-provider";
+import { DEFAULT_IMAGE_WORKFLOW } from "../providers/comfyui/comfyui-workflow";
 import { createFalProvider } from "../providers/fal/fal-provider";
+import { createHttpProvider } from "../providers/http/http-provider";
 import { createOpenAiProvider } from "../providers/openai/openai-provider";
 import { createReplicateProvider } from "../providers/replicate/replicate-provider";
+import { type FakeComfyUi, startFakeComfyUi } from "../testing/fakes/comfyui";
 import { decodeDataUri } from "../testing/fakes/fake-server";
 import { FAKE_FAL_KEY, type FakeFal, startFakeFal } from "../testing/fakes/fal";
+import {
+	type FakeHttpImageService,
+	startFakeHttpImageService,
+} from "../testing/fakes/http-image-service";
 import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../testing/fakes/openai";
 import {
 	FAKE_REPLICATE_TOKEN,
@@ -48,6 +57,8 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 	let openAi: FakeOpenAi;
 	let replicate: FakeReplicate;
 	let fal: FakeFal;
+	let comfyUi: FakeComfyUi;
+	let service: FakeHttpImageService;
 
 	beforeAll(async () => {
 		openAi = await startFakeOpenAi({ behaviour: { latencyMs: 0 } });
@@ -55,6 +66,8 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 			behaviour: { startingMs: 0, processingMs: 20, retryAfterSeconds: 0 },
 		});
 		fal = await startFakeFal({ behaviour: { queueMs: 0, progressMs: 20 } });
+		comfyUi = await startFakeComfyUi({ behaviour: { pendingMs: 0, runningMs: 20 } });
+		service = await startFakeHttpImageService({ behaviour: { latencyMs: 0, imageCount: 1 } });
 		const catalogue = createModelCatalogue(
 			[
 				modelFromProvider(
@@ -81,6 +94,22 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 					}),
 					{ id: "flux-fill", label: "FLUX Fill" },
 				),
+				modelFromProvider(
+					createComfyUiProvider({
+						url: comfyUi.origin,
+						requestTimeoutMs: 5_000,
+						imageWorkflow: DEFAULT_IMAGE_WORKFLOW,
+						inpaintWorkflow: DEFAULT_INPAINT_WORKFLOW,
+					}),
+					{ id: "comfy-inpaint", label: "ComfyUI inpainting" },
+				),
+				modelFromProvider(
+					createHttpProvider({
+						apiUrl: service.url,
+						images: { image: true, mask: true, outpaint: true },
+					}),
+					{ id: "service-inpaint", label: "Image service" },
+				),
 			],
 			"gpt-image",
 		);
@@ -92,7 +121,13 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 	});
 	afterAll(async () => {
 		await server?.close();
-		await Promise.all([openAi?.stop(), replicate?.stop(), fal?.stop()]);
+		await Promise.all([
+			openAi?.stop(),
+			replicate?.stop(),
+			fal?.stop(),
+			comfyUi?.stop(),
+			service?.stop(),
+		]);
 	});
 
 	async function editRegion(model: string) {
@@ -143,6 +178,30 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 		},
 	);
 
+	it("uploads to ComfyUI the image with the mask as its alpha, which LoadImage hands its inpaint node, and keeps every pixel outside it", async () => {
+		const { keptMax, changedMean } = await editRegion("comfy-inpaint");
+		expect(keptMax).toBeLessThanOrEqual(2);
+		expect(changedMean).toBeGreaterThan(30);
+		const [mask] = comfyUi.inpaintMasks();
+		expect(mask && [mask.width, mask.height]).toEqual([SIZE.width, SIZE.height]);
+		expect(mask && isHoleShaped(mask.mask, 255, 0)).toBe(true);
+		const workflow = comfyUi.submittedWorkflows().at(-1);
+		expect(workflow?.["12"]).toMatchObject({
+			class_type: "VAEEncodeForInpaint",
+			inputs: { pixels: ["10", 0], mask: ["10", 1] },
+		});
+		expect(workflow?.["6"]?.inputs.text).toBe("a red door");
+	});
+
+	it("sends the http contract's service the image and a white-means-change mask as data: URLs, and keeps every pixel outside it", async () => {
+		const { keptMax, changedMean } = await editRegion("service-inpaint");
+		expect(keptMax).toBeLessThanOrEqual(2);
+		expect(changedMean).toBeGreaterThan(30);
+		const [sent] = service.receivedImages();
+		expect(sent && [sent.image.width, sent.image.height]).toEqual([SIZE.width, SIZE.height]);
+		expect(sent?.mask && isHoleShaped(sent.mask.grey, 255, 0)).toBe(true);
+	});
+
 	it("expands on OpenAI: the source in its new frame, the new area the mask's transparent part", async () => {
 		const person = await createTestUser(server);
 		const source = await picture(160, 160);
@@ -161,6 +220,34 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 		expect(mask?.alpha[10]).toBe(0);
 		expect(mask?.alpha[80 + 4]).toBe(0);
 		expect(mask?.alpha[80 + 20]).toBe(255);
+		const result = await readBytes(person.client, expanded.images[0]?.url ?? "");
+		const kept = await sharp(result)
+			.extract({ left: 100, top: 0, width: 140, height: 160 })
+			.png()
+			.toBuffer();
+		const original = await sharp(source)
+			.extract({ left: 20, top: 0, width: 140, height: 160 })
+			.png()
+			.toBuffer();
+		expect((await compare(kept, original, () => true)).keptMax).toBeLessThanOrEqual(2);
+	});
+
+	it("expands on ComfyUI: the source in its new frame, the new area transparent in the upload, the source's pixels kept", async () => {
+		const person = await createTestUser(server);
+		const source = await picture(160, 160);
+		const expanded = await make(person.client, {
+			prompt: "a wide meadow",
+			action: "expand",
+			reference: await upload(person.client, source),
+			expand: { left: 0.5 },
+			model: "comfy-inpaint",
+			count: 1,
+		});
+		expect(expanded.images[0]).toMatchObject({ width: 240, height: 160 });
+		const mask = comfyUi.inpaintMasks().at(-1);
+		expect(mask && [mask.width, mask.height]).toEqual([240, 160]);
+		// Repainted over the new 80 columns and a few into the source; kept beyond.
+		expect([mask?.mask[10], mask?.mask[80 + 4], mask?.mask[80 + 20]]).toEqual([255, 255, 0]);
 		const result = await readBytes(person.client, expanded.images[0]?.url ?? "");
 		const kept = await sharp(result)
 			.extract({ left: 100, top: 0, width: 140, height: 160 })

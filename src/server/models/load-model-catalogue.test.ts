@@ -588,7 +588,7 @@ describe("the model catalogue: what each model does with an image", () => {
 			'entry 1 (f1): mask: must name the model\'s mask input, such as "mask" or "mask_url"',
 			"entry 2 (r1): mask: needs imageInput, the name of the model's image input",
 			"entry 3 (l1): mask: names a model input only for replicate and fal; Offline engine takes true or false",
-			"entry 4 (h1): mask: Image service takes no mask",
+			"entry 4 (h1): mask: needs imageInput: true, the service taking the image",
 			"entry 5 (h2): outpaint: Image service cannot paint beyond a frame",
 			"entry 6 (l2): keepUnmasked: must be true or false",
 		]);

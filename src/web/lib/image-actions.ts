@@ -3,6 +3,7 @@
 // preview. Vary and Upscale are start requests of their own; Edit hands the image to the generator
 // as its reference; Edit region and Expand open the mask editor on it.
 import { APP_PATHS } from "../../shared/app-routes";
+import type { Generation } from "../../shared/generation-responses";
 import type { GenerationAction, ReferenceInput } from "../../shared/image-input";
 import type { PublicModel } from "../../shared/models";
 import type { StartGenerationRequest } from "./generations-requests";
@@ -182,4 +183,18 @@ export function readEditorLink(search: string): EditorLink | null {
 /** The editor tool a generation's action was made with (`edit-region`, `expand`), if any. */
 export function readEditorToolOf(action: string): EditorTool | null {
 	return action === "edit-region" ? "region" : action === "expand" ? "expand" : null;
+}
+
+/**
+ * Use settings on an Edit region or Expand of an image of one's own generation: the editor on that
+ * image, reopening the edit's mask or frame; null for any other generation.
+ */
+export function buildReopenEditorLink(
+	generation: Pick<Generation, "id" | "parent">,
+): string | null {
+	const parent = generation.parent;
+	const tool = parent ? readEditorToolOf(parent.action) : null;
+	if (!parent || !tool || !("generationId" in parent) || !parent.exists) return null;
+	const source = { generationId: parent.generationId, imageIndex: parent.imageIndex };
+	return buildEditorLink(source, tool, generation.id);
 }

@@ -23,6 +23,10 @@ export function recipeOf(
 			row.style_id !== null && row.style_name !== null
 				? { id: row.style_id, name: row.style_name }
 				: null,
+		// Its recorded mask or frame is found through its id (GET /api/generations/:id).
+		...(row.action === "edit-region" || row.action === "expand"
+			? { regionEdit: { action: row.action, generationId: row.id } }
+			: {}),
 	};
 }
 

@@ -8,6 +8,7 @@ import { waitForFinish } from "../../testing/generation-kit";
 import { type SeededGeneration, seedGeneration } from "../../testing/history-kit";
 import { compressedImageData } from "../../testing/image-data";
 import { readZip } from "../../testing/read-zip";
+import { make, picture, readBytes, rectangleMask, upload } from "../../testing/region-kit";
 import { availableDatabaseKinds } from "../../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../../testing/test-server";
 
@@ -202,5 +203,39 @@ describe.each(availableDatabaseKinds())("the recipe of an offline engine's image
 		expect(readRecipeFromImage(original)).toBeNull();
 		expect(compressedImageData(downloaded)).toEqual(compressedImageData(original));
 		expect(await pixelsOf(downloaded)).toEqual(await pixelsOf(original));
+	});
+
+	it("names, in an Edit region result's file, the generation whose recorded mask reopens the editor", async () => {
+		const person = await createTestUser(server);
+		const size = { width: 64, height: 48 };
+		const sent = await rectangleMask(size, { left: 8, top: 8, width: 24, height: 16 });
+		const edited = await make(person.client, {
+			prompt: "a red door",
+			action: "edit-region",
+			reference: await upload(person.client, await picture(size.width, size.height)),
+			mask: await upload(person.client, sent),
+			count: 1,
+		});
+		const downloaded = await download(person, `/api/generations/${edited.id}/images/0/download`);
+		const recipe = readRecipeFromImage(downloaded);
+		expect(recipe?.regionEdit).toEqual({ action: "edit-region", generationId: edited.id });
+		// Through that id, the same mask as was painted.
+		const reopened = GenerationSchema.parse(
+			await (
+				await person.client.request(`/api/generations/${recipe?.regionEdit?.generationId}`)
+			).json(),
+		);
+		const mask = await readBytes(person.client, reopened.region?.maskUrl ?? "");
+		expect(await sharp(mask).extractChannel(0).raw().toBuffer()).toEqual(
+			await sharp(sent).extractChannel(0).raw().toBuffer(),
+		);
+		// Any other image's recipe names no region edit.
+		const plain = await make(person.client, {
+			prompt: "a lighthouse",
+			aspectRatio: "--ar 1:1",
+			count: 1,
+		});
+		const other = await download(person, `/api/generations/${plain.id}/images/0/download`);
+		expect(readRecipeFromImage(other)).not.toHaveProperty("regionEdit");
 	});
 });

@@ -41,3 +41,16 @@ export const COMFYUI_SHIPPED_UPSCALE_INPUTS = { image: "1.image", factor: "2.sca
 
 /** The factors an upscale workflow offers unless its configuration names others. */
 export const COMFYUI_DEFAULT_UPSCALE_FACTORS = [2, 4] as const;
+
+/**
+ * Where the shipped inpaint workflow (Edit region, Expand) takes each input. It is the stock graph
+ * with the empty latent replaced by LoadImage → VAEEncodeForInpaint (the image, and LoadImage's
+ * MASK output, read from the image's alpha) → RepeatLatentBatch, the sampler's denoise at 1.
+ */
+export const COMFYUI_SHIPPED_INPAINT_INPUTS = {
+	image: "10.image",
+	prompt: "6.text",
+	negativePrompt: "7.text",
+	seed: "3.seed",
+	batch: "13.amount",
+} as const;

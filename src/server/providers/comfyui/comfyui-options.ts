@@ -21,8 +21,10 @@ import {
 } from "./comfyui-workflow";
 import {
 	imageWorkflowOption,
+	inpaintWorkflowOption,
 	inputRefOption,
 	readImageWorkflow,
+	readInpaintWorkflow,
 	readUpscaleWorkflow,
 	readWorkflowFile,
 	resolvePath,
@@ -87,6 +89,7 @@ export const COMFYUI_PROVIDER = defineProvider({
 	requires: "COMFYUI_URL",
 	imageInputNeeds: "an image-to-image workflow (imageWorkflow)",
 	upscaleNeeds: "an upscale workflow (upscaleWorkflow)",
+	maskNeeds: "an inpaint workflow (inpaintWorkflow)",
 	options: {
 		url: httpUrlOption.optional(),
 		/** A workflow in ComfyUI's API format; relative to the models file. */
@@ -94,6 +97,7 @@ export const COMFYUI_PROVIDER = defineProvider({
 		inputs: COMFYUI_INPUTS_OPTION.optional(),
 		imageWorkflow: imageWorkflowOption.optional(),
 		upscaleWorkflow: upscaleWorkflowOption.optional(),
+		inpaintWorkflow: inpaintWorkflowOption.optional(),
 		checkpoint: z.string().min(1).optional(),
 		sizes: z.enum(PIXEL_SIZE_SETS).optional(),
 	},
@@ -117,6 +121,7 @@ export const COMFYUI_PROVIDER = defineProvider({
 		const isShipped = workflowFile === undefined;
 		const imageWorkflow = readImageWorkflow(options.imageWorkflow, isShipped, baseDir);
 		const upscaleWorkflow = readUpscaleWorkflow(options.upscaleWorkflow, isShipped, baseDir);
+		const inpaintWorkflow = readInpaintWorkflow(options.inpaintWorkflow, isShipped, baseDir);
 		const checkpoint = options.checkpoint ?? env.COMFYUI_CHECKPOINT;
 		return createComfyUiProvider({
 			url,
@@ -124,6 +129,7 @@ export const COMFYUI_PROVIDER = defineProvider({
 			bindings,
 			...(imageWorkflow ? { imageWorkflow } : {}),
 			...(upscaleWorkflow ? { upscaleWorkflow } : {}),
+			...(inpaintWorkflow ? { inpaintWorkflow } : {}),
 			...(checkpoint ? { checkpoint } : {}),
 			sizes: options.sizes ?? env.COMFYUI_SIZES,
 			...(env.COMFYUI_AUTH_HEADER ? { authHeader: splitHeader(env.COMFYUI_AUTH_HEADER) } : {}),

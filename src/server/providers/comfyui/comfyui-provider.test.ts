@@ -483,7 +483,7 @@ describe("comfyui provider: the generation's settings", () => {
 			referenceStrength: false,
 			upscaleFactors: [],
 			upscaleResamples: false,
-			// No inpaint workflow is shipped yet: region edits are not offered.
+			// Without an inpaint workflow, region edits are not offered.
 			mask: false,
 			outpaint: false,
 		});

@@ -31,6 +31,11 @@ import {
 	type ProviderJobState,
 } from "../types";
 import { COMFYUI_DEFAULT_SIZES } from "./comfyui-config";
+import {
+	assertInpaintWorkflow,
+	type ComfyUiInpaintWorkflow,
+	toInpaintImage,
+} from "./comfyui-inpaint";
 import { createComfyUiProgressSocket } from "./comfyui-progress-socket";
 import {
 	checkSeed,
@@ -69,6 +74,11 @@ export type ComfyUiProviderOptions = VendorRequestSettings & {
 	imageWorkflow?: ComfyUiImageWorkflow;
 	/** The workflow that upscales an image, and its factors; none offers no upscale. */
 	upscaleWorkflow?: ComfyUiUpscaleWorkflow;
+	/**
+	 * The workflow that repaints a masked region (Edit region, Expand); none offers neither. The
+	 * image is uploaded with the mask as its alpha and named in its LoadImage node.
+	 */
+	inpaintWorkflow?: ComfyUiInpaintWorkflow;
 	/** Written into every CheckpointLoaderSimple node when set. */
 	checkpoint?: string;
 	/** The pixel sizes to ask for; `sd15` fits the default workflow's SD 1.5 checkpoint. */
@@ -206,8 +216,9 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 	const workflow = options.workflow ?? DEFAULT_WORKFLOW;
 	const bindings = options.bindings ?? DEFAULT_BINDINGS;
 	assertBindings(workflow, bindings);
-	const { imageWorkflow, upscaleWorkflow } = options;
+	const { imageWorkflow, upscaleWorkflow, inpaintWorkflow } = options;
 	assertImageWorkflows(imageWorkflow, upscaleWorkflow);
+	assertInpaintWorkflow(inpaintWorkflow);
 	const sizes = PIXEL_SIZES[options.sizes ?? COMFYUI_DEFAULT_SIZES];
 	const maxImageBytes = options.maxImageBytes ?? DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES;
 	// One client id for this process: ComfyUI sends a prompt's WebSocket events to the client that
@@ -381,6 +392,31 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 		}
 		const limits = await loadSeedLimits();
 		const seed = chooseSeed(input.seed, index, limits);
+		if (instruction?.kind === "region") {
+			if (!inpaintWorkflow) {
+				throw new ProviderError("ComfyUI has no inpaint workflow", { retryable: false });
+			}
+			// As many pixels as the ratio's size, which the workflow's checkpoint is made for.
+			const square = sizes["--ar 1:1"];
+			const upload = await toInpaintImage(
+				instruction.image,
+				instruction.mask,
+				square.width * square.height,
+			);
+			const imageName = await uploadImage(upload, callOptions);
+			const refs = inpaintWorkflow.bindings;
+			return writeInputs(
+				inpaintWorkflow.workflow,
+				[
+					[refs.image, imageName],
+					[refs.prompt, input.prompt],
+					[input.negativePrompt === null ? null : refs.negativePrompt, input.negativePrompt],
+					[refs.seed, seed],
+					[refs.batch, batchSize],
+				],
+				job,
+			);
+		}
 		if (instruction?.kind === "reference") {
 			if (!imageWorkflow) {
 				throw new ProviderError("ComfyUI has no image-to-image workflow", { retryable: false });
@@ -625,8 +661,9 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 			upscaleFactors: upscaleWorkflow?.factors ?? [],
 			// The shipped upscale workflow resamples (ImageScaleBy, Lanczos); one's own may use a model.
 			upscaleResamples: upscaleWorkflow?.workflow === DEFAULT_UPSCALE_WORKFLOW.workflow,
-			mask: false,
-			outpaint: false,
+			// An inpaint workflow repaints any masked region, a widened frame's new area among them.
+			mask: inpaintWorkflow !== undefined,
+			outpaint: inpaintWorkflow !== undefined,
 		},
 		checkInput,
 		randomSeed,
@@ -636,7 +673,12 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
 			// With a batch input one prompt makes every image; without, one prompt per image.
 			imagesPerRequest: (input) => {
 				if (input.image?.kind === "upscale") return 1;
-				const batch = input.image ? imageWorkflow?.bindings.batch : bindings.batch;
+				const batch =
+					input.image?.kind === "region"
+						? inpaintWorkflow?.bindings.batch
+						: input.image
+							? imageWorkflow?.bindings.batch
+							: bindings.batch;
 				return batch ? Number.POSITIVE_INFINITY : 1;
 			},
 			// One after another: each may read its images, and a GPU box is not a CDN.

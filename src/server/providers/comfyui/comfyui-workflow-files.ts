@@ -2,6 +2,12 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ProviderOptionError } from "../shared/provider-definition";
 import {
+	type ComfyUiInpaintBindings,
+	type ComfyUiInpaintWorkflow,
+	DEFAULT_INPAINT_WORKFLOW,
+	findInpaintProblems,
+} from "./comfyui-inpaint";
+import {
 	type ComfyUiImageBindings,
 	type ComfyUiImageWorkflow,
 	type ComfyUiUpscaleBindings,
@@ -60,7 +66,25 @@ export const upscaleWorkflowOption = z.strictObject({
 		.optional(),
 });
 
+/**
+ * The inpaint workflow (Edit region, Expand) and where it takes each value; the shipped one goes
+ * with the shipped text workflow, your own text workflow has none until it is named.
+ */
+export const inpaintWorkflowOption = z.strictObject({
+	workflowFile: z.string().min(1).optional(),
+	inputs: z
+		.strictObject({
+			image: inputRefOption.optional(),
+			prompt: inputRefOption.optional(),
+			seed: inputRefOption.optional(),
+			negativePrompt: z.union([inputRefOption, z.literal("none")]).optional(),
+			batch: z.union([inputRefOption, z.literal("none")]).optional(),
+		})
+		.optional(),
+});
+
 type ImageWorkflowOptions = z.infer<typeof imageWorkflowOption>;
+type InpaintWorkflowOptions = z.infer<typeof inpaintWorkflowOption>;
 type UpscaleWorkflowOptions = z.infer<typeof upscaleWorkflowOption>;
 
 /** Reads a path relative to the models file (absolute paths as they are). */
@@ -151,6 +175,50 @@ export function readUpscaleWorkflow(
 		IMAGE_BINDING_NODE_CLASSES,
 	);
 	return { workflow, bindings, factors: options.factors ?? DEFAULT_UPSCALE_WORKFLOW.factors };
+}
+
+/**
+ * The inpaint workflow an entry names (its own file, or the shipped one), else the shipped one
+ * beside the shipped text workflow. Inputs left out are the shipped workflow's; with your own file
+ * the optional ones (negative prompt, batch) are none until named. The image's LoadImage node must
+ * hand its MASK output on, checked here.
+ */
+export function readInpaintWorkflow(
+	options: InpaintWorkflowOptions | undefined,
+	isShipped: boolean,
+	baseDir: string,
+): ComfyUiInpaintWorkflow | undefined {
+	if (!options) return isShipped ? DEFAULT_INPAINT_WORKFLOW : undefined;
+	const ownFile = options.workflowFile;
+	const workflow = ownFile
+		? readWorkflowFile(resolvePath(baseDir, ownFile), "inpaintWorkflow.workflowFile")
+		: DEFAULT_INPAINT_WORKFLOW.workflow;
+	const inputs = options.inputs ?? {};
+	const shipped = DEFAULT_INPAINT_WORKFLOW.bindings;
+	const pick = (key: "image" | "prompt" | "seed"): InputRef =>
+		toRef(inputs[key], `inpaintWorkflow.inputs.${key}`) ?? shipped[key];
+	const pickOptional = (key: "negativePrompt" | "batch"): InputRef | null => {
+		const value = inputs[key];
+		if (value === "none") return null;
+		return toRef(value, `inpaintWorkflow.inputs.${key}`) ?? (ownFile ? null : shipped[key]);
+	};
+	const bindings: ComfyUiInpaintBindings = {
+		image: pick("image"),
+		prompt: pick("prompt"),
+		seed: pick("seed"),
+		negativePrompt: pickOptional("negativePrompt"),
+		batch: pickOptional("batch"),
+	};
+	const problems = findInpaintProblems({ workflow, bindings });
+	if (problems.length > 0) {
+		throw new ProviderOptionError(
+			problems.map((problem) => ({
+				field: `inpaintWorkflow.inputs.${problem.key}`,
+				message: problem.message,
+			})),
+		);
+	}
+	return { workflow, bindings };
 }
 
 function toRef(value: string | undefined, field: string): InputRef | undefined {

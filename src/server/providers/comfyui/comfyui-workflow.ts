@@ -11,7 +11,7 @@ import defaultUpscaleWorkflowJson from "./default-upscale-workflow.json";
 import defaultWorkflowJson from "./default-workflow.json";
 
 /** A workflow in ComfyUI's API format ("Save (API format)"): node id → class and inputs. */
-const ComfyWorkflowSchema = z.record(
+export const ComfyWorkflowSchema = z.record(
 	z.string(),
 	z.looseObject({
 		class_type: z.string().min(1),
@@ -130,7 +130,7 @@ export const DEFAULT_UPSCALE_WORKFLOW: ComfyUiUpscaleWorkflow = {
 	factors: COMFYUI_DEFAULT_UPSCALE_FACTORS,
 };
 
-function toDefaultRef(text: string): InputRef {
+export function toDefaultRef(text: string): InputRef {
 	const ref = parseInputRef(text);
 	if (!ref) throw new Error(`A default ComfyUI input is not <node id>.<input name>: ${text}`);
 	return ref;

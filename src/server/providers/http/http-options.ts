@@ -13,13 +13,22 @@ export const HTTP_PROVIDER = defineProvider({
 	options: {
 		url: httpUrlOption.optional(),
 	},
-	create(options, { env }) {
+	create(options, { env }, image) {
 		const url = options.url ?? env.IMAGE_API_URL;
 		if (!url)
 			throw new ProviderOptionError("url", "is required (or IMAGE_API_URL in the environment)");
+		// The contract cannot say what a service does with images: its entry does.
+		if (image.mask === true && image.imageInput !== true) {
+			throw new ProviderOptionError("mask", "needs imageInput: true, the service taking the image");
+		}
 		return createHttpProvider({
 			apiUrl: url,
 			...(env.IMAGE_API_KEY ? { apiKey: env.IMAGE_API_KEY } : {}),
+			images: {
+				image: image.imageInput === true,
+				mask: image.mask === true,
+				outpaint: image.outpaint !== false,
+			},
 		});
 	},
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { parseRetryAfter } from "../../net/retry-after";
+import { toDataUri } from "../shared/hosted-image-input";
 import { describeJobId, readJobId } from "../shared/job-id";
 import {
 	describeUrl,
@@ -17,6 +18,7 @@ import {
 	type VendorRequestSettings,
 } from "../shared/vendor-request";
 import {
+	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
 	PLAIN_CAPABILITIES,
@@ -29,6 +31,12 @@ export type HttpProviderOptions = VendorRequestSettings & {
 	apiUrl: string;
 	/** Sent as `Authorization: Bearer …` to the API's origin only. */
 	apiKey?: string;
+	/**
+	 * What the service does with an image, as its entry says (the contract cannot tell): `image`
+	 * takes one (Vary, Edit), `mask` repaints the region a mask covers (Edit region), `outpaint`
+	 * paints a widened frame's new area (Expand, a region edit too). None by default.
+	 */
+	images?: { image: boolean; mask: boolean; outpaint: boolean };
 };
 
 // The answers are small JSON documents; anything far larger is not one of them.
@@ -84,6 +92,9 @@ type HttpJobId = z.infer<typeof HttpJobIdSchema>;
  * `POST {apiUrl}` `{ prompt, aspectRatio }` answers `{ success, id, pollingUrl }`; then
  * `GET {pollingUrl}` answers `{ status, results, message }` until completed, failed or error
  * (a numeric `progress` of 0-100, where a service sends one, is passed on while running).
+ * A generation from an image adds `image` (and `mask` for a region, white where the image may
+ * change) to the start, each a PNG, JPEG or WebP as a `data:` URL, where the entry says the
+ * service takes them.
  * The contract has no way to cancel a job, so there is no `cancel`.
  */
 export function createHttpProvider(options: HttpProviderOptions): ImageProvider {
@@ -96,14 +107,25 @@ export function createHttpProvider(options: HttpProviderOptions): ImageProvider 
 		},
 	});
 
+	const images = options.images ?? { image: false, mask: false, outpaint: false };
+
 	return {
 		name: "http",
-		capabilities: PLAIN_CAPABILITIES,
+		capabilities: {
+			...PLAIN_CAPABILITIES,
+			imageInput: images.image,
+			mask: images.image && images.mask,
+			outpaint: images.image && images.mask && images.outpaint,
+		},
 		trustedPrivateHosts: listTrustedPrivateHosts(apiUrl),
 
 		async start(input, callOptions) {
 			const what = `Starting a generation at ${describeUrl(apiUrl)}`;
-			const json = { prompt: input.prompt, aspectRatio: input.aspectRatio };
+			const json = {
+				prompt: input.prompt,
+				aspectRatio: input.aspectRatio,
+				...toImageFields(input),
+			};
 			const reply = await send(what, { method: "POST", url: apiUrl, json }, callOptions);
 			if (!reply.ok) throw toStartStatusError(what, reply);
 			// A 200 whose body is not JSON is usually a proxy or gateway page, not the service: try again.
@@ -182,6 +204,17 @@ function toCompletedState(
 		};
 	}
 	return { status: "completed", images: images.slice(0, Math.max(1, count)) };
+}
+
+/**
+ * The contract's optional image fields: `image` for a generation from an image, `mask` (the one
+ * Atelier keeps, white = change) for a region, both `data:` URLs; nothing for a prompt alone.
+ */
+function toImageFields(input: GenerationInput): { image?: string; mask?: string } {
+	const instruction = input.image;
+	if (!instruction) return {};
+	if (instruction.kind !== "region") return { image: toDataUri(instruction.image) };
+	return { image: toDataUri(instruction.image), mask: toDataUri(instruction.mask) };
 }
 
 function isFailedStatus(status: string | undefined): boolean {

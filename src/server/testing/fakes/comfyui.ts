@@ -80,6 +80,8 @@ export type FakeComfyUi = {
 	promptIds(): string[];
 	/** The files uploaded to the input folder (`POST /upload/image`), as `subfolder/name`. */
 	inputFiles(): string[];
+	/** The mask of every inpaint prompt queued, in order. */
+	inpaintMasks(): readonly FakeComfyUiMask[];
 	/**
 	 * Sends a prompt's sampler step to the WebSocket client that queued it, as ComfyUI does:
 	 * `progress` {value, max, prompt_id, node}, then a binary preview frame (PNG) when asked.
@@ -278,6 +280,17 @@ const NODE_DEFINITIONS: Record<string, NodeDefinition> = {
 		output: ["LATENT"],
 		outputNode: false,
 	},
+	// Inpainting: the masked region of the pixels is encoded empty for the sampler to repaint.
+	VAEEncodeForInpaint: {
+		required: {
+			pixels: ["IMAGE"],
+			vae: ["VAE"],
+			mask: ["MASK"],
+			grow_mask_by: ["INT", { default: 6, min: 0, max: 64 }],
+		},
+		output: ["LATENT"],
+		outputNode: false,
+	},
 	// A text output, as a workflow that also shows its prompt has.
 	PreviewAny: { required: { source: ["*"] }, output: [], outputNode: true },
 };
@@ -294,7 +307,15 @@ type SavedImage = {
 	height: number;
 	/** The input file it was made from (a LoadImage node's), resized to its size. */
 	source?: InputFile;
+	/** Made by an inpaint workflow, which here repaints every pixel (as GPT image models do). */
+	isRepainted?: boolean;
 };
+
+/**
+ * The mask an inpaint prompt's VAEEncodeForInpaint got, as ComfyUI reads it from its LoadImage:
+ * 1 minus the file's alpha, here 0 to 255 (255 = repaint), one byte a pixel.
+ */
+export type FakeComfyUiMask = { width: number; height: number; mask: Buffer };
 
 /** A file in ComfyUI's input folder, as `POST /upload/image` stored it. */
 type InputFile = { data: Uint8Array; width: number; height: number };
@@ -327,7 +348,9 @@ type NodeError = { type: string; message: string; details: string; extra_info?: 
  * `POST /upload/image` (multipart: `image`, `subfolder`, `type`, `overwrite`) stores a file in the
  * input folder, which LoadImage then names (`subfolder/name`, refused when missing); a workflow
  * with a LoadImage saves that file resized (to an ImageScale's size, or times an ImageScaleBy's
- * factor), so a test can tell the uploaded image was used.
+ * factor), so a test can tell the uploaded image was used. An inpaint workflow (a
+ * VAEEncodeForInpaint, its `mask` linked to LoadImage's MASK output, else refused) records the
+ * mask it read from the file's alpha and repaints every pixel, kept ones too.
  * Every route also answers under `/api`.
  */
 export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promise<FakeComfyUi> {
@@ -337,6 +360,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 	const files = new Map<string, SavedImage & { seed: string; index: number }>();
 	let nextNumber = 0;
 	const submitted: Workflow[] = [];
+	const masks: FakeComfyUiMask[] = [];
 	// ComfyUI's input folder, by `subfolder/name` (a name alone at its top).
 	const inputFiles = new Map<string, InputFile>();
 
@@ -500,7 +524,27 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		);
 	}
 
-	function queuePrompt(body: unknown): FakeReply {
+	/** The mask an inpaint workflow hands its VAEEncodeForInpaint: its LoadImage's inverted alpha. */
+	async function readInpaintMask(workflow: Workflow): Promise<FakeComfyUiMask | undefined> {
+		const encoder = Object.values(workflow).find(
+			(node) => node.class_type === "VAEEncodeForInpaint",
+		);
+		const link = encoder?.inputs.mask;
+		const loader = isLink(link) ? workflow[link[0]] : undefined;
+		const file = loader ? inputFiles.get(String(loader.inputs.image)) : undefined;
+		if (!file) return undefined;
+		// LoadImage: an image without alpha gives an empty mask (nothing to repaint).
+		const { data, info } = await sharp(file.data)
+			.ensureAlpha(1)
+			.extractChannel(3)
+			.raw()
+			.toBuffer({ resolveWithObject: true });
+		const mask = Buffer.alloc(data.length);
+		for (let index = 0; index < data.length; index++) mask[index] = 255 - (data[index] ?? 0);
+		return { width: info.width, height: info.height, mask };
+	}
+
+	async function queuePrompt(body: unknown): Promise<FakeReply> {
 		const parsed = PromptBodySchema.safeParse(body);
 		const workflow = WorkflowSchema.safeParse(parsed.success ? parsed.data.prompt : undefined);
 		if (!parsed.success || parsed.data.prompt === undefined || !workflow.success) {
@@ -546,6 +590,8 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 			});
 		}
 		submitted.push(workflow.data);
+		const mask = await readInpaintMask(workflow.data);
+		if (mask) masks.push(mask);
 		const id = parsed.data.prompt_id ?? randomUUID();
 		const prompt: QueuedPrompt = {
 			id,
@@ -575,6 +621,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		height: number;
 		batch: number;
 		source?: InputFile;
+		isRepainted?: boolean;
 	} {
 		const nodes = Object.values(workflow);
 		const find = (classType: string) => nodes.find((node) => node.class_type === classType);
@@ -589,6 +636,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 				height: scale ? Number(scale.inputs.height) : Math.round(source.height * factor),
 				batch: Number(find("RepeatLatentBatch")?.inputs.amount ?? 1),
 				source,
+				isRepainted: find("VAEEncodeForInpaint") !== undefined,
 			};
 		}
 		const latent = nodes.find((node) => SIZE_CLASSES.includes(node.class_type));
@@ -600,7 +648,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 	}
 
 	function planImages(prompt: QueuedPrompt): SavedImage[] {
-		const { width, height, batch, source } = planSize(prompt.workflow);
+		const { width, height, batch, source, isRepainted } = planSize(prompt.workflow);
 		const images: SavedImage[] = [];
 		for (const nodeId of prompt.outputs) {
 			const node = prompt.workflow[nodeId];
@@ -620,6 +668,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 					width,
 					height,
 					...(source ? { source } : {}),
+					...(isRepainted ? { isRepainted } : {}),
 				};
 				images.push(image);
 			}
@@ -776,6 +825,16 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		});
 		const file = files.get(key);
 		if (!file) return textReply(404, "404: Not Found");
+		if (file.source && file.isRepainted) {
+			// Every pixel repainted, the masked ones and the others alike.
+			const data = await sharp(file.source.data)
+				.resize(file.width, file.height, { fit: "fill" })
+				.removeAlpha()
+				.negate()
+				.png()
+				.toBuffer();
+			return { kind: "bytes", status: 200, data: new Uint8Array(data), contentType: "image/png" };
+		}
 		if (file.source) {
 			const made = await renderFromImage({
 				source: file.source.data,
@@ -827,6 +886,7 @@ export async function startFakeComfyUi(options: FakeComfyUiOptions = {}): Promis
 		},
 		promptIds: () => [...prompts.keys()],
 		inputFiles: () => [...inputFiles.keys()],
+		inpaintMasks: () => [...masks],
 		socketCount: () => [...clients.values()].reduce((sum, set) => sum + set.size, 0),
 		async sendProgress(promptId, value, max, withPreview = false) {
 			const prompt = prompts.get(promptId);
@@ -982,6 +1042,20 @@ function validateNodes(
 			if ((type !== "INT" && type !== "FLOAT") || value === undefined || isLink(value)) continue;
 			const error = checkNumber(name, value, type, limits ?? {});
 			if (error) add(id, error);
+		}
+		// A MASK input takes only an output that is a mask (LoadImage's second).
+		for (const [name, [type]] of Object.entries(definition.required)) {
+			const value = node.inputs[name];
+			if (type !== "MASK" || !isLink(value)) continue;
+			const from = NODE_DEFINITIONS[workflow[value[0]]?.class_type ?? ""];
+			const received = from?.output[value[1]];
+			if (from && received !== "MASK") {
+				add(id, {
+					type: "return_type_mismatch",
+					message: "Return type mismatch between linked nodes",
+					details: `${name}, received_type(${received ?? "nothing"}) mismatch input_type(MASK)`,
+				});
+			}
 		}
 		if (node.class_type === "LoadImage" && !inputFiles.has(String(node.inputs.image))) {
 			add(id, {

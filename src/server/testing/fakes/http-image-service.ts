@@ -96,8 +96,16 @@ export type FakeHttpImageService = {
 	startCount(): number;
 	pollCount(): number;
 	requests(): readonly FakeHttpRequest[];
+	/** The images (and masks) starts carried, decoded from their `data:` URLs, in order. */
+	receivedImages(): readonly FakeReceivedImage[];
 	setBehaviour(changes: Partial<FakeHttpImageServiceBehaviour>): void;
 	stop(): Promise<void>;
+};
+
+/** A start's `image` and `mask`, decoded: the mask one grey byte a pixel (255 = change). */
+export type FakeReceivedImage = {
+	image: { data: Buffer; width: number; height: number };
+	mask: { grey: Buffer; width: number; height: number } | null;
 };
 
 export type FakeHttpImageServiceOptions = {
@@ -126,12 +134,17 @@ const DEFAULT_BEHAVIOUR: FakeHttpImageServiceBehaviour = {
 const StartBodySchema = z.object({
 	prompt: z.string().trim().min(1, "prompt is required"),
 	aspectRatio: z.string().regex(/^--ar \d+:\d+$/, "aspectRatio must look like --ar 16:9"),
+	image: z.string().optional(),
+	mask: z.string().optional(),
 });
+
+const DATA_URL_PATTERN = /^data:image\/(png|jpeg|webp);base64,([A-Za-z0-9+/=]+)$/;
 
 // Job ids carry their start time, so any instance (another origin, or one restarted on the same
 // port) can answer for a job, like a real service backed by a database.
 const JOB_ID_PATTERN = /^job_(\d+)_[0-9a-f]{8}$/;
-const MAX_REQUEST_BYTES = 64 * 1024;
+// Room for an image and a mask as data: URLs.
+const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 const IMAGE_SIZE = 16;
 
 /**
@@ -139,6 +152,9 @@ const IMAGE_SIZE = 16;
  * `POST /generate` `{ prompt, aspectRatio }` → `{ success, id, pollingUrl }`, then
  * `GET /jobs/<id>` → `{ status, results, message }`, with small real PNGs at
  * `/images/<id>/<n>.png`. Knobs in `setBehaviour` reproduce each failure a real service shows.
+ * A start may carry `image` and `mask` as `data:` URLs (refused with 400 when not an image, or a
+ * mask of another size than the image); its images are then the image with every pixel
+ * repainted (its colours inverted), the kept ones too, as GPT image models do.
  */
 export async function startFakeHttpImageService(
 	options: FakeHttpImageServiceOptions = {},
@@ -149,6 +165,9 @@ export async function startFakeHttpImageService(
 		...options.behaviour,
 	};
 	const requests: FakeHttpRequest[] = [];
+	const received: FakeReceivedImage[] = [];
+	// The image each job started from, by its id.
+	const jobImages = new Map<string, Buffer>();
 	let origin = "";
 
 	const server = createServer((request, response) => {
@@ -171,7 +190,7 @@ export async function startFakeHttpImageService(
 		const imageMatch = /^\/images\/([^/]+)\/(\d+)\.png$/.exec(path);
 		if (method === "GET" && imageMatch) {
 			const [, jobId = "", index = "0"] = imageMatch;
-			return serveImage(response, current, jobId, Number(index));
+			return serveImage(response, current, jobId, Number(index), jobImages.get(jobId));
 		}
 		const isStart = method === "POST" && path === "/generate";
 		const pollMatch = /^\/jobs\/([^/]+)$/.exec(path);
@@ -187,12 +206,48 @@ export async function startFakeHttpImageService(
 				}),
 			);
 		}
-		const reply = isStart ? answerStart(current, body) : answerPoll(current, pollMatch?.[1] ?? "");
+		const reply = isStart
+			? await answerStart(current, body)
+			: answerPoll(current, pollMatch?.[1] ?? "");
 		// A hanging answer is simply never written; stop() closes its connection.
 		if (reply !== "hang") sendReply(response, reply);
 	}
 
-	function answerStart(current: FakeHttpImageServiceBehaviour, body: unknown): FakeReply {
+	/** The start's image and mask decoded, or why they are refused. */
+	async function readImages(input: {
+		image?: string | undefined;
+		mask?: string | undefined;
+	}): Promise<FakeReceivedImage | string | undefined> {
+		if (input.image === undefined) {
+			return input.mask === undefined ? undefined : "mask needs an image";
+		}
+		const decode = async (text: string) => {
+			const match = DATA_URL_PATTERN.exec(text);
+			if (!match) return undefined;
+			const data = Buffer.from(match[2] ?? "", "base64");
+			const { data: pixels, info } = await sharp(data)
+				.raw()
+				.toBuffer({ resolveWithObject: true })
+				.catch(() => ({ data: undefined, info: undefined }));
+			return pixels && info ? { data, pixels, info } : undefined;
+		};
+		const image = await decode(input.image);
+		if (!image) return "image must be a data: URL of a PNG, JPEG or WebP";
+		const size = { width: image.info.width, height: image.info.height };
+		if (input.mask === undefined) return { image: { data: image.data, ...size }, mask: null };
+		const mask = await decode(input.mask);
+		if (!mask) return "mask must be a data: URL of a PNG";
+		if (mask.info.width !== size.width || mask.info.height !== size.height) {
+			return "mask must be the image's size";
+		}
+		const grey = await sharp(mask.data).extractChannel(0).raw().toBuffer();
+		return { image: { data: image.data, ...size }, mask: { grey, ...size } };
+	}
+
+	async function answerStart(
+		current: FakeHttpImageServiceBehaviour,
+		body: unknown,
+	): Promise<FakeReply> {
 		switch (current.start) {
 			case "hang":
 				return "hang";
@@ -217,7 +272,15 @@ export async function startFakeHttpImageService(
 				error: { message, code: "INVALID_INPUT" },
 			});
 		}
+		const images = await readImages(input.data);
+		if (typeof images === "string") {
+			return jsonReply(400, { success: false, error: { message: images, code: "INVALID_INPUT" } });
+		}
 		const id = `job_${Date.now()}_${randomBytes(4).toString("hex")}`;
+		if (images) {
+			received.push(images);
+			jobImages.set(id, images.image.data);
+		}
 		const jobPath = `/jobs/${id}`;
 		const pollingUrl =
 			current.pollingUrlStyle === "relative"
@@ -291,6 +354,7 @@ export async function startFakeHttpImageService(
 				.length,
 		pollCount: () => requests.filter((request) => request.path.startsWith("/jobs/")).length,
 		requests: () => [...requests],
+		receivedImages: () => [...received],
 		setBehaviour(changes) {
 			behaviour = { ...behaviour, ...changes };
 		},
@@ -323,6 +387,7 @@ async function serveImage(
 	current: FakeHttpImageServiceBehaviour,
 	jobId: string,
 	index: number,
+	source: Buffer | undefined,
 ): Promise<void> {
 	if (current.imagesMissing || !JOB_ID_PATTERN.test(jobId) || index >= current.imageCount) {
 		return sendReply(response, textReply(404, "Image not found or expired", "text/plain"));
@@ -330,7 +395,10 @@ async function serveImage(
 	if (current.imageLatencyMs > 0) {
 		await new Promise((resolve) => setTimeout(resolve, current.imageLatencyMs));
 	}
-	const png = await renderImage(jobId, index);
+	// Made from an image: every pixel of it repainted, at its size.
+	const png = source
+		? await sharp(source).removeAlpha().negate().png().toBuffer()
+		: await renderImage(jobId, index);
 	response.writeHead(200, { "content-type": "image/png", "content-length": png.byteLength });
 	response.end(png);
 }

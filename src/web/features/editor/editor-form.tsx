@@ -3,12 +3,13 @@
 
 import { type FormEvent, useId, useState } from "react";
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
-import { DEFAULT_IMAGE_COUNT, MAX_SEED } from "../../../shared/generation-settings";
+import { DEFAULT_IMAGE_COUNT } from "../../../shared/generation-settings";
 import type { PublicModel } from "../../../shared/models";
 import { sanitizePrompt } from "../../../shared/prompt";
 import { Button } from "../../components/button";
 import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "../../components/field-classes";
 import { ModelSelect } from "../../components/model-select";
+import { SeedField } from "../../components/seed-field";
 import { Segments } from "../../components/segments";
 import type { EditorTool } from "../../lib/image-actions";
 import { EDITOR_TEXTS } from "./editor-texts";
@@ -49,7 +50,6 @@ export function EditorForm({
 }) {
 	const promptId = useId();
 	const promptHelpId = useId();
-	const seedId = useId();
 	const messageId = useId();
 	const [prompt, setPrompt] = useState(initial.prompt);
 	const [modelId, setModelId] = useState(initial.model.id);
@@ -113,23 +113,12 @@ export function EditorForm({
 				/>
 			) : null}
 			{model.seed ? (
-				<div>
-					<label htmlFor={seedId} className={LABEL_CLASS_NAME}>
-						{EDITOR_TEXTS.seed}
-					</label>
-					<input
-						id={seedId}
-						name="seed"
-						type="number"
-						inputMode="numeric"
-						min={0}
-						max={MAX_SEED}
-						value={seed}
-						placeholder={EDITOR_TEXTS.seedHelp}
-						onChange={(event) => setSeed(event.target.value)}
-						className={`${INPUT_CLASS_NAME} h-11`}
-					/>
-				</div>
+				<SeedField
+					value={seed}
+					onChange={setSeed}
+					message={null}
+					inputClassName={INPUT_CLASS_NAME}
+				/>
 			) : null}
 			{message ? (
 				<p id={messageId} role="alert" className={FIELD_MESSAGE_CLASS_NAME}>

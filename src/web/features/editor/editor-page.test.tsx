@@ -315,6 +315,30 @@ describe("the mask editor", () => {
 		});
 	});
 
+	it("offers the generator's Random seed dice, which empties a reopened seed so the server draws one", async () => {
+		const source = createSource();
+		const edit = createTestGeneration({
+			prompt: "A red door",
+			model: { id: INPAINTER.id, label: INPAINTER.label },
+			settings: { ...source.settings, count: 1, seed: 777 },
+			parent: { generationId: source.id, imageIndex: 0, action: "edit-region", exists: true },
+		});
+		const recorded = serveEditor(source);
+		mswServer.use(http.get(`*/api/generations/${edit.id}`, () => HttpResponse.json(edit)));
+		const { user } = await openEditor(`${regionPath(source)}&reopen=${edit.id}`);
+		const seed = screen.getByRole("spinbutton", { name: "Seed" });
+		await waitFor(() => expect(seed).toHaveValue(777));
+
+		await user.click(screen.getByRole("button", { name: "Random seed" }));
+		expect(seed).toHaveValue(null);
+		expect(screen.getByRole("button", { name: "Random seed" })).toBeDisabled();
+		screen.getByRole("application", { name: "Image and mask" }).focus();
+		await user.keyboard("{Enter}");
+		await user.click(screen.getByRole("button", { name: "Generate" }));
+		await waitFor(() => expect(recorded.starts).toHaveLength(1));
+		expect(recorded.starts[0]).not.toHaveProperty("seed");
+	});
+
 	it("says so when no model offered can do the tool", async () => {
 		const source = createSource();
 		serveEditor(source, [PAINTER_ONLY]);

@@ -32,8 +32,6 @@ export const EDITOR_TEXTS = {
 		region: "What should be in the painted area.",
 		expand: "What lies around the image.",
 	},
-	seed: "Seed",
-	seedHelp: "Leave empty for a random seed.",
 	submit: "Generate",
 	submitting: "Starting…",
 	started: { region: "Edit region started", expand: "Expand started" },

@@ -1,10 +1,10 @@
 // Advanced settings: Seed, Negative prompt and Quality, each where the chosen model offers it.
-import { Dices } from "lucide-react";
 import { useId } from "react";
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
-import { MAX_SEED, type Quality } from "../../../shared/generation-settings";
+import type { Quality } from "../../../shared/generation-settings";
 import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
-import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "../../components/field-classes";
+import { LABEL_CLASS_NAME } from "../../components/field-classes";
+import { SeedField } from "../../components/seed-field";
 import { Segments } from "../../components/segments";
 import { joinClassNames } from "../../lib/class-names";
 import type { SettingsChoice } from "./generation-choice";
@@ -20,8 +20,6 @@ type AdvancedSettingsProps = {
 
 /** Seed, Negative prompt and Quality, each where the chosen model offers it. */
 export function AdvancedSettings({ choice, onChange, fieldMessage }: AdvancedSettingsProps) {
-	const seedId = useId();
-	const seedMessageId = useId();
 	const negativeId = useId();
 	const negativeMessageId = useId();
 	const { model } = choice;
@@ -36,44 +34,12 @@ export function AdvancedSettings({ choice, onChange, fieldMessage }: AdvancedSet
 	return (
 		<>
 			{model.seed ? (
-				<div>
-					<label htmlFor={seedId} className={LABEL_CLASS_NAME}>
-						Seed
-					</label>
-					<div className="flex gap-2">
-						<input
-							id={seedId}
-							name="seed"
-							type="number"
-							inputMode="numeric"
-							min={0}
-							max={MAX_SEED}
-							step={1}
-							placeholder="Random"
-							value={choice.seed}
-							onChange={(event) => onChange({ seed: event.target.value })}
-							aria-invalid={seedMessage ? true : undefined}
-							aria-describedby={seedMessageId}
-							className={joinClassNames("h-11 min-w-0 flex-1", inputClassName(seedMessage))}
-						/>
-						<button
-							type="button"
-							onClick={() => onChange({ seed: "" })}
-							disabled={choice.seed === ""}
-							className="inline-flex h-11 shrink-0 cursor-pointer items-center gap-1.5 rounded-lg bg-white px-3 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-200 ring-inset hover:bg-slate-50 disabled:cursor-default disabled:opacity-60"
-						>
-							<Dices aria-hidden="true" className="size-4" />
-							Random seed
-						</button>
-					</div>
-					<p
-						id={seedMessageId}
-						className={seedMessage ? FIELD_MESSAGE_CLASS_NAME : "mt-1.5 text-xs text-slate-600"}
-					>
-						{seedMessage ??
-							`Empty for a new random seed each time; the same seed and settings make the same images.`}
-					</p>
-				</div>
+				<SeedField
+					value={choice.seed}
+					onChange={(seed) => onChange({ seed })}
+					message={seedMessage}
+					inputClassName={inputClassName(seedMessage)}
+				/>
 			) : null}
 			{model.negativePrompt ? (
 				<div>

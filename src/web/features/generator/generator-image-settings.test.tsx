@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ImageRecipe } from "../../../shared/image-recipe";
 import { writePngRecipe } from "../../../shared/image-recipe-files";
 import type { PublicModel } from "../../../shared/models";
-import { createTestModel } from "../../testing/fakes/test-generations";
+import { createTestGeneration, createTestModel } from "../../testing/fakes/test-generations";
 import {
 	cleanUpGeneratorScreen,
 	getPromptBox,
@@ -113,5 +113,27 @@ describe("settings from an image", () => {
 
 		expect(await findToast(NO_RECIPE_MESSAGE)).toBeVisible();
 		expect(getPromptBox()).toHaveValue("A lighthouse");
+	});
+
+	it("reopens the editor, with its recorded mask, for a dropped Edit region result", async () => {
+		const source = createTestGeneration({ prompt: "A harbour at dawn" });
+		const edit = createTestGeneration({
+			prompt: "A red door",
+			parent: { generationId: source.id, imageIndex: 1, action: "edit-region", exists: true },
+		});
+		startGeneratorApi({ models: [LOCAL, SKETCH], generations: [source, edit] });
+		const { readLocation } = await openGenerator();
+
+		const file = await createImageFile({
+			...RECIPE,
+			regionEdit: { action: "edit-region", generationId: edit.id },
+		});
+		dropOnForm(file);
+
+		await waitFor(() =>
+			expect(readLocation()).toBe(
+				`/edit?generation=${source.id}&image=1&tool=region&reopen=${edit.id}`,
+			),
+		);
 	});
 });

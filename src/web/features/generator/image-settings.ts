@@ -2,6 +2,7 @@
 // downloaded) fills in on the generator. Loaded on demand, when a person drops an image on the
 // form or chooses one with "Load settings from image".
 import type { AspectRatio } from "../../../shared/aspect-ratios";
+import type { RecipeRegionEdit } from "../../../shared/image-recipe";
 import { sanitizePrompt } from "../../../shared/prompt";
 import { showToast } from "../../lib/toast";
 import type { SettingsPrefill } from "./generation-choice";
@@ -12,6 +13,8 @@ export type ImageSettings = {
 	prompt: string;
 	aspectRatio: AspectRatio | null;
 	prefill: SettingsPrefill;
+	/** An Edit region or Expand result's generation, whose editor reopens (findRegionEditLink). */
+	regionEdit: RecipeRegionEdit | null;
 };
 
 /** The settings `file` carries, or null, said in a toast, when it carries none. */
@@ -34,5 +37,20 @@ export async function readImageSettings(file: Blob): Promise<ImageSettings | nul
 			quality: recipe.quality,
 			styleId: recipe.style?.id ?? null,
 		},
+		regionEdit: recipe.regionEdit ?? null,
 	};
+}
+
+/**
+ * Where a dropped Edit region or Expand result reopens: the editor on its source with its
+ * recorded mask or frame, as its Use settings does; null when that generation cannot be read (not
+ * the person's, or deleted) or its source is gone, and the generator's filled settings stay.
+ */
+export async function findRegionEditLink(regionEdit: RecipeRegionEdit): Promise<string | null> {
+	const [{ fetchGeneration }, { buildReopenEditorLink }] = await Promise.all([
+		import("../../lib/generations-requests"),
+		import("../../lib/image-actions"),
+	]);
+	const generation = await fetchGeneration(regionEdit.generationId).catch(() => null);
+	return generation ? buildReopenEditorLink(generation) : null;
 }

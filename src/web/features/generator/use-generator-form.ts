@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import type { RecipeRegionEdit } from "../../../shared/image-recipe";
 import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
 import { readGeneratorLink } from "../../lib/generator-link";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
@@ -159,8 +160,19 @@ export function useGeneratorForm({
 					value: settings.prefill,
 				}));
 				promptRef.current?.focus();
+				// An Edit region or Expand result reopens its editor, with the same mask or frame.
+				if (settings.regionEdit) reopenRegionEdit(settings.regionEdit);
 			})
 			// The code could not load (offline): nothing changed, and the next try loads it again.
+			.catch(() => {});
+	}
+
+	function reopenRegionEdit(regionEdit: RecipeRegionEdit) {
+		void loadImageSettings()
+			.then(({ findRegionEditLink }) => findRegionEditLink(regionEdit))
+			.then((link) => {
+				if (link) navigate(link);
+			})
 			.catch(() => {});
 	}
 

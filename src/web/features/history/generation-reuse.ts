@@ -4,7 +4,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { Generation, GenerationModel } from "../../../shared/generation-responses";
 import type { ModelsResponse } from "../../../shared/models";
 import { buildGeneratorLink } from "../../lib/generator-link";
-import { buildEditorLink, readEditorToolOf } from "../../lib/image-actions";
+import { buildReopenEditorLink } from "../../lib/image-actions";
 import { MODELS_QUERY_KEY } from "../../lib/models-requests";
 
 /**
@@ -35,13 +35,7 @@ export function buildUsePromptLink(generation: Generation): string {
  * its mask or frame.
  */
 export function buildUseSettingsLink(generation: Generation): string {
-	const parent = generation.parent;
-	const tool = parent ? readEditorToolOf(parent.action) : null;
-	if (parent && tool && "generationId" in parent && parent.exists) {
-		const source = { generationId: parent.generationId, imageIndex: parent.imageIndex };
-		return buildEditorLink(source, tool, generation.id);
-	}
-	return buildReuseLink(generation, { withSeed: true });
+	return buildReopenEditorLink(generation) ?? buildReuseLink(generation, { withSeed: true });
 }
 
 function buildReuseLink(generation: Generation, options: { withSeed: boolean }): string {
