@@ -126,6 +126,7 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 		headingRef,
 		onSelectionDeleted: clearSelection,
 		hasTrash: trashConfig.data?.trash === true,
+		viewerEmail,
 	});
 	const { ask: askToDelete } = deletion;
 
