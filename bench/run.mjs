@@ -14,6 +14,7 @@ const BENCHMARKS = [
 	"history-archive",
 	"boards",
 	"archive-speed",
+	"trash-purge",
 	"people",
 	"completion-latency",
 	"progress-latency",

@@ -2,8 +2,8 @@ import { sql } from "kysely";
 import type { Logger } from "../logging/logger";
 import type { Database } from "./database";
 
-/** The tables whose statistics the history's and the People page's plans depend on. */
-const TABLES = ["generations", "generation_search", "people"] as const;
+/** The tables whose statistics the history's (a board's page too) and the People page's plans depend on. */
+const TABLES = ["generations", "generation_search", "board_generations", "people"] as const;
 
 /** How often the embedded database's statistics are looked at. */
 const STATISTICS_CHECK_INTERVAL_MS = 5 * 60_000;

@@ -962,6 +962,38 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0032_board_page_order": {
+		// A board's page walks its memberships in the history's order (decision 032): each keeps its
+		// generation's created_at, copied as it is written (a generation's created_at never
+		// changes), so one index gives a board's rows newest first and a page reads only its own.
+		async up(db) {
+			await sql`alter table board_generations add column generation_created_at timestamptz`.execute(
+				db,
+			);
+			await sql`
+				update board_generations as member set generation_created_at = generations.created_at
+				from generations where generations.id = member.generation_id`.execute(db);
+			await sql`alter table board_generations alter column generation_created_at set not null`.execute(
+				db,
+			);
+			await sql`
+				create function copy_generation_created_at() returns trigger language plpgsql as $$
+				begin
+					select created_at into new.generation_created_at from generations where id = new.generation_id;
+					return new;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger board_generations_created_at
+				before insert on board_generations
+				for each row execute function copy_generation_created_at()`.execute(db);
+			await sql`
+				create index board_generations_page
+				on board_generations (board_id, generation_created_at desc, generation_id desc)`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

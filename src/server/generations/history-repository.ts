@@ -78,14 +78,25 @@ function matchesFilters(filters: HistoryFilters) {
 		if (filters.to !== undefined) {
 			conditions.push(eb("generation_search.created_at", "<", filters.to));
 		}
-		if (filters.boardId !== undefined) {
-			// A probe of the membership's primary key per row, walking the person's history in order.
-			conditions.push(
-				sql<SqlBool>`exists (select 1 from board_generations as member where member.board_id = ${filters.boardId} and member.generation_id = generation_search.id)`,
-			);
-		}
 		return eb.and(conditions);
 	};
+}
+
+/**
+ * A plain board's part of generation_search, driven from its memberships: their index walks the
+ * board newest first (the history's keyset), so a page reads its own rows and a count the board's,
+ * never the rest of its owner's history.
+ */
+function selectBoardRows(db: Executor, boardId: string) {
+	return db
+		.selectFrom("board_generations as member")
+		.innerJoin("generation_search", "generation_search.id", "member.generation_id")
+		.where("member.board_id", "=", boardId);
+}
+
+/** The keyset predicate on a membership's copy of its generation's (created_at, id). */
+function isMemberAfterCursor(cursor: PageCursor) {
+	return sql<SqlBool>`(member.generation_created_at, member.generation_id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
 }
 
 function isNarrowed(filters: HistoryFilters): boolean {
@@ -117,6 +128,23 @@ export async function selectHistoryPage(
 	},
 ): Promise<PresentableGeneration[]> {
 	const { filters, cursor, limit } = options;
+	if (filters.boardId !== undefined) {
+		let query = selectBoardRows(db, filters.boardId)
+			.innerJoin("generations", "generations.id", "generation_search.id")
+			.selectAll("generations")
+			.select(FAMILY_FACTS)
+			.where(matchesFilters(filters))
+			.where(isNotInTrash)
+			.orderBy("member.generation_created_at", "desc")
+			.orderBy("member.generation_id", "desc")
+			.limit(limit);
+		if (cursor) query = query.where(isMemberAfterCursor(cursor));
+		if (!options.isOwnerShown) return query.execute();
+		return query
+			.innerJoin("user", "user.id", "generations.user_id")
+			.select("user.email as owner_email")
+			.execute();
+	}
 	if (isNarrowed(filters)) {
 		let query = db
 			.selectFrom("generation_search")
@@ -163,8 +191,10 @@ export async function countHistory(
 ): Promise<{ total: number; today: number }> {
 	const { filters, todayStart } = options;
 	if (isNarrowed(filters)) {
-		const row = await db
-			.selectFrom("generation_search")
+		const row = await (filters.boardId === undefined
+			? db.selectFrom("generation_search")
+			: selectBoardRows(db, filters.boardId)
+		)
 			.select([
 				sql<string>`count(*)`.as("total"),
 				sql<string>`count(*) filter (where generation_search.created_at >= ${todayStart})`.as(

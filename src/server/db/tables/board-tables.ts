@@ -18,4 +18,6 @@ export type BoardGenerationsTable = {
 	board_id: string;
 	generation_id: string;
 	added_at: ColumnType<Date, Date | undefined, never>;
+	/** The generation's created_at, written by a trigger: a board's page is read in its order. */
+	generation_created_at: ColumnType<Date, never, never>;
 };

@@ -84,6 +84,12 @@ function inFolder(folder: string, name: string): string {
 	return folder ? `${folder}/${name}` : name;
 }
 
+/**
+ * How many files are read ahead of the one being written. Two reads waiting side by side kept the
+ * ZIP about half as fast again as one under load (bench/README.md, archive-speed); four were slower.
+ */
+const READ_AHEAD = 2;
+
 /** One file of the archive, read only when the archive gets to it. */
 type PendingEntry = Omit<ZipEntry, "data"> & { read(): Promise<Buffer> };
 
@@ -148,15 +154,20 @@ export function createGenerationArchive(options: {
 		}
 	});
 
-	// The next file is read while this one is checksummed and sent: reads still go one at a time,
-	// and the disk and the CPU work side by side (at most two images held).
+	// The next files are read while this one is checksummed and sent: the disk and the CPU work
+	// side by side (at most READ_AHEAD + 1 images held).
 	async function* readEntries(): AsyncGenerator<ZipEntry> {
-		let next = entries[0]?.read();
+		const reads: Array<Promise<Buffer>> = [];
+		const readAhead = (index: number) => {
+			const read = entries[index]?.read();
+			// A read that fails while nobody waits for it yet is awaited on its turn.
+			read?.catch(() => {});
+			if (read) reads.push(read);
+		};
+		for (let index = 0; index < READ_AHEAD; index++) readAhead(index);
 		for (const [index, { read: _read, ...entry }] of entries.entries()) {
-			const data = await (next as Promise<Buffer>);
-			next = entries[index + 1]?.read();
-			// A read that fails while nobody waits for it yet is awaited on the next turn.
-			next?.catch(() => {});
+			const data = await (reads.shift() as Promise<Buffer>);
+			readAhead(index + READ_AHEAD);
 			yield { ...entry, data };
 		}
 	}

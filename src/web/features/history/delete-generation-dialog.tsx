@@ -41,6 +41,17 @@ function describeOwners(owners: readonly string[], count: number): string | null
 }
 
 /**
+ * Whose the generations are, when some are not the viewer's (the administrator's moderation):
+ * the dialog says it before a deletion for good, the toast after a move to their owner's Trash.
+ */
+export function describeOtherOwners(
+	generations: readonly Generation[],
+	viewerEmail: string | null,
+): string | null {
+	return describeOwners(listOtherOwners(generations, viewerEmail), generations.length);
+}
+
+/**
  * Asks before generations are deleted: one with the exact words of SPEC.md, several with their
  * count. Deleting happens on the cards, which show they are busy.
  */
@@ -53,9 +64,7 @@ export function DeleteGenerationDialog({
 }: DeleteGenerationDialogProps) {
 	const count = generations?.length ?? 0;
 	const single = count === 1 ? generations?.[0] : undefined;
-	const ownerNote = generations
-		? describeOwners(listOtherOwners(generations, viewerEmail), count)
-		: null;
+	const ownerNote = generations ? describeOtherOwners(generations, viewerEmail) : null;
 	return (
 		<ConfirmDialog
 			isOpen={generations !== null && count > 0}

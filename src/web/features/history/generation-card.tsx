@@ -36,8 +36,10 @@ import {
 export type GenerationCardActions = ReuseActions & {
 	onPreview: (generation: Generation, imageIndex: number, trigger: HTMLElement) => void;
 	onOpenPolling: (generation: Generation) => void;
-	onDelete: (generation: Generation, trigger: HTMLElement) => void;
-	onToggleFavorite: (generation: Generation) => void;
+	/** Undefined where the viewer may not delete it (another person's board shared with them). */
+	onDelete?: ((generation: Generation, trigger: HTMLElement) => void) | undefined;
+	/** Undefined where the viewer may not change its favourite (the same). */
+	onToggleFavorite?: ((generation: Generation) => void) | undefined;
 	/** A click on the card's checkbox; with Shift held, `isRange`. */
 	onSelect: (generation: Generation, options: { isRange: boolean }) => void;
 };
@@ -207,7 +209,7 @@ function DeleteButton({
 	onDelete,
 }: {
 	generation: Generation;
-	onDelete: GenerationCardActions["onDelete"];
+	onDelete: NonNullable<GenerationCardActions["onDelete"]>;
 }) {
 	const deletingIds = use(DeletingIdsContext);
 	const isDeleting = deletingIds.has(generation.id);
@@ -288,13 +290,15 @@ export const GenerationCard = memo(function GenerationCard({
 						onSelect={actions.onSelect}
 					/>
 				) : null}
-				<div className="absolute top-2 right-2 z-raised">
-					<FavoriteButton
-						look="overlay"
-						isFavorite={generation.is_favorite}
-						onToggle={() => actions.onToggleFavorite(generation)}
-					/>
-				</div>
+				{actions.onToggleFavorite ? (
+					<div className="absolute top-2 right-2 z-raised">
+						<FavoriteButton
+							look="overlay"
+							isFavorite={generation.is_favorite}
+							onToggle={() => actions.onToggleFavorite?.(generation)}
+						/>
+					</div>
+				) : null}
 			</div>
 			<div className="flex flex-1 flex-col gap-3 p-4">
 				<div className="flex items-start gap-1">
@@ -357,7 +361,9 @@ export const GenerationCard = memo(function GenerationCard({
 						<ExternalLink aria-hidden="true" className="size-4" />
 						Open Polling
 					</Button>
-					<DeleteButton generation={generation} onDelete={actions.onDelete} />
+					{actions.onDelete ? (
+						<DeleteButton generation={generation} onDelete={actions.onDelete} />
+					) : null}
 				</div>
 			</div>
 		</article>

@@ -85,6 +85,50 @@ describe("boards in the history", () => {
 		expect(search?.get("q")).toBe("board");
 	});
 
+	it("offers none of the owner's changes on another person's board shared read-only", async () => {
+		startFakeGenerationsApi({
+			generations: [createTestGeneration({ prompt: "Their lighthouse" })],
+			boards: [
+				createTestBoard({
+					visibility: "shared",
+					owner: { email: "owner@example.com" },
+					canChange: false,
+				}),
+			],
+		});
+		const { user } = openHistory({ path: `/boards/${BOARD_ID}` });
+		await findCards();
+		expect(screen.getByText("Shared by owner@example.com · read-only")).toBeInTheDocument();
+		// The board's own changes: its visibility, name and deletion.
+		for (const name of ["Share", "Make private", "Rename", "Delete board"]) {
+			expect(screen.queryByRole("button", { name })).toBeNull();
+		}
+		// The card's: no favourite, no Delete, nothing put on or taken off a board.
+		const card = findCard("Their lighthouse");
+		expect(within(card).queryByRole("button", { name: "Favourite" })).toBeNull();
+		expect(within(card).queryByRole("button", { name: "Delete" })).toBeNull();
+		await user.click(within(card).getByRole("button", { name: "More actions" }));
+		expect(await screen.findByRole("menuitem", { name: "Copy prompt" })).toBeInTheDocument();
+		expect(screen.queryByRole("menuitem", { name: "Add to board…" })).toBeNull();
+		expect(screen.queryByRole("menuitem", { name: "Remove from board" })).toBeNull();
+		await user.keyboard("{Escape}");
+		// The preview's.
+		await user.click(within(card).getByRole("button", { name: "Preview image 1 of 4" }));
+		const preview = await screen.findByRole("dialog");
+		expect(within(preview).getByRole("link", { name: /Download image/ })).toBeInTheDocument();
+		for (const name of ["Favourite", "Delete", "Add to board", "Remove from board"]) {
+			expect(within(preview).queryByRole("button", { name })).toBeNull();
+		}
+		await user.keyboard("{Escape}");
+		await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+		// The selection's: a download, no deletion.
+		await user.click(screen.getByRole("button", { name: "Select" }));
+		const bar = await screen.findByRole("region", { name: "Selection" });
+		expect(within(bar).getByRole("button", { name: /Download/ })).toBeInTheDocument();
+		expect(within(bar).queryByRole("button", { name: "Delete" })).toBeNull();
+		expect(within(bar).queryByRole("button", { name: /board/ })).toBeNull();
+	});
+
 	it("says a board that is not there, or not shared, cannot be shown", async () => {
 		startFakeGenerationsApi({ boards: [] });
 		openHistory({ path: `/boards/${BOARD_ID}` });

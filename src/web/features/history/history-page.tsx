@@ -126,6 +126,7 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 		headingRef,
 		onSelectionDeleted: clearSelection,
 		hasTrash: trashConfig.data?.trash === true,
+		viewerEmail,
 	});
 	const { ask: askToDelete } = deletion;
 
@@ -152,8 +153,10 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 			document.activeElement instanceof HTMLElement ? document.activeElement : null;
 		setBoardChoiceIds(ids);
 	}, []);
-	// Another person's board shared with the viewer is read-only: nothing is put on a board from it.
+	// Another person's board shared with the viewer is read-only: nothing is put on a board from it,
+	// and its owner's generations are not the viewer's to delete or mark as favourites.
 	const canChooseBoards = board === undefined || board.canChange;
+	const canChangeGenerations = canChooseBoards;
 	const removableBoard = board?.canChange && !board.isSmart ? board : undefined;
 	const removeFromBoard = useCallback(
 		(ids: readonly string[]) => {
@@ -190,10 +193,13 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 		() => ({
 			onPreview: openPreview,
 			onOpenPolling: openPollingUrl,
-			onDelete: (generation, trigger) =>
-				askToDelete([generation], { isSelection: false, returnFocusTo: trigger }),
-			onToggleFavorite: (generation) =>
-				toggleFavorite({ id: generation.id, isFavorite: !generation.is_favorite }),
+			onDelete: canChangeGenerations
+				? (generation, trigger) =>
+						askToDelete([generation], { isSelection: false, returnFocusTo: trigger })
+				: undefined,
+			onToggleFavorite: canChangeGenerations
+				? (generation) => toggleFavorite({ id: generation.id, isFavorite: !generation.is_favorite })
+				: undefined,
 			onRerun: rerun,
 			onImageAction: (generation, action, imageIndex, factor) =>
 				startImageAction({ generation, action, imageIndex, factor }),
@@ -213,6 +219,7 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 			startImageAction,
 			reuse,
 			clickSelection,
+			canChangeGenerations,
 			canChooseBoards,
 			chooseBoards,
 			removableBoard,
@@ -221,13 +228,15 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 	);
 	const previewActions = {
 		...actions,
-		onDelete: (generation: Generation) => {
-			preview.close();
-			askToDelete([generation], {
-				isSelection: false,
-				returnFocusTo: preview.returnFocusRef.current,
-			});
-		},
+		onDelete: actions.onDelete
+			? (generation: Generation) => {
+					preview.close();
+					askToDelete([generation], {
+						isSelection: false,
+						returnFocusTo: preview.returnFocusRef.current,
+					});
+				}
+			: undefined,
 		onChooseBoards: actions.onChooseBoards
 			? (generation: Generation) => {
 					preview.close();
@@ -326,11 +335,14 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 					shownCount={items.length}
 					isDeleting={deletion.isSelectionDeleting}
 					onSelectAll={selection.selectAllShown}
-					onDelete={() =>
-						askToDelete(
-							selection.selectedIds.flatMap((id) => itemsById.get(id) ?? []),
-							{ isSelection: true, returnFocusTo: null },
-						)
+					onDelete={
+						canChangeGenerations
+							? () =>
+									askToDelete(
+										selection.selectedIds.flatMap((id) => itemsById.get(id) ?? []),
+										{ isSelection: true, returnFocusTo: null },
+									)
+							: undefined
 					}
 					onDone={selection.leave}
 					onAddToBoard={canChooseBoards ? () => chooseBoards(selection.selectedIds) : undefined}

@@ -282,11 +282,13 @@ export function ImagePreviewDialog({
 						) : null}
 						{generation ? (
 							<div className="mt-auto flex flex-wrap gap-2 border-t border-slate-100 pt-4">
-								<FavoriteButton
-									look="labelled"
-									isFavorite={generation.is_favorite}
-									onToggle={() => actions.onToggleFavorite(generation)}
-								/>
+								{actions.onToggleFavorite ? (
+									<FavoriteButton
+										look="labelled"
+										isFavorite={generation.is_favorite}
+										onToggle={() => actions.onToggleFavorite?.(generation)}
+									/>
+								) : null}
 								<a
 									href={buildImageDownloadUrl(generation.id, imageIndex)}
 									download
@@ -366,15 +368,17 @@ export function ImagePreviewDialog({
 										Remove from board
 									</Button>
 								) : null}
-								<Button
-									variant="ghost"
-									size="sm"
-									onClick={(event) => actions.onDelete(generation, event.currentTarget)}
-									className="text-red-700 hover:bg-red-50 hover:text-red-800"
-								>
-									<Trash2 aria-hidden="true" className="size-4" />
-									Delete
-								</Button>
+								{actions.onDelete ? (
+									<Button
+										variant="ghost"
+										size="sm"
+										onClick={(event) => actions.onDelete?.(generation, event.currentTarget)}
+										className="text-red-700 hover:bg-red-50 hover:text-red-800"
+									>
+										<Trash2 aria-hidden="true" className="size-4" />
+										Delete
+									</Button>
+								) : null}
 							</div>
 						) : null}
 					</div>

@@ -14,7 +14,8 @@ type SelectionBarProps = {
 	shownCount: number;
 	isDeleting: boolean;
 	onSelectAll: () => void;
-	onDelete: () => void;
+	/** Undefined where the viewer may not delete what is shown (another person's shared board). */
+	onDelete?: (() => void) | undefined;
 	onDone: () => void;
 	/** Add to board…, where the selection may be put on boards. */
 	onAddToBoard?: (() => void) | undefined;
@@ -130,16 +131,18 @@ export function SelectionBar({
 					Remove from board
 				</Button>
 			) : null}
-			<Button
-				variant="danger"
-				size="sm"
-				onClick={onDelete}
-				disabled={isEmpty || isTooMany}
-				isBusy={isDeleting}
-			>
-				{isDeleting ? null : <Trash2 aria-hidden="true" className="size-4" />}
-				Delete
-			</Button>
+			{onDelete ? (
+				<Button
+					variant="danger"
+					size="sm"
+					onClick={onDelete}
+					disabled={isEmpty || isTooMany}
+					isBusy={isDeleting}
+				>
+					{isDeleting ? null : <Trash2 aria-hidden="true" className="size-4" />}
+					Delete
+				</Button>
+			) : null}
 			<Button variant="secondary" size="sm" onClick={onDone}>
 				<X aria-hidden="true" className="size-4" />
 				Done

@@ -32,6 +32,7 @@ export function useHistoryDeletion({
 	headingRef,
 	onSelectionDeleted,
 	hasTrash = false,
+	viewerEmail = null,
 }: {
 	timeZone: string;
 	listRef: RefObject<HTMLElement | null>;
@@ -42,9 +43,11 @@ export function useHistoryDeletion({
 	 * the confirmation asks first, as SPEC.md's history says.
 	 */
 	hasTrash?: boolean;
+	/** Who deletes: the administrator's toast says whose generations went to their owner's Trash. */
+	viewerEmail?: string | null;
 }) {
-	const deletion = useDeleteGeneration(timeZone);
-	const bulkDeletion = useDeleteGenerations(timeZone);
+	const deletion = useDeleteGeneration(timeZone, viewerEmail);
+	const bulkDeletion = useDeleteGenerations(timeZone, viewerEmail);
 	const deletingIds = useMemo<ReadonlySet<string>>(() => {
 		if (deletion.isPending && deletion.variables) return new Set([deletion.variables.id]);
 		if (bulkDeletion.isPending && bulkDeletion.variables) {

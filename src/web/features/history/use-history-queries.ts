@@ -25,6 +25,7 @@ import { buildImageActionRequest, type ImmediateAction } from "../../lib/image-a
 import { formatCount } from "../../lib/number-format";
 import { showToast, showUndoToast } from "../../lib/toast";
 import { restoreGenerations, TRASH_QUERY_KEY } from "../../lib/trash-requests";
+import { describeOtherOwners } from "./delete-generation-dialog";
 import { buildRerunRequest } from "./generation-reuse";
 import {
 	createGenerationsListKey,
@@ -50,13 +51,15 @@ function announceDeletion(
 	message: string,
 	ids: readonly string[],
 	permanent: boolean,
+	/** Whose they are, when not the viewer's: sent to their owner's Trash, no dialog said it. */
+	ownerNote: string | null = null,
 ): void {
 	void queryClient.invalidateQueries({ queryKey: TRASH_QUERY_KEY });
 	if (permanent) {
 		void showToast("success", message);
 		return;
 	}
-	void showUndoToast(message, () => {
+	void showUndoToast(ownerNote ? `${message}. ${ownerNote}` : message, () => {
 		restoreGenerations(ids)
 			.catch(() => showToast("error", RESTORE_FAILURE_MESSAGE))
 			.finally(() => {
@@ -112,7 +115,7 @@ function createIsToday(timeZone: string) {
  * Deletes one generation: the card goes at once, the list reloads (pages and counts), and a toast
  * says how it went. A failure also reloads, in case the generation was already gone.
  */
-export function useDeleteGeneration(timeZone: string) {
+export function useDeleteGeneration(timeZone: string, viewerEmail: string | null = null) {
 	const queryClient = useQueryClient();
 	return useMutation({
 		mutationFn: (generation: Generation) => deleteGenerationById(generation.id),
@@ -121,7 +124,13 @@ export function useDeleteGeneration(timeZone: string) {
 			updateGenerationLists(queryClient, (data) =>
 				removeGeneration(data, generation.id, { isToday }),
 			);
-			announceDeletion(queryClient, DELETE_SUCCESS_MESSAGE, [generation.id], answer.permanent);
+			announceDeletion(
+				queryClient,
+				DELETE_SUCCESS_MESSAGE,
+				[generation.id],
+				answer.permanent,
+				describeOtherOwners([generation], viewerEmail),
+			);
 			void reloadGenerationLists(queryClient);
 		},
 		onError: () => {
@@ -132,7 +141,7 @@ export function useDeleteGeneration(timeZone: string) {
 }
 
 /** Deletes the selected generations in one request (all or nothing), like useDeleteGeneration. */
-export function useDeleteGenerations(timeZone: string) {
+export function useDeleteGenerations(timeZone: string, viewerEmail: string | null = null) {
 	const queryClient = useQueryClient();
 	return useMutation({
 		mutationFn: (generations: readonly Generation[]) =>
@@ -146,6 +155,7 @@ export function useDeleteGenerations(timeZone: string) {
 				deleted === 1 ? DELETE_SUCCESS_MESSAGE : `${formatCount(deleted)} generations deleted`,
 				[...ids],
 				permanent,
+				describeOtherOwners(generations, viewerEmail),
 			);
 			void reloadGenerationLists(queryClient);
 		},
