@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
-import { isAfterCursor, type PageCursor } from "../db/cursor-page";
+import { isAfterCursor, isBeforeCursor, type PageCursor } from "../db/cursor-page";
 import type { DatabaseSchema } from "../db/schema";
 
 import {
@@ -34,6 +34,8 @@ export type HistoryFilters = {
 	to?: Date | undefined;
 	/** A style's id: the generations made with it, whatever it is called now. */
 	styleId?: string | undefined;
+	/** Only this generation: whether a board's link shows it now (sharing/). */
+	generationId?: string | undefined;
 };
 
 /** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
@@ -78,6 +80,9 @@ function matchesFilters(filters: HistoryFilters) {
 		if (filters.to !== undefined) {
 			conditions.push(eb("generation_search.created_at", "<", filters.to));
 		}
+		if (filters.generationId !== undefined) {
+			conditions.push(eb("generation_search.id", "=", filters.generationId));
+		}
 		if (filters.boardId !== undefined) {
 			// A probe of the membership's primary key per row, walking the person's history in order.
 			conditions.push(
@@ -98,7 +103,8 @@ function isNarrowed(filters: HistoryFilters): boolean {
 			filters.savedSearch ||
 			filters.from ||
 			filters.to ||
-			filters.styleId,
+			filters.styleId ||
+			filters.generationId,
 	);
 }
 
@@ -114,10 +120,16 @@ export async function selectHistoryPage(
 		limit: number;
 		/** Add each row's owner e-mail (the administrator's view). */
 		isOwnerShown: boolean;
+		/**
+		 * The rows newer than the cursor instead (a shared board's Newer page), oldest first: the
+		 * caller reverses them.
+		 */
+		isNewerPage?: boolean;
 	},
 ): Promise<PresentableGeneration[]> {
 	const { filters, cursor, limit } = options;
 	if (isNarrowed(filters)) {
+		const order = options.isNewerPage ? "asc" : "desc";
 		let query = db
 			.selectFrom("generation_search")
 			.innerJoin("generations", "generations.id", "generation_search.id")
@@ -125,26 +137,33 @@ export async function selectHistoryPage(
 			.select(FAMILY_FACTS)
 			.where(matchesFilters(filters))
 			.where(isNotInTrash)
-			.orderBy("generation_search.created_at", "desc")
-			.orderBy("generation_search.id", "desc")
+			.orderBy("generation_search.created_at", order)
+			.orderBy("generation_search.id", order)
 			.limit(limit);
-		if (cursor) query = query.where(isAfterCursor("generation_search", cursor));
+		if (cursor) {
+			const isBeyond = options.isNewerPage ? isBeforeCursor : isAfterCursor;
+			query = query.where(isBeyond("generation_search", cursor));
+		}
 		if (!options.isOwnerShown) return query.execute();
 		return query
 			.innerJoin("user", "user.id", "generations.user_id")
 			.select("user.email as owner_email")
 			.execute();
 	}
+	const order = options.isNewerPage ? "asc" : "desc";
 	let query = db
 		.selectFrom("generations")
 		.selectAll("generations")
 		.select(FAMILY_FACTS)
 		.where(isNotInTrash)
-		.orderBy("generations.created_at", "desc")
-		.orderBy("generations.id", "desc")
+		.orderBy("generations.created_at", order)
+		.orderBy("generations.id", order)
 		.limit(limit);
 	if (filters.userId !== undefined) query = query.where("generations.user_id", "=", filters.userId);
-	if (cursor) query = query.where(isAfterCursor("generations", cursor));
+	if (cursor) {
+		const isBeyond = options.isNewerPage ? isBeforeCursor : isAfterCursor;
+		query = query.where(isBeyond("generations", cursor));
+	}
 	if (!options.isOwnerShown) return query.execute();
 	return query
 		.innerJoin("user", "user.id", "generations.user_id")

@@ -16,7 +16,11 @@ describe("the account page's shared links", () => {
 			shares: [
 				createTestShare({
 					prompt: "A lighthouse",
-					target: { generationId: "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d", imageIndex: 1 },
+					target: {
+						generationId: "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
+						imageIndex: 1,
+						boardId: null,
+					},
 					createdAt: "2025-01-05T09:00:00.000Z",
 					expiresAt: "2025-01-12T09:00:00.000Z",
 					views: 3,
