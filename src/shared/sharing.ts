@@ -95,6 +95,18 @@ export const ShareSchema = z.object({
 });
 export type Share = z.infer<typeof ShareSchema>;
 
+/** What a link shows, in words, as the account page and the administrator's list name it. */
+export function describeShareTarget(share: Share): string {
+	if (share.target.boardId !== null) return `The board “${share.boardName ?? ""}”`;
+	// Once deleted, a generation's link and a board's look the same: both name nothing.
+	if (share.target.generationId === null || share.prompt === null) {
+		return "Something since deleted";
+	}
+	const what =
+		share.target.imageIndex === null ? "All images" : `Image ${share.target.imageIndex + 1}`;
+	return `${what} of “${share.prompt}”`;
+}
+
 /** `POST /api/shares` and `POST /api/shares/:id/rotate`: the link with its address, shown once. */
 export const CreatedShareSchema = z.extend(ShareSchema, {
 	token: z.string(),
