@@ -43,6 +43,32 @@ describe("the account page's shared links", () => {
 		expect(within(harbour as HTMLElement).queryByRole("button", { name: "Revoke" })).toBeNull();
 	});
 
+	it("names a board's link by its board, and a link whose generation or board was deleted as such", async () => {
+		startFakeSharesServer({
+			shares: [
+				createTestShare({
+					target: {
+						generationId: null,
+						imageIndex: null,
+						boardId: "5a1c9e7e-2b44-4c53-9a8a-2f1f6a1f6c2d",
+					},
+					prompt: null,
+					boardName: "Harbours",
+				}),
+				createTestShare({
+					target: { generationId: null, imageIndex: null, boardId: null },
+					prompt: null,
+					state: "revoked",
+				}),
+			],
+		});
+		renderSection();
+		const list = await screen.findByRole("list", { name: "Your shared links" });
+		const [board, deleted] = within(list).getAllByRole("listitem");
+		expect(board).toHaveTextContent("The board “Harbours”");
+		expect(deleted).toHaveTextContent("Something since deleted");
+	});
+
 	it("revokes a link, and shows a renewed link's new address once", async () => {
 		const server = startFakeSharesServer({ shares: [createTestShare({ prompt: "A kite" })] });
 		const { user } = renderSection();
