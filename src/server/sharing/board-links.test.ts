@@ -133,6 +133,8 @@ describe.each(availableDatabaseKinds())("a board's shared link on %s", (kind) =>
 		if (!newer) throw new Error("the second page has a newer page");
 		const back = await readJsonPage(visitor, `${path}?before=${newer}`);
 		expect(back.images.map((image) => image.url)).toEqual(first.images.map((image) => image.url));
+		const forged = await visitor.request(`${path}?after=not-a-cursor`);
+		expect(await expectErrorEnvelope(forged, 400, "VALIDATION_ERROR")).toContain("cursor");
 
 		// The HTML page: plain links to the older page, and the preview's → crossing to it.
 		const html = await readHtml(visitor, pathOf(share));
@@ -151,7 +153,7 @@ describe.each(availableDatabaseKinds())("a board's shared link on %s", (kind) =>
 		);
 		const newerPage = await readHtml(visitor, hrefOf(olderPage, "← Newer"));
 		expect(newerPage).toContain(`Harbour ${ids.length - 1}`);
-		// Images are not views; pages are, once each: 3 JSON and 6 HTML pages.
+		// Images are not views; pages are, once each: 3 JSON and 6 HTML pages (the refused one is not).
 		await visitor.request(first.images[0]?.url ?? "");
 		const [listed] = await listShares(owner.client);
 		expect(listed?.views).toBe(9);

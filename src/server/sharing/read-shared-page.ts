@@ -117,9 +117,13 @@ export async function viewSharedPage(
 	position: BoardPagePosition = {},
 ): Promise<SharedPage> {
 	const target = await findLiveShareTarget(deps, token, viewer);
-	await countShareView(deps.database.db, target.share.id);
-	if (target.kind === "generation") return presentSharedPage(token, target);
+	if (target.kind === "generation") {
+		await countShareView(deps.database.db, target.share.id);
+		return presentSharedPage(token, target);
+	}
+	// A page that cannot be read (a cursor we did not make) is no view.
 	const page = await readSharedBoardPage(deps.database.db, target.board, position);
+	await countShareView(deps.database.db, target.share.id);
 	return presentSharedBoardPage(token, target, page);
 }
 
