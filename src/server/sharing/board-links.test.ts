@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRecipeFromImage } from "../../shared/image-recipe-files";
-import { type SharedPage, SharedPageSchema } from "../../shared/sharing";
+import { CreatedShareSchema, type SharedPage, SharedPageSchema } from "../../shared/sharing";
 import { callWithToken, createToken, makeFinishedGeneration } from "../testing/api-token-kit";
 import { makeBoard, putOnBoard } from "../testing/board-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
@@ -159,7 +159,7 @@ describe.each(availableDatabaseKinds())("a board's shared link on %s", (kind) =>
 		expect(listed?.views).toBe(9);
 	});
 
-	it("no longer shows or serves a generation taken off the board or moved to the Trash, and ends with the board", async () => {
+	it("no longer shows or serves a generation taken off the board or moved to the Trash, takes a new link, and ends with the board", async () => {
 		const owner = await createTestUser(server);
 		const { board, ids } = await seedBoard(owner, 3);
 		const [removed, trashed, kept] = ids as [string, string, string];
@@ -190,13 +190,25 @@ describe.each(availableDatabaseKinds())("a board's shared link on %s", (kind) =>
 			"NOT_FOUND",
 		);
 
+		// New link: the same board under a new address; the old one has ended.
+		const rotated = await owner.client.request(`/api/shares/${share.id}/rotate`, {
+			method: "POST",
+		});
+		expect(rotated.status).toBe(201);
+		const renewed = CreatedShareSchema.parse(await rotated.json());
+		expect(renewed.target.boardId).toBe(board.id);
+		await expectErrorEnvelope(await visitor.request(`/api/s/${share.token}`), 410, "SHARE_ENDED");
+		expect((await readJsonPage(visitor, `/api/s/${renewed.token}`)).images).toHaveLength(1);
+
 		const gone = await owner.client.request(`/api/boards/${board.id}`, { method: "DELETE" });
 		expect(gone.status).toBe(200);
-		await expectErrorEnvelope(await visitor.request(`/api/s/${share.token}`), 410, "SHARE_ENDED");
-		expect(await readHtml(visitor, pathOf(share), 410)).toContain("This link has ended");
-		await expectErrorEnvelope(await visitor.request(urlOf(kept)), 410, "SHARE_ENDED");
+		await expectErrorEnvelope(await visitor.request(`/api/s/${renewed.token}`), 410, "SHARE_ENDED");
+		expect(await readHtml(visitor, pathOf(renewed), 410)).toContain("This link has ended");
+		const keptUrl = urlOf(kept).replace(share.token, renewed.token);
+		await expectErrorEnvelope(await visitor.request(keptUrl), 410, "SHARE_ENDED");
 		const [listed] = await listShares(owner.client);
 		expect(listed?.state).toBe("revoked");
+		expect(listed?.boardName).toBeNull();
 	});
 
 	it("shows a smart board's current results", async () => {
