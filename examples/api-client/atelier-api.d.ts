@@ -584,8 +584,8 @@ export interface paths {
         get: operations["listShares"];
         put?: never;
         /**
-         * Share a generation or one of its images
-         * @description Makes a link with a new random token (256 bits), unrelated to what it shows; a revoked token is never made live again. `expires` is `1h`, `1d`, `7d`, `30d` or `never` (refused where the server sets a longest expiry, SHARE_MAX_DAYS). `originals: false` serves display copies only; `showPrompt: false` shows no prompt or settings, and every file served through the link carries no recipe. The prompt must pass the server's blocklist (400 `PROMPT_BLOCKED`); where the server checks images, a public link for flagged images is refused (422 `SHARE_FLAGGED`). The answer's `url` and `token` are shown once: the server keeps only a hash.
+         * Share a generation, one of its images, or a board
+         * @description Makes a link with a new random token (256 bits), unrelated to what it shows; a revoked token is never made live again. `target` is `{ generationId, imageIndex? }`, your own finished generation, or `{ boardId }`, your own board: its page shows the board as it is now, newest first, a page at a time, without what is in the Trash (a board shared with you to look at cannot be shared, 403 `BOARD_READ_ONLY`; deleting the board ends the link, 410; where the server checks images, a public link to a board is refused, 400). `expires` is `1h`, `1d`, `7d`, `30d` or `never` (refused where the server sets a longest expiry, SHARE_MAX_DAYS). `originals: false` serves display copies only; `showPrompt: false` shows no prompt or settings, and every file served through the link carries no recipe. The prompt must pass the server's blocklist (400 `PROMPT_BLOCKED`); where the server checks images, a public link for flagged images is refused (422 `SHARE_FLAGGED`). The answer's `url` and `token` are shown once: the server keeps only a hash.
          *
          *     A token needs the `share` scope.
          */
@@ -649,7 +649,7 @@ export interface paths {
         };
         /**
          * What a shared link shows
-         * @description Anyone may call it where the server's links are public (where they are for signed-in people, a session or token is needed). The images' addresses are under the link; `prompt` and `settings` are null when the link hides them. Each call counts a view. An ended link answers 410, one the administrator took down 451, an unknown one 404.
+         * @description Anyone may call it where the server's links are public (where they are for signed-in people, a session or token is needed). The images' addresses are under the link; `prompt` and `settings` (and each image's `prompt`) are null when the link hides them. A board's link has `board`: its name and the cursors of the pages around this one, `?after=<olderCursor>` for older generations and `?before=<newerCursor>` for newer ones (24 generations a page, newest first). Each call counts a view. An ended link answers 410, one the administrator took down 451, an unknown one 404.
          *
          *     Open to anyone.
          */
@@ -5840,9 +5840,11 @@ export interface operations {
                      *           "id": "2d6f1c84-0b7e-4f0a-9e55-3c1b7a9d4e21",
                      *           "target": {
                      *             "generationId": "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
-                     *             "imageIndex": null
+                     *             "imageIndex": null,
+                     *             "boardId": null
                      *           },
                      *           "prompt": "A lighthouse at dusk, oil painting",
+                     *           "boardName": null,
                      *           "originals": false,
                      *           "showPrompt": true,
                      *           "state": "live",
@@ -5860,8 +5862,10 @@ export interface operations {
                             target: {
                                 generationId: string | null;
                                 imageIndex: number | null;
+                                boardId: string | null;
                             };
                             prompt: string | null;
+                            boardName: string | null;
                             originals: boolean;
                             showPrompt: boolean;
                             /** @enum {string} */
@@ -5978,6 +5982,9 @@ export interface operations {
                         /** Format: uuid */
                         generationId: string;
                         imageIndex?: number;
+                    } | {
+                        /** Format: uuid */
+                        boardId: string;
                     };
                     /** @enum {string} */
                     expires: "1h" | "1d" | "7d" | "30d" | "never";
@@ -6002,9 +6009,11 @@ export interface operations {
                      *       "id": "2d6f1c84-0b7e-4f0a-9e55-3c1b7a9d4e21",
                      *       "target": {
                      *         "generationId": "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
-                     *         "imageIndex": null
+                     *         "imageIndex": null,
+                     *         "boardId": null
                      *       },
                      *       "prompt": "A lighthouse at dusk, oil painting",
+                     *       "boardName": null,
                      *       "originals": false,
                      *       "showPrompt": true,
                      *       "state": "live",
@@ -6021,8 +6030,10 @@ export interface operations {
                         target: {
                             generationId: string | null;
                             imageIndex: number | null;
+                            boardId: string | null;
                         };
                         prompt: string | null;
+                        boardName: string | null;
                         originals: boolean;
                         showPrompt: boolean;
                         /** @enum {string} */
@@ -6200,9 +6211,11 @@ export interface operations {
                      *       "id": "2d6f1c84-0b7e-4f0a-9e55-3c1b7a9d4e21",
                      *       "target": {
                      *         "generationId": "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
-                     *         "imageIndex": null
+                     *         "imageIndex": null,
+                     *         "boardId": null
                      *       },
                      *       "prompt": "A lighthouse at dusk, oil painting",
+                     *       "boardName": null,
                      *       "originals": false,
                      *       "showPrompt": true,
                      *       "state": "revoked",
@@ -6217,8 +6230,10 @@ export interface operations {
                         target: {
                             generationId: string | null;
                             imageIndex: number | null;
+                            boardId: string | null;
                         };
                         prompt: string | null;
+                        boardName: string | null;
                         originals: boolean;
                         showPrompt: boolean;
                         /** @enum {string} */
@@ -6358,9 +6373,11 @@ export interface operations {
                      *       "id": "2d6f1c84-0b7e-4f0a-9e55-3c1b7a9d4e21",
                      *       "target": {
                      *         "generationId": "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
-                     *         "imageIndex": null
+                     *         "imageIndex": null,
+                     *         "boardId": null
                      *       },
                      *       "prompt": "A lighthouse at dusk, oil painting",
+                     *       "boardName": null,
                      *       "originals": false,
                      *       "showPrompt": true,
                      *       "state": "live",
@@ -6377,8 +6394,10 @@ export interface operations {
                         target: {
                             generationId: string | null;
                             imageIndex: number | null;
+                            boardId: string | null;
                         };
                         prompt: string | null;
+                        boardName: string | null;
                         originals: boolean;
                         showPrompt: boolean;
                         /** @enum {string} */
@@ -6510,7 +6529,10 @@ export interface operations {
     };
     readSharedPage: {
         parameters: {
-            query?: never;
+            query?: {
+                after?: string;
+                before?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -6540,7 +6562,8 @@ export interface operations {
                      *           "url": "/s/q3X9v0b2Jr7mK1sT5wYc8eLz4nHd6fPa0uQg2iRt7xE/images/0/display",
                      *           "width": 1024,
                      *           "height": 576,
-                     *           "originalUrl": null
+                     *           "originalUrl": null,
+                     *           "prompt": "A lighthouse at dusk, oil painting"
                      *         }
                      *       ],
                      *       "prompt": "A lighthouse at dusk, oil painting",
@@ -6552,7 +6575,8 @@ export interface operations {
                      *       },
                      *       "createdAt": "2026-01-15T09:30:00.000Z",
                      *       "expiresAt": "2026-01-22T10:00:00.000Z",
-                     *       "reportUrl": "/api/s/q3X9v0b2Jr7mK1sT5wYc8eLz4nHd6fPa0uQg2iRt7xE/report"
+                     *       "reportUrl": "/api/s/q3X9v0b2Jr7mK1sT5wYc8eLz4nHd6fPa0uQg2iRt7xE/report",
+                     *       "board": null
                      *     }
                      */
                     "application/json": {
@@ -6561,6 +6585,7 @@ export interface operations {
                             width: number;
                             height: number;
                             originalUrl: string | null;
+                            prompt: string | null;
                         }[];
                         prompt: string | null;
                         settings: {
@@ -6572,7 +6597,30 @@ export interface operations {
                         createdAt: string;
                         expiresAt: string | null;
                         reportUrl: string;
+                        board: {
+                            name: string;
+                            olderCursor: string | null;
+                            newerCursor: string | null;
+                        } | null;
                     };
+                };
+            };
+            /** @description The input is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Invalid input. Please check your data and try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Not found, or not the caller's. */

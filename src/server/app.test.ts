@@ -44,6 +44,8 @@ describe.each(availableDatabaseKinds())("the HTTP app on %s", (kind) => {
 			emailVerificationRequired: false,
 			modelChoice: false,
 			trash: true,
+			sharing: "public",
+			shareMaxDays: null,
 		});
 	});
 
@@ -241,6 +243,8 @@ describe("the built web app", () => {
 					emailVerificationRequired: false,
 					modelChoice: false,
 					trash: true,
+					sharing: "public",
+					shareMaxDays: null,
 				},
 			});
 			expect(home.html).not.toContain(BOOT_STATE_PLACEHOLDER);

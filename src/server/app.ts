@@ -102,6 +102,8 @@ export function createApp(deps: AppDeps) {
 		emailVerificationRequired: config.requireEmailVerification,
 		modelChoice: config.hasModelChoice,
 		trash: config.hasTrash === true,
+		sharing: deps.sharing.settings.mode,
+		shareMaxDays: deps.sharing.settings.maxDays ?? null,
 	};
 	const isHttps = config.baseUrl.startsWith("https://");
 

@@ -1,6 +1,8 @@
 // Plain types, no schemas: the browser reads these on its first page, by hand, without a schema
 // library (docs/decisions/005-first-load-budget.md).
 
+import type { SharingMode } from "./sharing";
+
 /** The signed-in person as the server sends it with the session; `isAdmin` is the server's word. */
 export type SessionUser = {
 	id: string;
@@ -29,6 +31,10 @@ export type PublicConfig = {
 	modelChoice: boolean;
 	/** Deleting goes to the Trash (TRASH_DAYS above 0): Undo in a toast instead of a question. */
 	trash: boolean;
+	/** SHARING: `off` hides Share everywhere; `signed-in` links open only for people signed in here. */
+	sharing: SharingMode;
+	/** SHARE_MAX_DAYS: the longest a link may live, in days; null lets a link never expire. */
+	shareMaxDays: number | null;
 };
 
 /** The administrator is the account whose e-mail, trimmed and lowercased, equals the configured one. */

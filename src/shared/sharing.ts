@@ -27,17 +27,33 @@ export function sharedPagePath(token: string): string {
 	return `/s/${token}`;
 }
 
-/**
- * What a link shows: one generation, or one image of it. A board's link will be
- * `{ boardId }` beside it (decision 036).
- */
-export const ShareTargetSchema = z.object({
+/** A link to one generation, or one image of it. */
+const GenerationTargetSchema = z.object({
 	generationId: z.uuid({ error: "target.generationId must be a generation's id" }),
 	imageIndex: z.optional(
 		z.int({ error: "target.imageIndex must be 0 to 3" }).check(z.minimum(0), z.maximum(3)),
 	),
 });
+
+/** A link to a board: its page of generations, newest first, as the board holds them now. */
+const BoardTargetSchema = z.strictObject(
+	{ boardId: z.uuid({ error: "target.boardId must be a board's id" }) },
+	{ error: "target: a board's link names only its boardId" },
+);
+
+/** What a link shows: one generation, one image of it, or a board (decision 036). */
+export const ShareTargetSchema = z.union([GenerationTargetSchema, BoardTargetSchema], {
+	error: "target must be { generationId, imageIndex? } or { boardId }",
+});
 export type ShareTarget = z.infer<typeof ShareTargetSchema>;
+
+/** The expiries a server offers: none beyond its longest (SHARE_MAX_DAYS), and `never` only without one. */
+export function offeredShareExpiries(maxDays: number | null): ShareExpiry[] {
+	if (maxDays === null) return [...SHARE_EXPIRIES];
+	return SHARE_EXPIRIES.filter(
+		(expiry) => expiry !== "never" && SHARE_EXPIRY_MS[expiry] <= maxDays * 86_400_000,
+	);
+}
 
 /** `POST /api/shares`. */
 export const CreateShareRequestSchema = z.object({
@@ -56,10 +72,19 @@ export const SHARE_STATES = ["live", "expired", "revoked", "hidden"] as const;
 /** A link as its owner lists it. Its address exists only in the answer that made it: the server keeps a hash. */
 export const ShareSchema = z.object({
 	id: z.string(),
-	/** The generation is null once it is deleted (the link has ended). */
-	target: z.object({ generationId: z.nullable(z.string()), imageIndex: z.nullable(z.int()) }),
-	/** The generation's prompt, to say what the link shows; null once it is deleted. */
+	/**
+	 * A generation's link names it (and the image), a board's the board; what it names is null once
+	 * it is deleted (the link has ended).
+	 */
+	target: z.object({
+		generationId: z.nullable(z.string()),
+		imageIndex: z.nullable(z.int()),
+		boardId: z.nullable(z.string()),
+	}),
+	/** The generation's prompt, to say what the link shows; null for a board and once it is deleted. */
 	prompt: z.nullable(z.string()),
+	/** The board's name, for a board's link; null otherwise and once the board is deleted. */
+	boardName: z.nullable(z.string()),
 	originals: z.boolean(),
 	showPrompt: z.boolean(),
 	state: z.enum(SHARE_STATES),
@@ -69,6 +94,18 @@ export const ShareSchema = z.object({
 	lastViewedAt: z.nullable(z.string()),
 });
 export type Share = z.infer<typeof ShareSchema>;
+
+/** What a link shows, in words, as the account page and the administrator's list name it. */
+export function describeShareTarget(share: Share): string {
+	if (share.target.boardId !== null) return `The board “${share.boardName ?? ""}”`;
+	// Once deleted, a generation's link and a board's look the same: both name nothing.
+	if (share.target.generationId === null || share.prompt === null) {
+		return "Something since deleted";
+	}
+	const what =
+		share.target.imageIndex === null ? "All images" : `Image ${share.target.imageIndex + 1}`;
+	return `${what} of “${share.prompt}”`;
+}
 
 /** `POST /api/shares` and `POST /api/shares/:id/rotate`: the link with its address, shown once. */
 export const CreatedShareSchema = z.extend(ShareSchema, {
@@ -89,6 +126,8 @@ const SharedImageSchema = z.object({
 	height: z.int(),
 	/** The original, when the link allows it; null otherwise. */
 	originalUrl: z.nullable(z.string()),
+	/** The prompt of the image's generation, when the link shows prompts; null otherwise. */
+	prompt: z.nullable(z.string()),
 });
 
 /** `GET /api/s/<token>`: the prompt and settings only when the link shows them. */
@@ -106,8 +145,25 @@ export const SharedPageSchema = z.object({
 	createdAt: z.string(),
 	expiresAt: z.nullable(z.string()),
 	reportUrl: z.string(),
+	/**
+	 * A board's link: its name and the cursors of the pages around this one (`?after=` for older
+	 * generations, `?before=` for newer ones), null where there is none; null for a generation's.
+	 */
+	board: z.nullable(
+		z.object({
+			name: z.string(),
+			olderCursor: z.nullable(z.string()),
+			newerCursor: z.nullable(z.string()),
+		}),
+	),
 });
 export type SharedPage = z.infer<typeof SharedPageSchema>;
+
+/** `GET /api/s/<token>` (and the page): a board's link's page, after an older or before a newer cursor. */
+export const SharedPageQuerySchema = z.object({
+	after: z.optional(z.string({ error: "after must be a page's cursor" })),
+	before: z.optional(z.string({ error: "before must be a page's cursor" })),
+});
 
 /** `POST /api/s/<token>/report`. */
 export const ReportShareRequestSchema = z.object({

@@ -95,3 +95,84 @@ test("a shared generation opens signed out, is reported, and says so once the ad
 	await admin.close();
 	await person.close();
 });
+
+test("a board shared from its page opens signed out and pages through its images; a card's menu shares a generation", async ({
+	browser,
+}) => {
+	const email = uniqueEmail("ines");
+	const stamp = Date.now();
+	const prompts = [`Ines's kite at noon ${stamp}`, `Ines's kite at dusk ${stamp}`];
+	const person = await openAccount(browser, email);
+	const ids = await createGenerations(
+		person.request,
+		prompts.map((prompt) => ({ prompt, aspectRatio: "--ar 1:1" })),
+	);
+	const page = await person.newPage();
+	await page.goto("/boards");
+	const origin = new URL(page.url()).origin;
+	const made = await person.request.post("/api/boards", {
+		data: { name: `Kites ${stamp}` },
+		headers: { origin },
+	});
+	expect(made.status()).toBe(201);
+	const board = (await made.json()) as { id: string };
+	const put = await person.request.post(`/api/boards/${board.id}/generations`, {
+		data: { ids },
+		headers: { origin },
+	});
+	expect(put.status()).toBe(200);
+
+	// Share board, on the board's page.
+	await page.goto(`/boards/${board.id}`);
+	await page.getByRole("button", { name: "Share board" }).click();
+	const share = page.getByRole("dialog", { name: "Share board" });
+	await expect(share).toBeVisible();
+	await expectNoAxeViolations(page);
+	await share.getByRole("button", { name: "Create link" }).click();
+	const link = share.getByRole("textbox", { name: /Your link/ });
+	await expect(link).toHaveValue(new RegExp(`^${E2E_BASE_URL}/s/[A-Za-z0-9_-]{43}$`));
+	const url = await link.inputValue();
+	await share.getByRole("button", { name: "Done" }).click();
+
+	// A visitor in a fresh browser, signed out: the board's page, newest first, then its preview
+	// moving from one generation's images on to the next's.
+	const visitorContext = await browser.newContext();
+	const visitor = await visitorContext.newPage();
+	const response = await visitor.goto(url);
+	expect(response?.status()).toBe(200);
+	await expect(visitor.getByRole("heading", { level: 1, name: `Kites ${stamp}` })).toBeVisible();
+	const images = visitor.getByRole("listitem").getByRole("img");
+	await expect(images).toHaveCount(8);
+	await expect(images.first()).toHaveAttribute("alt", `Image 1 of 8: ${prompts[1]}`);
+	await expectNoAxeViolations(visitor);
+	await visitor.getByRole("link", { name: /Image 4 of 8/ }).click();
+	await expect(visitor).toHaveURL(/\?image=3$/);
+	await visitor.keyboard.press("ArrowRight");
+	await expect(visitor).toHaveURL(/\?image=4$/);
+	await expect(visitor.getByRole("img")).toHaveAttribute("alt", `Image 5 of 8: ${prompts[0]}`);
+	await visitor.getByRole("link", { name: "Next →" }).click();
+	await expect(visitor).toHaveURL(/\?image=5$/);
+	await expectNoAxeViolations(visitor);
+	await visitor.keyboard.press("Escape");
+	await expect(visitor).toHaveURL(/\/s\/[A-Za-z0-9_-]{43}$/);
+
+	// Share in a card's menu, in the history.
+	await page.goto("/generations");
+	const card = await revealCard(page, prompts[0] ?? "");
+	await card.getByRole("button", { name: "More actions" }).click();
+	await page.getByRole("menuitem", { name: "Share…" }).click();
+	const cardShare = page.getByRole("dialog", { name: "Share" });
+	await cardShare.getByRole("button", { name: "Create link" }).click();
+	await expect(cardShare.getByRole("textbox", { name: /Your link/ })).toHaveValue(
+		new RegExp(`^${E2E_BASE_URL}/s/[A-Za-z0-9_-]{43}$`),
+	);
+	await cardShare.getByRole("button", { name: "Done" }).click();
+
+	await page.goto("/account");
+	const links = page.getByRole("list", { name: "Your shared links" });
+	await expect(links.getByText(`The board “Kites ${stamp}”`)).toBeVisible();
+	await expect(links.getByText(`All images of “${prompts[0]}”`)).toBeVisible();
+
+	await visitorContext.close();
+	await person.close();
+});

@@ -28,6 +28,16 @@ export function isAfterCursor(table: string, cursor: PageCursor) {
 	return sql<SqlBool>`(${sql.ref(`${table}.created_at`)}, ${sql.ref(`${table}.id`)}) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
 }
 
+/** Rows of `table` that come before the cursor's row: the newer page, read oldest first. */
+export function isBeforeCursor(table: string, cursor: PageCursor) {
+	return sql<SqlBool>`(${sql.ref(`${table}.created_at`)}, ${sql.ref(`${table}.id`)}) > (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
+}
+
+/** The cursor naming a row, for a page that starts or ends there. */
+export function cursorOf(row: { created_at: Date; id: string }): string {
+	return encodeCursor({ createdAt: row.created_at, id: row.id });
+}
+
 /**
  * A page from rows read with one more than `limit`: that extra row only says whether a next page
  * exists, and the cursor names the last row shown.

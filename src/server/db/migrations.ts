@@ -994,6 +994,18 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0031_board_share_links": {
+		// A link may show a board (decision 036): the board's reference, cleared when the board is
+		// deleted (the link has ended, 410), as a generation's is. A link shows one or the other.
+		async up(db) {
+			await sql`alter table shares add column board_id uuid references boards(id) on delete set null`.execute(
+				db,
+			);
+			await sql`create index shares_board on shares (board_id) where board_id is not null`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

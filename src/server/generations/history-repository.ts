@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
-import { isAfterCursor, type PageCursor } from "../db/cursor-page";
+import { isAfterCursor, isBeforeCursor, type PageCursor } from "../db/cursor-page";
 import type { DatabaseSchema } from "../db/schema";
 
 import {
@@ -34,6 +34,8 @@ export type HistoryFilters = {
 	to?: Date | undefined;
 	/** A style's id: the generations made with it, whatever it is called now. */
 	styleId?: string | undefined;
+	/** Only this generation: whether a board's link shows it now (sharing/). */
+	generationId?: string | undefined;
 };
 
 /** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
@@ -78,6 +80,9 @@ function matchesFilters(filters: HistoryFilters) {
 		if (filters.to !== undefined) {
 			conditions.push(eb("generation_search.created_at", "<", filters.to));
 		}
+		if (filters.generationId !== undefined) {
+			conditions.push(eb("generation_search.id", "=", filters.generationId));
+		}
 		return eb.and(conditions);
 	};
 }
@@ -95,8 +100,11 @@ function selectBoardRows(db: Executor, boardId: string) {
 }
 
 /** The keyset predicate on a membership's copy of its generation's (created_at, id). */
-function isMemberAfterCursor(cursor: PageCursor) {
-	return sql<SqlBool>`(member.generation_created_at, member.generation_id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
+/** A board's rows past the cursor along its memberships: older ones, or newer ones for a Newer page. */
+function isMemberBeyondCursor(cursor: PageCursor, isNewerPage: boolean | undefined) {
+	return isNewerPage
+		? sql<SqlBool>`(member.generation_created_at, member.generation_id) > (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`
+		: sql<SqlBool>`(member.generation_created_at, member.generation_id) < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
 }
 
 function isNarrowed(filters: HistoryFilters): boolean {
@@ -109,7 +117,8 @@ function isNarrowed(filters: HistoryFilters): boolean {
 			filters.savedSearch ||
 			filters.from ||
 			filters.to ||
-			filters.styleId,
+			filters.styleId ||
+			filters.generationId,
 	);
 }
 
@@ -125,20 +134,26 @@ export async function selectHistoryPage(
 		limit: number;
 		/** Add each row's owner e-mail (the administrator's view). */
 		isOwnerShown: boolean;
+		/**
+		 * The rows newer than the cursor instead (a shared board's Newer page), oldest first: the
+		 * caller reverses them.
+		 */
+		isNewerPage?: boolean;
 	},
 ): Promise<PresentableGeneration[]> {
 	const { filters, cursor, limit } = options;
 	if (filters.boardId !== undefined) {
+		const order = options.isNewerPage ? "asc" : "desc";
 		let query = selectBoardRows(db, filters.boardId)
 			.innerJoin("generations", "generations.id", "generation_search.id")
 			.selectAll("generations")
 			.select(FAMILY_FACTS)
 			.where(matchesFilters(filters))
 			.where(isNotInTrash)
-			.orderBy("member.generation_created_at", "desc")
-			.orderBy("member.generation_id", "desc")
+			.orderBy("member.generation_created_at", order)
+			.orderBy("member.generation_id", order)
 			.limit(limit);
-		if (cursor) query = query.where(isMemberAfterCursor(cursor));
+		if (cursor) query = query.where(isMemberBeyondCursor(cursor, options.isNewerPage));
 		if (!options.isOwnerShown) return query.execute();
 		return query
 			.innerJoin("user", "user.id", "generations.user_id")
@@ -146,6 +161,7 @@ export async function selectHistoryPage(
 			.execute();
 	}
 	if (isNarrowed(filters)) {
+		const order = options.isNewerPage ? "asc" : "desc";
 		let query = db
 			.selectFrom("generation_search")
 			.innerJoin("generations", "generations.id", "generation_search.id")
@@ -153,26 +169,33 @@ export async function selectHistoryPage(
 			.select(FAMILY_FACTS)
 			.where(matchesFilters(filters))
 			.where(isNotInTrash)
-			.orderBy("generation_search.created_at", "desc")
-			.orderBy("generation_search.id", "desc")
+			.orderBy("generation_search.created_at", order)
+			.orderBy("generation_search.id", order)
 			.limit(limit);
-		if (cursor) query = query.where(isAfterCursor("generation_search", cursor));
+		if (cursor) {
+			const isBeyond = options.isNewerPage ? isBeforeCursor : isAfterCursor;
+			query = query.where(isBeyond("generation_search", cursor));
+		}
 		if (!options.isOwnerShown) return query.execute();
 		return query
 			.innerJoin("user", "user.id", "generations.user_id")
 			.select("user.email as owner_email")
 			.execute();
 	}
+	const order = options.isNewerPage ? "asc" : "desc";
 	let query = db
 		.selectFrom("generations")
 		.selectAll("generations")
 		.select(FAMILY_FACTS)
 		.where(isNotInTrash)
-		.orderBy("generations.created_at", "desc")
-		.orderBy("generations.id", "desc")
+		.orderBy("generations.created_at", order)
+		.orderBy("generations.id", order)
 		.limit(limit);
 	if (filters.userId !== undefined) query = query.where("generations.user_id", "=", filters.userId);
-	if (cursor) query = query.where(isAfterCursor("generations", cursor));
+	if (cursor) {
+		const isBeyond = options.isNewerPage ? isBeforeCursor : isAfterCursor;
+		query = query.where(isBeyond("generations", cursor));
+	}
 	if (!options.isOwnerShown) return query.execute();
 	return query
 		.innerJoin("user", "user.id", "generations.user_id")

@@ -14,6 +14,7 @@ import { findGenerationOutOfTrash } from "../generations/generation-repository";
 import type { Logger } from "../logging/logger";
 import type { Viewer } from "../person/viewer";
 import type { Storage } from "../storage/storage";
+import { findShareableBoard, findSharedBoard } from "./board-shares";
 import {
 	countLiveSharesOfUser,
 	findShareById,
@@ -39,7 +40,8 @@ export function shareState(row: ShareWithPrompt, now = new Date()): Share["state
 	if (row.hidden_at) return "hidden";
 	if (row.revoked_at) return "revoked";
 	if (row.expires_at && row.expires_at <= now) return "expired";
-	if (row.generation_id === null) return "revoked";
+	// What it showed was deleted: a generation, or a board.
+	if (row.generation_id === null && row.board_id === null) return "revoked";
 	return "live";
 }
 
@@ -47,8 +49,13 @@ export function shareState(row: ShareWithPrompt, now = new Date()): Share["state
 export function presentShare(row: ShareWithPrompt): Share {
 	return {
 		id: row.id,
-		target: { generationId: row.generation_id, imageIndex: row.image_index },
+		target: {
+			generationId: row.generation_id,
+			imageIndex: row.image_index,
+			boardId: row.board_id,
+		},
 		prompt: row.prompt,
+		boardName: row.board_name,
 		originals: row.originals,
 		showPrompt: row.show_prompt,
 		state: shareState(row),
@@ -147,10 +154,48 @@ async function insertLink(
 	return withAddress(deps, row, token);
 }
 
+/** The viewer may hold one more live link. */
+async function checkLiveShareCount(deps: ShareDeps, viewer: Viewer) {
+	if ((await countLiveSharesOfUser(deps.database.db, viewer.id)) >= MAX_LIVE_SHARES) {
+		throw new AppError(
+			"VALIDATION_ERROR",
+			`You have ${MAX_LIVE_SHARES} live links, the most an account may have. Revoke one to make another.`,
+		);
+	}
+}
+
 /**
- * `POST /api/shares`: a new link to the viewer's own finished generation, or one image of it, with
- * a new random token (never one used before). The prompt must pass the blocklist and, for a
- * public link, the images the moderation check.
+ * A board's link: the viewer's own board only. Where public links have their images checked,
+ * a board cannot be shared publicly: what is put on it later would go out unchecked.
+ */
+async function createBoardShare(
+	deps: ShareDeps,
+	viewer: Viewer,
+	request: CreateShareRequest & { target: { boardId: string } },
+): Promise<CreatedShare> {
+	const board = await findShareableBoard(deps.database.db, viewer, request.target.boardId);
+	const expiresAt = resolveExpiry(deps, request.expires);
+	await checkLiveShareCount(deps, viewer);
+	if (deps.settings.checkImages && deps.settings.mode === "public") {
+		throw new AppError(
+			"VALIDATION_ERROR",
+			"target: this server checks every image before it is shared publicly, so a board, whose later images would go unchecked, cannot be shared. Share its generations one by one.",
+		);
+	}
+	return insertLink(deps, viewer, {
+		generationId: null,
+		imageIndex: null,
+		boardId: board.id,
+		expiresAt,
+		originals: request.originals,
+		showPrompt: request.showPrompt,
+	});
+}
+
+/**
+ * `POST /api/shares`: a new link to the viewer's own finished generation, one image of it, or
+ * their own board, with a new random token (never one used before). A generation's prompt must
+ * pass the blocklist and, for a public link, its images the moderation check.
  */
 export async function createShare(
 	deps: ShareDeps,
@@ -158,7 +203,9 @@ export async function createShare(
 	request: CreateShareRequest,
 ): Promise<CreatedShare> {
 	if (deps.settings.mode === "off") throw new AppError("NOT_FOUND");
-	const { generationId, imageIndex } = request.target;
+	const { target } = request;
+	if ("boardId" in target) return createBoardShare(deps, viewer, { ...request, target });
+	const { generationId, imageIndex } = target;
 	const generation = await findGenerationOutOfTrash(deps.database.db, generationId);
 	// Another person's generation is as unknown as one that does not exist, the administrator's too.
 	if (!generation || generation.user_id !== viewer.id) throw new AppError("NOT_FOUND");
@@ -175,16 +222,12 @@ export async function createShare(
 		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
 	}
 	const expiresAt = resolveExpiry(deps, request.expires);
-	if ((await countLiveSharesOfUser(deps.database.db, viewer.id)) >= MAX_LIVE_SHARES) {
-		throw new AppError(
-			"VALIDATION_ERROR",
-			`You have ${MAX_LIVE_SHARES} live links, the most an account may have. Revoke one to make another.`,
-		);
-	}
+	await checkLiveShareCount(deps, viewer);
 	await moderateImages(deps, generation, imageIndex ?? null);
 	return insertLink(deps, viewer, {
 		generationId,
 		imageIndex: imageIndex ?? null,
+		boardId: null,
 		expiresAt,
 		originals: request.originals,
 		showPrompt: request.showPrompt,
@@ -228,6 +271,14 @@ export async function rotateShare(
 	if (state !== "live") {
 		throw new AppError("VALIDATION_ERROR", `This link is ${state}: make a new one instead.`);
 	}
+	const created = row.board_id
+		? await renewBoardShare(deps, viewer, row)
+		: await renewGenerationShare(deps, viewer, row);
+	await markShareRevoked(deps.database.db, row.id);
+	return created;
+}
+
+async function renewGenerationShare(deps: ShareDeps, viewer: Viewer, row: ShareWithPrompt) {
 	const generation = row.generation_id
 		? await findGenerationOutOfTrash(deps.database.db, row.generation_id)
 		: undefined;
@@ -235,13 +286,25 @@ export async function rotateShare(
 	if (deps.promptBlocklist?.isBlocked(generation.prompt)) {
 		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
 	}
-	const created = await insertLink(deps, viewer, {
+	return insertLink(deps, viewer, {
 		generationId: generation.id,
 		imageIndex: row.image_index,
+		boardId: null,
 		expiresAt: row.expires_at,
 		originals: row.originals,
 		showPrompt: row.show_prompt,
 	});
-	await markShareRevoked(deps.database.db, row.id);
-	return created;
+}
+
+async function renewBoardShare(deps: ShareDeps, viewer: Viewer, row: ShareWithPrompt) {
+	const board = await findSharedBoard(deps.database.db, row);
+	if (!board) throw new AppError("VALIDATION_ERROR", "This link has ended: make a new one.");
+	return insertLink(deps, viewer, {
+		generationId: null,
+		imageIndex: null,
+		boardId: board.id,
+		expiresAt: row.expires_at,
+		originals: row.originals,
+		showPrompt: row.show_prompt,
+	});
 }

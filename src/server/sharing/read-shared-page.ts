@@ -1,9 +1,16 @@
 import { type SharedPage, sharedPagePath } from "../../shared/sharing";
+import type { StoredImage } from "../db/schema";
 import { AppError } from "../errors/app-error";
 import { withRecipe } from "../generations/files/generation-recipe";
 import { settingsOf } from "../generations/generation-input";
 import { stripImageMetadata } from "../images/strip-metadata";
 import type { Viewer } from "../person/viewer";
+import {
+	type BoardPagePosition,
+	findSharedBoardGeneration,
+	readSharedBoardPage,
+	type SharedBoardPage,
+} from "./board-shares";
 import type { ShareDeps } from "./create-share";
 import { findLiveShareTarget, type LiveShareTarget } from "./find-live-share-target";
 import { countShareView } from "./share-repository";
@@ -12,23 +19,78 @@ import { countShareView } from "./share-repository";
 export const SHARED_IMAGE_VARIANTS = ["display", "original"] as const;
 export type SharedImageVariant = (typeof SHARED_IMAGE_VARIANTS)[number];
 
-/** An image's address under its link: `/s/<token>/images/<n>/<variant>`. */
-export function sharedImagePath(token: string, index: number, variant: SharedImageVariant): string {
-	return `${sharedPagePath(token)}/images/${index}/${variant}`;
+/**
+ * An image's address under its link: `/s/<token>/images/<n>/<variant>` for a generation's link,
+ * `/s/<token>/generations/<id>/images/<n>/<variant>` for one of a board's generations.
+ */
+export function sharedImagePath(
+	token: string,
+	index: number,
+	variant: SharedImageVariant,
+	generationId?: string,
+): string {
+	const generation = generationId === undefined ? "" : `/generations/${generationId}`;
+	return `${sharedPagePath(token)}${generation}/images/${index}/${variant}`;
+}
+
+type ImageLink = { token: string; originals: boolean; generationId?: string };
+
+function presentSharedImage(
+	link: ImageLink,
+	image: StoredImage,
+	index: number,
+	prompt: string | null,
+) {
+	const { token, generationId } = link;
+	return {
+		url: sharedImagePath(token, index, "display", generationId),
+		width: image.displayWidth ?? image.width,
+		height: image.displayHeight ?? image.height,
+		originalUrl: link.originals ? sharedImagePath(token, index, "original", generationId) : null,
+		prompt,
+	};
+}
+
+/** A board's page through its link: each generation's images in turn, prompts only where shown. */
+function presentSharedBoardPage(
+	token: string,
+	target: Extract<LiveShareTarget, { kind: "board" }>,
+	page: SharedBoardPage,
+): SharedPage {
+	const { share, board } = target;
+	return {
+		images: page.generations.flatMap((generation) =>
+			generation.images.map((image, index) =>
+				presentSharedImage(
+					{ token, originals: share.originals, generationId: generation.id },
+					image,
+					index,
+					share.show_prompt ? generation.prompt : null,
+				),
+			),
+		),
+		prompt: null,
+		settings: null,
+		createdAt: board.created_at.toISOString(),
+		expiresAt: share.expires_at?.toISOString() ?? null,
+		reportUrl: `/api${sharedPagePath(token)}/report`,
+		board: { name: board.name, olderCursor: page.olderCursor, newerCursor: page.newerCursor },
+	};
 }
 
 /** What a link shows, as `GET /api/s/<token>` answers it and the shared page renders it. */
-export function presentSharedPage(token: string, target: LiveShareTarget): SharedPage {
+export function presentSharedPage(
+	token: string,
+	target: Extract<LiveShareTarget, { kind: "generation" }>,
+): SharedPage {
 	const { share, generation, images } = target;
 	const settings = settingsOf(generation);
+	const prompt = share.show_prompt ? generation.prompt : null;
 	return {
-		images: images.map((image, index) => ({
-			url: sharedImagePath(token, index, "display"),
-			width: image.displayWidth ?? image.width,
-			height: image.displayHeight ?? image.height,
-			originalUrl: share.originals ? sharedImagePath(token, index, "original") : null,
-		})),
-		prompt: share.show_prompt ? generation.prompt : null,
+		images: images.map((image, index) =>
+			presentSharedImage({ token, originals: share.originals }, image, index, prompt),
+		),
+		prompt,
 		settings: share.show_prompt
 			? {
 					model: generation.model_label,
@@ -40,6 +102,7 @@ export function presentSharedPage(token: string, target: LiveShareTarget): Share
 		createdAt: generation.created_at.toISOString(),
 		expiresAt: share.expires_at?.toISOString() ?? null,
 		reportUrl: `/api${sharedPagePath(token)}/report`,
+		board: null,
 	};
 }
 
@@ -51,10 +114,29 @@ export async function viewSharedPage(
 	deps: ShareDeps,
 	token: string,
 	viewer: Viewer | undefined,
+	position: BoardPagePosition = {},
 ): Promise<SharedPage> {
 	const target = await findLiveShareTarget(deps, token, viewer);
+	if (target.kind === "generation") {
+		await countShareView(deps.database.db, target.share.id);
+		return presentSharedPage(token, target);
+	}
+	// A page that cannot be read (a cursor we did not make) is no view.
+	const page = await readSharedBoardPage(deps.database.db, target.board, position);
 	await countShareView(deps.database.db, target.share.id);
-	return presentSharedPage(token, target);
+	return presentSharedBoardPage(token, target, page);
+}
+
+/** The generation and images a file under a link comes from: the board's only while it shows it. */
+async function findSharedImages(target: LiveShareTarget, deps: ShareDeps, generationId?: string) {
+	if (target.kind === "generation") {
+		if (generationId !== undefined) throw new AppError("NOT_FOUND");
+		return target;
+	}
+	if (generationId === undefined) throw new AppError("NOT_FOUND");
+	const generation = await findSharedBoardGeneration(deps.database.db, target.board, generationId);
+	if (!generation) throw new AppError("NOT_FOUND");
+	return { share: target.share, generation, images: generation.images };
 }
 
 /**
@@ -70,8 +152,10 @@ export async function readSharedImage(
 	viewer: Viewer | undefined,
 	index: number,
 	variant: SharedImageVariant,
+	generationId?: string,
 ): Promise<{ data: Uint8Array; contentType: string }> {
-	const { share, generation, images } = await findLiveShareTarget(deps, token, viewer);
+	const target = await findLiveShareTarget(deps, token, viewer);
+	const { share, generation, images } = await findSharedImages(target, deps, generationId);
 	const image = images[index];
 	if (!image) throw new AppError("NOT_FOUND");
 	if (variant === "original" && !share.originals) throw new AppError("NOT_FOUND");

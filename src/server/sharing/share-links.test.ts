@@ -170,7 +170,7 @@ describe.each(availableDatabaseKinds())("shared links on %s", (kind) => {
 		const created = await requestGeneration(owner.client, "Two boats", "--ar 1:1", { count: 2 });
 		await waitForFinish(owner.client, created.pollingUrl);
 		const share = await createShare(owner.client, created.id, { imageIndex: 1 });
-		expect(share.target).toEqual({ generationId: created.id, imageIndex: 1 });
+		expect(share.target).toEqual({ generationId: created.id, imageIndex: 1, boardId: null });
 		const visitor = createVisitor(server);
 		const page = SharedPageSchema.parse(
 			await (await visitor.request(`/api/s/${share.token}`)).json(),
@@ -291,7 +291,7 @@ describe.each(availableDatabaseKinds())("shared links on %s", (kind) => {
 		const cases: [unknown, string][] = [
 			[{ ...shareRequest(generation.id), expires: "2d" }, "expires"],
 			[{ ...shareRequest(generation.id), originals: "yes" }, "originals"],
-			[{ ...shareRequest(generation.id), target: { boardId: "x" } }, "target.generationId"],
+			[{ ...shareRequest(generation.id), target: { boardId: "x" } }, "target.boardId"],
 			[{ ...shareRequest("not-an-id") }, "target.generationId"],
 		];
 		for (const [body, field] of cases) {

@@ -4,6 +4,7 @@ import { AdminShareListSchema, ShareReportListSchema } from "../../shared/sharin
 import { parsePromptBlocklist } from "../config/prompt-blocklist";
 import { createOpenAiModeration } from "../providers/openai/openai-moderation";
 import { callWithToken, createToken } from "../testing/api-token-kit";
+import { makeBoard, putOnBoard } from "../testing/board-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../testing/fakes/openai";
 import { seedGeneration } from "../testing/history-kit";
@@ -111,6 +112,23 @@ describe.each(availableDatabaseKinds())("moderating shared links on %s", (kind) 
 		const share = await createShare(person.client, generation.id);
 		expect(openAi.requests().length - before).toBe(3);
 		expect((await createVisitor(server, nextAddress()).request(pathOf(share))).status).toBe(200);
+	});
+
+	it("refuses a public link to a board where images are checked, since its later images would go unchecked", async () => {
+		const person = await createTestUser(server);
+		const generation = await seedFor(person);
+		const board = await makeBoard(person.client);
+		expect((await putOnBoard(person.client, board.id, [generation.id])).status).toBe(200);
+		const before = openAi.requests().length;
+		const response = await person.client.request("/api/shares", {
+			method: "POST",
+			json: { ...shareRequest(generation.id), target: { boardId: board.id } },
+		});
+		expect(await expectErrorEnvelope(response, 400, "VALIDATION_ERROR")).toContain("target");
+		expect(openAi.requests().length).toBe(before);
+		expect(
+			await server.database.db.selectFrom("shares").where("board_id", "=", board.id).execute(),
+		).toEqual([]);
 	});
 
 	it("stores a report from the page's form or JSON, and the administrator hides the link (451), audited", async () => {

@@ -4,6 +4,7 @@ import {
 	CreateShareRequestSchema,
 	ReportedShareSchema,
 	ReportShareRequestSchema,
+	SharedPageQuerySchema,
 	SharedPageSchema,
 	ShareListSchema,
 	ShareSchema,
@@ -16,8 +17,9 @@ const TOKEN = "q3X9v0b2Jr7mK1sT5wYc8eLz4nHd6fPa0uQg2iRt7xE";
 
 const SHARE_EXAMPLE = {
 	id: SHARE_ID,
-	target: { generationId: GENERATION_ID, imageIndex: null },
+	target: { generationId: GENERATION_ID, imageIndex: null, boardId: null },
 	prompt: "A lighthouse at dusk, oil painting",
+	boardName: null,
 	originals: false,
 	showPrompt: true,
 	state: "live",
@@ -52,9 +54,9 @@ export const SHARE_OPERATIONS = {
 		id: "createShare",
 		method: "post",
 		path: "/api/shares",
-		summary: "Share a generation or one of its images",
+		summary: "Share a generation, one of its images, or a board",
 		description:
-			"Makes a link with a new random token (256 bits), unrelated to what it shows; a revoked token is never made live again. `expires` is `1h`, `1d`, `7d`, `30d` or `never` (refused where the server sets a longest expiry, SHARE_MAX_DAYS). `originals: false` serves display copies only; `showPrompt: false` shows no prompt or settings, and every file served through the link carries no recipe. The prompt must pass the server's blocklist (400 `PROMPT_BLOCKED`); where the server checks images, a public link for flagged images is refused (422 `SHARE_FLAGGED`). The answer's `url` and `token` are shown once: the server keeps only a hash.",
+			"Makes a link with a new random token (256 bits), unrelated to what it shows; a revoked token is never made live again. `target` is `{ generationId, imageIndex? }`, your own finished generation, or `{ boardId }`, your own board: its page shows the board as it is now, newest first, a page at a time, without what is in the Trash (a board shared with you to look at cannot be shared, 403 `BOARD_READ_ONLY`; deleting the board ends the link, 410; where the server checks images, a public link to a board is refused, 400). `expires` is `1h`, `1d`, `7d`, `30d` or `never` (refused where the server sets a longest expiry, SHARE_MAX_DAYS). `originals: false` serves display copies only; `showPrompt: false` shows no prompt or settings, and every file served through the link carries no recipe. The prompt must pass the server's blocklist (400 `PROMPT_BLOCKED`); where the server checks images, a public link for flagged images is refused (422 `SHARE_FLAGGED`). The answer's `url` and `token` are shown once: the server keeps only a hash.",
 		tag: "Sharing",
 		access: { scopes: ["share"] },
 		body: {
@@ -135,10 +137,11 @@ export const SHARE_OPERATIONS = {
 		path: "/api/s/{token}",
 		summary: "What a shared link shows",
 		description:
-			"Anyone may call it where the server's links are public (where they are for signed-in people, a session or token is needed). The images' addresses are under the link; `prompt` and `settings` are null when the link hides them. Each call counts a view. An ended link answers 410, one the administrator took down 451, an unknown one 404.",
+			"Anyone may call it where the server's links are public (where they are for signed-in people, a session or token is needed). The images' addresses are under the link; `prompt` and `settings` (and each image's `prompt`) are null when the link hides them. A board's link has `board`: its name and the cursors of the pages around this one, `?after=<olderCursor>` for older generations and `?before=<newerCursor>` for newer ones (24 generations a page, newest first). Each call counts a view. An ended link answers 410, one the administrator took down 451, an unknown one 404.",
 		tag: "Sharing",
 		access: { scopes: API_TOKEN_SCOPES, isOpen: true },
 		pathParameters: [TOKEN_PARAMETER],
+		query: SharedPageQuerySchema,
 		success: {
 			status: 200,
 			answer: {
@@ -151,6 +154,7 @@ export const SHARE_OPERATIONS = {
 							width: 1024,
 							height: 576,
 							originalUrl: null,
+							prompt: "A lighthouse at dusk, oil painting",
 						},
 					],
 					prompt: "A lighthouse at dusk, oil painting",
@@ -163,10 +167,11 @@ export const SHARE_OPERATIONS = {
 					createdAt: "2026-01-15T09:30:00.000Z",
 					expiresAt: "2026-01-22T10:00:00.000Z",
 					reportUrl: `/api/s/${TOKEN}/report`,
+					board: null,
 				},
 			},
 		},
-		errors: [404, 410, 451],
+		errors: [400, 404, 410, 451],
 	},
 	reportShare: {
 		id: "reportShare",

@@ -10,6 +10,8 @@ export type ShareWithPrompt = {
 	user_id: string;
 	generation_id: string | null;
 	image_index: number | null;
+	/** A board's link; null once the board is deleted, and for a generation's. */
+	board_id: string | null;
 	token_hash: string;
 	expires_at: Date | null;
 	originals: boolean;
@@ -19,8 +21,10 @@ export type ShareWithPrompt = {
 	hidden_at: Date | null;
 	views: number;
 	last_viewed_at: Date | null;
-	/** Null once the generation is deleted. */
+	/** Null once the generation is deleted, and for a board's link. */
 	prompt: string | null;
+	/** The board's name; null once it is deleted, and for a generation's link. */
+	board_name: string | null;
 };
 
 const SHARE_COLUMNS = [
@@ -28,6 +32,7 @@ const SHARE_COLUMNS = [
 	"shares.user_id",
 	"shares.generation_id",
 	"shares.image_index",
+	"shares.board_id",
 	"shares.token_hash",
 	"shares.expires_at",
 	"shares.originals",
@@ -38,12 +43,15 @@ const SHARE_COLUMNS = [
 	"shares.views",
 	"shares.last_viewed_at",
 	"generations.prompt",
+	"boards.name as board_name",
 ] as const;
 
 export type NewShare = {
 	userId: string;
-	generationId: string;
+	/** One of the two: a generation (and maybe one image of it), or a board. */
+	generationId: string | null;
 	imageIndex: number | null;
+	boardId: string | null;
 	tokenHash: string;
 	expiresAt: Date | null;
 	originals: boolean;
@@ -59,6 +67,7 @@ export async function insertShare(db: Executor, share: NewShare): Promise<string
 			user_id: share.userId,
 			generation_id: share.generationId,
 			image_index: share.imageIndex,
+			board_id: share.boardId,
 			token_hash: share.tokenHash,
 			expires_at: share.expiresAt,
 			originals: share.originals,
@@ -73,6 +82,7 @@ function selectShares(db: Executor) {
 	return db
 		.selectFrom("shares")
 		.leftJoin("generations", "generations.id", "shares.generation_id")
+		.leftJoin("boards", "boards.id", "shares.board_id")
 		.select(SHARE_COLUMNS);
 }
 
@@ -197,6 +207,7 @@ export async function selectShareReports(db: Executor, limit: number) {
 		.selectFrom("share_reports")
 		.innerJoin("shares", "shares.id", "share_reports.share_id")
 		.leftJoin("generations", "generations.id", "shares.generation_id")
+		.leftJoin("boards", "boards.id", "shares.board_id")
 		.innerJoin("user", "user.id", "shares.user_id")
 		.select(SHARE_COLUMNS)
 		.select((eb) => [

@@ -60,7 +60,21 @@ ${body}
 function describeImage(page: SharedPage, index: number): string {
 	const count = page.images.length;
 	const position = count > 1 ? ` ${index + 1} of ${count}` : "";
-	return page.prompt === null ? `Shared image${position}` : `Image${position}: ${page.prompt}`;
+	const prompt = page.images[index]?.prompt ?? null;
+	return prompt === null ? `Shared image${position}` : `Image${position}: ${prompt}`;
+}
+
+/** Which page of a board's link a page is: none for the first, and for a generation's link. */
+export type PagePosition = { after?: string | undefined; before?: string | undefined };
+
+/** A page's address under its link, with the page's cursor and the image it previews. */
+function pageHref(token: string, position: PagePosition, image?: number | "last"): string {
+	const query = new URLSearchParams();
+	if (position.after) query.set("after", position.after);
+	else if (position.before) query.set("before", position.before);
+	if (image !== undefined) query.set("image", String(image));
+	const search = query.toString();
+	return escapeHtml(`${sharedPagePath(token)}${search ? `?${search}` : ""}`);
 }
 
 function renderDetails(page: SharedPage): string {
@@ -89,47 +103,92 @@ ${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ""}<form method="post"
 </details>`;
 }
 
+/** The Newer and Older links of a board's page, which work without JavaScript. */
+function renderBoardPager(page: SharedPage, token: string): string {
+	const board = page.board;
+	if (!board || (board.newerCursor === null && board.olderCursor === null)) return "";
+	return `<nav class="pager" aria-label="Pages">
+${board.newerCursor === null ? "" : `<a rel="prev" href="${pageHref(token, { before: board.newerCursor })}">← Newer</a>`}
+${board.olderCursor === null ? "" : `<a rel="next" href="${pageHref(token, { after: board.olderCursor })}">Older →</a>`}
+</nav>`;
+}
+
+/** One image with the previous, next and all-images links the preview keys follow. */
+function renderPreview(page: SharedPage, token: string, position: PagePosition, index: number) {
+	const image = page.images[index];
+	if (!image) return "";
+	const count = page.images.length;
+	const board = page.board;
+	// At a page's ends, ← and → cross to the board's newer and older pages.
+	const previous =
+		index > 0
+			? pageHref(token, position, index - 1)
+			: board?.newerCursor
+				? pageHref(token, { before: board.newerCursor }, "last")
+				: undefined;
+	const next =
+		index < count - 1
+			? pageHref(token, position, index + 1)
+			: board?.olderCursor
+				? pageHref(token, { after: board.olderCursor }, 0)
+				: undefined;
+	const prompt =
+		board && image.prompt !== null ? `<p class="prompt">${escapeHtml(image.prompt)}</p>\n` : "";
+	return `<figure class="preview">
+<img src="${escapeHtml(image.url)}" width="${image.width}" height="${image.height}" alt="${escapeHtml(describeImage(page, index))}">
+</figure>
+<nav class="pager" aria-label="Images">
+${previous === undefined ? "" : `<a data-key="prev" rel="prev" href="${previous}">← Previous</a>`}
+<a data-key="up" href="${pageHref(token, position)}">All images</a>
+${next === undefined ? "" : `<a data-key="next" rel="next" href="${next}">Next →</a>`}
+</nav>
+${prompt}${image.originalUrl ? `<p><a href="${escapeHtml(image.originalUrl)}" download>Download the original</a></p>` : ""}`;
+}
+
 /**
  * The shared page: every image (each a link to its preview), or with `imageIndex` that one image
- * with the previous, next and all-images links the preview keys follow.
+ * with the previous, next and all-images links the preview keys follow. A board's page also has
+ * Newer and Older links to the pages around it.
  */
 export function renderSharedPage(
 	page: SharedPage,
 	token: string,
-	options: { imageIndex?: number | undefined; notice?: string | undefined } = {},
+	options: {
+		imageIndex?: number | undefined;
+		notice?: string | undefined;
+		position?: PagePosition | undefined;
+	} = {},
 ): string {
-	const base = sharedPagePath(token);
 	const { imageIndex } = options;
+	const position = options.position ?? {};
 	const count = page.images.length;
-	const title = page.prompt ?? (count === 1 ? "A shared image" : `${count} shared images`);
-	const image = imageIndex === undefined ? undefined : page.images[imageIndex];
+	const title =
+		page.board?.name ?? page.prompt ?? (count === 1 ? "A shared image" : `${count} shared images`);
 	let content: string;
-	if (image && imageIndex !== undefined) {
-		const previous = imageIndex > 0 ? imageIndex - 1 : undefined;
-		const next = imageIndex < count - 1 ? imageIndex + 1 : undefined;
-		content = `<figure class="preview">
-<img src="${escapeHtml(image.url)}" width="${image.width}" height="${image.height}" alt="${escapeHtml(describeImage(page, imageIndex))}">
-</figure>
-<nav class="pager" aria-label="Images">
-${previous === undefined ? "" : `<a data-key="prev" rel="prev" href="${base}?image=${previous}">← Previous</a>`}
-<a data-key="up" href="${base}">All images</a>
-${next === undefined ? "" : `<a data-key="next" rel="next" href="${base}?image=${next}">Next →</a>`}
-</nav>
-${image.originalUrl ? `<p><a href="${escapeHtml(image.originalUrl)}" download>Download the original</a></p>` : ""}`;
+	if (imageIndex !== undefined && page.images[imageIndex]) {
+		content = renderPreview(page, token, position, imageIndex);
+	} else if (page.board && count === 0) {
+		content = "<p>Nothing on this board to show.</p>";
 	} else {
 		content = `<ul class="grid">
 ${page.images
 	.map(
 		(entry, index) =>
-			`<li><a href="${base}?image=${index}"><img src="${escapeHtml(entry.url)}" width="${entry.width}" height="${entry.height}" alt="${escapeHtml(describeImage(page, index))}"></a></li>`,
+			`<li><a href="${pageHref(token, position, index)}"><img src="${escapeHtml(entry.url)}" width="${entry.width}" height="${entry.height}" alt="${escapeHtml(describeImage(page, index))}"></a></li>`,
 	)
 	.join("\n")}
-</ul>`;
+</ul>
+${renderBoardPager(page, token)}`;
 	}
 	const expiry = page.expiresAt
 		? `<p class="note">This link works until ${escapeHtml(new Date(page.expiresAt).toUTCString())}.</p>`
 		: "";
-	const body = `<h1>${escapeHtml(page.prompt === null ? title : "Shared from Atelier")}</h1>
+	const heading = page.board
+		? page.board.name
+		: page.prompt === null
+			? title
+			: "Shared from Atelier";
+	const body = `<h1>${escapeHtml(heading)}</h1>
 ${content}
 ${renderDetails(page)}
 ${expiry}

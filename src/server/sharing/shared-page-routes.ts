@@ -1,11 +1,16 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { ERRORS } from "../../shared/errors";
-import { ReportShareRequestSchema, sharedPagePath } from "../../shared/sharing";
+import {
+	ReportShareRequestSchema,
+	SharedPageQuerySchema,
+	sharedPagePath,
+} from "../../shared/sharing";
 import { readClientIp } from "../auth/forward-to-auth";
 import { AppError } from "../errors/app-error";
 import type { Gate, ViewerEnv } from "../http/app-env";
-import { parseImageIndex, parseOrThrow, readJson } from "../http/request-input";
+import { parseId, parseImageIndex, parseOrThrow, readJson } from "../http/request-input";
+import type { BoardPagePosition } from "./board-shares";
 import type { ShareDeps } from "./create-share";
 import { reportShare } from "./moderate-shares";
 import {
@@ -82,6 +87,20 @@ async function readReport(context: Context): Promise<{ reason: string; isForm: b
 	return { reason: parseOrThrow(ReportShareRequestSchema, body).reason, isForm };
 }
 
+/** Which page of a board's link is asked for: `?after=` an older page's cursor, or `?before=`. */
+function readBoardPosition(context: Context): BoardPagePosition {
+	return parseOrThrow(SharedPageQuerySchema, context.req.query());
+}
+
+/** The image a page previews (`?image=<n>`, or `last` for the page's last, where ← crosses a page). */
+function readPreviewIndex(context: Context, count: number): number | undefined {
+	const asked = context.req.query("image");
+	if (asked === "last" && count > 0) return count - 1;
+	return asked !== undefined && /^\d{1,3}$/.test(asked) && Number(asked) < count
+		? Number(asked)
+		: undefined;
+}
+
 /** `/api/s/<token>` and its report: the shared page's data as JSON, open to anyone SHARING lets in. */
 export function createSharedPageApiRoutes(options: SharedRouteOptions) {
 	const { gate, deps, trustProxy } = options;
@@ -91,7 +110,8 @@ export function createSharedPageApiRoutes(options: SharedRouteOptions) {
 		markUnindexed(context);
 		const token = context.req.param("token");
 		await limitSharedRequest(deps, readClientIp(context, trustProxy), token);
-		return context.json(await viewSharedPage(deps, token, context.get("optionalViewer")));
+		const viewer = context.get("optionalViewer");
+		return context.json(await viewSharedPage(deps, token, viewer, readBoardPosition(context)));
 	});
 
 	app.post("/s/:token/report", gate.allow(OPERATIONS.reportShare.access), async (context) => {
@@ -133,29 +153,29 @@ export function createSharedPageRoutes(options: SharedRouteOptions) {
 		const token = context.req.param("token");
 		try {
 			await limitSharedRequest(deps, readClientIp(context, trustProxy), token);
-			const page = await viewSharedPage(deps, token, context.get("optionalViewer"));
-			const asked = context.req.query("image");
-			const imageIndex =
-				asked !== undefined && /^\d{1,2}$/.test(asked) && Number(asked) < page.images.length
-					? Number(asked)
-					: undefined;
+			const position = readBoardPosition(context);
+			const viewer = context.get("optionalViewer");
+			const page = await viewSharedPage(deps, token, viewer, position);
+			const imageIndex = readPreviewIndex(context, page.images.length);
 			const notice =
 				context.req.query("reported") === undefined
 					? undefined
 					: "Thank you: your report was sent to the administrator.";
-			return context.html(renderSharedPage(page, token, { imageIndex, notice }));
+			return context.html(renderSharedPage(page, token, { imageIndex, notice, position }));
 		} catch (error) {
 			return renderError(context, error);
 		}
 	});
 
-	app.get("/s/:token/images/:index/:variant", access, async (context) => {
+	/** One file through a link; a board's names the generation it is of. */
+	const serveImage = async (context: Context<ViewerEnv>, generationId?: string) => {
 		markUnindexed(context);
-		const token = context.req.param("token");
+		const token = context.req.param("token") ?? "";
 		await limitSharedRequest(deps, readClientIp(context, trustProxy), token);
-		const index = parseImageIndex(context.req.param("index"));
-		const variant = parseVariant(context.req.param("variant"));
-		const image = await readSharedImage(deps, token, context.get("optionalViewer"), index, variant);
+		const index = parseImageIndex(context.req.param("index") ?? "");
+		const variant = parseVariant(context.req.param("variant") ?? "");
+		const viewer = context.get("optionalViewer");
+		const image = await readSharedImage(deps, token, viewer, index, variant, generationId);
 		return new Response(new Uint8Array(image.data), {
 			headers: {
 				"content-type": image.contentType,
@@ -164,7 +184,11 @@ export function createSharedPageRoutes(options: SharedRouteOptions) {
 				"x-robots-tag": "noindex, nofollow",
 			},
 		});
-	});
+	};
+	app.get("/s/:token/images/:index/:variant", access, (context) => serveImage(context));
+	app.get("/s/:token/generations/:generationId/images/:index/:variant", access, (context) =>
+		serveImage(context, parseId(context.req.param("generationId"))),
+	);
 
 	return app;
 }

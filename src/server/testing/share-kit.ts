@@ -42,6 +42,21 @@ export async function createShare(
 	return CreatedShareSchema.parse(await response.json());
 }
 
+/** A link to a board, made by its owner in the browser, as the board page's Share board makes it. */
+export async function createBoardShare(
+	owner: TestClient,
+	boardId: string,
+	options: Omit<ShareOptions, "imageIndex"> = {},
+): Promise<CreatedShare> {
+	const { target: _generation, ...rest } = shareRequest("", options);
+	const response = await owner.request("/api/shares", {
+		method: "POST",
+		json: { ...rest, target: { boardId } },
+	});
+	expect(response.status, await response.clone().text()).toBe(201);
+	return CreatedShareSchema.parse(await response.json());
+}
+
 /** The owner's links, as the account page lists them. */
 export async function listShares(owner: TestClient): Promise<Share[]> {
 	const response = await owner.request("/api/shares");

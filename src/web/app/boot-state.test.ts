@@ -20,7 +20,7 @@ afterEach(() => {
 describe("the boot state a page carries", () => {
 	it("is read from its JSON element and answers the session and config queries at once", () => {
 		putBootState(
-			'{"session":"signed-out","config":{"googleEnabled":true,"imageProvider":"local","emailVerificationRequired":true,"modelChoice":true}}',
+			'{"session":"signed-out","config":{"googleEnabled":true,"imageProvider":"local","emailVerificationRequired":true,"modelChoice":true,"sharing":"signed-in","shareMaxDays":7}}',
 		);
 		const state = readBootState(document);
 		expect(state).toEqual({
@@ -31,6 +31,8 @@ describe("the boot state a page carries", () => {
 				emailVerificationRequired: true,
 				modelChoice: true,
 				trash: false,
+				sharing: "signed-in",
+				shareMaxDays: 7,
 			},
 		});
 
@@ -51,6 +53,8 @@ describe("the boot state a page carries", () => {
 			emailVerificationRequired: false,
 			modelChoice: false,
 			trash: false,
+			sharing: "public",
+			shareMaxDays: null,
 		});
 	});
 

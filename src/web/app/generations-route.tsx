@@ -71,7 +71,7 @@ export function BoardRoute() {
 				name: board.name,
 				canChange: board.canChange,
 				isSmart: board.kind === "smart",
-				header: <BoardHeader board={board} />,
+				header: <BoardHeader board={board} isOwn={board.owner.email === user?.email} />,
 			}}
 		/>
 	);

@@ -2,7 +2,8 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation } from "@tanstack/react-query";
 import { Link2 } from "lucide-react";
 import { type FormEvent, type RefObject, useState } from "react";
-import { type CreatedShare, SHARE_EXPIRIES, type ShareExpiry } from "../../shared/sharing";
+import { type CreatedShare, offeredShareExpiries, type ShareExpiry } from "../../shared/sharing";
+import { usePublicConfig } from "../lib/public-config";
 import { createShare } from "../lib/share-requests";
 import { AlertMessage } from "./alert-message";
 import { Button, getButtonClassName } from "./button";
@@ -17,11 +18,18 @@ const EXPIRY_LABELS: Record<ShareExpiry, string> = {
 	never: "Never",
 };
 
+/** What is shared: a generation (all its images, or the one shown), or a board. */
+export type ShareSubject =
+	| {
+			generationId: string;
+			/** The image the preview shows, which may be shared alone. */
+			imageIndex: number;
+			imageCount: number;
+	  }
+	| { boardId: string };
+
 type ShareDialogProps = {
-	generationId: string;
-	/** The image the preview shows, which may be shared alone. */
-	imageIndex: number;
-	imageCount: number;
+	subject: ShareSubject;
 	isOpen: boolean;
 	onClose: () => void;
 	returnFocusRef: RefObject<HTMLElement | null>;
@@ -29,20 +37,29 @@ type ShareDialogProps = {
 
 const CHECKBOX = "mt-0.5 size-4 accent-accent-600";
 
+/** The expiry chosen first: a week where the server allows it, else the longest it allows. */
+function pickDefaultExpiry(offered: readonly ShareExpiry[]): ShareExpiry {
+	return offered.includes("7d") ? "7d" : (offered.at(-1) ?? "1h");
+}
+
 /**
- * Share: a link to the generation or the image shown, its expiry, whether originals may be
- * downloaded and whether the prompt is shown; then the link, to copy.
+ * Share: a link to the generation, the image shown or a board, its expiry (those the server
+ * allows), whether originals may be downloaded and whether the prompt is shown; then the link, to
+ * copy.
  */
-export function ShareDialog({
-	generationId,
-	imageIndex,
-	imageCount,
-	isOpen,
-	onClose,
-	returnFocusRef,
-}: ShareDialogProps) {
+export function ShareDialog({ subject, isOpen, onClose, returnFocusRef }: ShareDialogProps) {
+	const config = usePublicConfig().data;
+	const offered = offeredShareExpiries(config?.shareMaxDays ?? null);
+	const isForSignedIn = config?.sharing === "signed-in";
+	const isBoard = "boardId" in subject;
+	const imageIndex = isBoard ? 0 : subject.imageIndex;
+	const imageCount = isBoard ? 0 : subject.imageCount;
 	const [isImageOnly, setIsImageOnly] = useState(false);
-	const [expires, setExpires] = useState<ShareExpiry>("7d");
+	const [chosenExpiry, setExpires] = useState<ShareExpiry | null>(null);
+	const expires =
+		chosenExpiry !== null && offered.includes(chosenExpiry)
+			? chosenExpiry
+			: pickDefaultExpiry(offered);
 	const [originals, setOriginals] = useState(false);
 	const [showPrompt, setShowPrompt] = useState(true);
 	const [created, setCreated] = useState<CreatedShare | null>(null);
@@ -51,7 +68,9 @@ export function ShareDialog({
 	function submit(event: FormEvent) {
 		event.preventDefault();
 		create.mutate({
-			target: { generationId, ...(isImageOnly ? { imageIndex } : {}) },
+			target: isBoard
+				? { boardId: subject.boardId }
+				: { generationId: subject.generationId, ...(isImageOnly ? { imageIndex } : {}) },
 			expires,
 			originals,
 			showPrompt,
@@ -64,8 +83,14 @@ export function ShareDialog({
 			isOpen={isOpen}
 			onOpenChange={(open) => (open ? null : onClose())}
 			returnFocusRef={returnFocusRef}
-			title="Share"
-			description="Anyone with the link can see what you share, until it expires or you revoke it on your account page."
+			title={isBoard ? "Share board" : "Share"}
+			description={
+				isForSignedIn
+					? "Only people signed in to this server can open the link, until it expires or you revoke it on your account page."
+					: isBoard
+						? "Anyone with the link can see what is on this board, as it changes, until the link expires or you revoke it on your account page."
+						: "Anyone with the link can see what you share, until it expires or you revoke it on your account page."
+			}
 		>
 			{created ? (
 				<div className="mt-4 space-y-4">
@@ -73,7 +98,11 @@ export function ShareDialog({
 					<Dialog.Close className={getButtonClassName({ variant: "secondary" })}>Done</Dialog.Close>
 				</div>
 			) : (
-				<form onSubmit={submit} className="mt-4 space-y-4" aria-label="Share">
+				<form
+					onSubmit={submit}
+					className="mt-4 space-y-4"
+					aria-label={isBoard ? "Share board" : "Share"}
+				>
 					{imageCount > 1 ? (
 						<fieldset>
 							<legend className="mb-1.5 text-sm font-medium text-slate-800">What</legend>
@@ -110,11 +139,11 @@ export function ShareDialog({
 							id="share-expires"
 							value={expires}
 							onChange={(event) =>
-								setExpires(SHARE_EXPIRIES.find((value) => value === event.target.value) ?? "7d")
+								setExpires(offered.find((value) => value === event.target.value) ?? null)
 							}
 							className="block h-11 rounded-lg border-0 bg-white px-3 text-sm text-slate-900 ring-1 ring-slate-300 ring-inset"
 						>
-							{SHARE_EXPIRIES.map((value) => (
+							{offered.map((value) => (
 								<option key={value} value={value}>
 									{EXPIRY_LABELS[value]}
 								</option>

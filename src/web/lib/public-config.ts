@@ -8,6 +8,11 @@ import { isRecord, readString } from "./read-json";
 
 export const PUBLIC_CONFIG_QUERY_KEY = ["config"] as const;
 
+/** SHARING as the server says it; a server that says nothing has public links, the default. */
+function readSharingMode(value: unknown): PublicConfig["sharing"] {
+	return value === "off" || value === "signed-in" ? value : "public";
+}
+
 /** The public config in `body`, or undefined when it is not one. */
 export function readPublicConfig(body: unknown): PublicConfig | undefined {
 	if (!isRecord(body)) return undefined;
@@ -19,6 +24,9 @@ export function readPublicConfig(body: unknown): PublicConfig | undefined {
 		emailVerificationRequired: body.emailVerificationRequired === true,
 		modelChoice: body.modelChoice === true,
 		trash: body.trash === true,
+		sharing: readSharingMode(body.sharing),
+		shareMaxDays:
+			typeof body.shareMaxDays === "number" && body.shareMaxDays > 0 ? body.shareMaxDays : null,
 	};
 }
 

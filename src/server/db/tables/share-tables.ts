@@ -9,6 +9,8 @@ export type SharesTable = {
 	generation_id: string | null;
 	/** One image of the generation; null for all of them. */
 	image_index: number | null;
+	/** A board's link (migration 0031); null once the board is deleted, and for a generation's. */
+	board_id: ColumnType<string | null, string | null | undefined, string | null>;
 	token_hash: string;
 	/** Null for a link that does not expire. */
 	expires_at: NullableTimestamp;

@@ -16,7 +16,11 @@ describe("the account page's shared links", () => {
 			shares: [
 				createTestShare({
 					prompt: "A lighthouse",
-					target: { generationId: "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d", imageIndex: 1 },
+					target: {
+						generationId: "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
+						imageIndex: 1,
+						boardId: null,
+					},
 					createdAt: "2025-01-05T09:00:00.000Z",
 					expiresAt: "2025-01-12T09:00:00.000Z",
 					views: 3,
@@ -37,6 +41,32 @@ describe("the account page's shared links", () => {
 		expect(within(lighthouse as HTMLElement).getByRole("button", { name: "Revoke" })).toBeVisible();
 		expect(harbour).toHaveTextContent("Taken down");
 		expect(within(harbour as HTMLElement).queryByRole("button", { name: "Revoke" })).toBeNull();
+	});
+
+	it("names a board's link by its board, and a link whose generation or board was deleted as such", async () => {
+		startFakeSharesServer({
+			shares: [
+				createTestShare({
+					target: {
+						generationId: null,
+						imageIndex: null,
+						boardId: "5a1c9e7e-2b44-4c53-9a8a-2f1f6a1f6c2d",
+					},
+					prompt: null,
+					boardName: "Harbours",
+				}),
+				createTestShare({
+					target: { generationId: null, imageIndex: null, boardId: null },
+					prompt: null,
+					state: "revoked",
+				}),
+			],
+		});
+		renderSection();
+		const list = await screen.findByRole("list", { name: "Your shared links" });
+		const [board, deleted] = within(list).getAllByRole("listitem");
+		expect(board).toHaveTextContent("The board “Harbours”");
+		expect(deleted).toHaveTextContent("Something since deleted");
 	});
 
 	it("revokes a link, and shows a renewed link's new address once", async () => {

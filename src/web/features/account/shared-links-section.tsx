@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link2Off, RefreshCw } from "lucide-react";
 import { useState } from "react";
-import type { CreatedShare, Share } from "../../../shared/sharing";
+import { type CreatedShare, describeShareTarget, type Share } from "../../../shared/sharing";
 import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
@@ -21,12 +21,6 @@ const STATE_LABELS: Record<Share["state"], string> = {
 	hidden: "Taken down",
 };
 
-function describeTarget(share: Share): string {
-	const what =
-		share.target.imageIndex === null ? "All images" : `Image ${share.target.imageIndex + 1}`;
-	return share.prompt === null ? "A deleted generation" : `${what} of “${share.prompt}”`;
-}
-
 function ShareRow({
 	share,
 	onRevoke,
@@ -42,7 +36,9 @@ function ShareRow({
 	return (
 		<li className="flex flex-wrap items-start justify-between gap-3 py-3">
 			<div className="min-w-0">
-				<p className="text-sm font-medium break-words text-slate-900">{describeTarget(share)}</p>
+				<p className="text-sm font-medium break-words text-slate-900">
+					{describeShareTarget(share)}
+				</p>
 				<div className="mt-1 flex flex-wrap gap-1">
 					<Badge>{STATE_LABELS[share.state]}</Badge>
 					<Badge>{share.showPrompt ? "Prompt shown" : "Prompt hidden"}</Badge>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { EyeOff, Link2 } from "lucide-react";
-import type { AdminShare } from "../../../shared/sharing";
+import { type AdminShare, describeShareTarget } from "../../../shared/sharing";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
@@ -25,12 +25,6 @@ const STATE_LABELS: Record<AdminShare["state"], string> = {
 	hidden: "Hidden",
 };
 
-function describeTarget(share: AdminShare): string {
-	const what =
-		share.target.imageIndex === null ? "All images" : `Image ${share.target.imageIndex + 1}`;
-	return share.prompt === null ? "A deleted generation" : `${what} of “${share.prompt}”`;
-}
-
 /** Hide and Revoke for a link that is still live; nothing once it has ended. */
 function ShareActions({
 	share,
@@ -44,7 +38,7 @@ function ShareActions({
 	isBusy: boolean;
 }) {
 	if (share.state === "hidden" || share.state === "revoked") return null;
-	const label = describeTarget(share);
+	const label = describeShareTarget(share);
 	return (
 		<div className="flex flex-wrap gap-2">
 			<Button
@@ -117,7 +111,7 @@ export function SharesPage() {
 								<div className="min-w-0 text-sm">
 									<p className="font-medium break-words text-slate-900">“{report.reason}”</p>
 									<p className="mt-1 break-words text-slate-600">
-										{formatDateTime(report.createdAt)} · {describeTarget(report.share)} ·{" "}
+										{formatDateTime(report.createdAt)} · {describeShareTarget(report.share)} ·{" "}
 										{report.share.ownerEmail} · {STATE_LABELS[report.share.state]}
 									</p>
 								</div>
@@ -159,7 +153,7 @@ export function SharesPage() {
 						>
 							{shares.data.map((share) => (
 								<tr key={share.id} className="align-top text-slate-800">
-									<td className="max-w-sm py-2 pr-3 break-words">{describeTarget(share)}</td>
+									<td className="max-w-sm py-2 pr-3 break-words">{describeShareTarget(share)}</td>
 									<td className="py-2 pr-3 break-all">{share.ownerEmail}</td>
 									<td className="py-2 pr-3">{formatDateTime(share.createdAt)}</td>
 									<td className="py-2 pr-3">

@@ -1,7 +1,7 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { FileArchive, Lock, Sparkles, Trash2, Users } from "lucide-react";
-import { type FormEvent, useRef, useState } from "react";
+import { FileArchive, Link2, Lock, Sparkles, Trash2, Users } from "lucide-react";
+import { type FormEvent, lazy, Suspense, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
 import { BOARD_NAME_MAX_LENGTH, type Board } from "../../../shared/boards";
@@ -15,7 +15,13 @@ import {
 	deleteBoard,
 	updateBoard,
 } from "../../lib/boards-requests";
+import { usePublicConfig } from "../../lib/public-config";
 import { showToast } from "../../lib/toast";
+
+// Loaded when Share board is pressed, not with the board's page.
+const ShareDialog = lazy(async () => ({
+	default: (await import("../../components/share-dialog")).ShareDialog,
+}));
 
 /** What a smart board's search is, in words. */
 function describeQuery(board: Board): string {
@@ -32,17 +38,22 @@ function describeQuery(board: Board): string {
 }
 
 /**
- * A board's page says what the board is (smart, shared, whose) and, for its owner and the
- * administrator, offers Share, Rename and Delete (Board only, or Board and its generations); its
+ * A board's page says what the board is (smart, shared, whose) and offers its owner Share board
+ * (a link, where the server has them); for its owner and the administrator, Share, Rename and Delete (Board only, or Board and its generations); its
  * ZIP for whoever sees it.
  */
-export function BoardHeader({ board }: { board: Board }) {
+export function BoardHeader({ board, isOwn }: { board: Board; isOwn: boolean }) {
 	const queryClient = useQueryClient();
 	const navigate = useNavigate();
 	const [isRenaming, setIsRenaming] = useState(false);
 	const [name, setName] = useState(board.name);
 	const [isDeleteOpen, setIsDeleteOpen] = useState(false);
 	const deleteButtonRef = useRef<HTMLButtonElement>(null);
+	// Share board: a link for people outside the server, its owner's alone, where links exist.
+	const [isLinkOpen, setIsLinkOpen] = useState(false);
+	const linkButtonRef = useRef<HTMLButtonElement>(null);
+	const config = usePublicConfig().data;
+	const canShareLink = isOwn && config !== undefined && config.sharing !== "off";
 	const reloadBoards = () => queryClient.invalidateQueries({ queryKey: BOARDS_QUERY_KEY });
 
 	const update = useMutation({
@@ -95,6 +106,17 @@ export function BoardHeader({ board }: { board: Board }) {
 					<FileArchive aria-hidden="true" className="size-4" />
 					Download board (ZIP)
 				</a>
+				{canShareLink ? (
+					<Button
+						ref={linkButtonRef}
+						variant="secondary"
+						size="sm"
+						onClick={() => setIsLinkOpen(true)}
+					>
+						<Link2 aria-hidden="true" className="size-4" />
+						Share board
+					</Button>
+				) : null}
 				{board.canChange ? (
 					<>
 						<Button
@@ -140,6 +162,16 @@ export function BoardHeader({ board }: { board: Board }) {
 						Save
 					</Button>
 				</form>
+			) : null}
+			{isLinkOpen ? (
+				<Suspense fallback={null}>
+					<ShareDialog
+						subject={{ boardId: board.id }}
+						isOpen
+						onClose={() => setIsLinkOpen(false)}
+						returnFocusRef={linkButtonRef}
+					/>
+				</Suspense>
 			) : null}
 			<ConfirmDialog
 				isOpen={isDeleteOpen}

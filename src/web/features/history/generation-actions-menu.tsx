@@ -9,6 +9,7 @@ import {
 	FolderPlus,
 	Maximize2,
 	Repeat2,
+	Share2,
 	Shuffle,
 	SlidersHorizontal,
 	SquarePen,
@@ -46,6 +47,10 @@ export type ReuseActions = {
 	onChooseBoards?: ((generation: Generation) => void) | undefined;
 	/** On a board's page its owner may change: take it off the board. */
 	onRemoveFromBoard?: ((generation: Generation) => void) | undefined;
+	/** Share…, for a finished generation of the viewer's own, where the server has shared links. */
+	onShare?: ((generation: Generation) => void) | undefined;
+	/** Whether the viewer may share this generation: their own (the administrator sees others'). */
+	canShare?: ((generation: Generation) => boolean) | undefined;
 };
 
 const ITEM_CLASS_NAME =
@@ -295,6 +300,14 @@ export function GenerationActionsMenu({
 					>
 						Copy prompt
 					</MenuItem>
+					{actions.onShare && hasImages(generation) && actions.canShare?.(generation) !== false ? (
+						<MenuItem
+							icon={<Share2 aria-hidden="true" className="size-4" />}
+							onSelect={() => actions.onShare?.(generation)}
+						>
+							Share…
+						</MenuItem>
+					) : null}
 					{actions.onChooseBoards ? (
 						<MenuItem
 							icon={<FolderPlus aria-hidden="true" className="size-4" />}

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useCallback, useMemo, useRef, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useMemo, useRef, useState } from "react";
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
@@ -45,6 +45,11 @@ import {
 import { useLinkedResult } from "./use-linked-result";
 import { useRequestedResult } from "./use-requested-result";
 import { useSelectionMode } from "./use-selection-mode";
+
+// Loaded when Share is chosen in a card's menu, not with the history.
+const ShareDialog = lazy(async () => ({
+	default: (await import("../../components/share-dialog")).ShareDialog,
+}));
 
 /** A board's page: the history of what is on the board (decision 032). */
 export type BoardMode = {
@@ -166,6 +171,20 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 	);
 	const offeredModels = useOfferedModels();
 	const publicConfig = usePublicConfig();
+	// Share in a card's menu: the viewer's own generations, where the server has shared links.
+	const [sharing, setSharing] = useState<Generation | null>(null);
+	const shareFocusRef = useRef<HTMLElement | null>(null);
+	const isSharingOn = publicConfig.data !== undefined && publicConfig.data.sharing !== "off";
+	const share = useCallback((generation: Generation) => {
+		shareFocusRef.current =
+			document.activeElement instanceof HTMLElement ? document.activeElement : null;
+		setSharing(generation);
+	}, []);
+	const canShare = useCallback(
+		(generation: Generation) =>
+			canChooseBoards && (!generation.owner_email || generation.owner_email === viewerEmail),
+		[canChooseBoards, viewerEmail],
+	);
 	const queryClient = useQueryClient();
 	// A Rerun whose model is no longer offered does not start: the dialog says why and offers the
 	// generator instead. Use prompt and Use settings go on to the generator, and a toast says it.
@@ -210,6 +229,8 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 			onRemoveFromBoard: removableBoard
 				? (generation) => removeFromBoard([generation.id])
 				: undefined,
+			onShare: isSharingOn ? share : undefined,
+			canShare,
 		}),
 		[
 			openPreview,
@@ -224,6 +245,9 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 			chooseBoards,
 			removableBoard,
 			removeFromBoard,
+			isSharingOn,
+			share,
+			canShare,
 		],
 	);
 	const previewActions = {
@@ -370,6 +394,21 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 				onClose={() => setGoneModelRerun(null)}
 				returnFocusRef={goneModelFocusRef}
 			/>
+			{sharing ? (
+				<Suspense fallback={null}>
+					<ShareDialog
+						key={sharing.id}
+						subject={{
+							generationId: sharing.id,
+							imageIndex: 0,
+							imageCount: sharing.images.length,
+						}}
+						isOpen
+						onClose={() => setSharing(null)}
+						returnFocusRef={shareFocusRef}
+					/>
+				</Suspense>
+			) : null}
 			<AddToBoardDialog
 				generationIds={boardChoiceIds}
 				onClose={() => setBoardChoiceIds([])}

@@ -37,6 +37,7 @@ import { formatDateTime } from "../../lib/date-format";
 import { buildArchiveUrl, buildImageDownloadUrl } from "../../lib/generations-requests";
 import { buildEditLink } from "../../lib/image-actions";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
+import { usePublicConfig } from "../../lib/public-config";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
 import { FavoriteButton } from "./favorite-button";
 import { hasImages } from "./generation-actions-menu";
@@ -111,6 +112,8 @@ export function ImagePreviewDialog({
 	const actionChoices = useImageActionChoices(generation?.model.id);
 	const navigate = useNavigate();
 	const [isSharing, setIsSharing] = useState(false);
+	// SHARING=off: no Share anywhere.
+	const isSharingOn = usePublicConfig().data?.sharing !== "off";
 	const shareButtonRef = useRef<HTMLButtonElement>(null);
 	// Before/after of an Edit region or Expand: the image it started from, in place of its result.
 	const beforeUrl = generation?.region?.sourceUrl ?? null;
@@ -301,7 +304,7 @@ export function ImagePreviewDialog({
 									<FileArchive aria-hidden="true" className="size-4" />
 									Download all (ZIP)
 								</a>
-								{hasImages(generation) ? (
+								{hasImages(generation) && isSharingOn ? (
 									<Button
 										ref={shareButtonRef}
 										variant="secondary"
@@ -388,9 +391,7 @@ export function ImagePreviewDialog({
 				<Suspense fallback={null}>
 					<ShareDialog
 						key={`${generation.id}-${imageIndex}`}
-						generationId={generation.id}
-						imageIndex={imageIndex}
-						imageCount={images.length}
+						subject={{ generationId: generation.id, imageIndex, imageCount: images.length }}
 						isOpen={isSharing}
 						onClose={() => setIsSharing(false)}
 						returnFocusRef={shareButtonRef}

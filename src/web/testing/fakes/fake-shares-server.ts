@@ -16,8 +16,13 @@ export function createTestShare(overrides: Partial<Share> = {}): Share {
 	const number = nextShareNumber++;
 	return {
 		id: `00000000-0000-4000-9000-${String(number).padStart(12, "0")}`,
-		target: { generationId: "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d", imageIndex: null },
+		target: {
+			generationId: "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
+			imageIndex: null,
+			boardId: null,
+		},
 		prompt: `A shared prompt ${number}`,
+		boardName: null,
 		originals: false,
 		showPrompt: true,
 		state: "live",
@@ -63,7 +68,15 @@ export function startFakeSharesServer(
 			if (!parsed.success) return fail("VALIDATION_ERROR");
 			const { target, expires, originals, showPrompt } = parsed.data;
 			const share = createTestShare({
-				target: { generationId: target.generationId, imageIndex: target.imageIndex ?? null },
+				target:
+					"boardId" in target
+						? { generationId: null, imageIndex: null, boardId: target.boardId }
+						: {
+								generationId: target.generationId,
+								imageIndex: target.imageIndex ?? null,
+								boardId: null,
+							},
+				...("boardId" in target ? { prompt: null, boardName: "A shared board" } : {}),
 				originals,
 				showPrompt,
 				expiresAt:
