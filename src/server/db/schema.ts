@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
-import type { ThemeChoice } from "../../shared/account-settings";
+import type { LanguageChoice, ThemeChoice } from "../../shared/account-settings";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { BoardKind, BoardQuery, BoardVisibility } from "../../shared/boards";
 import type { GenerationStatus, ProgressStage } from "../../shared/generation-responses";
@@ -342,6 +342,7 @@ type PushSubscriptionsTable = {
 type AccountSettingsTable = {
 	user_id: string;
 	theme: Generated<ThemeChoice>;
+	language: Generated<LanguageChoice>;
 	updated_at: Generated<Timestamp>;
 };
 
