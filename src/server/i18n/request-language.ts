@@ -1,8 +1,9 @@
 // The server's side of languages (docs/decisions/037-languages.md): every catalogue, registered when
 // this module loads (memory only: the server answers in every language), and the language a request
 // asks for, which error messages, e-mails and pages are written in.
-import { LANGUAGE_COOKIE, type Language, pickLanguage } from "../../shared/i18n/languages";
+import { LANGUAGE_COOKIE, type Language } from "../../shared/i18n/languages";
 import de from "../../shared/i18n/messages/de.json";
+import { pickLanguage } from "../../shared/i18n/negotiate-language";
 import { registerCatalogue } from "../../shared/i18n/runtime";
 
 registerCatalogue("de", de);

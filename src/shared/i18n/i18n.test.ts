@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ERRORS, type ErrorCode, errorMessage } from "../errors";
-import { negotiateLanguage, pickLanguage } from "./languages";
 import { activeGenerationsLabel, errorNotFound, mailResetSubject } from "./messages";
 import de from "./messages/de.json";
 import en from "./messages/en.json";
+import { negotiateLanguage, pickLanguage } from "./negotiate-language";
 import { registerCatalogue, translate } from "./runtime";
 
 registerCatalogue("de", de);

@@ -12,8 +12,6 @@ export type MessageOptions = { language?: Language };
 
 const catalogues = new Map<Language, Catalogue>();
 let activeLanguage: Language = DEFAULT_LANGUAGE;
-const pluralRules = new Map<Language, Intl.PluralRules>();
-const numberFormats = new Map<Language, Intl.NumberFormat>();
 
 /** Makes a language's messages available (English needs none: its texts are in the functions). */
 export function registerCatalogue(language: Language, catalogue: Catalogue): void {
@@ -29,27 +27,10 @@ export function readActiveLanguage(): Language {
 	return activeLanguage;
 }
 
-function pluralCategory(language: Language, count: number): string {
-	let rules = pluralRules.get(language);
-	if (!rules) {
-		rules = new Intl.PluralRules(INTL_LOCALES[language]);
-		pluralRules.set(language, rules);
-	}
-	return rules.select(count);
-}
-
-function formatNumber(language: Language, value: number): string {
-	let format = numberFormats.get(language);
-	if (!format) {
-		format = new Intl.NumberFormat(INTL_LOCALES[language]);
-		numberFormats.set(language, format);
-	}
-	return format.format(value);
-}
-
 /**
  * A message in `language` (else the active one), English where that catalogue lacks it; a plural
  * chosen by the `count` parameter; `{name}` replaced by its parameter, numbers in the language's form.
+ * (Short, and without caches of Intl objects: the first page carries it, and plurals are few.)
  */
 export function translate(
 	key: string,
@@ -58,19 +39,17 @@ export function translate(
 	options?: MessageOptions,
 ): string {
 	const language = options?.language ?? activeLanguage;
-	const found = language === DEFAULT_LANGUAGE ? undefined : catalogues.get(language)?.[key];
-	const textLanguage = found === undefined ? DEFAULT_LANGUAGE : language;
+	const found = catalogues.get(language)?.[key];
+	const locale = INTL_LOCALES[found === undefined ? DEFAULT_LANGUAGE : language];
 	const message = found ?? english;
-	let text: string;
-	if (typeof message === "string") text = message;
-	else {
-		const count = Number(params?.count ?? 0);
-		text = message[pluralCategory(textLanguage, count)] ?? message.other ?? "";
-	}
-	if (!params) return text;
-	return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+	const text =
+		typeof message === "string"
+			? message
+			: (message[new Intl.PluralRules(locale).select(Number(params?.count))] ?? message.other);
+	if (!params) return text ?? "";
+	return (text ?? "").replace(/\{(\w+)\}/g, (whole, name: string) => {
 		const value = params[name];
 		if (value === undefined) return whole;
-		return typeof value === "number" ? formatNumber(textLanguage, value) : value;
+		return typeof value === "number" ? value.toLocaleString(locale) : value;
 	});
 }
