@@ -14,6 +14,7 @@ export const CONVERTED_SCREENS = [
 	"src/web/features/auth/signup-page.tsx",
 	"src/web/features/auth/or-divider.tsx",
 	"src/web/features/auth/language-choices.tsx",
+	"src/web/app/layout-shell.tsx",
 ];
 
 // Attributes a person reads or hears.

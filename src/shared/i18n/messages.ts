@@ -71,3 +71,6 @@ export { passwordTooShort } from "./message-functions/password-too-short";
 export { passwordShow } from "./message-functions/password-show";
 export { passwordHide } from "./message-functions/password-hide";
 export { passwordHint } from "./message-functions/password-hint";
+export { headerSignInWithGoogle } from "./message-functions/header-sign-in-with-google";
+export { headerAccountNavigation } from "./message-functions/header-account-navigation";
+export { skipToContent } from "./message-functions/skip-to-content";
