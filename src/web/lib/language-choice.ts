@@ -16,7 +16,8 @@ import { readPageLanguage } from "./page-language";
 
 /**
  * Keeps a language in this browser for the server's next pages (undefined: its Accept-Language);
- * answers whether the page must be loaded again to be written in it.
+ * answers whether the page must be loaded again to be written in it: never when the browser
+ * refused the cookie, whose next page would be written as this one is (a reload without end).
  */
 export function storeLanguageChoice(language: Language | undefined): boolean {
 	const year = 60 * 60 * 24 * 365;
@@ -25,6 +26,8 @@ export function storeLanguageChoice(language: Language | undefined): boolean {
 		language === undefined
 			? `${LANGUAGE_COOKIE}=; path=/; max-age=0; samesite=lax`
 			: `${LANGUAGE_COOKIE}=${language}; path=/; max-age=${year}; samesite=lax`;
+	const kept = new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=([^;]*)`).exec(document.cookie)?.[1];
+	if (kept !== language) return false;
 	const next = language ?? negotiateLanguage(navigator.languages.join(","));
 	return next !== readPageLanguage();
 }
