@@ -15,6 +15,7 @@ export const CONVERTED_SCREENS = [
 	"src/web/features/auth/or-divider.tsx",
 	"src/web/features/auth/language-choices.tsx",
 	"src/web/app/layout-shell.tsx",
+	"src/web/app/active-generations-badge.tsx",
 ];
 
 // Attributes a person reads or hears.

@@ -74,3 +74,4 @@ export { passwordHint } from "./message-functions/password-hint";
 export { headerSignInWithGoogle } from "./message-functions/header-sign-in-with-google";
 export { headerAccountNavigation } from "./message-functions/header-account-navigation";
 export { skipToContent } from "./message-functions/skip-to-content";
+export { activeGenerationsShortWord } from "./message-functions/active-generations-short-word";
