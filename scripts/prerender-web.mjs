@@ -3,7 +3,8 @@
 // for Node with the project's Vite config, renders every page in each variant of the boot state
 // (session cookie or not, offline engine or an image service) into the built index.html, names
 // each page's on-demand screen code in <link rel="modulepreload">, puts the stylesheet inside the
-// page and, in place of the app's entry, a loader that starts the app after the first paint, and
+// page and, in place of the app's entry, a loader that starts the app after the first paint, in
+// every language with its `<html lang>` (docs/decisions/037-languages.md), and
 // writes pages.json, which the server reads to answer each route with its page. Which routes are
 // prerendered is said by the route table (src/shared/app-routes.ts, through src/web/app/pages.ts).
 // Fails if a page would carry a script.
@@ -39,7 +40,7 @@ await build({
 });
 const bundle = (await readdir(bundleDir)).find((file) => /^prerender\.m?js$/.test(file));
 if (!bundle) throw new Error(`no prerender bundle in ${bundleDir}`);
-const { renderPage, PRERENDERED_PAGES } = await import(
+const { renderPage, PRERENDERED_PAGES, LANGUAGES } = await import(
 	pathToFileURL(path.join(bundleDir, bundle)).href
 );
 
@@ -148,19 +149,22 @@ for (const page of PRERENDERED_PAGES) {
 	const files = {};
 	for (const session of SESSIONS) {
 		for (const [engine, imageProvider] of IMAGE_PROVIDERS) {
-			const state = { session, config: { googleEnabled: false, imageProvider } };
-			const html = await renderPage(page.renderPath, state);
-			if (/<script\b/i.test(html)) {
-				throw new Error(
-					`the prerender of ${page.renderPath} holds a script, which the CSP forbids`,
-				);
+			for (const language of LANGUAGES) {
+				const state = { session, config: { googleEnabled: false, imageProvider } };
+				const html = await renderPage(page.renderPath, state, language);
+				if (/<script\b/i.test(html)) {
+					throw new Error(
+						`the prerender of ${page.renderPath} holds a script, which the CSP forbids`,
+					);
+				}
+				const file = `pages/${page.name}.${session}.${engine}.${language}.html`;
+				const document = pageTemplate
+					.replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
+					.replace(PLACEHOLDER, `${preloads}${PLACEHOLDER}`)
+					.replace(ROOT_ELEMENT, `<div id="root">${html}</div>`);
+				await writeFile(path.join(webRoot, file), document);
+				files[`${session}.${engine}.${language}`] = file;
 			}
-			const file = `pages/${page.name}.${session}.${engine}.html`;
-			const document = pageTemplate
-				.replace(PLACEHOLDER, `${preloads}${PLACEHOLDER}`)
-				.replace(ROOT_ELEMENT, `<div id="root">${html}</div>`);
-			await writeFile(path.join(webRoot, file), document);
-			files[`${session}.${engine}`] = file;
 		}
 	}
 	manifest.pages.push({ name: page.name, paths: page.paths, status: page.status, files });
@@ -169,5 +173,5 @@ await writeFile(path.join(webRoot, "pages.json"), `${JSON.stringify(manifest, nu
 // Vite's manifest was only needed here: the server must not publish it.
 await rm(path.join(webRoot, ".vite"), { recursive: true, force: true });
 console.log(
-	`prerendered ${manifest.pages.length} pages x ${SESSIONS.length * IMAGE_PROVIDERS.length} variants into ${path.relative(root, path.join(webRoot, "pages"))}`,
+	`prerendered ${manifest.pages.length} pages x ${SESSIONS.length * IMAGE_PROVIDERS.length * LANGUAGES.length} variants into ${path.relative(root, path.join(webRoot, "pages"))}`,
 );

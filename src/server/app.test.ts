@@ -5,6 +5,7 @@ import { brotliCompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ROUTES, PRERENDERED_SCREENS } from "../shared/app-routes";
 import { BOOT_STATE_PLACEHOLDER, type PagesManifest } from "../shared/boot-state";
+import { LANGUAGES } from "../shared/i18n/languages";
 import { loadStaticSite } from "./http/static-site";
 import { availableDatabaseKinds } from "./testing/test-database";
 import { createTestServer, TestClient, type TestServer } from "./testing/test-server";
@@ -146,24 +147,24 @@ describe("the built web app", () => {
 		pages: ReadonlyArray<readonly [name: string, paths: readonly string[], status: 200 | 404]>,
 	): Promise<string> {
 		const site = await mkdtemp(path.join(tmpdir(), "atelier-pages-"));
-		const shell = `<!doctype html><head>${BOOT_STATE_PLACEHOLDER}</head><div id="root"></div>`;
+		const shell = `<!doctype html><html lang="en"><head>${BOOT_STATE_PLACEHOLDER}</head><div id="root"></div>`;
 		await writeFile(path.join(site, "index.html"), shell);
 		await mkdir(path.join(site, "pages"));
 		const manifest: PagesManifest = { pages: [] };
 		for (const [name, paths, status] of pages) {
 			const files = {} as PagesManifest["pages"][number]["files"];
-			for (const variant of [
-				"signed-out.offline-engine",
-				"signed-out.image-service",
-				"unknown.offline-engine",
-				"unknown.image-service",
-			] as const) {
-				const file = `pages/${name}.${variant}.html`;
-				await writeFile(
-					path.join(site, file),
-					`<!doctype html><head>${BOOT_STATE_PLACEHOLDER}</head><div id="root"><p>${name} ${variant}</p></div>`,
-				);
-				files[variant] = file;
+			for (const session of ["signed-out", "unknown"] as const) {
+				for (const engine of ["offline-engine", "image-service"] as const) {
+					for (const language of LANGUAGES) {
+						const variant = `${session}.${engine}.${language}` as const;
+						const file = `pages/${name}.${variant}.html`;
+						await writeFile(
+							path.join(site, file),
+							`<!doctype html><html lang="${language}"><head>${BOOT_STATE_PLACEHOLDER}</head><div id="root"><p>${name} ${variant}</p></div>`,
+						);
+						files[variant] = file;
+					}
+				}
 			}
 			manifest.pages.push({ name, paths: [...paths], status, files });
 		}
@@ -190,7 +191,7 @@ describe("the built web app", () => {
 				});
 				expect(html).not.toContain("Page Not Found");
 				if (PRERENDERED_SCREENS.includes(route.screen)) {
-					expect(html).toContain(`<p>${route.screen} signed-out.offline-engine</p>`);
+					expect(html).toContain(`<p>${route.screen} signed-out.offline-engine.en</p>`);
 				} else {
 					expect(html).toContain('<div id="root"></div>');
 				}
@@ -232,9 +233,9 @@ describe("the built web app", () => {
 			expect(home).toMatchObject({
 				status: 200,
 				hasSessionPreload: false,
-				vary: "accept-encoding, cookie",
+				vary: "accept-encoding, cookie, accept-language",
 			});
-			expect(home.html).toContain("<p>home signed-out.offline-engine</p>");
+			expect(home.html).toContain("<p>home signed-out.offline-engine.en</p>");
 			expect(home.boot).toEqual({
 				session: "signed-out",
 				config: {
@@ -253,18 +254,18 @@ describe("the built web app", () => {
 
 			// A session cookie: the page of an unknown session, and the lookup preloaded.
 			const withCookie = await read("/login/", { cookie: "atelier.session_token=abc.def" });
-			expect(withCookie.html).toContain("<p>login unknown.offline-engine</p>");
+			expect(withCookie.html).toContain("<p>login unknown.offline-engine.en</p>");
 			expect(withCookie).toMatchObject({ status: 200, hasSessionPreload: true });
 			expect(withCookie.boot).toMatchObject({ session: "unknown" });
 
 			for (const unknownPath of [
 				"/no/such/page",
 				"/pages.json",
-				"/pages/home.unknown.image-service.html",
+				"/pages/home.unknown.image-service.en.html",
 			]) {
 				const notFound = await read(unknownPath);
 				expect(notFound.status).toBe(404);
-				expect(notFound.html).toContain("<p>not-found signed-out.offline-engine</p>");
+				expect(notFound.html).toContain("<p>not-found signed-out.offline-engine.en</p>");
 			}
 
 			// Routes rendered in the browser, and any URL with a query, get the app shell.
@@ -274,6 +275,45 @@ describe("the built web app", () => {
 				expect(page.html).toContain('<div id="root"></div>');
 				expect(page.boot).toMatchObject({ session: "signed-out" });
 			}
+		} finally {
+			await close();
+		}
+	});
+
+	it("answers each page in the language the browser chose, else the one it asks for, else English", async () => {
+		const pages = await writePrerenderedSite([
+			["home", ["/"], 200],
+			["not-found", [], 404],
+		]);
+		const { app, close } = await createSiteApp(pages);
+		const read = async (route: string, headers: Record<string, string>) => {
+			const response = await app.request(route, { headers });
+			expect(response.headers.get("vary")).toBe("accept-encoding, cookie, accept-language");
+			return response.text();
+		};
+		try {
+			const german = await read("/", { "accept-language": "de-CH,de;q=0.9,en;q=0.8" });
+			expect(german).toContain("<p>home signed-out.offline-engine.de</p>");
+			expect(german).toContain('<html lang="de">');
+			expect(await read("/", { "accept-language": "fr, en;q=0.5" })).toContain(
+				"<p>home signed-out.offline-engine.en</p>",
+			);
+			// The browser's choice, kept in a cookie, wins over what it asks for.
+			expect(await read("/", { "accept-language": "de", cookie: "atelier-language=en" })).toContain(
+				"<p>home signed-out.offline-engine.en</p>",
+			);
+			expect(
+				await read("/", {
+					"accept-language": "en",
+					cookie: "atelier.session_token=abc.def; atelier-language=de",
+				}),
+			).toContain("<p>home unknown.offline-engine.de</p>");
+			expect(await read("/no/such/page", { "accept-language": "de" })).toContain(
+				"<p>not-found signed-out.offline-engine.de</p>",
+			);
+			// The app shell says its language for the browser to load the messages of.
+			expect(await read("/generations", { "accept-language": "de" })).toContain('<html lang="de">');
+			expect(await read("/generations", {})).toContain('<html lang="en">');
 		} finally {
 			await close();
 		}

@@ -27,6 +27,7 @@ import { errorResponse, handleError } from "./http/errors";
 import { refuseForeignOrigins } from "./http/origin-check";
 import { refuseUnstorableText } from "./http/refuse-unstorable-text";
 import type { StaticSite } from "./http/static-site";
+import { readRequestLanguage } from "./i18n/request-language";
 import type { Logger } from "./logging/logger";
 import { createHealthRoutes } from "./observability/health-routes";
 import { measureRequests } from "./observability/http-metrics";
@@ -263,6 +264,7 @@ export function createApp(deps: AppDeps) {
 		const response = deps.site?.serve(context, {
 			publicConfig,
 			hasSessionCookie: hasSessionCookie(context.req.raw.headers),
+			language: readRequestLanguage(context.req.raw.headers),
 		});
 		if (response) return response;
 		return context.text("Not found", 404);

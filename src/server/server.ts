@@ -1,6 +1,7 @@
 import { GENERATION_TIMEOUT_MS, MAX_RETRIES, RETRY_DELAY_MS } from "../shared/constants";
 import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../shared/image-types";
 import type { PromptStyle } from "../shared/prompt-tool-responses";
+import { readLanguageSetting } from "./accounts/account-settings-repository";
 import { removeAccountContents } from "./accounts/delete-account";
 import { type App, createApp } from "./app";
 import { type Auth, createAuth, type GoogleConfig } from "./auth/auth";
@@ -164,6 +165,7 @@ export async function assembleServer(options: {
 		passwordHashing: settings.passwordHashing,
 		beforeDeleteUser: (user) => removeAccountContents(deletionDeps, user),
 		isPersonDisabled: (userId) => isPersonDisabled(database.db, userId),
+		readLanguageSetting: (userId) => readLanguageSetting(database.db, userId),
 	});
 	const workerConcurrency = options.isWorkerEnabled === false ? 0 : settings.concurrency;
 	const webhookBase = {

@@ -3,6 +3,7 @@
 // config. The prerendered screens are rendered for each case, and the browser hydrates them with
 // the same state (docs/decisions/012-prerendering-and-hydration.md). Plain types: the first page
 // reads this by hand.
+import type { Language } from "./i18n/languages";
 import type { PublicConfig } from "./session";
 
 /**
@@ -25,11 +26,14 @@ export const BOOT_STATE_PLACEHOLDER = "<!--app-boot-state-->";
  */
 export const APP_HYDRATED_EVENT = "atelier:hydrated";
 
-/** The screens' prerendered variants: the session hint, and whether the offline engine is on. */
-type PrerenderVariant = `${SessionHint}.${"offline-engine" | "image-service"}`;
+/**
+ * The screens' prerendered variants: the session hint, whether the offline engine is on, and the
+ * language the page is written in (docs/decisions/037-languages.md).
+ */
+type PrerenderVariant = `${SessionHint}.${"offline-engine" | "image-service"}.${Language}`;
 
-export function readPrerenderVariant(state: BootState): PrerenderVariant {
-	return `${state.session}.${state.config.imageProvider === "local" ? "offline-engine" : "image-service"}`;
+export function readPrerenderVariant(state: BootState, language: Language): PrerenderVariant {
+	return `${state.session}.${state.config.imageProvider === "local" ? "offline-engine" : "image-service"}.${language}`;
 }
 
 /** Every prerendered page, as the build writes it to `pages.json` beside index.html. */

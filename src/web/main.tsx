@@ -6,6 +6,7 @@ import { readBootState, seedQueryClient } from "./app/boot-state";
 import { createQueryClient } from "./app/providers";
 import { AppRoutes, preloadScreensFor } from "./app/router";
 import { applyBackgroundPattern } from "./lib/background-pattern";
+import { startInPageLanguage } from "./lib/page-language";
 import "./styles.css";
 
 const rootElement = document.getElementById("root");
@@ -49,4 +50,6 @@ function start(root: HTMLElement): void {
 
 // In a task of its own, after the script's evaluation: together they made one task long enough to
 // block a mid-range phone (Lighthouse's simulated 4x slower CPU counted it in total blocking time).
-setTimeout(() => start(rootElement), 0);
+// The page's messages first, so the hydration finds the prerender's text (an English page waits
+// for nothing).
+setTimeout(() => void startInPageLanguage().then(() => start(rootElement)), 0);

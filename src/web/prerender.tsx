@@ -5,15 +5,29 @@ import { PassThrough } from "node:stream";
 import { prerenderToNodeStream } from "react-dom/static";
 import { StaticRouter } from "react-router";
 import type { BootState } from "../shared/boot-state";
+import type { Language } from "../shared/i18n/languages";
+import de from "../shared/i18n/messages/de.json";
+import { registerCatalogue, setActiveLanguage } from "../shared/i18n/runtime";
 import { App } from "./app/app";
 import { seedQueryClient } from "./app/boot-state";
 import { createQueryClient } from "./app/providers";
 import { AppRoutes } from "./app/router";
 
+export { LANGUAGES } from "../shared/i18n/languages";
 export { PRERENDERED_PAGES } from "./app/pages";
 
-/** The HTML of the app at `path`, as the browser's first render with `state` would make it. */
-export async function renderPage(path: string, state: BootState): Promise<string> {
+registerCatalogue("de", de);
+
+/**
+ * The HTML of the app at `path`, as the browser's first render with `state` in `language` would
+ * make it (the browser loads that language's messages before it hydrates, lib/page-language.ts).
+ */
+export async function renderPage(
+	path: string,
+	state: BootState,
+	language: Language,
+): Promise<string> {
+	setActiveLanguage(language);
 	const queryClient = createQueryClient();
 	seedQueryClient(queryClient, state);
 	const { prelude } = await prerenderToNodeStream(

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import {
 	type AccountSettings,
 	DEFAULT_ACCOUNT_SETTINGS,
+	type LanguageChoice,
 	type UpdateAccountSettingsRequest,
 } from "../../shared/account-settings";
 import type { DatabaseSchema } from "../db/schema";
@@ -13,10 +14,10 @@ export async function readAccountSettings(
 ): Promise<AccountSettings> {
 	const row = await db
 		.selectFrom("account_settings")
-		.select(["theme"])
+		.select(["theme", "language"])
 		.where("user_id", "=", userId)
 		.executeTakeFirst();
-	return row ? { theme: row.theme } : DEFAULT_ACCOUNT_SETTINGS;
+	return row ?? DEFAULT_ACCOUNT_SETTINGS;
 }
 
 /** Changes the settings named, leaving the others as they are; answers them all. */
@@ -25,14 +26,22 @@ export async function updateAccountSettings(
 	userId: string,
 	changes: UpdateAccountSettingsRequest,
 ): Promise<AccountSettings> {
-	if (changes.theme === undefined) return readAccountSettings(db, userId);
-	const row = await db
+	const { theme, language } = changes;
+	if (theme === undefined && language === undefined) return readAccountSettings(db, userId);
+	return db
 		.insertInto("account_settings")
-		.values({ user_id: userId, theme: changes.theme })
+		.values({ user_id: userId, theme, language })
 		.onConflict((conflict) =>
-			conflict.column("user_id").doUpdateSet({ theme: changes.theme, updated_at: new Date() }),
+			conflict.column("user_id").doUpdateSet({ theme, language, updated_at: new Date() }),
 		)
-		.returning(["theme"])
+		.returning(["theme", "language"])
 		.executeTakeFirstOrThrow();
-	return { theme: row.theme };
+}
+
+/** The language a person chose ("browser" while they chose none), which e-mails are written in. */
+export async function readLanguageSetting(
+	db: Kysely<DatabaseSchema>,
+	userId: string,
+): Promise<LanguageChoice> {
+	return (await readAccountSettings(db, userId)).language;
 }

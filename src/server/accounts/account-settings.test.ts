@@ -24,27 +24,66 @@ describe.each(availableDatabaseKinds())("the account's settings on %s", (kind) =
 		const before = await person.client.request("/api/account/settings");
 		expect(before.status).toBe(200);
 		expect(before.headers.get("cache-control")).toBe("no-store");
-		expect(await before.json()).toEqual({ theme: "system" });
+		expect(await before.json()).toEqual({ theme: "system", language: "browser" });
 
 		const chosen = await person.client.request("/api/account/settings", {
 			method: "PATCH",
 			json: { theme: "dark" },
 		});
 		expect(chosen.status).toBe(200);
-		expect(await chosen.json()).toEqual({ theme: "dark" });
+		expect(await chosen.json()).toEqual({ theme: "dark", language: "browser" });
 		const changedAgain = await person.client.request("/api/account/settings", {
 			method: "PATCH",
 			json: { theme: "light" },
 		});
-		expect(await changedAgain.json()).toEqual({ theme: "light" });
+		expect(await changedAgain.json()).toEqual({ theme: "light", language: "browser" });
 		// Nothing to change leaves the setting as it was.
 		const unchanged = await person.client.request("/api/account/settings", {
 			method: "PATCH",
 			json: {},
 		});
-		expect(await unchanged.json()).toEqual({ theme: "light" });
+		expect(await unchanged.json()).toEqual({ theme: "light", language: "browser" });
 		expect(await (await person.client.request("/api/account/settings")).json()).toEqual({
 			theme: "light",
+			language: "browser",
+		});
+	});
+
+	it("keeps the language beside the theme, each changed alone", async () => {
+		const person = await createTestUser(server);
+		await person.client.request("/api/account/settings", {
+			method: "PATCH",
+			json: { theme: "dark" },
+		});
+		const german = await person.client.request("/api/account/settings", {
+			method: "PATCH",
+			json: { language: "de" },
+		});
+		expect(await german.json()).toEqual({ theme: "dark", language: "de" });
+		const both = await person.client.request("/api/account/settings", {
+			method: "PATCH",
+			json: { theme: "light", language: "browser" },
+		});
+		expect(await both.json()).toEqual({ theme: "light", language: "browser" });
+	});
+
+	it("refuses a language it does not speak, naming the field, and keeps the one chosen", async () => {
+		const person = await createTestUser(server);
+		await person.client.request("/api/account/settings", {
+			method: "PATCH",
+			json: { language: "de" },
+		});
+		for (const json of [{ language: "fr" }, { language: "DE" }, { language: null }]) {
+			const message = await expectErrorEnvelope(
+				await person.client.request("/api/account/settings", { method: "PATCH", json }),
+				400,
+				"VALIDATION_ERROR",
+			);
+			expect(message).toContain("language");
+		}
+		expect(await (await person.client.request("/api/account/settings")).json()).toEqual({
+			theme: "system",
+			language: "de",
 		});
 	});
 
@@ -57,6 +96,7 @@ describe.each(availableDatabaseKinds())("the account's settings on %s", (kind) =
 		});
 		expect(await (await other.client.request("/api/account/settings")).json()).toEqual({
 			theme: "system",
+			language: "browser",
 		});
 	});
 
@@ -111,6 +151,7 @@ describe.each(availableDatabaseKinds())("the account's settings on %s", (kind) =
 		);
 		expect(await (await person.client.request("/api/account/settings")).json()).toEqual({
 			theme: "system",
+			language: "browser",
 		});
 	});
 
@@ -136,6 +177,7 @@ describe.each(availableDatabaseKinds())("the account's settings on %s", (kind) =
 		await expectErrorEnvelope(notJson, 400, "VALIDATION_ERROR");
 		expect(await (await person.client.request("/api/account/settings")).json()).toEqual({
 			theme: "dark",
+			language: "browser",
 		});
 	});
 });

@@ -4,11 +4,13 @@ import { getSessionCookie } from "better-auth/cookies";
 import { customSession, genericOAuth } from "better-auth/plugins";
 import type { Kysely } from "kysely";
 import type pg from "pg";
+import type { LanguageChoice } from "../../shared/account-settings";
 import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
 import { ERRORS } from "../../shared/errors";
 import { isAdminEmail } from "../../shared/session";
 import { isDatabaseUnavailableError } from "../db/database";
 import type { DatabaseSchema } from "../db/schema";
+import { readRequestLanguage } from "../i18n/request-language";
 import type { Logger } from "../logging/logger";
 import type { Mailer } from "../mail/mailer";
 import {
@@ -57,6 +59,8 @@ type AuthConfig = {
 	 * sign in (the gate, auth/request-viewer.ts, refuses a session of theirs).
 	 */
 	isPersonDisabled?: (userId: string) => Promise<boolean>;
+	/** The language a person chose (accounts/account-settings-repository.ts), which mail is in. */
+	readLanguageSetting?: (userId: string) => Promise<LanguageChoice>;
 };
 
 const MAX_PASSWORD_LENGTH = 128;
@@ -103,6 +107,9 @@ export function createAuth(config: AuthConfig) {
 	});
 	// The administrator's address is claimed through a reset link, whose opener chooses the
 	// password (decision 022); Better Auth makes the link and sendResetPassword words the mail.
+	// An e-mail is written in its person's language: the account's setting, else the asking browser's.
+	const languageOf = async (user: { id: string }, request: Request | undefined) =>
+		readRequestLanguage(request?.headers, await config.readLanguageSetting?.(user.id));
 	const sendAdministratorClaim = async (email: string) => {
 		try {
 			await auth.api.requestPasswordReset({ body: { email, redirectTo: "/reset-password" } });
@@ -140,8 +147,12 @@ export function createAuth(config: AuthConfig) {
 			// Whoever had the old password is signed out everywhere; the app signs this browser in.
 			revokeSessionsOnPasswordReset: true,
 			// Not awaited, so the answer takes as long whether or not the address has an account.
-			sendResetPassword: async ({ user, url }) => {
-				const message = { to: user.email, link: landOn(url, "/reset-password") };
+			sendResetPassword: async ({ user, url }, request) => {
+				const message = {
+					to: user.email,
+					link: landOn(url, "/reset-password"),
+					language: await languageOf(user, request),
+				};
 				config.mailer.sendInBackground(
 					(await standingOf(user)) === "unclaimed"
 						? createAdministratorClaimMessage(message)
@@ -155,7 +166,7 @@ export function createAuth(config: AuthConfig) {
 			sendOnSignUp: config.requireEmailVerification,
 			autoSignInAfterVerification: false,
 			expiresIn: ACCOUNT_LINK_LIFETIME_SECONDS,
-			sendVerificationEmail: async ({ user, url }) => {
+			sendVerificationEmail: async ({ user, url }, request) => {
 				// The ordinary link would leave the first sign-up's password in place: the
 				// administrator's address is proven by the claim link instead.
 				if ((await standingOf(user)) === "unclaimed") {
@@ -163,7 +174,11 @@ export function createAuth(config: AuthConfig) {
 					return;
 				}
 				config.mailer.sendInBackground(
-					createVerificationMessage({ to: user.email, link: landOn(url, "/verify-email") }),
+					createVerificationMessage({
+						to: user.email,
+						link: landOn(url, "/verify-email"),
+						language: await languageOf(user, request),
+					}),
 				);
 			},
 		},

@@ -686,6 +686,14 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0030_account_language": {
+		// The language a person reads (decision 037): "browser" follows its Accept-Language.
+		async up(db) {
+			await sql`
+				alter table account_settings add column language text not null default 'browser'
+					check (language in ('browser', 'en', 'de'))`.execute(db);
+		},
+	},
 	"0026_account_settings": {
 		// A person's own settings, one row each, made at their first change (none is every
 		// default): the theme, which the browser also keeps to paint before its first frame

@@ -9,6 +9,8 @@ export class AppError extends Error {
 	readonly status: ErrorStatus;
 	/** Sent as Retry-After: when trying again is expected to succeed (503 and 429). */
 	readonly retryAfterSeconds: number | undefined;
+	/** Whether it was thrown with a message of its own rather than its code's, which is translated. */
+	readonly hasOwnMessage: boolean;
 
 	constructor(
 		code: ErrorCode,
@@ -20,5 +22,6 @@ export class AppError extends Error {
 		this.code = code;
 		this.status = ERRORS[code].status;
 		this.retryAfterSeconds = options?.retryAfterSeconds;
+		this.hasOwnMessage = message !== undefined;
 	}
 }

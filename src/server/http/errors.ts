@@ -3,10 +3,13 @@ import { HTTPException } from "hono/http-exception";
 import { ERRORS, type ErrorCode, type ErrorEnvelope, errorBody } from "../../shared/errors";
 import { isDatabaseUnavailableError } from "../db/database";
 import { AppError } from "../errors/app-error";
+import { readRequestLanguage } from "../i18n/request-language";
 import type { Logger } from "../logging/logger";
 
+/** The envelope of a code, its catalogue message in the request's language unless one is given. */
 export function errorResponse(context: Context, code: ErrorCode, message?: string): Response {
-	const body: ErrorEnvelope = { success: false, error: errorBody(code, message) };
+	const language = readRequestLanguage(context.req.raw.headers);
+	const body: ErrorEnvelope = { success: false, error: errorBody(code, message, { language }) };
 	return context.json(body, ERRORS[code].status);
 }
 
@@ -23,11 +26,11 @@ function codeForHttpStatus(status: number): ErrorCode {
 /** Renders any thrown error as `{ success: false, error: { code, message } }`; unknown errors are logged, never leaked. */
 export function handleError(error: unknown, context: Context, logger: Logger): Response {
 	if (error instanceof AppError) {
-		const body: ErrorEnvelope = { success: false, error: errorBody(error.code, error.message) };
 		if (error.retryAfterSeconds !== undefined) {
 			context.header("Retry-After", String(error.retryAfterSeconds));
 		}
-		return context.json(body, error.status);
+		// A message of its own (a refusal naming its field) is sent as written.
+		return errorResponse(context, error.code, error.hasOwnMessage ? error.message : undefined);
 	}
 	if (error instanceof HTTPException) {
 		const code = codeForHttpStatus(error.status);

@@ -11,6 +11,7 @@ import {
 	type PagesManifest,
 	readPrerenderVariant,
 } from "../../shared/boot-state";
+import type { Language } from "../../shared/i18n/languages";
 import type { PublicConfig } from "../../shared/session";
 
 type StaticFile = {
@@ -64,6 +65,8 @@ type PageContext = {
 	publicConfig: PublicConfig;
 	/** Whether the request carries a session cookie: without one, nobody is signed in. */
 	hasSessionCookie: boolean;
+	/** The language the page is written in: the browser's chosen one, else its Accept-Language. */
+	language: Language;
 };
 
 /**
@@ -77,7 +80,9 @@ type PageContext = {
  * alongside the script. Every other route of the route table (src/shared/app-routes.ts), and any
  * URL with a query string (a screen may read its query, the prerender cannot), gets the app shell,
  * index.html, with status 200; only a path no route knows gets the 404 page, with status 404. A
- * build without pages.json serves index.html everywhere.
+ * build without pages.json serves index.html everywhere. Every page is answered in the request's
+ * language: the prerender wrote each in every language, and the shell's `<html lang>` says it
+ * (docs/decisions/037-languages.md).
  */
 export type StaticSite = {
 	serve(context: Context, page: PageContext): Response | undefined;
@@ -88,6 +93,11 @@ type Page = { status: 200 | 404; files: PagesManifest["pages"][number]["files"] 
 /** `/login/` and `/login` are one route. */
 function normalizePath(pathname: string): string {
 	return pathname.length > 1 ? pathname.replace(/\/+$/, "") || "/" : pathname;
+}
+
+/** The app shell in a language: the browser reads `<html lang>` to load its messages. */
+function writeShellLanguage(template: string, language: Language): string {
+	return template.replace(/<html lang="[^"]*"/, `<html lang="${language}"`);
 }
 
 function renderBootState(template: string, state: BootState): string {
@@ -153,11 +163,14 @@ export async function loadStaticSite(directory: string): Promise<StaticSite> {
 
 	// Each page in each boot state, made (and compressed) once, when first asked for.
 	const rendered = new Map<string, StaticFile>();
-	const renderPage = (template: string, state: BootState): StaticFile => {
-		const key = `${template}\n${JSON.stringify(state)}`;
+	const renderPage = (template: string, state: BootState, language: Language): StaticFile => {
+		const key = `${template}\n${language}\n${JSON.stringify(state)}`;
 		const cached = rendered.get(key);
 		if (cached) return cached;
-		const source = template === "" ? shellTemplate : (templates.get(template) ?? shellTemplate);
+		const source =
+			template === ""
+				? writeShellLanguage(shellTemplate, language)
+				: (templates.get(template) ?? writeShellLanguage(shellTemplate, language));
 		const body = Buffer.from(renderBootState(source, state));
 		const file: StaticFile = {
 			body,
@@ -213,8 +226,10 @@ export async function loadStaticSite(directory: string): Promise<StaticSite> {
 				session: pageContext.hasSessionCookie ? "unknown" : "signed-out",
 				config: pageContext.publicConfig,
 			};
-			// Pages differ by the session cookie: caches must keep them apart.
-			const vary = "accept-encoding, cookie";
+			// Pages differ by the session and language cookies and the languages asked for: caches
+			// must keep them apart.
+			const vary = "accept-encoding, cookie, accept-language";
+			const { language } = pageContext;
 			const pathname = normalizePath(context.req.path);
 			const isShell =
 				pathname === "/index.html" ||
@@ -222,11 +237,11 @@ export async function loadStaticSite(directory: string): Promise<StaticSite> {
 				(!pagesByPath.has(pathname) && findAppRoute(pathname) !== undefined);
 			const page = isShell ? undefined : (pagesByPath.get(pathname) ?? notFoundPage);
 			if (page) {
-				const template = page.files[readPrerenderVariant(state)];
-				return respond(context, renderPage(template, state), page.status, vary);
+				const template = page.files[readPrerenderVariant(state, language)];
+				return respond(context, renderPage(template, state, language), page.status, vary);
 			}
 			// The app shell: the browser renders the route (and decides its 404 page itself).
-			return respond(context, renderPage("", state), 200, vary);
+			return respond(context, renderPage("", state, language), 200, vary);
 		},
 	};
 }

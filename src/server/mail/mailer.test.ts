@@ -21,7 +21,7 @@ describe("mail", () => {
 			createLogger("debug", (line) => logs.push(line)),
 		);
 		const link = "http://localhost:3000/api/auth/reset-password/abc?callbackURL=%2Freset-password";
-		await mailer.send(createPasswordResetMessage({ to: "jane@example.com", link }));
+		await mailer.send(createPasswordResetMessage({ to: "jane@example.com", link, language: "en" }));
 		await mailer.close();
 
 		const mail = await inbox.waitForMail("jane@example.com");
@@ -45,6 +45,7 @@ describe("mail", () => {
 		const message = createVerificationMessage({
 			to: "joe@example.com",
 			link: "http://localhost:3000/api/auth/verify-email?token=secret-token",
+			language: "en",
 		});
 		await expect(mailer.send(message)).rejects.toThrow();
 		mailer.sendInBackground(message);
@@ -61,7 +62,9 @@ describe("mail", () => {
 			createLogger("info", (line) => logs.push(line)),
 		);
 		const link = "http://localhost:3000/api/auth/reset-password/xyz?callbackURL=%2Freset-password";
-		mailer.sendInBackground(createPasswordResetMessage({ to: "kim@example.com", link }));
+		mailer.sendInBackground(
+			createPasswordResetMessage({ to: "kim@example.com", link, language: "en" }),
+		);
 		await mailer.close();
 		expect(mailer.kind).toBe("log");
 		expect(logs.map((line) => JSON.parse(line))).toEqual([
@@ -78,6 +81,7 @@ describe("mail", () => {
 		const message = createVerificationMessage({
 			to: '"<b>x</b>"@example.com',
 			link: "http://localhost:3000/a?b=1&c=2",
+			language: "en",
 		});
 		expect(message.html).toContain("&lt;b&gt;x&lt;/b&gt;");
 		expect(message.html).toContain('href="http://localhost:3000/a?b=1&amp;c=2"');

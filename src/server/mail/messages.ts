@@ -1,3 +1,20 @@
+import type { Language } from "../../shared/i18n/languages";
+import {
+	mailClaimAction,
+	mailClaimIntro,
+	mailClaimOutro,
+	mailClaimSubject,
+	mailLinkFallback,
+	mailResetAction,
+	mailResetIntro,
+	mailResetOutro,
+	mailResetSubject,
+	mailVerifyAction,
+	mailVerifyIntro,
+	mailVerifyOutro,
+	mailVerifySubject,
+} from "../../shared/i18n/messages";
+import "../i18n/request-language";
 import type { MailMessage } from "./mailer";
 
 const PRODUCT_NAME = "Atelier";
@@ -13,6 +30,7 @@ function escapeHtml(text: string): string {
 
 type MessageParts = {
 	to: string;
+	language: Language;
 	subject: string;
 	intro: string;
 	action: string;
@@ -35,38 +53,47 @@ function composeMessage(parts: MessageParts): MailMessage {
 	].join("\n");
 	const html = [
 		"<!doctype html>",
-		'<html lang="en"><head><meta charset="utf-8">',
+		`<html lang="${parts.language}"><head><meta charset="utf-8">`,
 		`<title>${escapeHtml(parts.subject)}</title></head>`,
 		'<body style="font-family: sans-serif; line-height: 1.5; color: #0f172a">',
 		`<p><strong>${PRODUCT_NAME}</strong></p>`,
 		`<p>${escapeHtml(parts.intro)}</p>`,
 		`<p><a href="${escapeHtml(parts.link)}">${escapeHtml(parts.action)}</a></p>`,
-		`<p>If the button does not work, copy this address into your browser:<br>${escapeHtml(parts.link)}</p>`,
+		`<p>${escapeHtml(mailLinkFallback({ language: parts.language }))}<br>${escapeHtml(parts.link)}</p>`,
 		`<p>${escapeHtml(parts.outro)}</p>`,
 		"</body></html>",
 	].join("\n");
 	return { to: parts.to, subject: parts.subject, text, html, link: parts.link };
 }
 
-export function createPasswordResetMessage(input: { to: string; link: string }): MailMessage {
+/** What each e-mail is given: its address, its link, and the language of the person it goes to. */
+type MessageInput = { to: string; link: string; language: Language };
+
+export function createPasswordResetMessage(input: MessageInput): MailMessage {
+	const { language } = input;
+	const params = { product: PRODUCT_NAME, address: input.to };
 	return composeMessage({
 		to: input.to,
-		subject: `Reset your ${PRODUCT_NAME} password`,
-		intro: `Someone asked to reset the password of the ${PRODUCT_NAME} account for ${input.to}. The link works once and expires in one hour.`,
-		action: "Set a new password",
+		language,
+		subject: mailResetSubject(params, { language }),
+		intro: mailResetIntro(params, { language }),
+		action: mailResetAction({ language }),
 		link: input.link,
-		outro: "If you did not ask for this, ignore this e-mail: your password stays as it is.",
+		outro: mailResetOutro({ language }),
 	});
 }
 
-export function createVerificationMessage(input: { to: string; link: string }): MailMessage {
+export function createVerificationMessage(input: MessageInput): MailMessage {
+	const { language } = input;
+	const params = { product: PRODUCT_NAME, address: input.to };
 	return composeMessage({
 		to: input.to,
-		subject: `Verify your e-mail address for ${PRODUCT_NAME}`,
-		intro: `Please confirm that ${input.to} is your address, so you can generate images with ${PRODUCT_NAME}. The link expires in one hour.`,
-		action: "Verify my e-mail address",
+		language,
+		subject: mailVerifySubject(params, { language }),
+		intro: mailVerifyIntro(params, { language }),
+		action: mailVerifyAction({ language }),
 		link: input.link,
-		outro: `If you did not sign up for ${PRODUCT_NAME}, ignore this e-mail.`,
+		outro: mailVerifyOutro(params, { language }),
 	});
 }
 
@@ -74,13 +101,16 @@ export function createVerificationMessage(input: { to: string; link: string }): 
  * The reset link of the account at ADMIN_EMAIL before anyone proved the address: whoever opens it
  * chooses the password, and only then does the account hold the administrator's powers.
  */
-export function createAdministratorClaimMessage(input: { to: string; link: string }): MailMessage {
+export function createAdministratorClaimMessage(input: MessageInput): MailMessage {
+	const { language } = input;
+	const params = { product: PRODUCT_NAME, address: input.to };
 	return composeMessage({
 		to: input.to,
-		subject: `Claim the ${PRODUCT_NAME} administrator's account`,
-		intro: `${input.to} is this ${PRODUCT_NAME} server's administrator address. To take up the administrator's role, open the link and choose the account's password: every session, API token and webhook made before then ends. The link works once and expires in one hour.`,
-		action: "Claim the administrator's account",
+		language,
+		subject: mailClaimSubject(params, { language }),
+		intro: mailClaimIntro(params, { language }),
+		action: mailClaimAction({ language }),
 		link: input.link,
-		outro: `If you did not sign up for ${PRODUCT_NAME}, ignore this e-mail: nobody holds the administrator's powers until the link is used.`,
+		outro: mailClaimOutro(params, { language }),
 	});
 }

@@ -3,6 +3,11 @@ import { Loader } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useNavigate } from "react-router";
 import { APP_PATHS } from "../../shared/app-routes";
+import {
+	activeGenerationsLabel,
+	activeGenerationsShortWord,
+	activeGenerationsWord,
+} from "../../shared/i18n/messages";
 import { followActiveGenerations, useActiveGenerations } from "../lib/active-generations";
 import { findLeftIds, noticeLeftGenerations } from "../lib/finished-elsewhere";
 import { createHistoryLinkState } from "../lib/history-link";
@@ -46,13 +51,13 @@ export function ActiveGenerationsBadge() {
 		// so what it shows still says what it counts, and is what a voice user would say to it.
 		<Link
 			to={APP_PATHS.generations}
-			aria-label={`${active.count} running`}
+			aria-label={activeGenerationsLabel({ count: active.count })}
 			className="inline-flex items-center gap-1.5 rounded-full bg-accent-50 px-2.5 py-1 text-xs font-semibold text-accent-700 ring-1 ring-accent-200"
 		>
 			<Loader aria-hidden="true" className="size-3.5 animate-spin" />
 			{active.count}
-			<span className="sm:hidden">run</span>
-			<span className="hidden sm:inline">running</span>
+			<span className="sm:hidden">{activeGenerationsShortWord({ count: active.count })}</span>
+			<span className="hidden sm:inline">{activeGenerationsWord({ count: active.count })}</span>
 		</Link>
 	);
 }

@@ -1,3 +1,4 @@
+import { skipToContent } from "../../shared/i18n/messages";
 import { ScreenOutlet } from "./screen-outlet";
 import { SiteHeader } from "./site-header";
 
@@ -9,7 +10,7 @@ export function LayoutShell() {
 				href="#main-content"
 				className="sr-only rounded-lg bg-white px-3 py-2 text-sm font-medium text-accent-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 z-menu"
 			>
-				Skip to content
+				{skipToContent()}
 			</a>
 			<SiteHeader />
 			<main

@@ -2,6 +2,11 @@ import { Images, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../shared/app-routes";
+import {
+	headerAccountNavigation,
+	headerSignInWithGoogle,
+	signInSubmit,
+} from "../../shared/i18n/messages";
 import { Badge } from "../components/badge";
 import { getButtonClassName } from "../components/button";
 import { useAuth } from "../features/auth/auth-context";
@@ -42,10 +47,10 @@ function AccountActions() {
 		return (
 			<>
 				<Link to={APP_PATHS.login} className={getButtonClassName({ size: "sm" })}>
-					Sign In
+					{signInSubmit()}
 				</Link>
 				<GoogleSignInButton
-					label="Sign in with Google"
+					label={headerSignInWithGoogle()}
 					size="sm"
 					isCompact
 					onError={showErrorToast}
@@ -92,7 +97,7 @@ export function SiteHeader() {
 				{/* As wide as the wider of the signed-in and signed-out forms (Sign In and Google; the
 				    history link and the menu), so nothing moves when the session arrives. */}
 				<nav
-					aria-label="Account"
+					aria-label={headerAccountNavigation()}
 					className="flex min-w-[9.75rem] items-center justify-end gap-1.5 sm:min-w-[15.25rem] sm:gap-2"
 				>
 					<AccountActions />

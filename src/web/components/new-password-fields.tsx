@@ -1,18 +1,25 @@
 import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
+import {
+	fieldConfirmNewPassword,
+	fieldConfirmPassword,
+	fieldNewPassword,
+	fieldPassword,
+	passwordHint,
+} from "../../shared/i18n/messages";
 import { PasswordField } from "./password-field";
 
 // The names the fields post under: the sign-up form posts itself before the script has run
 // (use-typed-before-hydration.ts), so they are part of the page.
 const FIELDS = {
 	signup: {
-		label: "Password",
-		confirmationLabel: "Confirm password",
+		label: fieldPassword,
+		confirmationLabel: fieldConfirmPassword,
 		name: "password",
 		confirmationName: "confirmPassword",
 	},
 	replacement: {
-		label: "New password",
-		confirmationLabel: "Confirm new password",
+		label: fieldNewPassword,
+		confirmationLabel: fieldConfirmNewPassword,
 		name: "newPassword",
 		confirmationName: "confirmNewPassword",
 	},
@@ -42,11 +49,11 @@ export function NewPasswordFields({
 	onConfirmationChange,
 }: NewPasswordFieldsProps) {
 	const fields = FIELDS[kind];
-	const hint = `At least ${MIN_PASSWORD_LENGTH} characters.`;
+	const hint = passwordHint({ count: MIN_PASSWORD_LENGTH });
 	return (
 		<>
 			<PasswordField
-				label={fields.label}
+				label={fields.label()}
 				name={fields.name}
 				autoComplete="new-password"
 				hint={hintNote ? `${hint} ${hintNote}` : hint}
@@ -55,7 +62,7 @@ export function NewPasswordFields({
 				onChange={(event) => onPasswordChange(event.target.value)}
 			/>
 			<PasswordField
-				label={fields.confirmationLabel}
+				label={fields.confirmationLabel()}
 				name={fields.confirmationName}
 				autoComplete="new-password"
 				required

@@ -1,5 +1,7 @@
 import { Eye, EyeOff } from "lucide-react";
 import { type InputHTMLAttributes, useState } from "react";
+import { passwordHide, passwordShow } from "../../shared/i18n/messages";
+import { readActiveLanguage } from "../../shared/i18n/runtime";
 import { TextField } from "./text-field";
 
 type PasswordFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "type"> & {
@@ -11,6 +13,8 @@ type PasswordFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "ty
 export function PasswordField(props: PasswordFieldProps) {
 	const [isVisible, setIsVisible] = useState(false);
 	const ToggleIcon = isVisible ? EyeOff : Eye;
+	// English writes the field's name in lower case inside the sentence ("Show password").
+	const field = readActiveLanguage() === "en" ? props.label.toLowerCase() : props.label;
 	return (
 		<TextField
 			{...props}
@@ -23,7 +27,9 @@ export function PasswordField(props: PasswordFieldProps) {
 				>
 					<ToggleIcon aria-hidden="true" className="size-4" />
 					{/* Named by text, not aria-label, so label lookups for the field find only the input. */}
-					<span className="sr-only">{`${isVisible ? "Hide" : "Show"} ${props.label.toLowerCase()}`}</span>
+					<span className="sr-only">
+						{isVisible ? passwordHide({ field }) : passwordShow({ field })}
+					</span>
 				</button>
 			}
 		/>

@@ -22,7 +22,9 @@ const ambientHandlers = [
 		HttpResponse.json({ count: 0, items: [], version: "none" } satisfies ActiveGenerations),
 	),
 	// The user menu reads the account's theme as soon as it shows; a fresh account follows the system.
-	http.get("*/api/account/settings", () => HttpResponse.json({ theme: "system" })),
+	http.get("*/api/account/settings", () =>
+		HttpResponse.json({ theme: "system", language: "browser" }),
+	),
 	http.get("*/api/models", () =>
 		HttpResponse.json({
 			models: [OFFLINE_ENGINE_MODEL],

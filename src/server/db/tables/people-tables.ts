@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
-import type { ThemeChoice } from "../../../shared/account-settings";
+import type { LanguageChoice, ThemeChoice } from "../../../shared/account-settings";
 import type { NullableTimestamp, Timestamp } from "./timestamps";
 
 /** The part of Better Auth's user table our queries read. */
@@ -105,6 +105,7 @@ export type ApiTokensTable = {
 export type AccountSettingsTable = {
 	user_id: string;
 	theme: Generated<ThemeChoice>;
+	language: Generated<LanguageChoice>;
 	updated_at: Generated<Timestamp>;
 };
 

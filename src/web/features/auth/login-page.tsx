@@ -1,12 +1,25 @@
 import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import {
+	fieldEmail,
+	fieldEmailPlaceholder,
+	fieldPassword,
+	signInDescription,
+	signInFailed,
+	signInForgotPassword,
+	signInNoAccount,
+	signInSignUpLink,
+	signInSubmit,
+	signInTitle,
+	signInWithGoogle,
+} from "../../../shared/i18n/messages";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
 import { PasswordField } from "../../components/password-field";
 import { TextField } from "../../components/text-field";
-import { LOGIN_FAILED_MESSAGE, readAuthErrorMessage } from "../../lib/auth-errors";
+import { readAuthErrorMessage } from "../../lib/auth-errors";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
 import { formatGoogleSignInError, GoogleSignInButton } from "./google-sign-in-button";
@@ -36,23 +49,23 @@ export function LoginPage() {
 			await signIn({ email: email.trim(), password });
 			await navigate(APP_PATHS.generator, { replace: true });
 		} catch (error) {
-			setErrorMessage(readAuthErrorMessage(error, LOGIN_FAILED_MESSAGE));
+			setErrorMessage(readAuthErrorMessage(error, signInFailed()));
 			setIsSubmitting(false);
 		}
 	}
 
 	return (
 		<FormCard
-			title="Welcome back"
-			description="Sign in to continue creating with Atelier."
+			title={signInTitle()}
+			description={signInDescription()}
 			footer={
 				<>
-					Don't have an account?{" "}
+					{signInNoAccount()}{" "}
 					<Link
 						to={APP_PATHS.signup}
 						className="font-semibold text-accent-700 underline-offset-4 hover:underline"
 					>
-						Sign up
+						{signInSignUpLink()}
 					</Link>
 				</>
 			}
@@ -61,18 +74,18 @@ export function LoginPage() {
 			    POST, so the password never lands in a URL. */}
 			<form ref={formRef} method="post" onSubmit={submitLogin} className="space-y-4">
 				<TextField
-					label="Email"
+					label={fieldEmail()}
 					name="email"
 					type="email"
 					autoComplete="email"
-					placeholder="you@example.com"
+					placeholder={fieldEmailPlaceholder()}
 					required
 					value={email}
 					onChange={(event) => setEmail(event.target.value)}
 				/>
 				<div>
 					<PasswordField
-						label="Password"
+						label={fieldPassword()}
 						name="password"
 						autoComplete="current-password"
 						required
@@ -84,18 +97,18 @@ export function LoginPage() {
 							to={APP_PATHS["forgot-password"]}
 							className="font-medium text-accent-700 underline-offset-4 hover:underline"
 						>
-							Forgot password?
+							{signInForgotPassword()}
 						</Link>
 					</p>
 				</div>
 				<AlertMessage message={errorMessage} />
 				<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>
-					Sign In
+					{signInSubmit()}
 				</Button>
 			</form>
 			<OrDivider />
 			<GoogleSignInButton
-				label="Continue with Google"
+				label={signInWithGoogle()}
 				size="lg"
 				isFullWidth
 				onStart={() => setErrorMessage(null)}

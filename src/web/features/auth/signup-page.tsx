@@ -1,13 +1,23 @@
 import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import {
+	fieldEmail,
+	fieldEmailPlaceholder,
+	signUpDescription,
+	signUpFailed,
+	signUpHaveAccount,
+	signUpSignInLink,
+	signUpSubmit,
+	signUpTitle,
+} from "../../../shared/i18n/messages";
 import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";
 import { NewPasswordFields } from "../../components/new-password-fields";
 import { TextField } from "../../components/text-field";
-import { readAuthErrorMessage, SIGNUP_FAILED_MESSAGE } from "../../lib/auth-errors";
+import { readAuthErrorMessage } from "../../lib/auth-errors";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
 
@@ -36,23 +46,23 @@ export function SignupPage() {
 			await signUp({ email: email.trim(), password });
 			await navigate(APP_PATHS.generator, { replace: true });
 		} catch (error) {
-			setErrorMessage(readAuthErrorMessage(error, SIGNUP_FAILED_MESSAGE));
+			setErrorMessage(readAuthErrorMessage(error, signUpFailed()));
 			setIsSubmitting(false);
 		}
 	}
 
 	return (
 		<FormCard
-			title="Create your account"
-			description="Sign up to generate images and keep every result in your history."
+			title={signUpTitle()}
+			description={signUpDescription()}
 			footer={
 				<>
-					Already have an account?{" "}
+					{signUpHaveAccount()}{" "}
 					<Link
 						to={APP_PATHS.login}
 						className="font-semibold text-accent-700 underline-offset-4 hover:underline"
 					>
-						Sign in
+						{signUpSignInLink()}
 					</Link>
 				</>
 			}
@@ -61,11 +71,11 @@ export function SignupPage() {
 			    POST, so the password never lands in a URL. */}
 			<form ref={formRef} method="post" onSubmit={submitSignup} className="space-y-4">
 				<TextField
-					label="Email"
+					label={fieldEmail()}
 					name="email"
 					type="email"
 					autoComplete="email"
-					placeholder="you@example.com"
+					placeholder={fieldEmailPlaceholder()}
 					required
 					value={email}
 					onChange={(event) => setEmail(event.target.value)}
@@ -79,7 +89,7 @@ export function SignupPage() {
 				/>
 				<AlertMessage message={errorMessage} />
 				<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>
-					Sign Up
+					{signUpSubmit()}
 				</Button>
 			</form>
 		</FormCard>

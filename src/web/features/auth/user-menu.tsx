@@ -22,9 +22,11 @@ import { getButtonClassName } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Spinner } from "../../components/spinner";
 import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/auth-errors";
+import { useLanguageChoice } from "../../lib/language-choice";
 import { useThemeChoice } from "../../lib/theme";
 import { AdminClaimNotice } from "./admin-claim-notice";
 import { useAuth } from "./auth-context";
+import { LanguageChoices } from "./language-choices";
 
 /** The uppercase first letter of an e-mail, shown as the user's avatar. */
 function getUserInitial(email: string): string {
@@ -111,6 +113,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 	// Here, not in the menu's content: the account's theme applies on every signed-in page, as soon
 	// as this chunk loads, not once the menu opens.
 	const theme = useThemeChoice(onError);
+	const language = useLanguageChoice(onError);
 
 	if (!user) return null;
 	const initial = getUserInitial(user.email);
@@ -200,6 +203,8 @@ export function UserMenu({ onError }: UserMenuProps) {
 					</DropdownMenu.Item>
 					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
 					<ThemeChoices choice={theme.choice} onChoose={theme.choose} />
+					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+					<LanguageChoices choice={language.choice} onChoose={language.choose} />
 					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
 					<DropdownMenu.Item
 						onSelect={() => {

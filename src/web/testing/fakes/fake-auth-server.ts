@@ -1,6 +1,7 @@
 import { HttpResponse, http } from "msw";
 import { z } from "zod";
 import {
+	type LanguageChoice,
 	type ThemeChoice,
 	UpdateAccountSettingsRequestSchema,
 } from "../../../shared/account-settings";
@@ -18,6 +19,8 @@ export type TestUser = {
 	isAdminUnclaimed: boolean;
 	/** The account's theme (GET /api/account/settings). */
 	theme: ThemeChoice;
+	/** The account's language (GET /api/account/settings). */
+	language: LanguageChoice;
 };
 
 let nextUserNumber = 1;
@@ -34,6 +37,7 @@ export function createTestUser(overrides: Partial<TestUser> = {}): TestUser {
 		emailVerified: false,
 		isAdminUnclaimed: false,
 		theme: "system",
+		language: "browser",
 		...overrides,
 	};
 }
@@ -167,7 +171,8 @@ export function startFakeAuthServer(options: FakeAuthServerOptions = {}) {
 		http.get("*/api/account/settings", async ({ request }) => {
 			await recordRequest(request);
 			if (!state.currentUser) return signedOutAnswer();
-			return HttpResponse.json({ theme: state.currentUser.theme });
+			const { theme, language } = state.currentUser;
+			return HttpResponse.json({ theme, language });
 		}),
 		http.patch("*/api/account/settings", async ({ request }) => {
 			const body = await recordRequest(request);
@@ -180,7 +185,9 @@ export function startFakeAuthServer(options: FakeAuthServerOptions = {}) {
 				);
 			}
 			if (changes.data.theme) state.currentUser.theme = changes.data.theme;
-			return HttpResponse.json({ theme: state.currentUser.theme });
+			if (changes.data.language) state.currentUser.language = changes.data.language;
+			const { theme, language } = state.currentUser;
+			return HttpResponse.json({ theme, language });
 		}),
 		http.post("*/api/auth/sign-in/social", async ({ request }) => {
 			await recordRequest(request);

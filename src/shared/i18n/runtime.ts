@@ -1,0 +1,55 @@
+// The message functions' one runtime (docs/decisions/037-languages.md): the English text of each
+// message is inside its function (messages.ts, generated from messages/en.json), so a screen
+// carries only the texts it shows; another language's catalogue is registered once loaded (the
+// browser loads it on demand, the server at start) and read by key, English filling any gap.
+import { DEFAULT_LANGUAGE, INTL_LOCALES, type Language } from "./languages";
+
+/** A message's text, or its plural forms by `Intl.PluralRules` category ("other" always). */
+export type MessageText = string | { readonly [category: string]: string };
+export type Catalogue = Readonly<Record<string, MessageText>>;
+export type MessageParams = Readonly<Record<string, string | number>>;
+export type MessageOptions = { language?: Language };
+
+const catalogues = new Map<Language, Catalogue>();
+let activeLanguage: Language = DEFAULT_LANGUAGE;
+
+/** Makes a language's messages available (English needs none: its texts are in the functions). */
+export function registerCatalogue(language: Language, catalogue: Catalogue): void {
+	catalogues.set(language, catalogue);
+}
+
+/** The language messages are written in when a call names none: the page's, in the browser. */
+export function setActiveLanguage(language: Language): void {
+	activeLanguage = language;
+}
+
+export function readActiveLanguage(): Language {
+	return activeLanguage;
+}
+
+/**
+ * A message in `language` (else the active one), English where that catalogue lacks it; a plural
+ * chosen by the `count` parameter; `{name}` replaced by its parameter, numbers in the language's form.
+ * (Short, and without caches of Intl objects: the first page carries it, and plurals are few.)
+ */
+export function translate(
+	key: string,
+	english: MessageText,
+	params?: MessageParams,
+	options?: MessageOptions,
+): string {
+	const language = options?.language ?? activeLanguage;
+	const found = catalogues.get(language)?.[key];
+	const locale = INTL_LOCALES[found === undefined ? DEFAULT_LANGUAGE : language];
+	const message = found ?? english;
+	const text =
+		typeof message === "string"
+			? message
+			: (message[new Intl.PluralRules(locale).select(Number(params?.count))] ?? message.other);
+	if (!params) return text ?? "";
+	return (text ?? "").replace(/\{(\w+)\}/g, (whole, name: string) => {
+		const value = params[name];
+		if (value === undefined) return whole;
+		return typeof value === "number" ? value.toLocaleString(locale) : value;
+	});
+}
