@@ -12,6 +12,7 @@ import path from "node:path";
 import type { GenerationRow, StoredImage } from "../src/server/db/schema";
 import { createGenerationArchive } from "../src/server/generations/files/generation-archive";
 import { createLocalStorage } from "../src/server/storage/local-storage";
+import { buildCompletedRow } from "../src/server/testing/generation-row";
 import { printTable } from "./bench-support";
 
 const FILES = Number(process.env.FILES ?? 400);
@@ -20,58 +21,12 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const MB = 1024 * 1024;
 
 function rowOf(images: StoredImage[], index: number): GenerationRow {
-	const now = new Date();
-	return {
+	return buildCompletedRow({
 		id: randomUUID(),
 		user_id: "bench",
 		prompt: `bench ${index}`,
-		aspect_ratio: "--ar 1:1",
-		status: "completed",
-		provider: "local",
-		model_id: "local",
-		model_label: "Offline engine",
-		image_count: images.length,
-		seed: null,
-		negative_prompt: null,
-		quality: null,
-		price_per_image: null,
-		stored_bytes: null,
-		api_id: null,
-		polling_url: null,
 		images,
-		error: null,
-		status_message: null,
-		progress_stage: null,
-		progress_percent: null,
-		progress_step: null,
-		progress_steps: null,
-		progress_position: null,
-		preview_key: null,
-		action: null,
-		reference_strength: null,
-		upscale_factor: null,
-		reference_image: null,
-		parent_generation_id: null,
-		parent_image_index: null,
-		from_upload: false,
-		is_favorite: false,
-		attempts: 1,
-		lease_owner: null,
-		lease_until: null,
-		wait_began_at: null,
-		deleted_at: null,
-		deleted_by: null,
-		region_mask: null,
-		expand_frame: null,
-		style_id: null,
-		style_name: null,
-		styled_prompt: null,
-		styled_negative_prompt: null,
-		created_at: now,
-		started_at: now,
-		completed_at: now,
-		updated_at: now,
-	};
+	});
 }
 
 const folder = await mkdtemp(path.join(tmpdir(), "atelier-archive-speed-"));

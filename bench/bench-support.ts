@@ -5,6 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { serve } from "@hono/node-server";
 import pg from "pg";
 import {
 	type Database,
@@ -13,12 +14,13 @@ import {
 	PGLITE_EXTENSIONS,
 	PGLITE_START_PARAMS,
 } from "../src/server/db/database";
+import { loadStaticSite, type StaticSite } from "../src/server/http/static-site";
 import { createSilentLogger } from "../src/server/logging/logger";
 import type { ModelCatalogue } from "../src/server/models/model-catalogue";
 import type { ImageProvider } from "../src/server/providers/types";
 import { assembleServer, type ServerSettings } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";
-import { startPostgresCluster } from "../src/server/testing/postgres-cluster";
+import { findFreePort, startPostgresCluster } from "../src/server/testing/postgres-cluster";
 import {
 	createTestSettings,
 	TEST_ADMIN_EMAIL,
@@ -32,6 +34,12 @@ export const createBenchSettings = createTestSettings;
 const BENCH_PASSWORD = "correct horse battery";
 
 export type DatabaseKind = "pglite" | "postgres";
+
+/** Each database's short name, as the benchmarks' own messages say it. */
+export const DATABASE_NAMES: Record<DatabaseKind, string> = {
+	pglite: "PGlite",
+	postgres: "PostgreSQL",
+};
 
 /** A fresh in-memory PGlite database, with the settings the server gives its embedded database. */
 export async function openBenchPglite(): Promise<Database> {
@@ -123,6 +131,52 @@ export async function startBenchPostgres(): Promise<PostgresTarget | undefined> 
 	};
 }
 
+/** One database a benchmark measures on, as forEachBenchDatabase hands it over. */
+export type BenchDatabase = {
+	kind: DatabaseKind;
+	/** Its row's name in the printout. */
+	label: string;
+	/** Where it came from: PostgreSQL's version and cluster, else the label. */
+	source: string;
+	/** Opens a fresh, empty database of it (as often as the benchmark needs). */
+	open(): Promise<Database>;
+};
+
+/**
+ * Runs `measure` on each database a benchmark compares, one after the other: an in-memory PGlite,
+ * then PostgreSQL (BENCH_DATABASE_URL, else a throwaway cluster; skipped, said loudly, without
+ * either), stopped afterwards. `kinds` (a benchmark's DATABASES) leaves either out; `labels`
+ * names their rows ("PGlite (in-memory)" and "PostgreSQL" unless given). Answers the kinds it
+ * measured on.
+ */
+export async function forEachBenchDatabase(
+	measure: (database: BenchDatabase) => Promise<void>,
+	options: { kinds?: readonly string[]; labels?: Partial<Record<DatabaseKind, string>> } = {},
+): Promise<DatabaseKind[]> {
+	const { kinds = ["pglite", "postgres"], labels = {} } = options;
+	const measured: DatabaseKind[] = [];
+	if (kinds.includes("pglite")) {
+		const label = labels.pglite ?? "PGlite (in-memory)";
+		await measure({ kind: "pglite", label, source: label, open: openBenchPglite });
+		measured.push("pglite");
+	}
+	if (!kinds.includes("postgres")) return measured;
+	const postgres = await startBenchPostgres();
+	if (!postgres) return measured;
+	try {
+		await measure({
+			kind: "postgres",
+			label: labels.postgres ?? "PostgreSQL",
+			source: postgres.source,
+			open: () => postgres.openDatabase(),
+		});
+		measured.push("postgres");
+	} finally {
+		await postgres.stop();
+	}
+	return measured;
+}
+
 export type BenchServer = Awaited<ReturnType<typeof assembleServer>> & {
 	database: Database;
 	close(): Promise<void>;
@@ -135,6 +189,8 @@ export async function createBenchServer(options: {
 	provider: ImageProvider | ModelCatalogue;
 	settings: ServerSettings;
 	isWorkerEnabled: boolean;
+	/** The built web app it serves, if any. */
+	site?: StaticSite;
 }): Promise<BenchServer> {
 	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-bench-images-"));
 	const server = await assembleServer({
@@ -143,6 +199,7 @@ export async function createBenchServer(options: {
 		settings: options.settings,
 		storage: createLocalStorage(storageDir),
 		models: options.provider,
+		site: options.site,
 		isWorkerEnabled: options.isWorkerEnabled,
 	});
 	return {
@@ -152,6 +209,41 @@ export async function createBenchServer(options: {
 			await server.stop();
 			await options.database.close();
 			await rm(storageDir, { recursive: true, force: true });
+		},
+	};
+}
+
+export type ServedBenchServer = BenchServer & { baseUrl: string };
+
+/**
+ * The real server on a fresh in-memory PGlite, over HTTP on a free port of 127.0.0.1 (its
+ * headers, compression and API as deployed), with the web app built in `webDist` if given.
+ * `trustedOrigins` adds origins beside its own (signUp sends BENCH_BASE_URL's). close() stops
+ * listening, then closes the server as createBenchServer's does.
+ */
+export async function serveBenchServer(options: {
+	provider: ImageProvider | ModelCatalogue;
+	isWorkerEnabled: boolean;
+	webDist?: string;
+	trustedOrigins?: string[];
+}): Promise<ServedBenchServer> {
+	const database = await openBenchPglite();
+	const port = await findFreePort();
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const server = await createBenchServer({
+		database,
+		provider: options.provider,
+		settings: createBenchSettings({ baseUrl, trustedOrigins: options.trustedOrigins ?? [] }),
+		isWorkerEnabled: options.isWorkerEnabled,
+		site: options.webDist === undefined ? undefined : await loadStaticSite(options.webDist),
+	});
+	const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
+	return {
+		...server,
+		baseUrl,
+		async close() {
+			http.close();
+			await server.close();
 		},
 	};
 }

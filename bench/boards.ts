@@ -16,12 +16,11 @@ import {
 	type BenchServer,
 	createBenchServer,
 	createBenchSettings,
+	forEachBenchDatabase,
 	formatMs,
-	openBenchPglite,
 	printTable,
 	type Summary,
 	signUp,
-	startBenchPostgres,
 	summarize,
 } from "./bench-support";
 import { seedHistory } from "./history-seed";
@@ -194,17 +193,12 @@ async function main(): Promise<void> {
 			.join(" ")}`,
 	);
 	const results: CaseResult[] = [];
-	if (DATABASES.includes("pglite")) {
-		results.push(...(await benchDatabase("PGlite (in-memory)", await openBenchPglite())));
-	}
-	const postgres = DATABASES.includes("postgres") ? await startBenchPostgres() : undefined;
-	if (postgres) {
-		try {
-			results.push(...(await benchDatabase("PostgreSQL", await postgres.openDatabase())));
-		} finally {
-			await postgres.stop();
-		}
-	}
+	await forEachBenchDatabase(
+		async ({ label, open }) => {
+			results.push(...(await benchDatabase(label, await open())));
+		},
+		{ kinds: DATABASES },
+	);
 	console.log("");
 	printTable(
 		["database", "case", "median", "p95", "max", "target (median)"],

@@ -20,12 +20,12 @@ import {
 	type BenchServer,
 	createBenchServer,
 	createBenchSettings,
+	DATABASE_NAMES,
+	forEachBenchDatabase,
 	formatMs,
-	openBenchPglite,
 	printTable,
 	type Summary,
 	signUp,
-	startBenchPostgres,
 	summarize,
 } from "./bench-support";
 
@@ -237,20 +237,10 @@ async function main(): Promise<void> {
 		});
 	};
 
-	record("PGlite (in-memory)", await benchDatabase("PGlite", await openBenchPglite(), images));
-
-	const postgres = await startBenchPostgres();
-	if (postgres) {
-		try {
-			console.log(`PostgreSQL: ${postgres.source}`);
-			record(
-				"PostgreSQL",
-				await benchDatabase("PostgreSQL", await postgres.openDatabase(), images),
-			);
-		} finally {
-			await postgres.stop();
-		}
-	}
+	const measured = await forEachBenchDatabase(async ({ kind, label, source, open }) => {
+		if (kind === "postgres") console.log(`PostgreSQL: ${source}`);
+		record(label, await benchDatabase(DATABASE_NAMES[kind], await open(), images));
+	});
 
 	console.log("");
 	printTable(
@@ -283,7 +273,8 @@ async function main(): Promise<void> {
 	console.log(
 		`Of which storing the 4 images + thumbnails alone (storeGenerationImage x4, local disk, no database): median ${formatMs(storing.median)}, p95 ${formatMs(storing.p95)}.`,
 	);
-	if (!postgres) console.log("\n!! PostgreSQL row is missing: PostgreSQL was SKIPPED (see above).");
+	if (!measured.includes("postgres"))
+		console.log("\n!! PostgreSQL row is missing: PostgreSQL was SKIPPED (see above).");
 }
 
 main().catch((error: unknown) => {

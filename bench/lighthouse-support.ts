@@ -2,18 +2,9 @@
 // with Lighthouse's default simulated throttling (slow 4G, the CPU slowed 4x), read into figures,
 // and the real server with a built web app, assembled in this process for it to load.
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { serve } from "@hono/node-server";
 import lighthouse from "lighthouse";
-import { loadStaticSite } from "../src/server/http/static-site";
-import { createSilentLogger } from "../src/server/logging/logger";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
-import { assembleServer } from "../src/server/server";
-import { createLocalStorage } from "../src/server/storage/local-storage";
-import { findFreePort } from "../src/server/testing/postgres-cluster";
-import { createBenchSettings, openBenchPglite } from "./bench-support";
+import { serveBenchServer } from "./bench-support";
 
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 export const METRICS = [
@@ -116,27 +107,9 @@ export type ServedApp = { baseUrl: string; close(): Promise<void> };
  * `webDist`, over HTTP on a free port of 127.0.0.1: its headers, compression and API as deployed.
  */
 export async function serveBuiltApp(webDist: string): Promise<ServedApp> {
-	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-bench-web-"));
-	const database = await openBenchPglite();
-	const port = await findFreePort();
-	const baseUrl = `http://127.0.0.1:${port}`;
-	const server = await assembleServer({
-		database,
-		logger: createSilentLogger(),
-		settings: createBenchSettings({ baseUrl }),
-		storage: createLocalStorage(storageDir),
-		models: createLocalProvider({ delayMs: 0 }),
-		site: await loadStaticSite(webDist),
+	return serveBenchServer({
+		provider: createLocalProvider({ delayMs: 0 }),
 		isWorkerEnabled: false,
+		webDist,
 	});
-	const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
-	return {
-		baseUrl,
-		async close() {
-			http.close();
-			await server.stop();
-			await database.close();
-			await rm(storageDir, { recursive: true, force: true });
-		},
-	};
 }

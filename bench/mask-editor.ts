@@ -5,25 +5,17 @@
 //   node bench/run.mjs mask-editor
 // Optional: RUNS=5 CHROMIUM_PATH=/usr/bin/chromium
 
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { serve } from "@hono/node-server";
 import { type Browser, chromium } from "@playwright/test";
-import { loadStaticSite } from "../src/server/http/static-site";
-import { createSilentLogger } from "../src/server/logging/logger";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
-import { assembleServer } from "../src/server/server";
-import { createLocalStorage } from "../src/server/storage/local-storage";
-import { findFreePort } from "../src/server/testing/postgres-cluster";
 import {
 	BENCH_BASE_URL,
 	CHROMIUM_ARGS,
 	CHROMIUM_PATH,
-	createBenchSettings,
 	formatMs,
-	openBenchPglite,
+	serveBenchServer,
 	signUp,
 	summarize,
 } from "./bench-support";
@@ -44,20 +36,13 @@ async function main(): Promise<void> {
 	console.log(
 		`editor chunk ${chunk.name}: ${(chunk.raw / 1000).toFixed(2)} kB, ${(chunk.gzip / 1000).toFixed(2)} kB gzip (loaded only when the editor opens)`,
 	);
-	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-bench-mask-editor-"));
-	const database = await openBenchPglite();
-	const port = await findFreePort();
-	const baseUrl = `http://127.0.0.1:${port}`;
-	const server = await assembleServer({
-		database,
-		logger: createSilentLogger(),
-		settings: createBenchSettings({ baseUrl, trustedOrigins: [BENCH_BASE_URL] }),
-		storage: createLocalStorage(storageDir),
-		models: createLocalProvider({ delayMs: 0 }),
-		site: await loadStaticSite(WEB_DIST),
+	const server = await serveBenchServer({
+		provider: createLocalProvider({ delayMs: 0 }),
 		isWorkerEnabled: true,
+		webDist: WEB_DIST,
+		trustedOrigins: [BENCH_BASE_URL],
 	});
-	const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
+	const { baseUrl } = server;
 	let browser: Browser | undefined;
 	try {
 		const { cookie } = await signUp(server, "mask-editor@example.com");
@@ -114,10 +99,7 @@ async function main(): Promise<void> {
 		);
 	} finally {
 		await browser?.close();
-		http.close();
-		await server.stop();
-		await database.close();
-		await rm(storageDir, { recursive: true, force: true });
+		await server.close();
 	}
 }
 

@@ -15,12 +15,11 @@ import {
 	type BenchServer,
 	createBenchServer,
 	createBenchSettings,
+	forEachBenchDatabase,
 	formatMs,
-	openBenchPglite,
 	printTable,
 	type Summary,
 	signUp,
-	startBenchPostgres,
 	summarize,
 } from "./bench-support";
 
@@ -206,18 +205,12 @@ console.log(
 		.join(" ")}`,
 );
 const results: Array<{ database: string; name: string; summary: Summary }> = [];
-if (DATABASES.includes("pglite"))
-	results.push(...(await benchDatabase("PGlite", await openBenchPglite())));
-if (DATABASES.includes("postgres")) {
-	const postgres = await startBenchPostgres();
-	if (postgres) {
-		try {
-			results.push(...(await benchDatabase("PostgreSQL", await postgres.openDatabase())));
-		} finally {
-			await postgres.stop();
-		}
-	}
-}
+await forEachBenchDatabase(
+	async ({ label, open }) => {
+		results.push(...(await benchDatabase(label, await open())));
+	},
+	{ kinds: DATABASES, labels: { pglite: "PGlite" } },
+);
 printTable(
 	["database", "case", "median", "p95", "max", `target < ${TARGET_MS} ms`],
 	results.map((result) => [

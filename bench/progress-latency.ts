@@ -29,12 +29,12 @@ import {
 	type BenchServer,
 	createBenchServer,
 	createBenchSettings,
+	DATABASE_NAMES,
+	forEachBenchDatabase,
 	formatMs,
-	openBenchPglite,
 	printTable,
 	type Summary,
 	signUp,
-	startBenchPostgres,
 	summarize,
 } from "./bench-support";
 
@@ -284,24 +284,14 @@ async function main(): Promise<void> {
 			},
 		);
 
-	record(
-		"PGlite (in-memory)",
-		await benchDatabase("PGlite", await openBenchPglite()),
-		await benchOpenAi("PGlite", await openBenchPglite()),
-	);
-	const postgres = await startBenchPostgres();
-	if (postgres) {
-		try {
-			console.log(`PostgreSQL: ${postgres.source}`);
-			record(
-				"PostgreSQL",
-				await benchDatabase("PostgreSQL", await postgres.openDatabase()),
-				await benchOpenAi("PostgreSQL", await postgres.openDatabase()),
-			);
-		} finally {
-			await postgres.stop();
-		}
-	}
+	const measured = await forEachBenchDatabase(async ({ kind, label, source, open }) => {
+		if (kind === "postgres") console.log(`PostgreSQL: ${source}`);
+		record(
+			label,
+			await benchDatabase(DATABASE_NAMES[kind], await open()),
+			await benchOpenAi(DATABASE_NAMES[kind], await open()),
+		);
+	});
 
 	console.log("");
 	printTable(
@@ -326,7 +316,8 @@ async function main(): Promise<void> {
 	console.log(
 		`\nLate polls: answers that took the poll's whole ${POLL_WAIT_MS} ms. A poll that reaches the server after the change was written (its way through the app longer than its head start: ${HEAD_START_MS} ms, ${SETTLE_MS} ms for the chatty sampler) names the answer it last saw (after), so it is answered at once: there should be none.`,
 	);
-	if (!postgres) console.log("\n!! PostgreSQL row is missing: PostgreSQL was SKIPPED (see above).");
+	if (!measured.includes("postgres"))
+		console.log("\n!! PostgreSQL row is missing: PostgreSQL was SKIPPED (see above).");
 }
 
 main().catch((error: unknown) => {

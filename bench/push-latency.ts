@@ -14,12 +14,11 @@ import {
 	BENCH_BASE_URL,
 	createBenchServer,
 	createBenchSettings,
+	forEachBenchDatabase,
 	formatMs,
-	openBenchPglite,
 	printTable,
 	type Summary,
 	signUp,
-	startBenchPostgres,
 	summarize,
 } from "./bench-support";
 
@@ -79,15 +78,12 @@ async function measure(label: string, database: Database): Promise<[string, Summ
 }
 
 const results: [string, Summary][] = [];
-results.push(await measure("PGlite (embedded)", await openBenchPglite()));
-const postgres = await startBenchPostgres();
-if (postgres) {
-	try {
-		results.push(await measure(postgres.source, await postgres.openDatabase()));
-	} finally {
-		await postgres.stop();
-	}
-}
+await forEachBenchDatabase(
+	async ({ source, open }) => {
+		results.push(await measure(source, await open()));
+	},
+	{ labels: { pglite: "PGlite (embedded)" } },
+);
 
 console.log(`\nFrom a generation's completion to its push received, one device, ${RUNS} runs`);
 printTable(

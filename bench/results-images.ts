@@ -12,26 +12,16 @@ import { PLAIN_CAPABILITIES } from "../src/server/providers/types";
 // Target (issue 14): the results screen transfers under 800 kB of images.
 
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { serve } from "@hono/node-server";
 import { type Browser, chromium } from "@playwright/test";
 import sharp from "sharp";
-import { loadStaticSite } from "../src/server/http/static-site";
-import { createSilentLogger } from "../src/server/logging/logger";
 import { renderImages } from "../src/server/providers/local/render";
 import type { ImageProvider, ImageSource } from "../src/server/providers/types";
-import { assembleServer } from "../src/server/server";
-import { createLocalStorage } from "../src/server/storage/local-storage";
-import { findFreePort } from "../src/server/testing/postgres-cluster";
 import {
 	BENCH_BASE_URL,
 	CHROMIUM_ARGS,
 	CHROMIUM_PATH,
-	createBenchSettings,
-	openBenchPglite,
 	printTable,
+	serveBenchServer,
 	signUp,
 } from "./bench-support";
 
@@ -168,21 +158,13 @@ function formatKb(bytes: number): string {
 
 async function main(): Promise<void> {
 	const pngs = await makeLargePngs();
-	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-bench-results-"));
-	const database = await openBenchPglite();
-	const port = await findFreePort();
-	const baseUrl = `http://127.0.0.1:${port}`;
-	const server = await assembleServer({
-		database,
-		logger: createSilentLogger(),
-		// signUp() calls with the shared bench origin; the browser uses this server's own.
-		settings: createBenchSettings({ baseUrl, trustedOrigins: [BENCH_BASE_URL] }),
-		storage: createLocalStorage(storageDir),
-		models: createLargeImageProvider(pngs),
-		site: await loadStaticSite(WEB_DIST),
+	const server = await serveBenchServer({
+		provider: createLargeImageProvider(pngs),
 		isWorkerEnabled: true,
+		webDist: WEB_DIST,
+		trustedOrigins: [BENCH_BASE_URL],
 	});
-	const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
+	const { baseUrl } = server;
 	let browser: Browser | undefined;
 	try {
 		const { cookie } = await signUp(server, "results-images@example.com");
@@ -208,10 +190,7 @@ async function main(): Promise<void> {
 		);
 	} finally {
 		await browser?.close();
-		http.close();
-		await server.stop();
-		await database.close();
-		await rm(storageDir, { recursive: true, force: true });
+		await server.close();
 	}
 }
 

@@ -12,26 +12,17 @@
 // Target: the page's first load under 10 kB before its images, and its first paint before the
 // app's home screen's (bench/first-paint.ts measures that one).
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { serve } from "@hono/node-server";
 import { chromium } from "@playwright/test";
-import { createSilentLogger } from "../src/server/logging/logger";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
-import { assembleServer } from "../src/server/server";
-import { createLocalStorage } from "../src/server/storage/local-storage";
-import { findFreePort } from "../src/server/testing/postgres-cluster";
 import { CreatedShareSchema, SharedPageSchema } from "../src/shared/sharing";
 import {
 	BENCH_BASE_URL,
 	CHROMIUM_ARGS,
 	CHROMIUM_PATH,
-	createBenchSettings,
 	formatMs,
-	openBenchPglite,
 	printTable,
+	serveBenchServer,
 	signUp,
 	summarize,
 } from "./bench-support";
@@ -39,19 +30,12 @@ import {
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 
 async function main() {
-	const storageDir = await mkdtemp(path.join(tmpdir(), "atelier-bench-share-"));
-	const database = await openBenchPglite();
-	const port = await findFreePort();
-	const baseUrl = `http://127.0.0.1:${port}`;
-	const server = await assembleServer({
-		database,
-		logger: createSilentLogger(),
-		// signUp (bench-support.ts) sends the bench's usual origin.
-		settings: createBenchSettings({ baseUrl, trustedOrigins: [BENCH_BASE_URL] }),
-		storage: createLocalStorage(storageDir),
-		models: createLocalProvider({ delayMs: 0 }),
+	const server = await serveBenchServer({
+		provider: createLocalProvider({ delayMs: 0 }),
+		isWorkerEnabled: true,
+		trustedOrigins: [BENCH_BASE_URL],
 	});
-	const http = serve({ fetch: server.app.fetch, port, hostname: "127.0.0.1" });
+	const { baseUrl } = server;
 	try {
 		const { cookie } = await signUp(server, "sharer@example.com");
 		const headers = { cookie, origin: baseUrl, "content-type": "application/json" };
@@ -148,10 +132,7 @@ async function main() {
 			`\n${ROUNDS} rounds; ${requests} requests a load (the page, its script, its images).`,
 		);
 	} finally {
-		http.close();
-		await server.stop();
-		await database.close();
-		await rm(storageDir, { recursive: true, force: true });
+		await server.close();
 	}
 }
 

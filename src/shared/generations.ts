@@ -345,6 +345,7 @@ export const GenerationFamilyQuerySchema = z.object({
 export const SetFavoriteRequestSchema = z.object({
 	favorite: z.boolean({ error: "favorite must be true or false" }),
 });
+export type SetFavoriteRequest = z.input<typeof SetFavoriteRequestSchema>;
 
 /** Several generations at once (an archive, a bulk delete): 1 to 200 ids, duplicates counted once. */
 const GenerationIdsSchema = z
@@ -354,6 +355,8 @@ const GenerationIdsSchema = z
 	.transform((ids) => [...new Set(ids)]);
 
 export const GenerationIdsRequestSchema = z.object({ ids: GenerationIdsSchema });
+/** What a browser sends: the ids as a plain list (a readonly one is copied). */
+export type GenerationIdsRequest = z.input<typeof GenerationIdsRequestSchema>;
 
 /** `GET /api/trash`: keyset pages, newest deletion first. */
 export const TrashQuerySchema = z.object({

@@ -1,4 +1,5 @@
 import { RotateCw } from "lucide-react";
+import type { ReactNode } from "react";
 import { Button } from "./button";
 import { Spinner } from "./spinner";
 
@@ -12,16 +13,22 @@ type QueryStatusProps = {
 	query: WaitedQuery;
 	/** Announced while the query loads, like "Loading the audit log". */
 	loadingLabel: string;
+	/**
+	 * What stands in for the screen while it loads, announcing `loadingLabel` itself (the history's
+	 * placeholder cards); the spinner by default.
+	 */
+	loading?: ReactNode;
 	/** Said when it failed, above Try Again. */
 	failureMessage: string;
 };
 
 /**
- * What a screen shows while its query has no data: the spinner while it loads, else its failure
- * with Try Again, which asks again.
+ * What a screen shows while its query has no data: the spinner (or its own placeholder) while it
+ * loads, else its failure with Try Again, which asks again.
  */
-export function QueryStatus({ query, loadingLabel, failureMessage }: QueryStatusProps) {
+export function QueryStatus({ query, loadingLabel, loading, failureMessage }: QueryStatusProps) {
 	if (query.isPending) {
+		if (loading) return loading;
 		return (
 			<p className="flex justify-center py-16 text-accent-600">
 				<Spinner size="lg" label={loadingLabel} />

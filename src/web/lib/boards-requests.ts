@@ -11,6 +11,7 @@ import {
 	DeleteBoardResponseSchema,
 	type UpdateBoardRequest,
 } from "../../shared/boards";
+import type { GenerationIdsRequest } from "../../shared/generations";
 import { requestApi } from "./api-client";
 import { showToast } from "./toast";
 
@@ -83,7 +84,7 @@ export async function changeBoardGenerations(
 	const answer = await requestApi(path, BoardMembershipResponseSchema, {
 		method: "POST",
 		headers: { "content-type": "application/json" },
-		body: JSON.stringify({ ids }),
+		body: JSON.stringify({ ids: [...ids] } satisfies GenerationIdsRequest),
 	});
 	return answer.changed;
 }

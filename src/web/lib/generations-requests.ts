@@ -3,7 +3,6 @@
 // does without (docs/decisions/005-first-load-budget.md).
 
 import { z } from "zod/mini";
-import type { AspectRatio } from "../../shared/aspect-ratios";
 import type { PollAnswer } from "../../shared/generation-answers";
 import {
 	type ActiveGenerations,
@@ -19,7 +18,12 @@ import {
 	type GenerationSettings,
 	PollAnswerSchema,
 } from "../../shared/generation-responses";
-import type { CreateGenerationRequestSchema } from "../../shared/generations";
+import type {
+	CreateGenerationRequestSchema,
+	GenerationIdsRequest,
+	ListGenerationsQuerySchema,
+	SetFavoriteRequest,
+} from "../../shared/generations";
 import {
 	BulkDeleteResponseSchema,
 	SetFavoriteResponseSchema,
@@ -137,20 +141,26 @@ export function fetchActiveGenerations(options: {
 	});
 }
 
-/** What the history is narrowed to; every part is optional and they combine. */
+/** `GET /api/generations`'s filters as the server reads them. */
+type ListGenerationsQuery = z.output<typeof ListGenerationsQuerySchema>;
+
+/**
+ * What the history is narrowed to; every part is optional and they combine. Each is one of the
+ * list's query parameters, under the name the screens give it.
+ */
 type GenerationsQuery = {
-	/** Words the prompt contains. */
-	search?: string;
-	aspectRatio?: AspectRatio | null;
-	/** The id of the model the generations were made with. */
-	modelId?: string;
-	isFavoritesOnly?: boolean;
-	/** The owner's e-mail: the administrator's filter by person. */
-	ownerEmail?: string;
-	/** A board's page: what is on it. */
-	boardId?: string | undefined;
-	/** The id of the style the generations were made with. */
-	styleId?: string;
+	/** Words the prompt contains (`q`). */
+	search?: ListGenerationsQuery["q"];
+	aspectRatio?: ListGenerationsQuery["ratio"] | null;
+	/** The id of the model the generations were made with (`model`). */
+	modelId?: ListGenerationsQuery["model"];
+	isFavoritesOnly?: ListGenerationsQuery["favorites"];
+	/** The owner's e-mail: the administrator's filter by person (`owner`). */
+	ownerEmail?: ListGenerationsQuery["owner"];
+	/** A board's page: what is on it (`board`). */
+	boardId?: ListGenerationsQuery["board"];
+	/** The id of the style the generations were made with (`style`). */
+	styleId?: ListGenerationsQuery["style"];
 };
 
 /**
@@ -198,7 +208,7 @@ export async function deleteGenerationsByIds(
 ): Promise<{ deleted: number; permanent: boolean }> {
 	const answer = await requestApi("/api/generations/bulk-delete", BulkDeleteResponseSchema, {
 		method: "POST",
-		body: JSON.stringify({ ids }),
+		body: JSON.stringify({ ids: [...ids] } satisfies GenerationIdsRequest),
 	});
 	return { deleted: answer.deleted, permanent: answer.permanent !== false };
 }
@@ -207,7 +217,7 @@ export async function deleteGenerationsByIds(
 export async function setGenerationFavorite(id: string, isFavorite: boolean): Promise<boolean> {
 	const answer = await requestApi(`${generationPath(id)}/favorite`, SetFavoriteResponseSchema, {
 		method: "PUT",
-		body: JSON.stringify({ favorite: isFavorite }),
+		body: JSON.stringify({ favorite: isFavorite } satisfies SetFavoriteRequest),
 	});
 	return answer.favorite;
 }

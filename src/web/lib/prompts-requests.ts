@@ -1,6 +1,7 @@
 // The prompt tools' calls (styles, the last prompts), each endpoint wrapped once. Loaded with the generator's settings
 // and the account page, never with the first page: it parses with zod/mini.
 import { useQuery } from "@tanstack/react-query";
+import type { CreateStyleRequest, UpdateStyleRequest } from "../../shared/prompt-styles";
 import {
 	type PromptStyle,
 	PromptStyleSchema,
@@ -9,6 +10,7 @@ import {
 	RecentPromptsSchema,
 	RemovedRecentPromptsSchema,
 } from "../../shared/prompt-tool-responses";
+import type { RemoveRecentPromptsRequest } from "../../shared/recent-prompts";
 import { requestApi } from "./api-client";
 
 /** The cache key of the person's styles: the generator's picker and the account page share it. */
@@ -34,11 +36,7 @@ export function useStyles(isSignedIn: boolean) {
 }
 
 /** `POST /api/styles`: a style of the person's own. */
-export function createStyle(style: {
-	name: string;
-	prompt: string;
-	negativePrompt?: string | null;
-}): Promise<PromptStyle> {
+export function createStyle(style: CreateStyleRequest): Promise<PromptStyle> {
 	return requestApi("/api/styles", PromptStyleSchema, {
 		method: "POST",
 		body: JSON.stringify(style),
@@ -49,7 +47,7 @@ export function createStyle(style: {
 export function renameStyle(id: string, name: string): Promise<PromptStyle> {
 	return requestApi(stylePath(id), PromptStyleSchema, {
 		method: "PATCH",
-		body: JSON.stringify({ name }),
+		body: JSON.stringify({ name } satisfies UpdateStyleRequest),
 	});
 }
 
@@ -72,6 +70,8 @@ export async function fetchRecentPrompts(search = "", signal?: AbortSignal): Pro
 export async function removeRecentPrompts(prompt?: string): Promise<void> {
 	await requestApi("/api/prompts/recent/remove", RemovedRecentPromptsSchema, {
 		method: "POST",
-		body: JSON.stringify(prompt === undefined ? { all: true } : { prompt }),
+		body: JSON.stringify(
+			(prompt === undefined ? { all: true } : { prompt }) satisfies RemoveRecentPromptsRequest,
+		),
 	});
 }

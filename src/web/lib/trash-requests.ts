@@ -1,4 +1,5 @@
 // The Trash's requests (GET /api/trash, restore, Delete forever, Empty Trash), each wrapped once.
+import type { GenerationIdsRequest } from "../../shared/generations";
 import {
 	RestoreResponseSchema,
 	TrashDeleteResponseSchema,
@@ -24,7 +25,7 @@ export function fetchTrashPage(
 export async function restoreGenerations(ids: readonly string[]): Promise<number> {
 	const answer = await requestApi("/api/trash/restore", RestoreResponseSchema, {
 		method: "POST",
-		body: JSON.stringify({ ids }),
+		body: JSON.stringify({ ids: [...ids] } satisfies GenerationIdsRequest),
 	});
 	return answer.restored;
 }
@@ -33,7 +34,7 @@ export async function restoreGenerations(ids: readonly string[]): Promise<number
 export async function deleteForever(ids: readonly string[]): Promise<number> {
 	const answer = await requestApi("/api/trash/delete", TrashDeleteResponseSchema, {
 		method: "POST",
-		body: JSON.stringify({ ids }),
+		body: JSON.stringify({ ids: [...ids] } satisfies GenerationIdsRequest),
 	});
 	return answer.deleted;
 }

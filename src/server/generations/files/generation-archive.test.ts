@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import type { GenerationRow, StoredImage } from "../../db/schema";
 import type { Storage, StoredObject } from "../../storage/storage";
+import { buildCompletedRow } from "../../testing/generation-row";
 import { readZip } from "../../testing/read-zip";
 import { createGenerationArchive } from "./generation-archive";
 
@@ -18,58 +19,13 @@ function createRow(id: string, imageCount: number): GenerationRow {
 		thumbnailWidth: 32,
 		thumbnailHeight: 32,
 	}));
-	const now = new Date("2025-01-05T10:00:00Z");
-	return {
+	return buildCompletedRow({
 		id,
-		user_id: "user-1",
-		prompt: `prompt of ${id}`,
-		aspect_ratio: "--ar 1:1",
-		status: "completed",
-		provider: "local",
-		model_id: "local",
-		model_label: "Offline engine",
+		images,
 		image_count: 4,
 		seed: "1234",
-		negative_prompt: null,
-		quality: null,
-		price_per_image: null,
-		stored_bytes: null,
-		api_id: null,
-		polling_url: null,
-		images,
-		error: null,
-		status_message: null,
-		progress_stage: null,
-		progress_percent: null,
-		progress_step: null,
-		progress_steps: null,
-		progress_position: null,
-		preview_key: null,
-		action: null,
-		reference_strength: null,
-		upscale_factor: null,
-		style_id: null,
-		style_name: null,
-		styled_prompt: null,
-		styled_negative_prompt: null,
-		reference_image: null,
-		parent_generation_id: null,
-		parent_image_index: null,
-		from_upload: false,
-		region_mask: null,
-		expand_frame: null,
-		is_favorite: false,
-		attempts: 1,
-		lease_owner: null,
-		lease_until: null,
-		wait_began_at: null,
-		deleted_at: null,
-		deleted_by: null,
-		created_at: now,
-		started_at: now,
-		completed_at: now,
-		updated_at: now,
-	};
+		at: new Date("2025-01-05T10:00:00Z"),
+	});
 }
 
 /** A store of fake 256 kB images that counts reads and can fail after some. */

@@ -5,7 +5,32 @@ import {
 	TrashPageSchema,
 } from "../../../shared/trash";
 import { GENERATION_EXAMPLE, GENERATION_ID } from "../../http/api-examples";
-import type { ApiOperation } from "../../http/api-operations";
+import type { ApiOperation, Schema } from "../../http/api-operations";
+
+/**
+ * A Trash route that acts on chosen generations (`POST` of their ids, `delete` scope): all or none,
+ * each in the caller's Trash.
+ */
+function batchOperation(operation: {
+	id: string;
+	path: string;
+	summary: string;
+	/** What it does, the first sentence of its description. */
+	does: string;
+	answer: { description: string; schema: Schema; example: unknown };
+}) {
+	const { does, answer, ...named } = operation;
+	return {
+		...named,
+		method: "post",
+		description: `${does} All or none: up to 200 ids, each in the caller's Trash.`,
+		tag: "Trash",
+		access: { scopes: ["delete"] },
+		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
+		success: { status: 200, answer },
+		errors: [400, 404],
+	} as const satisfies ApiOperation;
+}
 
 /**
  * The public API's Trash routes, which generations/request/trash-routes.ts takes their access
@@ -41,46 +66,28 @@ export const TRASH_OPERATIONS = {
 		},
 		errors: [400],
 	},
-	restoreTrash: {
+	restoreTrash: batchOperation({
 		id: "restoreTrash",
-		method: "post",
 		path: "/api/trash/restore",
 		summary: "Restore from the Trash",
-		description:
-			"Puts generations back as they were: the same ids, favourites, family links and boards. All or none: up to 200 ids, each in the caller's Trash.",
-		tag: "Trash",
-		access: { scopes: ["delete"] },
-		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
-		success: {
-			status: 200,
-			answer: {
-				description: "How many were restored.",
-				schema: RestoreResponseSchema,
-				example: { success: true, restored: 1 },
-			},
+		does: "Puts generations back as they were: the same ids, favourites, family links and boards.",
+		answer: {
+			description: "How many were restored.",
+			schema: RestoreResponseSchema,
+			example: { success: true, restored: 1 },
 		},
-		errors: [400, 404],
-	},
-	deleteFromTrash: {
+	}),
+	deleteFromTrash: batchOperation({
 		id: "deleteFromTrash",
-		method: "post",
 		path: "/api/trash/delete",
 		summary: "Delete forever",
-		description:
-			"Removes generations in the Trash and their images for good. All or none: up to 200 ids, each in the caller's Trash.",
-		tag: "Trash",
-		access: { scopes: ["delete"] },
-		body: { schema: GenerationIdsRequestSchema, example: { ids: [GENERATION_ID] } },
-		success: {
-			status: 200,
-			answer: {
-				description: "How many were deleted.",
-				schema: TrashDeleteResponseSchema,
-				example: { success: true, deleted: 1 },
-			},
+		does: "Removes generations in the Trash and their images for good.",
+		answer: {
+			description: "How many were deleted.",
+			schema: TrashDeleteResponseSchema,
+			example: { success: true, deleted: 1 },
 		},
-		errors: [400, 404],
-	},
+	}),
 	emptyTrash: {
 		id: "emptyTrash",
 		method: "post",

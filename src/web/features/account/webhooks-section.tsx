@@ -12,6 +12,7 @@ import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
+import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
 import { Spinner } from "../../components/spinner";
 import { TextField } from "../../components/text-field";
 import {
@@ -63,41 +64,41 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
 	}
 	return (
 		<div className="overflow-x-auto">
-			<table className="w-full text-left text-sm">
-				<caption className="sr-only">Deliveries to this endpoint, newest first</caption>
-				<thead className="text-xs text-slate-600">
-					<tr>
-						<th scope="col" className="py-1.5 pr-3 font-medium">
+			<DataTable
+				className="text-sm"
+				caption="Deliveries to this endpoint, newest first"
+				head={
+					<>
+						<th scope="col" className="py-1.5 pr-3">
 							Event
 						</th>
-						<th scope="col" className="py-1.5 pr-3 font-medium">
+						<th scope="col" className="py-1.5 pr-3">
 							Time
 						</th>
-						<th scope="col" className="py-1.5 pr-3 font-medium">
+						<th scope="col" className={`py-1.5 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>
 							Attempts
 						</th>
-						<th scope="col" className="py-1.5 pr-3 font-medium">
+						<th scope="col" className="py-1.5 pr-3">
 							Last status
 						</th>
-						<th scope="col" className="py-1.5 font-medium">
+						<th scope="col" className="py-1.5">
 							State
 						</th>
+					</>
+				}
+			>
+				{deliveries.data.map((delivery) => (
+					<tr key={delivery.id} className="text-slate-900">
+						<td className="py-1.5 pr-3 font-mono text-xs">{delivery.type}</td>
+						<td className="py-1.5 pr-3 whitespace-nowrap">
+							{formatDateTime(delivery.lastAttemptAt ?? delivery.createdAt)}
+						</td>
+						<td className={`py-1.5 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>{delivery.attempts}</td>
+						<td className="py-1.5 pr-3">{describeLastAttempt(delivery)}</td>
+						<td className="py-1.5">{STATUS_LABELS[delivery.status]}</td>
 					</tr>
-				</thead>
-				<tbody className="divide-y divide-slate-200 text-slate-900">
-					{deliveries.data.map((delivery) => (
-						<tr key={delivery.id}>
-							<td className="py-1.5 pr-3 font-mono text-xs">{delivery.type}</td>
-							<td className="py-1.5 pr-3 whitespace-nowrap">
-								{formatDateTime(delivery.lastAttemptAt ?? delivery.createdAt)}
-							</td>
-							<td className="py-1.5 pr-3">{delivery.attempts}</td>
-							<td className="py-1.5 pr-3">{describeLastAttempt(delivery)}</td>
-							<td className="py-1.5">{STATUS_LABELS[delivery.status]}</td>
-						</tr>
-					))}
-				</tbody>
-			</table>
+				))}
+			</DataTable>
 		</div>
 	);
 }

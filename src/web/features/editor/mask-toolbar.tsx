@@ -1,7 +1,17 @@
 // The mask tools: Brush and Eraser, the brush's size and hardness, Invert, Clear, Undo, Redo and
 // the mask's visibility, each a named button or slider with its shortcut, reachable by Tab.
 
-import { Brush, Eraser, Eye, EyeOff, FlipHorizontal2, Redo2, Trash2, Undo2 } from "lucide-react";
+import {
+	Brush,
+	Eraser,
+	Eye,
+	EyeOff,
+	FlipHorizontal2,
+	type LucideIcon,
+	Redo2,
+	Trash2,
+	Undo2,
+} from "lucide-react";
 import type { ReactNode } from "react";
 import { EDITOR_TEXTS } from "./editor-texts";
 import type { MaskEditor } from "./use-mask-editor";
@@ -9,22 +19,28 @@ import type { MaskEditor } from "./use-mask-editor";
 export const TOOL_BUTTON_CLASS_NAME =
 	"inline-flex h-10 cursor-pointer items-center justify-center gap-1.5 rounded-lg px-2.5 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-accent-600 focus-visible:outline-none disabled:cursor-not-allowed disabled:opacity-60 aria-pressed:bg-accent-50 aria-pressed:text-accent-800 aria-pressed:ring-2 aria-pressed:ring-accent-300";
 
-export function ToolButton({
-	label,
-	shortcut,
-	isPressed,
-	isDisabled = false,
-	onClick,
-	children,
-}: {
+type ToolButtonProps = {
 	label: string;
+	/** Its picture, drawn 16 px and hidden from screen readers (the label names the button). */
+	icon: LucideIcon;
 	/** The keys, as aria-keyshortcuts writes them ("B", "Control+Z"), and shown in the title. */
 	shortcut?: string;
 	isPressed?: boolean;
 	isDisabled?: boolean;
 	onClick: () => void;
-	children: ReactNode;
-}) {
+	/** Text shown beside the icon, where the label should be seen too. */
+	children?: ReactNode;
+};
+
+export function ToolButton({
+	label,
+	icon: Icon,
+	shortcut,
+	isPressed,
+	isDisabled = false,
+	onClick,
+	children,
+}: ToolButtonProps) {
 	return (
 		<button
 			type="button"
@@ -36,6 +52,7 @@ export function ToolButton({
 			onClick={onClick}
 			className={TOOL_BUTTON_CLASS_NAME}
 		>
+			<Icon aria-hidden="true" className="size-4" />
 			{children}
 		</button>
 	);
@@ -81,28 +98,61 @@ function Slider({
 
 export function MaskToolbar({ editor }: { editor: MaskEditor }) {
 	const { brush } = editor;
+	const modes: readonly ToolButtonProps[] = [
+		{
+			label: EDITOR_TEXTS.brush,
+			icon: Brush,
+			shortcut: "B",
+			isPressed: brush.mode === "paint",
+			onClick: () => editor.setMode("paint"),
+		},
+		{
+			label: EDITOR_TEXTS.eraser,
+			icon: Eraser,
+			shortcut: "E",
+			isPressed: brush.mode === "erase",
+			onClick: () => editor.setMode("erase"),
+		},
+	];
+	const actions: readonly ToolButtonProps[] = [
+		{
+			label: EDITOR_TEXTS.invertMask,
+			icon: FlipHorizontal2,
+			shortcut: "I",
+			onClick: editor.invertMask,
+		},
+		{ label: EDITOR_TEXTS.clear, icon: Trash2, onClick: editor.clear },
+		{
+			label: EDITOR_TEXTS.undo,
+			icon: Undo2,
+			shortcut: "Control+Z",
+			isDisabled: !editor.canUndo,
+			onClick: editor.undo,
+		},
+		{
+			label: EDITOR_TEXTS.redo,
+			icon: Redo2,
+			shortcut: "Control+Shift+Z",
+			isDisabled: !editor.canRedo,
+			onClick: editor.redo,
+		},
+		{
+			label: EDITOR_TEXTS.showMask,
+			icon: editor.isMaskShown ? Eye : EyeOff,
+			shortcut: "H",
+			isPressed: editor.isMaskShown,
+			onClick: () => editor.setIsMaskShown(!editor.isMaskShown),
+		},
+	];
 	return (
 		<div
 			role="toolbar"
 			aria-label={EDITOR_TEXTS.tools}
 			className="flex flex-wrap items-center gap-1 border-b border-slate-200 bg-white px-2 py-1"
 		>
-			<ToolButton
-				label={EDITOR_TEXTS.brush}
-				shortcut="B"
-				isPressed={brush.mode === "paint"}
-				onClick={() => editor.setMode("paint")}
-			>
-				<Brush aria-hidden="true" className="size-4" />
-			</ToolButton>
-			<ToolButton
-				label={EDITOR_TEXTS.eraser}
-				shortcut="E"
-				isPressed={brush.mode === "erase"}
-				onClick={() => editor.setMode("erase")}
-			>
-				<Eraser aria-hidden="true" className="size-4" />
-			</ToolButton>
+			{modes.map((mode) => (
+				<ToolButton key={mode.label} {...mode} />
+			))}
 			<Slider
 				label={EDITOR_TEXTS.size}
 				value={brush.size}
@@ -120,40 +170,9 @@ export function MaskToolbar({ editor }: { editor: MaskEditor }) {
 				shown={`${Math.round(brush.hardness * 100)} %`}
 				onChange={(value) => editor.setHardness(value / 100)}
 			/>
-			<ToolButton label={EDITOR_TEXTS.invertMask} shortcut="I" onClick={editor.invertMask}>
-				<FlipHorizontal2 aria-hidden="true" className="size-4" />
-			</ToolButton>
-			<ToolButton label={EDITOR_TEXTS.clear} onClick={editor.clear}>
-				<Trash2 aria-hidden="true" className="size-4" />
-			</ToolButton>
-			<ToolButton
-				label={EDITOR_TEXTS.undo}
-				shortcut="Control+Z"
-				isDisabled={!editor.canUndo}
-				onClick={editor.undo}
-			>
-				<Undo2 aria-hidden="true" className="size-4" />
-			</ToolButton>
-			<ToolButton
-				label={EDITOR_TEXTS.redo}
-				shortcut="Control+Shift+Z"
-				isDisabled={!editor.canRedo}
-				onClick={editor.redo}
-			>
-				<Redo2 aria-hidden="true" className="size-4" />
-			</ToolButton>
-			<ToolButton
-				label={EDITOR_TEXTS.showMask}
-				shortcut="H"
-				isPressed={editor.isMaskShown}
-				onClick={() => editor.setIsMaskShown(!editor.isMaskShown)}
-			>
-				{editor.isMaskShown ? (
-					<Eye aria-hidden="true" className="size-4" />
-				) : (
-					<EyeOff aria-hidden="true" className="size-4" />
-				)}
-			</ToolButton>
+			{actions.map((action) => (
+				<ToolButton key={action.label} {...action} />
+			))}
 		</div>
 	);
 }

@@ -22,9 +22,8 @@ export function ZoomControls({
 				shortcut="-"
 				isDisabled={scale <= MIN_ZOOM}
 				onClick={() => onZoom(1 / 1.25)}
-			>
-				<ZoomOut aria-hidden="true" className="size-4" />
-			</ToolButton>
+				icon={ZoomOut}
+			/>
 			<output
 				aria-label={EDITOR_TEXTS.zoom}
 				className="text-center text-xs text-slate-600 tabular-nums"
@@ -37,11 +36,9 @@ export function ZoomControls({
 				shortcut="+"
 				isDisabled={scale >= MAX_ZOOM}
 				onClick={() => onZoom(1.25)}
-			>
-				<ZoomIn aria-hidden="true" className="size-4" />
-			</ToolButton>
-			<ToolButton label={EDITOR_TEXTS.fit} shortcut="0" onClick={onFit}>
-				<Maximize aria-hidden="true" className="size-4" />
+				icon={ZoomIn}
+			/>
+			<ToolButton label={EDITOR_TEXTS.fit} icon={Maximize} shortcut="0" onClick={onFit}>
 				<span>{EDITOR_TEXTS.fit}</span>
 			</ToolButton>
 		</div>

@@ -1,19 +1,19 @@
 // The settings beside the prompt and ratio: as the form holds them for the chosen model, and as a
 // start request sends them. On the first page (the form's state), so it stays small and imports
 // only types; choosing, fitting and showing them load on demand (generation-controls.tsx).
+import type { z } from "zod/mini";
 import type { Quality } from "../../../shared/generation-settings";
+import type { CreateGenerationRequestSchema } from "../../../shared/generations";
 import type { PublicModel } from "../../../shared/models";
 
-/** What a start request sends beside the prompt and ratio; what is absent takes the server's default. */
-export type RequestedSettings = {
-	model?: string;
-	count?: number;
-	seed?: number;
-	negativePrompt?: string;
-	quality?: Quality;
-	/** A style's id (GET /api/styles). */
-	style?: string;
-};
+/**
+ * What a start request sends beside the prompt and ratio (`style` is a style's id, GET
+ * /api/styles); what is absent takes the server's default.
+ */
+export type RequestedSettings = Pick<
+	z.input<typeof CreateGenerationRequestSchema>,
+	"model" | "count" | "seed" | "negativePrompt" | "quality" | "style"
+>;
 
 /**
  * The form's settings once the models are known. The texts stay when another model is chosen,

@@ -1,7 +1,8 @@
+import { RotateCw } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
-import { HistoryLoadFailure } from "./history-states";
+import { LOAD_FAILURE_MESSAGE } from "./history-states";
 
 const END_OF_HISTORY_TEXT = "You have reached the end of the history.";
 
@@ -13,6 +14,22 @@ type HistoryListFooterProps = {
 	pageCount: number;
 	onLoadMore: () => void;
 };
+
+/** A later page's failure, under the cards already shown, with Try Again. */
+function NextPageFailure({ onTryAgain }: { onTryAgain: () => void }) {
+	return (
+		<div
+			role="alert"
+			className="flex flex-col items-center gap-3 rounded-xl bg-red-50 px-4 py-4 text-center ring-1 ring-red-200 ring-inset sm:flex-row sm:justify-between sm:text-left"
+		>
+			<p className="text-sm font-medium text-red-800">{LOAD_FAILURE_MESSAGE}</p>
+			<Button variant="secondary" onClick={onTryAgain}>
+				<RotateCw aria-hidden="true" className="size-4" />
+				Try Again
+			</Button>
+		</div>
+	);
+}
 
 /**
  * Loads the next cursor page when the end of the list comes within a screen of the viewport, and
@@ -53,7 +70,7 @@ export function HistoryListFooter({
 			<div ref={sentinelRef} aria-hidden="true" className="h-px w-full" />
 			{isNextPageError ? (
 				<div className="w-full">
-					<HistoryLoadFailure onTryAgain={onLoadMore} isRetrying={false} isCompact />
+					<NextPageFailure onTryAgain={onLoadMore} />
 				</div>
 			) : isFetchingNextPage ? (
 				<p className="flex h-10 items-center text-accent-600">

@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense, useCallback, useMemo, useRef, useState 
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { QueryStatus } from "../../components/query-status";
 import { useChangeBoardGenerations } from "../../lib/boards-requests";
 import { useOfferedModels } from "../../lib/models-requests";
 import { usePublicConfig } from "../../lib/public-config";
@@ -24,9 +25,10 @@ import { HistoryList } from "./history-list";
 import { HistoryListFooter } from "./history-list-footer";
 import {
 	HistoryEmpty,
-	HistoryLoadFailure,
 	HistoryNoMatch,
 	HistorySkeleton,
+	LOAD_FAILURE_MESSAGE,
+	LOADING_LABEL,
 } from "./history-states";
 import { HistoryToolbar } from "./history-toolbar";
 import { ImagePreviewDialog } from "./image-preview-dialog";
@@ -135,7 +137,7 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 	});
 	const { ask: askToDelete } = deletion;
 
-	const { fetchNextPage, refetch, hasNextPage } = list;
+	const { fetchNextPage, hasNextPage } = list;
 	const loadMore = useCallback(() => {
 		void fetchNextPage({ cancelRefetch: false });
 	}, [fetchNextPage]);
@@ -277,10 +279,15 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 	);
 
 	let content: ReactNode;
-	if (list.isPending) {
-		content = <HistorySkeleton />;
-	} else if (list.isError && !list.data) {
-		content = <HistoryLoadFailure onTryAgain={() => void refetch()} isRetrying={list.isFetching} />;
+	if (list.isPending || (list.isError && !list.data)) {
+		content = (
+			<QueryStatus
+				query={list}
+				loadingLabel={LOADING_LABEL}
+				loading={<HistorySkeleton />}
+				failureMessage={LOAD_FAILURE_MESSAGE}
+			/>
+		);
 	} else if (items.length === 0) {
 		content = isFiltered(shownFilters) ? (
 			<HistoryNoMatch

@@ -1,11 +1,14 @@
-import { ImagePlus, RotateCw, SearchX, TriangleAlert } from "lucide-react";
+import { ImagePlus, SearchX } from "lucide-react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
 import { SKELETON_CARDS } from "../../../shared/constants";
 import { Button, getButtonClassName } from "../../components/button";
 import { CARD_GRID_CLASS_NAME } from "./date-group-section";
 
-const LOAD_FAILURE_MESSAGE = "Failed to load generations. Please try again.";
+/** Said when a page of the history failed to load, above Try Again. */
+export const LOAD_FAILURE_MESSAGE = "Failed to load generations. Please try again.";
+/** Announced while the history's first page loads. */
+export const LOADING_LABEL = "Loading generations";
 const EMPTY_TITLE = "No generations found";
 const EMPTY_DESCRIPTION = "Your saved AI generations will appear here.";
 
@@ -30,7 +33,7 @@ function SkeletonCard() {
 export function HistorySkeleton() {
 	return (
 		<div role="status" aria-live="polite" className="space-y-3">
-			<span className="sr-only">Loading generations</span>
+			<span className="sr-only">{LOADING_LABEL}</span>
 			<div aria-hidden="true" className="h-5 w-28 animate-pulse rounded bg-slate-200/80" />
 			<div aria-hidden="true" className={CARD_GRID_CLASS_NAME} data-testid="generation-skeletons">
 				{Array.from({ length: SKELETON_CARDS }, (_, index) => (
@@ -84,52 +87,6 @@ export function HistoryNoMatch({
 			<p className="mt-1.5 max-w-md text-sm break-words text-slate-600">{what}</p>
 			<Button variant="secondary" onClick={onClear} className="mt-6">
 				{clearLabel}
-			</Button>
-		</div>
-	);
-}
-
-type LoadFailureProps = {
-	onTryAgain: () => void;
-	isRetrying: boolean;
-	/** A whole screen's failure, or a later page's under the cards already shown. */
-	isCompact?: boolean;
-};
-
-export function HistoryLoadFailure({
-	onTryAgain,
-	isRetrying,
-	isCompact = false,
-}: LoadFailureProps) {
-	return (
-		<div
-			role="alert"
-			className={
-				isCompact
-					? "flex flex-col items-center gap-3 rounded-xl bg-red-50 px-4 py-4 text-center ring-1 ring-red-200 ring-inset sm:flex-row sm:justify-between sm:text-left"
-					: "flex flex-col items-center rounded-2xl bg-white/80 px-6 py-16 text-center shadow-card ring-1 ring-red-200 ring-inset"
-			}
-		>
-			{isCompact ? null : (
-				<span className="inline-flex size-12 items-center justify-center rounded-xl bg-red-50 text-red-700 ring-1 ring-red-200 ring-inset">
-					<TriangleAlert aria-hidden="true" className="size-6" />
-				</span>
-			)}
-			<p
-				className={
-					isCompact ? "text-sm font-medium text-red-800" : "mt-4 text-base font-medium text-red-800"
-				}
-			>
-				{LOAD_FAILURE_MESSAGE}
-			</p>
-			<Button
-				variant="secondary"
-				onClick={onTryAgain}
-				isBusy={isRetrying}
-				className={isCompact ? undefined : "mt-6"}
-			>
-				{isRetrying ? null : <RotateCw aria-hidden="true" className="size-4" />}
-				Try Again
 			</Button>
 		</div>
 	);
