@@ -34,6 +34,8 @@ export type HistoryFilters = {
 	to?: Date | undefined;
 	/** A style's id: the generations made with it, whatever it is called now. */
 	styleId?: string | undefined;
+	/** A batch's id: the generations one submission started together. */
+	batchId?: string | undefined;
 };
 
 /** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
@@ -63,6 +65,16 @@ function matchesFilters(filters: HistoryFilters) {
 					"generation_search.id",
 					"in",
 					eb.selectFrom("generations").select("id").where("style_id", "=", filters.styleId),
+				),
+			);
+		}
+		if (filters.batchId !== undefined) {
+			// A batch is a handful of rows: its partial index on generations finds them.
+			conditions.push(
+				eb(
+					"generation_search.id",
+					"in",
+					eb.selectFrom("generations").select("id").where("batch_id", "=", filters.batchId),
 				),
 			);
 		}
@@ -98,7 +110,8 @@ function isNarrowed(filters: HistoryFilters): boolean {
 			filters.savedSearch ||
 			filters.from ||
 			filters.to ||
-			filters.styleId,
+			filters.styleId ||
+			filters.batchId,
 	);
 }
 

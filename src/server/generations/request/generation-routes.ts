@@ -19,6 +19,7 @@ import { toPublicModel } from "../../models/model-catalogue";
 import type { GenerationDeps } from "../generation-deps";
 import { findLatestModelId } from "../generation-repository";
 import { findQueuePosition } from "../run/queue-order";
+import { createBatch } from "./create-batch";
 import { createGeneration } from "./create-generation";
 import { discardGenerations } from "./delete-generations";
 import { presentGeneration } from "./generation-presenter";
@@ -80,6 +81,16 @@ export function createGenerationRoutes(options: {
 		const idempotencyKey = readIdempotencyKey(context.req.header("idempotency-key"));
 		const body = await readJson(context.req);
 		const input = parseOrThrow(CreateGenerationRequestSchema, body);
+		if (input.variations !== undefined || input.models !== undefined) {
+			const { isReplay, ...batch } = await createBatch(
+				deps,
+				context.get("viewer"),
+				input,
+				idempotencyKey === undefined ? {} : { idempotencyKey },
+			);
+			if (isReplay) context.header("Idempotent-Replayed", "true");
+			return context.json({ success: true, ...batch }, 201);
+		}
 		const { isReplay, ...created } = await createGeneration(
 			deps,
 			context.get("viewer"),
@@ -101,6 +112,7 @@ export function createGenerationRoutes(options: {
 			modelId: query.model,
 			isFavoritesOnly: query.favorites,
 			styleId: query.style,
+			batchId: query.batch,
 			ownerEmail: query.owner,
 			boardId: query.board,
 			from: query.from,
