@@ -70,6 +70,12 @@ export const CreateBatchResponseSchema = z.object({
 });
 export type CreateBatchResponse = z.infer<typeof CreateBatchResponseSchema>;
 
+/** What `POST /api/generations` answers: one generation, or a batch when asked for one. */
+export const StartGenerationsAnswerSchema = z.union([
+	CreateGenerationResponseSchema,
+	CreateBatchResponseSchema,
+]);
+
 export const GenerationStatusSchema = z.enum(["queued", "running", "completed", "failed"]);
 export type GenerationStatus = z.infer<typeof GenerationStatusSchema>;
 
