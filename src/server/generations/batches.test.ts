@@ -234,7 +234,11 @@ describe.each(availableDatabaseKinds())("batches on %s", (kind) => {
 			1234,
 		]);
 		const listed = await listBatch(person.client, batch.batchId);
-		expect(listed.items.map((item) => item.model.id).sort()).toEqual(["local", "painter", "square"]);
+		expect(listed.items.map((item) => item.model.id).sort()).toEqual([
+			"local",
+			"painter",
+			"square",
+		]);
 		expect(new Set(listed.items.map((item) => item.aspect_ratio))).toEqual(new Set(["--ar 1:1"]));
 	});
 
@@ -326,7 +330,11 @@ describe.each(availableDatabaseKinds())("batches on %s", (kind) => {
 		});
 		expect(started.status).toBe(201);
 		const batch = CreateBatchResponseSchema.parse(await started.json());
-		const listed = await callWithToken(server, read.token, `/api/generations?batch=${batch.batchId}`);
+		const listed = await callWithToken(
+			server,
+			read.token,
+			`/api/generations?batch=${batch.batchId}`,
+		);
 		expect(listed.status).toBe(200);
 		expect(GenerationPageSchema.parse(await listed.json()).total).toBe(2);
 		const refused = await callWithToken(server, read.token, "/api/generations", {
