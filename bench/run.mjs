@@ -29,6 +29,7 @@ const BENCHMARKS = [
 	"shared-page",
 	"mask-editor",
 	"recall",
+	"batches",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
