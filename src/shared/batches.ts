@@ -1,3 +1,5 @@
+import { APP_PATHS } from "./app-routes";
+
 /**
  * A batch: the generations one submission starts together, the variations of one prompt
  * (prompt-variations.ts) or one prompt on several models side by side, or both.
@@ -9,5 +11,5 @@ export const MAX_COMPARED_MODELS = 4;
 
 /** The history's address of one batch (`GET /api/generations?batch=`'s screen). */
 export function batchHistoryPath(batchId: string): string {
-	return `/generations?batch=${encodeURIComponent(batchId)}`;
+	return `${APP_PATHS.generations}?batch=${encodeURIComponent(batchId)}`;
 }

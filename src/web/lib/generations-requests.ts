@@ -151,6 +151,8 @@ type GenerationsQuery = {
 	boardId?: string | undefined;
 	/** The id of the style the generations were made with. */
 	styleId?: string;
+	/** The id of the batch the generations were started in together. */
+	batchId?: string;
 };
 
 /**
@@ -166,7 +168,7 @@ export function fetchGenerationsPage(options: {
 }): Promise<GenerationPage> {
 	const params = new URLSearchParams({ limit: String(options.limit) });
 	if (options.timeZone) params.set("timeZone", options.timeZone);
-	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail, boardId, styleId } =
+	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail, boardId, styleId, batchId } =
 		options.query ?? {};
 	if (search) params.set("q", search);
 	if (aspectRatio) params.set("ratio", aspectRatio);
@@ -175,6 +177,7 @@ export function fetchGenerationsPage(options: {
 	if (ownerEmail) params.set("owner", ownerEmail);
 	if (boardId) params.set("board", boardId);
 	if (styleId) params.set("style", styleId);
+	if (batchId) params.set("batch", batchId);
 	if (options.cursor) params.set("cursor", options.cursor);
 	return requestApi(`/api/generations?${params}`, GenerationPageSchema, {
 		signal: options.signal,

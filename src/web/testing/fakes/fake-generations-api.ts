@@ -146,6 +146,8 @@ function matches(item: Generation, search: URLSearchParams): boolean {
 	if (model && item.model.id !== model) return false;
 	const style = search.get("style");
 	if (style && item.style?.id !== style) return false;
+	const batch = search.get("batch");
+	if (batch && item.batchId !== batch) return false;
 	return true;
 }
 
