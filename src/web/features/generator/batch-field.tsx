@@ -5,7 +5,7 @@
 import { useId } from "react";
 import { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from "../../../shared/batches";
 import type { PublicModel } from "../../../shared/models";
-import { hasVariationGroups } from "../../../shared/prompt-variations";
+import { parseVariations } from "../../../shared/prompt-variations";
 import { formatMoney } from "../../lib/number-format";
 import { type BatchChoice, canCompareMore, summarizeBatch } from "./batch-choice";
 
@@ -32,7 +32,9 @@ const OPTION_CLASS_NAME = "inline-flex items-center gap-2 text-sm text-slate-700
 export function BatchField({ prompt, models, model, count, value, onChange }: BatchFieldProps) {
 	const randomId = useId();
 	const summaryId = useId();
-	const canVary = hasVariationGroups(prompt);
+	const parsed = parseVariations(prompt);
+	const canVary = parsed.ok && parsed.groups > 0;
+	const combinations = parsed.ok ? parsed.combinations : 1;
 	const choice = canVary ? value : { ...value, variations: "off" as const };
 	const summary = summarizeBatch(choice, prompt, models, model, count);
 	const isBatch = summary.generations > 1;
@@ -58,18 +60,22 @@ export function BatchField({ prompt, models, model, count, value, onChange }: Ba
 						{value.variations === "random" ? (
 							<span className={OPTION_CLASS_NAME}>
 								<label htmlFor={randomId}>How many</label>
-								<input
+								<select
 									id={randomId}
-									type="number"
-									min={1}
-									max={100}
-									value={value.randomCount}
-									onChange={(event) => {
-										const picked = Math.trunc(Number(event.target.value));
-										if (picked >= 1 && picked <= 100) onChange({ ...value, randomCount: picked });
-									}}
-									className="h-9 w-16 rounded-lg border border-slate-300 px-2 text-sm"
-								/>
+									value={Math.min(value.randomCount, combinations)}
+									onChange={(event) =>
+										onChange({ ...value, randomCount: Number(event.target.value) })
+									}
+									className="h-9 rounded-lg border border-slate-300 px-2 text-sm"
+								>
+									{Array.from({ length: Math.min(combinations, 100) }, (_, index) => index + 1).map(
+										(picks) => (
+											<option key={picks} value={picks}>
+												{picks}
+											</option>
+										),
+									)}
+								</select>
 							</span>
 						) : null}
 					</div>
@@ -122,9 +128,8 @@ export function BatchField({ prompt, models, model, count, value, onChange }: Ba
 											className="size-4 accent-accent-600"
 										/>
 										<span>
-											{candidate.label}
+											{`${candidate.label} · `}
 											<span className="text-slate-500">
-												{" · "}
 												{price === null ? "no price" : `${formatMoney(price * count)} a generation`}
 											</span>
 										</span>
