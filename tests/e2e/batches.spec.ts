@@ -54,6 +54,10 @@ test("Compare models sends one prompt to two models, each with its price, side b
 	const page = await context.newPage();
 	await page.goto("/");
 	await page.getByRole("textbox", { name: "Prompt" }).fill("A lighthouse at dusk");
+	// Quick sketch makes one or two images: a count it does not offer is refused, naming it.
+	await page.getByRole("radio", { name: "4 images" }).focus();
+	for (let step = 0; step < 3; step++) await page.keyboard.press("ArrowLeft");
+	await expect(page.getByRole("radio", { name: "1 image" })).toBeChecked();
 	const compare = page.getByRole("checkbox", { name: "Compare models" });
 	await compare.focus();
 	await page.keyboard.press("Space");
