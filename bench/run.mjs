@@ -30,6 +30,7 @@ const BENCHMARKS = [
 	"shared-page",
 	"mask-editor",
 	"recall",
+	"batches",
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

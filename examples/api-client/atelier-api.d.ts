@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * List the history
-         * @description Newest first, one cursor page at a time; `nextCursor` asks for the next page. Only the caller's own generations, the administrator's tokens too: `owner`, the filter by person, is the administrator's in their signed-in browser, and answers 400 to a token.
+         * @description Newest first, one cursor page at a time; `nextCursor` asks for the next page. `batch` lists the generations one submission started together (a generation's `batchId`). Only the caller's own generations, the administrator's tokens too: `owner`, the filter by person, is the administrator's in their signed-in browser, and answers 400 to a token.
          *
          *     A token needs the `read` scope.
          */
@@ -41,7 +41,7 @@ export interface paths {
         put?: never;
         /**
          * Start a generation
-         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength` where the model honours one (`referenceStrength` in `GET /api/models`). `edit-region` repaints the part of the reference a `mask` covers (an upload of yours: a PNG of the reference's pixel size, white where it may change, black where it must stay, grey for a soft edge, an alpha channel multiplying it) and `expand` paints beyond its frame (`expand`: `{ aspectRatio }`, the reference centred, or `{ left, right, top, bottom }`, fractions of its width or height); both need a prompt, and every pixel outside the mask (or the new area) is kept: the result is the model's image laid over the source through the feathered mask, at the source's size or the new frame's (scaled down as a whole to the model's pixel limit). The result's `region` gives its source, mask and frame. A model that cannot take an image, edit a region (`mask` in `GET /api/models`) or expand (`outpaint`), a mask that is not a PNG, not the reference's size or empty, an expansion that adds nothing, a `strength` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image or mask answers 404.
+         * @description Queues a generation and answers at once; poll `pollingUrl` until it is completed or failed. The prompt is 1 to 500 characters. To make images from an image, name it in `reference` (an upload of yours, or an image of one of your generations, counted from 0) with an `action`: `vary-subtle` and `vary-strong` keep the parent's prompt, ratio and model unless you name others, with a new seed; `upscale` makes one image `factor` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; `edit` (the default with a reference) needs a prompt and takes `strength` where the model honours one (`referenceStrength` in `GET /api/models`). `edit-region` repaints the part of the reference a `mask` covers (an upload of yours: a PNG of the reference's pixel size, white where it may change, black where it must stay, grey for a soft edge, an alpha channel multiplying it) and `expand` paints beyond its frame (`expand`: `{ aspectRatio }`, the reference centred, or `{ left, right, top, bottom }`, fractions of its width or height); both need a prompt, and every pixel outside the mask (or the new area) is kept: the result is the model's image laid over the source through the feathered mask, at the source's size or the new frame's (scaled down as a whole to the model's pixel limit). The result's `region` gives its source, mask and frame. **Batches:** with `variations` (`"all"`, or `{ "random": N }`) the prompt's `{a|b|c}` choices make one generation per combination, or N distinct ones picked by the seed; with `models` (two to four ids, instead of `model`) the prompt is made once on each model, with the same ratio and, where the model takes one, the same seed (its negative prompt and quality only where it offers them; any other setting a model lacks answers 400 naming `models` and the model). Either answers `{ success, batchId, seed, generations: [{ id, pollingUrl, prompt, model, settings }] }`: `seed` is the one asked for or the one drawn, so the batch can be made again. A batch holds at most the server's `MAX_BATCH_GENERATIONS` (400 naming `variations` with the count) and is checked against the quotas as a whole: over one, nothing of it starts (429). Nested or unbalanced braces answer 400 naming `prompt`; without `variations` braces are plain text. A model that cannot take an image, edit a region (`mask` in `GET /api/models`) or expand (`outpaint`), a mask that is not a PNG, not the reference's size or empty, an expansion that adds nothing, a `strength` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image or mask answers 404.
          *
          *     A token needs the `generate` scope. Where the server requires verified addresses, the token's owner needs one (else 403 `EMAIL_NOT_VERIFIED`).
          */
@@ -972,6 +972,7 @@ export interface operations {
                 model?: string;
                 style?: string;
                 owner?: string;
+                batch?: string;
                 board?: string;
                 from?: string;
                 to?: string;
@@ -1033,7 +1034,8 @@ export interface operations {
                      *           "progress": null,
                      *           "parent": null,
                      *           "childrenCount": 1,
-                     *           "style": null
+                     *           "style": null,
+                     *           "batchId": null
                      *         }
                      *       ],
                      *       "nextCursor": null,
@@ -1118,6 +1120,7 @@ export interface operations {
                                 id: string;
                                 name: string;
                             } | null;
+                            batchId: string | null;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -1293,11 +1296,17 @@ export interface operations {
                     };
                     /** @description A style's id (`GET /api/styles`): the provider receives the prompt in the style's template and its negative part; the generation keeps the prompt as typed and the style's name. */
                     style?: string;
+                    /** @description Expands the prompt's `{a|b|c}` choices: `"all"`, one generation per combination; `{ "random": N }`, N distinct combinations picked by the seed (a fixed seed picks the same ones; without one, a random seed is drawn and answered). Without it the braces are plain text. The generations are one batch, capped by the server (`MAX_BATCH_GENERATIONS`) and counted against the quotas as a whole. */
+                    variations?: "all" | {
+                        random: number;
+                    };
+                    /** @description Two to four distinct model ids, instead of `model`: one generation each with the same prompt, ratio and (where the model takes one) seed, as one batch. Each model's own settings apply. */
+                    models?: string[];
                 };
             };
         };
         responses: {
-            /** @description Queued (or, for a reused Idempotency-Key, the generation it made). */
+            /** @description Queued (or, for a reused Idempotency-Key, the generation or the batch it made). */
             201: {
                 headers: {
                     /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
@@ -1324,7 +1333,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": {
+                    "application/json": ({
                         /** @constant */
                         success: true;
                         id: string;
@@ -1346,6 +1355,26 @@ export interface operations {
                             code: string;
                             message: string;
                         };
+                    }) | {
+                        /** @constant */
+                        success: true;
+                        batchId: string;
+                        seed: number;
+                        generations: {
+                            id: string;
+                            pollingUrl: string;
+                            prompt: string;
+                            model: {
+                                id: string;
+                                label: string;
+                            };
+                            settings: {
+                                count: number;
+                                seed: number | null;
+                                negativePrompt: string | null;
+                                quality: ("low" | "medium" | "high") | null;
+                            };
+                        }[];
                     };
                 };
             };
@@ -1879,7 +1908,8 @@ export interface operations {
                      *             "exists": true
                      *           },
                      *           "childrenCount": 0,
-                     *           "style": null
+                     *           "style": null,
+                     *           "batchId": null
                      *         }
                      *       ]
                      *     }
@@ -1961,6 +1991,7 @@ export interface operations {
                                 id: string;
                                 name: string;
                             } | null;
+                            batchId: string | null;
                         } | null;
                         children: {
                             id: string;
@@ -2038,6 +2069,7 @@ export interface operations {
                                 id: string;
                                 name: string;
                             } | null;
+                            batchId: string | null;
                         }[];
                     };
                 };
@@ -2222,7 +2254,8 @@ export interface operations {
                      *       "progress": null,
                      *       "parent": null,
                      *       "childrenCount": 1,
-                     *       "style": null
+                     *       "style": null,
+                     *       "batchId": null
                      *     }
                      */
                     "application/json": {
@@ -2301,6 +2334,7 @@ export interface operations {
                             id: string;
                             name: string;
                         } | null;
+                        batchId: string | null;
                     };
                 };
             };
@@ -3496,6 +3530,7 @@ export interface operations {
                      *           "parent": null,
                      *           "childrenCount": 1,
                      *           "style": null,
+                     *           "batchId": null,
                      *           "deletedAt": "2026-11-20T10:00:00.000Z",
                      *           "purgeAt": "2026-12-20T10:00:00.000Z"
                      *         }
@@ -3580,6 +3615,7 @@ export interface operations {
                                 id: string;
                                 name: string;
                             } | null;
+                            batchId: string | null;
                             purgeAt: string;
                         }[];
                         nextCursor: string | null;

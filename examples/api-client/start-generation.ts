@@ -31,6 +31,8 @@ export async function generate(request: StartRequest): Promise<string[]> {
 		headers: { ...headers, "idempotency-key": randomUUID() },
 	});
 	if (!started.success) throw new Error(started.error.message);
+	// A request with `variations` or `models` starts a batch, answered with its generations.
+	if ("generations" in started) throw new Error("generate() starts one generation, not a batch");
 	let poll = await call<Poll>(`${started.pollingUrl}?wait=20000`);
 	while (poll.status === "queued" || poll.status === "running") {
 		poll = await call<Poll>(`${started.pollingUrl}?wait=20000`);

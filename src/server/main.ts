@@ -144,6 +144,7 @@ async function main() {
 			limits: {
 				maxActivePerUser: env.MAX_ACTIVE_GENERATIONS_PER_USER,
 				dailyLimitPerUser: env.DAILY_GENERATIONS_PER_USER,
+				maxBatchGenerations: env.MAX_BATCH_GENERATIONS,
 				trashDays: env.TRASH_DAYS,
 			},
 			concurrency: env.GENERATION_CONCURRENCY,

@@ -52,6 +52,30 @@ export const CreateGenerationResponseSchema = z.discriminatedUnion("success", [
 ]);
 export type CreateGenerationResponse = z.infer<typeof CreateGenerationResponseSchema>;
 
+/** `POST /api/generations` with `variations` or `models`: the batch and each generation started. */
+export const CreateBatchResponseSchema = z.object({
+	success: z.literal(true),
+	batchId: z.string(),
+	/** The seed the batch was made with: the one asked for, or the one drawn for it. */
+	seed: z.number(),
+	generations: z.array(
+		z.object({
+			id: z.string(),
+			pollingUrl: z.string(),
+			prompt: z.string(),
+			model: GenerationModelSchema,
+			settings: GenerationSettingsSchema,
+		}),
+	),
+});
+export type CreateBatchResponse = z.infer<typeof CreateBatchResponseSchema>;
+
+/** What `POST /api/generations` answers: one generation, or a batch when asked for one. */
+export const StartGenerationsAnswerSchema = z.union([
+	CreateGenerationResponseSchema,
+	CreateBatchResponseSchema,
+]);
+
 export const GenerationStatusSchema = z.enum(["queued", "running", "completed", "failed"]);
 export type GenerationStatus = z.infer<typeof GenerationStatusSchema>;
 
@@ -181,6 +205,8 @@ export const GenerationSchema = z.object({
 	deletedAt: z.optional(z.string()),
 	/** The style it was made with (its name then); null without one. */
 	style: z.nullable(z.object({ id: z.string(), name: z.string() })),
+	/** The batch it was started in with others (variations, or models side by side); null when alone. */
+	batchId: z.nullable(z.string()),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ASPECT_RATIO_MESSAGE, ASPECT_RATIO_VALUES } from "./aspect-ratios";
+import { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from "./batches";
 import {
 	MAX_BULK_GENERATIONS,
 	MAX_PROMPT_LENGTH,
@@ -74,6 +75,9 @@ const NegativePromptSchema = z
 		description: "What to leave out, where the model takes a negative prompt.",
 	});
 
+const VARIATIONS_MESSAGE =
+	'variations must be "all" or { "random": N }, N a whole number from 1 to 100';
+const MODELS_MESSAGE = `models must be ${MIN_COMPARED_MODELS} to ${MAX_COMPARED_MODELS} distinct model ids`;
 const BOARDS_MESSAGE = "boards must be a list of board ids";
 /** The most boards a new generation may be put on at once. */
 const MAX_NEW_GENERATION_BOARDS = 20;
@@ -192,6 +196,35 @@ export const CreateGenerationRequestSchema = z.object({
 		description:
 			"A style's id (`GET /api/styles`): the provider receives the prompt in the style's template and its negative part; the generation keeps the prompt as typed and the style's name.",
 	}),
+	variations: z
+		.union(
+			[
+				z.literal("all"),
+				z.strictObject({
+					random: z
+						.number({ error: VARIATIONS_MESSAGE })
+						.int(VARIATIONS_MESSAGE)
+						.min(1, VARIATIONS_MESSAGE)
+						.max(100, VARIATIONS_MESSAGE),
+				}),
+			],
+			{ error: VARIATIONS_MESSAGE },
+		)
+		.optional()
+		.meta({
+			description:
+				'Expands the prompt\'s `{a|b|c}` choices: `"all"`, one generation per combination; `{ "random": N }`, N distinct combinations picked by the seed (a fixed seed picks the same ones; without one, a random seed is drawn and answered). Without it the braces are plain text. The generations are one batch, capped by the server (`MAX_BATCH_GENERATIONS`) and counted against the quotas as a whole.',
+		}),
+	models: z
+		.array(z.string({ error: MODELS_MESSAGE }).max(100, MODELS_MESSAGE), { error: MODELS_MESSAGE })
+		.min(2, MODELS_MESSAGE)
+		.max(MAX_COMPARED_MODELS, MODELS_MESSAGE)
+		.refine((ids) => new Set(ids).size === ids.length, MODELS_MESSAGE)
+		.optional()
+		.meta({
+			description:
+				"Two to four distinct model ids, instead of `model`: one generation each with the same prompt, ratio and (where the model takes one) seed, as one batch. Each model's own settings apply.",
+		}),
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 
@@ -253,6 +286,12 @@ export const ListGenerationsQuerySchema = z.object({
 			.toLowerCase()
 			.pipe(z.email({ error: "owner must be an e-mail address" }).max(254))
 			.optional(),
+	),
+	batch: z.preprocess(
+		emptyAsAbsent,
+		z.uuid({ error: "batch must be a batch's id" }).optional().meta({
+			description: "A batch's id (`batchId`): the generations one submission started together.",
+		}),
 	),
 	board: z.preprocess(emptyAsAbsent, z.string().max(100).optional()).meta({
 		description:

@@ -74,6 +74,7 @@ export const EnvSchema = z
 		// Each provider's own variables, from its folder (providers/registry/provider-registry.ts).
 		...PROVIDER_ENV_SHAPE,
 		MAX_ACTIVE_GENERATIONS_PER_USER: positiveInt(3),
+		MAX_BATCH_GENERATIONS: z.coerce.number().int().min(1).max(100).optional().default(16),
 		API_TOKEN_RATE_LIMIT_PER_MINUTE: positiveInt(60),
 		DAILY_GENERATIONS_PER_USER: z.coerce.number().int().min(0).optional().default(0),
 		TRASH_DAYS: z.coerce.number().int().min(0).max(3650).optional().default(30),

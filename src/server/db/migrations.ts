@@ -1014,6 +1014,16 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0028_batches": {
+		// Batches (decision 038): the generations one submission made together (variations of one
+		// prompt, or one prompt on several models) share an id; listed by it, so indexed where set.
+		async up(db) {
+			await sql`alter table generations add column batch_id uuid`.execute(db);
+			await sql`create index generations_batch on generations (batch_id, created_at, id) where batch_id is not null`.execute(
+				db,
+			);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

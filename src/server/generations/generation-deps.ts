@@ -14,11 +14,19 @@ export type GenerationLimits = {
 	/** 0 turns the daily limit off. */
 	dailyLimitPerUser: number;
 	/**
+	 * The most generations one batch may start (MAX_BATCH_GENERATIONS);
+	 * DEFAULT_MAX_BATCH_GENERATIONS when not given.
+	 */
+	maxBatchGenerations?: number;
+	/**
 	 * Days a deleted generation stays in the Trash before the purge removes it for good
 	 * (TRASH_DAYS); 0 deletes at once, without a Trash. DEFAULT_TRASH_DAYS when not given.
 	 */
 	trashDays?: number;
 };
+
+/** MAX_BATCH_GENERATIONS's default. */
+export const DEFAULT_MAX_BATCH_GENERATIONS = 16;
 
 /** TRASH_DAYS's default. */
 export const DEFAULT_TRASH_DAYS = 30;

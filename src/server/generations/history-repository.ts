@@ -36,6 +36,8 @@ export type HistoryFilters = {
 	styleId?: string | undefined;
 	/** Only this generation: whether a board's link shows it now (sharing/). */
 	generationId?: string | undefined;
+	/** A batch's id: the generations one submission started together. */
+	batchId?: string | undefined;
 };
 
 /** `like` treats `%`, `_` and `\` as wildcards and escape: searched text means only itself. */
@@ -65,6 +67,16 @@ function matchesFilters(filters: HistoryFilters) {
 					"generation_search.id",
 					"in",
 					eb.selectFrom("generations").select("id").where("style_id", "=", filters.styleId),
+				),
+			);
+		}
+		if (filters.batchId !== undefined) {
+			// A batch is a handful of rows: its partial index on generations finds them.
+			conditions.push(
+				eb(
+					"generation_search.id",
+					"in",
+					eb.selectFrom("generations").select("id").where("batch_id", "=", filters.batchId),
 				),
 			);
 		}
@@ -118,7 +130,8 @@ function isNarrowed(filters: HistoryFilters): boolean {
 			filters.from ||
 			filters.to ||
 			filters.styleId ||
-			filters.generationId,
+			filters.generationId ||
+			filters.batchId,
 	);
 }
 

@@ -33,6 +33,7 @@ export const GENERATION_EXAMPLE = {
 	parent: null,
 	childrenCount: 1,
 	style: null,
+	batchId: null,
 };
 export const CHILD_ID = "3b9d6f0e-1c2a-4e5f-8a7b-6c5d4e3f2a1b";
 export const CHILD_EXAMPLE = {
@@ -58,4 +59,5 @@ export const CHILD_EXAMPLE = {
 	parent: { generationId: GENERATION_ID, imageIndex: 0, action: "upscale", exists: true },
 	childrenCount: 0,
 	style: null,
+	batchId: null,
 };

@@ -41,6 +41,7 @@ export function buildCompletedRow(
 		style_name: null,
 		styled_prompt: null,
 		styled_negative_prompt: null,
+		batch_id: null,
 		reference_image: null,
 		parent_generation_id: null,
 		parent_image_index: null,

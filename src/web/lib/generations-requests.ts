@@ -161,6 +161,8 @@ type GenerationsQuery = {
 	boardId?: ListGenerationsQuery["board"];
 	/** The id of the style the generations were made with (`style`). */
 	styleId?: ListGenerationsQuery["style"];
+	/** The id of the batch the generations were started in together (`batch`). */
+	batchId?: ListGenerationsQuery["batch"];
 };
 
 /**
@@ -176,7 +178,7 @@ export function fetchGenerationsPage(options: {
 }): Promise<GenerationPage> {
 	const params = new URLSearchParams({ limit: String(options.limit) });
 	if (options.timeZone) params.set("timeZone", options.timeZone);
-	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail, boardId, styleId } =
+	const { search, aspectRatio, modelId, isFavoritesOnly, ownerEmail, boardId, styleId, batchId } =
 		options.query ?? {};
 	if (search) params.set("q", search);
 	if (aspectRatio) params.set("ratio", aspectRatio);
@@ -185,6 +187,7 @@ export function fetchGenerationsPage(options: {
 	if (ownerEmail) params.set("owner", ownerEmail);
 	if (boardId) params.set("board", boardId);
 	if (styleId) params.set("style", styleId);
+	if (batchId) params.set("batch", batchId);
 	if (options.cursor) params.set("cursor", options.cursor);
 	return requestApi(`/api/generations?${params}`, GenerationPageSchema, {
 		signal: options.signal,

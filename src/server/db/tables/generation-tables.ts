@@ -107,6 +107,8 @@ export type GenerationsTable = {
 	/** What the style made of the prompt and negative prompt: what the provider is asked for. */
 	styled_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	styled_negative_prompt: ColumnType<string | null, string | null | undefined, string | null>;
+	/** The batch it was made in (several generations of one submission); null when made alone. */
+	batch_id: ColumnType<string | null, string | null | undefined, string | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;

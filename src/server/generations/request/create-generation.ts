@@ -21,6 +21,7 @@ import {
 } from "../generation-repository";
 import { findReferenceSource, storeReferenceCopy } from "../run/reference-image";
 import { storeMaskCopy } from "../run/region-image";
+import { type BatchSlot, batchDailyMessage, batchQuotaMessage } from "./batch-slot";
 import { pollingUrlFor } from "./generation-presenter";
 import { findRegionMask } from "./resolve-region-edit";
 import { resolveSettings } from "./resolve-settings";
@@ -42,7 +43,7 @@ export type CreatedGeneration = {
 const IDEMPOTENCY_KEY_HOURS = 24;
 
 /** A request's fingerprint: the parsed request, whose keys always come in the schema's order. */
-function hashRequest(request: CreateGenerationRequest): string {
+export function hashRequest(request: CreateGenerationRequest): string {
 	return createHash("sha256").update(JSON.stringify(request)).digest("base64url");
 }
 
@@ -53,7 +54,7 @@ function hashRequest(request: CreateGenerationRequest): string {
  * no retry of the same request can fix. (Its 409 is for a request whose twin is still being
  * processed; here the person's lock makes the twin wait and answers it with the same generation.)
  */
-async function findKeyedGeneration(
+export async function findKeyedGeneration(
 	transaction: Transaction<DatabaseSchema>,
 	userId: string,
 	key: string,
@@ -84,7 +85,7 @@ async function findKeyedGeneration(
 }
 
 /** Remembers the key's generation; a key older than 24 hours (or whose generation is gone) is replaced. */
-async function rememberKey(
+export async function rememberKey(
 	transaction: Kysely<DatabaseSchema>,
 	row: { user_id: string; key: string; request_hash: string; generation_id: string },
 ): Promise<void> {
@@ -110,12 +111,15 @@ async function rememberKey(
  * A generation made from an image gets its own copy of that image, in its own folder, written
  * once the quotas let it be made and before its row is inserted: the row never names an object
  * that is not there, and if the transaction fails the copy is removed (decision 021).
+ *
+ * In a batch (`options.batch`, create-batch.ts) it joins the batch's one transaction instead of
+ * opening its own, and its quota check counts the batch's generations still to come (decision 038).
  */
 export async function createGeneration(
 	deps: GenerationDeps,
 	viewer: Viewer,
 	request: CreateGenerationRequest,
-	options: { idempotencyKey?: string } = {},
+	options: { idempotencyKey?: string; batch?: BatchSlot } = {},
 ): Promise<CreatedGeneration> {
 	const source =
 		request.reference === undefined
@@ -168,6 +172,11 @@ export async function createGeneration(
 		// database, so a change applies at once to every server process.
 		const limits = await readPersonLimits(transaction, viewer.id, deps.limits);
 		const active = await countActiveGenerations(transaction, viewer.id);
+		// A batch's generations after this one count too: the whole batch fits, or none of it starts.
+		const batchRest = options.batch?.rest ?? 0;
+		if (batchRest > 0 && active + batchRest >= limits.maxActivePerUser) {
+			throw new AppError("QUOTA_EXCEEDED", batchQuotaMessage(options.batch, active, limits));
+		}
 		if (active >= limits.maxActivePerUser) {
 			throw new AppError(
 				"QUOTA_EXCEEDED",
@@ -176,6 +185,9 @@ export async function createGeneration(
 		}
 		if (limits.dailyLimitPerUser > 0) {
 			const today = await countGenerationsSince(transaction, viewer.id, startOfUtcDay(new Date()));
+			if (batchRest > 0 && today + batchRest >= limits.dailyLimitPerUser) {
+				throw new AppError("QUOTA_EXCEEDED", batchDailyMessage(options.batch, today, limits));
+			}
 			if (today >= limits.dailyLimitPerUser) {
 				throw new AppError(
 					"QUOTA_EXCEEDED",
@@ -223,13 +235,14 @@ export async function createGeneration(
 			region_mask: maskImage ? JSON.stringify(maskImage) : null,
 			expand_frame: resolved.frame ? JSON.stringify(resolved.frame) : null,
 			...styled,
+			batch_id: options.batch?.id ?? null,
 		});
 		// On its boards from the start, in the transaction that makes it (decision 032).
 		await addGenerationToBoards(transaction, id, ownBoards);
 		if (source?.kind === "upload") await markUploadUsed(transaction, source.upload.id);
 		if (regionMask) await markUploadUsed(transaction, regionMask.upload.id);
 		// A prompt the person typed joins their recall; a variation's or an upscale's is its parent's.
-		if (request.prompt !== undefined) {
+		if (request.prompt !== undefined && options.batch === undefined) {
 			await rememberPrompt(transaction, viewer.id, resolved.prompt, now);
 		}
 		if (idempotencyKey !== undefined) {
@@ -248,7 +261,9 @@ export async function createGeneration(
 	};
 	let replay: CreatedGeneration | undefined;
 	try {
-		replay = await deps.database.db.transaction().execute(createInTransaction);
+		replay = options.batch
+			? await options.batch.enlist(createInTransaction)
+			: await deps.database.db.transaction().execute(createInTransaction);
 	} catch (error) {
 		// Nothing names the copies once the row is not there: remove them (else the sweep would).
 		if (copiedKeys.length > 0) await removeCopies(deps, copiedKeys);

@@ -1,9 +1,9 @@
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
+import { StartGenerationsAnswerSchema } from "../../../shared/generation-responses";
 import {
 	ActiveGenerationsQuerySchema,
 	ActiveGenerationsSchema,
 	CreateGenerationRequestSchema,
-	CreateGenerationResponseSchema,
 	DeleteQuerySchema,
 	GenerationFamilyQuerySchema,
 	GenerationFamilySchema,
@@ -55,7 +55,7 @@ export const GENERATION_OPERATIONS = {
 		method: "post",
 		path: "/api/generations",
 		summary: "Start a generation",
-		description: `Queues a generation and answers at once; poll \`pollingUrl\` until it is completed or failed. The prompt is 1 to ${MAX_PROMPT_LENGTH} characters. To make images from an image, name it in \`reference\` (an upload of yours, or an image of one of your generations, counted from 0) with an \`action\`: \`vary-subtle\` and \`vary-strong\` keep the parent's prompt, ratio and model unless you name others, with a new seed; \`upscale\` makes one image \`factor\` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; \`edit\` (the default with a reference) needs a prompt and takes \`strength\` where the model honours one (\`referenceStrength\` in \`GET /api/models\`). \`edit-region\` repaints the part of the reference a \`mask\` covers (an upload of yours: a PNG of the reference's pixel size, white where it may change, black where it must stay, grey for a soft edge, an alpha channel multiplying it) and \`expand\` paints beyond its frame (\`expand\`: \`{ aspectRatio }\`, the reference centred, or \`{ left, right, top, bottom }\`, fractions of its width or height); both need a prompt, and every pixel outside the mask (or the new area) is kept: the result is the model's image laid over the source through the feathered mask, at the source's size or the new frame's (scaled down as a whole to the model's pixel limit). The result's \`region\` gives its source, mask and frame. A model that cannot take an image, edit a region (\`mask\` in \`GET /api/models\`) or expand (\`outpaint\`), a mask that is not a PNG, not the reference's size or empty, an expansion that adds nothing, a \`strength\` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image or mask answers 404.`,
+		description: `Queues a generation and answers at once; poll \`pollingUrl\` until it is completed or failed. The prompt is 1 to ${MAX_PROMPT_LENGTH} characters. To make images from an image, name it in \`reference\` (an upload of yours, or an image of one of your generations, counted from 0) with an \`action\`: \`vary-subtle\` and \`vary-strong\` keep the parent's prompt, ratio and model unless you name others, with a new seed; \`upscale\` makes one image \`factor\` (2 or 4) times larger, on the model you name, else the parent's, else the first that offers the factor; \`edit\` (the default with a reference) needs a prompt and takes \`strength\` where the model honours one (\`referenceStrength\` in \`GET /api/models\`). \`edit-region\` repaints the part of the reference a \`mask\` covers (an upload of yours: a PNG of the reference's pixel size, white where it may change, black where it must stay, grey for a soft edge, an alpha channel multiplying it) and \`expand\` paints beyond its frame (\`expand\`: \`{ aspectRatio }\`, the reference centred, or \`{ left, right, top, bottom }\`, fractions of its width or height); both need a prompt, and every pixel outside the mask (or the new area) is kept: the result is the model's image laid over the source through the feathered mask, at the source's size or the new frame's (scaled down as a whole to the model's pixel limit). The result's \`region\` gives its source, mask and frame. **Batches:** with \`variations\` (\`"all"\`, or \`{ "random": N }\`) the prompt's \`{a|b|c}\` choices make one generation per combination, or N distinct ones picked by the seed; with \`models\` (two to four ids, instead of \`model\`) the prompt is made once on each model, with the same ratio and, where the model takes one, the same seed (its negative prompt and quality only where it offers them; any other setting a model lacks answers 400 naming \`models\` and the model). Either answers \`{ success, batchId, seed, generations: [{ id, pollingUrl, prompt, model, settings }] }\`: \`seed\` is the one asked for or the one drawn, so the batch can be made again. A batch holds at most the server's \`MAX_BATCH_GENERATIONS\` (400 naming \`variations\` with the count) and is checked against the quotas as a whole: over one, nothing of it starts (429). Nested or unbalanced braces answer 400 naming \`prompt\`; without \`variations\` braces are plain text. A model that cannot take an image, edit a region (\`mask\` in \`GET /api/models\`) or expand (\`outpaint\`), a mask that is not a PNG, not the reference's size or empty, an expansion that adds nothing, a \`strength\` for a model that decides by itself how far to move from the image, or a field out of range, answers 400 naming the field; someone else's image or mask answers 404.`,
 		tag: "Generations",
 		access: { scopes: ["generate"], signedOutCode: "SIGN_IN_REQUIRED", needsVerifiedEmail: true },
 		headers: [IDEMPOTENCY_KEY_HEADER],
@@ -71,8 +71,9 @@ export const GENERATION_OPERATIONS = {
 		success: {
 			status: 201,
 			answer: {
-				description: "Queued (or, for a reused Idempotency-Key, the generation it made).",
-				schema: CreateGenerationResponseSchema,
+				description:
+					"Queued (or, for a reused Idempotency-Key, the generation or the batch it made).",
+				schema: StartGenerationsAnswerSchema,
 				example: {
 					success: true,
 					id: GENERATION_ID,
@@ -127,7 +128,7 @@ export const GENERATION_OPERATIONS = {
 		path: "/api/generations",
 		summary: "List the history",
 		description:
-			"Newest first, one cursor page at a time; `nextCursor` asks for the next page. Only the caller's own generations, the administrator's tokens too: `owner`, the filter by person, is the administrator's in their signed-in browser, and answers 400 to a token.",
+			"Newest first, one cursor page at a time; `nextCursor` asks for the next page. `batch` lists the generations one submission started together (a generation's `batchId`). Only the caller's own generations, the administrator's tokens too: `owner`, the filter by person, is the administrator's in their signed-in browser, and answers 400 to a token.",
 		tag: "History",
 		access: { scopes: ["read"] },
 		query: ListGenerationsQuerySchema,

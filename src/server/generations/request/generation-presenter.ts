@@ -134,6 +134,7 @@ export function presentGeneration(
 			row.style_id !== null && row.style_name !== null
 				? { id: row.style_id, name: row.style_name }
 				: null,
+		batchId: row.batch_id,
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 		...(row.deleted_at ? { deletedAt: row.deleted_at.toISOString() } : {}),
 	};

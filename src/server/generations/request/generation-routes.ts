@@ -19,6 +19,7 @@ import { MODEL_OPERATIONS } from "../../models/model-operations";
 import type { GenerationDeps } from "../generation-deps";
 import { findLatestModelId } from "../generation-repository";
 import { findQueuePosition } from "../run/queue-order";
+import { createBatch } from "./create-batch";
 import { createGeneration } from "./create-generation";
 import { discardGenerations } from "./delete-generations";
 import { GENERATION_OPERATIONS as OPERATIONS } from "./generation-operations";
@@ -82,6 +83,16 @@ export function createGenerationRoutes(options: {
 		const idempotencyKey = readIdempotencyKey(context.req.header("idempotency-key"));
 		const body = await readJson(context.req);
 		const input = parseOrThrow(CreateGenerationRequestSchema, body);
+		if (input.variations !== undefined || input.models !== undefined) {
+			const { isReplay, ...batch } = await createBatch(
+				deps,
+				context.get("viewer"),
+				input,
+				idempotencyKey === undefined ? {} : { idempotencyKey },
+			);
+			if (isReplay) context.header("Idempotent-Replayed", "true");
+			return context.json({ success: true, ...batch }, 201);
+		}
 		const { isReplay, ...created } = await createGeneration(
 			deps,
 			context.get("viewer"),
@@ -103,6 +114,7 @@ export function createGenerationRoutes(options: {
 			modelId: query.model,
 			isFavoritesOnly: query.favorites,
 			styleId: query.style,
+			batchId: query.batch,
 			ownerEmail: query.owner,
 			boardId: query.board,
 			from: query.from,

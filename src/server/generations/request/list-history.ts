@@ -21,6 +21,8 @@ type HistoryQuery = {
 	modelId?: string | undefined;
 	isFavoritesOnly?: boolean;
 	styleId?: string | undefined;
+	/** A batch's generations (the viewer's own; the administrator's, anyone's). */
+	batchId?: string | undefined;
 	/** The administrator's filter by person; anyone else passing it is refused. */
 	ownerEmail?: string | undefined;
 	/** A board's page: only what is on it (a smart board: what its search matches). */
@@ -63,6 +65,7 @@ export async function listHistory(
 		from: query.from === undefined ? undefined : startOfDateIn(query.from, timeZone),
 		to: query.to === undefined ? undefined : startOfDateIn(query.to, timeZone, true),
 		styleId: query.styleId,
+		batchId: query.batchId,
 	};
 	if (query.boardId !== undefined) {
 		// Whoever may see the board sees what is on it: its owner's generations, the filters inside.

@@ -10,6 +10,8 @@ export const loadGenerationResults = () => import("./generation-results");
 export const loadImagePreview = () => import("./image-preview");
 /** The settings beside the prompt (Model, Images, Advanced settings), asked for after the first paint. */
 export const loadGenerationControls = () => import("./generation-controls");
+/** A batch's start and its results, shown together (batch-results.tsx). */
+export const loadBatchResults = () => import("./batch-results");
 /** Reading a dropped or chosen image's recipe into the form. */
 export const loadImageSettings = () => import("./image-settings");
 

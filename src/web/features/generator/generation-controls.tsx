@@ -5,7 +5,7 @@
 // Loaded on demand with the models (generation-code.ts); the first page holds a frame of the same
 // height in their place (settings-frame.tsx).
 import { ChevronRight } from "lucide-react";
-import { type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import { ModelSelect } from "../../components/model-select";
 import { Segments } from "../../components/segments";
@@ -15,6 +15,8 @@ import { useOfferedModels } from "../../lib/models-requests";
 import { showToast } from "../../lib/toast";
 import { AddToBoardsField } from "./add-to-boards-field";
 import { AdvancedSettings } from "./advanced-settings";
+import { type BatchChoice, type BatchRequest, NO_BATCH, toBatchRequest } from "./batch-choice";
+import { BatchField } from "./batch-field";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { LoadSettingsFromImage } from "./load-settings-from-image";
 import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
@@ -62,6 +64,8 @@ type GenerationControlsProps = {
 	promptRef: RefObject<HTMLTextAreaElement | null>;
 	/** Puts a recalled prompt in the box. */
 	onPromptChange: (prompt: string) => void;
+	/** What Variations and Compare models ask of the next start (null: one generation). */
+	onBatchRequestChange?: (request: BatchRequest | null) => void;
 };
 
 /**
@@ -83,6 +87,7 @@ export function GenerationControls({
 	prompt,
 	promptRef,
 	onPromptChange,
+	onBatchRequestChange,
 }: GenerationControlsProps) {
 	usePromptRecall(promptRef, onPromptChange, isSignedIn);
 	const reference = useReferenceImage();
@@ -110,6 +115,11 @@ export function GenerationControls({
 		);
 	}, [sentInput, sentStrength, onReferenceChange]);
 	const advancedId = useId();
+	const [batchChoice, setBatchChoice] = useState<BatchChoice>(NO_BATCH);
+	const batchRequest = useMemo(() => toBatchRequest(batchChoice, prompt), [batchChoice, prompt]);
+	useEffect(() => {
+		onBatchRequestChange?.(batchRequest);
+	}, [batchRequest, onBatchRequestChange]);
 	const [isAdvancedOpen, setIsAdvancedOpen] = useState(false);
 	const appliedPrefillIdRef = useRef<number | null>(null);
 	const { data: answer } = useOfferedModels({
@@ -255,6 +265,16 @@ export function GenerationControls({
 			) : null}
 			{/* After the settings, so the keyboard meets them in the order they always had. */}
 			<ReferenceImageField model={model} reference={reference} />
+			{isSignedIn ? (
+				<BatchField
+					prompt={prompt}
+					models={answer.models}
+					model={model}
+					count={choice.count}
+					value={batchChoice}
+					onChange={setBatchChoice}
+				/>
+			) : null}
 			<NotifySwitches />
 		</>
 	);

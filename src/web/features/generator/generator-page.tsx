@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useStat
 import { Button } from "../../components/button";
 import { AspectRatioSelect } from "./aspect-ratio-select";
 import {
+	loadBatchResults,
 	loadGenerationControls,
 	loadImagePreview,
 	prefetchGenerationCode,
@@ -30,6 +31,9 @@ function whenIdle(task: () => void): () => void {
 }
 
 const ImagePreview = lazy(async () => ({ default: (await loadImagePreview()).ImagePreview }));
+const BatchResults = lazy(async () => ({
+	default: (await loadBatchResults()).BatchResults,
+}));
 const GenerationControls = lazy(async () => ({
 	default: (await loadGenerationControls()).GenerationControls,
 }));
@@ -174,37 +178,44 @@ export function GeneratorPage({
 							prompt={form.prompt}
 							promptRef={promptRef}
 							onPromptChange={form.setPrompt}
+							onBatchRequestChange={form.batch.setBatchRequest}
 						/>
 					</Suspense>
 					<Button
 						type="submit"
 						size="lg"
 						isFullWidth
-						isBusy={isGenerating}
+						isBusy={isGenerating || form.batch.isStartingBatch}
 						disabled={!form.isPromptValid}
 					>
 						{isGenerating ? null : <Sparkles aria-hidden="true" className="size-4" />}
-						{isGenerating ? "Generating..." : "Generate"}
+						{isGenerating || form.batch.isStartingBatch ? "Generating..." : "Generate"}
 					</Button>
 					<ShortcutHints />
 					<OfflineEngineNote />
 				</form>
 
-				<ResultPanel
-					ref={resultPanelRef}
-					state={state}
-					isSignedIn={isSignedIn}
-					verificationAction={verificationAction}
-					elapsedMs={elapsedMs}
-					onCancel={form.cancel}
-					onRetry={form.retry}
-					onPickExample={(example) => {
-						form.setPrompt(example);
-						promptRef.current?.focus();
-					}}
-					onOpenImage={preview.open}
-					editTarget={form}
-				/>
+				{form.batch.startedBatch ? (
+					<Suspense fallback={null}>
+						<BatchResults batch={form.batch.startedBatch} />
+					</Suspense>
+				) : (
+					<ResultPanel
+						ref={resultPanelRef}
+						state={state}
+						isSignedIn={isSignedIn}
+						verificationAction={verificationAction}
+						elapsedMs={elapsedMs}
+						onCancel={form.cancel}
+						onRetry={form.retry}
+						onPickExample={(example) => {
+							form.setPrompt(example);
+							promptRef.current?.focus();
+						}}
+						onOpenImage={preview.open}
+						editTarget={form}
+					/>
+				)}
 			</div>
 
 			{preview.isRequested && results ? (

@@ -10,6 +10,7 @@ import { type SettingsChoice, toRequestedSettings } from "./generation-choice";
 import { loadImageSettings } from "./generation-code";
 import type { PendingPrefill } from "./generation-controls";
 import { type GeneratedRequest, isGenerationRunning } from "./generation-state";
+import { useBatchRun } from "./use-batch-run";
 import { useGenerator } from "./use-generator";
 import type { ReferenceRequest, SentReference } from "./use-reference-image";
 
@@ -84,6 +85,7 @@ export function useGeneratorForm({
 		onResume: fillFormWithResumed,
 	});
 	const isGenerating = isGenerationRunning(state);
+	const batch = useBatchRun();
 
 	const promptCheck = validatePrompt(prompt);
 	const negativeCheck = choice?.model.negativePrompt
@@ -112,6 +114,7 @@ export function useGeneratorForm({
 
 	function start(request: GeneratedRequest) {
 		closePreview();
+		batch.clearBatch();
 		generate(request);
 	}
 
@@ -125,6 +128,25 @@ export function useGeneratorForm({
 		}
 		if (negativeCheck && !negativeCheck.ok) {
 			reject(negativeCheck.message);
+			return;
+		}
+		// Variations or Compare models: one submission, several generations (decision 038).
+		if (batch.batchRequest && !sentReference) {
+			if (batch.isStartingBatch) return;
+			const { model, ...settings } = choice ? toRequestedSettings(choice) : {};
+			closePreview();
+			reset();
+			batch.startBatchRun(
+				{
+					prompt: promptCheck.prompt,
+					aspectRatio,
+					...settings,
+					...(batch.batchRequest.models ? {} : { model }),
+					...batch.batchRequest,
+					...(boardIds.length > 0 ? { boards: boardIds } : {}),
+				},
+				reject,
+			);
 			return;
 		}
 		// The settings hand over a reference only for a model that takes one (they say so otherwise).
@@ -184,6 +206,7 @@ export function useGeneratorForm({
 	/** Escape: an empty form and no result. */
 	function clearEverything() {
 		reset();
+		batch.clearBatch();
 		setPrompt("");
 		setAspectRatio(DEFAULT_ASPECT_RATIO);
 		setHasTriedToGenerate(false);
@@ -213,6 +236,7 @@ export function useGeneratorForm({
 		requestGeneration,
 		boardIds,
 		setBoardIds,
+		batch,
 		retry,
 		cancel,
 		clearEverything,

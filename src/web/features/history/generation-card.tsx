@@ -3,6 +3,7 @@ import {
 	Crop,
 	ExternalLink,
 	ImageOff,
+	Layers,
 	Palette,
 	Sparkles,
 	Trash2,
@@ -12,6 +13,7 @@ import { memo, use, useId } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
 import { toRatioParam } from "../../../shared/aspect-ratios";
+import { batchHistoryPath } from "../../../shared/batches";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import {
 	type Generation,
@@ -339,6 +341,17 @@ export const GenerationCard = memo(function GenerationCard({
 						>
 							<Palette aria-hidden="true" className="size-3.5 shrink-0" />
 							<span className="truncate">{generation.style.name}</span>
+						</Link>
+					) : null}
+					{generation.batchId ? (
+						<Link
+							to={batchHistoryPath(generation.batchId)}
+							aria-label="Batch: show the generations started with this one"
+							title="Show the generations started together with this one"
+							className="inline-flex shrink-0 items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700 ring-1 ring-slate-200 ring-inset hover:underline"
+						>
+							<Layers aria-hidden="true" className="size-3.5 shrink-0" />
+							Batch
 						</Link>
 					) : null}
 					{generation.status === "failed" ? (

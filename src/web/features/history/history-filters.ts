@@ -15,6 +15,8 @@ export type HistoryFilters = {
 	ownerEmail: string;
 	/** The id of a style the generations were made with (a card's style chip sets it); "" for any. */
 	styleId: string;
+	/** The id of a batch: the generations one submission started together (a card's batch chip). */
+	batchId: string;
 };
 
 export const NO_FILTERS: HistoryFilters = {
@@ -24,6 +26,7 @@ export const NO_FILTERS: HistoryFilters = {
 	isFavoritesOnly: false,
 	ownerEmail: "",
 	styleId: "",
+	batchId: "",
 };
 
 const PARAMS = {
@@ -33,7 +36,11 @@ const PARAMS = {
 	favorites: "favorites",
 	owner: "owner",
 	style: "style",
+	batch: "batch",
 } as const;
+
+/** A batch's id is a uuid; anything else is no filter. */
+const BATCH_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A model's id as the catalogue allows it (letters, digits, `-`); anything else is no filter. */
 const MODEL_ID_PATTERN = /^[A-Za-z0-9-]{1,100}$/;
@@ -55,6 +62,9 @@ export function readHistoryFilters(
 		isFavoritesOnly: params.get(PARAMS.favorites) === "true",
 		ownerEmail: options.isAdmin ? (params.get(PARAMS.owner) ?? "").trim() : "",
 		styleId: readModelId(params.get(PARAMS.style)),
+		batchId: BATCH_ID_PATTERN.test(params.get(PARAMS.batch) ?? "")
+			? (params.get(PARAMS.batch) ?? "")
+			: "",
 	};
 }
 
@@ -74,6 +84,7 @@ export function writeHistoryFilters(
 	set(PARAMS.favorites, filters.isFavoritesOnly ? "true" : null);
 	set(PARAMS.owner, filters.ownerEmail);
 	set(PARAMS.style, filters.styleId);
+	set(PARAMS.batch, filters.batchId);
 	return params;
 }
 
@@ -85,6 +96,7 @@ export function isFiltered(filters: HistoryFilters): boolean {
 		filters.modelId !== "" ||
 		filters.isFavoritesOnly ||
 		filters.ownerEmail !== "" ||
-		filters.styleId !== ""
+		filters.styleId !== "" ||
+		filters.batchId !== ""
 	);
 }

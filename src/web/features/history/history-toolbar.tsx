@@ -1,4 +1,4 @@
-import { ListChecks, Palette, Search, Star, UserRound, X } from "lucide-react";
+import { Layers, ListChecks, Palette, Search, Star, UserRound, X } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import {
 	ASPECT_RATIOS,
@@ -268,6 +268,19 @@ export function HistoryToolbar({
 					Style: {styleName ?? filters.styleId}
 					<X aria-hidden="true" className="size-3.5" />
 					<span className="sr-only"> (show every style)</span>
+				</button>
+			) : null}
+			{filters.batchId ? (
+				<button
+					type="button"
+					aria-pressed={true}
+					onClick={() => onChange({ change: { batchId: "" } })}
+					className={TOGGLE_CLASS_NAME}
+				>
+					<Layers aria-hidden="true" className="size-4" />
+					One batch
+					<X aria-hidden="true" className="size-3.5" />
+					<span className="sr-only"> (show every generation)</span>
 				</button>
 			) : null}
 			<button

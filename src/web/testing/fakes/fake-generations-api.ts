@@ -24,6 +24,7 @@ import {
 import type { ModelsResponse, PublicModel } from "../../../shared/models";
 import { progressReport } from "../../../shared/progress";
 import { mswServer } from "../msw-server";
+import { createFakeBatch } from "./fake-batches";
 import { createFakePromptTools, type FakePromptToolsOptions } from "./fake-prompt-tools-api";
 import {
 	createGate,
@@ -146,6 +147,8 @@ function matches(item: Generation, search: URLSearchParams): boolean {
 	if (model && item.model.id !== model) return false;
 	const style = search.get("style");
 	if (style && item.style?.id !== style) return false;
+	const batch = search.get("batch");
+	if (batch && item.batchId !== batch) return false;
 	return true;
 }
 
@@ -413,6 +416,11 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 			const answer = options.start ?? { kind: "accepted" };
 			if (answer.kind === "raw") return HttpResponse.json(answer.body, { status: answer.status });
 			if (answer.kind === "refused") return answerError(answer.code, answer.message);
+			const batch = createFakeBatch(body, models, takeId);
+			if (batch) {
+				for (const generation of batch.generations) store(generation);
+				return HttpResponse.json(batch.answer, { status: 201 });
+			}
 			const source = readImageSource(body);
 			if (source.kind === "invalid") return answerError("VALIDATION_ERROR", source.message);
 			if (source.kind === "not-found") return answerError("NOT_FOUND");

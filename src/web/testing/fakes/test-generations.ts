@@ -63,6 +63,7 @@ export function createTestGeneration(overrides: Partial<Generation> = {}): Gener
 		parent: null,
 		childrenCount: 0,
 		style: null,
+		batchId: null,
 		...overrides,
 	};
 }

@@ -1,0 +1,15 @@
+import { APP_PATHS } from "./app-routes";
+
+/**
+ * A batch: the generations one submission starts together, the variations of one prompt
+ * (prompt-variations.ts) or one prompt on several models side by side, or both.
+ */
+
+/** How many models one comparison takes. */
+export const MIN_COMPARED_MODELS = 2;
+export const MAX_COMPARED_MODELS = 4;
+
+/** The history's address of one batch (`GET /api/generations?batch=`'s screen). */
+export function batchHistoryPath(batchId: string): string {
+	return `${APP_PATHS.generations}?batch=${encodeURIComponent(batchId)}`;
+}

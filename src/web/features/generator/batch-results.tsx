@@ -1,0 +1,100 @@
+// A batch's generations shown together in the generator, as they are made: each one's prompt,
+// model, status, first image and the time it took; a link shows the batch in the history. Loaded
+// on demand, the first time a batch is started (generation-code.ts).
+import { useQuery } from "@tanstack/react-query";
+import { Layers } from "lucide-react";
+import { Link } from "react-router";
+import { batchHistoryPath } from "../../../shared/batches";
+import { formatElapsed } from "../../../shared/elapsed";
+import {
+	type CreateBatchResponse,
+	CreateBatchResponseSchema,
+	type Generation,
+	isInProgress,
+} from "../../../shared/generation-responses";
+import { Thumbnail } from "../../components/thumbnail";
+import { requestApi } from "../../lib/api-client";
+import { fetchGenerationsPage } from "../../lib/generations-requests";
+import type { BatchRequest } from "./batch-choice";
+
+/** A batch's start: the form's request with its batch part. */
+export function startBatch(
+	body: Record<string, unknown> & BatchRequest,
+): Promise<CreateBatchResponse> {
+	return requestApi("/api/generations", CreateBatchResponseSchema, {
+		method: "POST",
+		body: JSON.stringify(body),
+	});
+}
+
+const POLL_MS = 2_000;
+
+function describeStatus(generation: Generation): string {
+	if (generation.status === "completed") {
+		const completed = generation.completed_at ? Date.parse(generation.completed_at) : Number.NaN;
+		const took = completed - Date.parse(generation.created_at);
+		return Number.isFinite(took) ? `Done in ${formatElapsed(took)}` : "Done";
+	}
+	if (generation.status === "failed") return generation.error ?? "Failed";
+	return generation.status === "queued" ? "Waiting" : "Generating…";
+}
+
+export function BatchResults({ batch }: { batch: CreateBatchResponse }) {
+	const { data } = useQuery({
+		queryKey: ["generations", "batch", batch.batchId],
+		queryFn: ({ signal }) =>
+			fetchGenerationsPage({ limit: 50, query: { batchId: batch.batchId }, signal }),
+		refetchInterval: (query) =>
+			query.state.data?.items.some((item) => isInProgress(item.status)) === false ? false : POLL_MS,
+	});
+	const byId = new Map((data?.items ?? []).map((item) => [item.id, item]));
+	const finished = (data?.items ?? []).filter((item) => !isInProgress(item.status)).length;
+	return (
+		<section
+			aria-labelledby={`batch-${batch.batchId}`}
+			className="space-y-4 rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6"
+		>
+			<div className="flex flex-wrap items-center justify-between gap-2">
+				<h2
+					id={`batch-${batch.batchId}`}
+					className="inline-flex items-center gap-2 text-lg font-semibold text-slate-900"
+				>
+					<Layers aria-hidden="true" className="size-5" />
+					Batch of {batch.generations.length}
+				</h2>
+				<Link
+					to={batchHistoryPath(batch.batchId)}
+					className="text-sm font-medium text-accent-700 hover:underline"
+				>
+					Show the batch in the history
+				</Link>
+			</div>
+			<p aria-live="polite" className="text-sm text-slate-600">
+				{finished} of {batch.generations.length} finished · seed {batch.seed}
+			</p>
+			<ul className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+				{batch.generations.map((started) => {
+					const generation = byId.get(started.id);
+					const image = generation?.images[0];
+					return (
+						<li
+							key={started.id}
+							className="flex gap-3 rounded-xl bg-slate-50 p-3 ring-1 ring-slate-200 ring-inset"
+						>
+							<div className="size-20 shrink-0 overflow-hidden rounded-lg bg-slate-200">
+								{image ? <Thumbnail image={image} className="size-full object-cover" /> : null}
+							</div>
+							<div className="min-w-0 space-y-1 text-sm">
+								<p className="font-medium break-words text-slate-900">{started.prompt}</p>
+								<p className="text-slate-600">{started.model.label}</p>
+								<p className="text-slate-600">
+									{generation ? describeStatus(generation) : "Waiting"}
+								</p>
+							</div>
+						</li>
+					);
+				})}
+			</ul>
+		</section>
+	);
+}
