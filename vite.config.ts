@@ -73,7 +73,8 @@ export default defineConfig({
 							// What the progress panel, the results, the preview and the history share to
 							// show a generation (progress rules, image sources, the recipe's line).
 							name: "generation-display",
-							test: /src\/(shared\/progress|web\/lib\/image-sources|web\/features\/generator\/describe-recipe)\.ts$/,
+							// A batch's address goes with them rather than as a chunk of its own.
+							test: /src\/(shared\/(progress|batches)|web\/lib\/image-sources|web\/features\/generator\/describe-recipe)\.ts$/,
 						},
 						{
 							// The fields and card of the sign-in, sign-up, recovery and account forms.
