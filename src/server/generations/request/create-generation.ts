@@ -8,7 +8,7 @@ import type { DatabaseSchema } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import { readPersonLimits } from "../../person/person-controls";
 import type { Viewer } from "../../person/viewer";
-import { styleGeneration } from "../../prompts/prompt-styles";
+import { keepSourceStyle, styleGeneration } from "../../prompts/prompt-styles";
 import { rememberPrompt } from "../../prompts/recent-prompts-repository";
 import { markUploadUsed } from "../../uploads/upload-repository";
 import type { GenerationDeps } from "../generation-deps";
@@ -130,15 +130,29 @@ export async function createGeneration(
 		imageAction?.action === "edit-region" && source
 			? await findRegionMask(deps, viewer, request, source)
 			: undefined;
+	const styleDeps = { database: deps.database, operatorStyles: deps.operatorStyles ?? [] };
+	const styleInput = {
+		prompt: resolved.prompt,
+		settings,
+		takesNegativePrompt: model.negativePrompt,
+	};
 	const styled =
-		request.style === undefined
-			? undefined
-			: await styleGeneration(
-					{ database: deps.database, operatorStyles: deps.operatorStyles ?? [] },
-					viewer,
-					request.style,
-					{ prompt: resolved.prompt, settings, takesNegativePrompt: model.negativePrompt },
-				);
+		request.style !== undefined
+			? await styleGeneration(styleDeps, viewer, request.style, styleInput)
+			: source?.kind === "generation"
+				? await keepSourceStyle(styleDeps, viewer, source.parent, {
+						...styleInput,
+						isSourcePrompt: request.prompt === undefined && request.negativePrompt === null,
+					})
+				: undefined;
+	// What the provider is asked for: a style (even a person's own) may not carry a blocked word.
+	if (
+		styled &&
+		(deps.promptBlocklist?.isBlocked(styled.styled_prompt) ||
+			deps.promptBlocklist?.isBlocked(styled.styled_negative_prompt ?? ""))
+	) {
+		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+	}
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;
