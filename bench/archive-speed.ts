@@ -67,6 +67,7 @@ function rowOf(images: StoredImage[], index: number): GenerationRow {
 		style_name: null,
 		styled_prompt: null,
 		styled_negative_prompt: null,
+		original_prompt: null,
 		created_at: now,
 		started_at: now,
 		completed_at: now,

@@ -35,6 +35,8 @@ import type { Metrics } from "./observability/metrics";
 import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
 import { createPeopleRoutes } from "./people/people-routes";
+import type { EnhanceSettings } from "./prompts/enhance-prompt";
+import { createEnhanceRoutes } from "./prompts/enhance-routes";
 import { createRecentPromptsRoutes } from "./prompts/recent-prompts-routes";
 import { createStyleRoutes } from "./prompts/style-routes";
 import type { PushDeps } from "./push/push-deliveries";
@@ -80,6 +82,8 @@ type AppDeps = {
 	push: PushDeps;
 	/** Shared links: the operator's switches, the prompt blocklist and the image check. */
 	sharing: SharingDeps;
+	/** Enhance's chat endpoint (ENHANCE_*); absent, the button is hidden and the route answers 404. */
+	enhance?: EnhanceSettings | undefined;
 	observability: {
 		metrics: Metrics;
 		readiness: ReadinessCheck;
@@ -102,6 +106,7 @@ export function createApp(deps: AppDeps) {
 		emailVerificationRequired: config.requireEmailVerification,
 		modelChoice: config.hasModelChoice,
 		trash: config.hasTrash === true,
+		enhance: deps.enhance !== undefined,
 	};
 	const isHttps = config.baseUrl.startsWith("https://");
 
@@ -247,6 +252,7 @@ export function createApp(deps: AppDeps) {
 		}),
 	);
 	api.route("/", createRecentPromptsRoutes({ gate, database }));
+	api.route("/", createEnhanceRoutes({ gate, deps: { database, logger, enhance: deps.enhance } }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

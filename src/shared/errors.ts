@@ -64,6 +64,18 @@ export const ERRORS = {
 	SHARE_ENDED: { status: 410, message: "This link has ended." },
 	SHARE_HIDDEN: { status: 451, message: "This link was taken down." },
 	SHARE_FLAGGED: { status: 422, message: "These images cannot be shared." },
+	ENHANCE_NOT_CONFIGURED: {
+		status: 404,
+		message: "Enhance is not configured on this server.",
+	},
+	ENHANCE_FAILED: {
+		status: 502,
+		message: "The prompt could not be enhanced right now. Please try again later.",
+	},
+	ENHANCE_REFUSED: {
+		status: 422,
+		message: "The assistant would not rewrite this prompt. Please change it or write it yourself.",
+	},
 	GOOGLE_NOT_CONFIGURED: {
 		status: 400,
 		message: "Google sign-in is not configured on this server.",

@@ -181,6 +181,8 @@ export const GenerationSchema = z.object({
 	deletedAt: z.optional(z.string()),
 	/** The style it was made with (its name then); null without one. */
 	style: z.nullable(z.object({ id: z.string(), name: z.string() })),
+	/** Made from an enhanced prompt: the prompt as the person had written it; absent otherwise. */
+	originalPrompt: z.optional(z.string()),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

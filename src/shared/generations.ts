@@ -192,6 +192,10 @@ export const CreateGenerationRequestSchema = z.object({
 		description:
 			"A style's id (`GET /api/styles`): the provider receives the prompt in the style's template and its negative part; the generation keeps the prompt as typed and the style's name.",
 	}),
+	originalPrompt: PromptSchema.optional().meta({
+		description:
+			"With `prompt` taken from Enhance (`POST /api/prompts/enhance`): the prompt as written before, kept beside the one used in the generation's JSON and its recipe.",
+	}),
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 

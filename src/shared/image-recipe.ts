@@ -25,6 +25,8 @@ export type ImageRecipe = {
 	height: number | null;
 	/** The style it was made with (its id and name then); the prompt is the one typed. */
 	style: { id: string; name: string } | null;
+	/** Made from an enhanced prompt: the prompt as the person had written it (`prompt` is the one used). */
+	originalPrompt?: string | null;
 };
 
 /** The `Generator` value that marks a text as ours. */
@@ -56,6 +58,7 @@ type RawFields = {
 	quality?: string;
 	styleId?: string;
 	styleName?: string;
+	originalPrompt?: string;
 };
 
 function readWholeNumber(text: string | undefined, max: number): number | null {
@@ -107,6 +110,7 @@ function checkFields(fields: RawFields): ImageRecipe | null {
 		width,
 		height,
 		style: styleId ? { id: styleId, name: readOptionalText(fields.styleName) ?? styleId } : null,
+		originalPrompt: readOptionalText(fields.originalPrompt),
 	};
 }
 
@@ -132,6 +136,7 @@ export function formatRecipeParameters(recipe: ImageRecipe): string {
 	if (recipe.count !== null) pairs.push(["Images", recipe.count]);
 	if (recipe.quality) pairs.push(["Quality", recipe.quality]);
 	if (recipe.style) pairs.push(["Style", recipe.style.name], ["Style id", recipe.style.id]);
+	if (recipe.originalPrompt) pairs.push(["Original prompt", recipe.originalPrompt]);
 	pairs.push(["Generator", GENERATOR]);
 	const lines = [recipe.prompt];
 	if (recipe.negativePrompt) lines.push(`${NEGATIVE_PREFIX} ${recipe.negativePrompt}`);
@@ -219,6 +224,7 @@ export function parseRecipeParameters(text: string): ImageRecipe | null {
 		quality: pairs.get("Quality"),
 		styleId: pairs.get("Style id"),
 		styleName: pairs.get("Style"),
+		originalPrompt: pairs.get("Original prompt"),
 	});
 }
 
@@ -245,6 +251,7 @@ const XMP_FIELDS = [
 	["height", "height"],
 	["styleId", "styleId"],
 	["styleName", "styleName"],
+	["originalPrompt", "originalPrompt"],
 ] as const satisfies readonly (readonly [string, keyof RawFields])[];
 
 function escapeXml(text: string): string {
@@ -274,6 +281,7 @@ function xmpValues(recipe: ImageRecipe): Record<(typeof XMP_FIELDS)[number][0], 
 		height: recipe.height ? String(recipe.height) : null,
 		styleId: recipe.style?.id ?? null,
 		styleName: recipe.style?.name ?? null,
+		originalPrompt: recipe.originalPrompt ?? null,
 	};
 }
 

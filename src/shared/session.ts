@@ -29,6 +29,8 @@ export type PublicConfig = {
 	modelChoice: boolean;
 	/** Deleting goes to the Trash (TRASH_DAYS above 0): Undo in a toast instead of a question. */
 	trash: boolean;
+	/** Enhance's chat endpoint is configured (ENHANCE_*): the prompt box offers Enhance. */
+	enhance?: boolean;
 };
 
 /** The administrator is the account whose e-mail, trimmed and lowercased, equals the configured one. */

@@ -115,6 +115,8 @@ type GenerationsTable = {
 	/** What the style made of the prompt and negative prompt: what the provider is asked for. */
 	styled_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	styled_negative_prompt: ColumnType<string | null, string | null | undefined, string | null>;
+	/** Made from an enhanced prompt: the prompt as the person had written it (decision 039). */
+	original_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;
@@ -384,6 +386,13 @@ type SharesTable = {
 	last_viewed_at: NullableTimestamp;
 };
 
+/** One rewrite asked of the operator's chat endpoint (Enhance), for the Usage page. */
+type PromptEnhancementsTable = {
+	id: string;
+	user_id: string;
+	created_at: ColumnType<Date, Date | undefined, never>;
+};
+
 /** A visitor's report about a shared link: the administrator's queue. */
 type ShareReportsTable = {
 	id: string;
@@ -406,6 +415,7 @@ export type DatabaseSchema = {
 	generation_counts: GenerationCountsTable;
 	generation_search: GenerationSearchTable;
 	people: PeopleTable;
+	prompt_enhancements: PromptEnhancementsTable;
 	prompt_styles: PromptStylesTable;
 	push_subscriptions: PushSubscriptionsTable;
 	recent_prompts: RecentPromptsTable;

@@ -52,6 +52,7 @@ function createRow(id: string, imageCount: number): GenerationRow {
 		style_name: null,
 		styled_prompt: null,
 		styled_negative_prompt: null,
+		original_prompt: null,
 		reference_image: null,
 		parent_generation_id: null,
 		parent_image_index: null,

@@ -23,6 +23,7 @@ export function recipeOf(
 			row.style_id !== null && row.style_name !== null
 				? { id: row.style_id, name: row.style_name }
 				: null,
+		originalPrompt: row.original_prompt,
 	};
 }
 

@@ -153,6 +153,7 @@ export async function createGeneration(
 	) {
 		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
 	}
+	const originalPrompt = originalPromptOf(request);
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;
@@ -237,6 +238,7 @@ export async function createGeneration(
 			region_mask: maskImage ? JSON.stringify(maskImage) : null,
 			expand_frame: resolved.frame ? JSON.stringify(resolved.frame) : null,
 			...styled,
+			original_prompt: originalPrompt,
 		});
 		// On its boards from the start, in the transaction that makes it (decision 032).
 		await addGenerationToBoards(transaction, id, ownBoards);
@@ -272,6 +274,16 @@ export async function createGeneration(
 	// The job is visible now that the transaction has committed: start it without waiting for a poll.
 	deps.queue.wake();
 	return { id, pollingUrl, model: { id: model.id, label: model.label }, settings, isReplay: false };
+}
+
+/** What an enhanced prompt was written as, kept when it differs from the prompt used (decision 039). */
+function originalPromptOf(request: CreateGenerationRequest): string | null {
+	const { prompt, originalPrompt } = request;
+	if (originalPrompt === undefined) return null;
+	if (prompt === undefined) {
+		throw new AppError("VALIDATION_ERROR", "originalPrompt is taken only with prompt");
+	}
+	return originalPrompt === prompt ? null : originalPrompt;
 }
 
 async function removeCopies(deps: Pick<GenerationDeps, "storage" | "logger">, keys: string[]) {

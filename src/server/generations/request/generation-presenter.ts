@@ -134,6 +134,7 @@ export function presentGeneration(
 			row.style_id !== null && row.style_name !== null
 				? { id: row.style_id, name: row.style_name }
 				: null,
+		...(row.original_prompt !== null ? { originalPrompt: row.original_prompt } : {}),
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 		...(row.deleted_at ? { deletedAt: row.deleted_at.toISOString() } : {}),
 	};
