@@ -19,6 +19,7 @@ export function readPublicConfig(body: unknown): PublicConfig | undefined {
 		emailVerificationRequired: body.emailVerificationRequired === true,
 		modelChoice: body.modelChoice === true,
 		trash: body.trash === true,
+		enhance: body.enhance === true,
 	};
 }
 

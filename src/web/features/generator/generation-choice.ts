@@ -13,6 +13,8 @@ export type RequestedSettings = {
 	quality?: Quality;
 	/** A style's id (GET /api/styles). */
 	style?: string;
+	/** The prompt as written before an Enhance rewrite that the prompt now is. */
+	originalPrompt?: string;
 };
 
 /**
@@ -29,6 +31,8 @@ export type SettingsChoice = {
 	quality: Quality | null;
 	/** The style chosen, kept whatever the model; none when absent. */
 	styleId?: string | null;
+	/** The last Enhance rewrite used, and the prompt it rewrote. */
+	enhanced?: { original: string; used: string } | null;
 };
 
 /**
@@ -46,7 +50,7 @@ export type SettingsPrefill = {
 };
 
 /** The settings a start request sends for `choice`: the model's id and what it offers, when set. */
-export function toRequestedSettings(choice: SettingsChoice): RequestedSettings {
+export function toRequestedSettings(choice: SettingsChoice, prompt?: string): RequestedSettings {
 	const { model } = choice;
 	const settings: RequestedSettings = { model: model.id, count: choice.count };
 	const seed = choice.seed.trim();
@@ -55,5 +59,9 @@ export function toRequestedSettings(choice: SettingsChoice): RequestedSettings {
 	if (model.negativePrompt && negativePrompt !== "") settings.negativePrompt = negativePrompt;
 	if (choice.quality && model.qualities.includes(choice.quality)) settings.quality = choice.quality;
 	if (choice.styleId) settings.style = choice.styleId;
+	// Sent while the prompt is the rewrite used: the generation keeps both (decision 039).
+	if (choice.enhanced && choice.enhanced.used === prompt) {
+		settings.originalPrompt = choice.enhanced.original;
+	}
 	return settings;
 }

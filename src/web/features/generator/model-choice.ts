@@ -37,6 +37,7 @@ export function fitChoice(
 		negativePrompt: previous.negativePrompt ?? "",
 		quality,
 		styleId: previous.styleId ?? null,
+		enhanced: previous.enhanced ?? null,
 	};
 }
 
