@@ -150,14 +150,14 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 					}}
 					className="absolute top-full left-2 z-menu mt-1 w-80 space-y-2 rounded-xl bg-white p-3 shadow-lg ring-1 ring-slate-200"
 				>
-					<h3
+					<h2
 						ref={headingRef}
 						id={headingId}
 						tabIndex={-1}
 						className="text-sm font-medium text-slate-900 focus:outline-none"
 					>
 						Enhanced prompt
-					</h3>
+					</h2>
 					{proposal.isEditing ? (
 						<textarea
 							ref={editRef}
