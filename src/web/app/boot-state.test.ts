@@ -31,6 +31,7 @@ describe("the boot state a page carries", () => {
 				emailVerificationRequired: true,
 				modelChoice: true,
 				trash: false,
+				enhance: false,
 			},
 		});
 
@@ -51,6 +52,7 @@ describe("the boot state a page carries", () => {
 			emailVerificationRequired: false,
 			modelChoice: false,
 			trash: false,
+			enhance: false,
 		});
 	});
 
