@@ -99,6 +99,7 @@ function checkFields(fields: RawFields): ImageRecipe | null {
 	const count = readWholeNumber(fields.count, 4);
 	const quality = QUALITIES.find((level) => level === fields.quality?.trim()) ?? null;
 	const styleId = readOptionalText(fields.styleId);
+	const originalPrompt = readOptionalText(fields.originalPrompt);
 	return {
 		prompt,
 		aspectRatio: named ?? ratioOfSize(width, height),
@@ -110,7 +111,8 @@ function checkFields(fields: RawFields): ImageRecipe | null {
 		width,
 		height,
 		style: styleId ? { id: styleId, name: readOptionalText(fields.styleName) ?? styleId } : null,
-		originalPrompt: readOptionalText(fields.originalPrompt),
+		// Only where the file says one: a recipe of a prompt never enhanced reads as it always did.
+		...(originalPrompt ? { originalPrompt } : {}),
 	};
 }
 
