@@ -36,6 +36,8 @@ import { createMetricsRoute } from "./observability/metrics-route";
 import type { ReadinessCheck } from "./observability/readiness";
 import { createApiDocsRoutes } from "./openapi/openapi-routes";
 import { createPeopleRoutes } from "./people/people-routes";
+import type { EnhanceSettings } from "./prompts/enhance-prompt";
+import { createEnhanceRoutes } from "./prompts/enhance-routes";
 import { createRecentPromptsRoutes } from "./prompts/recent-prompts-routes";
 import { createStyleRoutes } from "./prompts/style-routes";
 import type { PushDeps } from "./push/push-deliveries";
@@ -81,6 +83,8 @@ type AppDeps = {
 	push: PushDeps;
 	/** Shared links: the operator's switches, the prompt blocklist and the image check. */
 	sharing: SharingDeps;
+	/** Enhance's chat endpoint (ENHANCE_*); absent, the button is hidden and the route answers 404. */
+	enhance?: EnhanceSettings | undefined;
 	observability: {
 		metrics: Metrics;
 		readiness: ReadinessCheck;
@@ -105,6 +109,7 @@ export function createApp(deps: AppDeps) {
 		trash: config.hasTrash === true,
 		sharing: deps.sharing.settings.mode,
 		shareMaxDays: deps.sharing.settings.maxDays ?? null,
+		enhance: deps.enhance !== undefined,
 	};
 	const isHttps = config.baseUrl.startsWith("https://");
 
@@ -250,6 +255,7 @@ export function createApp(deps: AppDeps) {
 		}),
 	);
 	api.route("/", createRecentPromptsRoutes({ gate, database }));
+	api.route("/", createEnhanceRoutes({ gate, deps: { database, logger, enhance: deps.enhance } }));
 
 	api.all("*", (context) => errorResponse(context, "NOT_FOUND"));
 

@@ -14,6 +14,7 @@ import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logging/logger";
 import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalogue";
 import type { ModelCatalogue } from "./models/model-catalogue";
+import { DEFAULT_ENHANCE_INSTRUCTION } from "./prompts/enhance-prompt";
 import { loadStylesFile, StylesFileError } from "./prompts/load-styles-file";
 import { createOpenAiModeration } from "./providers/openai/openai-moderation";
 import { DEFAULT_PUSH_SETTINGS } from "./push/push-settings";
@@ -173,6 +174,17 @@ async function main() {
 						: undefined,
 			},
 			styles,
+			...(env.ENHANCE_BASE_URL && env.ENHANCE_API_KEY && env.ENHANCE_MODEL
+				? {
+						enhance: {
+							baseUrl: env.ENHANCE_BASE_URL,
+							apiKey: env.ENHANCE_API_KEY,
+							model: env.ENHANCE_MODEL,
+							instruction: env.ENHANCE_INSTRUCTION ?? DEFAULT_ENHANCE_INSTRUCTION,
+							perHour: env.ENHANCE_PER_HOUR,
+						},
+					}
+				: {}),
 			run: {
 				...DEFAULT_RUN_SETTINGS,
 				timeoutMs: env.GENERATION_TIMEOUT_MS,

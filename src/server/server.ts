@@ -35,6 +35,7 @@ import { lookupAddresses } from "./net/guarded-agent";
 import { createMetrics } from "./observability/metrics";
 import { createReadinessCheck, type ReadinessCheck } from "./observability/readiness";
 import { isPersonDisabled } from "./person/person-controls";
+import type { EnhanceSettings } from "./prompts/enhance-prompt";
 import type { ImageProvider } from "./providers/types";
 import { attemptPush, type PushDeps, queueGenerationPush } from "./push/push-deliveries";
 import { DEFAULT_PUSH_SETTINGS, type PushSettings, resolveVapid } from "./push/push-settings";
@@ -84,6 +85,8 @@ export type ServerSettings = {
 	promptBlocklist?: PromptBlocklist;
 	/** The operator's styles (STYLES_FILE, prompts/load-styles-file.ts); none when not given. */
 	styles?: readonly PromptStyle[];
+	/** Enhance's chat endpoint and hourly limit (ENHANCE_*); without it, Enhance is off. */
+	enhance?: EnhanceSettings;
 };
 
 /**
@@ -300,6 +303,7 @@ export async function assembleServer(options: {
 			promptBlocklist: settings.promptBlocklist,
 		},
 		observability: { metrics, readiness, metricsToken: settings.metricsToken },
+		enhance: settings.enhance,
 		config: {
 			baseUrl: settings.baseUrl,
 			trustedOrigins: settings.trustedOrigins,

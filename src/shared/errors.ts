@@ -6,6 +6,9 @@ import {
 	errorAdminAccountProtected,
 	errorAuthError,
 	errorBoardReadOnly,
+	errorEnhanceFailed,
+	errorEnhanceNotConfigured,
+	errorEnhanceRefused,
 	errorForeignOrigin,
 	errorGoogleNotConfigured,
 	errorIdempotencyKeyReused,
@@ -55,6 +58,9 @@ export const ERRORS = {
 	SHARE_ENDED: { status: 410, message: errorShareEnded() },
 	SHARE_HIDDEN: { status: 451, message: errorShareHidden() },
 	SHARE_FLAGGED: { status: 422, message: errorShareFlagged() },
+	ENHANCE_NOT_CONFIGURED: { status: 404, message: errorEnhanceNotConfigured() },
+	ENHANCE_FAILED: { status: 502, message: errorEnhanceFailed() },
+	ENHANCE_REFUSED: { status: 422, message: errorEnhanceRefused() },
 	GOOGLE_NOT_CONFIGURED: { status: 400, message: errorGoogleNotConfigured() },
 } as const satisfies Record<string, { status: ErrorStatus; message: string }>;
 

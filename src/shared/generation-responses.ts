@@ -207,6 +207,8 @@ export const GenerationSchema = z.object({
 	style: z.nullable(z.object({ id: z.string(), name: z.string() })),
 	/** The batch it was started in with others (variations, or models side by side); null when alone. */
 	batchId: z.nullable(z.string()),
+	/** Made from an enhanced prompt: the prompt as the person had written it; absent otherwise. */
+	originalPrompt: z.optional(z.string()),
 });
 export type Generation = z.infer<typeof GenerationSchema>;
 

@@ -225,6 +225,10 @@ export const CreateGenerationRequestSchema = z.object({
 			description:
 				"Two to four distinct model ids, instead of `model`: one generation each with the same prompt, ratio and (where the model takes one) seed, as one batch. Each model's own settings apply.",
 		}),
+	originalPrompt: PromptSchema.optional().meta({
+		description:
+			"With `prompt` taken from Enhance (`POST /api/prompts/enhance`): the prompt as written before, kept beside the one used in the generation's JSON and its recipe.",
+	}),
 });
 export type CreateGenerationRequest = z.infer<typeof CreateGenerationRequestSchema>;
 

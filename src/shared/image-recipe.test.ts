@@ -53,6 +53,9 @@ describe("the parameters text", () => {
 		expect(parseRecipeParameters(formatRecipeParameters(BARE))).toEqual(BARE);
 		const multiline = { ...RECIPE, prompt: "Line one\nline two", negativePrompt: "a\nb" };
 		expect(parseRecipeParameters(formatRecipeParameters(multiline))).toEqual(multiline);
+		const enhanced = { ...RECIPE, originalPrompt: 'un phare, au crépuscule: "beau"' };
+		expect(formatRecipeParameters(enhanced)).toContain('Original prompt: "un phare');
+		expect(parseRecipeParameters(formatRecipeParameters(enhanced))).toEqual(enhanced);
 	});
 
 	it("reads another tool's A1111 text: prompt, negative prompt, seed, and a size of an offered ratio", () => {
@@ -130,6 +133,8 @@ describe("the XMP packet", () => {
 		expect(parseRecipeXmp(formatRecipeXmp(BARE))).toEqual(BARE);
 		const escaped = { ...BARE, prompt: "Fish & \"chips\" 'n' ünïcødé 🦊", negativePrompt: "a\nb" };
 		expect(parseRecipeXmp(formatRecipeXmp(escaped))).toEqual(escaped);
+		const enhanced = { ...RECIPE, originalPrompt: "un phare & <la> mer" };
+		expect(parseRecipeXmp(formatRecipeXmp(enhanced))).toEqual(enhanced);
 	});
 
 	it("reads a packet another tool rewrote: another prefix, attributes, numeric entities", () => {

@@ -31,6 +31,8 @@ export type ImageRecipe = {
 	 * Absent for any other image.
 	 */
 	regionEdit?: RecipeRegionEdit;
+	/** Made from an enhanced prompt: the prompt as the person had written it (`prompt` is the one used). */
+	originalPrompt?: string | null;
 };
 
 /** The region edit an image is the result of: its action and its generation's id. */
@@ -71,6 +73,7 @@ type RawFields = {
 	styleName?: string;
 	regionAction?: string;
 	regionGenerationId?: string;
+	originalPrompt?: string;
 };
 
 function readWholeNumber(text: string | undefined, max: number): number | null {
@@ -118,6 +121,7 @@ function checkFields(fields: RawFields): ImageRecipe | null {
 	const quality = QUALITIES.find((level) => level === fields.quality?.trim()) ?? null;
 	const styleId = readOptionalText(fields.styleId);
 	const regionEdit = readRegionEdit(fields);
+	const originalPrompt = readOptionalText(fields.originalPrompt);
 	return {
 		prompt,
 		aspectRatio: named ?? ratioOfSize(width, height),
@@ -130,6 +134,8 @@ function checkFields(fields: RawFields): ImageRecipe | null {
 		height,
 		style: styleId ? { id: styleId, name: readOptionalText(fields.styleName) ?? styleId } : null,
 		...(regionEdit ? { regionEdit } : {}),
+		// Only where the file says one: a recipe of a prompt never enhanced reads as it always did.
+		...(originalPrompt ? { originalPrompt } : {}),
 	};
 }
 
@@ -159,6 +165,7 @@ export function formatRecipeParameters(recipe: ImageRecipe): string {
 		pairs.push(["Region edit", recipe.regionEdit.action]);
 		pairs.push(["Region edit of", recipe.regionEdit.generationId]);
 	}
+	if (recipe.originalPrompt) pairs.push(["Original prompt", recipe.originalPrompt]);
 	pairs.push(["Generator", GENERATOR]);
 	const lines = [recipe.prompt];
 	if (recipe.negativePrompt) lines.push(`${NEGATIVE_PREFIX} ${recipe.negativePrompt}`);
@@ -248,6 +255,7 @@ export function parseRecipeParameters(text: string): ImageRecipe | null {
 		styleName: pairs.get("Style"),
 		regionAction: pairs.get("Region edit"),
 		regionGenerationId: pairs.get("Region edit of"),
+		originalPrompt: pairs.get("Original prompt"),
 	});
 }
 
@@ -276,6 +284,7 @@ const XMP_FIELDS = [
 	["styleName", "styleName"],
 	["regionEdit", "regionAction"],
 	["regionEditOf", "regionGenerationId"],
+	["originalPrompt", "originalPrompt"],
 ] as const satisfies readonly (readonly [string, keyof RawFields])[];
 
 function escapeXml(text: string): string {
@@ -307,6 +316,7 @@ function xmpValues(recipe: ImageRecipe): Record<(typeof XMP_FIELDS)[number][0], 
 		styleName: recipe.style?.name ?? null,
 		regionEdit: recipe.regionEdit?.action ?? null,
 		regionEditOf: recipe.regionEdit?.generationId ?? null,
+		originalPrompt: recipe.originalPrompt ?? null,
 	};
 }
 

@@ -48,3 +48,7 @@ export type RecentPrompts = z.infer<typeof RecentPromptsSchema>;
 
 /** `POST /api/prompts/recent/remove`: how many were forgotten. */
 export const RemovedRecentPromptsSchema = z.object({ success: z.literal(true), removed: z.int() });
+
+/** `POST /api/prompts/enhance`: the rewrite proposed, which nothing stores until it is used. */
+export const EnhancedPromptSchema = z.object({ prompt: z.string() });
+export type EnhancedPrompt = z.infer<typeof EnhancedPromptSchema>;

@@ -35,6 +35,8 @@ export type PublicConfig = {
 	sharing: SharingMode;
 	/** SHARE_MAX_DAYS: the longest a link may live, in days; null lets a link never expire. */
 	shareMaxDays: number | null;
+	/** Enhance's chat endpoint is configured (ENHANCE_*): the prompt box offers Enhance. */
+	enhance?: boolean;
 };
 
 /** The administrator is the account whose e-mail, trimmed and lowercased, equals the configured one. */

@@ -125,5 +125,12 @@ export const UsageReportSchema = z.object({
 	}),
 	/** The ten people who spent most in the window, most first. */
 	topSpenders: z.array(SpenderSchema),
+	/** Enhance's rewrites asked in the window: all of them, and the twenty people who asked most. */
+	enhance: z.optional(
+		z.object({
+			total: z.int(),
+			byPerson: z.array(z.object({ email: z.string(), calls: z.int() })),
+		}),
+	),
 });
 export type UsageReport = z.infer<typeof UsageReportSchema>;

@@ -19,6 +19,7 @@ import {
 	withFinishedGenerations,
 } from "../testing/api-token-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
+import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../testing/fakes/openai";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestAdministrator,
@@ -88,8 +89,17 @@ function withGenerationsOf(owner: Person) {
 describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind) => {
 	let server: TestServer;
 	let administrator: Person;
+	let chat: FakeOpenAi;
 	beforeAll(async () => {
+		chat = await startFakeOpenAi();
 		server = await createTestServer(kind, {
+			enhance: {
+				baseUrl: chat.baseUrl,
+				apiKey: FAKE_OPENAI_KEY,
+				model: "gpt-4.1-mini",
+				instruction: "Rewrite the prompt.",
+				perHour: 1_000,
+			},
 			limits: { maxActivePerUser: 50, dailyLimitPerUser: 0 },
 			// Every report here comes from the one address a script without a proxy has.
 			sharing: { ...DEFAULT_SHARING_SETTINGS, reportLimit: { windowSeconds: 3600, max: 1000 } },
@@ -98,6 +108,7 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 	});
 	afterAll(async () => {
 		await server?.close();
+		await chat?.stop();
 	});
 
 	it.each([
@@ -206,6 +217,7 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 					"createStyle",
 					"listRecentPrompts",
 					"removeRecentPrompts",
+					"enhancePrompt",
 					// One's own Trash: the administrator's token reaches no one else's.
 					"listTrash",
 					"emptyTrash",
@@ -319,6 +331,7 @@ describe.each(availableDatabaseKinds())(
 		it("names the routes that make images or act for the person later", () => {
 			expect(needingVerifiedAddress.map((operation) => operation.id).sort()).toEqual([
 				"createGeneration",
+				"enhancePrompt",
 				"uploadImage",
 			]);
 			expect(BROWSER_ACCESS.accountGrant.needsVerifiedEmail).toBe(true);

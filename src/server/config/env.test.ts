@@ -109,6 +109,30 @@ describe("parseEnv", () => {
 		expect(result.problems[0]).toMatch(/^GOOGLE_CLIENT_SECRET:/);
 	});
 
+	it("wants Enhance's base URL, key and model together, the URL an http(s) one", () => {
+		const partial = parseEnv({ ENHANCE_BASE_URL: "https://api.openai.com/v1" });
+		expect(partial.ok).toBe(false);
+		if (!partial.ok) {
+			expect(partial.problems).toEqual([
+				"ENHANCE_API_KEY: ENHANCE_BASE_URL, ENHANCE_API_KEY and ENHANCE_MODEL must be set together",
+				"ENHANCE_MODEL: ENHANCE_BASE_URL, ENHANCE_API_KEY and ENHANCE_MODEL must be set together",
+			]);
+		}
+		const notUrl = parseEnv({
+			ENHANCE_BASE_URL: "api.openai.com",
+			ENHANCE_API_KEY: "sk-test",
+			ENHANCE_MODEL: "gpt-4.1-mini",
+		});
+		expect(notUrl.ok).toBe(false);
+		if (!notUrl.ok) expect(notUrl.problems[0]).toMatch(/^ENHANCE_BASE_URL:/);
+		const whole = parseEnv({
+			ENHANCE_BASE_URL: "http://localhost:11434/v1",
+			ENHANCE_API_KEY: "ollama",
+			ENHANCE_MODEL: "llama3.2",
+		});
+		expect(whole.ok && whole.env.ENHANCE_PER_HOUR).toBe(30);
+	});
+
 	it("trims the administrator e-mail and drops a trailing slash from BASE_URL", () => {
 		const result = parseEnv({
 			ADMIN_EMAIL: "  boss@example.com ",

@@ -147,6 +147,16 @@ export const EnvSchema = z
 		PROMPT_BLOCKLIST_FILE: optionalString,
 		/** `openai`: OpenAI's moderation checks the images of a public link as it is made. */
 		SHARE_MODERATION: z.enum(["off", "openai"]).optional().default("off"),
+		/** Enhance (decision 039): an OpenAI-compatible chat endpoint; set with its key and model. */
+		ENHANCE_BASE_URL: optionalString.pipe(
+			z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+		),
+		ENHANCE_API_KEY: optionalString,
+		ENHANCE_MODEL: optionalString,
+		/** The system message Enhance sends; unset, prompts/enhance-prompt.ts's. */
+		ENHANCE_INSTRUCTION: optionalString,
+		/** Rewrites one person may ask for in an hour. */
+		ENHANCE_PER_HOUR: positiveInt(30),
 		/** Turns on GET /metrics for a scraper sending it as a bearer token. */
 		METRICS_TOKEN: optionalString.pipe(
 			z.string().min(16, "must be at least 16 characters").optional(),
@@ -202,6 +212,19 @@ export const EnvSchema = z
 				path: ["OPENAI_API_KEY"],
 				message: "is required when SHARE_MODERATION is openai",
 			});
+		}
+		const enhance = [env.ENHANCE_BASE_URL, env.ENHANCE_API_KEY, env.ENHANCE_MODEL];
+		if (enhance.some(Boolean) && !enhance.every(Boolean)) {
+			const missing = (["ENHANCE_BASE_URL", "ENHANCE_API_KEY", "ENHANCE_MODEL"] as const).filter(
+				(name) => !env[name],
+			);
+			for (const name of missing) {
+				context.addIssue({
+					code: "custom",
+					path: [name],
+					message: "ENHANCE_BASE_URL, ENHANCE_API_KEY and ENHANCE_MODEL must be set together",
+				});
+			}
 		}
 		if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
 			context.addIssue({

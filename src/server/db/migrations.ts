@@ -1024,6 +1024,23 @@ const MIGRATIONS: Record<string, Migration> = {
 			);
 		},
 	},
+	"0029_prompt_enhancements": {
+		// Enhance (decision 039): each rewrite asked of the operator's chat endpoint, one row a call,
+		// for the Usage page's counts per person; and on a generation made from an enhanced prompt,
+		// the prompt as the person had written it, kept in its recipe beside the prompt used.
+		async up(db) {
+			await sql`
+				create table prompt_enhancements (
+					id uuid primary key,
+					user_id text not null references "user"(id) on delete cascade,
+					created_at timestamptz not null default now()
+				)`.execute(db);
+			await sql`create index prompt_enhancements_created on prompt_enhancements (created_at, user_id)`.execute(
+				db,
+			);
+			await sql`alter table generations add column original_prompt text`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -19,7 +19,11 @@ import type {
 	SessionTable,
 	UserTable,
 } from "./tables/people-tables";
-import type { PromptStylesTable, RecentPromptsTable } from "./tables/prompt-tables";
+import type {
+	PromptEnhancementsTable,
+	PromptStylesTable,
+	RecentPromptsTable,
+} from "./tables/prompt-tables";
 import type { ShareReportsTable, SharesTable } from "./tables/share-tables";
 import type {
 	WebhookDeliveriesTable,
@@ -49,6 +53,7 @@ export type DatabaseSchema = {
 	generation_counts: GenerationCountsTable;
 	generation_search: GenerationSearchTable;
 	people: PeopleTable;
+	prompt_enhancements: PromptEnhancementsTable;
 	prompt_styles: PromptStylesTable;
 	push_subscriptions: PushSubscriptionsTable;
 	recent_prompts: RecentPromptsTable;

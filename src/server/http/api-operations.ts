@@ -48,7 +48,7 @@ export type ApiOperation = {
 		| { schema: Schema; mediaType: "multipart/form-data" };
 	success: { status: 200 | 201; answer: Answer };
 	/** Error answers beyond 401, 403, 429 and 500, which every token route may give. */
-	errors?: readonly (400 | 404 | 410 | 413 | 422 | 451)[];
+	errors?: readonly (400 | 404 | 410 | 413 | 422 | 451 | 502)[];
 };
 
 /** Every error answer's body. */

@@ -122,6 +122,16 @@ function errorAnswers(operation: ApiOperation): Record<string, JsonObject> {
 				"The administrator took the link down.",
 				errorExample("SHARE_HIDDEN"),
 			);
+		} else if (status === 502) {
+			answers["502"] = errorAnswer(
+				"The service this operation calls failed or did not answer in time.",
+				errorExample("ENHANCE_FAILED"),
+			);
+		} else if (operation.tag === "Prompts") {
+			answers["422"] = errorAnswer(
+				"The chat model refused to rewrite the prompt.",
+				errorExample("ENHANCE_REFUSED"),
+			);
 		} else if (operation.tag === "Sharing") {
 			answers["422"] = errorAnswer(
 				"The moderation check flagged the images: no public link is made.",

@@ -1,5 +1,7 @@
+import { EnhancePromptRequestSchema } from "../../shared/prompt-enhance";
 import { CreateStyleRequestSchema, UpdateStyleRequestSchema } from "../../shared/prompt-styles";
 import {
+	EnhancedPromptSchema,
 	MAX_RECENT_PROMPTS,
 	PromptStyleSchema,
 	PromptStylesSchema,
@@ -32,7 +34,9 @@ const PERSONAL_STYLE_EXAMPLE = {
 /**
  * The prompt tools' routes (prompts/): styles, whose reading is under `read` and whose changes,
  * which shape what the person generates, under `generate`; the last prompts, read under `read`
- * and forgotten under `delete` (decision 034).
+ * and forgotten under `delete` (decision 034); Enhance's rewrite, which costs the operator a call
+ * to their chat endpoint, under `generate` with a verified address, as starting a generation is
+ * (decision 039).
  */
 export const PROMPT_OPERATIONS = {
 	listStyles: {
@@ -171,5 +175,31 @@ export const PROMPT_OPERATIONS = {
 			},
 		},
 		errors: [400],
+	},
+	enhancePrompt: {
+		id: "enhancePrompt",
+		method: "post",
+		path: "/api/prompts/enhance",
+		summary: "Propose a rewrite of a prompt",
+		description:
+			"The operator's chat model rewrites the prompt (with `translate: true`, also in English) and the rewrite is answered for you to review: nothing is stored, and no generation uses it until you send it. 404 when the server has no Enhance endpoint configured; 429 past your hourly limit, with Retry-After; 502 when the endpoint fails or does not answer in time; 422 when it refuses the prompt.",
+		tag: "Prompts",
+		access: { scopes: ["generate"], needsVerifiedEmail: true },
+		body: {
+			schema: EnhancePromptRequestSchema,
+			example: { prompt: "un phare au crépuscule", translate: true },
+		},
+		success: {
+			status: 200,
+			answer: {
+				description: "The proposed rewrite.",
+				schema: EnhancedPromptSchema,
+				example: {
+					prompt:
+						"A lighthouse at dusk on a rocky coast, warm light in its lantern against a violet sky, long exposure, calm sea",
+				},
+			},
+		},
+		errors: [400, 404, 422, 502],
 	},
 } as const satisfies Record<string, ApiOperation>;

@@ -107,6 +107,49 @@ export async function deleteStyle(deps: StyleDeps, viewer: Viewer, id: string): 
 	}
 }
 
+/** A generation's style columns, as create-generation.ts stores them. */
+export type GenerationStyle = {
+	style_id: string;
+	style_name: string;
+	styled_prompt: string;
+	styled_negative_prompt: string | null;
+};
+
+/**
+ * The style of a generation made from another's image (a variation, an upscale, an edit) that names
+ * none of its own: the source's. Made from the source's prompt and negative prompt, it keeps what the
+ * source's style made of them, as the source asked its provider; with a prompt or negative prompt
+ * of its own, the same style is applied to them, unless the style is gone (a personal style deleted
+ * since), when the generation has no style.
+ */
+export async function keepSourceStyle(
+	deps: StyleDeps,
+	viewer: Viewer,
+	source: { [Column in keyof GenerationStyle]: string | null },
+	generation: {
+		isSourcePrompt: boolean;
+		prompt: string;
+		settings: GenerationSettings;
+		takesNegativePrompt: boolean;
+	},
+): Promise<GenerationStyle | undefined> {
+	if (source.style_id === null) return undefined;
+	if (generation.isSourcePrompt && source.style_name !== null && source.styled_prompt !== null) {
+		return {
+			style_id: source.style_id,
+			style_name: source.style_name,
+			styled_prompt: source.styled_prompt,
+			styled_negative_prompt: generation.takesNegativePrompt ? source.styled_negative_prompt : null,
+		};
+	}
+	try {
+		return await styleGeneration(deps, viewer, source.style_id, generation);
+	} catch (error) {
+		if (error instanceof AppError && error.code === "VALIDATION_ERROR") return undefined;
+		throw error;
+	}
+}
+
 /**
  * A generation's style columns: the style's id and name now, and what it makes of the prompt (its
  * `--ar` flag taken out first) and of the negative prompt, which only a model that takes one gets.
@@ -116,12 +159,7 @@ export async function styleGeneration(
 	viewer: Viewer,
 	styleId: string,
 	generation: { prompt: string; settings: GenerationSettings; takesNegativePrompt: boolean },
-): Promise<{
-	style_id: string;
-	style_name: string;
-	styled_prompt: string;
-	styled_negative_prompt: string | null;
-}> {
+): Promise<GenerationStyle> {
 	const style = await findStyle(deps, viewer, styleId);
 	const applied = applyStyle(
 		style,

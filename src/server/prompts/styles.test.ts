@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GenerationPageSchema, GenerationSchema } from "../../shared/generations";
 import { readRecipeFromImage } from "../../shared/image-recipe-files";
 import { PromptStyleSchema, PromptStylesSchema } from "../../shared/prompt-tool-responses";
+import { parsePromptBlocklist } from "../config/prompt-blocklist";
 import { createLocalProvider } from "../providers/local/local-provider";
 import type { GenerationInput, ImageProvider } from "../providers/types";
 import { callWithToken, createToken } from "../testing/api-token-kit";
@@ -43,6 +44,7 @@ describe.each(availableDatabaseKinds())("styles on %s", (kind) => {
 			provider: recording.provider,
 			styles: [OPERATOR_STYLE],
 			limits: { maxActivePerUser: 10, dailyLimitPerUser: 0 },
+			promptBlocklist: parsePromptBlocklist("kraken\n"),
 		});
 	});
 	afterAll(async () => {
@@ -253,5 +255,67 @@ describe.each(availableDatabaseKinds())("styles on %s", (kind) => {
 			json: body,
 		});
 		expect(saved.status).toBe(201);
+	});
+
+	it("refuses a style that carries a blocked word into the prompt or the negative prompt, and starts nothing", async () => {
+		const person = await createTestUser(server);
+		const inPrompt = await saveStyle(person.client, {
+			name: "Sea",
+			prompt: "{prompt} with a kraken",
+		});
+		const inNegative = await saveStyle(person.client, {
+			name: "Calm sea",
+			prompt: "{prompt}, calm",
+			negativePrompt: "kraken",
+		});
+		for (const style of [inPrompt.id, inNegative.id]) {
+			const response = await person.client.request("/api/generations", {
+				method: "POST",
+				json: { prompt: "A quiet bay", aspectRatio: "--ar 1:1", style, count: 1 },
+			});
+			await expectErrorEnvelope(response, 400, "PROMPT_BLOCKED");
+		}
+		const history = await person.client.request("/api/generations");
+		expect(((await history.json()) as { items: unknown[] }).items).toEqual([]);
+	});
+
+	it("keeps the source's style on a variation, an upscale and an edit of a styled result", async () => {
+		const person = await createTestUser(server);
+		const style = await saveStyle(person.client, {
+			name: "Woodcut",
+			prompt: "woodcut of {prompt}",
+			negativePrompt: "photo",
+		});
+		const prompt = `A windmill on ${kind}`;
+		const parent = await requestGeneration(person.client, prompt, "--ar 1:1", {
+			style: style.id,
+			count: 1,
+		});
+		await waitForFinish(person.client, parent.pollingUrl);
+		const reference = { generationId: parent.id, imageIndex: 0 };
+		const children = [
+			{ reference, action: "vary-subtle", count: 1 },
+			{ reference, action: "upscale" },
+			{ reference, prompt: `A windmill at night on ${kind}`, aspectRatio: "--ar 1:1", count: 1 },
+		];
+		for (const body of children) {
+			const response = await person.client.request("/api/generations", {
+				method: "POST",
+				json: body,
+			});
+			expect(response.status).toBe(201);
+			const { id, pollingUrl } = (await response.json()) as { id: string; pollingUrl: string };
+			await waitForFinish(person.client, pollingUrl);
+			const generation = await readGeneration(person.client, id);
+			expect(generation.style).toEqual({ id: style.id, name: "Woodcut" });
+		}
+		const asked = recording.inputs.filter((input) => input.prompt.includes("A windmill"));
+		expect(asked.map((input) => input.prompt)).toEqual([
+			`woodcut of ${prompt}`,
+			`woodcut of ${prompt}`,
+			`woodcut of ${prompt}`,
+			`woodcut of A windmill at night on ${kind}`,
+		]);
+		expect(asked[1]?.negativePrompt).toBe("photo");
 	});
 });

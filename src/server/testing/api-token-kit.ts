@@ -124,6 +124,12 @@ export async function requestOperation(
 	if (operation.path.startsWith("/api/uploads")) {
 		return requestUploadOperation(server, owner, token, operation);
 	}
+	if (operation.path === "/api/prompts/enhance") {
+		return callWithToken(server, token, operation.path, {
+			method: "POST",
+			json: { prompt: PROMPT },
+		});
+	}
 	if (operation.path.startsWith("/api/prompts/recent")) {
 		return callWithToken(server, token, operation.path, {
 			method: operation.method.toUpperCase(),

@@ -42,6 +42,7 @@ export function buildCompletedRow(
 		styled_prompt: null,
 		styled_negative_prompt: null,
 		batch_id: null,
+		original_prompt: null,
 		reference_image: null,
 		parent_generation_id: null,
 		parent_image_index: null,

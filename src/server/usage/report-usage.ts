@@ -7,7 +7,9 @@ import {
 import type { GenerationDeps } from "../generations/generation-deps";
 import { classifyFailure } from "./failure-reason";
 import {
+	countEnhancements,
 	selectCompletionTimes,
+	selectEnhancementsByPerson,
 	selectFailureMessages,
 	selectStoredTotals,
 	selectTopSpenders,
@@ -16,6 +18,9 @@ import {
 } from "./usage-repository";
 
 const TOP_SPENDERS = 10;
+
+/** The people listed with their Enhance calls, most first. */
+const TOP_ENHANCERS = 20;
 
 /** The `count` calendar days that end with `today` (`YYYY-MM-DD`), oldest first. */
 export function listDaysUntil(today: string, count: number): string[] {
@@ -37,12 +42,14 @@ export async function reportUsage(
 	const { db } = deps.database;
 	const { today, start } = await selectUsageWindow(db, query.timeZone, USAGE_DAYS);
 	const window = { start, timeZone: query.timeZone };
-	const [usage, failures, times, stored, spenders] = await Promise.all([
+	const [usage, failures, times, stored, spenders, enhanceCalls, enhancers] = await Promise.all([
 		selectUsageByDayAndModel(db, window),
 		selectFailureMessages(db, window),
 		selectCompletionTimes(db, window),
 		selectStoredTotals(db),
 		selectTopSpenders(db, window, TOP_SPENDERS),
+		countEnhancements(db, window),
+		selectEnhancementsByPerson(db, window, TOP_ENHANCERS),
 	]);
 	const days = listDaysUntil(today, USAGE_DAYS);
 
@@ -116,5 +123,6 @@ export async function reportUsage(
 			byDay: days.map((day) => ({ day, amount: spendByDay.get(day) ?? 0 })),
 		},
 		topSpenders: spenders,
+		enhance: { total: enhanceCalls, byPerson: enhancers },
 	};
 }

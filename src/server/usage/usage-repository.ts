@@ -150,3 +150,32 @@ export async function selectTopSpenders(
 		limit ${limit}`.execute(db);
 	return result.rows;
 }
+
+/**
+ * Enhance's calls in the window, per person, most first (ties by e-mail): the rewrites each asked
+ * of the operator's chat endpoint (prompts/enhancements-repository.ts), each a call it paid for.
+ */
+export async function selectEnhancementsByPerson(
+	db: Db,
+	window: { start: Date },
+	limit: number,
+): Promise<{ email: string; calls: number }[]> {
+	const result = await sql<{ email: string; calls: number }>`
+		select u.email, count(*)::float8 as calls
+		from prompt_enhancements e
+		join "user" u on u.id = e.user_id
+		where e.created_at >= ${window.start}
+		group by u.id, u.email
+		order by calls desc, u.email
+		limit ${limit}`.execute(db);
+	return result.rows;
+}
+
+/** Enhance's calls in the window, everyone's. */
+export async function countEnhancements(db: Db, window: { start: Date }): Promise<number> {
+	const result = await sql<{ calls: number }>`
+		select count(*)::float8 as calls from prompt_enhancements where created_at >= ${window.start}`.execute(
+		db,
+	);
+	return result.rows[0]?.calls ?? 0;
+}

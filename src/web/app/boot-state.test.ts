@@ -33,6 +33,7 @@ describe("the boot state a page carries", () => {
 				trash: false,
 				sharing: "signed-in",
 				shareMaxDays: 7,
+				enhance: false,
 			},
 		});
 
@@ -55,6 +56,7 @@ describe("the boot state a page carries", () => {
 			trash: false,
 			sharing: "public",
 			shareMaxDays: null,
+			enhance: false,
 		});
 	});
 

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { CreateStyleRequest, UpdateStyleRequest } from "../../shared/prompt-styles";
 import {
+	EnhancedPromptSchema,
 	type PromptStyle,
 	PromptStyleSchema,
 	PromptStylesSchema,
@@ -12,6 +13,20 @@ import {
 } from "../../shared/prompt-tool-responses";
 import type { RemoveRecentPromptsRequest } from "../../shared/recent-prompts";
 import { requestApi } from "./api-client";
+
+/** `POST /api/prompts/enhance`: the operator's chat model's rewrite of the prompt, to review. */
+export async function enhancePrompt(
+	prompt: string,
+	translate: boolean,
+	signal?: AbortSignal,
+): Promise<string> {
+	const answer = await requestApi("/api/prompts/enhance", EnhancedPromptSchema, {
+		method: "POST",
+		body: JSON.stringify(translate ? { prompt, translate } : { prompt }),
+		signal,
+	});
+	return answer.prompt;
+}
 
 /** The cache key of the person's styles: the generator's picker and the account page share it. */
 export const STYLES_QUERY_KEY = ["styles"] as const;

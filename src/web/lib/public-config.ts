@@ -27,6 +27,7 @@ export function readPublicConfig(body: unknown): PublicConfig | undefined {
 		sharing: readSharingMode(body.sharing),
 		shareMaxDays:
 			typeof body.shareMaxDays === "number" && body.shareMaxDays > 0 ? body.shareMaxDays : null,
+		enhance: body.enhance === true,
 	};
 }
 

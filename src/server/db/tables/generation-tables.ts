@@ -109,6 +109,8 @@ export type GenerationsTable = {
 	styled_negative_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	/** The batch it was made in (several generations of one submission); null when made alone. */
 	batch_id: ColumnType<string | null, string | null | undefined, string | null>;
+	/** Made from an enhanced prompt: the prompt as the person had written it (decision 039). */
+	original_prompt: ColumnType<string | null, string | null | undefined, string | null>;
 	attempts: Generated<number>;
 	lease_owner: string | null;
 	lease_until: NullableTimestamp;

@@ -1,3 +1,4 @@
+import type { ColumnType } from "kysely";
 import type { Timestamp } from "./timestamps";
 
 /** A person's own style (prompts/styles-repository.ts). */
@@ -16,4 +17,11 @@ export type RecentPromptsTable = {
 	user_id: string;
 	prompt: string;
 	last_used_at: Timestamp;
+};
+
+/** One rewrite asked of the operator's chat endpoint (Enhance), for the Usage page. */
+export type PromptEnhancementsTable = {
+	id: string;
+	user_id: string;
+	created_at: ColumnType<Date, Date | undefined, never>;
 };

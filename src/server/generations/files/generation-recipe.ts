@@ -27,6 +27,7 @@ export function recipeOf(
 		...(row.action === "edit-region" || row.action === "expand"
 			? { regionEdit: { action: row.action, generationId: row.id } }
 			: {}),
+		originalPrompt: row.original_prompt,
 	};
 }
 

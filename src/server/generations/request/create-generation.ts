@@ -8,7 +8,7 @@ import type { DatabaseSchema } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import { readPersonLimits } from "../../person/person-controls";
 import type { Viewer } from "../../person/viewer";
-import { styleGeneration } from "../../prompts/prompt-styles";
+import { keepSourceStyle, styleGeneration } from "../../prompts/prompt-styles";
 import { rememberPrompt } from "../../prompts/recent-prompts-repository";
 import { markUploadUsed } from "../../uploads/upload-repository";
 import type { GenerationDeps } from "../generation-deps";
@@ -134,15 +134,30 @@ export async function createGeneration(
 		imageAction?.action === "edit-region" && source
 			? await findRegionMask(deps, viewer, request, source)
 			: undefined;
+	const styleDeps = { database: deps.database, operatorStyles: deps.operatorStyles ?? [] };
+	const styleInput = {
+		prompt: resolved.prompt,
+		settings,
+		takesNegativePrompt: model.negativePrompt,
+	};
 	const styled =
-		request.style === undefined
-			? undefined
-			: await styleGeneration(
-					{ database: deps.database, operatorStyles: deps.operatorStyles ?? [] },
-					viewer,
-					request.style,
-					{ prompt: resolved.prompt, settings, takesNegativePrompt: model.negativePrompt },
-				);
+		request.style !== undefined
+			? await styleGeneration(styleDeps, viewer, request.style, styleInput)
+			: source?.kind === "generation"
+				? await keepSourceStyle(styleDeps, viewer, source.parent, {
+						...styleInput,
+						isSourcePrompt: request.prompt === undefined && request.negativePrompt === null,
+					})
+				: undefined;
+	// What the provider is asked for: a style (even a person's own) may not carry a blocked word.
+	if (
+		styled &&
+		(deps.promptBlocklist?.isBlocked(styled.styled_prompt) ||
+			deps.promptBlocklist?.isBlocked(styled.styled_negative_prompt ?? ""))
+	) {
+		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+	}
+	const originalPrompt = originalPromptOf(request);
 	const id = randomUUID();
 	const pollingUrl = pollingUrlFor(id);
 	const { idempotencyKey } = options;
@@ -236,6 +251,7 @@ export async function createGeneration(
 			expand_frame: resolved.frame ? JSON.stringify(resolved.frame) : null,
 			...styled,
 			batch_id: options.batch?.id ?? null,
+			original_prompt: originalPrompt,
 		});
 		// On its boards from the start, in the transaction that makes it (decision 032).
 		await addGenerationToBoards(transaction, id, ownBoards);
@@ -273,6 +289,16 @@ export async function createGeneration(
 	// The job is visible now that the transaction has committed: start it without waiting for a poll.
 	deps.queue.wake();
 	return { id, pollingUrl, model: { id: model.id, label: model.label }, settings, isReplay: false };
+}
+
+/** What an enhanced prompt was written as, kept when it differs from the prompt used (decision 039). */
+function originalPromptOf(request: CreateGenerationRequest): string | null {
+	const { prompt, originalPrompt } = request;
+	if (originalPrompt === undefined) return null;
+	if (prompt === undefined) {
+		throw new AppError("VALIDATION_ERROR", "originalPrompt is taken only with prompt");
+	}
+	return originalPrompt === prompt ? null : originalPrompt;
 }
 
 async function removeCopies(deps: Pick<GenerationDeps, "storage" | "logger">, keys: string[]) {

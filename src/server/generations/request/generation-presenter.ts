@@ -135,6 +135,7 @@ export function presentGeneration(
 				? { id: row.style_id, name: row.style_name }
 				: null,
 		batchId: row.batch_id,
+		...(row.original_prompt !== null ? { originalPrompt: row.original_prompt } : {}),
 		...(row.owner_email !== undefined ? { owner_email: row.owner_email } : {}),
 		...(row.deleted_at ? { deletedAt: row.deleted_at.toISOString() } : {}),
 	};

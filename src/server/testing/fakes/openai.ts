@@ -14,6 +14,7 @@ import {
 	startFakeServer,
 	textReply,
 } from "./fake-server";
+import { answerChatCompletion, type FakeChatAnswer } from "./openai-chat";
 import { answerModeration } from "./openai-moderations";
 
 export const FAKE_OPENAI_ENDPOINTS = ["generate", "edit"] as const;
@@ -50,6 +51,8 @@ type FakeOpenAiBehaviour = {
 	holdsStreams: boolean;
 	/** Whether `POST /v1/moderations` flags the images it is sent. */
 	flagsImages: boolean;
+	/** How `POST /v1/chat/completions` answers (openai-chat.ts). */
+	chatAnswer: FakeChatAnswer;
 };
 
 export type FakeOpenAi = {
@@ -91,6 +94,7 @@ const DEFAULT_BEHAVIOUR: FakeOpenAiBehaviour = {
 	retryAfterSeconds: 2,
 	holdsStreams: false,
 	flagsImages: false,
+	chatAnswer: "rewrite",
 };
 
 /** The routes this fake answers: a generation from a prompt, and an edit of an image. */
@@ -133,6 +137,7 @@ const RequestSchema = z.object({
  * `POST /v1/images/edits` takes the same fields as multipart/form-data with the `image` file, and
  * answers images made from that image (resized to the size), streamed as `image_edit.*` events.
  * `POST /v1/moderations` judges an image (openai-moderations.ts), flagging it when told to.
+ * `POST /v1/chat/completions` rewrites the last user message, or fails as told (openai-chat.ts).
  */
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
 	let behaviour: FakeOpenAiBehaviour = { ...DEFAULT_BEHAVIOUR, ...options.behaviour };
@@ -151,6 +156,12 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
 				return openAiError(401, "Incorrect API key provided.", "invalid_request_error", null, null);
 			}
 			return answerModeration(request.body, behaviour.flagsImages);
+		}
+		if (request.method === "POST" && request.path === "/v1/chat/completions") {
+			if (request.authorization !== `Bearer ${behaviour.apiKey}`) {
+				return openAiError(401, "Incorrect API key provided.", "invalid_request_error", null, null);
+			}
+			return answerChatCompletion(request.body, behaviour.chatAnswer);
 		}
 		const endpoint = ENDPOINT_PATHS[request.path];
 		if (request.method !== "POST" || endpoint === undefined) {

@@ -200,6 +200,30 @@ describe("the usage report", () => {
 		});
 	});
 
+	it("counts each person's Enhance rewrites", async () => {
+		startFakeUsageServer({
+			report: {
+				...createBusyReport(),
+				enhance: {
+					total: 9,
+					byPerson: [
+						{ email: "bob@example.com", calls: 7 },
+						{ email: "carol@example.com", calls: 2 },
+					],
+				},
+			},
+		});
+		const { user } = openAs({ isAdmin: true, path: "/admin/usage" });
+		await waitForReport();
+		expect(await readTable(user, "Enhance")).toEqual([
+			["Person", "Rewrites"],
+			["bob@example.com", "7"],
+			["carol@example.com", "2"],
+		]);
+		const section = screen.getByRole("region", { name: "Enhance" });
+		expect(within(section).getByText(/9 rewrites in all/)).toBeVisible();
+	});
+
 	it("says when there is nothing to show, and when a chart has nothing to draw", async () => {
 		startFakeUsageServer({ report: createTestUsageReport() });
 		openAs({ isAdmin: true, path: "/admin/usage" });

@@ -287,6 +287,30 @@ function buildTopSpenders(report: UsageReport): UsageSection {
 	};
 }
 
+function buildEnhance(report: UsageReport): UsageSection {
+	const people = report.enhance?.byPerson ?? [];
+	const total = report.enhance?.total ?? 0;
+	return {
+		id: "enhance",
+		title: "Enhance",
+		description: `The prompt rewrites each person asked of the chat model over ${WINDOW}, most first.`,
+		columns: [{ label: "Person" }, { label: "Rewrites", format: formatCountCell, isNumeric: true }],
+		rows: people.map((entry) => [entry.email, entry.calls]),
+		chart: {
+			labels: people.map((entry) => entry.email),
+			series: [{ label: "Rewrites", data: people.map((entry) => entry.calls) }],
+			isHorizontal: true,
+			valueTitle: "Rewrites",
+		},
+		emptyMessage: `Nobody used Enhance in ${WINDOW}.`,
+		isEmpty: people.length === 0,
+		notes:
+			total > 0
+				? [`${formatCount(total)} rewrites in all; the 20 people who asked most are listed.`]
+				: [],
+	};
+}
+
 /** Every chart of the usage screen, in the order it shows them. */
 export function buildUsageSections(report: UsageReport): UsageSection[] {
 	return [
@@ -296,6 +320,7 @@ export function buildUsageSections(report: UsageReport): UsageSection[] {
 		buildStorage(report),
 		buildSpend(report),
 		buildTopSpenders(report),
+		...(report.enhance ? [buildEnhance(report)] : []),
 	];
 }
 

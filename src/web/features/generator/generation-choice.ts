@@ -12,7 +12,7 @@ import type { PublicModel } from "../../../shared/models";
  */
 export type RequestedSettings = Pick<
 	z.input<typeof CreateGenerationRequestSchema>,
-	"model" | "count" | "seed" | "negativePrompt" | "quality" | "style"
+	"model" | "count" | "seed" | "negativePrompt" | "quality" | "style" | "originalPrompt"
 >;
 
 /**
@@ -29,6 +29,8 @@ export type SettingsChoice = {
 	quality: Quality | null;
 	/** The style chosen, kept whatever the model; none when absent. */
 	styleId?: string | null;
+	/** The last Enhance rewrite used, and the prompt it rewrote. */
+	enhanced?: { original: string; used: string } | null;
 };
 
 /**
@@ -46,7 +48,7 @@ export type SettingsPrefill = {
 };
 
 /** The settings a start request sends for `choice`: the model's id and what it offers, when set. */
-export function toRequestedSettings(choice: SettingsChoice): RequestedSettings {
+export function toRequestedSettings(choice: SettingsChoice, prompt?: string): RequestedSettings {
 	const { model } = choice;
 	const settings: RequestedSettings = { model: model.id, count: choice.count };
 	const seed = choice.seed.trim();
@@ -55,5 +57,9 @@ export function toRequestedSettings(choice: SettingsChoice): RequestedSettings {
 	if (model.negativePrompt && negativePrompt !== "") settings.negativePrompt = negativePrompt;
 	if (choice.quality && model.qualities.includes(choice.quality)) settings.quality = choice.quality;
 	if (choice.styleId) settings.style = choice.styleId;
+	// Sent while the prompt is the rewrite used: the generation keeps both (decision 039).
+	if (choice.enhanced && choice.enhanced.used === prompt) {
+		settings.originalPrompt = choice.enhanced.original;
+	}
 	return settings;
 }

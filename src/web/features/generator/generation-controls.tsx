@@ -12,6 +12,7 @@ import { Segments } from "../../components/segments";
 import { joinClassNames } from "../../lib/class-names";
 import { readEditReference } from "../../lib/image-actions";
 import { useOfferedModels } from "../../lib/models-requests";
+import { usePublicConfig } from "../../lib/public-config";
 import { showToast } from "../../lib/toast";
 import { AddToBoardsField } from "./add-to-boards-field";
 import { AdvancedSettings } from "./advanced-settings";
@@ -21,6 +22,7 @@ import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 import { LoadSettingsFromImage } from "./load-settings-from-image";
 import { applyPrefill, fitChoice, listTextModels } from "./model-choice";
 import { NotifySwitches } from "./notify-switches";
+import { PromptEnhance } from "./prompt-enhance";
 import { usePromptRecall } from "./prompt-recall";
 import { RecentPromptsMenu } from "./recent-prompts-menu";
 import { ReferenceImageField } from "./reference-image-field";
@@ -133,6 +135,7 @@ export function GenerationControls({
 	useEffect(() => {
 		latest.current = { choice, onChoiceChange };
 	});
+	const isEnhanceOn = usePublicConfig().data?.enhance === true;
 	const chooseStyle = useCallback((styleId: string | null) => {
 		const current = latest.current.choice;
 		if (current) latest.current.onChoiceChange({ ...current, styleId });
@@ -206,6 +209,14 @@ export function GenerationControls({
 					message={fieldMessage("count")}
 				/>
 			</div>
+			{isSignedIn && isEnhanceOn ? (
+				<PromptEnhance
+					prompt={prompt}
+					promptRef={promptRef}
+					onPromptChange={onPromptChange}
+					onUse={(enhanced) => change({ enhanced })}
+				/>
+			) : null}
 			<div className={SETTINGS_BAR_CLASS_NAME}>
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME}>
 					{hasAdvanced ? (

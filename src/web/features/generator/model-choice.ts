@@ -37,6 +37,8 @@ export function fitChoice(
 		negativePrompt: previous.negativePrompt ?? "",
 		quality,
 		styleId: previous.styleId ?? null,
+		// The rewrite used stays with the prompt whatever the model (decision 039).
+		...(previous.enhanced ? { enhanced: previous.enhanced } : {}),
 	};
 }
 

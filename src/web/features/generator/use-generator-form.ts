@@ -153,7 +153,7 @@ export function useGeneratorForm({
 		start({
 			prompt: promptCheck.prompt,
 			aspectRatio,
-			settings: choice ? toRequestedSettings(choice) : undefined,
+			settings: choice ? toRequestedSettings(choice, promptCheck.prompt) : undefined,
 			...(sentReference ? { image: { action: "edit", ...sentReference } } : {}),
 			...(boardIds.length > 0 ? { boards: boardIds } : {}),
 		});

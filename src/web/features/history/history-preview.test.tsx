@@ -130,4 +130,26 @@ describe("the preview", () => {
 		await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(1));
 		expect(server.readRequests("DELETE")).toHaveLength(1);
 	});
+
+	it("shows the prompt as written beside the enhanced one it was made from", async () => {
+		startFakeGenerationsApi({
+			generations: [
+				createTestGeneration({
+					prompt: "A red fox, golden hour, highly detailed",
+					originalPrompt: "A red fox",
+					created_at: hoursAgo(0.1),
+				}),
+			],
+		});
+		const { user } = openHistory();
+		await findCards();
+		await user.click(
+			within(findCard("A red fox, golden hour, highly detailed")).getByRole("button", {
+				name: "Preview image 1 of 4",
+			}),
+		);
+		const dialog = await screen.findByRole("dialog");
+		const term = within(dialog).getByText("Original prompt");
+		expect(term.nextElementSibling).toHaveTextContent("A red fox");
+	});
 });

@@ -202,6 +202,13 @@ export function ImagePreviewDialog({
 										{generation.prompt}
 									</Dialog.Description>
 								</Detail>
+								{generation.originalPrompt ? (
+									<Detail term="Original prompt">
+										<span className="break-words whitespace-pre-wrap">
+											{generation.originalPrompt}
+										</span>
+									</Detail>
+								) : null}
 								<Detail term="Created">
 									<time dateTime={generation.created_at}>
 										{formatDateTime(generation.created_at)}

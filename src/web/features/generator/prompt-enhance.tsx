@@ -1,0 +1,202 @@
+// Enhance: the operator's chat model proposes a rewrite of the prompt, shown beside it with Use,
+// Edit and Discard; nothing changes the prompt but Use, and Ctrl+Z in the prompt box then brings
+// the prompt back as it was. Shown when the server says it is configured; loaded with the settings.
+import { Languages, WandSparkles } from "lucide-react";
+import { type RefObject, useEffect, useId, useRef, useState } from "react";
+import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
+import { sanitizePrompt } from "../../../shared/prompt";
+import { Button } from "../../components/button";
+import { ApiError } from "../../lib/api-client";
+import { enhancePrompt } from "../../lib/prompts-requests";
+import { showToast } from "../../lib/toast";
+
+/** A rewrite used: the prompt it replaced, and itself. */
+export type UsedRewrite = { original: string; used: string };
+
+type PromptEnhanceProps = {
+	/** The prompt box's text, which is rewritten. */
+	prompt: string;
+	promptRef: RefObject<HTMLTextAreaElement | null>;
+	onPromptChange: (prompt: string) => void;
+	/** A rewrite was used: the generation started from it keeps the original too. */
+	onUse: (rewrite: UsedRewrite) => void;
+};
+
+type Proposal = { original: string; text: string; isEditing: boolean };
+
+const FAILED_MESSAGE = "The prompt could not be enhanced right now. Please try again later.";
+
+/** Ctrl+Z (⌘Z) without Shift or Alt: the browser's own undo. */
+function isUndo(event: KeyboardEvent): boolean {
+	return (
+		(event.ctrlKey || event.metaKey) &&
+		!event.shiftKey &&
+		!event.altKey &&
+		event.key.toLowerCase() === "z"
+	);
+}
+
+/**
+ * After Use, Ctrl+Z in the prompt box brings back what it held, while it still holds the rewrite
+ * (the browser's own undo does not know a text the page put there).
+ */
+function useUndoRewrite(
+	promptRef: RefObject<HTMLTextAreaElement | null>,
+	onPromptChange: (prompt: string) => void,
+) {
+	const usedRef = useRef<UsedRewrite | null>(null);
+	const changeRef = useRef(onPromptChange);
+	useEffect(() => {
+		changeRef.current = onPromptChange;
+	});
+	useEffect(() => {
+		const field = promptRef.current;
+		if (!field) return;
+		const undo = (event: KeyboardEvent) => {
+			const used = usedRef.current;
+			if (!used || !isUndo(event)) return;
+			usedRef.current = null;
+			if (field.value !== used.used) return;
+			event.preventDefault();
+			changeRef.current(used.original);
+		};
+		field.addEventListener("keydown", undo);
+		return () => field.removeEventListener("keydown", undo);
+	}, [promptRef]);
+	return usedRef;
+}
+
+export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: PromptEnhanceProps) {
+	const panelId = useId();
+	const headingId = useId();
+	const buttonRef = useRef<HTMLButtonElement>(null);
+	const headingRef = useRef<HTMLHeadingElement>(null);
+	const editRef = useRef<HTMLTextAreaElement>(null);
+	const [isTranslating, setIsTranslating] = useState(false);
+	const [isBusy, setIsBusy] = useState(false);
+	const [proposal, setProposal] = useState<Proposal | null>(null);
+	const usedRef = useUndoRewrite(promptRef, onPromptChange);
+	const original = prompt.trim();
+
+	useEffect(() => {
+		if (proposal?.isEditing) editRef.current?.focus();
+	}, [proposal?.isEditing]);
+
+	const ask = async () => {
+		if (original === "" || isBusy) return;
+		setIsBusy(true);
+		try {
+			const text = await enhancePrompt(original, isTranslating);
+			setProposal({ original, text, isEditing: false });
+			// The proposal is read out from its heading, and the keyboard goes on to Use.
+			requestAnimationFrame(() => headingRef.current?.focus());
+		} catch (error) {
+			void showToast("error", error instanceof ApiError ? error.message : FAILED_MESSAGE);
+		} finally {
+			setIsBusy(false);
+		}
+	};
+
+	const discard = () => {
+		setProposal(null);
+		buttonRef.current?.focus();
+	};
+
+	const use = () => {
+		if (!proposal) return;
+		const used = proposal.text.trim();
+		if (used === "") return;
+		usedRef.current = { original: prompt, used };
+		onPromptChange(used);
+		onUse({ original: proposal.original, used });
+		setProposal(null);
+		promptRef.current?.focus();
+	};
+
+	return (
+		<div className="relative flex items-center">
+			<button
+				ref={buttonRef}
+				type="button"
+				aria-expanded={proposal !== null}
+				aria-controls={panelId}
+				aria-busy={isBusy}
+				disabled={original === "" || isBusy}
+				onClick={() => void ask()}
+				className="inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 disabled:cursor-default disabled:opacity-60"
+			>
+				<WandSparkles aria-hidden="true" className="size-4" />
+				{isBusy ? "Enhancing…" : "Enhance"}
+			</button>
+			<label className="inline-flex h-9 items-center gap-1.5 px-1.5 text-sm text-slate-800">
+				<input
+					type="checkbox"
+					checked={isTranslating}
+					onChange={(event) => setIsTranslating(event.target.checked)}
+					className="size-4 accent-accent-600"
+				/>
+				<Languages aria-hidden="true" className="size-4 text-slate-500" />
+				Translate to English
+			</label>
+			{proposal ? (
+				<section
+					id={panelId}
+					aria-labelledby={headingId}
+					onKeyDown={(event) => {
+						if (event.key === "Escape") {
+							event.stopPropagation();
+							discard();
+						}
+					}}
+					className="absolute top-full left-2 z-menu mt-1 w-80 space-y-2 rounded-xl bg-white p-3 shadow-lg ring-1 ring-slate-200"
+				>
+					<h2
+						ref={headingRef}
+						id={headingId}
+						tabIndex={-1}
+						className="text-sm font-medium text-slate-900 focus:outline-none"
+					>
+						Enhanced prompt
+					</h2>
+					{proposal.isEditing ? (
+						<textarea
+							ref={editRef}
+							aria-labelledby={headingId}
+							rows={6}
+							maxLength={MAX_PROMPT_LENGTH}
+							value={proposal.text}
+							onChange={(event) =>
+								setProposal({ ...proposal, text: sanitizePrompt(event.target.value) })
+							}
+							className="block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-accent-600 focus:outline-none"
+						/>
+					) : (
+						<p className="max-h-72 overflow-y-auto text-sm whitespace-pre-wrap text-slate-800">
+							{proposal.text}
+						</p>
+					)}
+					<p className="text-xs text-slate-600">
+						Your prompt stays as it is unless you choose Use.
+					</p>
+					<div className="flex gap-2">
+						<Button size="sm" onClick={use} disabled={proposal.text.trim() === ""}>
+							Use
+						</Button>
+						{proposal.isEditing ? null : (
+							<Button
+								size="sm"
+								variant="secondary"
+								onClick={() => setProposal({ ...proposal, isEditing: true })}
+							>
+								Edit
+							</Button>
+						)}
+						<Button size="sm" variant="ghost" onClick={discard}>
+							Discard
+						</Button>
+					</div>
+				</section>
+			) : null}
+		</div>
+	);
+}
