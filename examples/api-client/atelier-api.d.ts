@@ -1143,6 +1143,7 @@ export interface operations {
                                 name: string;
                             } | null;
                             batchId: string | null;
+                            originalPrompt?: string;
                         }[];
                         nextCursor: string | null;
                         total: number;
@@ -1324,6 +1325,8 @@ export interface operations {
                     };
                     /** @description Two to four distinct model ids, instead of `model`: one generation each with the same prompt, ratio and (where the model takes one) seed, as one batch. Each model's own settings apply. */
                     models?: string[];
+                    /** @description With `prompt` taken from Enhance (`POST /api/prompts/enhance`): the prompt as written before, kept beside the one used in the generation's JSON and its recipe. */
+                    originalPrompt?: string;
                 };
             };
         };
@@ -2014,6 +2017,7 @@ export interface operations {
                                 name: string;
                             } | null;
                             batchId: string | null;
+                            originalPrompt?: string;
                         } | null;
                         children: {
                             id: string;
@@ -2092,6 +2096,7 @@ export interface operations {
                                 name: string;
                             } | null;
                             batchId: string | null;
+                            originalPrompt?: string;
                         }[];
                     };
                 };
@@ -2357,6 +2362,7 @@ export interface operations {
                             name: string;
                         } | null;
                         batchId: string | null;
+                        originalPrompt?: string;
                     };
                 };
             };
@@ -3638,6 +3644,7 @@ export interface operations {
                                 name: string;
                             } | null;
                             batchId: string | null;
+                            originalPrompt?: string;
                             purgeAt: string;
                         }[];
                         nextCursor: string | null;
