@@ -51,8 +51,10 @@ describe("an offline engine generation's progress", () => {
 		});
 
 		// Its wait (none here) fills the first half of the percent, each image an eighth: 50 + 12.5.
+		// The engine holds after its first image, so the wait ends there however busy the machine is
+		// (the poll's own second would not see a worker that is slow to take the job).
 		await expect
-			.poll(async () => (await readPoll(client, created.pollingUrl)).progress)
+			.poll(async () => (await readPoll(client, created.pollingUrl)).progress, { timeout: 20_000 })
 			.toEqual({
 				stage: "running",
 				position: null,
