@@ -42,22 +42,23 @@ export {
  * A zod schema that applies `validatePrompt` and yields the trimmed prompt. Its JSON Schema (the
  * API's document) cannot see into the check, so it is said in the metadata.
  */
-const PromptSchema = z
-	.unknown()
-	.transform((value, context) => {
-		const check = validatePrompt(value);
-		if (!check.ok) {
-			context.addIssue({ code: "custom", message: check.message });
-			return z.NEVER;
-		}
-		return check.prompt;
-	})
-	.meta({
-		type: "string",
-		minLength: 1,
-		maxLength: MAX_PROMPT_LENGTH,
-		description: `What to make, ${MAX_PROMPT_LENGTH} characters at most (trimmed).`,
-	});
+export function promptSchema(description: string) {
+	return z
+		.unknown()
+		.transform((value, context) => {
+			const check = validatePrompt(value);
+			if (!check.ok) {
+				context.addIssue({ code: "custom", message: check.message });
+				return z.NEVER;
+			}
+			return check.prompt;
+		})
+		.meta({ type: "string", minLength: 1, maxLength: MAX_PROMPT_LENGTH, description });
+}
+
+const PromptSchema = promptSchema(
+	`What to make, ${MAX_PROMPT_LENGTH} characters at most (trimmed).`,
+);
 
 const NegativePromptSchema = z
 	.unknown()
