@@ -1,7 +1,6 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import {
-	Check,
 	ChevronDown,
 	LogOut,
 	Monitor,
@@ -27,6 +26,7 @@ import { useThemeChoice } from "../../lib/theme";
 import { AdminClaimNotice } from "./admin-claim-notice";
 import { useAuth } from "./auth-context";
 import { LanguageChoices } from "./language-choices";
+import { type MenuChoice, MenuChoices } from "./menu-choices";
 
 /** The uppercase first letter of an e-mail, shown as the user's avatar. */
 function getUserInitial(email: string): string {
@@ -48,7 +48,7 @@ function Avatar({ initial, size }: { initial: string; size: "sm" | "md" }) {
 	);
 }
 
-const THEME_ITEMS: { choice: ThemeChoice; label: string; icon: typeof Sun }[] = [
+const THEME_ITEMS: MenuChoice<ThemeChoice>[] = [
 	{ choice: "system", label: "System", icon: Monitor },
 	{ choice: "light", label: "Light", icon: Sun },
 	{ choice: "dark", label: "Dark", icon: Moon },
@@ -63,34 +63,7 @@ function ThemeChoices({
 	onChoose: (choice: ThemeChoice) => void;
 }) {
 	return (
-		<DropdownMenu.Group>
-			<DropdownMenu.Label className="px-2.5 pt-1.5 pb-1 text-xs font-medium text-slate-600">
-				Theme
-			</DropdownMenu.Label>
-			<DropdownMenu.RadioGroup
-				value={choice}
-				onValueChange={(value) => {
-					const item = THEME_ITEMS.find((candidate) => candidate.choice === value);
-					if (item) onChoose(item.choice);
-				}}
-			>
-				{THEME_ITEMS.map(({ choice: itemChoice, label, icon: Icon }) => (
-					<DropdownMenu.RadioItem
-						key={itemChoice}
-						value={itemChoice}
-						// The menu stays open: the page changes behind it at once.
-						onSelect={(event) => event.preventDefault()}
-						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
-					>
-						<Icon aria-hidden="true" className="size-4" />
-						{label}
-						<DropdownMenu.ItemIndicator className="ml-auto">
-							<Check aria-hidden="true" className="size-4 text-accent-600" />
-						</DropdownMenu.ItemIndicator>
-					</DropdownMenu.RadioItem>
-				))}
-			</DropdownMenu.RadioGroup>
-		</DropdownMenu.Group>
+		<MenuChoices label="Theme" items={THEME_ITEMS} choice={choice} onChoose={onChoose} isKeptOpen />
 	);
 }
 
