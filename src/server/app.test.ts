@@ -47,6 +47,7 @@ describe.each(availableDatabaseKinds())("the HTTP app on %s", (kind) => {
 			trash: true,
 			sharing: "public",
 			shareMaxDays: null,
+			enhance: false,
 		});
 	});
 
@@ -246,6 +247,7 @@ describe("the built web app", () => {
 					trash: true,
 					sharing: "public",
 					shareMaxDays: null,
+					enhance: false,
 				},
 			});
 			expect(home.html).not.toContain(BOOT_STATE_PLACEHOLDER);
