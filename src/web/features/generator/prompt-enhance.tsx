@@ -81,15 +81,22 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 	useEffect(() => {
 		if (proposal?.isEditing) editRef.current?.focus();
 	}, [proposal?.isEditing]);
+	// A new proposal is read out from its heading, and the keyboard goes on to Use: once it is in
+	// the page (a frame after the answer may come before React has put it there).
+	const isHeadingToFocusRef = useRef(false);
+	useEffect(() => {
+		if (!proposal || !isHeadingToFocusRef.current) return;
+		isHeadingToFocusRef.current = false;
+		headingRef.current?.focus();
+	}, [proposal]);
 
 	const ask = async () => {
 		if (original === "" || isBusy) return;
 		setIsBusy(true);
 		try {
 			const text = await enhancePrompt(original, isTranslating);
+			isHeadingToFocusRef.current = true;
 			setProposal({ original, text, isEditing: false });
-			// The proposal is read out from its heading, and the keyboard goes on to Use.
-			requestAnimationFrame(() => headingRef.current?.focus());
 		} catch (error) {
 			void showToast("error", error instanceof ApiError ? error.message : FAILED_MESSAGE);
 		} finally {
