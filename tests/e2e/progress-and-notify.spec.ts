@@ -184,7 +184,7 @@ test("a queued generation says how many go before it; on ComfyUI it shows the sa
 	const notify = form.getByRole("switch", { name: "Notify me when done" });
 	await notify.click();
 	await expect(notify).toHaveAttribute("aria-checked", "true");
-	await form.getByLabel("Model").selectOption("comfy");
+	await form.getByLabel("Model", { exact: true }).selectOption("comfy");
 	await page.getByRole("textbox", { name: "Prompt" }).fill("A lighthouse keeper's lamp");
 	await page.getByRole("button", { name: "Generate", exact: true }).click();
 
