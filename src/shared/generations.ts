@@ -250,19 +250,26 @@ function HistoryDaySchema(field: string) {
 		}, message);
 }
 
+/** A keyset page of generations, as the history and the Trash read one: its cursor and size. */
+function historyPageFields() {
+	return {
+		cursor: z.string().max(200).optional(),
+		limit: z.coerce
+			.number()
+			.int()
+			.min(1)
+			.max(MAX_PAGE_SIZE)
+			.optional()
+			.default(GENERATIONS_PAGE_SIZE),
+	};
+}
+
 /**
  * `GET /api/generations`: a cursor page of the history, filtered. `q` matches anywhere in the
  * prompt, any case; `owner` (an e-mail) is the administrator's filter by person.
  */
 export const ListGenerationsQuerySchema = z.object({
-	cursor: z.string().max(200).optional(),
-	limit: z.coerce
-		.number()
-		.int()
-		.min(1)
-		.max(MAX_PAGE_SIZE)
-		.optional()
-		.default(GENERATIONS_PAGE_SIZE),
+	...historyPageFields(),
 	q: z
 		.string()
 		.trim()
@@ -404,14 +411,7 @@ export type GenerationIdsRequest = z.input<typeof GenerationIdsRequestSchema>;
 
 /** `GET /api/trash`: keyset pages, newest deletion first. */
 export const TrashQuerySchema = z.object({
-	cursor: z.string().max(200).optional(),
-	limit: z.coerce
-		.number()
-		.int()
-		.min(1)
-		.max(MAX_PAGE_SIZE)
-		.optional()
-		.default(GENERATIONS_PAGE_SIZE),
+	...historyPageFields(),
 });
 
 /** `DELETE /api/generations/:id` and the bulk delete: `permanent=true` skips the Trash. */
