@@ -232,6 +232,78 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 		expect((await compare(kept, original, () => true)).keptMax).toBeLessThanOrEqual(2);
 	});
 
+	/** What a hosted vendor's start carried in the input an entry names, decoded from its data: URI. */
+	function sentInput(vendor: FakeReplicate | FakeFal, input: string) {
+		const sent = vendor
+			.requests()
+			.map((request) => {
+				const body = InputSchema.safeParse(request.body);
+				if (body.success) return body.data.input[input];
+				const flat = z.record(z.string(), z.unknown()).safeParse(request.body);
+				return flat.success ? flat.data[input] : undefined;
+			})
+			.filter((value) => value !== undefined)
+			.at(-1);
+		return decodeDataUri(sent);
+	}
+
+	it.each([
+		["Replicate", "sdxl-inpaint"],
+		["fal", "flux-fill"],
+		["the http contract's service", "service-inpaint"],
+	] as const)(
+		"expands on %s: the source in its widened frame, the mask white over the new area, the source's pixels kept",
+		async (_vendor, model) => {
+			const person = await createTestUser(server);
+			const source = await picture(160, 160);
+			const expanded = await make(person.client, {
+				prompt: "a wide meadow",
+				action: "expand",
+				reference: await upload(person.client, source),
+				expand: { left: 0.5 },
+				model,
+				count: 1,
+			});
+			expect(expanded.images[0]).toMatchObject({ width: 240, height: 160 });
+			let canvas: Uint8Array | undefined;
+			let grey: Buffer | undefined;
+			if (model === "service-inpaint") {
+				const sent = service.receivedImages().at(-1);
+				canvas = sent?.image.data;
+				grey = sent?.mask?.grey;
+			} else {
+				const isReplicate = model === "sdxl-inpaint";
+				const vendor = isReplicate ? replicate : fal;
+				const image = sentInput(vendor, isReplicate ? "image" : "image_url");
+				const mask = sentInput(vendor, isReplicate ? "mask" : "mask_url");
+				expect([image?.contentType, mask?.contentType]).toEqual(["image/png", "image/png"]);
+				canvas = image?.data;
+				grey = mask && (await channelOf(mask.data, 0));
+			}
+			// The widened canvas: 240 x 160, the source whole at the right, its pixels as they were.
+			const canvasSize = await sharp(canvas).metadata();
+			expect([canvasSize.width, canvasSize.height]).toEqual([240, 160]);
+			const placed = await sharp(canvas)
+				.extract({ left: 80, top: 0, width: 160, height: 160 })
+				.png()
+				.toBuffer();
+			expect((await compare(placed, source, () => true)).keptMax).toBeLessThanOrEqual(2);
+			// White over the new 80 columns and a few into the source; black beyond.
+			expect(grey?.length).toBe(240 * 160);
+			expect([grey?.[10], grey?.[80 + 4], grey?.[80 + 20], grey?.[239]]).toEqual([255, 255, 0, 0]);
+			const result = await readBytes(person.client, expanded.images[0]?.url ?? "");
+			const kept = await sharp(result)
+				.extract({ left: 100, top: 0, width: 140, height: 160 })
+				.png()
+				.toBuffer();
+			const original = await sharp(source)
+				.extract({ left: 20, top: 0, width: 140, height: 160 })
+				.png()
+				.toBuffer();
+			expect((await compare(kept, original, () => true)).keptMax).toBeLessThanOrEqual(2);
+		},
+	);
+
 	it("expands on ComfyUI: the source in its new frame, the new area transparent in the upload, the source's pixels kept", async () => {
 		const person = await createTestUser(server);
 		const source = await picture(160, 160);
