@@ -402,6 +402,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/signed-files/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file sent to an image service by a short-lived URL
+         * @description Where a model's entry asks for `imageUrls`, the `http` contract's start carries its `image` and `mask` as URLs of this route (with S3 storage, the bucket's own presigned GET instead): each names one file and when it ends, signed with the server's secret, and answers its bytes to anyone holding it, with no session, for 15 minutes. An expired, altered or unknown token answers 404 alike.
+         *
+         *     Open to anyone.
+         */
+        get: operations["readSignedFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/uploads": {
         parameters: {
             query?: never;
@@ -4371,6 +4393,96 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found, or not the caller's. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The token's rate limit, or a quota of generations, is reached. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Something went wrong on the server. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNKNOWN_ERROR",
+                     *         "message": "An unexpected error occurred. Please try again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    readSignedFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's signed token, as the URL Atelier sent carries it.
+                 * @example Z2VuZXJhdGlvbnMvLi4uL2lucHV0LWltYWdlLnBuZw.1795000000.5qkRyYk2cF1x2m0bS0cJ8m4mXw0tYw9cWkq2n4pHq7A
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description Requests left in this minute and seconds until it ends (draft-ietf-httpapi-ratelimit-headers): `"per-token";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description The token's limit: `"per-token";q=60;w=60` (60 requests in 60 seconds). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
                 };
             };
             /** @description Not found, or not the caller's. */

@@ -17,6 +17,7 @@ import { createBoardRoutes } from "./boards/boards-routes";
 import type { Database } from "./db/database";
 import { AppError } from "./errors/app-error";
 import { createFileRoutes } from "./generations/files/file-routes";
+import { createSignedFileRoutes } from "./generations/files/signed-file-routes";
 import type { GenerationDeps } from "./generations/generation-deps";
 import { deleteGenerations } from "./generations/request/delete-generations";
 import { createGenerationRoutes } from "./generations/request/generation-routes";
@@ -45,6 +46,7 @@ import { createPushRoutes } from "./push/push-routes";
 import { createShareRoutes } from "./sharing/share-routes";
 import type { SharingDeps } from "./sharing/share-settings";
 import { createSharedPageApiRoutes, createSharedPageRoutes } from "./sharing/shared-page-routes";
+import type { SignedUrls } from "./storage/signed-urls";
 import { createUploadRoutes, isUploadRequest } from "./uploads/upload-routes";
 import { createUsageRoutes } from "./usage/usage-routes";
 import type { WebhookDeps } from "./webhooks/webhook-deliveries";
@@ -83,6 +85,8 @@ type AppDeps = {
 	push: PushDeps;
 	/** Shared links: the operator's switches, the prompt blocklist and the image check. */
 	sharing: SharingDeps;
+	/** The short-lived URLs image services fetch their images from (storage/signed-urls.ts). */
+	signedUrls: SignedUrls;
 	/** Enhance's chat endpoint (ENHANCE_*); absent, the button is hidden and the route answers 404. */
 	enhance?: EnhanceSettings | undefined;
 	observability: {
@@ -214,6 +218,14 @@ export function createApp(deps: AppDeps) {
 	api.route("/", createPeopleRoutes({ deps: { ...deps.generations, auth }, gate }));
 	api.route("/", createGenerationRoutes({ gate, deps: deps.generations }));
 	api.route("/", createFileRoutes({ gate, deps: deps.generations }));
+	api.route(
+		"/",
+		createSignedFileRoutes({
+			gate,
+			storage: deps.generations.storage,
+			signedUrls: deps.signedUrls,
+		}),
+	);
 	api.route(
 		"/",
 		createBoardRoutes({

@@ -41,6 +41,7 @@ import { attemptPush, type PushDeps, queueGenerationPush } from "./push/push-del
 import { DEFAULT_PUSH_SETTINGS, type PushSettings, resolveVapid } from "./push/push-settings";
 import { revokeSharesOfGenerations } from "./sharing/share-repository";
 import { DEFAULT_SHARING_SETTINGS, type SharingSettings } from "./sharing/share-settings";
+import { createSignedUrls } from "./storage/signed-urls";
 import type { Storage } from "./storage/storage";
 import {
 	attemptDelivery,
@@ -153,6 +154,11 @@ export async function assembleServer(options: {
 		withProcessMetrics: settings.metricsToken !== undefined,
 	});
 	const readiness = createReadinessCheck({ database, storage, logger });
+	const signedUrls = createSignedUrls({
+		storage,
+		baseUrl: settings.baseUrl,
+		secret: settings.secret,
+	});
 	const auth = createAuth({
 		pool: database.pool,
 		db: database.db,
@@ -223,6 +229,7 @@ export async function assembleServer(options: {
 					models,
 					storage,
 					downloadImage,
+					signedUrls,
 					logger,
 					settings: settings.run,
 					metrics: metrics.generations,
@@ -303,6 +310,7 @@ export async function assembleServer(options: {
 			promptBlocklist: settings.promptBlocklist,
 		},
 		observability: { metrics, readiness, metricsToken: settings.metricsToken },
+		signedUrls,
 		enhance: settings.enhance,
 		config: {
 			baseUrl: settings.baseUrl,

@@ -33,6 +33,11 @@ export type InputImage = {
 	contentType: UploadContentType;
 	width: number;
 	height: number;
+	/**
+	 * A short-lived signed URL the service may fetch these bytes from, set by the run for a
+	 * provider that `fetchesImageUrls` (storage/signed-urls.ts); absent otherwise.
+	 */
+	url?: string;
 };
 
 /**
@@ -195,6 +200,11 @@ export interface ImageProvider {
 	/** Hosts this provider serves images from on a private network (self-hosted services). */
 	readonly trustedPrivateHosts?: readonly string[];
 	readonly capabilities: ProviderCapabilities;
+	/**
+	 * Whether the service is sent its images as URLs to fetch rather than inline: the run stores
+	 * each image it starts a job with and gives it a signed `url` (InputImage) first.
+	 */
+	readonly fetchesImageUrls?: boolean;
 	/**
 	 * Checks settings against limits only the service knows (a ComfyUI seed input's range), before
 	 * the generation is created; a problem is answered 400 naming the field.

@@ -7,6 +7,7 @@ import {
 	S3Client,
 	S3ServiceException,
 } from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { assertValidKey, type Storage } from "./storage";
 
 type S3StorageConfig = {
@@ -131,6 +132,14 @@ export function createS3Storage(config: S3StorageConfig, client?: S3Client): Sto
 			for await (const keys of listObjectKeys(folder)) {
 				yield keys.map((key) => key.slice(prefix.length));
 			}
+		},
+		presignGet(key, seconds) {
+			// Signed with the configured credentials, for this one object, read-only, until `seconds`.
+			return getSignedUrl(
+				s3,
+				new GetObjectCommand({ Bucket: config.bucket, Key: objectKey(key) }),
+				{ expiresIn: seconds },
+			);
 		},
 	};
 }

@@ -6,6 +6,7 @@ import { type S3Server, startS3Server } from "../testing/s3-server";
 import { createTestServer, createTestUser } from "../testing/test-server";
 import { createLocalStorage } from "./local-storage";
 import { createS3Storage } from "./s3-storage";
+import { createSignedUrls, SIGNED_URL_SECONDS } from "./signed-urls";
 import type { Storage } from "./storage";
 
 let folder: string;
@@ -155,4 +156,35 @@ describe("S3 storage", () => {
 			"atelier/generations/d44/0.webp",
 		]);
 	}, 120_000);
+});
+
+describe("signed URLs on an S3-compatible bucket", () => {
+	it("are the bucket's own presigned GET of that one object, under the bucket's prefix, lasting 15 minutes", async () => {
+		const storage = createTestS3Storage("atelier/");
+		const data = new Uint8Array([7, 8, 9]);
+		await storage.put("generations/e5/run/input-mask.png", data, "image/png");
+		const signedUrls = createSignedUrls({
+			storage,
+			baseUrl: "https://atelier.example",
+			secret: "test-secret-that-is-at-least-32-characters-long",
+		});
+		const url = new URL(await signedUrls.urlFor("generations/e5/run/input-mask.png"));
+		// Not our route: the bucket serves it, whether or not Atelier can be reached.
+		expect(url.origin).toBe(new URL(s3.endpoint).origin);
+		expect(url.pathname).toBe(`/${s3.bucket}/atelier/generations/e5/run/input-mask.png`);
+		expect(url.searchParams.get("X-Amz-Expires")).toBe(String(SIGNED_URL_SECONDS));
+		expect(url.searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
+		expect(url.searchParams.get("x-id")).toBe("GetObject");
+		const answer = await fetch(url);
+		expect(answer.status).toBe(200);
+		expect(Buffer.from(await answer.arrayBuffer())).toEqual(Buffer.from(data));
+	});
+
+	it("end when asked: an expired presigned GET is refused by the bucket", async () => {
+		const storage = createTestS3Storage("atelier/");
+		await storage.put("generations/e6/run/input-image.png", new Uint8Array([1]), "image/png");
+		const url = await storage.presignGet?.("generations/e6/run/input-image.png", 1);
+		await new Promise((resolve) => setTimeout(resolve, 2_100));
+		expect((await fetch(url ?? "")).status).toBe(403);
+	});
 });

@@ -19,6 +19,12 @@ export interface Storage {
 	deletePrefix(prefix: string): Promise<void>;
 	/** Every key under a folder such as `generations/`, a page at a time, in no promised order. */
 	listKeys(prefix: string): AsyncIterable<string[]>;
+	/**
+	 * A URL the store itself serves the object from to anyone holding it, for `seconds` (S3's
+	 * presigned GET); absent where the store serves nothing (local files: storage/signed-urls.ts
+	 * signs a route of ours instead).
+	 */
+	presignGet?(key: string, seconds: number): Promise<string>;
 }
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)*$/i;

@@ -1,3 +1,4 @@
+import { API_TOKEN_SCOPES } from "../../../shared/api-tokens";
 import { GENERATION_ID } from "../../http/api-examples";
 import type { ApiOperation, Parameter } from "../../http/api-operations";
 
@@ -37,6 +38,26 @@ export const REGION_OPERATIONS = {
 		access: { scopes: ["read"] },
 		pathParameters: [ID_PARAMETER],
 		success: { status: 200, answer: { description: "The image.", mediaType: "image/*" } },
+		errors: [404],
+	},
+	readSignedFile: {
+		id: "readSignedFile",
+		method: "get",
+		path: "/api/signed-files/{token}",
+		summary: "A file sent to an image service by a short-lived URL",
+		description:
+			"Where a model's entry asks for `imageUrls`, the `http` contract's start carries its `image` and `mask` as URLs of this route (with S3 storage, the bucket's own presigned GET instead): each names one file and when it ends, signed with the server's secret, and answers its bytes to anyone holding it, with no session, for 15 minutes. An expired, altered or unknown token answers 404 alike.",
+		tag: "Images",
+		access: { scopes: API_TOKEN_SCOPES, isOpen: true },
+		pathParameters: [
+			{
+				name: "token",
+				description: "The file's signed token, as the URL Atelier sent carries it.",
+				example:
+					"Z2VuZXJhdGlvbnMvLi4uL2lucHV0LWltYWdlLnBuZw.1795000000.5qkRyYk2cF1x2m0bS0cJ8m4mXw0tYw9cWkq2n4pHq7A",
+			},
+		],
+		success: { status: 200, answer: { description: "The file.", mediaType: "image/*" } },
 		errors: [404],
 	},
 } as const satisfies Record<string, ApiOperation>;

@@ -10,12 +10,14 @@ import type { ModelCatalogue } from "../../models/model-catalogue";
 import type { GenerationMetrics } from "../../observability/metrics";
 import { PROVIDER_MESSAGES } from "../../providers/shared/provider-messages";
 import {
+	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
 	ProviderError,
 	type ProviderJob,
 	type ProviderJobState,
 } from "../../providers/types";
+import type { SignedUrls } from "../../storage/signed-urls";
 import type { Storage } from "../../storage/storage";
 import { inputOf } from "../generation-input";
 import { findGenerationById } from "../generation-repository";
@@ -33,6 +35,7 @@ import {
 import { createProgressReporter, type ProgressReporter } from "./progress-reporter";
 import { loadReferenceImage } from "./reference-image";
 import { keepUnmaskedPixels, keptObjectKeys, loadRegionInstruction } from "./region-image";
+import { removeInputImages, serveInputImages } from "./served-inputs";
 import { generationFolder, runFolder, storeGenerationImage } from "./store-images";
 
 export type GenerationRunSettings = {
@@ -54,6 +57,8 @@ export type GenerationRunDeps = {
 	models: ModelCatalogue;
 	storage: Storage;
 	downloadImage: typeof downloadImage;
+	/** Where a provider that fetches its images by URL is given them (the server has one). */
+	signedUrls?: SignedUrls;
 	logger: Logger;
 	settings: GenerationRunSettings;
 	/** Where finished generations and provider errors are counted; nothing is without it. */
@@ -155,12 +160,22 @@ async function startOrResume(run: Run, row: GenerationRow): Promise<ProviderJob>
 		: undefined;
 	const input = region ? { ...inputOf(row), image: region } : inputOf(row, referenceImage);
 	if (row.api_id) return { jobId: row.api_id, input };
+	const sent = await withServedImages(run, input);
 	const started = await withRetries(run, "start", () =>
-		run.provider.start(input, { signal: run.signal, onProgress: run.progress.report }),
+		run.provider.start(sent, { signal: run.signal, onProgress: run.progress.report }),
 	);
 	run.job = { jobId: started.jobId, input };
 	if (!(await saveProviderJob(deps.db, run.lease, started.jobId))) throw new ClaimLostError();
 	return run.job;
+}
+
+/** The input with its images served by signed URLs, for a provider that fetches them. */
+async function withServedImages(run: Run, input: GenerationInput): Promise<GenerationInput> {
+	if (!run.provider.fetchesImageUrls || !input.image) return input;
+	const { storage, signedUrls } = run.deps;
+	if (!signedUrls) throw new Error("The run has no signed URLs for a provider that fetches images");
+	const folder = runFolder(run.lease.generationId, run.lease.token);
+	return { ...input, image: await serveInputImages({ storage, signedUrls }, folder, input.image) };
 }
 
 async function followJob(run: Run, job: ProviderJob): Promise<ImageSource[]> {
@@ -359,6 +374,7 @@ export async function runNextGeneration(deps: GenerationRunDeps): Promise<RunOut
 		run.job = await startOrResume(run, row);
 		const sources = await followJob(run, run.job);
 		await run.progress.enterStage("saving");
+		if (run.provider.fetchesImageUrls) await removeInputImages(deps.storage, runFolder(id, token));
 		const images = await storeImages(run, sources);
 		await run.progress.close();
 		const finished = await completeGeneration(deps.db, lease, images, deps.onFinished);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { httpUrlOption, optionalHttpUrlVariable, optionalString } from "../shared/config-fields";
 import { defineProvider, ProviderOptionError } from "../shared/provider-definition";
 import { createHttpProvider } from "./http-provider";
@@ -12,6 +13,8 @@ export const HTTP_PROVIDER = defineProvider({
 	requires: "IMAGE_API_URL",
 	options: {
 		url: httpUrlOption.optional(),
+		/** Send the image and mask as short-lived signed URLs to fetch, not inline `data:` URLs. */
+		imageUrls: z.boolean().optional(),
 	},
 	create(options, { env }, image) {
 		const url = options.url ?? env.IMAGE_API_URL;
@@ -24,6 +27,7 @@ export const HTTP_PROVIDER = defineProvider({
 		return createHttpProvider({
 			apiUrl: url,
 			...(env.IMAGE_API_KEY ? { apiKey: env.IMAGE_API_KEY } : {}),
+			imageUrls: options.imageUrls === true,
 			images: {
 				image: image.imageInput === true,
 				mask: image.mask === true,

@@ -21,6 +21,7 @@ import {
 	type GenerationInput,
 	type ImageProvider,
 	type ImageSource,
+	type InputImage,
 	PLAIN_CAPABILITIES,
 	ProviderError,
 	type ProviderJobState,
@@ -37,6 +38,11 @@ export type HttpProviderOptions = VendorRequestSettings & {
 	 * paints a widened frame's new area (Expand, a region edit too). None by default.
 	 */
 	images?: { image: boolean; mask: boolean; outpaint: boolean };
+	/**
+	 * Send `image` and `mask` as short-lived signed URLs the service fetches (the run serves them:
+	 * `fetchesImageUrls`), not inline as `data:` URLs. Off by default.
+	 */
+	imageUrls?: boolean;
 };
 
 // The answers are small JSON documents; anything far larger is not one of them.
@@ -94,7 +100,8 @@ type HttpJobId = z.infer<typeof HttpJobIdSchema>;
  * (a numeric `progress` of 0-100, where a service sends one, is passed on while running).
  * A generation from an image adds `image` (and `mask` for a region, white where the image may
  * change) to the start, each a PNG, JPEG or WebP as a `data:` URL, where the entry says the
- * service takes them.
+ * service takes them; or, where the entry asks for `imageUrls`, as a short-lived signed URL of
+ * the file for the service to fetch.
  * The contract has no way to cancel a job, so there is no `cancel`.
  */
 export function createHttpProvider(options: HttpProviderOptions): ImageProvider {
@@ -118,13 +125,14 @@ export function createHttpProvider(options: HttpProviderOptions): ImageProvider 
 			outpaint: images.image && images.mask && images.outpaint,
 		},
 		trustedPrivateHosts: listTrustedPrivateHosts(apiUrl),
+		fetchesImageUrls: options.imageUrls === true,
 
 		async start(input, callOptions) {
 			const what = `Starting a generation at ${describeUrl(apiUrl)}`;
 			const json = {
 				prompt: input.prompt,
 				aspectRatio: input.aspectRatio,
-				...toImageFields(input),
+				...toImageFields(input, options.imageUrls === true),
 			};
 			const reply = await send(what, { method: "POST", url: apiUrl, json }, callOptions);
 			if (!reply.ok) throw toStartStatusError(what, reply);
@@ -208,13 +216,19 @@ function toCompletedState(
 
 /**
  * The contract's optional image fields: `image` for a generation from an image, `mask` (the one
- * Atelier keeps, white = change) for a region, both `data:` URLs; nothing for a prompt alone.
+ * Atelier keeps, white = change) for a region, both `data:` URLs, or the signed URLs the run
+ * served them at where `asUrls`; nothing for a prompt alone.
  */
-function toImageFields(input: GenerationInput): { image?: string; mask?: string } {
+function toImageFields(input: GenerationInput, asUrls: boolean): { image?: string; mask?: string } {
 	const instruction = input.image;
 	if (!instruction) return {};
-	if (instruction.kind !== "region") return { image: toDataUri(instruction.image) };
-	return { image: toDataUri(instruction.image), mask: toDataUri(instruction.mask) };
+	const send = (image: InputImage) => {
+		if (!asUrls) return toDataUri(image);
+		if (image.url) return image.url;
+		throw new ProviderError("The image to send by URL was not served", { retryable: false });
+	};
+	if (instruction.kind !== "region") return { image: send(instruction.image) };
+	return { image: send(instruction.image), mask: send(instruction.mask) };
 }
 
 function isFailedStatus(status: string | undefined): boolean {

@@ -96,8 +96,10 @@ export type FakeHttpImageService = {
 	startCount(): number;
 	pollCount(): number;
 	requests(): readonly FakeHttpRequest[];
-	/** The images (and masks) starts carried, decoded from their `data:` URLs, in order. */
+	/** The images (and masks) starts carried, decoded from their `data:` URLs or fetched, in order. */
 	receivedImages(): readonly FakeReceivedImage[];
+	/** The URLs starts gave for their images, as the service fetched them, with each answer's status. */
+	fetchedUrls(): readonly { url: string; status: number }[];
 	setBehaviour(changes: Partial<FakeHttpImageServiceBehaviour>): void;
 	stop(): Promise<void>;
 };
@@ -166,6 +168,7 @@ export async function startFakeHttpImageService(
 	};
 	const requests: FakeHttpRequest[] = [];
 	const received: FakeReceivedImage[] = [];
+	const fetchedUrls: { url: string; status: number }[] = [];
 	// The image each job started from, by its id.
 	const jobImages = new Map<string, Buffer>();
 	let origin = "";
@@ -213,6 +216,17 @@ export async function startFakeHttpImageService(
 		if (reply !== "hang") sendReply(response, reply);
 	}
 
+	/** An image field's bytes: decoded from a `data:` URL, or fetched from an http(s) URL. */
+	async function readImageBytes(text: string): Promise<Buffer | undefined> {
+		const match = DATA_URL_PATTERN.exec(text);
+		if (match) return Buffer.from(match[2] ?? "", "base64");
+		if (!/^https?:\/\//.test(text)) return undefined;
+		const answer = await fetch(text).catch(() => undefined);
+		fetchedUrls.push({ url: text, status: answer?.status ?? 0 });
+		if (!answer?.ok) return undefined;
+		return Buffer.from(await answer.arrayBuffer());
+	}
+
 	/** The start's image and mask decoded, or why they are refused. */
 	async function readImages(input: {
 		image?: string | undefined;
@@ -222,9 +236,8 @@ export async function startFakeHttpImageService(
 			return input.mask === undefined ? undefined : "mask needs an image";
 		}
 		const decode = async (text: string) => {
-			const match = DATA_URL_PATTERN.exec(text);
-			if (!match) return undefined;
-			const data = Buffer.from(match[2] ?? "", "base64");
+			const data = await readImageBytes(text);
+			if (!data) return undefined;
 			const { data: pixels, info } = await sharp(data)
 				.raw()
 				.toBuffer({ resolveWithObject: true })
@@ -232,11 +245,11 @@ export async function startFakeHttpImageService(
 			return pixels && info ? { data, pixels, info } : undefined;
 		};
 		const image = await decode(input.image);
-		if (!image) return "image must be a data: URL of a PNG, JPEG or WebP";
+		if (!image) return "image must be a data: URL or a fetchable URL of a PNG, JPEG or WebP";
 		const size = { width: image.info.width, height: image.info.height };
 		if (input.mask === undefined) return { image: { data: image.data, ...size }, mask: null };
 		const mask = await decode(input.mask);
-		if (!mask) return "mask must be a data: URL of a PNG";
+		if (!mask) return "mask must be a data: URL or a fetchable URL of a PNG";
 		if (mask.info.width !== size.width || mask.info.height !== size.height) {
 			return "mask must be the image's size";
 		}
@@ -355,6 +368,7 @@ export async function startFakeHttpImageService(
 		pollCount: () => requests.filter((request) => request.path.startsWith("/jobs/")).length,
 		requests: () => [...requests],
 		receivedImages: () => [...received],
+		fetchedUrls: () => [...fetchedUrls],
 		setBehaviour(changes) {
 			behaviour = { ...behaviour, ...changes };
 		},
