@@ -1145,6 +1145,7 @@ export interface operations {
                                 action: "edit" | "edit-region" | "expand";
                                 /** @constant */
                                 upload: true;
+                                uploadId?: string;
                             }) | null;
                             region?: {
                                 sourceUrl: string;
@@ -2019,6 +2020,7 @@ export interface operations {
                                 action: "edit" | "edit-region" | "expand";
                                 /** @constant */
                                 upload: true;
+                                uploadId?: string;
                             }) | null;
                             region?: {
                                 sourceUrl: string;
@@ -2098,6 +2100,7 @@ export interface operations {
                                 action: "edit" | "edit-region" | "expand";
                                 /** @constant */
                                 upload: true;
+                                uploadId?: string;
                             }) | null;
                             region?: {
                                 sourceUrl: string;
@@ -2364,6 +2367,7 @@ export interface operations {
                             action: "edit" | "edit-region" | "expand";
                             /** @constant */
                             upload: true;
+                            uploadId?: string;
                         }) | null;
                         region?: {
                             sourceUrl: string;
@@ -3646,6 +3650,7 @@ export interface operations {
                                 action: "edit" | "edit-region" | "expand";
                                 /** @constant */
                                 upload: true;
+                                uploadId?: string;
                             }) | null;
                             region?: {
                                 sourceUrl: string;

@@ -74,6 +74,8 @@ export const IMAGE_INPUT_TEXTS = {
 	uploadTooLarge: "The image is larger than 20 MB. Please choose a smaller one.",
 	imageActions: "Make more from this image",
 	madeFromUpload: "Made from an uploaded image",
+	/** An edit whose upload the server no longer holds: Use settings cannot reopen the editor on it. */
+	uploadGone: "Made from an uploaded image that is no longer kept",
 	varyStarted: "Variation started",
 	upscaleStarted: "Upscale started",
 	/** Beside Upscale where the model that upscales only resamples (the offline engine). */
@@ -102,7 +104,7 @@ export type UploadResponse = z.infer<typeof UploadResponseSchema>;
  * What a generation was made from. For an image of another generation: its id, the image's index
  * (from 0), the action, and whether that generation still exists (its id and the action are kept
  * once it is deleted). For an edit of an uploaded file: `{ action: "edit", upload: true }` (or
- * `edit-region`, `expand`).
+ * `edit-region`, `expand`), with its `uploadId` while the server still holds that upload.
  */
 export const GenerationParentSchema = z.union([
 	z.object({
@@ -113,7 +115,12 @@ export const GenerationParentSchema = z.union([
 		/** That generation is in its owner's Trash (`exists` is then false): "In the Trash". */
 		inTrash: z.optional(z.boolean()),
 	}),
-	z.object({ action: z.enum(["edit", "edit-region", "expand"]), upload: z.literal(true) }),
+	z.object({
+		action: z.enum(["edit", "edit-region", "expand"]),
+		upload: z.literal(true),
+		/** The upload, while the server holds it (absent once it is removed, with its account). */
+		uploadId: z.optional(z.string()),
+	}),
 ]);
 export type GenerationParent = z.infer<typeof GenerationParentSchema>;
 

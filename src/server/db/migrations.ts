@@ -1041,6 +1041,15 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`alter table generations add column original_prompt text`.execute(db);
 		},
 	},
+	"0038_parent_upload": {
+		// Which upload an edit of an uploaded file was made from, so its Use settings reopens the
+		// editor on that upload while the server holds it (decision 033). No foreign key: the upload
+		// may go (with its account) before the generation does, which then says the upload is gone.
+		// Edits recorded before it have none.
+		async up(db) {
+			await sql`alter table generations add column parent_upload_id uuid`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

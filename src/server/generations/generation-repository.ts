@@ -30,6 +30,8 @@ export type FamilyFacts = {
 	/** The parent is in its owner's Trash (parent_exists is then false). */
 	parent_in_trash: boolean;
 	children_count: number;
+	/** The upload an edit of an uploaded file was made from is still held. */
+	parent_upload_kept: boolean;
 };
 
 /** A generation as the API shows it: its row, its family, and its owner in the administrator's view. */
@@ -51,8 +53,17 @@ const CHILDREN_COUNT =
 	sql<number>`(select count(*)::int from generations as child where child.parent_generation_id = generations.id and ${notInTrashSql("child")})`.as(
 		"children_count",
 	);
+const PARENT_UPLOAD_KEPT =
+	sql<boolean>`coalesce((select true from uploads where uploads.id = generations.parent_upload_id limit 1), false)`.as(
+		"parent_upload_kept",
+	);
 /** The family facts of each row, selected with it. */
-export const FAMILY_FACTS = [PARENT_EXISTS, PARENT_IN_TRASH, CHILDREN_COUNT] as const;
+export const FAMILY_FACTS = [
+	PARENT_EXISTS,
+	PARENT_IN_TRASH,
+	CHILDREN_COUNT,
+	PARENT_UPLOAD_KEPT,
+] as const;
 
 export async function insertGeneration(
 	db: Executor,

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GenerationSchema } from "../../shared/generation-responses";
 import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
 import { createLocalProvider, LOCAL_CAPABILITIES } from "../providers/local/local-provider";
 import type { ImageProvider } from "../providers/types";
@@ -135,6 +136,23 @@ describe.each(availableDatabaseKinds())("Edit region and Expand on %s", (kind) =
 			expect([kept.info.width, kept.info.height]).toEqual([SIZE.width, SIZE.height]);
 		},
 	);
+
+	it("names the upload an edit was made from while the server holds it, and says nothing of it once it is gone", async () => {
+		const own = await upload(person.client, source);
+		const edited = await make(person.client, {
+			prompt: "a blue door",
+			action: "edit-region",
+			reference: own,
+			mask,
+			count: 1,
+		});
+		expect(edited.parent).toEqual({ action: "edit-region", upload: true, uploadId: own.uploadId });
+		// The upload goes (as with its account): the edit no longer names it.
+		await server.database.db.deleteFrom("uploads").where("id", "=", own.uploadId).execute();
+		const response = await person.client.request(`/api/generations/${edited.id}`);
+		const again = GenerationSchema.parse(await response.json());
+		expect(again.parent).toEqual({ action: "edit-region", upload: true });
+	});
 
 	it("stores the provider's image as it made it where the model's entry turns keepUnmasked off", async () => {
 		const edited = await make(person.client, {

@@ -47,6 +47,7 @@ export function buildCompletedRow(
 		parent_generation_id: null,
 		parent_image_index: null,
 		from_upload: false,
+		parent_upload_id: null,
 		region_mask: null,
 		expand_frame: null,
 		is_favorite: false,

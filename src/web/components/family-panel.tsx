@@ -97,7 +97,11 @@ export function FamilyPanel({ generation, imageIndex, onOpen }: FamilyPanelProps
 
 	let madeFrom = null;
 	if (parent && "upload" in parent) {
-		madeFrom = <p className="text-sm text-slate-700">{IMAGE_INPUT_TEXTS.madeFromUpload}</p>;
+		madeFrom = (
+			<p className="text-sm text-slate-700">
+				{parent.uploadId ? IMAGE_INPUT_TEXTS.madeFromUpload : IMAGE_INPUT_TEXTS.uploadGone}
+			</p>
+		);
 	} else if (parent && !parent.exists) {
 		madeFrom = (
 			<p className="text-sm text-slate-700">

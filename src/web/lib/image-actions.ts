@@ -186,15 +186,22 @@ export function readEditorToolOf(action: string): EditorTool | null {
 }
 
 /**
- * Use settings on an Edit region or Expand of an image of one's own generation: the editor on that
- * image, reopening the edit's mask or frame; null for any other generation.
+ * Use settings on an Edit region or Expand of an image of one's own generation, or of an upload the
+ * server still holds: the editor on that image, reopening the edit's mask or frame; null for any
+ * other generation (and once its image is gone).
  */
 export function buildReopenEditorLink(
 	generation: Pick<Generation, "id" | "parent">,
 ): string | null {
 	const parent = generation.parent;
 	const tool = parent ? readEditorToolOf(parent.action) : null;
-	if (!parent || !tool || !("generationId" in parent) || !parent.exists) return null;
+	if (!parent || !tool) return null;
+	if ("upload" in parent) {
+		return parent.uploadId
+			? buildEditorLink({ uploadId: parent.uploadId }, tool, generation.id)
+			: null;
+	}
+	if (!parent.exists) return null;
 	const source = { generationId: parent.generationId, imageIndex: parent.imageIndex };
 	return buildEditorLink(source, tool, generation.id);
 }

@@ -97,6 +97,8 @@ export type GenerationsTable = {
 	parent_image_index: ColumnType<number | null, number | null | undefined, number | null>;
 	/** An edit of an uploaded file (it has no parent generation). */
 	from_upload: ColumnType<boolean, boolean | undefined, boolean>;
+	/** Which upload: an id kept after that upload is removed; null before migration 0038. */
+	parent_upload_id: ColumnType<string | null, string | null | undefined, string | null>;
 	/** An `edit-region`'s mask, in the one convention (images/region-mask.ts), in its folder. */
 	region_mask: ColumnType<ReferenceImage | null, string | null | undefined, string | null>;
 	/** Where an `expand`'s source sits in its new frame. */

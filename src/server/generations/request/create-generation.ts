@@ -247,6 +247,7 @@ export async function createGeneration(
 			parent_generation_id: source?.kind === "generation" ? source.parent.id : null,
 			parent_image_index: source?.kind === "generation" ? source.imageIndex : null,
 			from_upload: source?.kind === "upload",
+			parent_upload_id: source?.kind === "upload" ? source.upload.id : null,
 			region_mask: maskImage ? JSON.stringify(maskImage) : null,
 			expand_frame: resolved.frame ? JSON.stringify(resolved.frame) : null,
 			...styled,

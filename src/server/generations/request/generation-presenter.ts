@@ -57,7 +57,9 @@ export function presentProgress(
 function parentOf(row: PresentableGeneration): GenerationParent | null {
 	if (row.from_upload) {
 		const action = row.action === "edit-region" || row.action === "expand" ? row.action : "edit";
-		return { action, upload: true };
+		// Its upload named while the server holds it: Use settings reopens the editor on it.
+		const uploadId = row.parent_upload_kept ? row.parent_upload_id : null;
+		return { action, upload: true, ...(uploadId ? { uploadId } : {}) };
 	}
 	if (row.parent_generation_id === null || row.action === null) return null;
 	return {

@@ -2,6 +2,7 @@
 // and Use settings that reopens the editor on the source with its mask.
 import { screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Generation } from "../../../shared/generation-responses";
 import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import {
@@ -22,7 +23,7 @@ afterEach(cleanUpHistoryScreen);
 
 const INPAINTER = createTestModel({ id: "inpainter", imageInput: true, mask: true });
 
-function createRegionEdit() {
+function createRegionEdit(parent?: Generation["parent"]) {
 	const source = createTestGeneration({
 		prompt: "A harbour at dawn",
 		created_at: hoursAgo(2),
@@ -35,7 +36,12 @@ function createRegionEdit() {
 		created_at: hoursAgo(1),
 		images: createTestImages(editId, "--ar 1:1", 1),
 		model: { id: INPAINTER.id, label: INPAINTER.label },
-		parent: { generationId: source.id, imageIndex: 1, action: "edit-region", exists: true },
+		parent: parent ?? {
+			generationId: source.id,
+			imageIndex: 1,
+			action: "edit-region",
+			exists: true,
+		},
 		region: {
 			sourceUrl: `/api/generations/${editId}/source`,
 			maskUrl: `/api/generations/${editId}/mask`,
@@ -45,8 +51,8 @@ function createRegionEdit() {
 	return { source, edit };
 }
 
-async function openEditPreview() {
-	const { source, edit } = createRegionEdit();
+async function openEditPreview(parent?: Generation["parent"]) {
+	const { source, edit } = createRegionEdit(parent);
 	startFakeGenerationsApi({ generations: [source, edit], models: [INPAINTER] });
 	const view = openHistory();
 	await findCards();
@@ -90,5 +96,27 @@ describe("an Edit region in the history", () => {
 			within(dialog).getByRole("link", { name: IMAGE_INPUT_TEXTS.editRegion }),
 		).toHaveAttribute("href", `/edit?generation=${edit.id}&image=0&tool=region`);
 		expect(within(dialog).queryByRole("link", { name: IMAGE_INPUT_TEXTS.expand })).toBeNull();
+	});
+
+	it("reopens the editor on the uploaded image it was made from, with its mask, from Use settings", async () => {
+		const uploadId = "00000000-0000-7000-8000-00000000a001";
+		const { dialog, edit } = await openEditPreview({
+			action: "edit-region",
+			upload: true,
+			uploadId,
+		});
+		expect(within(dialog).getByText(IMAGE_INPUT_TEXTS.madeFromUpload)).toBeVisible();
+		expect(within(dialog).getByRole("link", { name: /Use settings/ })).toHaveAttribute(
+			"href",
+			`/edit?upload=${uploadId}&tool=region&reopen=${edit.id}`,
+		);
+	});
+
+	it("says its upload is no longer kept, and Use settings fills the generator, once the upload is gone", async () => {
+		const { dialog } = await openEditPreview({ action: "edit-region", upload: true });
+		expect(within(dialog).getByText(IMAGE_INPUT_TEXTS.uploadGone)).toBeVisible();
+		const link = within(dialog).getByRole("link", { name: /Use settings/ });
+		expect(link.getAttribute("href")).not.toMatch(/^\/edit/);
+		expect(link.getAttribute("href")).toMatch(/prompt=A\+red\+boat/);
 	});
 });
