@@ -8,7 +8,8 @@ import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // The mask editor beyond a first edit, against the real server and the offline engine: Use
 // settings on an Edit region result reopens the editor with the very mask it was made with, and an
-// uploaded reference is edited from the generator into a result Made from it.
+// uploaded reference is edited from the generator into a result Made from it, whose Use settings
+// reopens the editor on that upload.
 
 async function readGeneration(request: APIRequestContext, id: string): Promise<Generation> {
 	return GenerationSchema.parse(await (await request.get(`/api/generations/${id}`)).json());
@@ -108,7 +109,7 @@ test("Use settings on an Edit region result reopens the editor with the same mas
 	await context.close();
 });
 
-test("an uploaded reference, edited from the generator, makes a result Made from it", async ({
+test("an uploaded reference, edited from the generator, makes a result Made from it, whose Use settings reopens the editor on that upload", async ({
 	browser,
 }) => {
 	const context = await openAccount(browser, uniqueEmail("mask-upload"));
@@ -149,12 +150,30 @@ test("an uploaded reference, edited from the generator, makes a result Made from
 	await expect(page).toHaveURL(/\/generations$/);
 
 	const result = await waitForCompleted(context.request, id);
-	expect(result.parent).toMatchObject({ action: "edit-region" });
+	expect(result.parent).toMatchObject({ action: "edit-region", upload: true });
+	const uploadId = result.parent && "upload" in result.parent ? result.parent.uploadId : undefined;
+	expect(uploadId).toBeTruthy();
 	expect(result.images[0]).toMatchObject({ width: 96, height: 64 });
 	const card = await revealCard(page, "A kite over the sketch");
 	await card.getByRole("button", { name: /^Preview image 1/ }).click();
 	const dialog = page.getByRole("dialog");
 	await expect(dialog.getByText(IMAGE_INPUT_TEXTS.madeFromUpload)).toBeVisible();
 	await expectNoAxeViolations(page);
+
+	// Its Use settings reopens the editor on that same upload, with the mask it was made with.
+	await dialog.getByRole("link", { name: /Use settings/ }).click();
+	await expect(page).toHaveURL(new RegExp(`/edit\\?upload=${uploadId}&tool=region&reopen=${id}`));
+	await expect(page.getByRole("textbox", { name: "Prompt" })).toHaveValue("A kite over the sketch");
+	await expect(page.getByRole("application", { name: "Image and mask" })).toBeVisible();
+	await expect(page.getByRole("button", { name: "Undo" })).toBeEnabled({ timeout: 10_000 });
+	await expectNoAxeViolations(page);
+	const restarted = waitForStart(page);
+	await page.getByRole("button", { name: "Generate" }).click();
+	const againId = ((await (await restarted).json()) as { id: string }).id;
+	const again = await readGeneration(context.request, againId);
+	expect(again.parent).toEqual({ action: "edit-region", upload: true, uploadId });
+	expect(await readMask(context.request, again.region?.maskUrl)).toEqual(
+		await readMask(context.request, result.region?.maskUrl),
+	);
 	await context.close();
 });
