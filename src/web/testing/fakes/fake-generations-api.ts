@@ -300,7 +300,7 @@ export function startFakeGenerationsApi(options: FakeGenerationsApiOptions = {})
 				return { kind: "invalid", message: "reference must be an image of a generation" };
 			}
 			if (!state.uploads.has(uploadId)) return { kind: "not-found" };
-			return { kind: "upload", action: "edit", parent: { action: "edit", upload: true } };
+			return { kind: "upload", action: "edit", parent: { action: "edit", upload: true, uploadId } };
 		}
 		const generationId = readField(reference, "generationId");
 		const imageIndex = readField(reference, "imageIndex");
