@@ -44,6 +44,24 @@ describe("http provider: images and masks, where the entry says the service take
 		);
 	});
 
+	it("fetches its images by URL only where the entry says imageUrls: true, and refuses to start without them served", async () => {
+		const image = { imageInput: true, mask: true } as const;
+		expect(HTTP_PROVIDER.create({}, CONTEXT, image).fetchesImageUrls).toBe(false);
+		expect(HTTP_PROVIDER.create({ imageUrls: true }, CONTEXT, image).fetchesImageUrls).toBe(true);
+		const service = await startService();
+		const provider = createHttpProvider({
+			apiUrl: service.url,
+			requestTimeoutMs: 5_000,
+			images: { image: true, mask: true, outpaint: true },
+			imageUrls: true,
+		});
+		const picture = await createTestImage({ width: 40, height: 30 });
+		await expect(
+			startTestJob(provider, { image: { kind: "region", image: picture, mask: picture } }),
+		).rejects.toThrow("The image to send by URL was not served");
+		expect(service.startCount()).toBe(0);
+	});
+
 	it("sends a variation's image alone, and a region's image and mask, as data: URLs", async () => {
 		const service = await startService();
 		const provider = createHttpProvider({
