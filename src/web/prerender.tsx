@@ -37,6 +37,10 @@ export async function renderPage(
 			</StaticRouter>
 		</App>,
 		{
+			// Every Suspense boundary in place, however long the page: past this many bytes React would
+			// move a boundary's HTML to the end of the page, with a script to put it back, which the
+			// CSP forbids (the notes under Generate, whose code loads after the page's, are one).
+			progressiveChunkSize: Number.POSITIVE_INFINITY,
 			onError(error) {
 				throw error;
 			},
