@@ -1,6 +1,6 @@
 // No schema library here: the browser imports this module. The first page imports only the
 // entries it shows by itself, first-page-errors.ts (docs/decisions/005-first-load-budget.md).
-import { FIRST_PAGE_ERRORS, translateErrorMessage } from "./first-page-errors";
+import { FIRST_PAGE_ERRORS } from "./first-page-errors";
 import {
 	errorAccountDisabled,
 	errorAdminAccountProtected,
@@ -26,7 +26,7 @@ import {
 	errorTokenScopeMissing,
 	errorValidationError,
 } from "./i18n/messages";
-import type { MessageOptions } from "./i18n/runtime";
+import { type MessageOptions, translate } from "./i18n/runtime";
 
 /** The HTTP statuses the API answers errors with: each one a status that carries a body. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 410 | 413 | 422 | 429 | 451 | 500 | 502 | 503;
@@ -84,9 +84,12 @@ export type ErrorBody = { code: string; message: string };
 /** Every error the API answers: `success: false` keeps the start call's shape (SPEC.md section 7). */
 export type ErrorEnvelope = { success: false; error: ErrorBody };
 
-/** A code's catalogue message in `options.language` (else the page's), English where untranslated. */
+/**
+ * A code's catalogue message in `options.language` (else the page's), English where untranslated:
+ * the catalogues find a message by its English text (decision 037).
+ */
 export function errorMessage(code: ErrorCode, options?: MessageOptions): string {
-	return translateErrorMessage(code, ERRORS[code].message, options);
+	return translate(ERRORS[code].message, undefined, options);
 }
 
 export function errorBody(code: ErrorCode, message?: string, options?: MessageOptions): ErrorBody {

@@ -6,8 +6,8 @@ import { prerenderToNodeStream } from "react-dom/static";
 import { StaticRouter } from "react-router";
 import type { BootState } from "../shared/boot-state";
 import type { Language } from "../shared/i18n/languages";
-import de from "../shared/i18n/messages/de.json";
 import { registerCatalogue, setActiveLanguage } from "../shared/i18n/runtime";
+import de from "../shared/i18n/translations/de";
 import { App } from "./app/app";
 import { seedQueryClient } from "./app/boot-state";
 import { createQueryClient } from "./app/providers";
@@ -37,6 +37,10 @@ export async function renderPage(
 			</StaticRouter>
 		</App>,
 		{
+			// Every Suspense boundary in place, however long the page: past this many bytes React would
+			// move a boundary's HTML to the end of the page, with a script to put it back, which the
+			// CSP forbids (the notes under Generate, whose code loads after the page's, are one).
+			progressiveChunkSize: Number.POSITIVE_INFINITY,
 			onError(error) {
 				throw error;
 			},

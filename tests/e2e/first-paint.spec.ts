@@ -218,6 +218,36 @@ test("text typed into the prompt box while the app starts and hydrates is kept, 
 	await expect(page.getByRole("button", { name: "Generate" })).toBeEnabled();
 });
 
+test("the notes under Generate, whose code comes after the screen's, stay while the screen is used", async ({
+	page,
+}) => {
+	// The notes are prerendered and hydrated once their own chunk has loaded (decision 005): a render
+	// of the screen meanwhile must leave them in the page, not render them again without their code.
+	let releaseNotes: () => void = () => {};
+	const held = new Promise<void>((resolve) => {
+		releaseNotes = resolve;
+	});
+	let notesAsked = false;
+	await page.route(/\/assets\/generator-notes-[^/]+\.js$/, async (route) => {
+		notesAsked = true;
+		await held;
+		await route.continue();
+	});
+	const notes = [
+		page.getByText("Outside the text box:"),
+		page.getByText("Built-in offline engine."),
+	];
+
+	await page.goto("/");
+	await expectGeneratorHydrated(page);
+	expect(notesAsked).toBe(true);
+	for (const note of notes) await expect(note).toBeVisible();
+	releaseNotes();
+	await page.getByRole("textbox", { name: "Prompt" }).fill("hydrated again");
+	await expect(page.getByText("14/500")).toBeVisible();
+	for (const note of notes) await expect(note).toBeVisible();
+});
+
 test("the tab's icon is a small PNG, which the page decodes at once", async ({ page, request }) => {
 	// An SVG icon is laid out and painted as a document of its own on the page's main thread, right
 	// after the first paint: a task of about 25 ms here, over 100 ms on Lighthouse's mobile CPU.

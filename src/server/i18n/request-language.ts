@@ -2,9 +2,9 @@
 // this module loads (memory only: the server answers in every language), and the language a request
 // asks for, which error messages, e-mails and pages are written in.
 import { LANGUAGE_COOKIE, type Language } from "../../shared/i18n/languages";
-import de from "../../shared/i18n/messages/de.json";
 import { pickLanguage } from "../../shared/i18n/negotiate-language";
 import { registerCatalogue } from "../../shared/i18n/runtime";
+import de from "../../shared/i18n/translations/de";
 
 registerCatalogue("de", de);
 

@@ -2,11 +2,11 @@
 // in it and said it in `<html lang>`; its messages load before the app renders, so the hydration
 // finds the text the prerender wrote. English needs nothing: its texts are in the message functions.
 import { isLanguage, type Language } from "../../shared/i18n/languages";
-import { registerCatalogue, setActiveLanguage } from "../../shared/i18n/runtime";
+import { type Catalogue, registerCatalogue, setActiveLanguage } from "../../shared/i18n/runtime";
 
 /** Each language's catalogue, on demand: an English page never fetches another's. */
-const CATALOGUES: Record<Exclude<Language, "en">, () => Promise<{ default: object }>> = {
-	de: () => import("../../shared/i18n/messages/de.json"),
+const CATALOGUES: Record<Exclude<Language, "en">, () => Promise<{ default: Catalogue }>> = {
+	de: () => import("../../shared/i18n/translations/de"),
 };
 
 /** The language the server wrote this page in. */
@@ -21,7 +21,7 @@ export async function startInPageLanguage(): Promise<void> {
 	if (language !== "en") {
 		try {
 			const catalogue = await CATALOGUES[language]();
-			registerCatalogue(language, catalogue.default as Record<string, string>);
+			registerCatalogue(language, catalogue.default);
 		} catch {
 			// Not loaded (a network failure): the page's texts stay, the app's are English.
 		}

@@ -45,8 +45,10 @@ export async function openGenerator({
 	startFakeAuthServer(isSignedIn ? { signedInAs: createTestUser() } : {});
 	const view = renderApp({ path });
 	await screen.findByRole("link", { name: isSignedIn ? /View Generations/ : "Sign In" });
-	// The settings follow the first paint with the models: a test starts once they are there.
-	await screen.findByRole("radiogroup", { name: "Images" });
+	// The settings follow the first paint with the models: a test starts once they are there. Their
+	// modules are transformed on first import, beside the notes' and the prefetched flow's, which a
+	// busy machine takes more than the default wait for.
+	await screen.findByRole("radiogroup", { name: "Images" }, { timeout: 15_000 });
 	return view;
 }
 

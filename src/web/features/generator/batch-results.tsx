@@ -1,6 +1,6 @@
 // A batch's generations shown together in the generator, as they are made: each one's prompt,
 // model, status, first image and the time it took; a link shows the batch in the history. Loaded
-// on demand, the first time a batch is started (generation-code.ts).
+// on demand, the first time a batch is started (generation-code.ts), with its start (runBatch).
 import { useQuery } from "@tanstack/react-query";
 import { Layers } from "lucide-react";
 import { Link } from "react-router";
@@ -17,14 +17,28 @@ import { requestApi } from "../../lib/api-client";
 import { fetchGenerationsPage } from "../../lib/generations-requests";
 import type { BatchRequest } from "./batch-choice";
 
-/** A batch's start: the form's request with its batch part. */
-export function startBatch(
+/** The form's batch (decision 038): starting (Generate is busy), then started and shown here. */
+export type BatchRun = { batch?: CreateBatchResponse };
+
+/**
+ * Starts a batch, the form's request with its batch part: `setRun` hears it started, `onRefused`
+ * why not. Here rather than in the form, so that the first page carries no batch code.
+ */
+export async function runBatch(
 	body: Record<string, unknown> & BatchRequest,
-): Promise<CreateBatchResponse> {
-	return requestApi("/api/generations", CreateBatchResponseSchema, {
-		method: "POST",
-		body: JSON.stringify(body),
-	});
+	setRun: (run: BatchRun | null) => void,
+	onRefused: (message: string) => void,
+): Promise<void> {
+	try {
+		const batch = await requestApi("/api/generations", CreateBatchResponseSchema, {
+			method: "POST",
+			body: JSON.stringify(body),
+		});
+		setRun({ batch });
+	} catch (error) {
+		setRun(null);
+		onRefused(error instanceof Error ? error.message : String(error));
+	}
 }
 
 const POLL_MS = 2_000;

@@ -7,9 +7,13 @@
 export const loadGenerationFlow = () => import("./follow-generation");
 export const loadGenerationProgress = () => import("./generation-progress");
 export const loadGenerationResults = () => import("./generation-results");
+/** What can be done about a failure (sign in, try again), shown under its message. */
+export const loadErrorFollowUp = () => import("./error-follow-up");
 export const loadImagePreview = () => import("./image-preview");
 /** The settings beside the prompt (Model, Images, Advanced settings), asked for after the first paint. */
 export const loadGenerationControls = () => import("./generation-controls");
+/** The notes under Generate: the shortcuts, the offline engine's (generator-page.tsx). */
+export const loadGeneratorNotes = () => import("./generator-notes");
 /** A batch's start and its results, shown together (batch-results.tsx). */
 export const loadBatchResults = () => import("./batch-results");
 /** Reading a dropped or chosen image's recipe into the form. */
@@ -17,7 +21,12 @@ export const loadImageSettings = () => import("./image-settings");
 
 /** Fetches what a generation needs before it is asked for, so the first click answers at once. */
 export function prefetchGenerationCode(): void {
-	for (const load of [loadGenerationFlow, loadGenerationProgress, loadGenerationResults]) {
+	for (const load of [
+		loadGenerationFlow,
+		loadGenerationProgress,
+		loadGenerationResults,
+		loadErrorFollowUp,
+	]) {
 		// A prefetch is a hint: if it fails, the real use tries again and reports any failure.
 		load().catch(() => {});
 	}

@@ -25,7 +25,7 @@ describe("refusals before anything starts", () => {
 		expect(await screen.findByRole("alert")).toHaveTextContent(
 			"Please sign in to generate images.",
 		);
-		expect(within(getResultPanel()).getByRole("link", { name: "Sign In" })).toHaveAttribute(
+		expect(await within(getResultPanel()).findByRole("link", { name: "Sign In" })).toHaveAttribute(
 			"href",
 			"/login",
 		);

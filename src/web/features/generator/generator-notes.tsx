@@ -1,3 +1,6 @@
+// The notes under Generate: the keyboard shortcuts and the offline engine's. Prerendered with the
+// page and hydrated once this module has loaded (generator-page.tsx loads it on demand): they
+// answer nothing, so the first page need not carry them (decision 005).
 import { Cpu } from "lucide-react";
 import { useSyncExternalStore } from "react";
 import { usePublicConfig } from "../../lib/public-config";
@@ -28,7 +31,7 @@ function Key({ children }: { children: string }) {
 }
 
 /** The keyboard shortcuts, for screens wide enough to suggest a keyboard. */
-export function ShortcutHints() {
+function ShortcutHints() {
 	const command = useCommandKey();
 	return (
 		<p className="hidden flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 sm:flex">
@@ -47,7 +50,7 @@ export function ShortcutHints() {
 }
 
 /** Says so when the built-in offline engine makes the images, as it does out of the box. */
-export function OfflineEngineNote() {
+function OfflineEngineNote() {
 	const { data: config } = usePublicConfig();
 	if (config?.imageProvider !== "local") return null;
 	return (
@@ -58,5 +61,14 @@ export function OfflineEngineNote() {
 				are painted on this server from your prompt, without an AI model.
 			</span>
 		</p>
+	);
+}
+
+export function GeneratorNotes() {
+	return (
+		<>
+			<ShortcutHints />
+			<OfflineEngineNote />
+		</>
 	);
 }

@@ -5,12 +5,11 @@ import { AspectRatioSelect } from "./aspect-ratio-select";
 import {
 	loadBatchResults,
 	loadGenerationControls,
+	loadGeneratorNotes,
 	loadImagePreview,
 	prefetchGenerationCode,
 } from "./generation-code";
 import { readGenerationTimes } from "./generation-state";
-
-import { OfflineEngineNote, ShortcutHints } from "./generator-notes";
 import { PromptField } from "./prompt-field";
 import { ResultPanel } from "./result-panel";
 import { SettingsPlaceholder } from "./settings-frame";
@@ -34,6 +33,17 @@ const ImagePreview = lazy(async () => ({ default: (await loadImagePreview()).Ima
 const BatchResults = lazy(async () => ({
 	default: (await loadBatchResults()).BatchResults,
 }));
+// The notes under Generate: prerendered, and hydrated once their code has loaded (they answer
+// nothing meanwhile). One element for every render, so that the page's renders before the code has
+// come (the text typed) leave the prerendered notes as they are rather than render them again empty.
+const GeneratorNotes = lazy(async () => ({
+	default: (await loadGeneratorNotes()).GeneratorNotes,
+}));
+const GENERATOR_NOTES = (
+	<Suspense fallback={null}>
+		<GeneratorNotes />
+	</Suspense>
+);
 const GenerationControls = lazy(async () => ({
 	default: (await loadGenerationControls()).GenerationControls,
 }));
@@ -178,26 +188,25 @@ export function GeneratorPage({
 							prompt={form.prompt}
 							promptRef={promptRef}
 							onPromptChange={form.setPrompt}
-							onBatchRequestChange={form.batch.setBatchRequest}
+							onBatchRequestChange={form.setBatchRequest}
 						/>
 					</Suspense>
 					<Button
 						type="submit"
 						size="lg"
 						isFullWidth
-						isBusy={isGenerating || form.batch.isStartingBatch}
+						isBusy={isGenerating || form.isStartingBatch}
 						disabled={!form.isPromptValid}
 					>
 						{isGenerating ? null : <Sparkles aria-hidden="true" className="size-4" />}
-						{isGenerating || form.batch.isStartingBatch ? "Generating..." : "Generate"}
+						{isGenerating || form.isStartingBatch ? "Generating..." : "Generate"}
 					</Button>
-					<ShortcutHints />
-					<OfflineEngineNote />
+					{GENERATOR_NOTES}
 				</form>
 
-				{form.batch.startedBatch ? (
+				{form.batchRun?.batch ? (
 					<Suspense fallback={null}>
-						<BatchResults batch={form.batch.startedBatch} />
+						<BatchResults batch={form.batchRun.batch} />
 					</Suspense>
 				) : (
 					<ResultPanel

@@ -1,13 +1,12 @@
-import { CircleAlert, Images, LogIn, RotateCw } from "lucide-react";
+import { CircleAlert } from "lucide-react";
 import { lazy, type ReactNode, type Ref, Suspense } from "react";
-import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
-import { FIRST_PAGE_ERRORS } from "../../../shared/first-page-errors";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { Button, getButtonClassName } from "../../components/button";
 import { Spinner } from "../../components/spinner";
 import { EmptyState } from "./empty-state";
-import { loadGenerationProgress, loadGenerationResults } from "./generation-code";
+import {
+	loadErrorFollowUp,
+	loadGenerationProgress,
+	loadGenerationResults,
+} from "./generation-code";
 import {
 	type GeneratedRequest,
 	type GenerationState,
@@ -21,70 +20,14 @@ const GenerationProgress = lazy(async () => ({
 const GenerationResults = lazy(async () => ({
 	default: (await loadGenerationResults()).GenerationResults,
 }));
+const ErrorFollowUp = lazy(async () => ({
+	default: (await loadErrorFollowUp()).ErrorFollowUp,
+}));
 
 function PanelLoading() {
 	return (
 		<div className="flex flex-1 items-center justify-center py-16 text-accent-600">
 			<Spinner size="lg" />
-		</div>
-	);
-}
-
-type ErrorFollowUpProps = {
-	error: string;
-	request: GeneratedRequest | null;
-	isSignedIn: boolean;
-	verificationAction: ReactNode;
-	onRetry: (request: GeneratedRequest) => void;
-};
-
-/** What can be done about the error shown above it. */
-function ErrorFollowUp({
-	error,
-	request,
-	isSignedIn,
-	verificationAction,
-	onRetry,
-}: ErrorFollowUpProps) {
-	if (error === FIRST_PAGE_ERRORS.EMAIL_NOT_VERIFIED.message) {
-		return verificationAction ? <div className="mt-4">{verificationAction}</div> : null;
-	}
-	if (error === GENERATION_MESSAGES.signInRequired) {
-		return (
-			<div className="mt-4">
-				<Link to={APP_PATHS.login} className={getButtonClassName({ size: "sm" })}>
-					<LogIn aria-hidden="true" className="size-4" />
-					Sign In
-				</Link>
-			</div>
-		);
-	}
-	if (error === GENERATION_MESSAGES.cancelled) {
-		return (
-			<div className="mt-4 space-y-3 text-sm text-slate-600">
-				<p>
-					Only the waiting stopped: the server still finishes these images and saves them to your
-					history.
-				</p>
-				{isSignedIn ? (
-					<Link
-						to={APP_PATHS.generations}
-						className={getButtonClassName({ variant: "secondary", size: "sm" })}
-					>
-						<Images aria-hidden="true" className="size-4" />
-						View Generations
-					</Link>
-				) : null}
-			</div>
-		);
-	}
-	if (error === GENERATION_MESSAGES.invalidPrompt || !request) return null;
-	return (
-		<div className="mt-4">
-			<Button variant="secondary" size="sm" onClick={() => onRetry(request)}>
-				<RotateCw aria-hidden="true" className="size-4" />
-				Try Again
-			</Button>
 		</div>
 	);
 }
@@ -127,13 +70,15 @@ export function ResultPanel({
 		);
 	} else if (state.phase === "failed") {
 		content = (
-			<ErrorFollowUp
-				error={state.message}
-				request={state.request}
-				isSignedIn={isSignedIn}
-				verificationAction={verificationAction}
-				onRetry={onRetry}
-			/>
+			<Suspense fallback={null}>
+				<ErrorFollowUp
+					error={state.message}
+					request={state.request}
+					isSignedIn={isSignedIn}
+					verificationAction={verificationAction}
+					onRetry={onRetry}
+				/>
+			</Suspense>
 		);
 	} else if (state.phase === "completed" && state.images.length > 0) {
 		content = (

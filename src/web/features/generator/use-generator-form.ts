@@ -6,11 +6,12 @@ import type { RecipeRegionEdit } from "../../../shared/image-recipe";
 import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
 import { readGeneratorLink } from "../../lib/generator-link";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
+import type { BatchRequest } from "./batch-choice";
+import type { BatchRun } from "./batch-results";
 import { type SettingsChoice, toRequestedSettings } from "./generation-choice";
-import { loadImageSettings } from "./generation-code";
+import { loadBatchResults, loadImageSettings } from "./generation-code";
 import type { PendingPrefill } from "./generation-controls";
 import { type GeneratedRequest, isGenerationRunning } from "./generation-state";
-import { useBatchRun } from "./use-batch-run";
 import { useGenerator } from "./use-generator";
 import type { ReferenceRequest, SentReference } from "./use-reference-image";
 
@@ -85,7 +86,11 @@ export function useGeneratorForm({
 		onResume: fillFormWithResumed,
 	});
 	const isGenerating = isGenerationRunning(state);
-	const batch = useBatchRun();
+	// Variations or Compare models (decision 038): what the batch controls ask for (batch-field.tsx,
+	// in the settings' chunk) and the batch submitted, which batch-results.tsx starts and shows.
+	const [batchRequest, setBatchRequest] = useState<BatchRequest | null>(null);
+	const [batchRun, setBatchRun] = useState<BatchRun | null>(null);
+	const isStartingBatch = batchRun !== null && !batchRun.batch;
 
 	const promptCheck = validatePrompt(prompt);
 	const negativeCheck = choice?.model.negativePrompt
@@ -114,7 +119,7 @@ export function useGeneratorForm({
 
 	function start(request: GeneratedRequest) {
 		closePreview();
-		batch.clearBatch();
+		setBatchRun(null);
 		generate(request);
 	}
 
@@ -131,22 +136,26 @@ export function useGeneratorForm({
 			return;
 		}
 		// Variations or Compare models: one submission, several generations (decision 038).
-		if (batch.batchRequest && !sentReference) {
-			if (batch.isStartingBatch) return;
+		if (batchRequest && !sentReference) {
+			if (isStartingBatch) return;
 			const { model, ...settings } = choice ? toRequestedSettings(choice) : {};
+			const body = {
+				prompt: promptCheck.prompt,
+				aspectRatio,
+				...settings,
+				...(batchRequest.models ? {} : { model }),
+				...batchRequest,
+				...(boardIds.length > 0 ? { boards: boardIds } : {}),
+			};
 			closePreview();
 			reset();
-			batch.startBatchRun(
-				{
-					prompt: promptCheck.prompt,
-					aspectRatio,
-					...settings,
-					...(batch.batchRequest.models ? {} : { model }),
-					...batch.batchRequest,
-					...(boardIds.length > 0 ? { boards: boardIds } : {}),
-				},
-				reject,
-			);
+			setBatchRun({});
+			loadBatchResults()
+				.then(({ runBatch }) => runBatch(body, setBatchRun, reject))
+				.catch((error: Error) => {
+					setBatchRun(null);
+					reject(error.message);
+				});
 			return;
 		}
 		// The settings hand over a reference only for a model that takes one (they say so otherwise).
@@ -206,7 +215,7 @@ export function useGeneratorForm({
 	/** Escape: an empty form and no result. */
 	function clearEverything() {
 		reset();
-		batch.clearBatch();
+		setBatchRun(null);
 		setPrompt("");
 		setAspectRatio(DEFAULT_ASPECT_RATIO);
 		setHasTriedToGenerate(false);
@@ -236,7 +245,9 @@ export function useGeneratorForm({
 		requestGeneration,
 		boardIds,
 		setBoardIds,
-		batch,
+		setBatchRequest,
+		batchRun,
+		isStartingBatch,
 		retry,
 		cancel,
 		clearEverything,

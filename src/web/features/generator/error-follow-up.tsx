@@ -1,0 +1,70 @@
+// What can be done about a failure the result panel shows (result-panel.tsx): sign in, verify the
+// address, see the history, try again. Loaded with the generation's code (generation-code.ts), not
+// with the first page, which shows only the message itself.
+import { Images, LogIn, RotateCw } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { APP_PATHS } from "../../../shared/app-routes";
+import { FIRST_PAGE_ERRORS } from "../../../shared/first-page-errors";
+import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import { Button, getButtonClassName } from "../../components/button";
+import type { GeneratedRequest } from "./generation-state";
+
+type ErrorFollowUpProps = {
+	error: string;
+	request: GeneratedRequest | null;
+	isSignedIn: boolean;
+	verificationAction: ReactNode;
+	onRetry: (request: GeneratedRequest) => void;
+};
+
+/** What can be done about the error shown above it. */
+export function ErrorFollowUp({
+	error,
+	request,
+	isSignedIn,
+	verificationAction,
+	onRetry,
+}: ErrorFollowUpProps) {
+	if (error === FIRST_PAGE_ERRORS.EMAIL_NOT_VERIFIED.message) {
+		return verificationAction ? <div className="mt-4">{verificationAction}</div> : null;
+	}
+	if (error === GENERATION_MESSAGES.signInRequired) {
+		return (
+			<div className="mt-4">
+				<Link to={APP_PATHS.login} className={getButtonClassName({ size: "sm" })}>
+					<LogIn aria-hidden="true" className="size-4" />
+					Sign In
+				</Link>
+			</div>
+		);
+	}
+	if (error === GENERATION_MESSAGES.cancelled) {
+		return (
+			<div className="mt-4 space-y-3 text-sm text-slate-600">
+				<p>
+					Only the waiting stopped: the server still finishes these images and saves them to your
+					history.
+				</p>
+				{isSignedIn ? (
+					<Link
+						to={APP_PATHS.generations}
+						className={getButtonClassName({ variant: "secondary", size: "sm" })}
+					>
+						<Images aria-hidden="true" className="size-4" />
+						View Generations
+					</Link>
+				) : null}
+			</div>
+		);
+	}
+	if (error === GENERATION_MESSAGES.invalidPrompt || !request) return null;
+	return (
+		<div className="mt-4">
+			<Button variant="secondary" size="sm" onClick={() => onRetry(request)}>
+				<RotateCw aria-hidden="true" className="size-4" />
+				Try Again
+			</Button>
+		</div>
+	);
+}
