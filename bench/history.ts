@@ -14,7 +14,6 @@ import { countHistory, selectHistoryPage } from "../src/server/generations/histo
 import { listHistory } from "../src/server/generations/request/list-history";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
-	BENCH_ADMIN_EMAIL,
 	type BenchServer,
 	createBenchServer,
 	createBenchSettings,
@@ -23,6 +22,7 @@ import {
 	printTable,
 	type Summary,
 	signUp,
+	signUpAdministrator,
 	startBenchPostgres,
 	summarize,
 } from "./bench-support";
@@ -185,7 +185,7 @@ async function benchDatabase(label: string, database: Database): Promise<CaseRes
 	try {
 		const person = await signUp(server, PERSON_EMAIL);
 		const other = await signUp(server, "someone-else@example.com");
-		const admin = await signUp(server, BENCH_ADMIN_EMAIL);
+		const admin = await signUpAdministrator(server);
 
 		const seedStarted = performance.now();
 		await seedHistory(database, person.userId, ROWS);

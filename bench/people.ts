@@ -11,7 +11,6 @@ import type { Database } from "../src/server/db/database";
 import { refreshStatistics } from "../src/server/db/embedded-statistics";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
-	BENCH_ADMIN_EMAIL,
 	type BenchServer,
 	createBenchServer,
 	createBenchSettings,
@@ -19,7 +18,7 @@ import {
 	formatMs,
 	printTable,
 	type Summary,
-	signUp,
+	signUpAdministrator,
 	summarize,
 } from "./bench-support";
 
@@ -144,7 +143,7 @@ async function benchDatabase(
 		isWorkerEnabled: false,
 	});
 	try {
-		const admin = await signUp(server, BENCH_ADMIN_EMAIL);
+		const admin = await signUpAdministrator(server);
 		const seedStarted = performance.now();
 		await seedPeople(database);
 		if (database.kind === "postgres") await database.pool.query("vacuum analyze");
