@@ -6,14 +6,13 @@
 // Optional: ITERATIONS=100 WARMUP=10 PEOPLE=10000 GENERATIONS_PER_PERSON=5 DATABASES=pglite,postgres
 //   BENCH_DATABASE_URL=postgres://...
 
-import { cpus, loadavg } from "node:os";
 import type { Database } from "../src/server/db/database";
 import { refreshStatistics } from "../src/server/db/embedded-statistics";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
 	type BenchServer,
 	createBenchServer,
-	createBenchSettings,
+	describeMachine,
 	forEachBenchDatabase,
 	formatMs,
 	printTable,
@@ -139,7 +138,6 @@ async function benchDatabase(
 	const server = await createBenchServer({
 		database,
 		provider: createLocalProvider({ delayMs: 0 }),
-		settings: createBenchSettings(),
 		isWorkerEnabled: false,
 	});
 	try {
@@ -199,9 +197,7 @@ async function benchDatabase(
 }
 
 console.log(
-	`People page benchmark: ${PEOPLE} people, about ${GENERATIONS_PER_PERSON} generations each; ${ITERATIONS} timed requests after ${WARMUP} warm-ups; ${cpus().length} cores, load ${loadavg()
-		.map((value) => value.toFixed(2))
-		.join(" ")}`,
+	`People page benchmark: ${PEOPLE} people, about ${GENERATIONS_PER_PERSON} generations each; ${ITERATIONS} timed requests after ${WARMUP} warm-ups; ${describeMachine()}`,
 );
 const results: Array<{ database: string; name: string; summary: Summary }> = [];
 await forEachBenchDatabase(
