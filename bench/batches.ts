@@ -8,9 +8,7 @@
 import type { Database } from "../src/server/db/database";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
-	BENCH_BASE_URL,
 	createBenchServer,
-	createBenchSettings,
 	formatMs,
 	openBenchPglite,
 	printTable,
@@ -28,19 +26,18 @@ async function measure(label: string, database: Database): Promise<[string, Summ
 	const server = await createBenchServer({
 		database,
 		provider: createLocalProvider({ delayMs: 0 }),
-		settings: createBenchSettings({
+		settings: {
 			limits: {
 				maxActivePerUser: 100_000,
 				dailyLimitPerUser: 0,
 				maxBatchGenerations: COMBINATIONS,
 			},
-		}),
+		},
 		// No worker: the time measured is the start alone, not the renders it queues.
 		isWorkerEnabled: false,
 	});
 	try {
-		const { cookie } = await signUp(server, `batches-bench-${Date.now()}@example.com`);
-		const headers = { cookie, origin: BENCH_BASE_URL, "content-type": "application/json" };
+		const { headers } = await signUp(server, `batches-bench-${Date.now()}@example.com`);
 		const start = async (body: Record<string, unknown>) => {
 			const response = await server.app.request("/api/generations", {
 				method: "POST",

@@ -2,7 +2,7 @@
 
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { serve } from "@hono/node-server";
@@ -18,18 +18,21 @@ import { loadStaticSite, type StaticSite } from "../src/server/http/static-site"
 import { createSilentLogger } from "../src/server/logging/logger";
 import type { ModelCatalogue } from "../src/server/models/model-catalogue";
 import type { ImageProvider } from "../src/server/providers/types";
-import { assembleServer, type ServerSettings } from "../src/server/server";
+import { assembleServer } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";
 import { findFreePort, startPostgresCluster } from "../src/server/testing/postgres-cluster";
+import { readResetToken } from "../src/server/testing/reset-token";
 import {
 	createTestSettings,
 	TEST_ADMIN_EMAIL,
 	TEST_BASE_URL,
+	type TestSettingsOverrides,
 } from "../src/server/testing/test-settings";
 
 // The benchmarks run the server with the same settings the tests use.
 export const BENCH_BASE_URL = TEST_BASE_URL;
-export const BENCH_ADMIN_EMAIL = TEST_ADMIN_EMAIL;
+const BENCH_ADMIN_EMAIL = TEST_ADMIN_EMAIL;
+/** The tests' settings, for a benchmark that assembles the server itself. */
 export const createBenchSettings = createTestSettings;
 const BENCH_PASSWORD = "correct horse battery";
 
@@ -187,7 +190,8 @@ export async function createBenchServer(options: {
 	database: Database;
 	/** The one model's provider, or the models offered. */
 	provider: ImageProvider | ModelCatalogue;
-	settings: ServerSettings;
+	/** What differs from the tests' settings (createTestSettings), which the benchmarks share. */
+	settings?: TestSettingsOverrides;
 	isWorkerEnabled: boolean;
 	/** The built web app it serves, if any. */
 	site?: StaticSite;
@@ -196,7 +200,7 @@ export async function createBenchServer(options: {
 	const server = await assembleServer({
 		database: options.database,
 		logger: createSilentLogger(),
-		settings: options.settings,
+		settings: createTestSettings(options.settings),
 		storage: createLocalStorage(storageDir),
 		models: options.provider,
 		site: options.site,
@@ -233,7 +237,7 @@ export async function serveBenchServer(options: {
 	const server = await createBenchServer({
 		database,
 		provider: options.provider,
-		settings: createBenchSettings({ baseUrl, trustedOrigins: options.trustedOrigins ?? [] }),
+		settings: { baseUrl, trustedOrigins: options.trustedOrigins ?? [] },
 		isWorkerEnabled: options.isWorkerEnabled,
 		site: options.webDist === undefined ? undefined : await loadStaticSite(options.webDist),
 	});
@@ -248,11 +252,26 @@ export async function serveBenchServer(options: {
 	};
 }
 
-/** Signs up through the real endpoint; returns the user's id and the session cookie to send. */
+/** A signed-in person: the session cookie, and the headers of a JSON request of theirs. */
+export type BenchPerson = {
+	userId: string;
+	cookie: string;
+	headers: { cookie: string; origin: string; "content-type": string };
+};
+
+function benchPerson(userId: string, cookie: string): BenchPerson {
+	return {
+		userId,
+		cookie,
+		headers: { cookie, origin: BENCH_BASE_URL, "content-type": "application/json" },
+	};
+}
+
+/** Signs up through the real endpoint; returns the user's id and the session to send. */
 export async function signUp(
 	server: Pick<BenchServer, "app">,
 	email: string,
-): Promise<{ userId: string; cookie: string }> {
+): Promise<BenchPerson> {
 	const response = await server.app.request("/api/auth/sign-up/email", {
 		method: "POST",
 		headers: { "content-type": "application/json", origin: BENCH_BASE_URL },
@@ -260,13 +279,48 @@ export async function signUp(
 	});
 	if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
 	const body = (await response.json()) as { user: { id: string } };
+	return benchPerson(body.user.id, readSessionCookie(response));
+}
+
+/**
+ * The administrator as an operator makes them (decision 022): signs up with BENCH_ADMIN_EMAIL,
+ * then claims the address through the reset link the server made on sign-up. Signing up alone
+ * gives no powers. Returns the user's id and the cookie of the session the claim signs in.
+ */
+export async function signUpAdministrator(
+	server: Pick<BenchServer, "app" | "database">,
+): Promise<BenchPerson> {
+	const { userId } = await signUp(server, BENCH_ADMIN_EMAIL);
+	const token = await readResetToken(server, userId);
+	const response = await server.app.request("/api/auth/reset-password", {
+		method: "POST",
+		headers: { "content-type": "application/json", origin: BENCH_BASE_URL },
+		body: JSON.stringify({ token, newPassword: BENCH_PASSWORD }),
+	});
+	if (!response.ok) throw new Error(`claim failed: ${response.status} ${await response.text()}`);
+	return benchPerson(userId, readSessionCookie(response));
+}
+
+function readSessionCookie(response: Response): string {
 	const cookie = response.headers
 		.getSetCookie()
 		.map((header) => header.split(";")[0] ?? "")
 		.filter((pair) => pair.includes("="))
 		.join("; ");
-	if (!cookie) throw new Error("sign-up set no session cookie");
-	return { userId: body.user.id, cookie };
+	if (!cookie) throw new Error(`${response.url || "the answer"} set no session cookie`);
+	return cookie;
+}
+
+/** The machine's load average over 1, 5 and 15 minutes, as "2.1 / 3.4 / 5.0". */
+export function formatLoadAverage(): string {
+	return loadavg()
+		.map((load) => load.toFixed(1))
+		.join(" / ");
+}
+
+/** "2 cores, load average 2.1 / 3.4 / 5.0 (1 / 5 / 15 min)": what every printout says of the machine. */
+export function describeMachine(): string {
+	return `${cpus().length} cores, load average ${formatLoadAverage()} (1 / 5 / 15 min)`;
 }
 
 export type Summary = { median: number; p95: number; max: number; mean: number; count: number };

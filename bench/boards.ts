@@ -7,7 +7,6 @@
 // Optional: ITERATIONS=200 WARMUP=20 ROWS=10000 OTHER_ROWS=2000 DATABASES=pglite,postgres
 //   BENCH_DATABASE_URL=postgres://...
 
-import { cpus, loadavg } from "node:os";
 import type { Database } from "../src/server/db/database";
 import { refreshStatistics } from "../src/server/db/embedded-statistics";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
@@ -15,7 +14,7 @@ import {
 	BENCH_BASE_URL,
 	type BenchServer,
 	createBenchServer,
-	createBenchSettings,
+	describeMachine,
 	forEachBenchDatabase,
 	formatMs,
 	printTable,
@@ -79,7 +78,6 @@ async function benchDatabase(label: string, database: Database): Promise<CaseRes
 	const server = await createBenchServer({
 		database,
 		provider: createLocalProvider({ delayMs: 0 }),
-		settings: createBenchSettings(),
 		isWorkerEnabled: false,
 	});
 	try {
@@ -187,11 +185,7 @@ async function main(): Promise<void> {
 	console.log(
 		`Boards benchmark: a board's page and a smart board's through app.request, ${ROWS} generations of the person, ${OTHER_ROWS} of another; ${WARMUP} warm-ups, ${ITERATIONS} timed requests per case.`,
 	);
-	console.log(
-		`Machine: ${cpus().length} cores, load average ${loadavg()
-			.map((load) => load.toFixed(1))
-			.join(" ")}`,
-	);
+	console.log(`Machine: ${describeMachine()}`);
 	const results: CaseResult[] = [];
 	await forEachBenchDatabase(
 		async ({ label, open }) => {

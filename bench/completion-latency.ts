@@ -19,7 +19,6 @@ import { createLocalStorage } from "../src/server/storage/local-storage";
 import {
 	type BenchServer,
 	createBenchServer,
-	createBenchSettings,
 	DATABASE_NAMES,
 	forEachBenchDatabase,
 	formatMs,
@@ -134,17 +133,17 @@ async function benchDatabase(
 	const server = await createBenchServer({
 		database,
 		provider: controlled.provider,
-		settings: createBenchSettings({ concurrency: 2 }),
+		settings: { concurrency: 2 },
 		isWorkerEnabled: true,
 	});
 	const measurement: Measurement = { latencies: [], pickups: [], extraPolls: 0 };
 	try {
-		const { cookie } = await signUp(server, "latency-person@example.com");
+		const { cookie, headers } = await signUp(server, "latency-person@example.com");
 		for (let run = 0; run < WARMUP + RUNS; run++) {
 			const prompt = `completion latency run ${run}`;
 			const created = await server.app.request("/api/generations", {
 				method: "POST",
-				headers: { "content-type": "application/json", origin: "http://localhost:3000", cookie },
+				headers,
 				body: JSON.stringify({ prompt, aspectRatio: "--ar 1:1" }),
 			});
 			const createdAt = performance.now();

@@ -8,13 +8,7 @@
 // Optional: DELAY_MS=200
 
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
-import {
-	createBenchServer,
-	createBenchSettings,
-	formatMs,
-	openBenchPglite,
-	signUp,
-} from "./bench-support";
+import { createBenchServer, formatMs, openBenchPglite, signUp } from "./bench-support";
 
 const DELAY_MS = Number(process.env.DELAY_MS ?? 200);
 const DEMAND = [20, 1, 3, 2, 1, 2, 3, 1, 2, 1];
@@ -22,10 +16,10 @@ const DEMAND = [20, 1, 3, 2, 1, 2, 3, 1, 2, 1];
 const server = await createBenchServer({
 	database: await openBenchPglite(),
 	provider: createLocalProvider({ delayMs: DELAY_MS }),
-	settings: createBenchSettings({
+	settings: {
 		concurrency: 1,
 		limits: { maxActivePerUser: 25, dailyLimitPerUser: 0 },
-	}),
+	},
 	isWorkerEnabled: true,
 });
 try {

@@ -28,13 +28,12 @@
 // blocking time (Lighthouse, mobile) under 100 ms and below the stand-in's.
 
 import { readFile, writeFile } from "node:fs/promises";
-import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { type Browser, chromium } from "@playwright/test";
 import { launch } from "chrome-launcher";
 import { build, type InlineConfig } from "vite";
 import viteConfig from "../vite.config";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, printTable } from "./bench-support";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, describeMachine, printTable } from "./bench-support";
 import { runLighthouse, type ServedApp, serveBuiltApp } from "./lighthouse-support";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
@@ -202,12 +201,6 @@ function formatRatio(value: number): string {
 	return Number.isNaN(value) ? "-" : `${value.toFixed(2)}x`;
 }
 
-function formatLoad(): string {
-	return `load average ${loadavg()
-		.map((load) => load.toFixed(1))
-		.join(", ")} on ${cpus().length} cores`;
-}
-
 /** Each variant in turn, the order turning each round, so a busy moment falls on all alike. */
 async function interleave<T>(
 	rounds: number,
@@ -245,7 +238,7 @@ async function main(): Promise<void> {
 		for (const directory of COMPARE_DISTS)
 			await addVariant(`prerendered / (${directory})`, directory);
 
-		console.log(formatLoad());
+		console.log(describeMachine());
 		console.log(
 			`stand-in: one chunk of ${(gzipBytes / 1024).toFixed(1)} KiB gzip, rendered in the browser`,
 		);
@@ -298,7 +291,7 @@ async function main(): Promise<void> {
 				];
 			}),
 		);
-		console.log(formatLoad());
+		console.log(describeMachine());
 		if (SLOWED_ROUNDS > 0) {
 			console.log(
 				`\n${SLOWED_ROUNDS} rounds of cold loads, interleaved, the CPU ${CPU_SLOWDOWN}x slower (DevTools' throttling)`,
@@ -316,7 +309,7 @@ async function main(): Promise<void> {
 					];
 				}),
 			);
-			console.log(formatLoad());
+			console.log(describeMachine());
 		}
 
 		if (LIGHTHOUSE_ROUNDS > 0) {
@@ -363,7 +356,7 @@ async function main(): Promise<void> {
 					);
 				}
 			});
-			console.log(formatLoad());
+			console.log(describeMachine());
 		}
 	} finally {
 		for (const app of apps) await app.close();

@@ -12,7 +12,7 @@
 
 import { randomUUID } from "node:crypto";
 import { access, link, mkdir, mkdtemp, rm } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { serve } from "@hono/node-server";
 import { type Browser, chromium, type Page } from "@playwright/test";
@@ -33,6 +33,7 @@ import {
 	CHROMIUM_ARGS,
 	CHROMIUM_PATH,
 	createBenchSettings,
+	describeMachine,
 	formatMs,
 	openBenchPglite,
 	printTable,
@@ -714,11 +715,7 @@ async function main(): Promise<void> {
 			);
 		}
 		console.log(
-			`Machine: ${cpus().length} cores, load average ${loadavg()
-				.map((value) => value.toFixed(2))
-				.join(
-					" / ",
-				)} (1 / 5 / 15 min) at the end; other work on the machine shows up as long tasks.`,
+			`Machine: ${describeMachine()} at the end; other work on the machine shows up as long tasks.`,
 		);
 		const foreign = loads.reduce((sum, load) => sum + load.foreignRequests, scroll.foreignRequests);
 		console.log(`Requests to anything but 127.0.0.1: ${foreign}`);

@@ -2,6 +2,7 @@
 // benchmark itself; bench/run.mjs runs only the names it lists).
 
 import type { Database } from "../src/server/db/database";
+import { insertCompletedRowsSql } from "../src/server/testing/generation-row";
 
 const BATCH = 1_000;
 
@@ -62,7 +63,8 @@ function sqlTextArray(values: readonly string[]): string {
 }
 
 // One batch of completed generations for one person: created over the last 60 days at millisecond
-// precision (as the app stores them), four stored images each, shaped like StoredImage.
+// precision (as the app stores them), four stored images each, shaped like StoredImage. Every
+// other column is the tests' completed row (buildCompletedRow).
 const SEED_SQL = `
 with s as materialized (
 	select
@@ -71,24 +73,17 @@ with s as materialized (
 		date_trunc('milliseconds', now() - random() * interval '60 days') as created_at
 	from generate_series($2::int, $3::int) as g
 )
-insert into generations (
-	id, user_id, prompt, aspect_ratio, status, provider, model_id, model_label, api_id, polling_url, images, error,
-	attempts, is_favorite, created_at, started_at, completed_at, updated_at
-)
-select
-	s.id,
-	$1,
-	(${sqlTextArray(SUBJECTS)})[1 + (s.g * 7) % ${SUBJECTS.length}] || ', ' ||
+${insertCompletedRowsSql("s", {
+	id: "s.id",
+	user_id: "$1",
+	prompt: `(${sqlTextArray(SUBJECTS)})[1 + (s.g * 7) % ${SUBJECTS.length}] || ', ' ||
 		(${sqlTextArray(LIGHTS)})[1 + (s.g * 5) % ${LIGHTS.length}] || ', ' ||
-		(${sqlTextArray(STYLES)})[1 + (s.g * 3) % ${STYLES.length}],
-	(array['--ar 1:1', '--ar 3:2', '--ar 16:9', '--ar 21:9', '--ar 2:3', '--ar 9:16'])[1 + s.g % 6],
-	'completed',
-	'local',
-	'local',
-	'Offline engine',
-	'local_' || gen_random_uuid(),
-	'/api/generations/' || s.id || '/status',
-	(
+		(${sqlTextArray(STYLES)})[1 + (s.g * 3) % ${STYLES.length}]`,
+	aspect_ratio:
+		"(array['--ar 1:1', '--ar 3:2', '--ar 16:9', '--ar 21:9', '--ar 2:3', '--ar 9:16'])[1 + s.g % 6]",
+	api_id: "'local_' || gen_random_uuid()",
+	polling_url: "'/api/generations/' || s.id || '/status'",
+	images: `(
 		select jsonb_agg(
 			jsonb_build_object(
 				'key', 'generations/' || s.id || '/' || i || '.png',
@@ -102,15 +97,13 @@ select
 			order by i
 		)
 		from generate_series(0, 3) as i
-	),
-	null,
-	1,
-	s.g % 20 = 0,
-	s.created_at,
-	s.created_at + interval '1 second',
-	s.created_at + interval '12.345 seconds',
-	s.created_at + interval '12.345 seconds'
-from s
+	)`,
+	is_favorite: "s.g % 20 = 0",
+	created_at: "s.created_at",
+	started_at: "s.created_at + interval '1 second'",
+	completed_at: "s.created_at + interval '12.345 seconds'",
+	updated_at: "s.created_at + interval '12.345 seconds'",
+})}
 `;
 
 /** Seeds `count` completed generations for one person, in batches of 1,000. */

@@ -7,22 +7,22 @@
 // Optional: ITERATIONS=200 WARMUP=20 ROWS=10000 OTHER_ROWS=2000 DEPTH=200 VACUUM=0|1 ANALYZE=0
 //   BENCH_DATABASE_URL=postgres://...
 
-import { cpus, loadavg } from "node:os";
 import type { Database } from "../src/server/db/database";
 import { refreshStatistics } from "../src/server/db/embedded-statistics";
 import { countHistory, selectHistoryPage } from "../src/server/generations/history-repository";
 import { listHistory } from "../src/server/generations/request/list-history";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
-	BENCH_ADMIN_EMAIL,
 	type BenchServer,
 	createBenchServer,
-	createBenchSettings,
+	describeMachine,
+	formatLoadAverage,
 	formatMs,
 	openBenchPglite,
 	printTable,
 	type Summary,
 	signUp,
+	signUpAdministrator,
 	startBenchPostgres,
 	summarize,
 } from "./bench-support";
@@ -179,13 +179,12 @@ async function benchDatabase(label: string, database: Database): Promise<CaseRes
 	const server = await createBenchServer({
 		database,
 		provider: createLocalProvider({ delayMs: 0 }),
-		settings: createBenchSettings(),
 		isWorkerEnabled: false,
 	});
 	try {
 		const person = await signUp(server, PERSON_EMAIL);
 		const other = await signUp(server, "someone-else@example.com");
-		const admin = await signUp(server, BENCH_ADMIN_EMAIL);
+		const admin = await signUpAdministrator(server);
 
 		const seedStarted = performance.now();
 		await seedHistory(database, person.userId, ROWS);
@@ -380,11 +379,7 @@ async function main(): Promise<void> {
 		`History page benchmark: GET /api/generations?limit=${PAGE_SIZE}, plain, searched and filtered, through app.request (session lookup + page query + counts + JSON), ` +
 			`${ROWS} generations of the person, ${OTHER_ROWS} of another; ${WARMUP} warm-ups, ${ITERATIONS} timed requests per case.`,
 	);
-	console.log(
-		`Machine: ${cpus().length} cores, load average ${loadavg()
-			.map((load) => load.toFixed(1))
-			.join(" ")}`,
-	);
+	console.log(`Machine: ${describeMachine()}`);
 	const results: CaseResult[] = [];
 
 	results.push(...(await benchDatabase("PGlite (in-memory)", await openBenchPglite())));
@@ -399,11 +394,7 @@ async function main(): Promise<void> {
 		}
 	}
 
-	console.log(
-		`\nLoad average at the end: ${loadavg()
-			.map((load) => load.toFixed(1))
-			.join(" ")}`,
-	);
+	console.log(`\nLoad average at the end: ${formatLoadAverage()}`);
 	printTable(
 		["database", "case", "median", "p95", "max", "CPU median", "target (median)"],
 		results.map(({ database, name, summary, cpuMedian, targetMs }) => [

@@ -11,9 +11,8 @@
 //
 // Targets (issue 14): performance, accessibility and best practices 100, CLS 0, TBT under 30 ms.
 
-import { cpus, loadavg } from "node:os";
 import { launch } from "chrome-launcher";
-import { CHROMIUM_ARGS, CHROMIUM_PATH, printTable } from "./bench-support";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, describeMachine, printTable } from "./bench-support";
 import {
 	CATEGORIES,
 	type LighthouseFigures,
@@ -51,11 +50,7 @@ async function main(): Promise<void> {
 	});
 	let isOver = false;
 	try {
-		console.log(
-			`load average ${loadavg()
-				.map((load) => load.toFixed(1))
-				.join(", ")} on ${cpus().length} cores`,
-		);
+		console.log(describeMachine());
 		console.log(
 			`Lighthouse ${RUNS} run(s) per page, mobile, simulated throttling, against ${baseUrl} (${WEB_DIST})`,
 		);

@@ -15,7 +15,7 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { Agent, request } from "undici";
@@ -27,7 +27,13 @@ import {
 } from "../src/server/testing/server-process";
 import { ASPECT_RATIO_VALUES } from "../src/shared/aspect-ratios";
 import { POLLING_INTERVAL_MS } from "../src/shared/constants";
-import { formatMs, percentile, printTable, startBenchPostgres } from "./bench-support";
+import {
+	formatLoadAverage,
+	formatMs,
+	percentile,
+	printTable,
+	startBenchPostgres,
+} from "./bench-support";
 
 const PEOPLE = Number(process.env.PEOPLE ?? 100);
 const DURATION_MS = Number(process.env.DURATION_S ?? 60) * 1000;
@@ -133,10 +139,6 @@ function readCpuSeconds(pid: number): number {
 	}
 }
 
-const formatLoadAverage = () =>
-	loadavg()
-		.map((value) => value.toFixed(1))
-		.join(" / ");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const randomBetween = (low: number, high: number) => low + Math.random() * (high - low);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;

@@ -45,10 +45,10 @@ async function main(): Promise<void> {
 	const { baseUrl } = server;
 	let browser: Browser | undefined;
 	try {
-		const { cookie } = await signUp(server, "mask-editor@example.com");
+		const { cookie, headers } = await signUp(server, "mask-editor@example.com");
 		const created = await server.app.request("/api/generations", {
 			method: "POST",
-			headers: { "content-type": "application/json", origin: BENCH_BASE_URL, cookie },
+			headers,
 			body: JSON.stringify({ prompt: "A harbour at dawn", aspectRatio: "--ar 1:1", count: 1 }),
 		});
 		const { id } = (await created.json()) as { id: string };

@@ -6,20 +6,18 @@
 // Optional: ITERATIONS=100 WARMUP=10 PEOPLE=10000 GENERATIONS_PER_PERSON=5 DATABASES=pglite,postgres
 //   BENCH_DATABASE_URL=postgres://...
 
-import { cpus, loadavg } from "node:os";
 import type { Database } from "../src/server/db/database";
 import { refreshStatistics } from "../src/server/db/embedded-statistics";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
-	BENCH_ADMIN_EMAIL,
 	type BenchServer,
 	createBenchServer,
-	createBenchSettings,
+	describeMachine,
 	forEachBenchDatabase,
 	formatMs,
 	printTable,
 	type Summary,
-	signUp,
+	signUpAdministrator,
 	summarize,
 } from "./bench-support";
 
@@ -140,11 +138,10 @@ async function benchDatabase(
 	const server = await createBenchServer({
 		database,
 		provider: createLocalProvider({ delayMs: 0 }),
-		settings: createBenchSettings(),
 		isWorkerEnabled: false,
 	});
 	try {
-		const admin = await signUp(server, BENCH_ADMIN_EMAIL);
+		const admin = await signUpAdministrator(server);
 		const seedStarted = performance.now();
 		await seedPeople(database);
 		if (database.kind === "postgres") await database.pool.query("vacuum analyze");
@@ -200,9 +197,7 @@ async function benchDatabase(
 }
 
 console.log(
-	`People page benchmark: ${PEOPLE} people, about ${GENERATIONS_PER_PERSON} generations each; ${ITERATIONS} timed requests after ${WARMUP} warm-ups; ${cpus().length} cores, load ${loadavg()
-		.map((value) => value.toFixed(2))
-		.join(" ")}`,
+	`People page benchmark: ${PEOPLE} people, about ${GENERATIONS_PER_PERSON} generations each; ${ITERATIONS} timed requests after ${WARMUP} warm-ups; ${describeMachine()}`,
 );
 const results: Array<{ database: string; name: string; summary: Summary }> = [];
 await forEachBenchDatabase(

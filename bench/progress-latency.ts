@@ -28,7 +28,6 @@ import { FAKE_OPENAI_KEY, startFakeOpenAi } from "../src/server/testing/fakes/op
 import {
 	type BenchServer,
 	createBenchServer,
-	createBenchSettings,
 	DATABASE_NAMES,
 	forEachBenchDatabase,
 	formatMs,
@@ -135,7 +134,7 @@ async function benchDatabase(label: string, database: Database): Promise<Measure
 	const server = await createBenchServer({
 		database,
 		provider: createComfyUiProvider({ url: fake.origin }),
-		settings: createBenchSettings({ concurrency: 2 }),
+		settings: { concurrency: 2 },
 		isWorkerEnabled: true,
 	});
 	const measurement: Measurement = { quiet: [], chatty: [] };
@@ -208,10 +207,10 @@ async function benchOpenAi(label: string, database: Database): Promise<OpenAiMea
 			"watched",
 		),
 		// The product's own pace of checks: a frame left for the next check waits for it.
-		settings: createBenchSettings({
+		settings: {
 			concurrency: 2,
 			run: { providerPollMs: DEFAULT_RUN_SETTINGS.providerPollMs },
-		}),
+		},
 		isWorkerEnabled: true,
 	});
 	const measurement: OpenAiMeasurement = { watched: [], checked: [] };

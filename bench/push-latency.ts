@@ -11,9 +11,7 @@ import { createLocalProvider } from "../src/server/providers/local/local-provide
 import { DEFAULT_PUSH_SETTINGS } from "../src/server/push/push-settings";
 import { startPushService } from "../src/server/testing/push-service";
 import {
-	BENCH_BASE_URL,
 	createBenchServer,
-	createBenchSettings,
 	forEachBenchDatabase,
 	formatMs,
 	printTable,
@@ -29,15 +27,14 @@ async function measure(label: string, database: Database): Promise<[string, Summ
 	const server = await createBenchServer({
 		database,
 		provider: createLocalProvider({ delayMs: 0 }),
-		settings: createBenchSettings({
+		settings: {
 			push: { ...DEFAULT_PUSH_SETTINGS, allowPrivateTargets: true },
 			limits: { maxActivePerUser: 5, dailyLimitPerUser: 0 },
-		}),
+		},
 		isWorkerEnabled: true,
 	});
 	try {
-		const { cookie } = await signUp(server, `push-bench-${Date.now()}@example.com`);
-		const headers = { cookie, origin: BENCH_BASE_URL, "content-type": "application/json" };
+		const { headers } = await signUp(server, `push-bench-${Date.now()}@example.com`);
 		const device = service.subscribe();
 		const subscribed = await server.app.request("/api/account/push/subscriptions", {
 			method: "POST",

@@ -7,9 +7,7 @@
 import type { Database } from "../src/server/db/database";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
 import {
-	BENCH_BASE_URL,
 	createBenchServer,
-	createBenchSettings,
 	forEachBenchDatabase,
 	formatMs,
 	printTable,
@@ -25,12 +23,11 @@ async function measure(label: string, database: Database): Promise<[string, Summ
 	const server = await createBenchServer({
 		database,
 		provider: createLocalProvider({ delayMs: 0 }),
-		settings: createBenchSettings({ limits: { maxActivePerUser: 1_000, dailyLimitPerUser: 0 } }),
+		settings: { limits: { maxActivePerUser: 1_000, dailyLimitPerUser: 0 } },
 		isWorkerEnabled: false,
 	});
 	try {
-		const { cookie } = await signUp(server, `recall-bench-${Date.now()}@example.com`);
-		const headers = { cookie, origin: BENCH_BASE_URL, "content-type": "application/json" };
+		const { headers } = await signUp(server, `recall-bench-${Date.now()}@example.com`);
 		for (let index = 0; index < PROMPTS; index++) {
 			const response = await server.app.request("/api/generations", {
 				method: "POST",

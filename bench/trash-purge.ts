@@ -7,7 +7,7 @@
 
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Database } from "../src/server/db/database";
 import { purgeTrash } from "../src/server/generations/request/trash";
@@ -17,7 +17,7 @@ import { createLocalProvider } from "../src/server/providers/local/local-provide
 import { createLocalStorage } from "../src/server/storage/local-storage";
 import {
 	createBenchServer,
-	createBenchSettings,
+	describeMachine,
 	formatMs,
 	openBenchPglite,
 	printTable,
@@ -42,7 +42,6 @@ async function benchDatabase(label: string, database: Database): Promise<Result>
 	const server = await createBenchServer({
 		database,
 		provider: createLocalProvider({ delayMs: 0 }),
-		settings: createBenchSettings(),
 		isWorkerEnabled: false,
 	});
 	const folder = await mkdtemp(path.join(tmpdir(), "atelier-purge-bench-"));
@@ -94,11 +93,7 @@ async function main(): Promise<void> {
 	console.log(
 		`Trash purge benchmark: ${GENERATIONS} generations past ${TRASH_DAYS} days in the Trash, four images of ${FILE_KB} kB and their thumbnails each, in local storage.`,
 	);
-	console.log(
-		`Machine: ${cpus().length} cores, load average ${loadavg()
-			.map((load) => load.toFixed(1))
-			.join(" ")}`,
-	);
+	console.log(`Machine: ${describeMachine()}`);
 	const results: Result[] = [];
 	if (DATABASES.includes("pglite")) {
 		results.push(await benchDatabase("PGlite (in-memory)", await openBenchPglite()));

@@ -1,5 +1,4 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import sharp from "sharp";
 import { z } from "zod";
 import { GenerationFamilySchema, GenerationSchema } from "../../src/shared/generation-responses";
 import { IMAGE_INPUT_TEXTS } from "../../src/shared/image-input";
@@ -11,6 +10,7 @@ import {
 	revealCard,
 	waitForTransitions,
 } from "./support/history";
+import { dropImageOnPromptPanel } from "./support/image-input";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // Making images from an image against the real server and the offline engine (which takes an
@@ -218,23 +218,9 @@ test("an image dropped on the prompt panel is uploaded and becomes the reference
 	const { page } = await openSignedIn(browser, "drop");
 	await page.goto("/");
 	await expect(page.getByRole("button", { name: "Add reference image" })).toBeVisible();
-	const png = await sharp({
-		create: { width: 64, height: 48, channels: 3, background: "#336699" },
-	})
-		.png()
-		.toBuffer();
 
-	const upload = page.waitForResponse((response) => response.url().endsWith("/api/uploads"));
-	await page.evaluate((base64) => {
-		const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
-		const transfer = new DataTransfer();
-		transfer.items.add(new File([bytes], "sketch.png", { type: "image/png" }));
-		const form = document.querySelector('form[aria-label="Generate images"]');
-		form?.dispatchEvent(
-			new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }),
-		);
-	}, png.toString("base64"));
-	expect((await upload).status()).toBe(201);
+	const upload = await dropImageOnPromptPanel(page, { width: 64, height: 48 });
+	expect(upload.status()).toBe(201);
 	const thumbnail = page.getByRole("img", { name: "Reference image" });
 	await expect(thumbnail).toHaveAttribute("src", /^\/api\/uploads\/[^/]+\/image$/);
 	// The owner's copy is served to its owner.

@@ -4,6 +4,7 @@ import { type Generation, GenerationSchema } from "../../src/shared/generation-r
 import { IMAGE_INPUT_TEXTS } from "../../src/shared/image-input";
 import { E2E_BASE_URL } from "./support/constants";
 import { createGenerations, openAccount, revealCard } from "./support/history";
+import { dropImageOnPromptPanel } from "./support/image-input";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // The mask editor beyond a first edit, against the real server and the offline engine: Use
@@ -117,20 +118,8 @@ test("an uploaded reference, edited from the generator, makes a result Made from
 	await page.setViewportSize({ width: 1280, height: 900 });
 	await page.goto("/");
 	await expect(page.getByRole("button", { name: "Add reference image" })).toBeVisible();
-	const png = await sharp({ create: { width: 96, height: 64, channels: 3, background: "#336699" } })
-		.png()
-		.toBuffer();
-	const uploaded = page.waitForResponse((response) => response.url().endsWith("/api/uploads"));
-	await page.evaluate((base64) => {
-		const bytes = Uint8Array.from(atob(base64), (character) => character.charCodeAt(0));
-		const transfer = new DataTransfer();
-		transfer.items.add(new File([bytes], "sketch.png", { type: "image/png" }));
-		const form = document.querySelector('form[aria-label="Generate images"]');
-		form?.dispatchEvent(
-			new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }),
-		);
-	}, png.toString("base64"));
-	expect((await uploaded).status()).toBe(201);
+	const uploaded = await dropImageOnPromptPanel(page, { width: 96, height: 64 });
+	expect(uploaded.status()).toBe(201);
 	await expect(page.getByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage })).toBeVisible();
 
 	await page.getByRole("link", { name: IMAGE_INPUT_TEXTS.editRegion }).click();

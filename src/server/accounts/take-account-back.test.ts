@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_WEBHOOK_SETTINGS } from "../server";
 import { countWebhooks, makeHoldings, tokenStatus } from "../testing/account-holdings-kit";
 import { readSessionEmail } from "../testing/account-test-kit";
+import { readResetToken } from "../testing/reset-token";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
 	createTestUser,
-	readResetToken,
 	TestClient,
 	type TestServer,
 } from "../testing/test-server";

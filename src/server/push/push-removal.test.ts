@@ -3,12 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listDevices, subscribeDevice } from "../testing/push-kit";
 import { startPushService } from "../testing/push-service";
+import { readResetToken } from "../testing/reset-token";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestAdministrator,
 	createTestServer,
 	createTestUser,
-	readResetToken,
 	TestClient,
 	type TestServer,
 } from "../testing/test-server";

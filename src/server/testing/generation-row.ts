@@ -64,3 +64,31 @@ export function buildCompletedRow(
 		...given,
 	};
 }
+
+/** SQL for a column of rows inserted together: an expression over the rows' source. */
+export type ColumnExpressions = Partial<Record<keyof GenerationRow, string>>;
+
+/**
+ * `insert into generations (...) select ... from <source>`: many completed rows in one statement
+ * (the benchmarks' seed), every column buildCompletedRow's value unless `expressions` gives SQL
+ * for it. The column list is the builder's, so a column it gains is inserted here too.
+ */
+export function insertCompletedRowsSql(source: string, expressions: ColumnExpressions): string {
+	const template = buildCompletedRow({ id: "", images: [], image_count: 4 });
+	const columns = Object.keys(template) as Array<keyof GenerationRow>;
+	const values = columns.map((column) => expressions[column] ?? toSqlLiteral(template[column]));
+	return `insert into generations (${columns.join(", ")})\nselect\n\t${values.join(",\n\t")}\nfrom ${source}`;
+}
+
+// An untyped literal: INSERT ... SELECT gives it its column's type (text, jsonb, timestamptz).
+function toSqlLiteral(value: unknown): string {
+	if (value === null || value === undefined) return "null";
+	if (typeof value === "boolean" || typeof value === "number") return String(value);
+	const text =
+		value instanceof Date
+			? value.toISOString()
+			: typeof value === "string"
+				? value
+				: JSON.stringify(value);
+	return `'${text.replaceAll("'", "''")}'`;
+}

@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
 import type { StaticSite } from "../http/static-site";
 import { createSilentLogger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
@@ -10,6 +9,7 @@ import type { ImageProvider } from "../providers/types";
 import { assembleServer, type Server } from "../server";
 import { createLocalStorage } from "../storage/local-storage";
 import type { Storage } from "../storage/storage";
+import { readResetToken } from "./reset-token";
 import { createTestDatabase, type DatabaseKind } from "./test-database";
 import {
 	createTestSettings,
@@ -129,23 +129,6 @@ export async function createTestUser(
 	if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
 	const body = (await response.json()) as { user: { id: string } };
 	return { client, email, password, userId: body.user.id };
-}
-
-/**
- * The reset link's token the server made for a person (the one a mail to them carries), read where
- * Better Auth keeps it, for tests whose server logs its mail instead of sending it.
- */
-export async function readResetToken(
-	server: Pick<TestServer, "database">,
-	userId: string,
-): Promise<string> {
-	const { rows } = await sql<{ identifier: string }>`
-		select identifier from verification
-		where value = ${userId} and identifier like 'reset-password:%'
-		order by "createdAt" desc limit 1`.execute(server.database.db);
-	const identifier = rows[0]?.identifier;
-	if (!identifier) throw new Error(`no reset link was made for ${userId}`);
-	return identifier.slice("reset-password:".length);
 }
 
 /**
