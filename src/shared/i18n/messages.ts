@@ -78,3 +78,17 @@ export { headerSignInWithGoogle } from "./message-functions/header-sign-in-with-
 export { headerAccountNavigation } from "./message-functions/header-account-navigation";
 export { skipToContent } from "./message-functions/skip-to-content";
 export { activeGenerationsShortWord } from "./message-functions/active-generations-short-word";
+export { authRefusedInvalidEmailOrPassword } from "./message-functions/auth-refused-invalid-email-or-password";
+export { authRefusedInvalidPassword } from "./message-functions/auth-refused-invalid-password";
+export { authRefusedInvalidEmail } from "./message-functions/auth-refused-invalid-email";
+export { authRefusedUserExists } from "./message-functions/auth-refused-user-exists";
+export { authRefusedUserExistsUseAnotherEmail } from "./message-functions/auth-refused-user-exists-use-another-email";
+export { authRefusedPasswordTooShort } from "./message-functions/auth-refused-password-too-short";
+export { authRefusedPasswordTooLong } from "./message-functions/auth-refused-password-too-long";
+export { authRefusedInvalidToken } from "./message-functions/auth-refused-invalid-token";
+export { authRefusedTokenExpired } from "./message-functions/auth-refused-token-expired";
+export { authRefusedEmailNotVerified } from "./message-functions/auth-refused-email-not-verified";
+export { authRefusedEmailAlreadyVerified } from "./message-functions/auth-refused-email-already-verified";
+export { authRefusedSessionExpired } from "./message-functions/auth-refused-session-expired";
+export { authRefusedCredentialAccountNotFound } from "./message-functions/auth-refused-credential-account-not-found";
+export { authRefusedUserNotFound } from "./message-functions/auth-refused-user-not-found";
