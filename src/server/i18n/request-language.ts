@@ -2,10 +2,14 @@
 // this module loads (memory only: the server answers in every language), and the language a request
 // asks for, which error messages, e-mails and pages are written in.
 import type { LanguageChoice } from "../../shared/account-settings";
-import { LANGUAGE_COOKIE, type Language } from "../../shared/i18n/languages";
+import { INTL_LOCALES, LANGUAGE_COOKIE, type Language } from "../../shared/i18n/languages";
 import de from "../../shared/i18n/messages/de.json";
 import { pickLanguage } from "../../shared/i18n/negotiate-language";
-import { registerCatalogue } from "../../shared/i18n/runtime";
+import {
+	readActiveLanguage,
+	registerCatalogue,
+	setActiveLanguage,
+} from "../../shared/i18n/runtime";
 
 registerCatalogue("de", de);
 
@@ -50,4 +54,24 @@ export function languageCookieForAccount(
 	}
 	if (kept === setting) return undefined;
 	return { name: LANGUAGE_COOKIE, value: setting, maxAge: LANGUAGE_COOKIE_SECONDS };
+}
+
+/**
+ * What `write` answers with `language` as the messages' language: for texts made where no language
+ * is passed (a schema's messages, made while it parses). Synchronous only, so no other request's
+ * work runs meanwhile; the server's language is English again afterwards.
+ */
+export function writeInLanguage<T>(language: Language, write: () => T): T {
+	const before = readActiveLanguage();
+	setActiveLanguage(language);
+	try {
+		return write();
+	} finally {
+		setActiveLanguage(before);
+	}
+}
+
+/** Alternatives as the language lists them: `"generate" or "read"`, `"generate" oder "read"`. */
+export function formatAlternatives(items: string[], options: { language: Language }): string {
+	return new Intl.ListFormat(INTL_LOCALES[options.language], { type: "disjunction" }).format(items);
 }
