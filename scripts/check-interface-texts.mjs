@@ -16,6 +16,10 @@ export const CONVERTED_SCREENS = [
 	"src/web/features/auth/language-choices.tsx",
 	"src/web/app/layout-shell.tsx",
 	"src/web/app/active-generations-badge.tsx",
+	"src/web/features/account/account-page.tsx",
+	"src/web/features/account/account-section.tsx",
+	"src/web/features/account/delete-account-dialog.tsx",
+	"src/web/features/account/change-password-form.tsx",
 ];
 
 // Attributes a person reads or hears.
