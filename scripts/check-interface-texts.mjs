@@ -16,6 +16,14 @@ export const CONVERTED_SCREENS = [
 	"src/web/features/auth/language-choices.tsx",
 	"src/web/app/layout-shell.tsx",
 	"src/web/app/active-generations-badge.tsx",
+	"src/web/features/account/account-page.tsx",
+	"src/web/features/account/account-section.tsx",
+	"src/web/features/account/delete-account-dialog.tsx",
+	"src/web/features/account/change-password-form.tsx",
+	"src/web/features/account/resend-verification-button.tsx",
+	"src/web/features/account/forgot-password-page.tsx",
+	"src/web/features/admin/admin-nav.tsx",
+	"src/web/features/admin/admin-page-frame.tsx",
 ];
 
 // Attributes a person reads or hears.

@@ -1,6 +1,8 @@
 // Personal API tokens: their scopes, the account page's requests and the answers. zod/mini, since
 // the account page parses the answers in the browser (docs/decisions/005-first-load-budget.md).
 import { z } from "zod/mini";
+import { accountRefusedTokenLimit } from "./i18n/messages";
+import type { MessageOptions } from "./i18n/runtime";
 
 /**
  * What a token may do. `generate`: start generations and poll them; `read`: list, get, download,
@@ -22,8 +24,15 @@ export const API_TOKEN_NAME_MAX_LENGTH = 100;
  */
 export const MAX_ACTIVE_API_TOKENS = 20;
 
-/** What minting a token beyond MAX_ACTIVE_API_TOKENS answers, with VALIDATION_ERROR, as a webhook beyond its limit does. */
-export const API_TOKEN_LIMIT_MESSAGE = `You have ${MAX_ACTIVE_API_TOKENS} active API tokens, the most an account may have. Revoke one to create another.`;
+/**
+ * What minting a token beyond MAX_ACTIVE_API_TOKENS answers, with VALIDATION_ERROR, as a webhook
+ * beyond its limit does, in the language asked (English when none is).
+ */
+export const apiTokenLimitMessage = (options?: MessageOptions): string =>
+	accountRefusedTokenLimit({ limit: MAX_ACTIVE_API_TOKENS }, options);
+
+/** Its English text. */
+export const API_TOKEN_LIMIT_MESSAGE = apiTokenLimitMessage({ language: "en" });
 
 export const ApiTokenScopeSchema = z.enum(API_TOKEN_SCOPES);
 

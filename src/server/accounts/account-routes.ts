@@ -1,6 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ACCOUNT_LABEL } from "../../shared/constants";
+import {
+	accountRefusedConfirmEmailMissing,
+	accountRefusedConfirmEmailWrong,
+	accountRefusedTooManyMails,
+} from "../../shared/i18n/messages";
 import type { Auth } from "../auth/auth";
 import { withClientIp } from "../auth/forward-to-auth";
 import { describeBoardsOf } from "../boards/export-boards";
@@ -20,7 +25,10 @@ type AccountRoutesConfig = {
 };
 
 const DeleteAccountRequestSchema = z.object({
-	email: z.string({ error: "Type your e-mail address to confirm." }).trim().max(320),
+	email: z
+		.string({ error: () => accountRefusedConfirmEmailMissing() })
+		.trim()
+		.max(320),
 });
 
 /** The JSON body of a request without consuming it, or an empty object when it has none. */
@@ -71,10 +79,8 @@ export function createAccountRoutes(options: {
 				MAIL_PER_ADDRESS_LIMIT,
 			);
 			if (!isAllowed) {
-				return errorResponse(
-					context,
-					"RATE_LIMITED",
-					"Too many e-mails were asked for this address. Please wait an hour and try again.",
+				return errorResponse(context, "RATE_LIMITED", (options) =>
+					accountRefusedTooManyMails(options),
 				);
 			}
 			return next();
@@ -128,10 +134,7 @@ export function createAccountRoutes(options: {
 			await context.req.json().catch(() => undefined),
 		);
 		if (request.email.toLowerCase() !== viewer.email.trim().toLowerCase()) {
-			throw new AppError(
-				"VALIDATION_ERROR",
-				"That is not your e-mail address. Type it exactly to confirm.",
-			);
+			throw new AppError("VALIDATION_ERROR", (options) => accountRefusedConfirmEmailWrong(options));
 		}
 		if (viewer.isAdmin) throw new AppError("ADMIN_ACCOUNT_PROTECTED");
 

@@ -7,8 +7,8 @@ import type {
 	CreatedApiToken,
 } from "../../shared/api-tokens";
 import {
-	API_TOKEN_LIMIT_MESSAGE,
 	API_TOKEN_SCOPES,
+	apiTokenLimitMessage,
 	MAX_ACTIVE_API_TOKENS,
 } from "../../shared/api-tokens";
 import type { DatabaseSchema } from "../db/schema";
@@ -85,7 +85,7 @@ export async function createApiToken(
 			.where((where) => where.or([where("expires_at", "is", null), where("expires_at", ">", now)]))
 			.executeTakeFirstOrThrow();
 		if (Number(active) >= MAX_ACTIVE_API_TOKENS) {
-			throw new AppError("VALIDATION_ERROR", API_TOKEN_LIMIT_MESSAGE);
+			throw new AppError("VALIDATION_ERROR", apiTokenLimitMessage);
 		}
 		await transaction.insertInto("api_tokens").values(row).execute();
 	});

@@ -10,7 +10,7 @@ import { ERRORS } from "../../shared/errors";
 import { isAdminEmail } from "../../shared/session";
 import { isDatabaseUnavailableError } from "../db/database";
 import type { DatabaseSchema } from "../db/schema";
-import { readRequestLanguage } from "../i18n/request-language";
+import { languageCookieForAccount, readRequestLanguage } from "../i18n/request-language";
 import type { Logger } from "../logging/logger";
 import type { Mailer } from "../mail/mailer";
 import {
@@ -235,10 +235,23 @@ export function createAuth(config: AuthConfig) {
 							});
 						}
 					},
-					// Google proves the administrator's address: the first Google sign-in to the
+					// A signing-in browser gets the account's language cookie (its first page is then in
+					// it). Google proves the administrator's address: the first Google sign-in to the
 					// unclaimed account claims it, ending the password and all made before.
 					after: async (session, context) => {
-						if (!context || !isOAuthCallback(context.path)) return;
+						if (!context) return;
+						const cookie = languageCookieForAccount(
+							(await config.readLanguageSetting?.(session.userId)) ?? "browser",
+							context.request?.headers ?? context.headers,
+						);
+						if (cookie) {
+							context.setCookie(cookie.name, cookie.value, {
+								path: "/",
+								maxAge: cookie.maxAge,
+								sameSite: "lax",
+							});
+						}
+						if (!isOAuthCallback(context.path)) return;
 						const user = await context.context.internalAdapter.findUserById(session.userId);
 						if (!user?.emailVerified || (await standingOf(user)) !== "unclaimed") return;
 						await takeBack({

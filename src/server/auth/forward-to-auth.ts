@@ -1,6 +1,7 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { type Auth, CLIENT_IP_HEADER } from "./auth";
+import { translateAuthAnswer } from "./auth-messages";
 
 /** The client's address: the socket's, or the last X-Forwarded-For hop behind a trusted proxy. */
 function resolveClientIp(request: Request, incoming: unknown, trustProxy: boolean): string {
@@ -31,11 +32,12 @@ export function withClientIp(context: Context, trustProxy: boolean): Headers {
 	return headers;
 }
 
-/** Hands the request to Better Auth's own handler. */
-export function forwardToAuth(
+/** Hands the request to Better Auth's own handler; its refusals answer in the request's language. */
+export async function forwardToAuth(
 	auth: Auth,
 	context: Context,
 	trustProxy: boolean,
 ): Promise<Response> {
-	return auth.handler(new Request(context.req.raw, { headers: withClientIp(context, trustProxy) }));
+	const request = new Request(context.req.raw, { headers: withClientIp(context, trustProxy) });
+	return translateAuthAnswer(request, await auth.handler(request));
 }

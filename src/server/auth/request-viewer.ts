@@ -1,11 +1,13 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { authRefusedTokenRateLimit, authRefusedTokenScope } from "../../shared/i18n/messages";
 import type { Database } from "../db/database";
 import { countInWindow } from "../db/rate-limit-windows";
 import { AppError } from "../errors/app-error";
 import { BROWSER_ACCESS } from "../http/api-operations";
 import type { Gate, RouteAccess, ViewerEnv } from "../http/app-env";
 import { hasBearerToken, readBearerToken } from "../http/bearer-token";
+import { formatAlternatives } from "../i18n/request-language";
 import { isPersonDisabled } from "../person/person-controls";
 import type { Viewer } from "../person/viewer";
 import { isAdministrator } from "./administrator";
@@ -74,7 +76,7 @@ async function countTokenRequest(
 	if (count > limit) {
 		throw new AppError(
 			"RATE_LIMITED",
-			`This API token made more than ${limit} requests in a minute. Please wait ${resetSeconds} seconds.`,
+			(options) => authRefusedTokenRateLimit({ limit, count: resetSeconds }, options),
 			{ retryAfterSeconds: Math.max(1, resetSeconds) },
 		);
 	}
@@ -124,10 +126,9 @@ export function createGate(options: {
 				await countTokenRequest(context, database, token, config.tokenRequestsPerMinute);
 				if (access.scopes.length === 0) throw new AppError("TOKEN_NOT_ALLOWED");
 				if (!access.scopes.some((scope) => token.scopes.includes(scope))) {
-					const needed = access.scopes.map((scope) => `"${scope}"`).join(" or ");
-					throw new AppError(
-						"TOKEN_SCOPE_MISSING",
-						`This API token does not have the ${needed} scope this request needs.`,
+					const needed = access.scopes.map((scope) => `"${scope}"`);
+					throw new AppError("TOKEN_SCOPE_MISSING", (options) =>
+						authRefusedTokenScope({ scopes: formatAlternatives(needed, options) }, options),
 					);
 				}
 				refuseUnverified(access, owner.emailVerified);

@@ -2,14 +2,22 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ERRORS, type ErrorCode, type ErrorEnvelope, errorBody } from "../../shared/errors";
 import { isDatabaseUnavailableError } from "../db/database";
-import { AppError } from "../errors/app-error";
+import { AppError, type LocalizedMessage } from "../errors/app-error";
 import { readRequestLanguage } from "../i18n/request-language";
 import type { Logger } from "../logging/logger";
 
-/** The envelope of a code, its catalogue message in the request's language unless one is given. */
-export function errorResponse(context: Context, code: ErrorCode, message?: string): Response {
+/**
+ * The envelope of a code, its catalogue message in the request's language unless one is given (a
+ * localized one written in that language too).
+ */
+export function errorResponse(
+	context: Context,
+	code: ErrorCode,
+	message?: string | LocalizedMessage,
+): Response {
 	const language = readRequestLanguage(context.req.raw.headers);
-	const body: ErrorEnvelope = { success: false, error: errorBody(code, message, { language }) };
+	const text = typeof message === "function" ? message({ language }) : message;
+	const body: ErrorEnvelope = { success: false, error: errorBody(code, text, { language }) };
 	return context.json(body, ERRORS[code].status);
 }
 
@@ -29,8 +37,9 @@ export function handleError(error: unknown, context: Context, logger: Logger): R
 		if (error.retryAfterSeconds !== undefined) {
 			context.header("Retry-After", String(error.retryAfterSeconds));
 		}
-		// A message of its own (a refusal naming its field) is sent as written.
-		return errorResponse(context, error.code, error.hasOwnMessage ? error.message : undefined);
+		// A message of its own (a refusal naming its field): in the request's language where it is
+		// the catalogue's, else as written.
+		return errorResponse(context, error.code, error.ownMessage);
 	}
 	if (error instanceof HTTPException) {
 		const code = codeForHttpStatus(error.status);

@@ -1,5 +1,6 @@
 import { GenerationIdSchema, GenerationIdsRequestSchema } from "../../shared/generations";
 import { AppError } from "../errors/app-error";
+import { writeInLanguage } from "../i18n/request-language";
 
 /** A zod or zod/mini schema: either parses a request's input the same way. */
 type InputSchema<T> = {
@@ -19,7 +20,16 @@ export function parseOrThrow<T>(
 ): T {
 	const result = schema.safeParse(value);
 	if (!result.success) {
-		throw new AppError("VALIDATION_ERROR", result.error.issues[0]?.message ?? fallbackMessage);
+		const english = result.error.issues[0]?.message;
+		if (english === undefined) throw new AppError("VALIDATION_ERROR", fallbackMessage);
+		// A schema's messages from the catalogue are made as its issues are read: parsed and read
+		// again in the request's language when the refusal is written in it.
+		throw new AppError("VALIDATION_ERROR", ({ language }) =>
+			writeInLanguage(language, () => {
+				const again = schema.safeParse(value);
+				return again.success ? english : (again.error.issues[0]?.message ?? english);
+			}),
+		);
 	}
 	return result.data;
 }

@@ -2,11 +2,13 @@ import { z } from "zod";
 import { API_TOKEN_SCOPES, MAX_ACTIVE_API_TOKENS } from "../../shared/api-tokens";
 import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
 import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
+import { authRefusedTokenScope } from "../../shared/i18n/messages";
 import { BOARD_OPERATIONS } from "../boards/board-operations";
 import { REGION_OPERATIONS } from "../generations/files/region-operations";
 import { GENERATION_OPERATIONS } from "../generations/request/generation-operations";
 import { TRASH_OPERATIONS } from "../generations/request/trash-operations";
 import type { ApiOperation } from "../http/api-operations";
+import { formatAlternatives } from "../i18n/request-language";
 import { MODEL_OPERATIONS } from "../models/model-operations";
 import { PROMPT_OPERATIONS } from "../prompts/prompt-operations";
 import { SHARE_OPERATIONS } from "../sharing/share-operations";
@@ -75,7 +77,11 @@ function errorAnswer(description: string, example: JsonObject, headers?: JsonObj
 
 /** The error answers of an operation: the ones every token route may give, and its own. */
 function errorAnswers(operation: ApiOperation): Record<string, JsonObject> {
-	const scopes = operation.access.scopes.map((scope) => `"${scope}"`).join(" or ");
+	const english = { language: "en" } as const;
+	const scopes = formatAlternatives(
+		operation.access.scopes.map((scope) => `"${scope}"`),
+		english,
+	);
 	const answers: Record<string, JsonObject> = {
 		"401": errorAnswer(
 			"No session and no token, or a token that is unknown, expired or revoked.",
@@ -83,10 +89,7 @@ function errorAnswers(operation: ApiOperation): Record<string, JsonObject> {
 		),
 		"403": errorAnswer(
 			"The token lacks the scope this operation needs.",
-			errorExample(
-				"TOKEN_SCOPE_MISSING",
-				`This API token does not have the ${scopes} scope this request needs.`,
-			),
+			errorExample("TOKEN_SCOPE_MISSING", authRefusedTokenScope({ scopes }, english)),
 		),
 		"429": errorAnswer(
 			"The token's rate limit, or a quota of generations, is reached.",

@@ -4,6 +4,35 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
 import { ACCOUNT_LABEL } from "../../../shared/constants";
+import {
+	accountDataDescription,
+	accountDataExport,
+	accountDataTitle,
+	accountDeleteAdministrator,
+	accountDeleteExplanation,
+	accountDeleteTitle,
+	accountDevicesDescription,
+	accountDevicesLastActive,
+	accountDevicesLoading,
+	accountDevicesSignedOutOthers,
+	accountDevicesSignOutOthers,
+	accountDevicesThisDevice,
+	accountDevicesTitle,
+	accountIntro,
+	accountPasswordForgotLink,
+	accountPasswordGoogleOnly,
+	accountPasswordLoading,
+	accountPasswordTitle,
+	accountProfileAccount,
+	accountProfileEmail,
+	accountProfileNotVerified,
+	accountProfileTitle,
+	accountProfileVerified,
+	accountProfileVerifyHint,
+	accountTitle,
+	accountWebhooksDescription,
+	accountWebhooksTitle,
+} from "../../../shared/i18n/messages";
 import type { SessionUser } from "../../../shared/session";
 import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
@@ -16,6 +45,7 @@ import {
 	signOutOtherDevices,
 } from "../../lib/account-requests";
 import { formatDateTime } from "../../lib/date-format";
+import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
 import { Section } from "./account-section";
 import { ApiTokensSection } from "./api-tokens-section";
 import { ChangePasswordForm } from "./change-password-form";
@@ -26,6 +56,9 @@ import { ResendVerificationButton } from "./resend-verification-button";
 import { SharedLinksSection } from "./shared-links-section";
 import { StylesSection } from "./styles-section";
 import { WebhooksSection } from "./webhooks-section";
+
+/** The server variable naming the administrator (a name, never translated). */
+const ADMIN_VARIABLE = "ADMIN_EMAIL";
 
 const SESSIONS_QUERY_KEY = ["account", "sessions"] as const;
 const HAS_PASSWORD_QUERY_KEY = ["account", "has-password"] as const;
@@ -52,7 +85,7 @@ function DevicesSection({ currentSessionId }: { currentSessionId: string }) {
 		setErrorMessage(null);
 		try {
 			await signOutOtherDevices();
-			setMessage("You are signed out of every other device.");
+			setMessage(accountDevicesSignedOutOthers());
 			await queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
 		} catch (error) {
 			setErrorMessage(error instanceof Error ? error.message : null);
@@ -62,9 +95,9 @@ function DevicesSection({ currentSessionId }: { currentSessionId: string }) {
 	}
 
 	return (
-		<Section title="Signed-in devices" description="Where your account is signed in right now.">
+		<Section title={accountDevicesTitle()} description={accountDevicesDescription()}>
 			{sessions.isPending ? (
-				<Spinner label="Loading your devices" />
+				<Spinner label={accountDevicesLoading()} />
 			) : sessions.isError ? (
 				<AlertMessage message={sessions.error.message} />
 			) : (
@@ -79,13 +112,13 @@ function DevicesSection({ currentSessionId }: { currentSessionId: string }) {
 										{describeDevice(session.userAgent)}
 										{session.id === currentSessionId ? (
 											<span className="ml-2 text-xs font-semibold text-accent-700">
-												This device
+												{accountDevicesThisDevice()}
 											</span>
 										) : null}
 									</p>
 									<p className="text-xs text-slate-600">
-										{session.ipAddress ? `${session.ipAddress} · ` : ""}last active{" "}
-										{formatDateTime(session.lastActiveAt)}
+										{session.ipAddress ? `${session.ipAddress} · ` : ""}
+										{accountDevicesLastActive({ date: formatDateTime(session.lastActiveAt) })}
 									</p>
 								</div>
 							</li>
@@ -100,7 +133,7 @@ function DevicesSection({ currentSessionId }: { currentSessionId: string }) {
 					onClick={() => void signOutOthers()}
 				>
 					<LogOut aria-hidden="true" className="size-4" />
-					Sign out of other devices
+					{accountDevicesSignOutOthers()}
 				</Button>
 				<div role="status" className="text-sm text-emerald-800">
 					{message}
@@ -111,24 +144,42 @@ function DevicesSection({ currentSessionId }: { currentSessionId: string }) {
 	);
 }
 
+function GoogleOnlyPassword() {
+	const [before, after] = splitAtElements(accountPasswordGoogleOnly({ link: ELEMENT_MARKER }));
+	return (
+		<p className="text-sm text-slate-600">
+			{before}
+			<Link
+				to={APP_PATHS["forgot-password"]}
+				className="font-medium text-accent-700 underline-offset-4 hover:underline"
+			>
+				{accountPasswordForgotLink()}
+			</Link>
+			{after}
+		</p>
+	);
+}
+
+function AdministratorNotDeletable() {
+	const [before, after] = splitAtElements(accountDeleteAdministrator({ variable: ELEMENT_MARKER }));
+	return (
+		<p className="text-sm text-slate-600">
+			{before}
+			<code className="rounded bg-slate-100 px-1 py-0.5 text-xs">{ADMIN_VARIABLE}</code>
+			{after}
+		</p>
+	);
+}
+
 function PasswordSection() {
 	const queryClient = useQueryClient();
 	const hasPassword = useQuery({ queryKey: HAS_PASSWORD_QUERY_KEY, queryFn: readHasPassword });
 	return (
-		<Section title="Password">
+		<Section title={accountPasswordTitle()}>
 			{hasPassword.isPending ? (
-				<Spinner label="Loading" />
+				<Spinner label={accountPasswordLoading()} />
 			) : hasPassword.data === false ? (
-				<p className="text-sm text-slate-600">
-					You sign in with Google, so this account has no password. To add one, use{" "}
-					<Link
-						to={APP_PATHS["forgot-password"]}
-						className="font-medium text-accent-700 underline-offset-4 hover:underline"
-					>
-						Forgot password?
-					</Link>{" "}
-					with your e-mail address.
-				</p>
+				<GoogleOnlyPassword />
 			) : (
 				<ChangePasswordForm
 					onChanged={() => void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY })}
@@ -149,31 +200,32 @@ export function AccountPage({
 		<div className="mx-auto max-w-3xl space-y-6">
 			<div>
 				<h1 className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">
-					Account
+					{accountTitle()}
 				</h1>
-				<p className="mt-1 text-sm text-slate-600">Your sign-in, your devices and your data.</p>
+				<p className="mt-1 text-sm text-slate-600">{accountIntro()}</p>
 			</div>
 
-			<Section title="Profile">
+			<Section title={accountProfileTitle()}>
 				<dl className="grid gap-3 text-sm sm:grid-cols-[10rem_1fr]">
-					<dt className="font-medium text-slate-600">E-mail</dt>
+					<dt className="font-medium text-slate-600">{accountProfileEmail()}</dt>
 					<dd className="flex flex-wrap items-center gap-2 text-slate-900">
 						<span className="break-all">{user.email}</span>
 						{user.emailVerified ? (
-							<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Verified</Badge>
+							<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>
+								{accountProfileVerified()}
+							</Badge>
 						) : isEmailVerificationRequired ? (
-							<span className="text-xs font-semibold text-amber-800">Not verified yet</span>
+							<span className="text-xs font-semibold text-amber-800">
+								{accountProfileNotVerified()}
+							</span>
 						) : null}
 					</dd>
-					<dt className="font-medium text-slate-600">Account</dt>
+					<dt className="font-medium text-slate-600">{accountProfileAccount()}</dt>
 					<dd className="text-slate-900">{ACCOUNT_LABEL}</dd>
 				</dl>
 				{isEmailVerificationRequired && !user.emailVerified ? (
 					<div className="mt-4 rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
-						<p className="mb-3">
-							Open the link we sent to {user.email} to start generating. No e-mail? Check your spam
-							folder, or send it again.
-						</p>
+						<p className="mb-3">{accountProfileVerifyHint({ email: user.email })}</p>
 						<ResendVerificationButton email={user.email} />
 					</div>
 				) : null}
@@ -186,37 +238,23 @@ export function AccountPage({
 			<StylesSection />
 			<ApiTokensSection />
 
-			<Section
-				title="Webhooks"
-				description="Atelier tells these addresses when one of your generations completes or fails, with a signed request."
-			>
+			<Section title={accountWebhooksTitle()} description={accountWebhooksDescription()}>
 				<WebhooksSection />
 			</Section>
 
-			<Section
-				title="Your data"
-				description="A ZIP of every generation you made: its prompt, ratio, dates and original images. A long history takes a while to download."
-			>
+			<Section title={accountDataTitle()} description={accountDataDescription()}>
 				<a href={EXPORT_URL} download className={getButtonClassName({ variant: "secondary" })}>
 					<Download aria-hidden="true" className="size-4" />
-					Export my data
+					{accountDataExport()}
 				</a>
 			</Section>
 
-			<Section title="Delete account">
+			<Section title={accountDeleteTitle()}>
 				{user.isAdmin ? (
-					<p className="text-sm text-slate-600">
-						You are the administrator: the server's configuration names this account in{" "}
-						<code className="rounded bg-slate-100 px-1 py-0.5 text-xs">ADMIN_EMAIL</code>, so it
-						cannot be deleted here. To close it, name another administrator there and restart the
-						server first.
-					</p>
+					<AdministratorNotDeletable />
 				) : (
 					<div className="space-y-3">
-						<p className="text-sm text-slate-600">
-							Deletes your generations, their images, your sessions and the account. Export your
-							data first if you want to keep it.
-						</p>
+						<p className="text-sm text-slate-600">{accountDeleteExplanation()}</p>
 						<DeleteAccountDialog email={user.email} onDeleted={onDeleted} />
 					</div>
 				)}

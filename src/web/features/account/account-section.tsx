@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 
 /** One section of the account page: a titled card, named by its heading for assistive technology. */
 export function Section({
@@ -10,7 +10,7 @@ export function Section({
 	description?: ReactNode;
 	children: ReactNode;
 }) {
-	const headingId = `section-${title.toLowerCase().replaceAll(/[^a-z]+/g, "-")}`;
+	const headingId = useId();
 	return (
 		<section
 			aria-labelledby={headingId}

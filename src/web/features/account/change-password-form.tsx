@@ -1,4 +1,13 @@
 import { type FormEvent, useState } from "react";
+import {
+	accountPasswordChange,
+	accountPasswordChanged,
+	accountPasswordChangedOthersSignedOut,
+	accountPasswordCurrent,
+	accountPasswordCurrentMissing,
+	accountPasswordSignOutOthers,
+	accountPasswordSignOutOthersHint,
+} from "../../../shared/i18n/messages";
 import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
@@ -29,7 +38,7 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
 		setChangedWith(null);
 		const problem = currentPassword
 			? checkNewPassword(password, confirmation)
-			: "Enter your current password.";
+			: accountPasswordCurrentMissing();
 		setErrorMessage(problem);
 		if (problem) return;
 		setIsSubmitting(true);
@@ -50,7 +59,7 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
 	return (
 		<form onSubmit={submit} className="max-w-md space-y-4">
 			<PasswordField
-				label="Current password"
+				label={accountPasswordCurrent()}
 				name="currentPassword"
 				autoComplete="current-password"
 				required
@@ -73,23 +82,20 @@ export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
 					onChange={(event) => setIsSigningOutOthers(event.target.checked)}
 				/>
 				<span>
-					<span className="font-medium">Sign out other devices</span>
-					<span className="block text-slate-600">
-						Other devices will be signed out, and every API token and webhook of this account will
-						end.
-					</span>
+					<span className="font-medium">{accountPasswordSignOutOthers()}</span>
+					<span className="block text-slate-600">{accountPasswordSignOutOthersHint()}</span>
 				</span>
 			</label>
 			<AlertMessage message={errorMessage} />
 			<div role="status" className="text-sm text-emerald-800">
 				{changedWith === "others-signed-out"
-					? "Your password is changed. Other devices were signed out, and earlier API tokens and webhooks ended."
+					? accountPasswordChangedOthersSignedOut()
 					: changedWith === "others-kept"
-						? "Your password is changed."
+						? accountPasswordChanged()
 						: null}
 			</div>
 			<Button type="submit" isBusy={isSubmitting}>
-				Change password
+				{accountPasswordChange()}
 			</Button>
 		</form>
 	);

@@ -1,17 +1,39 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { Trash2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import {
+	accountCancel,
+	accountDeleteButton,
+	accountDeleteConfirmExactly,
+	accountDeleteDialogDescription,
+	accountDeleteDialogTitle,
+	accountDeleteEmailLabel,
+} from "../../../shared/i18n/messages";
 import { AlertMessage } from "../../components/alert-message";
 import { Button, getButtonClassName } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { TextField } from "../../components/text-field";
 import { deleteAccount } from "../../lib/account-requests";
+import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
 
 type DeleteAccountDialogProps = {
 	email: string;
 	/** Called once the server has deleted the account and ended the session. */
 	onDeleted: () => Promise<void>;
 };
+
+function DeleteDescription({ email }: { email: string }) {
+	const [before, after] = splitAtElements(
+		accountDeleteDialogDescription({ email: ELEMENT_MARKER }),
+	);
+	return (
+		<>
+			{before}
+			<strong>{email}</strong>
+			{after}
+		</>
+	);
+}
 
 /** "Delete my account", confirmed by typing the account's e-mail address. */
 export function DeleteAccountDialog({ email, onDeleted }: DeleteAccountDialogProps) {
@@ -24,7 +46,7 @@ export function DeleteAccountDialog({ email, onDeleted }: DeleteAccountDialogPro
 	async function submit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault();
 		if (!isConfirmed) {
-			setErrorMessage("Type your e-mail address exactly to confirm.");
+			setErrorMessage(accountDeleteConfirmExactly());
 			return;
 		}
 		setErrorMessage(null);
@@ -53,21 +75,16 @@ export function DeleteAccountDialog({ email, onDeleted }: DeleteAccountDialogPro
 			trigger={
 				<button type="button" className={getButtonClassName({ variant: "danger" })}>
 					<Trash2 aria-hidden="true" className="size-4" />
-					Delete my account
+					{accountDeleteButton()}
 				</button>
 			}
 			isBackdropBlurred
-			title="Delete your account?"
-			description={
-				<>
-					This removes every generation and image you made, signs you out everywhere and deletes the
-					account. It cannot be undone. Type <strong>{email}</strong> to confirm.
-				</>
-			}
+			title={accountDeleteDialogTitle()}
+			description={<DeleteDescription email={email} />}
 		>
 			<form onSubmit={submit} className="mt-4 space-y-4">
 				<TextField
-					label="Your e-mail address"
+					label={accountDeleteEmailLabel()}
 					name="confirmEmail"
 					type="email"
 					autoComplete="off"
@@ -77,10 +94,10 @@ export function DeleteAccountDialog({ email, onDeleted }: DeleteAccountDialogPro
 				<AlertMessage message={errorMessage} />
 				<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
 					<AlertDialog.Cancel className={getButtonClassName({ variant: "secondary" })}>
-						Cancel
+						{accountCancel()}
 					</AlertDialog.Cancel>
 					<Button type="submit" variant="danger" isBusy={isDeleting} disabled={!isConfirmed}>
-						Delete my account
+						{accountDeleteButton()}
 					</Button>
 				</div>
 			</form>

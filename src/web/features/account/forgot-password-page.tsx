@@ -1,5 +1,12 @@
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import {
+	authForgotDescription,
+	authForgotRemembered,
+	authForgotSignIn,
+	authForgotSubmit,
+	authForgotTitle,
+} from "../../../shared/i18n/messages";
 import { FormCard } from "../../components/form-card";
 import { RequestResetForm } from "./request-reset-form";
 
@@ -8,18 +15,18 @@ const LINK_CLASS_NAME = "font-semibold text-accent-700 underline-offset-4 hover:
 export function ForgotPasswordPage() {
 	return (
 		<FormCard
-			title="Forgot your password?"
-			description="Enter your e-mail address and we will send you a link to set a new one."
+			title={authForgotTitle()}
+			description={authForgotDescription()}
 			footer={
 				<>
-					Remembered it?{" "}
+					{authForgotRemembered()}{" "}
 					<Link to={APP_PATHS.login} className={LINK_CLASS_NAME}>
-						Sign in
+						{authForgotSignIn()}
 					</Link>
 				</>
 			}
 		>
-			<RequestResetForm submitLabel="Send the link" />
+			<RequestResetForm submitLabel={authForgotSubmit()} />
 		</FormCard>
 	);
 }

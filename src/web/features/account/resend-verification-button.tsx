@@ -1,5 +1,10 @@
 import { MailCheck, Send } from "lucide-react";
 import { useState } from "react";
+import {
+	accountVerifyResend,
+	accountVerifyResent,
+	accountVerifySendingFailed,
+} from "../../../shared/i18n/messages";
 import { Button } from "../../components/button";
 import { sendVerificationEmail } from "../../lib/account-requests";
 
@@ -18,7 +23,7 @@ export function ResendVerificationButton({ email }: ResendVerificationButtonProp
 			setState("sent");
 		} catch (error) {
 			setState("idle");
-			setErrorMessage(error instanceof Error ? error.message : "Sending failed. Please try again.");
+			setErrorMessage(error instanceof Error ? error.message : accountVerifySendingFailed());
 		}
 	}
 
@@ -31,13 +36,13 @@ export function ResendVerificationButton({ email }: ResendVerificationButtonProp
 				onClick={() => void resend()}
 			>
 				<Send aria-hidden="true" className="size-4" />
-				Resend the e-mail
+				{accountVerifyResend()}
 			</Button>
 			<div role="status" className="text-sm">
 				{state === "sent" ? (
 					<p className="flex items-center gap-1.5 text-emerald-800">
 						<MailCheck aria-hidden="true" className="size-4" />
-						We sent a new link to {email}.
+						{accountVerifyResent({ email })}
 					</p>
 				) : null}
 				{errorMessage ? <p className="text-red-800">{errorMessage}</p> : null}

@@ -1,19 +1,26 @@
 import { NavLink } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import {
+	adminNavAuditLog,
+	adminNavLabel,
+	adminNavPeople,
+	adminNavShares,
+	adminNavUsage,
+} from "../../../shared/i18n/messages";
 import { joinClassNames } from "../../lib/class-names";
 
 /** The administrator's screens, one link each; the current one marked. */
-const ADMIN_LINKS: readonly { to: string; label: string }[] = [
-	{ to: APP_PATHS.people, label: "People" },
-	{ to: APP_PATHS["audit-log"], label: "Audit log" },
-	{ to: APP_PATHS.usage, label: "Usage" },
-	{ to: APP_PATHS.shares, label: "Shared links" },
+const ADMIN_LINKS: readonly { to: string; label: () => string }[] = [
+	{ to: APP_PATHS.people, label: adminNavPeople },
+	{ to: APP_PATHS["audit-log"], label: adminNavAuditLog },
+	{ to: APP_PATHS.usage, label: adminNavUsage },
+	{ to: APP_PATHS.shares, label: adminNavShares },
 ];
 
 /** The links between the administrator's screens, at the top of each. */
 export function AdminNav() {
 	return (
-		<nav aria-label="Administration" className="flex flex-wrap gap-1">
+		<nav aria-label={adminNavLabel()} className="flex flex-wrap gap-1">
 			{ADMIN_LINKS.map((link) => (
 				<NavLink
 					key={link.to}
@@ -27,7 +34,7 @@ export function AdminNav() {
 						)
 					}
 				>
-					{link.label}
+					{link.label()}
 				</NavLink>
 			))}
 		</nav>

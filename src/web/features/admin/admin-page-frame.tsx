@@ -2,6 +2,7 @@ import { ArrowLeft, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import { adminAllGenerations, adminBadge } from "../../../shared/i18n/messages";
 import { Badge } from "../../components/badge";
 import { getButtonClassName } from "../../components/button";
 import { AdminNav } from "./admin-nav";
@@ -33,7 +34,7 @@ export function AdminPageFrame({
 					className={`${getButtonClassName({ variant: "ghost", size: "sm" })} -ml-3`}
 				>
 					<ArrowLeft aria-hidden="true" className="size-4" />
-					All Generations
+					{adminAllGenerations()}
 				</Link>
 			) : null}
 			<div>
@@ -42,7 +43,9 @@ export function AdminPageFrame({
 						{icon}
 						{title}
 					</h1>
-					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
+					<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>
+						{adminBadge()}
+					</Badge>
 				</div>
 				<div className="mt-3">
 					<AdminNav />

@@ -1,0 +1,48 @@
+import { screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import de from "../../../shared/i18n/messages/de.json";
+import { registerCatalogue, setActiveLanguage } from "../../../shared/i18n/runtime";
+import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
+import { renderWithProviders } from "../../testing/render-app";
+import { ChangePasswordForm } from "./change-password-form";
+import { DeleteAccountDialog } from "./delete-account-dialog";
+
+describe("the account's forms on a German page", () => {
+	beforeEach(() => {
+		registerCatalogue("de", de);
+		setActiveLanguage("de");
+	});
+	afterEach(() => {
+		setActiveLanguage("en");
+	});
+
+	it("asks for the current password and says what a change ends, in German", () => {
+		startFakeAuthServer({ signedInAs: createTestUser() });
+		renderWithProviders(<ChangePasswordForm onChanged={() => {}} />);
+
+		expect(screen.getByLabelText("Aktuelles Passwort")).toBeVisible();
+		expect(screen.getByText("Andere Geräte abmelden")).toBeVisible();
+		expect(
+			screen.getByText(
+				"Andere Geräte werden abgemeldet, und jedes API-Token und jeder Webhook dieses Kontos endet.",
+			),
+		).toBeVisible();
+		expect(screen.getByRole("button", { name: "Passwort ändern" })).toBeVisible();
+	});
+
+	it("confirms a deletion by the e-mail address, the address inside the German sentence", async () => {
+		startFakeAuthServer({ signedInAs: createTestUser() });
+		const { user } = renderWithProviders(
+			<DeleteAccountDialog email="ada@example.com" onDeleted={async () => {}} />,
+		);
+
+		await user.click(screen.getByRole("button", { name: "Mein Konto löschen" }));
+		const dialog = await screen.findByRole("alertdialog", { name: "Dein Konto löschen?" });
+		expect(dialog).toHaveTextContent(
+			"Das lässt sich nicht rückgängig machen. Gib zur Bestätigung ada@example.com ein.",
+		);
+		expect(screen.getByText("ada@example.com").tagName).toBe("STRONG");
+		expect(screen.getByLabelText("Deine E-Mail-Adresse")).toBeVisible();
+		expect(screen.getByRole("button", { name: "Abbrechen" })).toBeVisible();
+	});
+});
