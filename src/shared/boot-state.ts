@@ -17,6 +17,12 @@ export type BootState = { session: SessionHint; config: PublicConfig };
 /** The id of the `<script type="application/json">` element holding the BootState. */
 export const BOOT_STATE_ELEMENT_ID = "boot-state";
 
+/**
+ * The attribute the server puts on `<html>` when Enhance is on: the prerendered generator, written
+ * without the config, shows the Enhance row's reserved place by it (web settings-frame.tsx).
+ */
+export const ENHANCE_ROOT_ATTRIBUTE = "data-enhance";
+
 /** Where the server puts the boot state and the session preload in the head of every page. */
 export const BOOT_STATE_PLACEHOLDER = "<!--app-boot-state-->";
 

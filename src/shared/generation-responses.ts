@@ -56,8 +56,11 @@ export type CreateGenerationResponse = z.infer<typeof CreateGenerationResponseSc
 export const CreateBatchResponseSchema = z.object({
 	success: z.literal(true),
 	batchId: z.string(),
-	/** The seed the batch was made with: the one asked for, or the one drawn for it. */
-	seed: z.number(),
+	/**
+	 * The seed the batch's random picks and seeded images follow: the one asked for, or the one
+	 * drawn for it; null when nothing in it follows one (decision 038).
+	 */
+	seed: z.nullable(z.number()),
 	generations: z.array(
 		z.object({
 			id: z.string(),

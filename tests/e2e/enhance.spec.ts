@@ -102,3 +102,107 @@ test("a rewrite is proposed, used and taken back by keyboard, and kept beside th
 		messages: [{ role: "system" }, { role: "user", content: "A lighthouse at dusk" }],
 	});
 });
+
+test("the generator keeps the Enhance row's place before the settings load: nothing below moves", async ({
+	page,
+}) => {
+	await signUp(page, uniqueEmail("enhance-shift"));
+	// Every layout shift of the page's main part (the header's own come and go with the session).
+	await page.addInitScript(() => {
+		type Shift = PerformanceEntry & {
+			value: number;
+			hadRecentInput: boolean;
+			sources?: { node?: Node | null }[];
+		};
+		const shifts: { value: number; nodes: string[] }[] = [];
+		Object.assign(window, { layoutShifts: shifts });
+		new PerformanceObserver((list) => {
+			for (const entry of list.getEntries() as Shift[]) {
+				const nodes = (entry.sources ?? [])
+					.map((source) => source.node)
+					.filter(
+						(node): node is Element => node instanceof Element && node.closest("main") !== null,
+					);
+				if (!entry.hadRecentInput && nodes.length > 0) {
+					shifts.push({
+						value: entry.value,
+						nodes: nodes.map((node) => node.outerHTML.slice(0, 120)),
+					});
+				}
+			}
+		}).observe({ type: "layout-shift", buffered: true });
+	});
+	// Tall enough that all the form below the settings is on screen: a shift off screen is none.
+	await page.setViewportSize({ width: 1280, height: 2000 });
+	// The models come late, as on a slow network: the settings' place is drawn first.
+	await page.route("**/api/models", async (route) => {
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
+		await route.continue();
+	});
+	await page.goto("/");
+	await expect(page.getByRole("button", { name: "Enhance", exact: true })).toBeVisible();
+	await expect(page.getByRole("button", { name: "Advanced settings" })).toBeVisible();
+	// Two frames, so a shift of the last render is reported.
+	await page.evaluate(
+		() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+	);
+	const shifts = await page.evaluate(
+		() => (window as unknown as { layoutShifts: unknown[] }).layoutShifts,
+	);
+	expect(shifts).toEqual([]);
+});
+
+test("the proposal fits a phone: nothing overflows, its buttons are in reach and work by touch", async ({
+	browser,
+}) => {
+	const context = await browser.newContext({
+		viewport: { width: 390, height: 844 },
+		hasTouch: true,
+		isMobile: true,
+	});
+	const page = await context.newPage();
+	try {
+		await signUp(page, uniqueEmail("enhance-phone"));
+		const prompt = page.getByRole("textbox", { name: "Prompt" });
+		await prompt.fill("A lighthouse at dusk");
+		await page.getByRole("button", { name: "Enhance", exact: true }).tap();
+		const proposal = page.getByRole("region", { name: "Enhanced prompt" });
+		await expect(proposal).toContainText(`A lighthouse at dusk${FAKE_REWRITE_SUFFIX}`);
+		// The original is shown beside the rewrite.
+		await expect(proposal.getByRole("heading", { name: "Your prompt" })).toBeVisible();
+		await expect(proposal.getByText("A lighthouse at dusk", { exact: true })).toBeVisible();
+		const widths = await page.evaluate(() => ({
+			scroll: document.documentElement.scrollWidth,
+			viewport: window.innerWidth,
+		}));
+		expect(widths.scroll).toBeLessThanOrEqual(widths.viewport);
+		const panel = await proposal.boundingBox();
+		expect(panel?.x ?? -1).toBeGreaterThanOrEqual(0);
+		expect((panel?.x ?? 0) + (panel?.width ?? 0)).toBeLessThanOrEqual(390);
+		for (const name of ["Use", "Edit", "Discard"]) {
+			const button = proposal.getByRole("button", { name, exact: true });
+			const box = await button.boundingBox();
+			// A finger's target: at least 44 px high and wide (WCAG 2.5.5).
+			expect(box?.height ?? 0, name).toBeGreaterThanOrEqual(44);
+			expect(box?.width ?? 0, name).toBeGreaterThanOrEqual(44);
+			expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 390, name).toBe(true);
+		}
+		await expectNoAxeViolations(page);
+
+		await proposal.getByRole("button", { name: "Edit", exact: true }).tap();
+		const editor = proposal.getByRole("textbox", { name: "Enhanced prompt" });
+		await expect(editor).toBeVisible();
+		await editor.fill("A lighthouse at dusk, in fog");
+		await proposal.getByRole("button", { name: "Use", exact: true }).tap();
+		await expect(prompt).toHaveValue("A lighthouse at dusk, in fog");
+		await expect(proposal).toBeHidden();
+
+		await page.getByRole("button", { name: "Enhance", exact: true }).tap();
+		await expect(proposal).toBeVisible();
+		await proposal.getByRole("button", { name: "Discard", exact: true }).tap();
+		await expect(proposal).toBeHidden();
+		await expect(prompt).toHaveValue("A lighthouse at dusk, in fog");
+	} finally {
+		await context.close();
+	}
+});

@@ -48,5 +48,8 @@ export function narrowFilters(
 		isFavoritesOnly: Boolean(board.isFavoritesOnly || page.isFavoritesOnly),
 		from: latest(board.from, page.from),
 		to: earliest(board.to, page.to),
+		// A board names no style or batch: the page's narrow it (a card's batch chip on a board).
+		styleId: page.styleId,
+		batchId: page.batchId,
 	};
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseSchema } from "../db/schema";
@@ -51,6 +52,40 @@ describe.each(availableDatabaseKinds())("a board's page on %s", (kind) => {
 		});
 		expect(second.items.map((item) => item.prompt)).toEqual(["oldest"]);
 		expect(second.nextCursor).toBeNull();
+	});
+
+	it("narrows a board's page to one batch, and a batch to what is on the board", async () => {
+		const person = await createTestUser(server);
+		const seed = (prompt: string) => seedGeneration(server, { userId: person.userId, prompt });
+		const [red, blue, green, lone] = await Promise.all(
+			["red car", "blue car", "green car", "lone car"].map(seed),
+		);
+		const batchId = randomUUID();
+		await server.database.db
+			.updateTable("generations")
+			.set({ batch_id: batchId })
+			.where("id", "in", [red?.id ?? "", blue?.id ?? "", green?.id ?? ""])
+			.execute();
+		const board = await makeBoard(person.client, { name: "Cars" });
+		const onBoard = [red?.id ?? "", blue?.id ?? "", lone?.id ?? ""];
+		expect((await putOnBoard(person.client, board.id, onBoard)).status).toBe(200);
+
+		const page = await readBoardPage(person.client, board.id, { batch: batchId });
+		expect(page.items.map((item) => item.prompt).sort()).toEqual(["blue car", "red car"]);
+		expect(page.total).toBe(2);
+		const whole = await readBoardPage(person.client, board.id);
+		expect(whole.total).toBe(3);
+
+		const smart = await makeBoard(person.client, {
+			name: "Every car",
+			query: { q: "car" },
+		});
+		const smartPage = await readBoardPage(person.client, smart.id, { batch: batchId });
+		expect(smartPage.items.map((item) => item.prompt).sort()).toEqual([
+			"blue car",
+			"green car",
+			"red car",
+		]);
 	});
 
 	it("reads a board's page by the board's own index, not its owner's history", async () => {

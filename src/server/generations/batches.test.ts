@@ -29,7 +29,10 @@ const STYLE = {
 	scope: "operator",
 } as const;
 
-/** Three models: the offline engine, a priced one without a seed, and one that only draws squares. */
+/**
+ * Four models: the offline engine, a priced one without a seed, one that only draws squares, and
+ * another without a seed.
+ */
 function createCatalogue() {
 	const local = createLocalProvider({ delayMs: 0 });
 	return createModelCatalogue(
@@ -42,6 +45,7 @@ function createCatalogue() {
 				seed: false,
 			}),
 			modelFromProvider(local, { id: "square", label: "Square", ratios: ["--ar 1:1"] }),
+			modelFromProvider(local, { id: "sketcher", label: "Sketcher", seed: false }),
 		],
 		"local",
 	);
@@ -367,5 +371,55 @@ describe.each(availableDatabaseKinds())("batches on %s", (kind) => {
 			made.generations.map((generation) => generation.id).sort(),
 		);
 		expect(await countGenerations(server, person)).toBe(3);
+	});
+
+	async function startKeyedTwice(person: Person, key: string, body: Record<string, unknown>) {
+		const send = () =>
+			person.client.request("/api/generations", {
+				method: "POST",
+				headers: { "idempotency-key": key },
+				json: { aspectRatio: "--ar 1:1", ...body },
+			});
+		const first = await send();
+		expect(first.status).toBe(201);
+		const again = await send();
+		expect(again.headers.get("idempotent-replayed")).toBe("true");
+		return [
+			CreateBatchResponseSchema.parse(await first.json()),
+			CreateBatchResponseSchema.parse(await again.json()),
+		] as const;
+	}
+
+	it("answers a replayed batch the seed it drew, though its first model takes none", async () => {
+		const person = await createTestUser(server);
+		const [made, replayed] = await startKeyedTwice(person, "compare-1", {
+			prompt: "a harbour at night",
+			models: ["painter", "local"],
+		});
+		expect(made.generations.map((generation) => generation.settings.seed)).toEqual([
+			null,
+			made.seed,
+		]);
+		expect(made.seed).toEqual(expect.any(Number));
+		expect(replayed.seed).toBe(made.seed);
+	});
+
+	it("answers a null seed, made and replayed, for a batch that follows none", async () => {
+		const person = await createTestUser(server);
+		const [made, replayed] = await startKeyedTwice(person, "compare-2", {
+			prompt: "a harbour at noon",
+			models: ["painter", "sketcher"],
+		});
+		expect(made.seed).toBeNull();
+		expect(replayed.seed).toBeNull();
+
+		const [picked, pickedAgain] = await startKeyedTwice(person, "compare-3", {
+			prompt: "a {red|green|blue} harbour",
+			models: ["painter", "sketcher"],
+			variations: { random: 2 },
+			seed: 5,
+		});
+		expect(picked.seed).toBe(5);
+		expect(pickedAgain.seed).toBe(5);
 	});
 });

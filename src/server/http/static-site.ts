@@ -8,6 +8,7 @@ import {
 	BOOT_STATE_ELEMENT_ID,
 	BOOT_STATE_PLACEHOLDER,
 	type BootState,
+	ENHANCE_ROOT_ATTRIBUTE,
 	type PagesManifest,
 	readPrerenderVariant,
 } from "../../shared/boot-state";
@@ -107,10 +108,15 @@ function renderBootState(template: string, state: BootState): string {
 		state.session === "unknown"
 			? '<link rel="preload" as="fetch" crossorigin href="/api/auth/get-session">'
 			: "";
-	return template.replace(
-		BOOT_STATE_PLACEHOLDER,
-		`${preload}<script type="application/json" id="${BOOT_STATE_ELEMENT_ID}">${json}</script>`,
-	);
+	// Said on <html> as well, for the stylesheet: a prerendered page, written without the config,
+	// keeps the Enhance row's place where the server has Enhance (ENHANCE_ROOT_ATTRIBUTE).
+	const root = state.config.enhance ? `<html ${ENHANCE_ROOT_ATTRIBUTE}` : "<html";
+	return template
+		.replace(/<html(?=[\s>])/, root)
+		.replace(
+			BOOT_STATE_PLACEHOLDER,
+			`${preload}<script type="application/json" id="${BOOT_STATE_ELEMENT_ID}">${json}</script>`,
+		);
 }
 
 export async function loadStaticSite(directory: string): Promise<StaticSite> {

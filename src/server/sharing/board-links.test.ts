@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readRecipeFromImage } from "../../shared/image-recipe-files";
 import { CreatedShareSchema, type SharedPage, SharedPageSchema } from "../../shared/sharing";
+import { parsePromptBlocklist } from "../config/prompt-blocklist";
 import { callWithToken, createToken, makeFinishedGeneration } from "../testing/api-token-kit";
 import { makeBoard, putOnBoard } from "../testing/board-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
@@ -40,6 +41,7 @@ describe.each(availableDatabaseKinds())("a board's shared link on %s", (kind) =>
 	beforeAll(async () => {
 		server = await createTestServer(kind, {
 			limits: { maxActivePerUser: 10, dailyLimitPerUser: 0 },
+			promptBlocklist: parsePromptBlocklist("forbidden"),
 		});
 	});
 	afterAll(async () => {
@@ -157,6 +159,53 @@ describe.each(availableDatabaseKinds())("a board's shared link on %s", (kind) =>
 		await visitor.request(first.images[0]?.url ?? "");
 		const [listed] = await listShares(owner.client);
 		expect(listed?.views).toBe(9);
+	});
+
+	it("never shows or serves a generation whose prompt the blocklist refuses, put on the board after the link was made", async () => {
+		const owner = await createTestUser(server);
+		const { board, ids } = await seedBoard(owner, SHARED_BOARD_PAGE_SIZE + 3);
+		const share = await createBoardShare(owner.client, board.id);
+		// Made before the blocklist named its word (a seeded row skips the check), put on later.
+		const blocked: string[] = [];
+		for (let index = 0; index < 3; index++) {
+			const seeded = await seedGeneration(server, {
+				userId: owner.userId,
+				prompt: `A FORBIDDEN harbour ${index}`,
+				imageCount: 1,
+			});
+			blocked.push(seeded.id);
+		}
+		expect((await putOnBoard(owner.client, board.id, blocked)).status).toBe(200);
+		const visitor = createVisitor(server);
+		const path = `/api/s/${share.token}`;
+
+		const first = await readJsonPage(visitor, path);
+		expect(first.images.map((image) => image.prompt)).toEqual(
+			ids
+				.slice(3)
+				.reverse()
+				.map((_, index) => `Harbour ${ids.length - 1 - index}`),
+		);
+		const second = await readJsonPage(visitor, `${path}?after=${first.board?.olderCursor}`);
+		expect(second.images.map((image) => image.prompt)).toEqual([
+			"Harbour 2",
+			"Harbour 1",
+			"Harbour 0",
+		]);
+		expect(second.board?.olderCursor).toBeNull();
+		const back = await readJsonPage(visitor, `${path}?before=${second.board?.newerCursor}`);
+		expect(back.images.map((image) => image.url)).toEqual(first.images.map((image) => image.url));
+		expect(back.board?.newerCursor).toBeNull();
+
+		const html = await readHtml(visitor, pathOf(share));
+		expect(html.toLowerCase()).not.toContain("forbidden");
+		for (const id of blocked) {
+			await expectErrorEnvelope(
+				await visitor.request(`/s/${share.token}/generations/${id}/images/0/display`),
+				404,
+				"NOT_FOUND",
+			);
+		}
 	});
 
 	it("no longer shows or serves a generation taken off the board or moved to the Trash, takes a new link, and ends with the board", async () => {

@@ -122,7 +122,12 @@ export async function viewSharedPage(
 		return presentSharedPage(token, target);
 	}
 	// A page that cannot be read (a cursor we did not make) is no view.
-	const page = await readSharedBoardPage(deps.database.db, target.board, position);
+	const page = await readSharedBoardPage(
+		deps.database.db,
+		target.board,
+		position,
+		deps.promptBlocklist,
+	);
 	await countShareView(deps.database.db, target.share.id);
 	return presentSharedBoardPage(token, target, page);
 }
@@ -134,7 +139,12 @@ async function findSharedImages(target: LiveShareTarget, deps: ShareDeps, genera
 		return target;
 	}
 	if (generationId === undefined) throw new AppError("NOT_FOUND");
-	const generation = await findSharedBoardGeneration(deps.database.db, target.board, generationId);
+	const generation = await findSharedBoardGeneration(
+		deps.database.db,
+		target.board,
+		generationId,
+		deps.promptBlocklist,
+	);
 	if (!generation) throw new AppError("NOT_FOUND");
 	return { share: target.share, generation, images: generation.images };
 }

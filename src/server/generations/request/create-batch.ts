@@ -52,6 +52,11 @@ function expandPrompts(
 	return pickRandomVariations(parsed.parts, parsed.combinations, variations.random, seed);
 }
 
+/** Whether the seed picks the request's variations (its images aside). */
+function hasRandomPicks(request: CreateGenerationRequest): boolean {
+	return typeof request.variations === "object";
+}
+
 /** The models of a request: those compared, or the one it names (or the default). */
 function chooseModels(deps: GenerationDeps, request: CreateGenerationRequest): Model[] {
 	if (request.models === undefined) {
@@ -186,13 +191,19 @@ export async function createBatch(
 		throw error;
 	}
 	if (outcome.replayOf) {
-		const replayed = await readBatch(deps, outcome.replayOf.id);
+		const replayed = await readBatch(
+			deps,
+			outcome.replayOf.id,
+			hasRandomPicks(request) ? (request.seed ?? null) : null,
+		);
 		return { ...replayed, isReplay: true };
 	}
 	const created = await Promise.all(members);
+	const isSeedFollowed =
+		hasRandomPicks(request) || created.some((generation) => generation.settings.seed !== null);
 	return {
 		batchId,
-		seed,
+		seed: isSeedFollowed ? seed : null,
 		generations: created.map((generation, index) => ({
 			id: generation.id,
 			pollingUrl: generation.pollingUrl,
@@ -204,15 +215,21 @@ export async function createBatch(
 	};
 }
 
-/** The batch an Idempotency-Key's first generation started, answered again. */
+/**
+ * The batch an Idempotency-Key's first generation started, answered again. Its seed is the one its
+ * generations kept (any of them: the first may be on a model that takes none), else the one that
+ * picked its variations if the request asked for it, else null: nothing in the batch follows a
+ * seed, or one drawn only for picks was kept nowhere.
+ */
 async function readBatch(
 	deps: GenerationDeps,
 	generationId: string,
+	askedSeed: number | null,
 ): Promise<Omit<CreatedBatch, "isReplay">> {
 	const db = deps.database.db;
 	const first = await db
 		.selectFrom("generations")
-		.select(["batch_id", "seed"])
+		.select("batch_id")
 		.where("id", "=", generationId)
 		.executeTakeFirstOrThrow();
 	const rows =
@@ -225,9 +242,10 @@ async function readBatch(
 					.orderBy("created_at")
 					.orderBy("id")
 					.execute();
+	const kept = rows.find((row) => row.seed !== null)?.seed;
 	return {
 		batchId: first.batch_id ?? generationId,
-		seed: first.seed === null ? 0 : Number(first.seed),
+		seed: kept === undefined || kept === null ? askedSeed : Number(kept),
 		generations: rows.map((row) => ({
 			id: row.id,
 			pollingUrl: pollingUrlFor(row.id),

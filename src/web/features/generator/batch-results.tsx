@@ -84,7 +84,8 @@ export function BatchResults({ batch }: { batch: CreateBatchResponse }) {
 				</Link>
 			</div>
 			<p aria-live="polite" className="text-sm text-slate-600">
-				{finished} of {batch.generations.length} finished · seed {batch.seed}
+				{finished} of {batch.generations.length} finished
+				{batch.seed === null ? "" : ` · seed ${batch.seed}`}
 			</p>
 			<ul className="grid grid-cols-1 gap-3 sm:grid-cols-2">
 				{batch.generations.map((started) => {

@@ -28,6 +28,7 @@ import { RecentPromptsMenu } from "./recent-prompts-menu";
 import { ReferenceImageField } from "./reference-image-field";
 import { readFieldOfMessage, type SettingsField } from "./settings-field";
 import {
+	hasEnhanceRow,
 	SETTINGS_BAR_CLASS_NAME,
 	SETTINGS_BAR_ITEM_CLASS_NAME,
 	SETTINGS_ROW_CLASS_NAME,
@@ -173,7 +174,8 @@ export function GenerationControls({
 		}
 	}, [errorField]);
 
-	if (!answer || !choice) return <SettingsPlaceholder />;
+	const isEnhanceRowKept = hasEnhanceRow({ isSignedIn, isAuthLoading });
+	if (!answer || !choice) return <SettingsPlaceholder isEnhanceRowKept={isEnhanceRowKept} />;
 
 	const { model } = choice;
 	const change = (update: Partial<SettingsChoice>) => onChoiceChange({ ...choice, ...update });

@@ -67,6 +67,9 @@ describe("Enhance", () => {
 
 		const proposal = await findProposal();
 		expect(within(proposal).getByText(`A red fox${REWRITE}`)).toBeVisible();
+		// The original beside the rewrite, to compare.
+		expect(within(proposal).getByRole("heading", { name: "Your prompt" })).toBeVisible();
+		expect(within(proposal).getByText("A red fox")).toBeVisible();
 		// Proposed only: the prompt box is as it was, and the heading has the focus.
 		expect(getPromptBox()).toHaveValue("A red fox");
 		await waitFor(() =>

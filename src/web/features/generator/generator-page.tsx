@@ -12,7 +12,7 @@ import {
 import { readGenerationTimes } from "./generation-state";
 import { PromptField } from "./prompt-field";
 import { ResultPanel } from "./result-panel";
-import { SettingsPlaceholder } from "./settings-frame";
+import { hasEnhanceRow, SettingsPlaceholder } from "./settings-frame";
 import { useElapsed } from "./use-elapsed";
 import { useGeneratorForm } from "./use-generator-form";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
@@ -172,7 +172,13 @@ export function GeneratorPage({
 						onChange={form.setAspectRatio}
 						ratios={form.choice?.model.ratios}
 					/>
-					<Suspense fallback={<SettingsPlaceholder />}>
+					<Suspense
+						fallback={
+							<SettingsPlaceholder
+								isEnhanceRowKept={hasEnhanceRow({ isSignedIn, isAuthLoading })}
+							/>
+						}
+					>
 						<GenerationControls
 							isSignedIn={isSignedIn}
 							isAuthLoading={isAuthLoading}

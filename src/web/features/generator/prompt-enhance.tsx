@@ -9,6 +9,7 @@ import { Button } from "../../components/button";
 import { ApiError } from "../../lib/api-client";
 import { enhancePrompt } from "../../lib/prompts-requests";
 import { showToast } from "../../lib/toast";
+import { ENHANCE_ROW_CLASS_NAME } from "./settings-frame";
 
 /** A rewrite used: the prompt it replaced, and itself. */
 export type UsedRewrite = { original: string; used: string };
@@ -23,6 +24,9 @@ type PromptEnhanceProps = {
 };
 
 type Proposal = { original: string; text: string; isEditing: boolean };
+
+/** The proposal's buttons on a phone: a finger's 44 px, not a pointer's 36. */
+const TOUCH_BUTTON_CLASS_NAME = "max-sm:h-11 max-sm:px-4";
 
 const FAILED_MESSAGE = "The prompt could not be enhanced right now. Please try again later.";
 
@@ -121,7 +125,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 	};
 
 	return (
-		<div className="relative flex items-center">
+		<div className={ENHANCE_ROW_CLASS_NAME}>
 			<button
 				ref={buttonRef}
 				type="button"
@@ -155,7 +159,8 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 							discard();
 						}
 					}}
-					className="absolute top-full left-2 z-menu mt-1 w-80 space-y-2 rounded-xl bg-white p-3 shadow-lg ring-1 ring-slate-200"
+					// On a phone the panel spans the row, so it never runs past the screen's edge.
+					className="absolute top-full right-0 left-0 z-menu mt-1 space-y-2 rounded-xl bg-white p-3 shadow-lg ring-1 ring-slate-200 sm:right-auto sm:left-2 sm:w-80"
 				>
 					<h2
 						ref={headingRef}
@@ -178,27 +183,39 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 							className="block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-accent-600 focus:outline-none"
 						/>
 					) : (
-						<p className="max-h-72 overflow-y-auto text-sm whitespace-pre-wrap text-slate-800">
+						<p className="max-h-72 overflow-y-auto text-sm break-words whitespace-pre-wrap text-slate-800">
 							{proposal.text}
 						</p>
 					)}
+					<div className="space-y-0.5 border-l-2 border-slate-200 pl-2">
+						<h3 className="text-xs font-medium text-slate-600">Your prompt</h3>
+						<p className="max-h-24 overflow-y-auto text-xs break-words whitespace-pre-wrap text-slate-600">
+							{proposal.original}
+						</p>
+					</div>
 					<p className="text-xs text-slate-600">
 						Your prompt stays as it is unless you choose Use.
 					</p>
 					<div className="flex gap-2">
-						<Button size="sm" onClick={use} disabled={proposal.text.trim() === ""}>
+						<Button
+							size="sm"
+							className={TOUCH_BUTTON_CLASS_NAME}
+							onClick={use}
+							disabled={proposal.text.trim() === ""}
+						>
 							Use
 						</Button>
 						{proposal.isEditing ? null : (
 							<Button
 								size="sm"
 								variant="secondary"
+								className={TOUCH_BUTTON_CLASS_NAME}
 								onClick={() => setProposal({ ...proposal, isEditing: true })}
 							>
 								Edit
 							</Button>
 						)}
-						<Button size="sm" variant="ghost" onClick={discard}>
+						<Button size="sm" variant="ghost" className={TOUCH_BUTTON_CLASS_NAME} onClick={discard}>
 							Discard
 						</Button>
 					</div>

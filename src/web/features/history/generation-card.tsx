@@ -11,9 +11,8 @@ import {
 } from "lucide-react";
 import { memo, use, useId } from "react";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
 import { toRatioParam } from "../../../shared/aspect-ratios";
-import { batchHistoryPath } from "../../../shared/batches";
+import { batchSearch } from "../../../shared/batches";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import {
 	type Generation,
@@ -333,8 +332,9 @@ export const GenerationCard = memo(function GenerationCard({
 						</span>
 					</span>
 					{generation.style ? (
+						// The chips narrow the page they are on: the history, or a board's page.
 						<Link
-							to={`${APP_PATHS.generations}?style=${encodeURIComponent(generation.style.id)}`}
+							to={{ search: `?style=${encodeURIComponent(generation.style.id)}` }}
 							aria-label={`Style ${generation.style.name}`}
 							title={`Show what was made with the style ${generation.style.name}`}
 							className="inline-flex min-w-0 items-center gap-1 rounded-full bg-accent-50 px-2 py-0.5 font-medium text-accent-800 ring-1 ring-accent-200 ring-inset hover:underline"
@@ -345,7 +345,7 @@ export const GenerationCard = memo(function GenerationCard({
 					) : null}
 					{generation.batchId ? (
 						<Link
-							to={batchHistoryPath(generation.batchId)}
+							to={{ search: batchSearch(generation.batchId) }}
 							aria-label="Batch: show the generations started with this one"
 							title="Show the generations started together with this one"
 							className="inline-flex shrink-0 items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700 ring-1 ring-slate-200 ring-inset hover:underline"

@@ -85,6 +85,49 @@ describe("boards in the history", () => {
 		expect(search?.get("q")).toBe("board");
 	});
 
+	it("narrows a board's page to one batch by its chip, the board kept, in the address and the request", async () => {
+		const batchId = "0b7c3d7e-2f1a-4c5b-9d8e-7f6a5b4c3d2e";
+		const server = startFakeGenerationsApi({
+			generations: [
+				createTestGeneration({ prompt: "A red lighthouse", batchId }),
+				createTestGeneration({ prompt: "A blue lighthouse", batchId }),
+				createTestGeneration({ prompt: "A lone lighthouse" }),
+			],
+			boards: [createTestBoard()],
+		});
+		const { user } = openHistory({ path: `/boards/${BOARD_ID}` });
+		await findCards();
+		const chip = within(findCard("A red lighthouse")).getByRole("link", {
+			name: "Batch: show the generations started with this one",
+		});
+		expect(chip).toHaveAttribute("href", `/boards/${BOARD_ID}?batch=${batchId}`);
+		await user.click(chip);
+		await waitFor(() => expect(server.readListRequests().at(-1)?.get("batch")).toBe(batchId));
+		expect(server.readListRequests().at(-1)?.get("board")).toBe(BOARD_ID);
+		expect(screen.getByRole("heading", { level: 1, name: "Lighthouses" })).toBeInTheDocument();
+
+		await user.click(screen.getByRole("button", { name: /One batch/ }));
+		await waitFor(() => expect(server.readListRequests().at(-1)?.has("batch")).toBe(false));
+		expect(server.readListRequests().at(-1)?.get("board")).toBe(BOARD_ID);
+	});
+
+	it("keeps a board's page and its batch together from the address, as after a reload", async () => {
+		const batchId = "0b7c3d7e-2f1a-4c5b-9d8e-7f6a5b4c3d2e";
+		const server = startFakeGenerationsApi({
+			generations: [createTestGeneration({ prompt: "A red lighthouse", batchId })],
+			boards: [createTestBoard()],
+		});
+		openHistory({ path: `/boards/${BOARD_ID}?batch=${batchId}` });
+		await findCards();
+		const [request] = server.readListRequests();
+		expect(request?.get("board")).toBe(BOARD_ID);
+		expect(request?.get("batch")).toBe(batchId);
+		expect(screen.getByRole("button", { name: /One batch/ })).toHaveAttribute(
+			"aria-pressed",
+			"true",
+		);
+	});
+
 	it("offers none of the owner's changes on another person's board shared read-only", async () => {
 		startFakeGenerationsApi({
 			generations: [createTestGeneration({ prompt: "Their lighthouse" })],
