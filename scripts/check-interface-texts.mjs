@@ -16,6 +16,14 @@ export const CONVERTED_SCREENS = [
 	"src/web/features/auth/language-choices.tsx",
 	"src/web/app/layout-shell.tsx",
 	"src/web/app/active-generations-badge.tsx",
+	"src/web/features/history",
+	"src/web/features/boards",
+	"src/web/components/share-dialog.tsx",
+	"src/web/components/share-link-field.tsx",
+	"src/web/components/family-panel.tsx",
+	"src/web/components/confirm-dialog.tsx",
+	"src/web/components/query-status.tsx",
+	"src/web/app/generations-route.tsx",
 ];
 
 // Attributes a person reads or hears.
