@@ -18,6 +18,7 @@ export const CONVERTED_SCREENS = [
 	"src/web/app/active-generations-badge.tsx",
 	"src/web/features/history",
 	"src/web/features/boards",
+	"src/web/features/editor",
 	"src/web/components/share-dialog.tsx",
 	"src/web/components/share-link-field.tsx",
 	"src/web/components/family-panel.tsx",
