@@ -24,6 +24,15 @@ export const CONVERTED_SCREENS = [
 	"src/web/features/account/forgot-password-page.tsx",
 	"src/web/features/admin/admin-nav.tsx",
 	"src/web/features/admin/admin-page-frame.tsx",
+	"src/web/features/history",
+	"src/web/features/boards",
+	"src/web/features/editor",
+	"src/web/components/share-dialog.tsx",
+	"src/web/components/share-link-field.tsx",
+	"src/web/components/family-panel.tsx",
+	"src/web/components/confirm-dialog.tsx",
+	"src/web/components/query-status.tsx",
+	"src/web/app/generations-route.tsx",
 ];
 
 // Attributes a person reads or hears.

@@ -46,9 +46,10 @@ it("lets a screen through whose texts all come from the catalogue, and leaves un
 		"src/web/features/auth/login-page.tsx",
 		'export const Page = () => <p className="mt-2">{signInTitle()}</p>;\n',
 	);
-	await mkdir(path.join(root, "src/web/features/history"), { recursive: true });
+	// A folder no list will name: a screen not converted yet.
+	await mkdir(path.join(root, "src/web/features/not-converted"), { recursive: true });
 	await writeFile(
-		path.join(root, "src/web/features/history/history-page.tsx"),
+		path.join(root, "src/web/features/not-converted/some-page.tsx"),
 		"export const Page = () => <p>Not converted yet</p>;\n",
 	);
 	await expect(run("node", [script, "--root", root])).resolves.toBeDefined();

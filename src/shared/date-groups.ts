@@ -1,6 +1,6 @@
 import { DATE_LOCALE } from "./constants";
 
-/** Items created on one calendar day, labelled in en-US form ("Jan 5, 2025"). */
+/** Items created on one calendar day, labelled like "Jan 5, 2025" (en-US) or "5. Jan. 2025" (de-DE). */
 export type DateGroup<Item> = {
 	/** Stable per day: the label itself, which names exactly one day. */
 	key: string;
@@ -16,12 +16,16 @@ export const UNKNOWN_DATE_LABEL = "Unknown date";
 type DateGrouperOptions = {
 	/** IANA zone the calendar days are counted in; the runtime's own zone when left out. */
 	timeZone?: string;
+	/** The Intl locale the day is written in: en-US when left out. */
+	locale?: string;
+	/** What a day that cannot be read is called: UNKNOWN_DATE_LABEL when left out. */
+	unknownLabel?: string;
 };
 
 type ReadDate = { time: number; label: string };
 
-function createDayFormatter(timeZone: string | undefined): Intl.DateTimeFormat {
-	return new Intl.DateTimeFormat(DATE_LOCALE, {
+function createDayFormatter({ timeZone, locale }: DateGrouperOptions): Intl.DateTimeFormat {
+	return new Intl.DateTimeFormat(locale ?? DATE_LOCALE, {
 		month: "short",
 		day: "numeric",
 		year: "numeric",
@@ -29,11 +33,11 @@ function createDayFormatter(timeZone: string | undefined): Intl.DateTimeFormat {
 	});
 }
 
-/** The en-US day label of an instant, like "Jan 5, 2025". */
+/** The day label of an instant, like "Jan 5, 2025" in en-US. */
 export function formatGroupDate(instant: Date | string, options: DateGrouperOptions = {}): string {
 	const date = typeof instant === "string" ? new Date(instant) : instant;
-	if (Number.isNaN(date.getTime())) return UNKNOWN_DATE_LABEL;
-	return createDayFormatter(options.timeZone).format(date);
+	if (Number.isNaN(date.getTime())) return options.unknownLabel ?? UNKNOWN_DATE_LABEL;
+	return createDayFormatter(options).format(date);
 }
 
 function isNewestFirst(dates: readonly ReadDate[]): boolean {
@@ -51,7 +55,8 @@ function isNewestFirst(dates: readonly ReadDate[]): boolean {
  * its loaded items each time a page arrives and formatting dates is the costly part.
  */
 export function createDateGrouper(options: DateGrouperOptions = {}) {
-	const formatter = createDayFormatter(options.timeZone);
+	const formatter = createDayFormatter(options);
+	const unknownLabel = options.unknownLabel ?? UNKNOWN_DATE_LABEL;
 	const known = new Map<string, ReadDate>();
 
 	const readDate = (createdAt: string): ReadDate => {
@@ -59,7 +64,7 @@ export function createDateGrouper(options: DateGrouperOptions = {}) {
 		if (cached) return cached;
 		const time = new Date(createdAt).getTime();
 		const read = Number.isNaN(time)
-			? { time: Number.NEGATIVE_INFINITY, label: UNKNOWN_DATE_LABEL }
+			? { time: Number.NEGATIVE_INFINITY, label: unknownLabel }
 			: { time, label: formatter.format(time) };
 		known.set(createdAt, read);
 		return read;

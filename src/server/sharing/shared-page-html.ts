@@ -1,10 +1,40 @@
+import { INTL_LOCALES, type Language } from "../../shared/i18n/languages";
+import {
+	shareImageAlt,
+	shareImageAltPosition,
+	shareImageNoPrompt,
+	shareImageNoPromptPosition,
+	sharePageAllImages,
+	sharePageAspectRatio,
+	sharePageDownloadOriginal,
+	sharePageEmptyBoard,
+	sharePageExpiry,
+	sharePageHeading,
+	sharePageImages,
+	sharePageModel,
+	sharePageNegativePrompt,
+	sharePageNewer,
+	sharePageNext,
+	sharePageOlder,
+	sharePagePages,
+	sharePagePrevious,
+	sharePagePrompt,
+	sharePageReport,
+	sharePageReportNote,
+	sharePageReportReason,
+	sharePageReportSubmit,
+	sharePageSeed,
+	sharePageTitle,
+} from "../../shared/i18n/messages";
+import type { MessageOptions } from "../../shared/i18n/runtime";
 import { REPORT_REASON_MAX_LENGTH, type SharedPage, sharedPagePath } from "../../shared/sharing";
 
 /**
  * The shared page as one HTML string: no app bundle, styles inline (system colours, so it follows
  * the visitor's light or dark scheme), and one small script of our own origin for the preview
  * keys. Everything works without it: every image, the previous and next ones and the report form
- * are plain links and a plain form.
+ * are plain links and a plain form. Written in the visitor's language (the browser's cookie, else its
+ * Accept-Language: the server reads no session for a page), `<html lang>` saying which.
  */
 
 /** The preview keys: ← and → follow the previous and next links, Escape the one back to all images. */
@@ -38,9 +68,13 @@ function escapeHtml(text: string): string {
 		.replace(/'/g, "&#39;");
 }
 
-function document(title: string, body: string, options: { hasScript: boolean }): string {
+function document(
+	title: string,
+	body: string,
+	options: { hasScript: boolean; language: Language },
+): string {
 	return `<!doctype html>
-<html lang="en">
+<html lang="${options.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -57,11 +91,28 @@ ${body}
 `;
 }
 
-function describeImage(page: SharedPage, index: number): string {
+function describeImage(page: SharedPage, index: number, o: MessageOptions): string {
 	const count = page.images.length;
-	const position = count > 1 ? ` ${index + 1} of ${count}` : "";
 	const prompt = page.images[index]?.prompt ?? null;
-	return prompt === null ? `Shared image${position}` : `Image${position}: ${prompt}`;
+	const position = { index: index + 1, count };
+	if (prompt === null) {
+		return count > 1 ? shareImageNoPromptPosition(position, o) : shareImageNoPrompt(o);
+	}
+	return count > 1
+		? shareImageAltPosition({ ...position, prompt }, o)
+		: shareImageAlt({ prompt }, o);
+}
+
+/** When a link ends, in UTC: English keeps its HTTP-date form, another language its own. */
+function formatExpiry(expiresAt: string, language: Language): string {
+	const date = new Date(expiresAt);
+	if (language === "en") return date.toUTCString();
+	const format = new Intl.DateTimeFormat(INTL_LOCALES[language], {
+		dateStyle: "full",
+		timeStyle: "short",
+		timeZone: "UTC",
+	});
+	return `${format.format(date)} UTC`;
 }
 
 /** Which page of a board's link a page is: none for the first, and for a generation's link. */
@@ -77,44 +128,50 @@ function pageHref(token: string, position: PagePosition, image?: number | "last"
 	return escapeHtml(`${sharedPagePath(token)}${search ? `?${search}` : ""}`);
 }
 
-function renderDetails(page: SharedPage): string {
+function renderDetails(page: SharedPage, o: MessageOptions): string {
 	if (page.prompt === null || page.settings === null) return "";
 	const { settings } = page;
 	const rows = [
-		["Model", settings.model],
-		["Aspect ratio", settings.aspectRatio],
-		...(settings.seed === null ? [] : [["Seed", String(settings.seed)]]),
-		...(settings.negativePrompt ? [["Negative prompt", settings.negativePrompt]] : []),
+		[sharePageModel(o), settings.model],
+		[sharePageAspectRatio(o), settings.aspectRatio],
+		...(settings.seed === null ? [] : [[sharePageSeed(o), String(settings.seed)]]),
+		...(settings.negativePrompt ? [[sharePageNegativePrompt(o), settings.negativePrompt]] : []),
 	];
-	return `<h2>Prompt</h2>
+	return `<h2>${escapeHtml(sharePagePrompt(o))}</h2>
 <p class="prompt">${escapeHtml(page.prompt)}</p>
 <dl>${rows.map(([name, value]) => `<dt>${escapeHtml(name ?? "")}</dt><dd>${escapeHtml(value ?? "")}</dd>`).join("")}</dl>`;
 }
 
-function renderReportForm(page: SharedPage, notice: string | undefined): string {
+function renderReportForm(page: SharedPage, notice: string | undefined, o: MessageOptions): string {
 	return `<details${notice ? " open" : ""}>
-<summary>Report this page</summary>
+<summary>${escapeHtml(sharePageReport(o))}</summary>
 ${notice ? `<p role="status">${escapeHtml(notice)}</p>` : ""}<form method="post" action="${escapeHtml(page.reportUrl)}">
-<p><label for="report-reason">What is wrong with it?</label><br>
+<p><label for="report-reason">${escapeHtml(sharePageReportReason(o))}</label><br>
 <textarea id="report-reason" name="reason" rows="3" required maxlength="${REPORT_REASON_MAX_LENGTH}"></textarea></p>
-<button type="submit">Report</button>
+<button type="submit">${escapeHtml(sharePageReportSubmit(o))}</button>
 </form>
-<p class="note">The administrator of this server reads reports and may take the page down.</p>
+<p class="note">${escapeHtml(sharePageReportNote(o))}</p>
 </details>`;
 }
 
 /** The Newer and Older links of a board's page, which work without JavaScript. */
-function renderBoardPager(page: SharedPage, token: string): string {
+function renderBoardPager(page: SharedPage, token: string, o: MessageOptions): string {
 	const board = page.board;
 	if (!board || (board.newerCursor === null && board.olderCursor === null)) return "";
-	return `<nav class="pager" aria-label="Pages">
-${board.newerCursor === null ? "" : `<a rel="prev" href="${pageHref(token, { before: board.newerCursor })}">← Newer</a>`}
-${board.olderCursor === null ? "" : `<a rel="next" href="${pageHref(token, { after: board.olderCursor })}">Older →</a>`}
+	return `<nav class="pager" aria-label="${escapeHtml(sharePagePages(o))}">
+${board.newerCursor === null ? "" : `<a rel="prev" href="${pageHref(token, { before: board.newerCursor })}">${escapeHtml(sharePageNewer(o))}</a>`}
+${board.olderCursor === null ? "" : `<a rel="next" href="${pageHref(token, { after: board.olderCursor })}">${escapeHtml(sharePageOlder(o))}</a>`}
 </nav>`;
 }
 
 /** One image with the previous, next and all-images links the preview keys follow. */
-function renderPreview(page: SharedPage, token: string, position: PagePosition, index: number) {
+function renderPreview(
+	page: SharedPage,
+	token: string,
+	position: PagePosition,
+	index: number,
+	o: MessageOptions,
+) {
 	const image = page.images[index];
 	if (!image) return "";
 	const count = page.images.length;
@@ -135,14 +192,14 @@ function renderPreview(page: SharedPage, token: string, position: PagePosition, 
 	const prompt =
 		board && image.prompt !== null ? `<p class="prompt">${escapeHtml(image.prompt)}</p>\n` : "";
 	return `<figure class="preview">
-<img src="${escapeHtml(image.url)}" width="${image.width}" height="${image.height}" alt="${escapeHtml(describeImage(page, index))}">
+<img src="${escapeHtml(image.url)}" width="${image.width}" height="${image.height}" alt="${escapeHtml(describeImage(page, index, o))}">
 </figure>
-<nav class="pager" aria-label="Images">
-${previous === undefined ? "" : `<a data-key="prev" rel="prev" href="${previous}">← Previous</a>`}
-<a data-key="up" href="${pageHref(token, position)}">All images</a>
-${next === undefined ? "" : `<a data-key="next" rel="next" href="${next}">Next →</a>`}
+<nav class="pager" aria-label="${escapeHtml(sharePageImages(o))}">
+${previous === undefined ? "" : `<a data-key="prev" rel="prev" href="${previous}">${escapeHtml(sharePagePrevious(o))}</a>`}
+<a data-key="up" href="${pageHref(token, position)}">${escapeHtml(sharePageAllImages(o))}</a>
+${next === undefined ? "" : `<a data-key="next" rel="next" href="${next}">${escapeHtml(sharePageNext(o))}</a>`}
 </nav>
-${prompt}${image.originalUrl ? `<p><a href="${escapeHtml(image.originalUrl)}" download>Download the original</a></p>` : ""}`;
+${prompt}${image.originalUrl ? `<p><a href="${escapeHtml(image.originalUrl)}" download>${escapeHtml(sharePageDownloadOriginal(o))}</a></p>` : ""}`;
 }
 
 /**
@@ -157,48 +214,48 @@ export function renderSharedPage(
 		imageIndex?: number | undefined;
 		notice?: string | undefined;
 		position?: PagePosition | undefined;
+		/** The visitor's language: English when left out. */
+		language?: Language | undefined;
 	} = {},
 ): string {
 	const { imageIndex } = options;
+	const language = options.language ?? "en";
+	const o = { language };
 	const position = options.position ?? {};
 	const count = page.images.length;
-	const title =
-		page.board?.name ?? page.prompt ?? (count === 1 ? "A shared image" : `${count} shared images`);
+	const title = page.board?.name ?? page.prompt ?? sharePageTitle({ count }, o);
 	let content: string;
 	if (imageIndex !== undefined && page.images[imageIndex]) {
-		content = renderPreview(page, token, position, imageIndex);
+		content = renderPreview(page, token, position, imageIndex, o);
 	} else if (page.board && count === 0) {
-		content = "<p>Nothing on this board to show.</p>";
+		content = `<p>${escapeHtml(sharePageEmptyBoard(o))}</p>`;
 	} else {
 		content = `<ul class="grid">
 ${page.images
 	.map(
 		(entry, index) =>
-			`<li><a href="${pageHref(token, position, index)}"><img src="${escapeHtml(entry.url)}" width="${entry.width}" height="${entry.height}" alt="${escapeHtml(describeImage(page, index))}"></a></li>`,
+			`<li><a href="${pageHref(token, position, index)}"><img src="${escapeHtml(entry.url)}" width="${entry.width}" height="${entry.height}" alt="${escapeHtml(describeImage(page, index, o))}"></a></li>`,
 	)
 	.join("\n")}
 </ul>
-${renderBoardPager(page, token)}`;
+${renderBoardPager(page, token, o)}`;
 	}
 	const expiry = page.expiresAt
-		? `<p class="note">This link works until ${escapeHtml(new Date(page.expiresAt).toUTCString())}.</p>`
+		? `<p class="note">${escapeHtml(sharePageExpiry({ date: formatExpiry(page.expiresAt, language) }, o))}</p>`
 		: "";
-	const heading = page.board
-		? page.board.name
-		: page.prompt === null
-			? title
-			: "Shared from Atelier";
+	const heading = page.board ? page.board.name : page.prompt === null ? title : sharePageHeading(o);
 	const body = `<h1>${escapeHtml(heading)}</h1>
 ${content}
-${renderDetails(page)}
+${renderDetails(page, o)}
 ${expiry}
-${renderReportForm(page, options.notice)}`;
-	return document(title, body, { hasScript: true });
+${renderReportForm(page, options.notice, o)}`;
+	return document(title, body, { hasScript: true, language });
 }
 
 /** The page of a link that shows nothing: ended (410), taken down (451), unknown (404), and others. */
-export function renderNoticePage(title: string, message: string): string {
+export function renderNoticePage(title: string, message: string, language: Language): string {
 	return document(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>`, {
 		hasScript: false,
+		language,
 	});
 }

@@ -1,6 +1,20 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { ERRORS } from "../../shared/errors";
+import { type ErrorCode, errorMessage } from "../../shared/errors";
+import type { Language } from "../../shared/i18n/languages";
+import {
+	shareNoticeEnded,
+	shareNoticeEndedTitle,
+	shareNoticeHidden,
+	shareNoticeHiddenTitle,
+	shareNoticeNotFound,
+	shareNoticeNotFoundTitle,
+	shareNoticeRateLimitedTitle,
+	shareNoticeSignIn,
+	shareNoticeSignInTitle,
+	sharePageReported,
+} from "../../shared/i18n/messages";
+import type { MessageOptions } from "../../shared/i18n/runtime";
 import {
 	ReportShareRequestSchema,
 	SharedPageQuerySchema,
@@ -10,6 +24,7 @@ import { readClientIp } from "../auth/forward-to-auth";
 import { AppError } from "../errors/app-error";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseId, parseImageIndex, parseOrThrow, readJson } from "../http/request-input";
+import { readRequestLanguage } from "../i18n/request-language";
 import type { BoardPagePosition } from "./board-shares";
 import type { ShareDeps } from "./create-share";
 import { reportShare } from "./moderate-shares";
@@ -37,36 +52,35 @@ function markUnindexed(context: Context) {
 }
 
 /** What each answer a link can give says on its page. */
-const NOTICES: Partial<Record<keyof typeof ERRORS, { title: string; message: string }>> = {
-	NOT_FOUND: {
-		title: "This link does not exist",
-		message: "Check the address, or ask the person who shared it for a new link.",
-	},
-	SHARE_ENDED: {
-		title: "This link has ended",
-		message:
-			"Its owner revoked or replaced it, it expired, or what it showed was deleted. Ask them for a new link.",
-	},
-	SHARE_HIDDEN: {
-		title: "This page was taken down",
-		message: "The administrator of this server took it down.",
-	},
-	AUTH_ERROR: {
-		title: "Sign in to see this link",
-		message:
-			"Links on this server are for people signed in to it. Sign in, then open the link again.",
-	},
-	RATE_LIMITED: { title: "Too many requests", message: ERRORS.RATE_LIMITED.message },
+type Notice = (o: MessageOptions) => { title: string; message: string };
+const NOTICES: Partial<Record<ErrorCode, Notice>> = {
+	NOT_FOUND: (o) => ({ title: shareNoticeNotFoundTitle(o), message: shareNoticeNotFound(o) }),
+	SHARE_ENDED: (o) => ({ title: shareNoticeEndedTitle(o), message: shareNoticeEnded(o) }),
+	SHARE_HIDDEN: (o) => ({ title: shareNoticeHiddenTitle(o), message: shareNoticeHidden(o) }),
+	AUTH_ERROR: (o) => ({ title: shareNoticeSignInTitle(o), message: shareNoticeSignIn(o) }),
+	RATE_LIMITED: (o) => ({
+		title: shareNoticeRateLimitedTitle(o),
+		message: errorMessage("RATE_LIMITED", o),
+	}),
 };
+
+/** The language a page is written in: this browser's choice, else its Accept-Language. */
+function readPageLanguage(context: Context): Language {
+	// The answer differs by both: a cache must not give one visitor another's language.
+	context.header("Vary", "accept-language, cookie");
+	return readRequestLanguage(context.req.raw.headers);
+}
 
 function renderError(context: Context, error: unknown): Response {
 	if (!(error instanceof AppError)) throw error;
-	const notice = NOTICES[error.code];
-	if (!notice) throw error;
+	const describe = NOTICES[error.code];
+	if (!describe) throw error;
+	const language = readPageLanguage(context);
+	const notice = describe({ language });
 	if (error.retryAfterSeconds !== undefined) {
 		context.header("Retry-After", String(error.retryAfterSeconds));
 	}
-	return context.html(renderNoticePage(notice.title, notice.message), error.status);
+	return context.html(renderNoticePage(notice.title, notice.message, language), error.status);
 }
 
 function parseVariant(value: string): SharedImageVariant {
@@ -157,11 +171,12 @@ export function createSharedPageRoutes(options: SharedRouteOptions) {
 			const viewer = context.get("optionalViewer");
 			const page = await viewSharedPage(deps, token, viewer, position);
 			const imageIndex = readPreviewIndex(context, page.images.length);
+			const language = readPageLanguage(context);
 			const notice =
-				context.req.query("reported") === undefined
-					? undefined
-					: "Thank you: your report was sent to the administrator.";
-			return context.html(renderSharedPage(page, token, { imageIndex, notice, position }));
+				context.req.query("reported") === undefined ? undefined : sharePageReported({ language });
+			return context.html(
+				renderSharedPage(page, token, { imageIndex, notice, position, language }),
+			);
 		} catch (error) {
 			return renderError(context, error);
 		}

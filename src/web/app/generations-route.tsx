@@ -6,6 +6,7 @@
 import { lazy } from "react";
 import { Navigate, useParams } from "react-router";
 import { APP_PATHS } from "../../shared/app-routes";
+import { boardLoading, boardLoadOneFailed } from "../../shared/i18n/messages";
 import { QueryStatus } from "../components/query-status";
 import { AuditLogPage } from "../features/admin/audit-log-page";
 import { useAuth } from "../features/auth/auth-context";
@@ -53,8 +54,8 @@ export function BoardRoute() {
 		return (
 			<QueryStatus
 				query={boards}
-				loadingLabel="Loading the board"
-				failureMessage="Failed to load the board. Please try again."
+				loadingLabel={boardLoading()}
+				failureMessage={boardLoadOneFailed()}
 			/>
 		);
 	}

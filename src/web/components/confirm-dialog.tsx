@@ -1,5 +1,6 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import type { ReactNode, RefObject } from "react";
+import { historyCancel } from "../../shared/i18n/messages";
 import { getButtonClassName } from "./button";
 import { DialogFrame } from "./dialog-frame";
 
@@ -56,7 +57,7 @@ export function ConfirmDialog({
 			footer={
 				<>
 					<AlertDialog.Cancel className={getButtonClassName({ variant: "secondary" })}>
-						Cancel
+						{historyCancel()}
 					</AlertDialog.Cancel>
 					{action}
 				</>

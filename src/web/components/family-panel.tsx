@@ -4,6 +4,11 @@
 // the image it shows.
 import { useQuery } from "@tanstack/react-query";
 import { type Generation, isInProgress } from "../../shared/generation-responses";
+import {
+	historyFamilyFailed,
+	historyOpenChild,
+	historyOpenOriginal,
+} from "../../shared/i18n/messages";
 import { ACTION_LABELS, type GenerationParent, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import { FAMILY_QUERY_PREFIX, fetchGenerationFamily } from "../lib/generations-requests";
 import { Spinner } from "./spinner";
@@ -57,7 +62,11 @@ function FamilyThumbnail({
 				title={label}
 				className="flex size-12 items-center justify-center rounded-lg bg-slate-100 text-center text-xs text-slate-600 ring-1 ring-slate-200"
 			>
-				{isInProgress(generation.status) ? <Spinner size="sm" label={label} /> : "Failed"}
+				{isInProgress(generation.status) ? (
+					<Spinner size="sm" label={label} />
+				) : (
+					historyFamilyFailed()
+				)}
 			</span>
 		);
 	}
@@ -114,7 +123,7 @@ export function FamilyPanel({ generation, imageIndex, onOpen }: FamilyPanelProps
 				<FamilyThumbnail
 					generation={family.parent}
 					imageIndex={parent.imageIndex}
-					label={`Open the original: ${family.parent.prompt}`}
+					label={historyOpenOriginal({ prompt: family.parent.prompt })}
 					onOpen={onOpen}
 				/>
 				<span className="text-sm text-slate-700">{ACTION_LABELS[parent.action]}</span>
@@ -142,7 +151,10 @@ export function FamilyPanel({ generation, imageIndex, onOpen }: FamilyPanelProps
 								<FamilyThumbnail
 									generation={child}
 									imageIndex={0}
-									label={`Open ${describeAction(child.parent)}: ${child.prompt}`}
+									label={historyOpenChild({
+										action: describeAction(child.parent),
+										prompt: child.prompt,
+									})}
 									onOpen={onOpen}
 								/>
 							</li>

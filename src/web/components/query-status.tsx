@@ -1,5 +1,6 @@
 import { RotateCw } from "lucide-react";
 import type { ReactNode } from "react";
+import { historyTryAgain } from "../../shared/i18n/messages";
 import { Button } from "./button";
 import { Spinner } from "./spinner";
 
@@ -43,7 +44,7 @@ export function QueryStatus({ query, loadingLabel, loading, failureMessage }: Qu
 			<p className="font-medium text-red-800">{failureMessage}</p>
 			<Button variant="secondary" onClick={() => void query.refetch()} isBusy={query.isFetching}>
 				{query.isFetching ? null : <RotateCw aria-hidden="true" className="size-4" />}
-				Try Again
+				{historyTryAgain()}
 			</Button>
 		</div>
 	);

@@ -2,6 +2,29 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation } from "@tanstack/react-query";
 import { Link2 } from "lucide-react";
 import { type FormEvent, type RefObject, useState } from "react";
+import {
+	boardShareLink,
+	shareAllImages,
+	shareAllowOriginals,
+	shareAllowOriginalsOff,
+	shareBoardDescription,
+	shareButton,
+	shareCancel,
+	shareCreateLink,
+	shareDescription,
+	shareDone,
+	shareExpires,
+	shareExpiresDay,
+	shareExpiresHour,
+	shareExpiresMonth,
+	shareExpiresNever,
+	shareExpiresWeek,
+	shareImageOnly,
+	shareShowPrompt,
+	shareShowPromptOff,
+	shareSignedInDescription,
+	shareWhat,
+} from "../../shared/i18n/messages";
 import { type CreatedShare, offeredShareExpiries, type ShareExpiry } from "../../shared/sharing";
 import { usePublicConfig } from "../lib/public-config";
 import { createShare } from "../lib/share-requests";
@@ -10,12 +33,12 @@ import { Button, getButtonClassName } from "./button";
 import { DialogFrame } from "./dialog-frame";
 import { ShareLinkField } from "./share-link-field";
 
-const EXPIRY_LABELS: Record<ShareExpiry, string> = {
-	"1h": "In 1 hour",
-	"1d": "In 1 day",
-	"7d": "In 7 days",
-	"30d": "In 30 days",
-	never: "Never",
+const EXPIRY_LABELS: Record<ShareExpiry, () => string> = {
+	"1h": shareExpiresHour,
+	"1d": shareExpiresDay,
+	"7d": shareExpiresWeek,
+	"30d": shareExpiresMonth,
+	never: shareExpiresNever,
 };
 
 /** What is shared: a generation (all its images, or the one shown), or a board. */
@@ -83,29 +106,31 @@ export function ShareDialog({ subject, isOpen, onClose, returnFocusRef }: ShareD
 			isOpen={isOpen}
 			onOpenChange={(open) => (open ? null : onClose())}
 			returnFocusRef={returnFocusRef}
-			title={isBoard ? "Share board" : "Share"}
+			title={isBoard ? boardShareLink() : shareButton()}
 			description={
 				isForSignedIn
-					? "Only people signed in to this server can open the link, until it expires or you revoke it on your account page."
+					? shareSignedInDescription()
 					: isBoard
-						? "Anyone with the link can see what is on this board, as it changes, until the link expires or you revoke it on your account page."
-						: "Anyone with the link can see what you share, until it expires or you revoke it on your account page."
+						? shareBoardDescription()
+						: shareDescription()
 			}
 		>
 			{created ? (
 				<div className="mt-4 space-y-4">
 					<ShareLinkField url={created.url} />
-					<Dialog.Close className={getButtonClassName({ variant: "secondary" })}>Done</Dialog.Close>
+					<Dialog.Close className={getButtonClassName({ variant: "secondary" })}>
+						{shareDone()}
+					</Dialog.Close>
 				</div>
 			) : (
 				<form
 					onSubmit={submit}
 					className="mt-4 space-y-4"
-					aria-label={isBoard ? "Share board" : "Share"}
+					aria-label={isBoard ? boardShareLink() : shareButton()}
 				>
 					{imageCount > 1 ? (
 						<fieldset>
-							<legend className="mb-1.5 text-sm font-medium text-slate-800">What</legend>
+							<legend className="mb-1.5 text-sm font-medium text-slate-800">{shareWhat()}</legend>
 							<label className="flex items-center gap-2 text-sm text-slate-800">
 								<input
 									type="radio"
@@ -114,7 +139,7 @@ export function ShareDialog({ subject, isOpen, onClose, returnFocusRef }: ShareD
 									onChange={() => setIsImageOnly(false)}
 									className="size-4 accent-accent-600"
 								/>
-								All {imageCount} images
+								{shareAllImages({ count: imageCount })}
 							</label>
 							<label className="mt-1 flex items-center gap-2 text-sm text-slate-800">
 								<input
@@ -124,7 +149,7 @@ export function ShareDialog({ subject, isOpen, onClose, returnFocusRef }: ShareD
 									onChange={() => setIsImageOnly(true)}
 									className="size-4 accent-accent-600"
 								/>
-								Image {imageIndex + 1} only
+								{shareImageOnly({ index: imageIndex + 1 })}
 							</label>
 						</fieldset>
 					) : null}
@@ -133,7 +158,7 @@ export function ShareDialog({ subject, isOpen, onClose, returnFocusRef }: ShareD
 							htmlFor="share-expires"
 							className="mb-1.5 block text-sm font-medium text-slate-800"
 						>
-							Expires
+							{shareExpires()}
 						</label>
 						<select
 							id="share-expires"
@@ -145,7 +170,7 @@ export function ShareDialog({ subject, isOpen, onClose, returnFocusRef }: ShareD
 						>
 							{offered.map((value) => (
 								<option key={value} value={value}>
-									{EXPIRY_LABELS[value]}
+									{EXPIRY_LABELS[value]()}
 								</option>
 							))}
 						</select>
@@ -158,10 +183,8 @@ export function ShareDialog({ subject, isOpen, onClose, returnFocusRef }: ShareD
 							className={CHECKBOX}
 						/>
 						<span>
-							Show the prompt and settings
-							<span className="block text-slate-600">
-								Off: the page shows no prompt, and no file carries it.
-							</span>
+							{shareShowPrompt()}
+							<span className="block text-slate-600">{shareShowPromptOff()}</span>
 						</span>
 					</label>
 					<label className="flex items-start gap-2 text-sm text-slate-800">
@@ -172,18 +195,18 @@ export function ShareDialog({ subject, isOpen, onClose, returnFocusRef }: ShareD
 							className={CHECKBOX}
 						/>
 						<span>
-							Allow downloading the originals
-							<span className="block text-slate-600">Off: display copies only.</span>
+							{shareAllowOriginals()}
+							<span className="block text-slate-600">{shareAllowOriginalsOff()}</span>
 						</span>
 					</label>
 					<AlertMessage message={create.error?.message ?? null} />
 					<div className="flex flex-wrap justify-end gap-2">
 						<Dialog.Close className={getButtonClassName({ variant: "secondary" })}>
-							Cancel
+							{shareCancel()}
 						</Dialog.Close>
 						<Button type="submit" isBusy={create.isPending}>
 							<Link2 aria-hidden="true" className="size-4" />
-							Create link
+							{shareCreateLink()}
 						</Button>
 					</div>
 				</form>

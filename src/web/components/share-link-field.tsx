@@ -1,5 +1,11 @@
 import { Check, Copy } from "lucide-react";
 import { useId, useState } from "react";
+import {
+	shareCopied,
+	shareCopyFailed,
+	shareCopyLink,
+	shareYourLink,
+} from "../../shared/i18n/messages";
 import { AlertMessage } from "./alert-message";
 import { Button } from "./button";
 
@@ -13,13 +19,13 @@ export function ShareLinkField({ url }: { url: string }) {
 			await navigator.clipboard.writeText(url);
 			setIsCopied(true);
 		} catch {
-			setCopyError("The browser did not let us copy it: select the link and copy it yourself.");
+			setCopyError(shareCopyFailed());
 		}
 	}
 	return (
 		<div className="rounded-lg bg-emerald-50 p-4 ring-1 ring-emerald-200 ring-inset">
 			<label htmlFor={id} className="text-sm font-medium text-emerald-900">
-				Your link. Copy it now: it will not be shown again.
+				{shareYourLink()}
 			</label>
 			<div className="mt-3 flex flex-col gap-2 sm:flex-row">
 				<input
@@ -35,7 +41,7 @@ export function ShareLinkField({ url }: { url: string }) {
 					) : (
 						<Copy aria-hidden="true" className="size-4" />
 					)}
-					{isCopied ? "Copied" : "Copy link"}
+					{isCopied ? shareCopied() : shareCopyLink()}
 				</Button>
 			</div>
 			<AlertMessage message={copyError} />

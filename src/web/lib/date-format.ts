@@ -8,7 +8,7 @@ import { readActiveLanguage } from "../../shared/i18n/runtime";
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 function readFormat(name: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-	const locale = INTL_LOCALES[readActiveLanguage()];
+	const locale = readDateLocale();
 	const key = `${name} ${locale}`;
 	let format = formats.get(key);
 	if (!format) {
@@ -16,6 +16,11 @@ function readFormat(name: string, options: Intl.DateTimeFormatOptions): Intl.Dat
 		formats.set(key, format);
 	}
 	return format;
+}
+
+/** The Intl locale of the page's language, for a formatter made elsewhere (the history's days). */
+export function readDateLocale(): string {
+	return INTL_LOCALES[readActiveLanguage()];
 }
 
 const TIME_FORMAT: Intl.DateTimeFormatOptions = { hour: "numeric", minute: "2-digit" };

@@ -69,12 +69,17 @@ export const UNDO_TOAST_MS = 10_000;
  * A success toast with an **Undo** button, shown for ten seconds: deleting to the Trash says so,
  * and Undo puts back what was deleted.
  */
-export async function showUndoToast(message: string, onUndo: () => void): Promise<void> {
+export async function showUndoToast(
+	message: string,
+	/** Undo, in the page's language: the caller's screen carries the text, not the first page. */
+	undoLabel: string,
+	onUndo: () => void,
+): Promise<void> {
 	requestToaster();
 	const [{ toast }] = await Promise.all([loadToaster(), toasterMounted]);
 	toast.success(message, {
 		id: `undo:${message}:${Date.now()}`,
 		duration: UNDO_TOAST_MS,
-		action: { label: "Undo", onClick: onUndo },
+		action: { label: undoLabel, onClick: onUndo },
 	});
 }

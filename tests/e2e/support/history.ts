@@ -2,6 +2,7 @@ import {
 	type APIRequestContext,
 	type Browser,
 	type BrowserContext,
+	type BrowserContextOptions,
 	expect,
 	type Page,
 } from "@playwright/test";
@@ -92,8 +93,10 @@ export async function openAccount(
 	browser: Browser,
 	email: string,
 	password = E2E_PASSWORD,
+	/** The browser's own settings, like the `locale` whose Accept-Language it sends. */
+	options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
-	const context = await browser.newContext({ baseURL: E2E_BASE_URL });
+	const context = await browser.newContext({ ...options, baseURL: E2E_BASE_URL });
 	await signUpThroughApi(context.request, email, password);
 	return context;
 }

@@ -2,4 +2,4 @@
 import { message } from "../runtime";
 
 /** Audit log */
-export const adminNavAuditLog = /* @__PURE__ */ message("Audit log");
+export const adminNavAuditLog = /* @__PURE__ */ message("Audit log", "adminNavAuditLog");

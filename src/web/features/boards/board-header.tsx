@@ -5,6 +5,34 @@ import { type FormEvent, lazy, Suspense, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
 import { BOARD_NAME_MAX_LENGTH, type Board } from "../../../shared/boards";
+import {
+	boardAndGenerations,
+	boardDelete,
+	boardDeleteDescription,
+	boardDeleted,
+	boardDeletedWith,
+	boardDeleteQuestion,
+	boardDeleteSmartDescription,
+	boardDownloadZip,
+	boardMakePrivate,
+	boardName,
+	boardOnly,
+	boardPrivate,
+	boardQueryEveryPrompt,
+	boardQueryFavourites,
+	boardQueryFrom,
+	boardQueryModel,
+	boardQueryPromptsWith,
+	boardQueryTo,
+	boardRename,
+	boardRenameForm,
+	boardSave,
+	boardShare,
+	boardShared,
+	boardSharedByReadOnly,
+	boardShareLink,
+	boardSmart,
+} from "../../../shared/i18n/messages";
 import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
@@ -27,12 +55,12 @@ const ShareDialog = lazy(async () => ({
 function describeQuery(board: Board): string {
 	const query = board.query ?? {};
 	const parts = [
-		query.q ? `prompts with “${query.q}”` : "every prompt",
-		query.favorites ? "favourites only" : null,
+		query.q ? boardQueryPromptsWith({ text: query.q }) : boardQueryEveryPrompt(),
+		query.favorites ? boardQueryFavourites() : null,
 		query.aspectRatio ? query.aspectRatio.replace("--ar ", "") : null,
-		query.model ? `model ${query.model}` : null,
-		query.from ? `from ${query.from}` : null,
-		query.to ? `to ${query.to}` : null,
+		query.model ? boardQueryModel({ model: query.model }) : null,
+		query.from ? boardQueryFrom({ day: query.from }) : null,
+		query.to ? boardQueryTo({ day: query.to }) : null,
 	];
 	return parts.filter(Boolean).join(", ");
 }
@@ -69,7 +97,7 @@ export function BoardHeader({ board, isOwn }: { board: Board; isOwn: boolean }) 
 		onSuccess: (deleted) => {
 			void showToast(
 				"success",
-				deleted > 0 ? `Board deleted with ${deleted} generations` : "Board deleted",
+				deleted > 0 ? boardDeletedWith({ count: deleted }) : boardDeleted(),
 			);
 			void reloadBoards();
 			void queryClient.invalidateQueries({ queryKey: ["generations", "list"] });
@@ -87,15 +115,17 @@ export function BoardHeader({ board, isOwn }: { board: Board; isOwn: boolean }) 
 		<div className="mt-3 space-y-3">
 			<div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
 				{board.kind === "smart" ? (
-					<Badge icon={<Sparkles aria-hidden="true" className="size-3.5" />}>Smart</Badge>
+					<Badge icon={<Sparkles aria-hidden="true" className="size-3.5" />}>{boardSmart()}</Badge>
 				) : null}
 				{board.visibility === "shared" ? (
-					<Badge icon={<Users aria-hidden="true" className="size-3.5" />}>Shared</Badge>
+					<Badge icon={<Users aria-hidden="true" className="size-3.5" />}>{boardShared()}</Badge>
 				) : (
-					<Badge icon={<Lock aria-hidden="true" className="size-3.5" />}>Private</Badge>
+					<Badge icon={<Lock aria-hidden="true" className="size-3.5" />}>{boardPrivate()}</Badge>
 				)}
 				{board.kind === "smart" ? <span>{describeQuery(board)}</span> : null}
-				{board.canChange ? null : <span>Shared by {board.owner.email} · read-only</span>}
+				{board.canChange ? null : (
+					<span>{boardSharedByReadOnly({ email: board.owner.email })}</span>
+				)}
 			</div>
 			<div className="flex flex-wrap items-center gap-2">
 				<a
@@ -104,7 +134,7 @@ export function BoardHeader({ board, isOwn }: { board: Board; isOwn: boolean }) 
 					className={getButtonClassName({ variant: "secondary", size: "sm" })}
 				>
 					<FileArchive aria-hidden="true" className="size-4" />
-					Download board (ZIP)
+					{boardDownloadZip()}
 				</a>
 				{canShareLink ? (
 					<Button
@@ -114,7 +144,7 @@ export function BoardHeader({ board, isOwn }: { board: Board; isOwn: boolean }) 
 						onClick={() => setIsLinkOpen(true)}
 					>
 						<Link2 aria-hidden="true" className="size-4" />
-						Share board
+						{boardShareLink()}
 					</Button>
 				) : null}
 				{board.canChange ? (
@@ -129,10 +159,10 @@ export function BoardHeader({ board, isOwn }: { board: Board; isOwn: boolean }) 
 								})
 							}
 						>
-							{board.visibility === "shared" ? "Make private" : "Share"}
+							{board.visibility === "shared" ? boardMakePrivate() : boardShare()}
 						</Button>
 						<Button variant="secondary" size="sm" onClick={() => setIsRenaming(!isRenaming)}>
-							Rename
+							{boardRename()}
 						</Button>
 						<Button
 							ref={deleteButtonRef}
@@ -142,16 +172,16 @@ export function BoardHeader({ board, isOwn }: { board: Board; isOwn: boolean }) 
 							onClick={() => setIsDeleteOpen(true)}
 						>
 							<Trash2 aria-hidden="true" className="size-4" />
-							Delete board
+							{boardDelete()}
 						</Button>
 					</>
 				) : null}
 			</div>
 			{isRenaming ? (
-				<form onSubmit={rename} aria-label="Rename the board" className="flex items-end gap-2">
+				<form onSubmit={rename} aria-label={boardRenameForm()} className="flex items-end gap-2">
 					<div className="grow">
 						<TextField
-							label="Board name"
+							label={boardName()}
 							value={name}
 							required
 							maxLength={BOARD_NAME_MAX_LENGTH}
@@ -159,7 +189,7 @@ export function BoardHeader({ board, isOwn }: { board: Board; isOwn: boolean }) 
 						/>
 					</div>
 					<Button type="submit" size="sm" isBusy={update.isPending}>
-						Save
+						{boardSave()}
 					</Button>
 				</form>
 			) : null}
@@ -179,23 +209,21 @@ export function BoardHeader({ board, isOwn }: { board: Board; isOwn: boolean }) 
 				returnFocusRef={deleteButtonRef}
 				icon={<Trash2 aria-hidden="true" className="size-5" />}
 				tone="danger"
-				title={`Delete “${board.name}”?`}
+				title={boardDeleteQuestion({ name: board.name })}
 				description={
-					board.kind === "smart"
-						? "The saved search goes; the generations it shows stay in the history."
-						: "Delete the board only (its generations stay in the history), or the board and its generations."
+					board.kind === "smart" ? boardDeleteSmartDescription() : boardDeleteDescription()
 				}
 				action={
 					<>
 						<AlertDialog.Action asChild>
 							<Button variant="secondary" onClick={() => remove.mutate(false)}>
-								Board only
+								{boardOnly()}
 							</Button>
 						</AlertDialog.Action>
 						{board.kind === "smart" ? null : (
 							<AlertDialog.Action asChild>
 								<Button variant="danger" onClick={() => remove.mutate(true)}>
-									Board and its generations
+									{boardAndGenerations()}
 								</Button>
 							</AlertDialog.Action>
 						)}

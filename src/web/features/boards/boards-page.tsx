@@ -2,11 +2,26 @@ import { Images, Sparkles, Users } from "lucide-react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
 import type { Board } from "../../../shared/boards";
+import {
+	boardCardSummary,
+	boardLoadFailed,
+	boardLoadingBoards,
+	boardNew,
+	boardNoBoards,
+	boardNotFound,
+	boardNotFoundDescription,
+	boardSeeYourBoards,
+	boardShared,
+	boardSharedBy,
+	boardSharedWithYou,
+	boardSmart,
+	boardsTitle,
+	boardYourBoards,
+} from "../../../shared/i18n/messages";
 import { Badge } from "../../components/badge";
 import { QueryStatus } from "../../components/query-status";
 import { useBoards } from "../../lib/boards-requests";
 import { formatDateTime } from "../../lib/date-format";
-import { formatCount } from "../../lib/number-format";
 import { NewBoardForm } from "./new-board-form";
 
 /** A board's address: its page, shareable inside this server. */
@@ -29,17 +44,22 @@ function BoardCard({ board, isOwn }: { board: Board; isOwn: boolean }) {
 					<h3 className="flex items-center gap-2 font-semibold text-slate-900">
 						{board.name}
 						{board.kind === "smart" ? (
-							<Badge icon={<Sparkles aria-hidden="true" className="size-3.5" />}>Smart</Badge>
+							<Badge icon={<Sparkles aria-hidden="true" className="size-3.5" />}>
+								{boardSmart()}
+							</Badge>
 						) : null}
 						{board.visibility === "shared" ? (
-							<Badge icon={<Users aria-hidden="true" className="size-3.5" />}>Shared</Badge>
+							<Badge icon={<Users aria-hidden="true" className="size-3.5" />}>
+								{boardShared()}
+							</Badge>
 						) : null}
 					</h3>
 					<p className="text-sm text-slate-600">
-						{board.count === 1 ? "1 generation" : `${formatCount(board.count)} generations`} ·
-						changed {formatDateTime(board.updatedAt)}
+						{boardCardSummary({ count: board.count, date: formatDateTime(board.updatedAt) })}
 					</p>
-					{isOwn ? null : <p className="text-sm text-slate-600">Shared by {board.owner.email}</p>}
+					{isOwn ? null : (
+						<p className="text-sm text-slate-600">{boardSharedBy({ email: board.owner.email })}</p>
+					)}
 				</div>
 			</Link>
 		</li>
@@ -71,13 +91,13 @@ export function BoardsPage({ viewerEmail }: { viewerEmail: string | null }) {
 	const shared = boards.data?.filter((board) => board.owner.email !== viewerEmail) ?? [];
 	return (
 		<div className="space-y-8">
-			<h1 className="text-3xl font-semibold tracking-tight text-slate-900">Boards</h1>
+			<h1 className="text-3xl font-semibold tracking-tight text-slate-900">{boardsTitle()}</h1>
 			<section
 				aria-labelledby="new-board-heading"
 				className="rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6"
 			>
 				<h2 id="new-board-heading" className="mb-4 text-lg font-semibold text-slate-900">
-					New board
+					{boardNew()}
 				</h2>
 				<NewBoardForm />
 			</section>
@@ -85,28 +105,28 @@ export function BoardsPage({ viewerEmail }: { viewerEmail: string | null }) {
 				<>
 					<section aria-labelledby="own-boards-heading" className="space-y-4">
 						<h2 id="own-boards-heading" className="text-lg font-semibold text-slate-900">
-							Your boards
+							{boardYourBoards()}
 						</h2>
 						{own.length === 0 ? (
-							<p className="text-sm text-slate-600">No boards yet.</p>
+							<p className="text-sm text-slate-600">{boardNoBoards()}</p>
 						) : (
-							<BoardGrid boards={own} label="Your boards" isOwn />
+							<BoardGrid boards={own} label={boardYourBoards()} isOwn />
 						)}
 					</section>
 					{shared.length > 0 ? (
 						<section aria-labelledby="shared-boards-heading" className="space-y-4">
 							<h2 id="shared-boards-heading" className="text-lg font-semibold text-slate-900">
-								Shared with you
+								{boardSharedWithYou()}
 							</h2>
-							<BoardGrid boards={shared} label="Shared with you" isOwn={false} />
+							<BoardGrid boards={shared} label={boardSharedWithYou()} isOwn={false} />
 						</section>
 					) : null}
 				</>
 			) : (
 				<QueryStatus
 					query={boards}
-					loadingLabel="Loading boards"
-					failureMessage="Failed to load boards. Please try again."
+					loadingLabel={boardLoadingBoards()}
+					failureMessage={boardLoadFailed()}
 				/>
 			)}
 		</div>
@@ -117,15 +137,13 @@ export function BoardsPage({ viewerEmail }: { viewerEmail: string | null }) {
 export function BoardNotFound() {
 	return (
 		<div className="space-y-3">
-			<h1 className="text-3xl font-semibold tracking-tight text-slate-900">Board not found</h1>
-			<p className="text-sm text-slate-600">
-				This board does not exist, or its owner does not share it with you.
-			</p>
+			<h1 className="text-3xl font-semibold tracking-tight text-slate-900">{boardNotFound()}</h1>
+			<p className="text-sm text-slate-600">{boardNotFoundDescription()}</p>
 			<Link
 				to={APP_PATHS.boards}
 				className="inline-block text-sm font-semibold text-accent-700 hover:underline"
 			>
-				See your boards
+				{boardSeeYourBoards()}
 			</Link>
 		</div>
 	);

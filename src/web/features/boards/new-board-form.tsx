@@ -1,6 +1,18 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { BOARD_NAME_MAX_LENGTH, type BoardQuery } from "../../../shared/boards";
+import {
+	boardFavouritesOnly,
+	boardFrom,
+	boardMake,
+	boardNameField,
+	boardNew,
+	boardPromptContains,
+	boardSavedSearch,
+	boardSharedWithEveryone,
+	boardSmartOption,
+	boardTo,
+} from "../../../shared/i18n/messages";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/text-field";
@@ -51,9 +63,9 @@ export function NewBoardForm() {
 	}
 
 	return (
-		<form onSubmit={submit} aria-label="New board" className="space-y-4">
+		<form onSubmit={submit} aria-label={boardNew()} className="space-y-4">
 			<TextField
-				label="Name"
+				label={boardNameField()}
 				value={name}
 				required
 				maxLength={BOARD_NAME_MAX_LENGTH}
@@ -67,7 +79,7 @@ export function NewBoardForm() {
 						checked={isShared}
 						onChange={(event) => setIsShared(event.target.checked)}
 					/>
-					Shared with everyone signed in
+					{boardSharedWithEveryone()}
 				</label>
 				<label className="flex items-center gap-2">
 					<input
@@ -76,14 +88,14 @@ export function NewBoardForm() {
 						checked={isSmart}
 						onChange={(event) => setIsSmart(event.target.checked)}
 					/>
-					Smart board (a saved search)
+					{boardSmartOption()}
 				</label>
 			</div>
 			{isSmart ? (
 				<fieldset className="grid gap-3 sm:grid-cols-2">
-					<legend className="sr-only">The saved search</legend>
+					<legend className="sr-only">{boardSavedSearch()}</legend>
 					<TextField
-						label="Prompt contains"
+						label={boardPromptContains()}
 						value={q}
 						onChange={(event) => setQ(event.target.value)}
 					/>
@@ -94,16 +106,16 @@ export function NewBoardForm() {
 							checked={isFavoritesOnly}
 							onChange={(event) => setIsFavoritesOnly(event.target.checked)}
 						/>
-						Favourites only
+						{boardFavouritesOnly()}
 					</label>
 					<TextField
-						label="From"
+						label={boardFrom()}
 						type="date"
 						value={from}
 						onChange={(event) => setFrom(event.target.value)}
 					/>
 					<TextField
-						label="To"
+						label={boardTo()}
 						type="date"
 						value={to}
 						onChange={(event) => setTo(event.target.value)}
@@ -112,7 +124,7 @@ export function NewBoardForm() {
 			) : null}
 			<AlertMessage message={create.isError ? create.error.message : null} />
 			<Button type="submit" size="sm" isBusy={create.isPending} disabled={!name.trim()}>
-				Make board
+				{boardMake()}
 			</Button>
 		</form>
 	);

@@ -4,6 +4,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
 import { DEFAULT_IMAGE_COUNT } from "../../../shared/generation-settings";
+import { editorImageCount, editorImages } from "../../../shared/i18n/messages";
 import type { PublicModel } from "../../../shared/models";
 import { sanitizePrompt } from "../../../shared/prompt";
 import { Button } from "../../components/button";
@@ -100,14 +101,14 @@ export function EditorForm({
 			) : null}
 			{model.counts.length > 1 ? (
 				<Segments
-					label="Images"
+					label={editorImages()}
 					name="count"
 					options={model.counts}
 					value={shownCount}
 					onChange={setCount}
 					describe={(option) => ({
 						shown: String(option),
-						spoken: option === 1 ? "1 image" : `${option} images`,
+						spoken: editorImageCount({ count: option }),
 					})}
 					message={null}
 				/>

@@ -7,7 +7,7 @@ import { X } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
-import { ERRORS } from "../../../shared/errors";
+import { errorUnknownError } from "../../../shared/i18n/messages";
 import type { PublicModel } from "../../../shared/models";
 import { validatePrompt } from "../../../shared/prompt";
 import { Spinner } from "../../components/spinner";
@@ -114,7 +114,7 @@ function EditorWorkspace({
 			await queryClient.invalidateQueries();
 			void navigate(APP_PATHS.generations);
 		} catch (error) {
-			setMessage(error instanceof ApiError ? error.message : ERRORS.UNKNOWN_ERROR.message);
+			setMessage(error instanceof ApiError ? error.message : errorUnknownError());
 			setIsSubmitting(false);
 		}
 	};

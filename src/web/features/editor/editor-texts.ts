@@ -1,46 +1,182 @@
-// The mask editor's words: its tools' names (spoken and shown), its notes and its messages.
+// The mask editor's words: its tools' names (spoken and shown), its notes and its messages, each
+// read from the message catalogue when used, so they are written in the page's language.
+import {
+	editorBrush,
+	editorCanvas,
+	editorCanvasHelp,
+	editorClear,
+	editorClose,
+	editorEmptyMask,
+	editorEraser,
+	editorExpandCanvas,
+	editorExpandCanvasHelp,
+	editorFit,
+	editorHardness,
+	editorImageMissing,
+	editorInvert,
+	editorLoading,
+	editorNoExpansion,
+	editorNoModelExpand,
+	editorNoModelRegion,
+	editorPerSide,
+	editorPerSideHelp,
+	editorPrompt,
+	editorPromptHelpExpand,
+	editorPromptHelpRegion,
+	editorRedo,
+	editorShowMask,
+	editorSideBottom,
+	editorSideLeft,
+	editorSideRight,
+	editorSideTop,
+	editorSize,
+	editorStartedExpand,
+	editorStartedRegion,
+	editorSubmit,
+	editorSubmitting,
+	editorTargetRatio,
+	editorTitleExpand,
+	editorTitleRegion,
+	editorTools,
+	editorUndo,
+	editorZoom,
+	editorZoomIn,
+	editorZoomOut,
+} from "../../../shared/i18n/messages";
 
 export const EDITOR_TEXTS = {
-	title: { region: "Edit region", expand: "Expand" },
-	close: "Close the editor",
-	tools: "Mask tools",
-	brush: "Brush",
-	eraser: "Eraser",
-	size: "Brush size",
-	hardness: "Hardness",
-	invertMask: "Invert",
-	clear: "Clear",
-	undo: "Undo",
-	redo: "Redo",
-	showMask: "Show mask",
-	zoomIn: "Zoom in",
-	zoomOut: "Zoom out",
-	fit: "Fit",
-	zoom: "Zoom",
+	title: {
+		get region() {
+			return editorTitleRegion();
+		},
+		get expand() {
+			return editorTitleExpand();
+		},
+	},
+	get close() {
+		return editorClose();
+	},
+	get tools() {
+		return editorTools();
+	},
+	get brush() {
+		return editorBrush();
+	},
+	get eraser() {
+		return editorEraser();
+	},
+	get size() {
+		return editorSize();
+	},
+	get hardness() {
+		return editorHardness();
+	},
+	get invertMask() {
+		return editorInvert();
+	},
+	get clear() {
+		return editorClear();
+	},
+	get undo() {
+		return editorUndo();
+	},
+	get redo() {
+		return editorRedo();
+	},
+	get showMask() {
+		return editorShowMask();
+	},
+	get zoomIn() {
+		return editorZoomIn();
+	},
+	get zoomOut() {
+		return editorZoomOut();
+	},
+	get fit() {
+		return editorFit();
+	},
+	get zoom() {
+		return editorZoom();
+	},
 	/** The painting area's name; how to paint without a pointer is its description. */
-	canvas: "Image and mask",
-	canvasHelp:
-		"Paint where the image may change. With the keyboard: arrows move the brush, Shift with arrows paints along, Enter paints a dab; B brush, E eraser, [ and ] size, Ctrl+Z undo.",
-	expandCanvas: "Image in its new frame",
-	expandCanvasHelp: "Drag the image, or move it with the arrow keys, to place it in the new frame.",
-	targetRatio: "New frame",
-	perSide: "Per side",
-	sides: { left: "Left", right: "Right", top: "Top", bottom: "Bottom" },
-	perSideHelp: "Room added on each side, in % of the image's width or height.",
-	prompt: "Prompt",
+	get canvas() {
+		return editorCanvas();
+	},
+	get canvasHelp() {
+		return editorCanvasHelp();
+	},
+	get expandCanvas() {
+		return editorExpandCanvas();
+	},
+	get expandCanvasHelp() {
+		return editorExpandCanvasHelp();
+	},
+	get targetRatio() {
+		return editorTargetRatio();
+	},
+	get perSide() {
+		return editorPerSide();
+	},
+	sides: {
+		get left() {
+			return editorSideLeft();
+		},
+		get right() {
+			return editorSideRight();
+		},
+		get top() {
+			return editorSideTop();
+		},
+		get bottom() {
+			return editorSideBottom();
+		},
+	},
+	get perSideHelp() {
+		return editorPerSideHelp();
+	},
+	get prompt() {
+		return editorPrompt();
+	},
 	promptHelp: {
-		region: "What should be in the painted area.",
-		expand: "What lies around the image.",
+		get region() {
+			return editorPromptHelpRegion();
+		},
+		get expand() {
+			return editorPromptHelpExpand();
+		},
 	},
-	submit: "Generate",
-	submitting: "Starting…",
-	started: { region: "Edit region started", expand: "Expand started" },
-	emptyMask: "Paint the area to change first.",
-	noExpansion: "Choose a larger frame first.",
+	get submit() {
+		return editorSubmit();
+	},
+	get submitting() {
+		return editorSubmitting();
+	},
+	started: {
+		get region() {
+			return editorStartedRegion();
+		},
+		get expand() {
+			return editorStartedExpand();
+		},
+	},
+	get emptyMask() {
+		return editorEmptyMask();
+	},
+	get noExpansion() {
+		return editorNoExpansion();
+	},
 	noModel: {
-		region: "No model offered can edit a region.",
-		expand: "No model offered can expand an image.",
+		get region() {
+			return editorNoModelRegion();
+		},
+		get expand() {
+			return editorNoModelExpand();
+		},
 	},
-	loading: "Loading the image…",
-	imageMissing: "This image could not be found.",
-} as const;
+	get loading() {
+		return editorLoading();
+	},
+	get imageMissing() {
+		return editorImageMissing();
+	},
+};

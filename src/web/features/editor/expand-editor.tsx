@@ -9,6 +9,7 @@ import {
 	findAspectRatio,
 	toRatioParam,
 } from "../../../shared/aspect-ratios";
+import { editorFrameSize } from "../../../shared/i18n/messages";
 import { LABEL_CLASS_NAME } from "../../components/field-classes";
 import { Segments } from "../../components/segments";
 import { EditorCanvas } from "./editor-canvas";
@@ -160,7 +161,7 @@ export function ExpandEditor({
 			</div>
 			<EditorCanvas
 				label={EDITOR_TEXTS.expandCanvas}
-				description={`${EDITOR_TEXTS.expandCanvasHelp} ${frameWidth} × ${frameHeight} px.`}
+				description={`${EDITOR_TEXTS.expandCanvasHelp} ${editorFrameSize({ width: String(frameWidth), height: String(frameHeight) })}.`}
 				view={view}
 				onViewChange={setView}
 				onResize={onResize}
@@ -190,7 +191,7 @@ export function ExpandEditor({
 			/>
 			<div className="flex items-center justify-between gap-2 border-t border-slate-200 bg-white px-3 py-1">
 				<span className="text-xs text-slate-600 tabular-nums">
-					{frameWidth} × {frameHeight} px
+					{editorFrameSize({ width: String(frameWidth), height: String(frameHeight) })}
 				</span>
 				<ZoomControls scale={view.scale} onZoom={zoomBy} onFit={fitToView} />
 			</div>

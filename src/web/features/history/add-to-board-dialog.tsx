@@ -2,6 +2,17 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { FolderPlus } from "lucide-react";
 import { type FormEvent, type RefObject, useState } from "react";
 import { BOARD_NAME_MAX_LENGTH } from "../../../shared/boards";
+import {
+	boardAddDescription,
+	boardAddTitle,
+	boardCancel,
+	boardCreateFailed,
+	boardLoadingList,
+	boardMakeAndAdd,
+	boardNew,
+	boardNoneYet,
+	boardYourBoards,
+} from "../../../shared/i18n/messages";
 import { Button } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { TextField } from "../../components/text-field";
@@ -49,7 +60,7 @@ export function AddToBoardDialog({
 			setNewName("");
 			addTo(board);
 		} catch (error) {
-			void showToast("error", error instanceof Error ? error.message : "Failed to make the board.");
+			void showToast("error", error instanceof Error ? error.message : boardCreateFailed());
 		} finally {
 			setIsCreating(false);
 		}
@@ -64,27 +75,23 @@ export function AddToBoardDialog({
 			}}
 			returnFocusRef={returnFocusRef}
 			icon={<FolderPlus aria-hidden="true" className="size-5" />}
-			title="Add to board"
-			description={
-				count === 1
-					? "Choose a board for this generation."
-					: `Choose a board for ${count} generations.`
-			}
+			title={boardAddTitle()}
+			description={boardAddDescription({ count })}
 			footer={
 				<Dialog.Close asChild>
 					<Button variant="secondary" size="sm">
-						Cancel
+						{boardCancel()}
 					</Button>
 				</Dialog.Close>
 			}
 		>
 			<div className="mt-4 space-y-4">
 				{boards.isPending ? (
-					<p className="text-sm text-slate-600">Loading boards…</p>
+					<p className="text-sm text-slate-600">{boardLoadingList()}</p>
 				) : fillable.length === 0 ? (
-					<p className="text-sm text-slate-600">You have no boards yet: make one below.</p>
+					<p className="text-sm text-slate-600">{boardNoneYet()}</p>
 				) : (
-					<ul aria-label="Your boards" className="max-h-60 space-y-1 overflow-y-auto">
+					<ul aria-label={boardYourBoards()} className="max-h-60 space-y-1 overflow-y-auto">
 						{fillable.map((board) => (
 							<li key={board.id}>
 								<Button
@@ -101,17 +108,17 @@ export function AddToBoardDialog({
 						))}
 					</ul>
 				)}
-				<form onSubmit={createAndAdd} className="flex items-end gap-2" aria-label="New board">
+				<form onSubmit={createAndAdd} className="flex items-end gap-2" aria-label={boardNew()}>
 					<div className="grow">
 						<TextField
-							label="New board"
+							label={boardNew()}
 							value={newName}
 							maxLength={BOARD_NAME_MAX_LENGTH}
 							onChange={(event) => setNewName(event.target.value)}
 						/>
 					</div>
 					<Button type="submit" size="sm" isBusy={isCreating} disabled={!newName.trim()}>
-						Make and add
+						{boardMakeAndAdd()}
 					</Button>
 				</form>
 			</div>

@@ -2,13 +2,18 @@ import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { Trash2 } from "lucide-react";
 import type { RefObject } from "react";
 import type { Generation } from "../../../shared/generation-responses";
+import {
+	historyDelete,
+	historyDeleteCount,
+	historyDeleteDescription,
+	historyDeleteManyDescription,
+	historyDeleteManyTitle,
+	historyDeleteTitle,
+	historyOwnerMany,
+	historyOwnerOne,
+} from "../../../shared/i18n/messages";
 import { getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
-import { formatCount } from "../../lib/number-format";
-
-const DELETE_DIALOG_TITLE = "Delete Generation?";
-const DELETE_DIALOG_DESCRIPTION =
-	"This action cannot be undone. Do you really want to delete this generation?";
 
 type DeleteGenerationDialogProps = {
 	/** What is about to be deleted: one generation (a card's Delete) or the selection. */
@@ -36,8 +41,8 @@ function listOtherOwners(generations: readonly Generation[], viewerEmail: string
 
 function describeOwners(owners: readonly string[], count: number): string | null {
 	if (owners.length === 0) return null;
-	if (count === 1) return `This generation belongs to ${owners[0]}.`;
-	return `These generations belong to ${owners.join(", ")}.`;
+	if (count === 1) return historyOwnerOne({ owner: owners[0] ?? "" });
+	return historyOwnerMany({ owners: owners.join(", ") });
 }
 
 /**
@@ -72,12 +77,8 @@ export function DeleteGenerationDialog({
 			returnFocusRef={returnFocusRef}
 			icon={<Trash2 aria-hidden="true" className="size-5" />}
 			tone="danger"
-			title={single ? DELETE_DIALOG_TITLE : `Delete ${formatCount(count)} generations?`}
-			description={
-				single
-					? DELETE_DIALOG_DESCRIPTION
-					: `This action cannot be undone. Do you really want to delete these ${formatCount(count)} generations?`
-			}
+			title={single ? historyDeleteTitle() : historyDeleteManyTitle({ count })}
+			description={single ? historyDeleteDescription() : historyDeleteManyDescription({ count })}
 			action={
 				<AlertDialog.Action
 					className={getButtonClassName({ variant: "danger" })}
@@ -85,7 +86,7 @@ export function DeleteGenerationDialog({
 						if (generations) onConfirm(generations);
 					}}
 				>
-					{single ? "Delete" : `Delete ${formatCount(count)}`}
+					{single ? historyDelete() : historyDeleteCount({ count })}
 				</AlertDialog.Action>
 			}
 		>

@@ -1,4 +1,9 @@
 import { Star } from "lucide-react";
+import {
+	historyAddFavourite,
+	historyFavourite,
+	historyRemoveFavourite,
+} from "../../../shared/i18n/messages";
 import { joinClassNames } from "../../lib/class-names";
 
 type FavoriteButtonProps = {
@@ -21,8 +26,8 @@ export function FavoriteButton({ isFavorite, onToggle, look }: FavoriteButtonPro
 		<button
 			type="button"
 			aria-pressed={isFavorite}
-			aria-label={look === "overlay" ? "Favourite" : undefined}
-			title={isFavorite ? "Remove from favourites" : "Add to favourites"}
+			aria-label={look === "overlay" ? historyFavourite() : undefined}
+			title={isFavorite ? historyRemoveFavourite() : historyAddFavourite()}
 			onClick={onToggle}
 			className={joinClassNames(
 				"inline-flex shrink-0 cursor-pointer items-center transition-colors",
@@ -36,7 +41,7 @@ export function FavoriteButton({ isFavorite, onToggle, look }: FavoriteButtonPro
 					isFavorite ? "fill-amber-400 text-amber-600" : "text-slate-600",
 				)}
 			/>
-			{look === "labelled" ? "Favourite" : null}
+			{look === "labelled" ? historyFavourite() : null}
 		</button>
 	);
 }

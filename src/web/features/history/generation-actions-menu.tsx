@@ -19,6 +19,18 @@ import { Fragment, type ReactNode, useId } from "react";
 import { Link } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
+import {
+	boardAddMenuItem,
+	boardRemoveFrom,
+	historyCopyPrompt,
+	historyDownloadAllZip,
+	historyImageNumber,
+	historyMoreActions,
+	historyRerun,
+	historyUsePrompt,
+	historyUseSettings,
+	shareMenuItem,
+} from "../../../shared/i18n/messages";
 import { ACTION_LABELS, IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { describeUpscale, hasImageActions } from "../../components/image-action-buttons";
 import { buildArchiveUrl } from "../../lib/generations-requests";
@@ -129,7 +141,7 @@ function ImageActionItem({
 					{Array.from({ length: imageCount }, (_, imageIndex) => (
 						// biome-ignore lint/suspicious/noArrayIndexKey: one item per image, in order.
 						<Fragment key={imageIndex}>
-							{renderItem(imageIndex, `Image ${imageIndex + 1}`, {})}
+							{renderItem(imageIndex, historyImageNumber({ index: imageIndex + 1 }), {})}
 						</Fragment>
 					))}
 				</DropdownMenu.SubContent>
@@ -254,7 +266,8 @@ export function GenerationActionsMenu({
 	return (
 		<DropdownMenu.Root modal={false}>
 			<DropdownMenu.Trigger
-				aria-label="More actions"
+				aria-label={historyMoreActions()}
+				data-card-menu
 				className="-mt-1 -mr-2 inline-flex size-9 shrink-0 cursor-pointer items-center justify-center rounded-lg text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 data-[state=open]:bg-slate-100"
 			>
 				<EllipsisVertical aria-hidden="true" className="size-4" />
@@ -272,40 +285,40 @@ export function GenerationActionsMenu({
 						<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
 							<a href={buildArchiveUrl(generation.id)} download>
 								<FileArchive aria-hidden="true" className="size-4" />
-								Download all (ZIP)
+								{historyDownloadAllZip()}
 							</a>
 						</DropdownMenu.Item>
 					) : null}
 					<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
 						<Link to={buildUsePromptLink(generation)} onClick={() => actions.onReuse(generation)}>
 							<SquarePen aria-hidden="true" className="size-4" />
-							Use prompt
+							{historyUsePrompt()}
 						</Link>
 					</DropdownMenu.Item>
 					<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
 						<Link to={buildUseSettingsLink(generation)} onClick={() => actions.onReuse(generation)}>
 							<SlidersHorizontal aria-hidden="true" className="size-4" />
-							Use settings
+							{historyUseSettings()}
 						</Link>
 					</DropdownMenu.Item>
 					<MenuItem
 						icon={<Repeat2 aria-hidden="true" className="size-4" />}
 						onSelect={() => actions.onRerun(generation)}
 					>
-						Rerun
+						{historyRerun()}
 					</MenuItem>
 					<MenuItem
 						icon={<Copy aria-hidden="true" className="size-4" />}
 						onSelect={() => actions.onCopyPrompt(generation)}
 					>
-						Copy prompt
+						{historyCopyPrompt()}
 					</MenuItem>
 					{actions.onShare && hasImages(generation) && actions.canShare?.(generation) !== false ? (
 						<MenuItem
 							icon={<Share2 aria-hidden="true" className="size-4" />}
 							onSelect={() => actions.onShare?.(generation)}
 						>
-							Share…
+							{shareMenuItem()}
 						</MenuItem>
 					) : null}
 					{actions.onChooseBoards ? (
@@ -313,7 +326,7 @@ export function GenerationActionsMenu({
 							icon={<FolderPlus aria-hidden="true" className="size-4" />}
 							onSelect={() => actions.onChooseBoards?.(generation)}
 						>
-							Add to board…
+							{boardAddMenuItem()}
 						</MenuItem>
 					) : null}
 					{actions.onRemoveFromBoard ? (
@@ -321,7 +334,7 @@ export function GenerationActionsMenu({
 							icon={<FolderMinus aria-hidden="true" className="size-4" />}
 							onSelect={() => actions.onRemoveFromBoard?.(generation)}
 						>
-							Remove from board
+							{boardRemoveFrom()}
 						</MenuItem>
 					) : null}
 				</DropdownMenu.Content>

@@ -1,11 +1,12 @@
 // What a card's menu does outside the history's own state: open the provider's polling URL, copy
 // the prompt. The page hands them to every card with the rest of GenerationCardActions.
 import type { Generation } from "../../../shared/generation-responses";
+import {
+	historyCopyFailed,
+	historyPollingMissing,
+	historyPromptCopied,
+} from "../../../shared/i18n/messages";
 import { showToast } from "../../lib/toast";
-
-const POLLING_URL_MISSING_MESSAGE = "Polling URL not available for this generation";
-const PROMPT_COPIED_MESSAGE = "Prompt copied";
-const COPY_FAILED_MESSAGE = "Could not copy the prompt. Please select it and copy it yourself.";
 
 /** Only web addresses open: a stored URL is never run as a script. */
 function resolvePollingUrl(value: string | null): string | null {
@@ -22,7 +23,7 @@ function resolvePollingUrl(value: string | null): string | null {
 export function openPollingUrl(generation: Generation): void {
 	const url = resolvePollingUrl(generation.polling_url);
 	if (!url) {
-		void showToast("error", POLLING_URL_MISSING_MESSAGE);
+		void showToast("error", historyPollingMissing());
 		return;
 	}
 	window.open(url, "_blank", "noopener,noreferrer");
@@ -32,8 +33,8 @@ export function openPollingUrl(generation: Generation): void {
 export async function copyPrompt(generation: Generation): Promise<void> {
 	try {
 		await navigator.clipboard.writeText(generation.prompt);
-		void showToast("success", PROMPT_COPIED_MESSAGE);
+		void showToast("success", historyPromptCopied());
 	} catch {
-		void showToast("error", COPY_FAILED_MESSAGE);
+		void showToast("error", historyCopyFailed());
 	}
 }

@@ -20,6 +20,28 @@ import {
 	type GenerationProgress,
 	isInProgress,
 } from "../../../shared/generation-responses";
+import {
+	historyAspectRatioPrefix,
+	historyBatch,
+	historyBatchLabel,
+	historyBatchTitle,
+	historyDelete,
+	historyFailed,
+	historyGenerating,
+	historyGenerationFailed,
+	historyLatestPreview,
+	historyModelPrefix,
+	historyNoImages,
+	historyOpenPolling,
+	historyOwnerPrefix,
+	historyPreviewImage,
+	historyProgressLabel,
+	historyQueued,
+	historySelectPrompt,
+	historyStyleLabel,
+	historyStyleTitle,
+	historyUnknownOwner,
+} from "../../../shared/i18n/messages";
 import { describeProgress, readReportedProgress } from "../../../shared/progress";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
@@ -77,7 +99,8 @@ function CardImageButton({
 	return (
 		<button
 			type="button"
-			aria-label={`Preview image ${index + 1} of ${count}`}
+			aria-label={historyPreviewImage({ index: index + 1, count })}
+			data-preview-image
 			onClick={(event) => onOpen(index, event.currentTarget)}
 			className={`group/image relative min-h-0 min-w-0 cursor-zoom-in overflow-hidden bg-slate-100 focus-visible:z-raised focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent-600 ${cellSpan(index, count)}`}
 		>
@@ -102,7 +125,7 @@ function CardProgressBar({ report }: { report: GenerationProgress | null }) {
 	return (
 		<div
 			role="progressbar"
-			aria-label="Generation progress"
+			aria-label={historyProgressLabel()}
 			aria-valuemin={0}
 			aria-valuemax={100}
 			aria-valuenow={value ?? undefined}
@@ -134,14 +157,15 @@ function PendingMedia({ generation }: { generation: Generation }) {
 		? (active.get(generation.id) ?? null)
 		: generation.progress;
 	const label =
-		describeProgress(report) ?? (generation.status === "queued" ? "Queued" : "Generating…");
+		describeProgress(report) ??
+		(generation.status === "queued" ? historyQueued() : historyGenerating());
 	const previewUrl = report?.previewUrl ?? null;
 	return (
 		<div className="relative size-full">
 			{previewUrl ? (
 				<img
 					src={previewUrl}
-					alt="Latest preview, not final yet"
+					alt={historyLatestPreview()}
 					decoding="async"
 					draggable={false}
 					className="size-full object-cover opacity-60"
@@ -186,10 +210,10 @@ function CardMedia({
 }) {
 	if (isInProgress(generation.status)) return <PendingMedia generation={generation} />;
 	if (generation.status === "failed") {
-		return <FailedMedia message={generation.error ?? "Generation failed"} />;
+		return <FailedMedia message={generation.error ?? historyGenerationFailed()} />;
 	}
 	const images = generation.images.slice(0, GALLERY_CARD_IMAGES);
-	if (images.length === 0) return <FailedMedia message="No images in this generation" />;
+	if (images.length === 0) return <FailedMedia message={historyNoImages()} />;
 	return (
 		<div className="grid size-full grid-cols-2 grid-rows-2 gap-0.5">
 			{images.map((image, index) => (
@@ -224,7 +248,7 @@ function DeleteButton({
 			className="text-red-700 hover:bg-red-50 hover:text-red-800"
 		>
 			{isDeleting ? null : <Trash2 aria-hidden="true" className="size-4" />}
-			Delete
+			{historyDelete()}
 		</Button>
 	);
 }
@@ -248,7 +272,7 @@ function SelectCheckbox({
 					const click = event.nativeEvent;
 					onSelect(generation, { isRange: click instanceof MouseEvent && click.shiftKey });
 				}}
-				aria-label={`Select: ${generation.prompt}`}
+				aria-label={historySelectPrompt({ prompt: generation.prompt })}
 				className="size-4 cursor-pointer accent-accent-600"
 			/>
 		</label>
@@ -320,13 +344,13 @@ export const GenerationCard = memo(function GenerationCard({
 					</span>
 					<span className="inline-flex shrink-0 items-center gap-1">
 						<Crop aria-hidden="true" className="size-3.5" />
-						<span className="sr-only">Aspect ratio </span>
+						<span className="sr-only">{historyAspectRatioPrefix()}</span>
 						{toRatioParam(generation.aspect_ratio)}
 					</span>
 					{/* The one part of the line that may be long: it gives way, truncated, to the rest. */}
 					<span className="inline-flex min-w-0 items-center gap-1">
 						<Sparkles aria-hidden="true" className="size-3.5 shrink-0" />
-						<span className="sr-only">Model </span>
+						<span className="sr-only">{historyModelPrefix()}</span>
 						<span className="truncate" title={generation.model.label}>
 							{generation.model.label}
 						</span>
@@ -335,8 +359,8 @@ export const GenerationCard = memo(function GenerationCard({
 						// The chips narrow the page they are on: the history, or a board's page.
 						<Link
 							to={{ search: `?style=${encodeURIComponent(generation.style.id)}` }}
-							aria-label={`Style ${generation.style.name}`}
-							title={`Show what was made with the style ${generation.style.name}`}
+							aria-label={historyStyleLabel({ name: generation.style.name })}
+							title={historyStyleTitle({ name: generation.style.name })}
 							className="inline-flex min-w-0 items-center gap-1 rounded-full bg-accent-50 px-2 py-0.5 font-medium text-accent-800 ring-1 ring-accent-200 ring-inset hover:underline"
 						>
 							<Palette aria-hidden="true" className="size-3.5 shrink-0" />
@@ -346,33 +370,33 @@ export const GenerationCard = memo(function GenerationCard({
 					{generation.batchId ? (
 						<Link
 							to={{ search: batchSearch(generation.batchId) }}
-							aria-label="Batch: show the generations started with this one"
-							title="Show the generations started together with this one"
+							aria-label={historyBatchLabel()}
+							title={historyBatchTitle()}
 							className="inline-flex shrink-0 items-center gap-1 rounded-full bg-slate-100 px-2 py-0.5 font-medium text-slate-700 ring-1 ring-slate-200 ring-inset hover:underline"
 						>
 							<Layers aria-hidden="true" className="size-3.5 shrink-0" />
-							Batch
+							{historyBatch()}
 						</Link>
 					) : null}
 					{generation.status === "failed" ? (
 						<span className="shrink-0 rounded-full bg-red-50 px-2 py-0.5 font-semibold text-red-700 ring-1 ring-red-200 ring-inset">
-							Failed
+							{historyFailed()}
 						</span>
 					) : null}
 				</div>
 				{isOwnerShown ? (
 					<p className="flex h-4 min-w-0 items-center gap-1.5 text-xs text-slate-700">
 						<UserRound aria-hidden="true" className="size-3.5 shrink-0 text-slate-500" />
-						<span className="sr-only">Owner: </span>
+						<span className="sr-only">{historyOwnerPrefix()}</span>
 						<span className="truncate" title={generation.owner_email}>
-							{generation.owner_email ?? "Unknown owner"}
+							{generation.owner_email ?? historyUnknownOwner()}
 						</span>
 					</p>
 				) : null}
 				<div className="mt-auto flex items-center justify-between gap-2 border-t border-slate-100 pt-3">
 					<Button variant="secondary" size="sm" onClick={() => actions.onOpenPolling(generation)}>
 						<ExternalLink aria-hidden="true" className="size-4" />
-						Open Polling
+						{historyOpenPolling()}
 					</Button>
 					{actions.onDelete ? (
 						<DeleteButton generation={generation} onDelete={actions.onDelete} />

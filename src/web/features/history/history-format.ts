@@ -1,6 +1,6 @@
 import { type AspectRatio, findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
 import type { Quality } from "../../../shared/generation-settings";
-import { formatCount } from "../../lib/number-format";
+import { historySummary, historySummaryFiltered } from "../../../shared/i18n/messages";
 
 /** The ratio and its menu label, like "16:9 · Landscape (widescreen)". */
 export function describeAspectRatio(aspectRatio: AspectRatio): string {
@@ -21,7 +21,7 @@ export function formatSummary(
 	today: number,
 	options: { isFiltered?: boolean } = {},
 ) {
-	const noun = total === 1 ? "generation" : "generations";
-	const verb = options.isFiltered ? (total === 1 ? " matches" : " match") : "";
-	return `${formatCount(total)} ${noun}${verb} · ${formatCount(today)} today`;
+	return options.isFiltered
+		? historySummaryFiltered({ count: total, today })
+		: historySummary({ count: total, today });
 }

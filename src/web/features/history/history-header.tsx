@@ -2,6 +2,18 @@ import { ArrowLeft, LayoutGrid, ScrollText, ShieldCheck } from "lucide-react";
 import type { ReactNode, RefObject } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import {
+	historyAdminBadge,
+	historyAdminView,
+	historyAdminViewNote,
+	historyAllBoards,
+	historyAuditLog,
+	historyBack,
+	historyBoardsLink,
+	historySearching,
+	historyTitle,
+	historyTitleAdmin,
+} from "../../../shared/i18n/messages";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";
 import { formatSummary } from "./history-format";
@@ -36,7 +48,7 @@ function BackButton() {
 	return (
 		<Button variant="ghost" size="sm" onClick={goBack} className="-ml-3">
 			<ArrowLeft aria-hidden="true" className="size-4" />
-			Back
+			{historyBack()}
 		</Button>
 	);
 }
@@ -47,8 +59,8 @@ function AdminBanner() {
 			<p className="flex items-start gap-2">
 				<ShieldCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
 				<span>
-					<strong className="font-semibold">Admin View</strong>: you are seeing the generations of
-					every user.
+					<strong className="font-semibold">{historyAdminView()}</strong>
+					{historyAdminViewNote()}
 				</span>
 			</p>
 			<Link
@@ -56,7 +68,7 @@ function AdminBanner() {
 				className="inline-flex items-center gap-1.5 font-semibold underline-offset-2 hover:underline"
 			>
 				<ScrollText aria-hidden="true" className="size-4" />
-				Audit log
+				{historyAuditLog()}
 			</Link>
 		</div>
 	);
@@ -100,10 +112,12 @@ export function HistoryHeader({
 						tabIndex={-1}
 						className="text-3xl font-semibold tracking-tight text-slate-900 focus:outline-none"
 					>
-						{title ?? (isAdmin ? "All Generations" : "Saved Generations")}
+						{title ?? (isAdmin ? historyTitleAdmin() : historyTitle())}
 					</h1>
 					{isAdmin && title === undefined ? (
-						<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
+						<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>
+							{historyAdminBadge()}
+						</Badge>
 					) : null}
 					{title === undefined ? (
 						<Link
@@ -111,21 +125,21 @@ export function HistoryHeader({
 							className="ml-auto inline-flex items-center gap-1.5 text-sm font-semibold text-accent-700 underline-offset-2 hover:underline"
 						>
 							<LayoutGrid aria-hidden="true" className="size-4" />
-							Boards
+							{historyBoardsLink()}
 						</Link>
 					) : (
 						<Link
 							to={APP_PATHS.boards}
 							className="ml-auto text-sm font-semibold text-accent-700 underline-offset-2 hover:underline"
 						>
-							All boards
+							{historyAllBoards()}
 						</Link>
 					)}
 				</div>
 				{isSummaryHidden ? null : <SummaryLine counts={counts} isFiltered={isFiltered} />}
 				{children}
 				<p role="status" className="sr-only">
-					{isSearching ? "Searching" : ""}
+					{isSearching ? historySearching() : ""}
 				</p>
 			</div>
 			{isAdmin && title === undefined ? <AdminBanner /> : null}

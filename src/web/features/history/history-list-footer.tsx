@@ -1,10 +1,14 @@
 import { RotateCw } from "lucide-react";
 import { useEffect, useRef } from "react";
+import {
+	historyEnd,
+	historyLoadFailed,
+	historyLoadingMore,
+	historyLoadMore,
+	historyTryAgain,
+} from "../../../shared/i18n/messages";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
-import { LOAD_FAILURE_MESSAGE } from "./history-states";
-
-const END_OF_HISTORY_TEXT = "You have reached the end of the history.";
 
 type HistoryListFooterProps = {
 	hasNextPage: boolean;
@@ -22,10 +26,10 @@ function NextPageFailure({ onTryAgain }: { onTryAgain: () => void }) {
 			role="alert"
 			className="flex flex-col items-center gap-3 rounded-xl bg-red-50 px-4 py-4 text-center ring-1 ring-red-200 ring-inset sm:flex-row sm:justify-between sm:text-left"
 		>
-			<p className="text-sm font-medium text-red-800">{LOAD_FAILURE_MESSAGE}</p>
+			<p className="text-sm font-medium text-red-800">{historyLoadFailed()}</p>
 			<Button variant="secondary" onClick={onTryAgain}>
 				<RotateCw aria-hidden="true" className="size-4" />
-				Try Again
+				{historyTryAgain()}
 			</Button>
 		</div>
 	);
@@ -74,14 +78,14 @@ export function HistoryListFooter({
 				</div>
 			) : isFetchingNextPage ? (
 				<p className="flex h-10 items-center text-accent-600">
-					<Spinner label="Loading more generations" />
+					<Spinner label={historyLoadingMore()} />
 				</p>
 			) : hasNextPage ? (
 				<Button variant="secondary" onClick={onLoadMore}>
-					Load more
+					{historyLoadMore()}
 				</Button>
 			) : (
-				<p className="text-sm text-slate-500">{END_OF_HISTORY_TEXT}</p>
+				<p className="text-sm text-slate-500">{historyEnd()}</p>
 			)}
 		</div>
 	);

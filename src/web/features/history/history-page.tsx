@@ -3,8 +3,14 @@ import { lazy, type ReactNode, Suspense, useCallback, useMemo, useRef, useState 
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import {
+	historyLoadFailed,
+	historyLoading,
+	historyUnknownDate,
+} from "../../../shared/i18n/messages";
 import { QueryStatus } from "../../components/query-status";
 import { useChangeBoardGenerations } from "../../lib/boards-requests";
+import { readDateLocale } from "../../lib/date-format";
 import { useOfferedModels } from "../../lib/models-requests";
 import { usePublicConfig } from "../../lib/public-config";
 import { showToast } from "../../lib/toast";
@@ -23,13 +29,7 @@ import { isFiltered, NO_FILTERS } from "./history-filters";
 import { HistoryHeader } from "./history-header";
 import { HistoryList } from "./history-list";
 import { HistoryListFooter } from "./history-list-footer";
-import {
-	HistoryEmpty,
-	HistoryNoMatch,
-	HistorySkeleton,
-	LOAD_FAILURE_MESSAGE,
-	LOADING_LABEL,
-} from "./history-states";
+import { HistoryEmpty, HistoryNoMatch, HistorySkeleton } from "./history-states";
 import { HistoryToolbar } from "./history-toolbar";
 import { ImagePreviewDialog } from "./image-preview-dialog";
 import { ModelGoneDialog } from "./model-gone-dialog";
@@ -91,7 +91,7 @@ function findReturnFocus(list: HTMLElement | null, id: string): HTMLElement | nu
 	const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
 	if (active && !active.closest('[role="menu"]')) return active;
 	const card = list?.querySelector(`article[data-generation-id="${CSS.escape(id)}"]`);
-	return card?.querySelector<HTMLElement>('button[aria-label="More actions"]') ?? null;
+	return card?.querySelector<HTMLElement>("button[data-card-menu]") ?? null;
 }
 
 /** The owners of the loaded generations, for the administrator's filter by person. */
@@ -107,7 +107,11 @@ function listKnownOwners(items: readonly Generation[]): string[] {
  */
 export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 	const [timeZone] = useState(readBrowserTimeZone);
-	const groupByDate = useMemo(() => createDateGrouper({ timeZone }), [timeZone]);
+	const groupByDate = useMemo(
+		() =>
+			createDateGrouper({ timeZone, locale: readDateLocale(), unknownLabel: historyUnknownDate() }),
+		[timeZone],
+	);
 	const { filters, changeFilters } = useHistoryFilters(isAdmin);
 
 	const list = useHistoryList(timeZone, filters, board?.id ?? null);
@@ -283,9 +287,9 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 		content = (
 			<QueryStatus
 				query={list}
-				loadingLabel={LOADING_LABEL}
+				loadingLabel={historyLoading()}
 				loading={<HistorySkeleton />}
-				failureMessage={LOAD_FAILURE_MESSAGE}
+				failureMessage={historyLoadFailed()}
 			/>
 		);
 	} else if (items.length === 0) {

@@ -2,15 +2,21 @@ import { ImagePlus, SearchX } from "lucide-react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
 import { SKELETON_CARDS } from "../../../shared/constants";
+import {
+	historyClearFilters,
+	historyClearSearch,
+	historyClearSearchAndFilters,
+	historyCreateImage,
+	historyEmptyDescription,
+	historyEmptyTitle,
+	historyLoading,
+	historyNoMatchFilters,
+	historyNoMatchSearch,
+	historyNoMatchSearchFiltered,
+	historyNoMatchTitle,
+} from "../../../shared/i18n/messages";
 import { Button, getButtonClassName } from "../../components/button";
 import { CARD_GRID_CLASS_NAME } from "./date-group-section";
-
-/** Said when a page of the history failed to load, above Try Again. */
-export const LOAD_FAILURE_MESSAGE = "Failed to load generations. Please try again.";
-/** Announced while the history's first page loads. */
-export const LOADING_LABEL = "Loading generations";
-const EMPTY_TITLE = "No generations found";
-const EMPTY_DESCRIPTION = "Your saved AI generations will appear here.";
 
 function SkeletonCard() {
 	return (
@@ -33,7 +39,7 @@ function SkeletonCard() {
 export function HistorySkeleton() {
 	return (
 		<div role="status" aria-live="polite" className="space-y-3">
-			<span className="sr-only">{LOADING_LABEL}</span>
+			<span className="sr-only">{historyLoading()}</span>
 			<div aria-hidden="true" className="h-5 w-28 animate-pulse rounded bg-slate-200/80" />
 			<div aria-hidden="true" className={CARD_GRID_CLASS_NAME} data-testid="generation-skeletons">
 				{Array.from({ length: SKELETON_CARDS }, (_, index) => (
@@ -51,16 +57,14 @@ export function HistoryEmpty() {
 			<span className="inline-flex size-12 items-center justify-center rounded-xl bg-accent-50 text-accent-700 ring-1 ring-accent-200 ring-inset">
 				<ImagePlus aria-hidden="true" className="size-6" />
 			</span>
-			<h2 className="mt-4 text-lg font-semibold text-slate-900">{EMPTY_TITLE}</h2>
-			<p className="mt-1.5 max-w-md text-sm text-slate-600">{EMPTY_DESCRIPTION}</p>
+			<h2 className="mt-4 text-lg font-semibold text-slate-900">{historyEmptyTitle()}</h2>
+			<p className="mt-1.5 max-w-md text-sm text-slate-600">{historyEmptyDescription()}</p>
 			<Link to={APP_PATHS.generator} className={`${getButtonClassName()} mt-6`}>
-				Create an image
+				{historyCreateImage()}
 			</Link>
 		</div>
 	);
 }
-
-const NO_MATCH_TITLE = "No generations match";
 
 /** A search or filter that matches nothing: say so, and offer the way back to everything. */
 export function HistoryNoMatch({
@@ -74,16 +78,22 @@ export function HistoryNoMatch({
 	onClear: () => void;
 }) {
 	const what = search
-		? `Nothing in this history matches “${search}”${hasFilters ? " with these filters" : ""}.`
-		: "Nothing in this history matches these filters.";
+		? hasFilters
+			? historyNoMatchSearchFiltered({ search })
+			: historyNoMatchSearch({ search })
+		: historyNoMatchFilters();
 	const clearLabel =
-		search && hasFilters ? "Clear search and filters" : search ? "Clear search" : "Clear filters";
+		search && hasFilters
+			? historyClearSearchAndFilters()
+			: search
+				? historyClearSearch()
+				: historyClearFilters();
 	return (
 		<div className="flex flex-col items-center rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-16 text-center shadow-card">
 			<span className="inline-flex size-12 items-center justify-center rounded-xl bg-slate-100 text-slate-700 ring-1 ring-slate-200 ring-inset">
 				<SearchX aria-hidden="true" className="size-6" />
 			</span>
-			<h2 className="mt-4 text-lg font-semibold text-slate-900">{NO_MATCH_TITLE}</h2>
+			<h2 className="mt-4 text-lg font-semibold text-slate-900">{historyNoMatchTitle()}</h2>
 			<p className="mt-1.5 max-w-md text-sm break-words text-slate-600">{what}</p>
 			<Button variant="secondary" onClick={onClear} className="mt-6">
 				{clearLabel}

@@ -8,6 +8,21 @@ import {
 } from "../../../shared/aspect-ratios";
 import { MAX_SEARCH_LENGTH } from "../../../shared/constants";
 import type { GenerationModel } from "../../../shared/generation-responses";
+import {
+	historyAllModels,
+	historyAllRatios,
+	historyDetailAspectRatio,
+	historyDetailModel,
+	historyFavouritesOnly,
+	historyOneBatch,
+	historyPersonFilter,
+	historySearchPrompts,
+	historySelect,
+	historyShowEveryGeneration,
+	historyShowEveryStyle,
+	historyStyleFilter,
+	historyWholeEmail,
+} from "../../../shared/i18n/messages";
 import { joinClassNames } from "../../lib/class-names";
 import type { HistoryFilters } from "./history-filters";
 
@@ -82,8 +97,8 @@ function SearchField({
 				/>
 				<input
 					type="search"
-					aria-label="Search prompts"
-					placeholder="Search prompts"
+					aria-label={historySearchPrompts()}
+					placeholder={historySearchPrompts()}
 					maxLength={MAX_SEARCH_LENGTH}
 					value={text}
 					onChange={(event) => setText(event.target.value)}
@@ -140,8 +155,8 @@ function OwnerField({
 			/>
 			<input
 				type="email"
-				aria-label="Person (e-mail)"
-				placeholder="Person (e-mail)"
+				aria-label={historyPersonFilter()}
+				placeholder={historyPersonFilter()}
 				list={listId}
 				value={text}
 				onChange={(event) => {
@@ -164,7 +179,7 @@ function OwnerField({
 			</datalist>
 			{isInvalid ? (
 				<p id={hintId} className="absolute top-full mt-1 text-xs font-medium text-red-700">
-					Enter a whole e-mail address.
+					{historyWholeEmail()}
 				</p>
 			) : null}
 		</form>
@@ -213,14 +228,14 @@ export function HistoryToolbar({
 				/>
 			) : null}
 			<select
-				aria-label="Aspect ratio"
+				aria-label={historyDetailAspectRatio()}
 				value={filters.aspectRatio ?? ""}
 				onChange={(event) =>
 					onChange({ change: { aspectRatio: readRatioParam(event.target.value) } })
 				}
 				className={joinClassNames(FIELD_CLASS_NAME, "cursor-pointer pr-8 pl-3")}
 			>
-				<option value="">All ratios</option>
+				<option value="">{historyAllRatios()}</option>
 				{ASPECT_RATIOS.map((option) => (
 					<option key={option.value} value={option.value satisfies AspectRatio}>
 						{toRatioParam(option.value)} · {option.label}
@@ -229,12 +244,12 @@ export function HistoryToolbar({
 			</select>
 			{isModelFilterShown || modelChoices.length > 0 ? (
 				<select
-					aria-label="Model"
+					aria-label={historyDetailModel()}
 					value={filters.modelId}
 					onChange={(event) => onChange({ change: { modelId: event.target.value } })}
 					className={joinClassNames(FIELD_CLASS_NAME, "max-w-56 cursor-pointer truncate pr-8 pl-3")}
 				>
-					<option value="">All models</option>
+					<option value="">{historyAllModels()}</option>
 					{modelChoices.map((model) => (
 						<option key={model.id} value={model.id}>
 							{model.label}
@@ -255,7 +270,7 @@ export function HistoryToolbar({
 						filters.isFavoritesOnly ? "fill-amber-400 text-amber-600" : "text-slate-600",
 					)}
 				/>
-				Favourites only
+				{historyFavouritesOnly()}
 			</button>
 			{filters.styleId ? (
 				<button
@@ -265,9 +280,9 @@ export function HistoryToolbar({
 					className={TOGGLE_CLASS_NAME}
 				>
 					<Palette aria-hidden="true" className="size-4" />
-					Style: {styleName ?? filters.styleId}
+					{historyStyleFilter({ name: styleName ?? filters.styleId })}
 					<X aria-hidden="true" className="size-3.5" />
-					<span className="sr-only"> (show every style)</span>
+					<span className="sr-only">{historyShowEveryStyle()}</span>
 				</button>
 			) : null}
 			{filters.batchId ? (
@@ -278,9 +293,9 @@ export function HistoryToolbar({
 					className={TOGGLE_CLASS_NAME}
 				>
 					<Layers aria-hidden="true" className="size-4" />
-					One batch
+					{historyOneBatch()}
 					<X aria-hidden="true" className="size-3.5" />
-					<span className="sr-only"> (show every generation)</span>
+					<span className="sr-only">{historyShowEveryGeneration()}</span>
 				</button>
 			) : null}
 			<button
@@ -290,7 +305,7 @@ export function HistoryToolbar({
 				className={TOGGLE_CLASS_NAME}
 			>
 				<ListChecks aria-hidden="true" className="size-4" />
-				Select
+				{historySelect()}
 			</button>
 		</div>
 	);

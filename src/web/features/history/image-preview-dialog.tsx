@@ -28,6 +28,37 @@ import { Link, useNavigate } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import {
+	boardAddShort,
+	boardRemoveFrom,
+	historyClose,
+	historyCopyPrompt,
+	historyDelete,
+	historyDetailAspectRatio,
+	historyDetailCreated,
+	historyDetailModel,
+	historyDetailNegativePrompt,
+	historyDetailOriginalPrompt,
+	historyDetailOwner,
+	historyDetailPrompt,
+	historyDetailQuality,
+	historyDetailSeed,
+	historyDownloadAllZip,
+	historyDownloadImage,
+	historyImage,
+	historyImageAlt,
+	historyImageOf,
+	historyNextImage,
+	historyNextImageTitle,
+	historyOpenPolling,
+	historyPreviousImage,
+	historyPreviousImageTitle,
+	historyRerun,
+	historyShowImage,
+	historyUsePrompt,
+	historyUseSettings,
+	shareButton,
+} from "../../../shared/i18n/messages";
 import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { Button, getButtonClassName } from "../../components/button";
 import { FamilyPanel } from "../../components/family-panel";
@@ -158,7 +189,11 @@ export function ImagePreviewDialog({
 								sizes="(min-width: 48rem) calc(100vw - 20rem), 100vw"
 								width={image.width}
 								height={image.height}
-								alt={`${generation?.prompt ?? ""} (${imageIndex + 1} of ${images.length})`}
+								alt={historyImageAlt({
+									prompt: generation?.prompt ?? "",
+									index: imageIndex + 1,
+									count: images.length,
+								})}
 								// The thumbnail, already in the cache, stands in while the full image loads.
 								style={{ backgroundImage: `url("${image.thumbnailUrl}")` }}
 								className="h-auto max-h-[55dvh] w-auto max-w-full rounded-lg bg-slate-900 bg-cover bg-center object-contain md:max-h-[calc(100dvh-4rem)]"
@@ -166,8 +201,8 @@ export function ImagePreviewDialog({
 						) : null}
 						<button
 							type="button"
-							aria-label="Previous image"
-							title="Previous image (Left arrow)"
+							aria-label={historyPreviousImage()}
+							title={historyPreviousImageTitle()}
 							disabled={!canStep.previous}
 							onClick={() => onStep(-1)}
 							className={`${STEP_BUTTON_CLASS_NAME} left-3`}
@@ -176,8 +211,8 @@ export function ImagePreviewDialog({
 						</button>
 						<button
 							type="button"
-							aria-label="Next image"
-							title="Next image (Right arrow)"
+							aria-label={historyNextImage()}
+							title={historyNextImageTitle()}
 							disabled={!canStep.next}
 							onClick={() => onStep(1)}
 							className={`${STEP_BUTTON_CLASS_NAME} right-3`}
@@ -188,56 +223,62 @@ export function ImagePreviewDialog({
 					<div className="flex w-full shrink-0 flex-col gap-5 overflow-y-auto p-5 md:w-80">
 						<div className="flex items-start justify-between gap-3">
 							<Dialog.Title className="text-base font-semibold text-slate-900">
-								{images.length > 1 ? `Image ${imageIndex + 1} of ${images.length}` : "Image"}
+								{images.length > 1
+									? historyImageOf({ index: imageIndex + 1, count: images.length })
+									: historyImage()}
 							</Dialog.Title>
 							<Dialog.Close className={SMALL_SECONDARY}>
 								<X aria-hidden="true" className="size-4" />
-								Close
+								{historyClose()}
 							</Dialog.Close>
 						</div>
 						{generation ? (
 							<dl className="space-y-4">
-								<Detail term="Prompt">
+								<Detail term={historyDetailPrompt()}>
 									<Dialog.Description className="break-words whitespace-pre-wrap">
 										{generation.prompt}
 									</Dialog.Description>
 								</Detail>
 								{generation.originalPrompt ? (
-									<Detail term="Original prompt">
+									<Detail term={historyDetailOriginalPrompt()}>
 										<span className="break-words whitespace-pre-wrap">
 											{generation.originalPrompt}
 										</span>
 									</Detail>
 								) : null}
-								<Detail term="Created">
+								<Detail term={historyDetailCreated()}>
 									<time dateTime={generation.created_at}>
 										{formatDateTime(generation.created_at)}
 									</time>
 								</Detail>
-								<Detail term="Aspect ratio">{describeAspectRatio(generation.aspect_ratio)}</Detail>
-								<Detail term="Model">
+								<Detail term={historyDetailAspectRatio()}>
+									{describeAspectRatio(generation.aspect_ratio)}
+								</Detail>
+								<Detail term={historyDetailModel()}>
 									{generation.model.label}
 									{isModelGone ? (
 										<span className="text-slate-600"> · {MODEL_NO_LONGER_OFFERED}</span>
 									) : null}
 								</Detail>
 								{generation.settings.seed !== null ? (
-									<Detail term="Seed">
+									<Detail term={historyDetailSeed()}>
 										<span className="font-mono tabular-nums">{generation.settings.seed}</span>
 									</Detail>
 								) : null}
 								{generation.settings.negativePrompt ? (
-									<Detail term="Negative prompt">
+									<Detail term={historyDetailNegativePrompt()}>
 										<span className="break-words whitespace-pre-wrap">
 											{generation.settings.negativePrompt}
 										</span>
 									</Detail>
 								) : null}
 								{generation.settings.quality ? (
-									<Detail term="Quality">{describeQuality(generation.settings.quality)}</Detail>
+									<Detail term={historyDetailQuality()}>
+										{describeQuality(generation.settings.quality)}
+									</Detail>
 								) : null}
 								{isOwnerShown && generation.owner_email ? (
-									<Detail term="Owner">
+									<Detail term={historyDetailOwner()}>
 										<span className="break-all">{generation.owner_email}</span>
 									</Detail>
 								) : null}
@@ -249,7 +290,7 @@ export function ImagePreviewDialog({
 									<button
 										key={thumbnail.thumbnailUrl}
 										type="button"
-										aria-label={`Show image ${index + 1} of ${images.length}`}
+										aria-label={historyShowImage({ index: index + 1, count: images.length })}
 										aria-pressed={index === imageIndex}
 										onClick={() => onSelectImage(index)}
 										className="aspect-square cursor-pointer overflow-hidden rounded-lg bg-slate-100 opacity-70 ring-accent-600 transition hover:opacity-100 aria-pressed:opacity-100 aria-pressed:ring-2"
@@ -305,11 +346,11 @@ export function ImagePreviewDialog({
 									className={SMALL_SECONDARY}
 								>
 									<Download aria-hidden="true" className="size-4" />
-									Download image
+									{historyDownloadImage()}
 								</a>
 								<a href={buildArchiveUrl(generation.id)} download className={SMALL_SECONDARY}>
 									<FileArchive aria-hidden="true" className="size-4" />
-									Download all (ZIP)
+									{historyDownloadAllZip()}
 								</a>
 								{hasImages(generation) && isSharingOn ? (
 									<Button
@@ -319,7 +360,7 @@ export function ImagePreviewDialog({
 										onClick={() => setIsSharing(true)}
 									>
 										<Share2 aria-hidden="true" className="size-4" />
-										Share
+										{shareButton()}
 									</Button>
 								) : null}
 								<Link
@@ -328,7 +369,7 @@ export function ImagePreviewDialog({
 									className={SMALL_SECONDARY}
 								>
 									<SquarePen aria-hidden="true" className="size-4" />
-									Use prompt
+									{historyUsePrompt()}
 								</Link>
 								<Link
 									to={buildUseSettingsLink(generation)}
@@ -336,11 +377,11 @@ export function ImagePreviewDialog({
 									className={SMALL_SECONDARY}
 								>
 									<SlidersHorizontal aria-hidden="true" className="size-4" />
-									Use settings
+									{historyUseSettings()}
 								</Link>
 								<Button variant="secondary" size="sm" onClick={() => actions.onRerun(generation)}>
 									<Repeat2 aria-hidden="true" className="size-4" />
-									Rerun
+									{historyRerun()}
 								</Button>
 								<Button
 									variant="secondary"
@@ -348,7 +389,7 @@ export function ImagePreviewDialog({
 									onClick={() => actions.onCopyPrompt(generation)}
 								>
 									<Copy aria-hidden="true" className="size-4" />
-									Copy prompt
+									{historyCopyPrompt()}
 								</Button>
 								<Button
 									variant="secondary"
@@ -356,7 +397,7 @@ export function ImagePreviewDialog({
 									onClick={() => actions.onOpenPolling(generation)}
 								>
 									<ExternalLink aria-hidden="true" className="size-4" />
-									Open Polling
+									{historyOpenPolling()}
 								</Button>
 								{actions.onChooseBoards ? (
 									<Button
@@ -365,7 +406,7 @@ export function ImagePreviewDialog({
 										onClick={() => actions.onChooseBoards?.(generation)}
 									>
 										<FolderPlus aria-hidden="true" className="size-4" />
-										Add to board
+										{boardAddShort()}
 									</Button>
 								) : null}
 								{actions.onRemoveFromBoard ? (
@@ -375,7 +416,7 @@ export function ImagePreviewDialog({
 										onClick={() => actions.onRemoveFromBoard?.(generation)}
 									>
 										<FolderMinus aria-hidden="true" className="size-4" />
-										Remove from board
+										{boardRemoveFrom()}
 									</Button>
 								) : null}
 								{actions.onDelete ? (
@@ -386,7 +427,7 @@ export function ImagePreviewDialog({
 										className="text-red-700 hover:bg-red-50 hover:text-red-800"
 									>
 										<Trash2 aria-hidden="true" className="size-4" />
-										Delete
+										{historyDelete()}
 									</Button>
 								) : null}
 							</div>

@@ -4,6 +4,7 @@ import type { RefObject } from "react";
 import { Link } from "react-router";
 import type { Generation } from "../../../shared/generation-responses";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { historyModelGone, historyOpenGenerator } from "../../../shared/i18n/messages";
 import { getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { buildUsePromptLink } from "./generation-reuse";
@@ -31,7 +32,7 @@ export function ModelGoneDialog({ generation, onClose, returnFocusRef }: ModelGo
 			icon={<CircleOff aria-hidden="true" className="size-5" />}
 			tone="warning"
 			title={MODEL_NO_LONGER_OFFERED}
-			description={`“${generation?.model.label}” cannot run this generation again. Open the generator with its prompt and settings filled in to choose another model.`}
+			description={historyModelGone({ model: generation?.model.label ?? "" })}
 			action={
 				generation ? (
 					<AlertDialog.Action asChild>
@@ -40,7 +41,7 @@ export function ModelGoneDialog({ generation, onClose, returnFocusRef }: ModelGo
 							className={getButtonClassName({ variant: "primary" })}
 						>
 							<SquarePen aria-hidden="true" className="size-4" />
-							Open the generator
+							{historyOpenGenerator()}
 						</Link>
 					</AlertDialog.Action>
 				) : null

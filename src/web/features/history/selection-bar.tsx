@@ -1,13 +1,23 @@
 import { CheckCheck, FileArchive, FolderMinus, FolderPlus, Trash2, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { MAX_BULK_GENERATIONS } from "../../../shared/constants";
+import {
+	boardAddShort,
+	boardRemoveFrom,
+	historyDelete,
+	historyDone,
+	historyDownloadFailed,
+	historyDownloadsFrame,
+	historyDownloadZip,
+	historySelectAllShown,
+	historySelectedCount,
+	historySelectionLabel,
+	historySelectionLimit,
+} from "../../../shared/i18n/messages";
 import { Button, getButtonClassName } from "../../components/button";
 import { BULK_ARCHIVE_URL } from "../../lib/generations-requests";
-import { formatCount } from "../../lib/number-format";
 import { readErrorBody } from "../../lib/read-json";
 import { showToast } from "../../lib/toast";
-
-const DOWNLOAD_FAILURE_MESSAGE = "Failed to download the generations. Please try again.";
 
 type SelectionBarProps = {
 	selectedIds: readonly string[];
@@ -35,7 +45,7 @@ function reportFrameError(frame: HTMLIFrameElement): void {
 		// Not readable: the frame shows another origin's page, which nothing here sends it to.
 	}
 	if (!text) return;
-	let message = DOWNLOAD_FAILURE_MESSAGE;
+	let message = historyDownloadFailed();
 	try {
 		message = readErrorBody(JSON.parse(text))?.message ?? message;
 	} catch {
@@ -74,14 +84,14 @@ export function SelectionBar({
 
 	return (
 		<section
-			aria-label="Selection"
+			aria-label={historySelectionLabel()}
 			className="fixed inset-x-0 bottom-4 z-bar mx-auto flex w-[calc(100vw-2rem)] max-w-3xl flex-wrap items-center gap-2 rounded-2xl bg-white/95 p-3 shadow-xl ring-1 ring-slate-200 backdrop-blur"
 		>
 			<p role="status" className="mr-auto px-2 text-sm font-semibold text-slate-900">
-				{formatCount(count)} selected
+				{historySelectedCount({ count })}
 				{isTooMany ? (
 					<span className="ml-2 font-normal text-red-700">
-						(at most {MAX_BULK_GENERATIONS} at a time)
+						{historySelectionLimit({ count: MAX_BULK_GENERATIONS })}
 					</span>
 				) : null}
 			</p>
@@ -92,7 +102,7 @@ export function SelectionBar({
 				disabled={shownCount === 0 || count >= shownCount}
 			>
 				<CheckCheck aria-hidden="true" className="size-4" />
-				Select all shown
+				{historySelectAllShown()}
 			</Button>
 			{/* A plain form post, so the browser streams the ZIP to disk as a native download. Its
 			    answer goes to a hidden frame: an error page then never replaces the app. */}
@@ -106,7 +116,7 @@ export function SelectionBar({
 					className={getButtonClassName({ variant: "secondary", size: "sm" })}
 				>
 					<FileArchive aria-hidden="true" className="size-4" />
-					Download (ZIP)
+					{historyDownloadZip()}
 				</button>
 			</form>
 			{onAddToBoard ? (
@@ -117,7 +127,7 @@ export function SelectionBar({
 					disabled={isEmpty || isTooMany}
 				>
 					<FolderPlus aria-hidden="true" className="size-4" />
-					Add to board
+					{boardAddShort()}
 				</Button>
 			) : null}
 			{onRemoveFromBoard ? (
@@ -128,7 +138,7 @@ export function SelectionBar({
 					disabled={isEmpty || isTooMany}
 				>
 					<FolderMinus aria-hidden="true" className="size-4" />
-					Remove from board
+					{boardRemoveFrom()}
 				</Button>
 			) : null}
 			{onDelete ? (
@@ -140,14 +150,20 @@ export function SelectionBar({
 					isBusy={isDeleting}
 				>
 					{isDeleting ? null : <Trash2 aria-hidden="true" className="size-4" />}
-					Delete
+					{historyDelete()}
 				</Button>
 			) : null}
 			<Button variant="secondary" size="sm" onClick={onDone}>
 				<X aria-hidden="true" className="size-4" />
-				Done
+				{historyDone()}
 			</Button>
-			<iframe ref={frameRef} name={frameName} title="Downloads" hidden tabIndex={-1} />
+			<iframe
+				ref={frameRef}
+				name={frameName}
+				title={historyDownloadsFrame()}
+				hidden
+				tabIndex={-1}
+			/>
 		</section>
 	);
 }

@@ -7,13 +7,34 @@ import {
 } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { type ReactNode, useRef, useState } from "react";
+import {
+	trashActionFailed,
+	trashDeleteCountForever,
+	trashDeletedForever,
+	trashDeletedLabel,
+	trashDeleteForever,
+	trashDeleteForeverDescription,
+	trashDeleteForeverQuestion,
+	trashEmpty,
+	trashEmptyButton,
+	trashEmptyDescription,
+	trashEmptyQuestion,
+	trashIntro,
+	trashLoadFailed,
+	trashLoading,
+	trashPurgeLabel,
+	trashRestore,
+	trashRestoreCount,
+	trashRestored,
+	trashShowMore,
+	trashTitle,
+} from "../../../shared/i18n/messages";
 import type { TrashItem, TrashPage as TrashPageData } from "../../../shared/trash";
 import { Button, getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { QueryStatus } from "../../components/query-status";
 import { Thumbnail } from "../../components/thumbnail";
 import { formatDateTime } from "../../lib/date-format";
-import { formatCount } from "../../lib/number-format";
 import { showToast } from "../../lib/toast";
 import {
 	deleteForever,
@@ -23,9 +44,6 @@ import {
 	TRASH_QUERY_KEY,
 } from "../../lib/trash-requests";
 import { reloadGenerationLists } from "./history-cache";
-
-const LOAD_FAILURE_MESSAGE = "Failed to load the Trash. Please try again.";
-const ACTION_FAILURE_MESSAGE = "That did not work. Please try again.";
 
 /** What a confirmation asks about: Delete forever of some, or Empty Trash. */
 type Question = { kind: "forever"; ids: readonly string[] } | { kind: "empty" };
@@ -82,17 +100,19 @@ function TrashRow({
 					{item.prompt}
 				</label>
 				<p className="mt-1 text-xs text-slate-600">
-					Deleted <time dateTime={item.deletedAt}>{formatDateTime(item.deletedAt)}</time> · Removed
-					for good <time dateTime={item.purgeAt}>{formatDateTime(item.purgeAt)}</time>
+					{trashDeletedLabel()}{" "}
+					<time dateTime={item.deletedAt}>{formatDateTime(item.deletedAt)}</time>
+					{" · "}
+					{trashPurgeLabel()} <time dateTime={item.purgeAt}>{formatDateTime(item.purgeAt)}</time>
 					{item.owner_email ? ` · ${item.owner_email}` : null}
 				</p>
 			</div>
 			<div className="flex gap-2">
 				<Button variant="secondary" size="sm" onClick={onRestore} disabled={isBusy}>
-					Restore
+					{trashRestore()}
 				</Button>
 				<Button variant="danger" size="sm" onClick={onDeleteForever} disabled={isBusy}>
-					Delete forever
+					{trashDeleteForever()}
 				</Button>
 			</div>
 		</li>
@@ -118,20 +138,15 @@ export function TrashPage() {
 	};
 	const restore = useMutation({
 		mutationFn: restoreGenerations,
-		onSuccess: (restored) =>
-			showToast("success", restored === 1 ? "Restored" : `${formatCount(restored)} restored`),
-		onError: () => showToast("error", ACTION_FAILURE_MESSAGE),
+		onSuccess: (restored) => showToast("success", trashRestored({ count: restored })),
+		onError: () => showToast("error", trashActionFailed()),
 		onSettled: settle,
 	});
 	const remove = useMutation({
 		mutationFn: (asked: Question) =>
 			asked.kind === "empty" ? emptyTrash() : deleteForever(asked.ids),
-		onSuccess: (deleted) =>
-			showToast(
-				"success",
-				deleted === 1 ? "Deleted forever" : `${formatCount(deleted)} deleted forever`,
-			),
-		onError: () => showToast("error", ACTION_FAILURE_MESSAGE),
+		onSuccess: (deleted) => showToast("success", trashDeletedForever({ count: deleted })),
+		onError: () => showToast("error", trashActionFailed()),
 		onSettled: settle,
 	});
 	const isBusy = restore.isPending || remove.isPending;
@@ -140,14 +155,10 @@ export function TrashPage() {
 	let content: ReactNode;
 	if (!trash.data) {
 		content = (
-			<QueryStatus
-				query={trash}
-				loadingLabel="Loading the Trash"
-				failureMessage={LOAD_FAILURE_MESSAGE}
-			/>
+			<QueryStatus query={trash} loadingLabel={trashLoading()} failureMessage={trashLoadFailed()} />
 		);
 	} else if (items.length === 0) {
-		content = <p className="py-8 text-center text-sm text-slate-600">The Trash is empty.</p>;
+		content = <p className="py-8 text-center text-sm text-slate-600">{trashEmpty()}</p>;
 	} else {
 		content = (
 			<>
@@ -178,7 +189,7 @@ export function TrashPage() {
 							onClick={() => void trash.fetchNextPage()}
 							disabled={trash.isFetchingNextPage}
 						>
-							Show more
+							{trashShowMore()}
 						</Button>
 					</div>
 				) : null}
@@ -196,7 +207,7 @@ export function TrashPage() {
 					tabIndex={-1}
 					className="text-2xl font-semibold text-slate-900"
 				>
-					Trash
+					{trashTitle()}
 				</h1>
 				<div className="flex flex-wrap gap-2">
 					{selectedIds.length > 0 ? (
@@ -206,14 +217,14 @@ export function TrashPage() {
 								onClick={() => restore.mutate(selectedIds)}
 								disabled={isBusy}
 							>
-								Restore {formatCount(selectedIds.length)}
+								{trashRestoreCount({ count: selectedIds.length })}
 							</Button>
 							<Button
 								variant="danger"
 								onClick={() => setQuestion({ kind: "forever", ids: selectedIds })}
 								disabled={isBusy}
 							>
-								Delete {formatCount(selectedIds.length)} forever
+								{trashDeleteCountForever({ count: selectedIds.length })}
 							</Button>
 						</>
 					) : null}
@@ -222,14 +233,11 @@ export function TrashPage() {
 						onClick={() => setQuestion({ kind: "empty" })}
 						disabled={isBusy || items.length === 0}
 					>
-						Empty Trash
+						{trashEmptyButton()}
 					</Button>
 				</div>
 			</div>
-			<p className="mt-2 text-sm text-slate-600">
-				Deleted generations stay here until they are removed for good. Restore puts them back as
-				they were.
-			</p>
+			<p className="mt-2 text-sm text-slate-600">{trashIntro()}</p>
 			<div className="mt-6">{content}</div>
 			<ConfirmDialog
 				isOpen={question !== null}
@@ -237,11 +245,11 @@ export function TrashPage() {
 				returnFocusRef={headingRef}
 				icon={<Trash2 aria-hidden="true" className="size-5" />}
 				tone="danger"
-				title={question?.kind === "empty" ? "Empty Trash?" : "Delete forever?"}
+				title={question?.kind === "empty" ? trashEmptyQuestion() : trashDeleteForeverQuestion()}
 				description={
 					question?.kind === "empty"
-						? "This action cannot be undone. Everything in the Trash will be deleted for good."
-						: `This action cannot be undone. ${count === 1 ? "This generation" : `These ${formatCount(count)} generations`} will be deleted for good.`
+						? trashEmptyDescription()
+						: trashDeleteForeverDescription({ count })
 				}
 				action={
 					<AlertDialog.Action
@@ -251,7 +259,7 @@ export function TrashPage() {
 							setQuestion(null);
 						}}
 					>
-						{question?.kind === "empty" ? "Empty Trash" : "Delete forever"}
+						{question?.kind === "empty" ? trashEmptyButton() : trashDeleteForever()}
 					</AlertDialog.Action>
 				}
 			/>

@@ -22,7 +22,7 @@ function stepPreview(
 
 function findPreviewButton(list: HTMLElement | null, id: string): HTMLElement | null {
 	const card = list?.querySelector(`article[data-generation-id="${CSS.escape(id)}"]`);
-	return card?.querySelector<HTMLElement>('button[aria-label^="Preview image"]') ?? null;
+	return card?.querySelector<HTMLElement>("button[data-preview-image]") ?? null;
 }
 
 /**

@@ -7,8 +7,18 @@ import {
 	useQueryClient,
 } from "@tanstack/react-query";
 import { formatGroupDate } from "../../../shared/date-groups";
-import { ERRORS } from "../../../shared/errors";
 import type { Generation, GenerationPage } from "../../../shared/generation-responses";
+import {
+	errorUnknownError,
+	historyBulkDeleteFailed,
+	historyDeleted,
+	historyDeletedMany,
+	historyDeleteFailed,
+	historyFavouriteFailed,
+	historyRerunStarted,
+	historyRestoreFailed,
+	historyUndo,
+} from "../../../shared/i18n/messages";
 import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { GENERATIONS_PAGE_SIZE } from "../../../shared/page-sizes";
 import { ApiError } from "../../lib/api-client";
@@ -22,7 +32,6 @@ import {
 	startGeneration,
 } from "../../lib/generations-requests";
 import { buildImageActionRequest, type ImmediateAction } from "../../lib/image-actions";
-import { formatCount } from "../../lib/number-format";
 import { showToast, showUndoToast } from "../../lib/toast";
 import { restoreGenerations, TRASH_QUERY_KEY } from "../../lib/trash-requests";
 import { describeOtherOwners } from "./delete-generation-dialog";
@@ -37,10 +46,6 @@ import {
 	updateGenerationLists,
 } from "./history-cache";
 import type { HistoryFilters } from "./history-filters";
-
-const DELETE_SUCCESS_MESSAGE = "Generation deleted successfully";
-const DELETE_FAILURE_MESSAGE = "Failed to delete generation. Please try again.";
-const RESTORE_FAILURE_MESSAGE = "Failed to restore. Please try again.";
 
 /**
  * Says a deletion succeeded: to the Trash, with **Undo** for ten seconds (which restores them and
@@ -59,19 +64,15 @@ function announceDeletion(
 		void showToast("success", message);
 		return;
 	}
-	void showUndoToast(ownerNote ? `${message}. ${ownerNote}` : message, () => {
+	void showUndoToast(ownerNote ? `${message}. ${ownerNote}` : message, historyUndo(), () => {
 		restoreGenerations(ids)
-			.catch(() => showToast("error", RESTORE_FAILURE_MESSAGE))
+			.catch(() => showToast("error", historyRestoreFailed()))
 			.finally(() => {
 				void queryClient.invalidateQueries({ queryKey: TRASH_QUERY_KEY });
 				void reloadGenerationLists(queryClient);
 			});
 	});
 }
-const BULK_DELETE_FAILURE_MESSAGE = "Failed to delete the generations. Nothing was deleted.";
-const FAVORITE_FAILURE_MESSAGE = "Failed to update the favourite. Please try again.";
-const RERUN_STARTED_MESSAGE = "Rerun started";
-
 const FAVORITE_MUTATION_KEY = ["generations", "favorite"] as const;
 
 /**
@@ -126,7 +127,7 @@ export function useDeleteGeneration(timeZone: string, viewerEmail: string | null
 			);
 			announceDeletion(
 				queryClient,
-				DELETE_SUCCESS_MESSAGE,
+				historyDeleted(),
 				[generation.id],
 				answer.permanent,
 				describeOtherOwners([generation], viewerEmail),
@@ -134,7 +135,7 @@ export function useDeleteGeneration(timeZone: string, viewerEmail: string | null
 			void reloadGenerationLists(queryClient);
 		},
 		onError: () => {
-			void showToast("error", DELETE_FAILURE_MESSAGE);
+			void showToast("error", historyDeleteFailed());
 			void reloadGenerationLists(queryClient);
 		},
 	});
@@ -152,7 +153,7 @@ export function useDeleteGenerations(timeZone: string, viewerEmail: string | nul
 			updateGenerationLists(queryClient, (data) => removeGenerations(data, ids, isToday));
 			announceDeletion(
 				queryClient,
-				deleted === 1 ? DELETE_SUCCESS_MESSAGE : `${formatCount(deleted)} generations deleted`,
+				deleted === 1 ? historyDeleted() : historyDeletedMany({ count: deleted }),
 				[...ids],
 				permanent,
 				describeOtherOwners(generations, viewerEmail),
@@ -160,7 +161,7 @@ export function useDeleteGenerations(timeZone: string, viewerEmail: string | nul
 			void reloadGenerationLists(queryClient);
 		},
 		onError: () => {
-			void showToast("error", BULK_DELETE_FAILURE_MESSAGE);
+			void showToast("error", historyBulkDeleteFailed());
 			void reloadGenerationLists(queryClient);
 		},
 	});
@@ -199,7 +200,7 @@ export function useToggleFavorite() {
 		},
 		onError: (_error, { id, isFavorite }) => {
 			if (!hasLaterFavoriteChange(queryClient, id)) show(id, !isFavorite);
-			void showToast("error", FAVORITE_FAILURE_MESSAGE);
+			void showToast("error", historyFavouriteFailed());
 		},
 	});
 }
@@ -223,17 +224,14 @@ function useHistoryStart<Input>(
 			void queryClient.invalidateQueries({ queryKey: FAMILY_QUERY_PREFIX });
 		},
 		onError: (error) => {
-			void showToast(
-				"error",
-				error instanceof ApiError ? error.message : ERRORS.UNKNOWN_ERROR.message,
-			);
+			void showToast("error", error instanceof ApiError ? error.message : errorUnknownError());
 		},
 	});
 }
 
 /** Rerun: a new generation with the same prompt, ratio, model and settings and a new seed. */
 export function useRerunGeneration() {
-	return useHistoryStart(buildRerunRequest, () => RERUN_STARTED_MESSAGE);
+	return useHistoryStart(buildRerunRequest, () => historyRerunStarted());
 }
 
 /** Vary or Upscale of one image of a generation. */

@@ -35,7 +35,7 @@ export function useRequestedResult({
 		if (!requested) return;
 		const card = findCard(listRef.current, requested.id);
 		if (hasImages(requested)) {
-			const thumbnail = card?.querySelector<HTMLElement>('button[aria-label^="Preview image"]');
+			const thumbnail = card?.querySelector<HTMLElement>("button[data-preview-image]");
 			openPreview(requested, 0, thumbnail ?? card ?? document.body);
 		} else if (card) {
 			card.scrollIntoView({ block: "nearest" });
