@@ -16,6 +16,8 @@ export const CONVERTED_SCREENS = [
 	"src/web/features/auth/language-choices.tsx",
 	"src/web/app/layout-shell.tsx",
 	"src/web/app/active-generations-badge.tsx",
+	"src/web/app/generator-route.tsx",
+	"src/web/features/generator",
 ];
 
 // Attributes a person reads or hears.

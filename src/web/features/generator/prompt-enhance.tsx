@@ -4,6 +4,17 @@
 import { Languages, WandSparkles } from "lucide-react";
 import { type RefObject, useEffect, useId, useRef, useState } from "react";
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
+import {
+	errorEnhanceFailed,
+	generatorDiscard,
+	generatorEdit,
+	generatorEnhance,
+	generatorEnhancedPrompt,
+	generatorEnhanceNote,
+	generatorEnhancing,
+	generatorTranslateToEnglish,
+	generatorUse,
+} from "../../../shared/i18n/messages";
 import { sanitizePrompt } from "../../../shared/prompt";
 import { Button } from "../../components/button";
 import { ApiError } from "../../lib/api-client";
@@ -23,8 +34,6 @@ type PromptEnhanceProps = {
 };
 
 type Proposal = { original: string; text: string; isEditing: boolean };
-
-const FAILED_MESSAGE = "The prompt could not be enhanced right now. Please try again later.";
 
 /** Ctrl+Z (⌘Z) without Shift or Alt: the browser's own undo. */
 function isUndo(event: KeyboardEvent): boolean {
@@ -98,7 +107,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 			isHeadingToFocusRef.current = true;
 			setProposal({ original, text, isEditing: false });
 		} catch (error) {
-			void showToast("error", error instanceof ApiError ? error.message : FAILED_MESSAGE);
+			void showToast("error", error instanceof ApiError ? error.message : errorEnhanceFailed());
 		} finally {
 			setIsBusy(false);
 		}
@@ -133,7 +142,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 				className="inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 disabled:cursor-default disabled:opacity-60"
 			>
 				<WandSparkles aria-hidden="true" className="size-4" />
-				{isBusy ? "Enhancing…" : "Enhance"}
+				{isBusy ? generatorEnhancing() : generatorEnhance()}
 			</button>
 			<label className="inline-flex h-9 items-center gap-1.5 px-1.5 text-sm text-slate-800">
 				<input
@@ -143,7 +152,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 					className="size-4 accent-accent-600"
 				/>
 				<Languages aria-hidden="true" className="size-4 text-slate-500" />
-				Translate to English
+				{generatorTranslateToEnglish()}
 			</label>
 			{proposal ? (
 				<section
@@ -163,7 +172,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 						tabIndex={-1}
 						className="text-sm font-medium text-slate-900 focus:outline-none"
 					>
-						Enhanced prompt
+						{generatorEnhancedPrompt()}
 					</h2>
 					{proposal.isEditing ? (
 						<textarea
@@ -182,12 +191,10 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 							{proposal.text}
 						</p>
 					)}
-					<p className="text-xs text-slate-600">
-						Your prompt stays as it is unless you choose Use.
-					</p>
+					<p className="text-xs text-slate-600">{generatorEnhanceNote()}</p>
 					<div className="flex gap-2">
 						<Button size="sm" onClick={use} disabled={proposal.text.trim() === ""}>
-							Use
+							{generatorUse()}
 						</Button>
 						{proposal.isEditing ? null : (
 							<Button
@@ -195,11 +202,11 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 								variant="secondary"
 								onClick={() => setProposal({ ...proposal, isEditing: true })}
 							>
-								Edit
+								{generatorEdit()}
 							</Button>
 						)}
 						<Button size="sm" variant="ghost" onClick={discard}>
-							Discard
+							{generatorDiscard()}
 						</Button>
 					</div>
 				</section>
