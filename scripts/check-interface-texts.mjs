@@ -18,6 +18,8 @@ export const CONVERTED_SCREENS = [
 	"src/web/app/active-generations-badge.tsx",
 	"src/web/app/generator-route.tsx",
 	"src/web/features/generator",
+	"src/web/components/model-select.tsx",
+	"src/web/components/seed-field.tsx",
 ];
 
 // Attributes a person reads or hears.

@@ -226,3 +226,7 @@ export { generatorStyleSaved } from "./message-functions/generator-style-saved";
 export { generatorStyleNotSaved } from "./message-functions/generator-style-not-saved";
 export { generatorNoReferenceStrength } from "./message-functions/generator-no-reference-strength";
 export { generatorUploadTooLarge } from "./message-functions/generator-upload-too-large";
+export { generatorPricePerImage } from "./message-functions/generator-price-per-image";
+export { generatorSeedPlaceholder } from "./message-functions/generator-seed-placeholder";
+export { generatorRandomSeed } from "./message-functions/generator-random-seed";
+export { generatorSeedHint } from "./message-functions/generator-seed-hint";
