@@ -230,3 +230,10 @@ export { generatorPricePerImage } from "./message-functions/generator-price-per-
 export { generatorSeedPlaceholder } from "./message-functions/generator-seed-placeholder";
 export { generatorRandomSeed } from "./message-functions/generator-random-seed";
 export { generatorSeedHint } from "./message-functions/generator-seed-hint";
+export { generatorPromptRequired } from "./message-functions/generator-prompt-required";
+export { generatorPromptEmpty } from "./message-functions/generator-prompt-empty";
+export { generatorPromptTooLong } from "./message-functions/generator-prompt-too-long";
+export { generatorPromptInvalid } from "./message-functions/generator-prompt-invalid";
+export { generatorNegativeNotText } from "./message-functions/generator-negative-not-text";
+export { generatorNegativeTooLong } from "./message-functions/generator-negative-too-long";
+export { generatorNegativeInvalid } from "./message-functions/generator-negative-invalid";
