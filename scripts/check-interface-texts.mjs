@@ -33,6 +33,10 @@ export const CONVERTED_SCREENS = [
 	"src/web/components/confirm-dialog.tsx",
 	"src/web/components/query-status.tsx",
 	"src/web/app/generations-route.tsx",
+	"src/web/app/generator-route.tsx",
+	"src/web/features/generator",
+	"src/web/components/model-select.tsx",
+	"src/web/components/seed-field.tsx",
 ];
 
 // Attributes a person reads or hears.

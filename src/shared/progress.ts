@@ -1,5 +1,14 @@
 import { PROGRESS } from "./constants";
 import type { GenerationProgress } from "./generation-responses";
+import {
+	generatorStageAhead,
+	generatorStageNext,
+	generatorStageQueued,
+	generatorStageRunning,
+	generatorStageSaving,
+	generatorStageStarting,
+	generatorStageStep,
+} from "./i18n/messages";
 
 /** A progress report at `stage`, every field not given unknown (null). */
 export function progressReport(
@@ -123,17 +132,20 @@ export function describeProgress(report: GenerationProgress | null | undefined):
 	if (!report) return null;
 	switch (report.stage) {
 		case "queued":
-			if (report.position === null) return "Waiting in the queue";
-			if (report.position <= 0) return "Next in line";
-			return `${report.position} ahead of you`;
+			if (report.position === null) return generatorStageQueued();
+			if (report.position <= 0) return generatorStageNext();
+			return generatorStageAhead({ position: report.position });
 		case "starting":
-			return "Starting";
+			return generatorStageStarting();
 		case "running":
 			if (report.step !== null && report.steps !== null && report.steps > 0) {
-				return `Step ${Math.min(report.step, report.steps)} of ${report.steps}`;
+				return generatorStageStep({
+					step: Math.min(report.step, report.steps),
+					steps: report.steps,
+				});
 			}
-			return "Generating";
+			return generatorStageRunning();
 		case "saving":
-			return "Saving images";
+			return generatorStageSaving();
 	}
 }

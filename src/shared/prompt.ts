@@ -1,10 +1,25 @@
 import { MAX_PROMPT_LENGTH } from "./constants";
+import {
+	generatorNegativeInvalid,
+	generatorNegativeNotText,
+	generatorNegativeTooLong,
+	generatorPromptEmpty,
+	generatorPromptInvalid,
+	generatorPromptRequired,
+	generatorPromptTooLong,
+} from "./i18n/messages";
 
+const ENGLISH = { language: "en" } as const;
+
+/**
+ * The prompt rules' messages in English, as the server refuses with them. The checks below write
+ * them in the page's language in the browser (the server's messages are always English).
+ */
 export const PROMPT_MESSAGES = {
-	required: "Prompt is required",
-	empty: "Prompt cannot be empty",
-	tooLong: `Prompt must be ${MAX_PROMPT_LENGTH} characters or less`,
-	invalidContent: "Prompt contains invalid content",
+	required: generatorPromptRequired(ENGLISH),
+	empty: generatorPromptEmpty(ENGLISH),
+	tooLong: generatorPromptTooLong({ max: MAX_PROMPT_LENGTH }, ENGLISH),
+	invalidContent: generatorPromptInvalid(ENGLISH),
 } as const;
 
 const FORBIDDEN_PATTERNS: readonly RegExp[] = [
@@ -23,19 +38,20 @@ type PromptCheck = { ok: true; prompt: string } | { ok: false; message: string }
 
 /** Applies the prompt rules of SPEC.md section 5 in their order; the browser and the server share it. */
 export function validatePrompt(input: unknown): PromptCheck {
-	if (typeof input !== "string") return { ok: false, message: PROMPT_MESSAGES.required };
+	if (typeof input !== "string") return { ok: false, message: generatorPromptRequired() };
 	const trimmed = input.trim();
-	if (trimmed.length === 0) return { ok: false, message: PROMPT_MESSAGES.empty };
-	if (input.length > MAX_PROMPT_LENGTH) return { ok: false, message: PROMPT_MESSAGES.tooLong };
+	if (trimmed.length === 0) return { ok: false, message: generatorPromptEmpty() };
+	if (input.length > MAX_PROMPT_LENGTH)
+		return { ok: false, message: generatorPromptTooLong({ max: MAX_PROMPT_LENGTH }) };
 	if (FORBIDDEN_PATTERNS.some((pattern) => pattern.test(input))) {
-		return { ok: false, message: PROMPT_MESSAGES.invalidContent };
+		return { ok: false, message: generatorPromptInvalid() };
 	}
 	return { ok: true, prompt: trimmed };
 }
 
 export const NEGATIVE_PROMPT_MESSAGES = {
-	tooLong: `Negative prompt must be ${MAX_PROMPT_LENGTH} characters or less`,
-	invalidContent: "Negative prompt contains invalid content",
+	tooLong: generatorNegativeTooLong({ max: MAX_PROMPT_LENGTH }, ENGLISH),
+	invalidContent: generatorNegativeInvalid(ENGLISH),
 } as const;
 
 type NegativePromptCheck =
@@ -48,12 +64,12 @@ type NegativePromptCheck =
  */
 export function validateNegativePrompt(input: unknown): NegativePromptCheck {
 	if (input === undefined || input === null) return { ok: true, negativePrompt: null };
-	if (typeof input !== "string") return { ok: false, message: "Negative prompt must be text" };
+	if (typeof input !== "string") return { ok: false, message: generatorNegativeNotText() };
 	if (input.length > MAX_PROMPT_LENGTH) {
-		return { ok: false, message: NEGATIVE_PROMPT_MESSAGES.tooLong };
+		return { ok: false, message: generatorNegativeTooLong({ max: MAX_PROMPT_LENGTH }) };
 	}
 	if (FORBIDDEN_PATTERNS.some((pattern) => pattern.test(input))) {
-		return { ok: false, message: NEGATIVE_PROMPT_MESSAGES.invalidContent };
+		return { ok: false, message: generatorNegativeInvalid() };
 	}
 	const trimmed = input.trim();
 	return { ok: true, negativePrompt: trimmed.length > 0 ? trimmed : null };

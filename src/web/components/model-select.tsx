@@ -1,6 +1,7 @@
 // The Model control: a native select, shown when more than one model is offered.
 import { ChevronDown } from "lucide-react";
 import { useId } from "react";
+import { generatorModel, generatorPricePerImage } from "../../shared/i18n/messages";
 import type { PublicModel } from "../../shared/models";
 import { joinClassNames } from "../lib/class-names";
 import { formatPrice } from "../lib/number-format";
@@ -11,7 +12,7 @@ export function describeModel(model: PublicModel): string {
 	const parts = [model.label];
 	if (model.description) parts.push(` — ${model.description}`);
 	if (model.pricePerImage !== null) {
-		parts.push(` · ${formatPrice(model.pricePerImage)} per image`);
+		parts.push(` · ${generatorPricePerImage({ price: formatPrice(model.pricePerImage) })}`);
 	}
 	return parts.join("");
 }
@@ -30,7 +31,7 @@ export function ModelSelect({ models, value, onChange, message }: ModelSelectPro
 	return (
 		<div className="relative min-w-0 flex-1">
 			<label htmlFor={fieldId} className={LABEL_CLASS_NAME}>
-				Model
+				{generatorModel()}
 			</label>
 			<select
 				id={fieldId}

@@ -3,6 +3,12 @@
 import { Dices } from "lucide-react";
 import { useId } from "react";
 import { MAX_SEED } from "../../shared/generation-settings";
+import {
+	generatorRandomSeed,
+	generatorSeed,
+	generatorSeedHint,
+	generatorSeedPlaceholder,
+} from "../../shared/i18n/messages";
 import { joinClassNames } from "../lib/class-names";
 import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "./field-classes";
 
@@ -23,7 +29,7 @@ export function SeedField({ value, onChange, message, inputClassName }: SeedFiel
 	return (
 		<div>
 			<label htmlFor={seedId} className={LABEL_CLASS_NAME}>
-				Seed
+				{generatorSeed()}
 			</label>
 			<div className="flex gap-2">
 				<input
@@ -34,7 +40,7 @@ export function SeedField({ value, onChange, message, inputClassName }: SeedFiel
 					min={0}
 					max={MAX_SEED}
 					step={1}
-					placeholder="Random"
+					placeholder={generatorSeedPlaceholder()}
 					value={value}
 					onChange={(event) => onChange(event.target.value)}
 					aria-invalid={message ? true : undefined}
@@ -48,15 +54,14 @@ export function SeedField({ value, onChange, message, inputClassName }: SeedFiel
 					className="inline-flex h-11 shrink-0 cursor-pointer items-center gap-1.5 rounded-lg bg-white px-3 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-200 ring-inset hover:bg-slate-50 disabled:cursor-default disabled:opacity-60"
 				>
 					<Dices aria-hidden="true" className="size-4" />
-					Random seed
+					{generatorRandomSeed()}
 				</button>
 			</div>
 			<p
 				id={seedMessageId}
 				className={message ? FIELD_MESSAGE_CLASS_NAME : "mt-1.5 text-xs text-slate-600"}
 			>
-				{message ??
-					`Empty for a new random seed each time; the same seed and settings make the same images.`}
+				{message ?? generatorSeedHint()}
 			</p>
 		</div>
 	);

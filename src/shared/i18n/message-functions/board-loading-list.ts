@@ -2,4 +2,4 @@
 import { message } from "../runtime";
 
 /** Loading boards… */
-export const boardLoadingList = /* @__PURE__ */ message("Loading boards…");
+export const boardLoadingList = /* @__PURE__ */ message("Loading boards…", "boardLoadingList");

@@ -2,4 +2,4 @@
 import { message } from "../runtime";
 
 /** Generating… */
-export const historyGenerating = /* @__PURE__ */ message("Generating…");
+export const historyGenerating = /* @__PURE__ */ message("Generating…", "historyGenerating");

@@ -2,4 +2,4 @@
 import { message } from "../runtime";
 
 /** Generation failed */
-export const historyGenerationFailed = /* @__PURE__ */ message("Generation failed");
+export const historyGenerationFailed = /* @__PURE__ */ message("Generation failed", "historyGenerationFailed");

@@ -1,8 +1,8 @@
 // Adding a file as the generator's reference: checked against the upload limit here, so a file
 // too large is refused before it is sent, then uploaded. Loaded on demand, when an image is
 // added: it parses with zod/mini (docs/decisions/005-first-load-budget.md).
-import { ERRORS } from "../../../shared/errors";
-import { IMAGE_INPUT_TEXTS, MAX_UPLOAD_BYTES } from "../../../shared/image-input";
+import { errorNetworkError, generatorUploadTooLarge } from "../../../shared/i18n/messages";
+import { MAX_UPLOAD_BYTES } from "../../../shared/image-input";
 import { ApiError } from "../../lib/api-client";
 import { buildUploadImageUrl, uploadImage } from "../../lib/uploads-requests";
 import type { ReferenceImage } from "./reference-image";
@@ -12,7 +12,7 @@ export async function addReferenceFile(
 	file: File,
 	signal: AbortSignal,
 ): Promise<{ reference: ReferenceImage } | { error: string }> {
-	if (file.size > MAX_UPLOAD_BYTES) return { error: IMAGE_INPUT_TEXTS.uploadTooLarge };
+	if (file.size > MAX_UPLOAD_BYTES) return { error: generatorUploadTooLarge() };
 	try {
 		const upload = await uploadImage(file, signal);
 		return {
@@ -24,6 +24,6 @@ export async function addReferenceFile(
 	} catch (error) {
 		if (signal.aborted) throw error;
 		// An ApiError carries the server's message; anything else is the network's.
-		return { error: error instanceof ApiError ? error.message : ERRORS.NETWORK_ERROR.message };
+		return { error: error instanceof ApiError ? error.message : errorNetworkError() };
 	}
 }

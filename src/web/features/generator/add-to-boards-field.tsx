@@ -1,5 +1,11 @@
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import {
+	generatorAddToBoards,
+	generatorLoadingBoards,
+	generatorMakeBoard,
+	generatorNoBoards,
+} from "../../../shared/i18n/messages";
 import { listFillableBoards, useBoards } from "../../lib/boards-requests";
 
 /**
@@ -19,14 +25,16 @@ export function AddToBoardsField({
 		onChange(isChecked ? [...boardIds, id] : boardIds.filter((entry) => entry !== id));
 	return (
 		<fieldset>
-			<legend className="mb-1.5 text-sm font-medium text-slate-800">Add new results to…</legend>
+			<legend className="mb-1.5 text-sm font-medium text-slate-800">
+				{generatorAddToBoards()}
+			</legend>
 			{boards.isPending ? (
-				<p className="text-sm text-slate-600">Loading boards…</p>
+				<p className="text-sm text-slate-600">{generatorLoadingBoards()}</p>
 			) : fillable.length === 0 ? (
 				<p className="text-sm text-slate-600">
-					No boards yet.{" "}
+					{generatorNoBoards()}{" "}
 					<Link to={APP_PATHS.boards} className="font-semibold text-accent-700 hover:underline">
-						Make one
+						{generatorMakeBoard()}
 					</Link>
 				</p>
 			) : (

@@ -2,6 +2,15 @@
 import { useId } from "react";
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
 import type { Quality } from "../../../shared/generation-settings";
+import {
+	generatorCharacters,
+	generatorNegativePrompt,
+	generatorNegativePromptPlaceholder,
+	generatorQuality,
+	generatorQualityHigh,
+	generatorQualityLow,
+	generatorQualityMedium,
+} from "../../../shared/i18n/messages";
 import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
 import { LABEL_CLASS_NAME } from "../../components/field-classes";
 import { SeedField } from "../../components/seed-field";
@@ -10,7 +19,11 @@ import { joinClassNames } from "../../lib/class-names";
 import type { SettingsChoice } from "./generation-choice";
 import type { SettingsField } from "./settings-field";
 
-const QUALITY_LABELS: Record<Quality, string> = { low: "Low", medium: "Medium", high: "High" };
+const QUALITY_LABELS: Record<Quality, () => string> = {
+	low: generatorQualityLow,
+	medium: generatorQualityMedium,
+	high: generatorQualityHigh,
+};
 
 type AdvancedSettingsProps = {
 	choice: SettingsChoice;
@@ -44,14 +57,14 @@ export function AdvancedSettings({ choice, onChange, fieldMessage }: AdvancedSet
 			{model.negativePrompt ? (
 				<div>
 					<label htmlFor={negativeId} className={LABEL_CLASS_NAME}>
-						Negative prompt
+						{generatorNegativePrompt()}
 					</label>
 					<textarea
 						id={negativeId}
 						name="negativePrompt"
 						rows={2}
 						maxLength={MAX_PROMPT_LENGTH}
-						placeholder="What to leave out..."
+						placeholder={generatorNegativePromptPlaceholder()}
 						value={choice.negativePrompt}
 						onChange={(event) => onChange({ negativePrompt: sanitizePrompt(event.target.value) })}
 						aria-invalid={negativeMessage ? true : undefined}
@@ -64,19 +77,19 @@ export function AdvancedSettings({ choice, onChange, fieldMessage }: AdvancedSet
 						</p>
 						<p className="shrink-0 text-slate-600 tabular-nums">
 							{choice.negativePrompt.length}/{MAX_PROMPT_LENGTH}
-							<span className="sr-only"> characters</span>
+							<span className="sr-only"> {generatorCharacters()}</span>
 						</p>
 					</div>
 				</div>
 			) : null}
 			{model.qualities.length > 0 ? (
 				<Segments
-					label="Quality"
+					label={generatorQuality()}
 					name="quality"
 					options={model.qualities}
 					value={choice.quality}
 					onChange={(quality) => onChange({ quality })}
-					describe={(quality) => ({ shown: QUALITY_LABELS[quality] })}
+					describe={(quality) => ({ shown: QUALITY_LABELS[quality]() })}
 					message={fieldMessage("quality")}
 				/>
 			) : null}

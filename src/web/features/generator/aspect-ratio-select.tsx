@@ -8,6 +8,7 @@ import {
 } from "../../../shared/aspect-ratios";
 import { joinClassNames } from "../../lib/class-names";
 import { AspectRatioGlyph } from "./aspect-ratio-glyph";
+import { describeAspectRatio } from "./aspect-ratio-label";
 
 // Letters typed within this long of each other search together ("por" finds Portrait).
 const TYPEAHEAD_RESET_MS = 500;
@@ -27,7 +28,8 @@ function findTypeaheadMatch(
 	const start = isRepeat || query.length === 1 ? fromIndex + 1 : fromIndex;
 	for (let offset = 0; offset < options.length; offset += 1) {
 		const index = (start + offset) % options.length;
-		if (options[index]?.label.toLowerCase().startsWith(query)) return index;
+		const option = options[index];
+		if (option && describeAspectRatio(option).toLowerCase().startsWith(query)) return index;
 	}
 	return undefined;
 }
@@ -202,7 +204,7 @@ export function AspectRatioSelect({ value, onChange, label, ratios }: AspectRati
 				)}
 			>
 				<AspectRatioGlyph option={selected} className="text-accent-600" />
-				<span className="min-w-0 flex-1 truncate">{selected.label}</span>
+				<span className="min-w-0 flex-1 truncate">{describeAspectRatio(selected)}</span>
 				<span aria-hidden="true" className="text-xs font-medium text-slate-500 tabular-nums">
 					{toRatioParam(selected.value)}
 				</span>
@@ -249,7 +251,7 @@ export function AspectRatioSelect({ value, onChange, label, ratios }: AspectRati
 								option={option}
 								className={isActive || isSelected ? "text-accent-600" : "text-slate-400"}
 							/>
-							<span className="min-w-0 flex-1 truncate">{option.label}</span>
+							<span className="min-w-0 flex-1 truncate">{describeAspectRatio(option)}</span>
 							<span aria-hidden="true" className="text-xs text-slate-500 tabular-nums">
 								{toRatioParam(option.value)}
 							</span>

@@ -4,6 +4,20 @@
 // where every model has a price, what they cost.
 import { useId } from "react";
 import { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from "../../../shared/batches";
+import {
+	generatorBatchMakes,
+	generatorBatchTotal,
+	generatorChooseModels,
+	generatorCompareModels,
+	generatorHowMany,
+	generatorModelsToCompare,
+	generatorNoPrice,
+	generatorPricePerGeneration,
+	generatorVariations,
+	generatorVariationsAll,
+	generatorVariationsOff,
+	generatorVariationsRandom,
+} from "../../../shared/i18n/messages";
 import type { PublicModel } from "../../../shared/models";
 import { parseVariations } from "../../../shared/prompt-variations";
 import { formatMoney } from "../../lib/number-format";
@@ -21,9 +35,9 @@ type BatchFieldProps = {
 };
 
 const VARIATION_OPTIONS = [
-	{ value: "off", label: "Off" },
-	{ value: "all", label: "All combinations" },
-	{ value: "random", label: "Random picks" },
+	{ value: "off", label: generatorVariationsOff },
+	{ value: "all", label: generatorVariationsAll },
+	{ value: "random", label: generatorVariationsRandom },
 ] as const;
 
 const LEGEND_CLASS_NAME = "text-sm font-medium text-slate-800";
@@ -42,7 +56,7 @@ export function BatchField({ prompt, models, model, count, value, onChange }: Ba
 		<div className="space-y-3">
 			{canVary ? (
 				<fieldset className="space-y-2" aria-describedby={summaryId}>
-					<legend className={LEGEND_CLASS_NAME}>Variations</legend>
+					<legend className={LEGEND_CLASS_NAME}>{generatorVariations()}</legend>
 					<div className="flex flex-wrap items-center gap-x-4 gap-y-2">
 						{VARIATION_OPTIONS.map((option) => (
 							<label key={option.value} className={OPTION_CLASS_NAME}>
@@ -54,12 +68,12 @@ export function BatchField({ prompt, models, model, count, value, onChange }: Ba
 									onChange={() => onChange({ ...value, variations: option.value })}
 									className="size-4 accent-accent-600"
 								/>
-								{option.label}
+								{option.label()}
 							</label>
 						))}
 						{value.variations === "random" ? (
 							<span className={OPTION_CLASS_NAME}>
-								<label htmlFor={randomId}>How many</label>
+								<label htmlFor={randomId}>{generatorHowMany()}</label>
 								<select
 									id={randomId}
 									value={Math.min(value.randomCount, combinations)}
@@ -97,12 +111,12 @@ export function BatchField({ prompt, models, model, count, value, onChange }: Ba
 							}
 							className="size-4 accent-accent-600"
 						/>
-						Compare models
+						{generatorCompareModels()}
 					</label>
 					{value.isComparing ? (
 						<fieldset className="space-y-1.5 pl-6" aria-describedby={summaryId}>
 							<legend className="sr-only">
-								Models to compare ({MIN_COMPARED_MODELS} to {MAX_COMPARED_MODELS})
+								{generatorModelsToCompare({ min: MIN_COMPARED_MODELS, max: MAX_COMPARED_MODELS })}
 							</legend>
 							{models.map((candidate) => {
 								const isChecked = value.comparedModelIds.includes(candidate.id);
@@ -130,7 +144,9 @@ export function BatchField({ prompt, models, model, count, value, onChange }: Ba
 										<span>
 											{`${candidate.label} · `}
 											<span className="text-slate-500">
-												{price === null ? "no price" : `${formatMoney(price * count)} a generation`}
+												{price === null
+													? generatorNoPrice()
+													: generatorPricePerGeneration({ price: formatMoney(price * count) })}
 											</span>
 										</span>
 									</label>
@@ -143,11 +159,13 @@ export function BatchField({ prompt, models, model, count, value, onChange }: Ba
 			<p id={summaryId} aria-live="polite" className="text-sm text-slate-600">
 				{isBatch ? (
 					<>
-						Makes {summary.generations} generations
-						{summary.total === null ? null : <> · {formatMoney(summary.total)} in all</>}
+						{generatorBatchMakes({ count: summary.generations })}
+						{summary.total === null
+							? null
+							: ` · ${generatorBatchTotal({ total: formatMoney(summary.total) })}`}
 					</>
 				) : value.isComparing ? (
-					`Choose ${MIN_COMPARED_MODELS} to ${MAX_COMPARED_MODELS} models to compare`
+					generatorChooseModels({ min: MIN_COMPARED_MODELS, max: MAX_COMPARED_MODELS })
 				) : null}
 			</p>
 		</div>

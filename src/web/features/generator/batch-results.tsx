@@ -12,6 +12,17 @@ import {
 	type Generation,
 	isInProgress,
 } from "../../../shared/generation-responses";
+import {
+	generatorBatchFinished,
+	generatorBatchFinishedUnseeded,
+	generatorBatchInHistory,
+	generatorBatchOf,
+	generatorDone,
+	generatorDoneIn,
+	generatorStatusFailed,
+	generatorStatusGenerating,
+	generatorWaiting,
+} from "../../../shared/i18n/messages";
 import { Thumbnail } from "../../components/thumbnail";
 import { requestApi } from "../../lib/api-client";
 import { fetchGenerationsPage } from "../../lib/generations-requests";
@@ -47,10 +58,12 @@ function describeStatus(generation: Generation): string {
 	if (generation.status === "completed") {
 		const completed = generation.completed_at ? Date.parse(generation.completed_at) : Number.NaN;
 		const took = completed - Date.parse(generation.created_at);
-		return Number.isFinite(took) ? `Done in ${formatElapsed(took)}` : "Done";
+		return Number.isFinite(took)
+			? generatorDoneIn({ elapsed: formatElapsed(took) })
+			: generatorDone();
 	}
-	if (generation.status === "failed") return generation.error ?? "Failed";
-	return generation.status === "queued" ? "Waiting" : "Generating…";
+	if (generation.status === "failed") return generation.error ?? generatorStatusFailed();
+	return generation.status === "queued" ? generatorWaiting() : generatorStatusGenerating();
 }
 
 export function BatchResults({ batch }: { batch: CreateBatchResponse }) {
@@ -74,18 +87,24 @@ export function BatchResults({ batch }: { batch: CreateBatchResponse }) {
 					className="inline-flex items-center gap-2 text-lg font-semibold text-slate-900"
 				>
 					<Layers aria-hidden="true" className="size-5" />
-					Batch of {batch.generations.length}
+					{generatorBatchOf({ size: batch.generations.length })}
 				</h2>
 				<Link
 					to={batchHistoryPath(batch.batchId)}
 					className="text-sm font-medium text-accent-700 hover:underline"
 				>
-					Show the batch in the history
+					{generatorBatchInHistory()}
 				</Link>
 			</div>
 			<p aria-live="polite" className="text-sm text-slate-600">
-				{finished} of {batch.generations.length} finished
-				{batch.seed === null ? "" : ` · seed ${batch.seed}`}
+				{batch.seed === null
+					? generatorBatchFinishedUnseeded({ finished, total: batch.generations.length })
+					: generatorBatchFinished({
+							finished,
+							total: batch.generations.length,
+							// A seed is an identifier, written without a thousands separator.
+							seed: String(batch.seed),
+						})}
 			</p>
 			<ul className="grid grid-cols-1 gap-3 sm:grid-cols-2">
 				{batch.generations.map((started) => {
@@ -103,7 +122,7 @@ export function BatchResults({ batch }: { batch: CreateBatchResponse }) {
 								<p className="font-medium break-words text-slate-900">{started.prompt}</p>
 								<p className="text-slate-600">{started.model.label}</p>
 								<p className="text-slate-600">
-									{generation ? describeStatus(generation) : "Waiting"}
+									{generation ? describeStatus(generation) : generatorWaiting()}
 								</p>
 							</div>
 						</li>

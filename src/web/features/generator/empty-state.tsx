@@ -1,4 +1,10 @@
 import { ImageIcon, Lightbulb } from "lucide-react";
+import {
+	generatorEmptyDescription,
+	generatorEmptyTitle,
+	generatorTip,
+	generatorTipLabel,
+} from "../../../shared/i18n/messages";
 import { EXAMPLE_PROMPTS } from "./example-prompts";
 
 type EmptyStateProps = {
@@ -12,10 +18,8 @@ export function EmptyState({ onPickExample }: EmptyStateProps) {
 			<span className="inline-flex size-14 items-center justify-center rounded-2xl bg-gradient-to-br from-accent-50 to-white text-accent-600 ring-1 ring-accent-200 ring-inset">
 				<ImageIcon aria-hidden="true" className="size-7" />
 			</span>
-			<h2 className="mt-4 text-lg font-semibold text-slate-900">No images to display</h2>
-			<p className="mt-1.5 max-w-sm text-sm text-slate-600">
-				Describe what you want to see, or start from one of these examples:
-			</p>
+			<h2 className="mt-4 text-lg font-semibold text-slate-900">{generatorEmptyTitle()}</h2>
+			<p className="mt-1.5 max-w-sm text-sm text-slate-600">{generatorEmptyDescription()}</p>
 			<ul className="mt-5 flex max-w-lg flex-wrap justify-center gap-2">
 				{EXAMPLE_PROMPTS.map((example) => (
 					<li key={example}>
@@ -32,8 +36,7 @@ export function EmptyState({ onPickExample }: EmptyStateProps) {
 			<p className="mt-8 flex max-w-md items-start gap-2 rounded-xl bg-amber-50 px-4 py-3 text-left text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">
 				<Lightbulb aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-amber-600" />
 				<span>
-					<strong className="font-semibold">Tip:</strong> name the subject, the setting and a style.
-					Details such as lighting, lens or mood change the result the most.
+					<strong className="font-semibold">{generatorTipLabel()}</strong> {generatorTip()}
 				</span>
 			</p>
 		</div>

@@ -5,8 +5,16 @@ import { Images, LogIn, RotateCw } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
-import { FIRST_PAGE_ERRORS } from "../../../shared/first-page-errors";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import {
+	errorEmailNotVerified,
+	errorSignInRequired,
+	generatorCancelled,
+	generatorCancelledNote,
+	generatorInvalidPrompt,
+	generatorTryAgain,
+	generatorViewGenerations,
+	signInSubmit,
+} from "../../../shared/i18n/messages";
 import { Button, getButtonClassName } from "../../components/button";
 import type { GeneratedRequest } from "./generation-state";
 
@@ -26,45 +34,43 @@ export function ErrorFollowUp({
 	verificationAction,
 	onRetry,
 }: ErrorFollowUpProps) {
-	if (error === FIRST_PAGE_ERRORS.EMAIL_NOT_VERIFIED.message) {
+	if (error === errorEmailNotVerified()) {
 		return verificationAction ? <div className="mt-4">{verificationAction}</div> : null;
 	}
-	if (error === GENERATION_MESSAGES.signInRequired) {
+	if (error === errorSignInRequired()) {
 		return (
 			<div className="mt-4">
 				<Link to={APP_PATHS.login} className={getButtonClassName({ size: "sm" })}>
 					<LogIn aria-hidden="true" className="size-4" />
-					Sign In
+					{signInSubmit()}
 				</Link>
 			</div>
 		);
 	}
-	if (error === GENERATION_MESSAGES.cancelled) {
+	if (error === generatorCancelled()) {
 		return (
 			<div className="mt-4 space-y-3 text-sm text-slate-600">
-				<p>
-					Only the waiting stopped: the server still finishes these images and saves them to your
-					history.
-				</p>
+				<p>{generatorCancelledNote()}</p>
 				{isSignedIn ? (
 					<Link
 						to={APP_PATHS.generations}
 						className={getButtonClassName({ variant: "secondary", size: "sm" })}
 					>
 						<Images aria-hidden="true" className="size-4" />
-						View Generations
+						{generatorViewGenerations()}
 					</Link>
 				) : null}
 			</div>
 		);
 	}
-	if (error === GENERATION_MESSAGES.invalidPrompt || !request) return null;
+	if (error === generatorInvalidPrompt() || !request) return null;
 	return (
 		<div className="mt-4">
 			<Button variant="secondary" size="sm" onClick={() => onRetry(request)}>
 				<RotateCw aria-hidden="true" className="size-4" />
-				Try Again
+				{generatorTryAgain()}
 			</Button>
 		</div>
 	);
 }
+

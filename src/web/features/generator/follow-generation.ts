@@ -9,12 +9,16 @@ import {
 	type PollOutcome,
 	readPollOutcome,
 } from "../../../shared/generation-answers";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import {
 	type Generation,
 	type GenerationImage,
 	isInProgress,
 } from "../../../shared/generation-responses";
+import {
+	generatorFailed,
+	generatorNoPollingUrl,
+	generatorTimedOut,
+} from "../../../shared/i18n/messages";
 import { advancePollingBar, POLLING_BAR_START } from "../../../shared/progress";
 import { sleep } from "../../../shared/sleep";
 import { ApiError, isAbortError } from "../../lib/api-client";
@@ -69,7 +73,7 @@ function parseTimestamp(value: string | null | undefined): number | null {
 function describeFailure(request: "start" | "poll", error: unknown): string {
 	return error instanceof ApiError
 		? formatGenerationRequestError(request, error)
-		: GENERATION_MESSAGES.failed;
+		: generatorFailed();
 }
 
 /** Passes actions on until `signal` aborts: cancel and reset have said what the screen shows. */
@@ -126,7 +130,7 @@ async function pollUntilDone(
 			if (pause > 0) await sleep(pause, signal);
 		}
 	}
-	return { kind: "failed", message: GENERATION_MESSAGES.timedOut };
+	return { kind: "failed", message: generatorTimedOut() };
 }
 
 type FollowTarget = {
@@ -177,7 +181,7 @@ async function followToTheEnd(
 	try {
 		await followGeneration(target, dispatch, signal);
 	} catch (error) {
-		if (!isAbortError(error)) dispatch({ type: "failed", message: GENERATION_MESSAGES.failed });
+		if (!isAbortError(error)) dispatch({ type: "failed", message: generatorFailed() });
 	}
 }
 
@@ -221,7 +225,7 @@ export async function startAndFollowGeneration(
 	}
 	const { id: generationId, pollingUrl, model, settings } = accepted;
 	if (!pollingUrl) {
-		report({ type: "failed", message: GENERATION_MESSAGES.noPollingUrl });
+		report({ type: "failed", message: generatorNoPollingUrl() });
 		return;
 	}
 	// The seed drawn for a random one is known from the start: the panels show it at once.

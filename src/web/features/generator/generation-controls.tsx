@@ -7,6 +7,11 @@
 import { ChevronRight } from "lucide-react";
 import { type RefObject, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import {
+	generatorAdvancedSettings,
+	generatorImageCount,
+	generatorImages,
+} from "../../../shared/i18n/messages";
 import { ModelSelect } from "../../components/model-select";
 import { Segments } from "../../components/segments";
 import { joinClassNames } from "../../lib/class-names";
@@ -199,14 +204,14 @@ export function GenerationControls({
 					/>
 				) : null}
 				<Segments
-					label="Images"
+					label={generatorImages()}
 					name="count"
 					options={model.counts}
 					value={choice.count}
 					onChange={(count) => change({ count })}
 					describe={(count) => ({
 						shown: String(count),
-						spoken: count === 1 ? "1 image" : `${count} images`,
+						spoken: generatorImageCount({ count }),
 					})}
 					message={fieldMessage("count")}
 				/>
@@ -236,7 +241,7 @@ export function GenerationControls({
 									isAdvancedOpen && "rotate-90",
 								)}
 							/>
-							Advanced settings
+							{generatorAdvancedSettings()}
 						</button>
 					) : null}
 				</div>

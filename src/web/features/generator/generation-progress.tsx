@@ -2,6 +2,16 @@ import { CircleSlash, Clock, Cpu, Info, TriangleAlert } from "lucide-react";
 import { findAspectRatio } from "../../../shared/aspect-ratios";
 import { IMAGES_PER_GENERATION } from "../../../shared/constants";
 import { formatElapsed } from "../../../shared/elapsed";
+import {
+	generatorCancel,
+	generatorElapsed,
+	generatorModelPrefix,
+	generatorPreviewAlt,
+	generatorProgressBusy,
+	generatorProgressLabel,
+	generatorProgressTitle,
+	generatorRetrying,
+} from "../../../shared/i18n/messages";
 import { clampProgressLabelPosition, describeProgress } from "../../../shared/progress";
 import { Button } from "../../components/button";
 import { describeRecipe } from "./describe-recipe";
@@ -13,8 +23,6 @@ type GenerationProgressProps = {
 	elapsedMs: number | null;
 	onCancel: () => void;
 };
-
-const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";
 
 /** How many images are on their way: what the server answered, else what was asked, else 4. */
 function readImageCount(state: RunningState): number {
@@ -38,12 +46,12 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 		<div className="flex flex-1 flex-col">
 			<div className="flex flex-wrap items-start justify-between gap-3">
 				<div>
-					<h2 className="text-lg font-semibold text-slate-900">Generating your images</h2>
-					<p className="mt-1 text-sm text-slate-600">{BUSY_TEXT}</p>
+					<h2 className="text-lg font-semibold text-slate-900">{generatorProgressTitle()}</h2>
+					<p className="mt-1 text-sm text-slate-600">{generatorProgressBusy()}</p>
 				</div>
 				<Button variant="secondary" size="sm" onClick={onCancel}>
 					<CircleSlash aria-hidden="true" className="size-4" />
-					Cancel
+					{generatorCancel()}
 				</Button>
 			</div>
 
@@ -59,7 +67,7 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 				</div>
 				<div
 					role="progressbar"
-					aria-label="Generation progress"
+					aria-label={generatorProgressLabel()}
 					aria-valuemin={0}
 					aria-valuemax={100}
 					aria-valuenow={progress}
@@ -76,7 +84,7 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 				</p>
 				<p className="mt-2 flex items-center gap-1.5 text-sm text-slate-600">
 					<Clock aria-hidden="true" className="size-4" />
-					Elapsed{" "}
+					{generatorElapsed()}{" "}
 					<span className="font-medium text-slate-900 tabular-nums">
 						{formatElapsed(elapsedMs)}
 					</span>
@@ -84,7 +92,7 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 				{state.phase === "following" && state.recipe ? (
 					<p className="mt-2 flex items-center gap-1.5 text-sm text-slate-600">
 						<Cpu aria-hidden="true" className="size-4" />
-						<span className="sr-only">Model: </span>
+						<span className="sr-only">{`${generatorModelPrefix()} `}</span>
 						{describeRecipe(state.recipe)}
 					</p>
 				) : null}
@@ -98,7 +106,7 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 					<p className="mt-2 flex items-start gap-1.5 text-sm text-amber-800">
 						<TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
 						<span>
-							<strong className="font-semibold">Retrying</strong> · {pollProblem}
+							<strong className="font-semibold">{generatorRetrying()}</strong> · {pollProblem}
 						</span>
 					</p>
 				) : null}
@@ -114,7 +122,7 @@ export function GenerationProgress({ state, elapsedMs, onCancel }: GenerationPro
 					>
 						<img
 							src={previewUrl}
-							alt="Latest preview, not final yet"
+							alt={generatorPreviewAlt()}
 							data-dimmed="true"
 							className="size-full object-cover opacity-60"
 						/>

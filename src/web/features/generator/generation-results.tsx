@@ -3,11 +3,25 @@ import { useRef, useState } from "react";
 import { findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
 import { formatElapsed } from "../../../shared/elapsed";
 import type { GenerationImage } from "../../../shared/generation-responses";
+import {
+	generatorAspectRatio,
+	generatorElapsedTime,
+	generatorGeneratedImages,
+	generatorImageCount,
+	generatorImageName,
+	generatorModel,
+	generatorOpenImage,
+	generatorPromptPrefix,
+	generatorSeed,
+	generatorShowImage,
+	generatorThumbnails,
+} from "../../../shared/i18n/messages";
 import { ImageActionButtons } from "../../components/image-action-buttons";
 import { Thumbnail } from "../../components/thumbnail";
 import { joinClassNames } from "../../lib/class-names";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
+import { describeAspectRatio } from "./aspect-ratio-label";
 import type { CompletedState, GeneratedRequest } from "./generation-state";
 import {
 	buildImageActionStart,
@@ -90,50 +104,49 @@ export function GenerationResults({
 	return (
 		<div className="flex min-w-0 flex-1 flex-col">
 			<div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-2">
-				<h2 className="text-lg font-semibold text-slate-900">
-					{count} {count === 1 ? "image" : "images"}
-				</h2>
+				<h2 className="text-lg font-semibold text-slate-900">{generatorImageCount({ count })}</h2>
 				<dl className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600">
 					<div className="flex items-center gap-1.5">
 						<dt>
 							<Ratio aria-hidden="true" className="size-4" />
-							<span className="sr-only">Aspect ratio</span>
+							<span className="sr-only">{generatorAspectRatio()}</span>
 						</dt>
 						<dd>
-							{ratio.label} <span className="text-slate-500">· {toRatioParam(ratio.value)}</span>
+							{describeAspectRatio(ratio)}{" "}
+							<span className="text-slate-500">· {toRatioParam(ratio.value)}</span>
 						</dd>
 					</div>
 					{recipe ? (
 						<div className="flex items-center gap-1.5">
 							<dt>
 								<Cpu aria-hidden="true" className="size-4" />
-								<span className="sr-only">Model</span>
+								<span className="sr-only">{generatorModel()}</span>
 							</dt>
 							<dd>{recipe.model.label}</dd>
 						</div>
 					) : null}
 					{recipe && recipe.settings.seed !== null ? (
 						<div className="flex items-center gap-1.5">
-							<dt className="text-slate-500">Seed</dt>
+							<dt className="text-slate-500">{generatorSeed()}</dt>
 							<dd className="tabular-nums">{recipe.settings.seed}</dd>
 						</div>
 					) : null}
 					<div className="flex items-center gap-1.5">
 						<dt>
 							<Clock aria-hidden="true" className="size-4" />
-							<span className="sr-only">Elapsed time</span>
+							<span className="sr-only">{generatorElapsedTime()}</span>
 						</dt>
 						<dd className="tabular-nums">{formatElapsed(elapsedMs)}</dd>
 					</div>
 				</dl>
 			</div>
 			<p className="mt-3 rounded-xl bg-slate-50 px-3.5 py-2.5 text-sm break-words text-slate-700 ring-1 ring-slate-200 ring-inset">
-				<span className="sr-only">Prompt: </span>
+				<span className="sr-only">{`${generatorPromptPrefix()} `}</span>
 				{request.prompt}
 			</p>
 
 			<ul
-				aria-label="Generated images"
+				aria-label={generatorGeneratedImages()}
 				className="@container mt-5 -mx-1 flex snap-x snap-mandatory gap-4 overflow-x-auto px-1 pt-1 pb-3"
 			>
 				{images.map((image, index) => (
@@ -160,7 +173,7 @@ export function GenerationResults({
 								<Expand aria-hidden="true" className="size-4" />
 							</span>
 							<span className="sr-only">
-								Open image {index + 1} of {count}
+								{generatorOpenImage({ position: index + 1, total: count })}
 							</span>
 						</button>
 					</li>
@@ -168,7 +181,7 @@ export function GenerationResults({
 			</ul>
 
 			{count > 1 ? (
-				<ul aria-label="Thumbnails" className="mt-1 flex gap-2 overflow-x-auto p-1">
+				<ul aria-label={generatorThumbnails()} className="mt-1 flex gap-2 overflow-x-auto p-1">
 					{images.map((image, index) => (
 						<li key={image.url} className="shrink-0">
 							<button
@@ -188,7 +201,7 @@ export function GenerationResults({
 									className="block h-14 w-auto bg-slate-100"
 								/>
 								<span className="sr-only">
-									Show image {index + 1} of {count}
+									{generatorShowImage({ position: index + 1, total: count })}
 								</span>
 							</button>
 						</li>
@@ -198,7 +211,7 @@ export function GenerationResults({
 			<div className="mt-4">
 				<ImageActionButtons
 					choices={actionChoices}
-					imageName={`image ${selectedIndex + 1} of ${count}`}
+					imageName={generatorImageName({ position: selectedIndex + 1, total: count })}
 					onStart={(action, factor) =>
 						onStart(
 							buildImageActionStart(action, describeResultImage(generation, selectedIndex), factor),

@@ -1,11 +1,11 @@
 import type { AspectRatio } from "../../../shared/aspect-ratios";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import type {
 	GenerationImage,
 	GenerationModel,
 	GenerationProgress,
 	GenerationSettings,
 } from "../../../shared/generation-responses";
+import { generatorCancelled } from "../../../shared/i18n/messages";
 import type {
 	GenerationParent,
 	ReferenceInput,
@@ -230,7 +230,7 @@ export function reduceGeneration(
 			return {
 				phase: "failed",
 				request: state.request,
-				message: action.type === "failed" ? action.message : GENERATION_MESSAGES.cancelled,
+				message: action.type === "failed" ? action.message : generatorCancelled(),
 			};
 		case "accepted":
 			if (state.phase !== "starting") return state;

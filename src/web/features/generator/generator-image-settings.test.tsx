@@ -3,6 +3,7 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
+import { generatorNoRecipe } from "../../../shared/i18n/messages";
 import type { ImageRecipe } from "../../../shared/image-recipe";
 import { writePngRecipe } from "../../../shared/image-recipe-files";
 import type { PublicModel } from "../../../shared/models";
@@ -14,7 +15,6 @@ import {
 	startGeneratorApi,
 } from "../../testing/generator-screen";
 import { findToast } from "../../testing/toasts";
-import { NO_RECIPE_MESSAGE } from "./image-settings";
 
 afterEach(cleanUpGeneratorScreen);
 
@@ -111,7 +111,7 @@ describe("settings from an image", () => {
 			new File([new Uint8Array(await createPicture())], "plain.png", { type: "image/png" }),
 		);
 
-		expect(await findToast(NO_RECIPE_MESSAGE)).toBeVisible();
+		expect(await findToast(generatorNoRecipe())).toBeVisible();
 		expect(getPromptBox()).toHaveValue("A lighthouse");
 	});
 

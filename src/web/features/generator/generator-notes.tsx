@@ -3,6 +3,14 @@
 // answer nothing, so the first page need not carry them (decision 005).
 import { Cpu } from "lucide-react";
 import { useSyncExternalStore } from "react";
+import {
+	generatorOfflineEngine,
+	generatorOfflineEngineNote,
+	generatorShortcutClear,
+	generatorShortcutGenerate,
+	generatorShortcutPrompt,
+	generatorShortcutsIntro,
+} from "../../../shared/i18n/messages";
 import { usePublicConfig } from "../../lib/public-config";
 
 function isApplePlatform(): boolean {
@@ -22,6 +30,11 @@ function useCommandKey(): string {
 	return isApple ? "⌘" : "Ctrl";
 }
 
+// Key caps, written as they are printed on the keys, in every language.
+const ENTER_KEY = "Enter";
+const ESCAPE_KEY = "Esc";
+const PROMPT_KEY = "K";
+
 function Key({ children }: { children: string }) {
 	return (
 		<kbd className="rounded border border-slate-300 bg-white px-1 py-px font-sans text-[0.6875rem] font-medium text-slate-700 shadow-[0_1px_0_var(--color-slate-300)]">
@@ -35,15 +48,15 @@ function ShortcutHints() {
 	const command = useCommandKey();
 	return (
 		<p className="hidden flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 sm:flex">
-			<span>Outside the text box:</span>
+			<span>{generatorShortcutsIntro()}</span>
 			<span className="inline-flex items-center gap-1">
-				<Key>{command}</Key>+<Key>Enter</Key> generate
+				<Key>{command}</Key>+<Key>{ENTER_KEY}</Key> {generatorShortcutGenerate()}
 			</span>
 			<span className="inline-flex items-center gap-1">
-				<Key>Esc</Key> clear
+				<Key>{ESCAPE_KEY}</Key> {generatorShortcutClear()}
 			</span>
 			<span className="inline-flex items-center gap-1">
-				<Key>{command}</Key>+<Key>K</Key> prompt
+				<Key>{command}</Key>+<Key>{PROMPT_KEY}</Key> {generatorShortcutPrompt()}
 			</span>
 		</p>
 	);
@@ -57,8 +70,8 @@ function OfflineEngineNote() {
 		<p className="flex items-start gap-2 rounded-lg bg-slate-50 px-3 py-2 text-xs text-slate-600 ring-1 ring-slate-200 ring-inset">
 			<Cpu aria-hidden="true" className="mt-px size-3.5 shrink-0 text-slate-500" />
 			<span>
-				<strong className="font-semibold text-slate-700">Built-in offline engine.</strong> Images
-				are painted on this server from your prompt, without an AI model.
+				<strong className="font-semibold text-slate-700">{generatorOfflineEngine()}</strong>{" "}
+				{generatorOfflineEngineNote()}
 			</span>
 		</p>
 	);

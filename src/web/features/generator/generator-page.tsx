@@ -1,5 +1,14 @@
 import { Sparkles } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import {
+	generatorAspectRatio,
+	generatorDescription,
+	generatorEyebrow,
+	generatorFormLabel,
+	generatorGenerate,
+	generatorGenerating,
+	generatorTitle,
+} from "../../../shared/i18n/messages";
 import { Button } from "../../components/button";
 import { AspectRatioSelect } from "./aspect-ratio-select";
 import {
@@ -118,20 +127,18 @@ export function GeneratorPage({
 			<div className="max-w-2xl">
 				<p className="inline-flex items-center gap-1.5 rounded-full bg-accent-50 px-3 py-1 text-xs font-semibold text-accent-700 ring-1 ring-accent-200 ring-inset">
 					<Sparkles aria-hidden="true" className="size-3.5" />
-					AI image generation
+					{generatorEyebrow()}
 				</p>
 				<h1 className="mt-3 text-2xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-					Create with Atelier
+					{generatorTitle()}
 				</h1>
-				<p className="mt-2 text-sm text-slate-600 sm:text-base">
-					Describe your vision, pick an aspect ratio and get a set of images, saved to your history.
-				</p>
+				<p className="mt-2 text-sm text-slate-600 sm:text-base">{generatorDescription()}</p>
 			</div>
 
 			<div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:gap-8">
 				<form
 					ref={form.formRef}
-					aria-label="Generate images"
+					aria-label={generatorFormLabel()}
 					noValidate
 					onFocusCapture={prefetchOnce}
 					onPointerEnter={prefetchOnce}
@@ -167,7 +174,7 @@ export function GeneratorPage({
 						message={form.fieldMessage}
 					/>
 					<AspectRatioSelect
-						label="Aspect ratio"
+						label={generatorAspectRatio()}
 						value={form.aspectRatio}
 						onChange={form.setAspectRatio}
 						ratios={form.choice?.model.ratios}
@@ -205,7 +212,7 @@ export function GeneratorPage({
 						disabled={!form.isPromptValid}
 					>
 						{isGenerating ? null : <Sparkles aria-hidden="true" className="size-4" />}
-						{isGenerating || form.isStartingBatch ? "Generating..." : "Generate"}
+						{isGenerating || form.isStartingBatch ? generatorGenerating() : generatorGenerate()}
 					</Button>
 					{GENERATOR_NOTES}
 				</form>

@@ -2,6 +2,13 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { ChevronLeft, ChevronRight, X } from "lucide-react";
 import { type KeyboardEvent, useEffect, useState } from "react";
 import type { Generation } from "../../../shared/generation-responses";
+import {
+	generatorClose,
+	generatorImageName,
+	generatorNextImage,
+	generatorPreviewTitle,
+	generatorPreviousImage,
+} from "../../../shared/i18n/messages";
 import { getButtonClassName } from "../../components/button";
 import { FamilyPanel } from "../../components/family-panel";
 import { ImageActionButtons } from "../../components/image-action-buttons";
@@ -96,11 +103,11 @@ export function ImagePreview({
 					>
 						<div className="flex items-center justify-between gap-3 pb-2 pl-1.5">
 							<Dialog.Title className="text-sm font-semibold text-slate-900">
-								Image {index + 1} of {count}
+								{generatorPreviewTitle({ position: index + 1, total: count })}
 							</Dialog.Title>
 							<Dialog.Close className={getButtonClassName({ variant: "secondary", size: "sm" })}>
 								<X aria-hidden="true" className="size-4" />
-								Close
+								{generatorClose()}
 							</Dialog.Close>
 						</div>
 						<div className="relative min-h-0">
@@ -129,7 +136,7 @@ export function ImagePreview({
 										className={`${NAVIGATION_BUTTON_CLASS_NAME} left-2`}
 									>
 										<ChevronLeft aria-hidden="true" className="size-5" />
-										<span className="sr-only">Previous image</span>
+										<span className="sr-only">{generatorPreviousImage()}</span>
 									</button>
 									<button
 										type="button"
@@ -137,7 +144,7 @@ export function ImagePreview({
 										className={`${NAVIGATION_BUTTON_CLASS_NAME} right-2`}
 									>
 										<ChevronRight aria-hidden="true" className="size-5" />
-										<span className="sr-only">Next image</span>
+										<span className="sr-only">{generatorNextImage()}</span>
 									</button>
 								</>
 							) : null}
@@ -151,7 +158,7 @@ export function ImagePreview({
 						<div className="flex flex-wrap items-start justify-between gap-4 px-1.5 pt-3">
 							<ImageActionButtons
 								choices={actionChoices}
-								imageName={`image ${index + 1} of ${count}`}
+								imageName={generatorImageName({ position: index + 1, total: count })}
 								onStart={(action, factor) =>
 									onStart(buildImageActionStart(action, describeResultImage(shown, index), factor))
 								}

@@ -2,12 +2,11 @@
 // downloaded) fills in on the generator. Loaded on demand, when a person drops an image on the
 // form or chooses one with "Load settings from image".
 import type { AspectRatio } from "../../../shared/aspect-ratios";
+import { generatorNoRecipe } from "../../../shared/i18n/messages";
 import type { RecipeRegionEdit } from "../../../shared/image-recipe";
 import { sanitizePrompt } from "../../../shared/prompt";
 import { showToast } from "../../lib/toast";
 import type { SettingsPrefill } from "./generation-choice";
-
-export const NO_RECIPE_MESSAGE = "This image has no settings to load";
 
 export type ImageSettings = {
 	prompt: string;
@@ -23,7 +22,7 @@ export async function readImageSettings(file: Blob): Promise<ImageSettings | nul
 	// A file that cannot be read (not an image, cut short) has no settings to load either.
 	const recipe = await readImageRecipe(file).catch(() => null);
 	if (!recipe) {
-		void showToast("info", NO_RECIPE_MESSAGE);
+		void showToast("info", generatorNoRecipe());
 		return null;
 	}
 	return {

@@ -2,6 +2,7 @@
 // recipe is read by the form (image-settings.ts).
 import { ImageUp } from "lucide-react";
 import { useRef } from "react";
+import { generatorLoadSettings, generatorLoadSettingsInput } from "../../../shared/i18n/messages";
 import { INPUT_IMAGE_ACCEPT } from "../../../shared/image-types";
 
 type LoadSettingsFromImageProps = {
@@ -18,14 +19,14 @@ export function LoadSettingsFromImage({ onImageChosen }: LoadSettingsFromImagePr
 				className="inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50"
 			>
 				<ImageUp aria-hidden="true" className="size-4" />
-				Load settings from image
+				{generatorLoadSettings()}
 			</button>
 			<input
 				ref={fileInputRef}
 				type="file"
 				accept={INPUT_IMAGE_ACCEPT}
 				hidden
-				aria-label="Image to load settings from"
+				aria-label={generatorLoadSettingsInput()}
 				onChange={(event) => {
 					const file = event.target.files?.[0];
 					// Cleared, so choosing the same file again loads it again.

@@ -1,5 +1,11 @@
 import { useId, useState } from "react";
 import {
+	generatorNotify,
+	generatorNotifyDenied,
+	generatorNotifyUnsupported,
+	generatorPlaySound,
+} from "../../../shared/i18n/messages";
+import {
 	chooseNotify,
 	readNotifyChoice,
 	readSoundChoice,
@@ -40,10 +46,6 @@ function Switch({ label, isOn, isBusy = false, describedBy, onChange }: SwitchPr
 	);
 }
 
-const DENIED_TEXT =
-	"Your browser blocks notifications from Atelier. Allow them in the site settings, then turn this on again.";
-const UNSUPPORTED_TEXT = "This browser cannot show notifications.";
-
 /**
  * "Notify me when done" and its optional sound, among the generator's settings so they can be
  * chosen before a generation starts as well as while one runs. The browser is asked for
@@ -63,7 +65,9 @@ export function NotifySwitches() {
 		setIsAsking(false);
 		setIsNotifyOn(choice.isOn);
 		if (!choice.isOn && choice.reason !== "turned-off") {
-			setProblem(choice.reason === "unsupported" ? UNSUPPORTED_TEXT : DENIED_TEXT);
+			setProblem(
+				choice.reason === "unsupported" ? generatorNotifyUnsupported() : generatorNotifyDenied(),
+			);
 		}
 	};
 	const changeSound = (isOn: boolean) => {
@@ -76,7 +80,7 @@ export function NotifySwitches() {
 			<div className={NOTIFY_BAR_CLASS_NAME}>
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME}>
 					<Switch
-						label="Notify me when done"
+						label={generatorNotify()}
 						isOn={isNotifyOn}
 						isBusy={isAsking}
 						describedBy={problem ? problemId : undefined}
@@ -84,7 +88,7 @@ export function NotifySwitches() {
 					/>
 				</div>
 				<div className={SETTINGS_BAR_ITEM_CLASS_NAME}>
-					<Switch label="Play a sound" isOn={isSoundOn} onChange={changeSound} />
+					<Switch label={generatorPlaySound()} isOn={isSoundOn} onChange={changeSound} />
 				</div>
 			</div>
 			{isNotifyOn ? <PushOffer /> : null}

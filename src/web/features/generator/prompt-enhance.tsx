@@ -4,6 +4,18 @@
 import { Languages, WandSparkles } from "lucide-react";
 import { type RefObject, useEffect, useId, useRef, useState } from "react";
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
+import {
+	errorEnhanceFailed,
+	generatorDiscard,
+	generatorEdit,
+	generatorEnhance,
+	generatorEnhancedPrompt,
+	generatorEnhanceNote,
+	generatorEnhanceYourPrompt,
+	generatorEnhancing,
+	generatorTranslateToEnglish,
+	generatorUse,
+} from "../../../shared/i18n/messages";
 import { sanitizePrompt } from "../../../shared/prompt";
 import { Button } from "../../components/button";
 import { ApiError } from "../../lib/api-client";
@@ -27,8 +39,6 @@ type Proposal = { original: string; text: string; isEditing: boolean };
 
 /** The proposal's buttons on a phone: a finger's 44 px, not a pointer's 36. */
 const TOUCH_BUTTON_CLASS_NAME = "max-sm:h-11 max-sm:px-4";
-
-const FAILED_MESSAGE = "The prompt could not be enhanced right now. Please try again later.";
 
 /** Ctrl+Z (⌘Z) without Shift or Alt: the browser's own undo. */
 function isUndo(event: KeyboardEvent): boolean {
@@ -102,7 +112,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 			isHeadingToFocusRef.current = true;
 			setProposal({ original, text, isEditing: false });
 		} catch (error) {
-			void showToast("error", error instanceof ApiError ? error.message : FAILED_MESSAGE);
+			void showToast("error", error instanceof ApiError ? error.message : errorEnhanceFailed());
 		} finally {
 			setIsBusy(false);
 		}
@@ -137,7 +147,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 				className="inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 disabled:cursor-default disabled:opacity-60"
 			>
 				<WandSparkles aria-hidden="true" className="size-4" />
-				{isBusy ? "Enhancing…" : "Enhance"}
+				{isBusy ? generatorEnhancing() : generatorEnhance()}
 			</button>
 			<label className="inline-flex h-9 items-center gap-1.5 px-1.5 text-sm text-slate-800">
 				<input
@@ -147,7 +157,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 					className="size-4 accent-accent-600"
 				/>
 				<Languages aria-hidden="true" className="size-4 text-slate-500" />
-				Translate to English
+				{generatorTranslateToEnglish()}
 			</label>
 			{proposal ? (
 				<section
@@ -168,7 +178,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 						tabIndex={-1}
 						className="text-sm font-medium text-slate-900 focus:outline-none"
 					>
-						Enhanced prompt
+						{generatorEnhancedPrompt()}
 					</h2>
 					{proposal.isEditing ? (
 						<textarea
@@ -188,14 +198,12 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 						</p>
 					)}
 					<div className="space-y-0.5 border-l-2 border-slate-200 pl-2">
-						<h3 className="text-xs font-medium text-slate-600">Your prompt</h3>
+						<h3 className="text-xs font-medium text-slate-600">{generatorEnhanceYourPrompt()}</h3>
 						<p className="max-h-24 overflow-y-auto text-xs break-words whitespace-pre-wrap text-slate-600">
 							{proposal.original}
 						</p>
 					</div>
-					<p className="text-xs text-slate-600">
-						Your prompt stays as it is unless you choose Use.
-					</p>
+					<p className="text-xs text-slate-600">{generatorEnhanceNote()}</p>
 					<div className="flex gap-2">
 						<Button
 							size="sm"
@@ -203,7 +211,7 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 							onClick={use}
 							disabled={proposal.text.trim() === ""}
 						>
-							Use
+							{generatorUse()}
 						</Button>
 						{proposal.isEditing ? null : (
 							<Button
@@ -212,11 +220,11 @@ export function PromptEnhance({ prompt, promptRef, onPromptChange, onUse }: Prom
 								className={TOUCH_BUTTON_CLASS_NAME}
 								onClick={() => setProposal({ ...proposal, isEditing: true })}
 							>
-								Edit
+								{generatorEdit()}
 							</Button>
 						)}
 						<Button size="sm" variant="ghost" className={TOUCH_BUTTON_CLASS_NAME} onClick={discard}>
-							Discard
+							{generatorDiscard()}
 						</Button>
 					</div>
 				</section>

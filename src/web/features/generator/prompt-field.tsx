@@ -1,6 +1,13 @@
 import { X } from "lucide-react";
 import { type Ref, useId } from "react";
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
+import {
+	generatorCharacters,
+	generatorClear,
+	generatorClearPrompt,
+	generatorPrompt,
+	generatorPromptPlaceholder,
+} from "../../../shared/i18n/messages";
 import { sanitizePrompt } from "../../../shared/prompt";
 import { joinClassNames } from "../../lib/class-names";
 
@@ -22,11 +29,11 @@ export function PromptField({ value, onChange, message, ref }: PromptFieldProps)
 		<div>
 			<div className="mb-1.5 flex items-end justify-between gap-2">
 				<label htmlFor={fieldId} className="block text-sm font-medium text-slate-800">
-					Prompt
+					{generatorPrompt()}
 				</label>
 				<button
 					type="button"
-					aria-label="Clear prompt"
+					aria-label={generatorClearPrompt()}
 					onClick={() => {
 						onChange("");
 						document.getElementById(fieldId)?.focus();
@@ -35,7 +42,7 @@ export function PromptField({ value, onChange, message, ref }: PromptFieldProps)
 					className="-my-1 inline-flex cursor-pointer items-center gap-1 rounded-md px-1.5 py-1 text-xs font-medium text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 disabled:cursor-default disabled:opacity-0"
 				>
 					<X aria-hidden="true" className="size-3.5" />
-					Clear
+					{generatorClear()}
 				</button>
 			</div>
 			<textarea
@@ -44,7 +51,7 @@ export function PromptField({ value, onChange, message, ref }: PromptFieldProps)
 				name="prompt"
 				rows={6}
 				maxLength={MAX_PROMPT_LENGTH}
-				placeholder="Describe your vision..."
+				placeholder={generatorPromptPlaceholder()}
 				value={value}
 				// Angle brackets are stripped and the text cut to 500 as it is typed or pasted.
 				onChange={(event) => onChange(sanitizePrompt(event.target.value))}
@@ -70,7 +77,7 @@ export function PromptField({ value, onChange, message, ref }: PromptFieldProps)
 					<span>
 						{value.length}/{MAX_PROMPT_LENGTH}
 					</span>
-					<span className="sr-only"> characters</span>
+					<span className="sr-only"> {generatorCharacters()}</span>
 				</p>
 			</div>
 		</div>

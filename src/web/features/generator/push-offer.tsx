@@ -3,13 +3,17 @@
 // browser until the button is pressed.
 import { useEffect, useState } from "react";
 import {
+	generatorPushOffer,
+	generatorPushOn,
+	generatorPushOnlyOpen,
+	generatorPushRefused,
+} from "../../../shared/i18n/messages";
+import {
 	readBrowserSubscription,
 	readPushKey,
 	readPushSupport,
 	turnOnPush,
 } from "../../lib/web-push";
-
-const REFUSED_TEXT = "Notifications with the page closed could not be turned on here.";
 
 export function PushOffer() {
 	const [isOffered, setIsOffered] = useState(false);
@@ -42,22 +46,18 @@ export function PushOffer() {
 		setIsBusy(true);
 		const result = await turnOnPush().catch(() => ({ isOn: false as const }));
 		setIsBusy(false);
-		setOutcome(
-			result.isOn
-				? "Notifications are on for this device, even with Atelier closed."
-				: REFUSED_TEXT,
-		);
+		setOutcome(result.isOn ? generatorPushOn() : generatorPushRefused());
 	};
 	return (
 		<p className="text-sm text-slate-700">
-			Only while this page is open.{" "}
+			{generatorPushOnlyOpen()}{" "}
 			<button
 				type="button"
 				disabled={isBusy}
 				onClick={() => void turnOn()}
 				className="font-medium text-accent-700 underline underline-offset-2 disabled:opacity-60"
 			>
-				Notify this device with the page closed too
+				{generatorPushOffer()}
 			</button>
 		</p>
 	);

@@ -3,6 +3,17 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { History, X } from "lucide-react";
 import { useId, useRef, useState } from "react";
+import {
+	generatorActionFailed,
+	generatorLoading,
+	generatorNoRecent,
+	generatorNoRecentMatch,
+	generatorRecent,
+	generatorRecentPrompts,
+	generatorRemoveAll,
+	generatorRemovePrompt,
+	generatorSearchRecent,
+} from "../../../shared/i18n/messages";
 import { ApiError } from "../../lib/api-client";
 import {
 	fetchRecentPrompts,
@@ -40,7 +51,7 @@ export function RecentPromptsMenu({ onUse }: RecentPromptsMenuProps) {
 			// The button pressed is gone with its prompt: focus stays in the panel.
 			searchRef.current?.focus();
 		} catch (error) {
-			void showToast("error", error instanceof ApiError ? error.message : "That did not work.");
+			void showToast("error", error instanceof ApiError ? error.message : generatorActionFailed());
 		}
 	};
 	const items = recent.data ?? [];
@@ -55,7 +66,7 @@ export function RecentPromptsMenu({ onUse }: RecentPromptsMenuProps) {
 				className="inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50"
 			>
 				<History aria-hidden="true" className="size-4" />
-				Recent
+				{generatorRecent()}
 			</button>
 			{isOpen ? (
 				// biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the panel closes it.
@@ -70,14 +81,14 @@ export function RecentPromptsMenu({ onUse }: RecentPromptsMenuProps) {
 					className="absolute left-2 z-menu mt-1 w-64 space-y-2 rounded-xl bg-white p-3 shadow-lg ring-1 ring-slate-200"
 				>
 					<label htmlFor={searchId} className="sr-only">
-						Search recent prompts
+						{generatorSearchRecent()}
 					</label>
 					<input
 						ref={searchRef}
 						id={searchId}
 						type="search"
 						value={search}
-						placeholder="Search recent prompts"
+						placeholder={generatorSearchRecent()}
 						// biome-ignore lint/a11y/noAutofocus: the panel was just opened to search it.
 						autoFocus
 						onChange={(event) => setSearch(event.target.value)}
@@ -88,13 +99,16 @@ export function RecentPromptsMenu({ onUse }: RecentPromptsMenuProps) {
 						className="block h-9 w-full rounded-lg border-0 bg-white px-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-accent-600 focus:outline-none"
 					/>
 					{recent.isPending ? (
-						<p className="text-sm text-slate-600">Loading…</p>
+						<p className="text-sm text-slate-600">{generatorLoading()}</p>
 					) : items.length === 0 ? (
 						<p className="text-sm text-slate-600">
-							{search.trim() ? "No recent prompt holds that." : "No recent prompts yet."}
+							{search.trim() ? generatorNoRecentMatch() : generatorNoRecent()}
 						</p>
 					) : (
-						<ul aria-label="Recent prompts" className="max-h-72 space-y-1 overflow-y-auto">
+						<ul
+							aria-label={generatorRecentPrompts()}
+							className="max-h-72 space-y-1 overflow-y-auto"
+						>
 							{items.map((prompt) => (
 								<li key={prompt} className="flex items-start gap-1">
 									<button
@@ -109,7 +123,7 @@ export function RecentPromptsMenu({ onUse }: RecentPromptsMenuProps) {
 									</button>
 									<button
 										type="button"
-										aria-label={`Remove “${prompt}”`}
+										aria-label={generatorRemovePrompt({ prompt })}
 										onClick={() => void remove(prompt)}
 										className="inline-flex size-7 shrink-0 cursor-pointer items-center justify-center rounded-md text-slate-600 hover:bg-slate-100"
 									>
@@ -125,7 +139,7 @@ export function RecentPromptsMenu({ onUse }: RecentPromptsMenuProps) {
 							onClick={() => void remove()}
 							className="inline-flex h-9 cursor-pointer items-center rounded-lg px-1.5 text-sm font-medium text-red-700 hover:bg-red-50"
 						>
-							Remove all
+							{generatorRemoveAll()}
 						</button>
 					) : null}
 				</div>

@@ -7,10 +7,16 @@ import { useQuery } from "@tanstack/react-query";
 import { Paperclip, X } from "lucide-react";
 import { useId, useRef } from "react";
 import {
-	DEFAULT_REFERENCE_STRENGTH,
-	IMAGE_INPUT_TEXTS,
-	type ReferenceInput,
-} from "../../../shared/image-input";
+	generatorAddReference,
+	generatorNoImageInput,
+	generatorNoReferenceStrength,
+	generatorReferenceImage,
+	generatorReferenceStrength,
+	generatorReferenceStrengthHint,
+	generatorRemoveReference,
+	generatorUploading,
+} from "../../../shared/i18n/messages";
+import { DEFAULT_REFERENCE_STRENGTH, type ReferenceInput } from "../../../shared/image-input";
 import { INPUT_IMAGE_ACCEPT } from "../../../shared/image-types";
 import type { PublicModel } from "../../../shared/models";
 import { Button } from "../../components/button";
@@ -55,7 +61,7 @@ function StrengthSlider({
 		<div className="min-w-0 flex-1">
 			<div className="flex items-baseline justify-between gap-2">
 				<label htmlFor={sliderId} className="text-sm font-medium text-slate-800">
-					{IMAGE_INPUT_TEXTS.referenceStrength}
+					{generatorReferenceStrength()}
 				</label>
 				<output htmlFor={sliderId} className="text-sm text-slate-700 tabular-nums">
 					{shown}
@@ -75,7 +81,7 @@ function StrengthSlider({
 				className="mt-1 block w-full cursor-pointer accent-accent-600"
 			/>
 			<p id={hintId} className="mt-0.5 text-xs text-slate-600">
-				0 keeps the reference, 1 lets the result move far from it.
+				{generatorReferenceStrengthHint()}
 			</p>
 		</div>
 	);
@@ -106,7 +112,7 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 	const thumbnailUrl = current?.thumbnailUrl ?? linkedThumbnailUrl;
 
 	if (!model.imageInput && !current) {
-		return <p className={NOTE_CLASS_NAME}>{IMAGE_INPUT_TEXTS.noImageInput}</p>;
+		return <p className={NOTE_CLASS_NAME}>{generatorNoImageInput()}</p>;
 	}
 
 	return (
@@ -117,7 +123,7 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 						{thumbnailUrl ? (
 							<img
 								src={thumbnailUrl}
-								alt={IMAGE_INPUT_TEXTS.referenceImage}
+								alt={generatorReferenceImage()}
 								className="size-full object-cover"
 							/>
 						) : null}
@@ -129,14 +135,12 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 						/>
 					) : (
 						<p className={`${NOTE_CLASS_NAME} flex-1`}>
-							{model.imageInput
-								? IMAGE_INPUT_TEXTS.noReferenceStrength
-								: IMAGE_INPUT_TEXTS.noImageInput}
+							{model.imageInput ? generatorNoReferenceStrength() : generatorNoImageInput()}
 						</p>
 					)}
 					<Button variant="ghost" size="sm" onClick={reference.remove} className="-mt-1 -mr-2">
 						<X aria-hidden="true" className="size-4" />
-						{IMAGE_INPUT_TEXTS.removeReference}
+						{generatorRemoveReference()}
 					</Button>
 				</div>
 			) : null}
@@ -150,12 +154,12 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 						className="-ml-1.5 inline-flex h-9 cursor-pointer items-center gap-1.5 rounded-lg px-1.5 text-sm font-medium text-accent-700 hover:bg-accent-50 disabled:cursor-default disabled:opacity-60"
 					>
 						<Paperclip aria-hidden="true" className="size-4" />
-						{IMAGE_INPUT_TEXTS.addReference}
+						{generatorAddReference()}
 					</button>
 					{reference.isUploading ? (
 						<span className="inline-flex items-center gap-2 text-sm text-slate-600">
 							<Spinner size="sm" />
-							<span role="status">{IMAGE_INPUT_TEXTS.uploading}</span>
+							<span role="status">{generatorUploading()}</span>
 						</span>
 					) : null}
 					<input
@@ -163,7 +167,7 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 						type="file"
 						accept={INPUT_IMAGE_ACCEPT}
 						hidden
-						aria-label={IMAGE_INPUT_TEXTS.addReference}
+						aria-label={generatorAddReference()}
 						onChange={(event) => {
 							const file = event.target.files?.[0];
 							// Cleared, so choosing the same file again adds it again.
@@ -199,7 +203,7 @@ function ReferenceEditorLinks({
 				canEditRegion: choices.canEditRegion,
 				canExpand: choices.canExpand,
 			}}
-			imageName={IMAGE_INPUT_TEXTS.referenceImage}
+			imageName={generatorReferenceImage()}
 			onStart={() => {}}
 			onEdit={() => {}}
 			editorSource={reference}

@@ -1,5 +1,6 @@
 import { CircleAlert } from "lucide-react";
 import { lazy, type ReactNode, type Ref, Suspense } from "react";
+import { generatorResult } from "../../../shared/i18n/messages";
 import { Spinner } from "../../components/spinner";
 import { EmptyState } from "./empty-state";
 import {
@@ -99,7 +100,7 @@ export function ResultPanel({
 	return (
 		<section
 			ref={ref}
-			aria-label="Result"
+			aria-label={generatorResult()}
 			aria-busy={isRunning}
 			className="flex min-h-64 min-w-0 scroll-mt-20 flex-col rounded-2xl bg-white/90 p-5 shadow-card ring-1 ring-slate-200/80 sm:p-6 lg:min-h-[26rem]"
 		>

@@ -4,6 +4,21 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import {
+	generatorCancel,
+	generatorSave,
+	generatorSaveAsStyle,
+	generatorServerStyles,
+	generatorStyle,
+	generatorStyleHint,
+	generatorStyleName,
+	generatorStyleNone,
+	generatorStyleNotSaved,
+	generatorStyleSaved,
+	generatorStyleSends,
+	generatorStyleSendsLeavesOut,
+	generatorYourStyles,
+} from "../../../shared/i18n/messages";
+import {
 	PROMPT_PLACEHOLDER,
 	type PromptStyle,
 	previewStyle,
@@ -74,12 +89,9 @@ export function StyleField({
 			onChange(saved.id);
 			setIsNaming(false);
 			setName("");
-			void showToast("success", `Style "${saved.name}" saved`);
+			void showToast("success", generatorStyleSaved({ name: saved.name }));
 		} catch (error) {
-			void showToast(
-				"error",
-				error instanceof ApiError ? error.message : "The style could not be saved.",
-			);
+			void showToast("error", error instanceof ApiError ? error.message : generatorStyleNotSaved());
 		} finally {
 			setIsSaving(false);
 		}
@@ -88,7 +100,7 @@ export function StyleField({
 	return (
 		<div>
 			<label htmlFor={selectId} className={LABEL_CLASS_NAME}>
-				Style
+				{generatorStyle()}
 			</label>
 			<select
 				id={selectId}
@@ -99,9 +111,9 @@ export function StyleField({
 				aria-invalid={message ? true : undefined}
 				className={SELECT_CLASS_NAME}
 			>
-				<option value="">None</option>
+				<option value="">{generatorStyleNone()}</option>
 				{byScope("operator").length > 0 ? (
-					<optgroup label="Server styles">
+					<optgroup label={generatorServerStyles()}>
 						{byScope("operator").map((style) => (
 							<option key={style.id} value={style.id}>
 								{style.name}
@@ -110,7 +122,7 @@ export function StyleField({
 					</optgroup>
 				) : null}
 				{byScope("personal").length > 0 ? (
-					<optgroup label="Your styles">
+					<optgroup label={generatorYourStyles()}>
 						{byScope("personal").map((style) => (
 							<option key={style.id} value={style.id}>
 								{style.name}
@@ -125,14 +137,19 @@ export function StyleField({
 			>
 				{message ??
 					(chosen
-						? `Sends: ${previewStyle(chosen)}${chosen.negativePrompt ? ` · leaves out: ${chosen.negativePrompt}` : ""}`
-						: "A style wraps your prompt in its own words; the prompt you type is kept as typed.")}
+						? chosen.negativePrompt
+							? generatorStyleSendsLeavesOut({
+									preview: previewStyle(chosen),
+									negative: chosen.negativePrompt,
+								})
+							: generatorStyleSends({ preview: previewStyle(chosen) })
+						: generatorStyleHint())}
 			</p>
 			{isNaming ? (
 				<div className="mt-2 flex items-end gap-2">
 					<div className="min-w-0 flex-1">
 						<label htmlFor={nameId} className={LABEL_CLASS_NAME}>
-							Style name
+							{generatorStyleName()}
 						</label>
 						<input
 							id={nameId}
@@ -155,10 +172,10 @@ export function StyleField({
 						/>
 					</div>
 					<Button size="lg" variant="secondary" isBusy={isSaving} onClick={() => void save()}>
-						Save
+						{generatorSave()}
 					</Button>
 					<Button size="lg" variant="ghost" onClick={() => setIsNaming(false)}>
-						Cancel
+						{generatorCancel()}
 					</Button>
 				</div>
 			) : (
@@ -169,7 +186,7 @@ export function StyleField({
 					disabled={prompt.trim().length === 0}
 					onClick={() => setIsNaming(true)}
 				>
-					Save as style
+					{generatorSaveAsStyle()}
 				</Button>
 			)}
 		</div>

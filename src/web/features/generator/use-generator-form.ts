@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import { errorSignInRequired, generatorInvalidPrompt } from "../../../shared/i18n/messages";
 import type { RecipeRegionEdit } from "../../../shared/image-recipe";
 import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
 import { readGeneratorLink } from "../../lib/generator-link";
@@ -110,7 +110,7 @@ export function useGeneratorForm({
 	/** False, with the sign-in message shown, when nobody is signed in. */
 	function checkSignedIn(): boolean {
 		if (isSignedIn || isAuthLoading) return true;
-		reject(GENERATION_MESSAGES.signInRequired);
+		reject(errorSignInRequired());
 		return false;
 	}
 
@@ -128,7 +128,7 @@ export function useGeneratorForm({
 		if (isGenerating || !checkSignedIn()) return;
 		if (!promptCheck.ok) {
 			setHasTriedToGenerate(true);
-			reject(GENERATION_MESSAGES.invalidPrompt);
+			reject(generatorInvalidPrompt());
 			return;
 		}
 		if (negativeCheck && !negativeCheck.ok) {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
-import { FIRST_PAGE_ERRORS } from "../../../shared/first-page-errors";
+import { errorNetworkError } from "../../../shared/i18n/messages";
 import { trackEvent } from "../../lib/analytics";
 import { readDismissedGenerations, rememberDismissedGeneration } from "./dismissed-generations";
 import { loadGenerationFlow } from "./generation-code";
@@ -81,7 +81,7 @@ export function useGenerator({
 				},
 				() => {
 					if (!signal.aborted) {
-						dispatchAndTrack({ type: "failed", message: FIRST_PAGE_ERRORS.NETWORK_ERROR.message });
+						dispatchAndTrack({ type: "failed", message: errorNetworkError() });
 					}
 				},
 			);
