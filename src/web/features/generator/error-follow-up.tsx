@@ -73,4 +73,3 @@ export function ErrorFollowUp({
 		</div>
 	);
 }
-
