@@ -1,7 +1,7 @@
 import { screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import de from "../../../shared/i18n/messages/de.json";
 import { registerCatalogue, setActiveLanguage } from "../../../shared/i18n/runtime";
+import de from "../../../shared/i18n/translations/de";
 import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { renderWithProviders } from "../../testing/render-app";
 import { ChangePasswordForm } from "./change-password-form";

@@ -3,8 +3,8 @@ import { Users } from "lucide-react";
 import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { APP_PATHS } from "../../../shared/app-routes";
-import de from "../../../shared/i18n/messages/de.json";
 import { registerCatalogue, setActiveLanguage } from "../../../shared/i18n/runtime";
+import de from "../../../shared/i18n/translations/de";
 import { AdminPageFrame } from "./admin-page-frame";
 
 describe("the administrator's frame on a German page", () => {

@@ -11,7 +11,7 @@ describe("describeAspectRatio", () => {
 
 	it("names a ratio in German when asked", async () => {
 		const { registerCatalogue, setActiveLanguage } = await import("../../../shared/i18n/runtime");
-		const german = (await import("../../../shared/i18n/messages/de.json")).default;
+		const german = (await import("../../../shared/i18n/translations/de")).default;
 		registerCatalogue("de", german);
 		setActiveLanguage("de");
 		try {

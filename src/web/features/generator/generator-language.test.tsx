@@ -3,8 +3,8 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import german from "../../../shared/i18n/messages/de.json";
 import { registerCatalogue, setActiveLanguage } from "../../../shared/i18n/runtime";
+import german from "../../../shared/i18n/translations/de";
 import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { cleanUpGeneratorScreen, startGeneratorApi } from "../../testing/generator-screen";
 import { renderApp } from "../../testing/render-app";

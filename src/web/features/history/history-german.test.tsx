@@ -2,8 +2,8 @@
 // catalogue, day headings and counts in the page's language, the Undo toast too.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import de from "../../../shared/i18n/messages/de.json";
 import { registerCatalogue, setActiveLanguage } from "../../../shared/i18n/runtime";
+import de from "../../../shared/i18n/translations/de";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestTrashItem, startFakeTrashApi } from "../../testing/fakes/fake-trash-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
