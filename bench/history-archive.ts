@@ -2,7 +2,7 @@
 // original images) over real HTTP to a client in another process, measuring throughput against
 // reading the same files directly, and how much the server process's memory grows while it streams.
 // Twice: with the offline engine's JPEGs (about 50 kB) and with 1 MB PNGs, the size hosted
-// providers return. Targets: about the speed of reading the files, memory growing less than 50 MB.
+// providers return. Targets: at least half the speed of reading the files, memory growing less than 50 MB.
 // Run from the repository root (see bench/README.md):
 //   node bench/run.mjs history-archive
 // Optional: GENERATIONS=200 RUNS=3 VARIANTS=6 PNG_SIDE=600

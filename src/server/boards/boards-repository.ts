@@ -211,36 +211,32 @@ export async function isOnSharedBoard(db: Executor, generationId: string): Promi
 	return row !== undefined;
 }
 
-/** A board's count and cover image, as the boards list shows them. */
-export type BoardFigures = { count: number; cover: StoredImage | null };
-
 /**
- * The count and cover of each (not smart) board: its newest favourite's first image, else its
- * newest generation's that has one. One query for the list, each board's cover a probe of its own.
+ * The cover of each (not smart) board: its newest favourite's first image, else its newest
+ * generation's that has one, out of the Trash. One query for the list; each cover walks its
+ * board's memberships newest first and stops at the first that fits (its count is kept on its row).
  */
-export async function selectBoardFigures(
+export async function selectBoardCovers(
 	db: Executor,
 	boardIds: readonly string[],
-): Promise<Map<string, BoardFigures>> {
-	const figures = new Map<string, BoardFigures>();
-	if (boardIds.length === 0) return figures;
-	const { rows } = await sql<{ id: string; count: string; cover: StoredImage[] | null }>`
-		select boards.id,
-			(select count(*) from board_generations as member
-				join generations on generations.id = member.generation_id
-				where member.board_id = boards.id and ${notInTrashSql("generations")}) as count,
-			(select generations.images from board_generations as member
-				join generations on generations.id = member.generation_id
-				where member.board_id = boards.id and jsonb_array_length(generations.images) > 0
-					and ${notInTrashSql("generations")}
-				order by generations.is_favorite desc, generations.created_at desc, generations.id desc
-				limit 1) as cover
+): Promise<Map<string, StoredImage>> {
+	const covers = new Map<string, StoredImage>();
+	if (boardIds.length === 0) return covers;
+	const newestImage = (isFavoritesOnly: boolean) => sql`
+		(select generations.images -> 0 from board_generations as member
+			join generations on generations.id = member.generation_id
+			where member.board_id = boards.id and jsonb_array_length(generations.images) > 0
+				and ${notInTrashSql("generations")}${isFavoritesOnly ? sql` and generations.is_favorite` : sql``}
+			order by member.generation_created_at desc, member.generation_id desc
+			limit 1)`;
+	const { rows } = await sql<{ id: string; cover: StoredImage | null }>`
+		select boards.id, coalesce(${newestImage(true)}, ${newestImage(false)}) as cover
 		from boards
 		where boards.id in (${sql.join(boardIds)})`.execute(db);
 	for (const row of rows) {
-		figures.set(row.id, { count: Number(row.count), cover: row.cover?.[0] ?? null });
+		if (row.cover) covers.set(row.id, row.cover);
 	}
-	return figures;
+	return covers;
 }
 
 /** Each board of a person with the ids of what is on it (the account export). */

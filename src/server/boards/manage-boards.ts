@@ -10,13 +10,12 @@ import { GenerationIdSchema } from "../../shared/generations";
 import type { Database } from "../db/database";
 import type { StoredImage } from "../db/schema";
 import { AppError } from "../errors/app-error";
-import { countHistory, selectHistoryPage } from "../generations/history-repository";
+import { countHistory, selectCoverImage } from "../generations/history-repository";
 import { imageUrl } from "../generations/image-urls";
 import type { Viewer } from "../person/viewer";
 import { canChangeBoard, findChangeableBoard, findViewableBoard } from "./board-access";
 import { historyFiltersOf } from "./board-filters";
 import {
-	type BoardFigures,
 	type BoardWithOwner,
 	countBoardsOfUser,
 	countGenerationsOwnedBy,
@@ -24,7 +23,7 @@ import {
 	deleteMemberships,
 	insertBoard,
 	insertMemberships,
-	selectBoardFigures,
+	selectBoardCovers,
 	selectBoardGenerationIds,
 	selectVisibleBoards,
 	touchBoard,
@@ -40,6 +39,9 @@ function coverUrlOf(image: StoredImage | null): string | null {
 	if (!image) return null;
 	return imageUrl(image.thumbnailKey);
 }
+
+/** A board's count and cover image, as the boards list shows them. */
+type BoardFigures = { count: number; cover: StoredImage | null };
 
 function presentBoard(viewer: Viewer, board: BoardWithOwner, figures: BoardFigures): Board {
 	return {
@@ -59,7 +61,7 @@ function presentBoard(viewer: Viewer, board: BoardWithOwner, figures: BoardFigur
 
 /**
  * A smart board's count and cover, from the history's own queries: what its page shows, counted,
- * and the first of its favourites, else the first of it, that has an image.
+ * and the newest of its favourites, else of it, that has an image.
  */
 async function readSmartFigures(
 	deps: BoardDeps,
@@ -68,22 +70,17 @@ async function readSmartFigures(
 ): Promise<BoardFigures> {
 	const db = deps.database.db;
 	const filters = historyFiltersOf(board, timeZone);
-	const newestWithImage = async (isFavoritesOnly: boolean) => {
-		const rows = await selectHistoryPage(db, {
-			filters: { ...filters, isFavoritesOnly: isFavoritesOnly || filters.isFavoritesOnly },
-			cursor: undefined,
-			limit: 20,
-			isOwnerShown: false,
-		});
-		return rows.find((row) => row.images.length > 0)?.images[0] ?? null;
-	};
-	const [{ total }, favourite] = await Promise.all([
+	const [{ total }, cover] = await Promise.all([
 		countHistory(db, { filters, todayStart: new Date() }),
-		newestWithImage(true),
+		selectCoverImage(db, filters),
 	]);
-	return { count: total, cover: favourite ?? (await newestWithImage(false)) };
+	return { count: total, cover };
 }
 
+/**
+ * The boards with their counts and covers: a board's count is kept on its row and the covers of
+ * all of them are one query; a smart board's are its search's, counted as its page counts them.
+ */
 async function presentBoards(
 	deps: BoardDeps,
 	viewer: Viewer,
@@ -91,16 +88,19 @@ async function presentBoards(
 	timeZone: string,
 ): Promise<Board[]> {
 	const plain = boards.filter((board) => board.kind === "board").map((board) => board.id);
-	const figures = await selectBoardFigures(deps.database.db, plain);
-	const presented: Board[] = [];
-	for (const board of boards) {
-		const boardFigures =
-			board.kind === "smart"
-				? await readSmartFigures(deps, board, timeZone)
-				: (figures.get(board.id) ?? { count: 0, cover: null });
-		presented.push(presentBoard(viewer, board, boardFigures));
-	}
-	return presented;
+	const [covers, ...figures] = await Promise.all([
+		selectBoardCovers(deps.database.db, plain),
+		...boards.map((board) =>
+			board.kind === "smart" ? readSmartFigures(deps, board, timeZone) : undefined,
+		),
+	]);
+	return boards.map((board, index) =>
+		presentBoard(
+			viewer,
+			board,
+			figures[index] ?? { count: board.generation_count, cover: covers.get(board.id) ?? null },
+		),
+	);
 }
 
 /** `GET /api/boards`: the viewer's own boards, then those others share. */

@@ -1050,6 +1050,75 @@ const MIGRATIONS: Record<string, Migration> = {
 			await sql`alter table generations add column parent_upload_id uuid`.execute(db);
 		},
 	},
+	"0040_board_counts": {
+		// A board keeps how many of its generations are out of the Trash (decision 032), so neither
+		// its page nor the boards list counts its memberships on every request. A membership counts
+		// while its generation is out of the Trash: putting one on or taking it off, moving its
+		// generation to the Trash and back, and deleting the generation for good each change it.
+		// The membership's trigger reads its generation FOR SHARE, so it waits for a move to or from
+		// the Trash under way and reads the state that move leaves: the two are counted once.
+		async up(db) {
+			await sql`alter table boards add column generation_count integer not null default 0`.execute(
+				db,
+			);
+			await sql`
+				update boards set generation_count = (
+					select count(*) from board_generations as member
+					join generations on generations.id = member.generation_id
+					where member.board_id = boards.id and generations.deleted_at is null)`.execute(db);
+			await sql`
+				create function count_board_membership() returns trigger language plpgsql as $$
+				declare
+					is_counted boolean;
+					membership board_generations;
+				begin
+					if tg_op = 'INSERT' then membership := new; else membership := old; end if;
+					-- Nothing to count when the membership goes with its board.
+					perform 1 from boards where id = membership.board_id;
+					if not found then return null; end if;
+					-- Gone already when the membership goes with its generation, which counted it off.
+					select deleted_at is null into is_counted from generations
+					where id = membership.generation_id for share;
+					if is_counted then
+						update boards
+						set generation_count = generation_count + case when tg_op = 'INSERT' then 1 else -1 end
+						where id = membership.board_id;
+					end if;
+					return null;
+				end
+				$$`.execute(db);
+			await sql`
+				create trigger board_generations_count
+				after insert or delete on board_generations
+				for each row execute function count_board_membership()`.execute(db);
+			await sql`
+				create function count_board_generations() returns trigger language plpgsql as $$
+				begin
+					if tg_op = 'DELETE' then
+						if old.deleted_at is null then
+							update boards set generation_count = generation_count - 1
+							where id in (select board_id from board_generations where generation_id = old.id);
+						end if;
+						return old;
+					end if;
+					update boards
+					set generation_count = generation_count + case when new.deleted_at is null then 1 else -1 end
+					where id in (select board_id from board_generations where generation_id = new.id);
+					return new;
+				end
+				$$`.execute(db);
+			// Before the deletion, while its memberships are still there to say which boards held it.
+			await sql`
+				create trigger generations_board_count_delete
+				before delete on generations
+				for each row execute function count_board_generations()`.execute(db);
+			await sql`
+				create trigger generations_board_count_trash
+				after update of deleted_at on generations
+				for each row when ((old.deleted_at is null) <> (new.deleted_at is null))
+				execute function count_board_generations()`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

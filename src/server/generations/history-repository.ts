@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import type { AspectRatio } from "../../shared/aspect-ratios";
 import { isAfterCursor, isBeforeCursor, type PageCursor } from "../db/cursor-page";
-import type { DatabaseSchema } from "../db/schema";
+import type { DatabaseSchema, StoredImage } from "../db/schema";
 
 import {
 	type Executor,
@@ -111,7 +111,6 @@ function selectBoardRows(db: Executor, boardId: string) {
 		.where("member.board_id", "=", boardId);
 }
 
-/** The keyset predicate on a membership's copy of its generation's (created_at, id). */
 /** A board's rows past the cursor along its memberships: older ones, or newer ones for a Newer page. */
 function isMemberBeyondCursor(cursor: PageCursor, isNewerPage: boolean | undefined) {
 	return isNewerPage
@@ -217,15 +216,57 @@ export async function selectHistoryPage(
 }
 
 /**
+ * The cover of what the filters match (a smart board's on the boards list): the first image of the
+ * newest favourite that has one, else of the newest generation that has one; null when none has.
+ * Two probes of one row each, never the rows' JSON or family facts.
+ */
+export async function selectCoverImage(
+	db: Executor,
+	filters: HistoryFilters,
+): Promise<StoredImage | null> {
+	const newestImage = (isFavoritesOnly: boolean) =>
+		(filters.boardId === undefined
+			? db.selectFrom("generation_search")
+			: selectBoardRows(db, filters.boardId)
+		)
+			.innerJoin("generations", "generations.id", "generation_search.id")
+			.select(sql<StoredImage>`generations.images -> 0`.as("image"))
+			.where(
+				matchesFilters({ ...filters, isFavoritesOnly: isFavoritesOnly || filters.isFavoritesOnly }),
+			)
+			.where(sql<SqlBool>`jsonb_array_length(generations.images) > 0`)
+			.orderBy("generation_search.created_at", "desc")
+			.orderBy("generation_search.id", "desc")
+			.limit(1);
+	const row = await db
+		.selectNoFrom((eb) => eb.fn.coalesce(newestImage(true), newestImage(false)).as("image"))
+		.executeTakeFirst();
+	return row?.image ?? null;
+}
+
+/**
  * The total and today's count of what the filters match, for the summary line. Unfiltered, the
- * total comes from the counter a trigger keeps and today's rows are a short index range; searched
- * or filtered, both come from one pass over the matching rows of `generation_search`.
+ * total comes from the counter a trigger keeps and today's rows are a short index range; so for a
+ * whole board, whose count its row keeps (migration 0040); searched or filtered, both come from
+ * one pass over the matching rows of `generation_search`.
  */
 export async function countHistory(
 	db: Executor,
 	options: { filters: HistoryFilters; todayStart: Date },
 ): Promise<{ total: number; today: number }> {
 	const { filters, todayStart } = options;
+	const { boardId } = filters;
+	if (boardId !== undefined && !isNarrowed({ ...filters, boardId: undefined })) {
+		const today = selectBoardRows(db, boardId)
+			.select(sql<string>`count(*)`.as("today"))
+			.where("member.generation_created_at", ">=", todayStart);
+		const row = await db
+			.selectFrom("boards")
+			.select(["boards.generation_count as total", today.as("today")])
+			.where("boards.id", "=", boardId)
+			.executeTakeFirst();
+		return { total: row?.total ?? 0, today: Number(row?.today ?? 0) };
+	}
 	if (isNarrowed(filters)) {
 		const row = await (filters.boardId === undefined
 			? db.selectFrom("generation_search")

@@ -40,7 +40,8 @@ export async function startAppServer(options: {
 	child.stderr?.on("data", (chunk) => {
 		output += chunk;
 	});
-	const deadline = Date.now() + 60_000;
+	// A new embedded database's migrations take over a minute on two cores other work keeps busy.
+	const deadline = Date.now() + 120_000;
 	for (;;) {
 		if (child.exitCode !== null) {
 			throw new Error(`the server exited with ${child.exitCode}:\n${output}`);

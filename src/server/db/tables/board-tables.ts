@@ -11,6 +11,8 @@ export type BoardsTable = {
 	query: ColumnType<BoardQuery | null, string | null, string | null>;
 	created_at: ColumnType<Date, Date | undefined, Date>;
 	updated_at: ColumnType<Date, Date | undefined, Date>;
+	/** How many of its generations are out of the Trash, kept by triggers (a smart board: 0). */
+	generation_count: ColumnType<number, never, never>;
 };
 
 /** A generation on a board. */
