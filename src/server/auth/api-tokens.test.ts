@@ -372,7 +372,7 @@ describe("the token routes' table", () => {
 			);
 			const served = server.app.routes
 				.filter((route) =>
-					/^\/api\/(boards|generations|images|models|uploads|shares|s\/|styles|prompts|trash)/.test(
+					/^\/api\/(boards|generations|images|models|uploads|shares|s\/|signed-files|styles|prompts|trash)/.test(
 						route.path,
 					),
 				)

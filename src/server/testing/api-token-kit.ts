@@ -7,9 +7,11 @@ import { UploadResponseSchema } from "../../shared/image-input";
 import { PromptStyleSchema } from "../../shared/prompt-tool-responses";
 import { CreatedShareSchema } from "../../shared/sharing";
 import type { ApiOperation } from "../http/api-operations";
+import { createSignedUrls } from "../storage/signed-urls";
 import { makeBoard, putOnBoard } from "./board-kit";
 import { readGeneration, requestGeneration, waitForFinish } from "./generation-kit";
 import type { createTestUser, TestServer } from "./test-server";
+import { createTestSettings } from "./test-settings";
 
 export type Person = Awaited<ReturnType<typeof createTestUser>>;
 
@@ -149,6 +151,9 @@ export async function requestOperation(
 	if (operation.path.startsWith("/api/trash")) {
 		return requestTrashOperation(server, owner, token, operation, generation.id);
 	}
+	if (operation.path.startsWith("/api/signed-files")) {
+		return requestSignedFile(server, token, generation);
+	}
 	if (operation.path.startsWith("/api/s")) {
 		return requestShareOperation(server, owner, token, operation, generation.id);
 	}
@@ -171,6 +176,24 @@ export async function requestOperation(
 		method: operation.method.toUpperCase(),
 		...(body === undefined ? {} : { json: body }),
 	});
+}
+
+/**
+ * The signed URL of `generation`'s first image, as a run sends one to an image service: open to any
+ * holder, so a token of any scope (or none) reads it.
+ */
+async function requestSignedFile(
+	server: TestServer,
+	token: string,
+	generation: Generation,
+): Promise<Response> {
+	const key = (generation.images[0]?.url ?? "").replace(/^\/api\/images\//, "");
+	const signed = await createSignedUrls({
+		storage: server.storage,
+		baseUrl: "http://127.0.0.1",
+		secret: createTestSettings().secret,
+	}).urlFor(key);
+	return callWithToken(server, token, new URL(signed).pathname);
 }
 
 /**
