@@ -213,6 +213,8 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 					// A link's page is for anyone who holds it.
 					"readSharedPage",
 					"reportShare",
+					// A signed file's URL, too: the server signed it for an image service to fetch.
+					"readSignedFile",
 					"listStyles",
 					"createStyle",
 					"listRecentPrompts",
