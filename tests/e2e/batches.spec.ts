@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { openAccount, revealCard } from "./support/history";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
@@ -6,6 +7,8 @@ import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 // Compare models, chosen by keyboard, the number of generations said before Generate, the batch
 // shown together in the generator and as one group in the history. Each journey has an account
 // of its own (whose concurrency quota, 3, a batch of two fits).
+
+const PROMPT_TOOLS_SCREENSHOT = "docs/images/prompt-tools.png";
 
 test("Variations chosen by keyboard make one generation per combination, shown together and in the history", async ({
 	browser,
@@ -34,6 +37,10 @@ test("Variations chosen by keyboard make one generation per combination, shown t
 	});
 	await expect(batch.getByText(/Done in/).first()).toBeVisible();
 	await expectNoAxeViolations(page);
+	// The README's picture of the prompt tools: Recent, Variations and their count, Compare models.
+	await mkdir("docs/images", { recursive: true });
+	await page.mouse.move(0, 0);
+	await page.screenshot({ path: PROMPT_TOOLS_SCREENSHOT });
 
 	await batch.getByRole("link", { name: "Show the batch in the history" }).click();
 	await expect(page).toHaveURL(/\/generations\?batch=/);

@@ -419,15 +419,17 @@ test("on a phone, scrolling loads more pages, and the view stays put when cards 
 	}, before.id);
 	if (!below) throw new Error("no card below the anchor");
 	const belowCard = page.locator(`article[data-generation-id="${below}"]`);
-	await belowCard.getByRole("button", { name: "Delete" }).click();
-	// Where the anchor is once the Delete button has been scrolled into view and clicked.
-	const anchorTop = await anchor.evaluate((card) => card.getBoundingClientRect().top);
+	// Listened for before the click: the delete's reload of the first page can answer before a
+	// listener added after it would hear it.
 	const reloaded = page.waitForResponse(
 		(response) =>
 			response.request().method() === "GET" &&
 			isListRequest(new URL(response.url())) &&
 			new URL(response.url()).searchParams.get("cursor") === null,
 	);
+	await belowCard.getByRole("button", { name: "Delete" }).click();
+	// Where the anchor is once the Delete button has been scrolled into view and clicked.
+	const anchorTop = await anchor.evaluate((card) => card.getBoundingClientRect().top);
 	await expect(page.getByText("Generation deleted successfully")).toBeVisible();
 	await reloaded;
 	await expect(page.getByText("10 generations · 10 today")).toBeVisible();
