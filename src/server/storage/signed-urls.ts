@@ -55,8 +55,10 @@ export function createSignedUrls(options: {
 			if (!match) return undefined;
 			const key = Buffer.from(match[1] ?? "", "base64url").toString("utf8");
 			const expires = Number(match[2]);
-			const given = Buffer.from(match[3] ?? "", "base64url");
-			const expected = Buffer.from(sign(key, expires), "base64url");
+			// The signature's text, not its decoded bytes: a 43-character base64url string ends in a
+			// character whose low bits are padding, so two texts can decode alike. Only ours holds.
+			const given = Buffer.from(match[3] ?? "", "latin1");
+			const expected = Buffer.from(sign(key, expires), "latin1");
 			if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
 			if (expires * 1000 <= now()) return undefined;
 			try {

@@ -188,3 +188,22 @@ describe("signed URLs on an S3-compatible bucket", () => {
 		expect((await fetch(url ?? "")).status).toBe(403);
 	});
 });
+
+describe("signed URLs of our own route", () => {
+	it("hold for their one token text only: every other last character is refused, padding bits too", async () => {
+		const signedUrls = createSignedUrls({
+			storage: createLocalStorage(folder),
+			baseUrl: "https://atelier.example",
+			secret: "test-secret-that-is-at-least-32-characters-long",
+		});
+		const url = await signedUrls.urlFor("generations/e7/run/input-mask.png");
+		const token = url.slice(url.lastIndexOf("/") + 1);
+		expect(signedUrls.readToken(token)).toBe("generations/e7/run/input-mask.png");
+		// The last of 43 base64url characters carries two padding bits: four texts decode alike.
+		const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+		const accepted = [...alphabet].filter((last) =>
+			signedUrls.readToken(`${token.slice(0, -1)}${last}`),
+		);
+		expect(accepted).toEqual([token.at(-1)]);
+	});
+});

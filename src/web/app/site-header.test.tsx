@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ERRORS } from "../../shared/errors";
 import { createTestUser, startFakeAuthServer } from "../testing/fakes/fake-auth-server";
 import { renderApp } from "../testing/render-app";
+import { findToast } from "../testing/toasts";
 
 async function findHeader() {
 	await screen.findByRole("heading", { level: 1 });
@@ -74,7 +75,7 @@ describe("SiteHeader", () => {
 		await user.click(await header.findByRole("button", { name: "Sign in with Google" }));
 
 		expect(
-			await screen.findByText(`Google sign-in failed: ${ERRORS.GOOGLE_NOT_CONFIGURED.message}`),
+			await findToast(`Google sign-in failed: ${ERRORS.GOOGLE_NOT_CONFIGURED.message}`),
 		).toBeVisible();
 		expect(header.getByRole("button", { name: "Sign in with Google" })).toBeEnabled();
 	});
