@@ -1,5 +1,8 @@
 // A device's short name from its User-Agent: the account page's signed-in devices and the devices
 // notified by Web Push (named by the server from the request that turned them on).
+import { accountDeviceBrowserOnSystem, accountDeviceUnknown } from "./i18n/messages";
+import type { MessageOptions } from "./i18n/runtime";
+
 const BROWSERS: [RegExp, string][] = [
 	[/Edg\//, "Edge"],
 	[/OPR\/|Opera/, "Opera"],
@@ -18,11 +21,15 @@ const SYSTEMS: [RegExp, string][] = [
 	[/Linux/, "Linux"],
 ];
 
-/** A short, human name for a device from its user agent, such as "Firefox on Linux". */
-export function describeDevice(userAgent: string | null): string {
-	if (!userAgent) return "Unknown device";
-	const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
-	const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
-	if (browser && system) return `${browser} on ${system}`;
-	return browser ?? system ?? "Unknown device";
+/**
+ * A short, human name for a device from its user agent, such as "Firefox on Linux", in the
+ * language asked (else the page's). Browsers' and systems' names are theirs in every language.
+ */
+export function describeDevice(userAgent: string | null, options?: MessageOptions): string {
+	const browser = userAgent
+		? BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1]
+		: undefined;
+	const system = userAgent ? SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1] : undefined;
+	if (browser && system) return accountDeviceBrowserOnSystem({ browser, system }, options);
+	return browser ?? system ?? accountDeviceUnknown(options);
 }

@@ -2,6 +2,13 @@
 // administrator's queue. zod/mini, since the share dialog and the account page parse the answers
 // in the browser (docs/decisions/005-first-load-budget.md).
 import { z } from "zod/mini";
+import {
+	accountShareTargetAllImages,
+	accountShareTargetBoard,
+	accountShareTargetDeleted,
+	accountShareTargetImage,
+} from "./i18n/messages";
+import type { MessageOptions } from "./i18n/runtime";
 
 /** How long a link lives; `never` only where the operator sets no longest expiry. */
 export const SHARE_EXPIRIES = ["1h", "1d", "7d", "30d", "never"] as const;
@@ -95,16 +102,24 @@ export const ShareSchema = z.object({
 });
 export type Share = z.infer<typeof ShareSchema>;
 
-/** What a link shows, in words, as the account page and the administrator's list name it. */
-export function describeShareTarget(share: Share): string {
-	if (share.target.boardId !== null) return `The board “${share.boardName ?? ""}”`;
+/**
+ * What a link shows, in words, as the account page and the administrator's list name it, in the
+ * language asked (else the page's).
+ */
+export function describeShareTarget(share: Share, options?: MessageOptions): string {
+	if (share.target.boardId !== null) {
+		return accountShareTargetBoard({ name: share.boardName ?? "" }, options);
+	}
 	// Once deleted, a generation's link and a board's look the same: both name nothing.
 	if (share.target.generationId === null || share.prompt === null) {
-		return "Something since deleted";
+		return accountShareTargetDeleted(options);
 	}
-	const what =
-		share.target.imageIndex === null ? "All images" : `Image ${share.target.imageIndex + 1}`;
-	return `${what} of “${share.prompt}”`;
+	return share.target.imageIndex === null
+		? accountShareTargetAllImages({ prompt: share.prompt }, options)
+		: accountShareTargetImage(
+				{ number: share.target.imageIndex + 1, prompt: share.prompt },
+				options,
+			);
 }
 
 /** `POST /api/shares` and `POST /api/shares/:id/rotate`: the link with its address, shown once. */

@@ -4,14 +4,50 @@ import { Check, Copy, KeyRound } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
 import {
 	API_TOKEN_LIFETIMES_DAYS,
-	API_TOKEN_LIMIT_MESSAGE,
 	API_TOKEN_NAME_MAX_LENGTH,
 	API_TOKEN_SCOPES,
 	type ApiToken,
 	type ApiTokenScope,
+	apiTokenLimitMessage,
 	type CreatedApiToken,
 	MAX_ACTIVE_API_TOKENS,
 } from "../../../shared/api-tokens";
+import {
+	accountCopied,
+	accountCopy,
+	accountCreatedOn,
+	accountDone,
+	accountExpiresOn,
+	accountNeverExpires,
+	accountRevoke,
+	accountTokensApiReference,
+	accountTokensCopyFailed,
+	accountTokensCreate,
+	accountTokensCreateForm,
+	accountTokensDescription,
+	accountTokensExpiry,
+	accountTokensInDays,
+	accountTokensLastUsed,
+	accountTokensList,
+	accountTokensLoading,
+	accountTokensName,
+	accountTokensNameHint,
+	accountTokensNever,
+	accountTokensNeverUsed,
+	accountTokensNewToken,
+	accountTokensNone,
+	accountTokensRevokeDescription,
+	accountTokensRevokeNamed,
+	accountTokensRevokeTitle,
+	accountTokensScopeDelete,
+	accountTokensScopeGenerate,
+	accountTokensScopeOrganize,
+	accountTokensScopeRead,
+	accountTokensScopeShare,
+	accountTokensScopes,
+	accountTokensTitle,
+	accountTokensYourToken,
+} from "../../../shared/i18n/messages";
 import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";
@@ -20,19 +56,24 @@ import { Spinner } from "../../components/spinner";
 import { TextField } from "../../components/text-field";
 import { createApiToken, listApiTokens, revokeApiToken } from "../../lib/account-requests";
 import { formatDateTime } from "../../lib/date-format";
+import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
 import { Section } from "./account-section";
 
 const TOKENS_QUERY_KEY = ["account", "api-tokens"] as const;
 
-const SCOPE_DESCRIPTIONS: Record<ApiTokenScope, string> = {
-	generate: "Start generations and follow them",
-	read: "List, get and download generations, images and archives; star them; see boards",
-	delete: "Delete generations",
-	organize: "Make, change and delete boards, and put generations on them",
-	share: "Make, renew and revoke shared links",
+// What each scope allows; the scope's own name is the API's (a script writes it), never translated.
+const SCOPE_DESCRIPTIONS: Record<ApiTokenScope, () => string> = {
+	generate: accountTokensScopeGenerate,
+	read: accountTokensScopeRead,
+	delete: accountTokensScopeDelete,
+	organize: accountTokensScopeOrganize,
+	share: accountTokensScopeShare,
 };
 
 const NEVER = "never";
+
+/** The header a script sends its token in (HTTP's words, never translated). */
+const AUTHORIZATION_HEADER = "Authorization: Bearer <token>";
 
 /** Tokens that have not expired, which MAX_ACTIVE_API_TOKENS counts. */
 function countActiveTokens(tokens: ApiToken[], now = Date.now()): number {
@@ -41,7 +82,9 @@ function countActiveTokens(tokens: ApiToken[], now = Date.now()): number {
 }
 
 function describeExpiry(token: ApiToken): string {
-	return token.expiresAt ? `expires ${formatDateTime(token.expiresAt)}` : "never expires";
+	return token.expiresAt
+		? accountExpiresOn({ date: formatDateTime(token.expiresAt) })
+		: accountNeverExpires();
 }
 
 /** The new token, shown this once, with a button that copies it. */
@@ -53,17 +96,17 @@ function NewToken({ created, onDone }: { created: CreatedApiToken; onDone: () =>
 			await navigator.clipboard.writeText(created.token);
 			setIsCopied(true);
 		} catch {
-			setCopyError("The browser did not let us copy it: select the token and copy it yourself.");
+			setCopyError(accountTokensCopyFailed());
 		}
 	}
 	return (
 		<div className="rounded-lg bg-emerald-50 p-4 ring-1 ring-emerald-200 ring-inset">
 			<p className="text-sm font-medium text-emerald-900">
-				Your token “{created.name}”. Copy it now: it will not be shown again.
+				{accountTokensYourToken({ name: created.name })}
 			</p>
 			<div className="mt-3 flex flex-col gap-2 sm:flex-row">
 				<label className="sr-only" htmlFor="new-api-token">
-					New API token
+					{accountTokensNewToken()}
 				</label>
 				<input
 					id="new-api-token"
@@ -78,12 +121,12 @@ function NewToken({ created, onDone }: { created: CreatedApiToken; onDone: () =>
 					) : (
 						<Copy aria-hidden="true" className="size-4" />
 					)}
-					{isCopied ? "Copied" : "Copy"}
+					{isCopied ? accountCopied() : accountCopy()}
 				</Button>
 			</div>
 			<AlertMessage message={copyError} />
 			<Button className="mt-3" variant="secondary" onClick={onDone}>
-				Done
+				{accountDone()}
 			</Button>
 		</div>
 	);
@@ -117,17 +160,19 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedApiToken) 
 	}
 
 	return (
-		<form onSubmit={submit} className="space-y-4" aria-label="Create an API token">
+		<form onSubmit={submit} className="space-y-4" aria-label={accountTokensCreateForm()}>
 			<TextField
-				label="Name"
-				hint="What the token is for, such as the script that uses it."
+				label={accountTokensName()}
+				hint={accountTokensNameHint()}
 				value={name}
 				required
 				maxLength={API_TOKEN_NAME_MAX_LENGTH}
 				onChange={(event) => setName(event.target.value)}
 			/>
 			<fieldset>
-				<legend className="mb-1.5 text-sm font-medium text-slate-800">Scopes</legend>
+				<legend className="mb-1.5 text-sm font-medium text-slate-800">
+					{accountTokensScopes()}
+				</legend>
 				<div className="space-y-2">
 					{API_TOKEN_SCOPES.map((scope) => (
 						<label key={scope} className="flex items-start gap-2 text-sm text-slate-800">
@@ -139,7 +184,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedApiToken) 
 							/>
 							<span>
 								<span className="font-medium">{scope}</span>
-								<span className="text-slate-600"> · {SCOPE_DESCRIPTIONS[scope]}</span>
+								<span className="text-slate-600"> · {SCOPE_DESCRIPTIONS[scope]()}</span>
 							</span>
 						</label>
 					))}
@@ -150,7 +195,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedApiToken) 
 					htmlFor="api-token-expiry"
 					className="mb-1.5 block text-sm font-medium text-slate-800"
 				>
-					Expires
+					{accountTokensExpiry()}
 				</label>
 				<select
 					id="api-token-expiry"
@@ -160,16 +205,16 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedApiToken) 
 				>
 					{API_TOKEN_LIFETIMES_DAYS.map((days) => (
 						<option key={days} value={String(days)}>
-							In {days} days
+							{accountTokensInDays({ count: days })}
 						</option>
 					))}
-					<option value={NEVER}>Never</option>
+					<option value={NEVER}>{accountTokensNever()}</option>
 				</select>
 			</div>
 			<AlertMessage message={create.error?.message ?? null} />
 			<Button type="submit" isBusy={create.isPending} disabled={scopes.length === 0}>
 				<KeyRound aria-hidden="true" className="size-4" />
-				Create token
+				{accountTokensCreate()}
 			</Button>
 		</form>
 	);
@@ -183,10 +228,10 @@ function TokenList({
 	onRevoke: (token: ApiToken) => void;
 }) {
 	if (tokens.length === 0) {
-		return <p className="text-sm text-slate-600">You have no API tokens.</p>;
+		return <p className="text-sm text-slate-600">{accountTokensNone()}</p>;
 	}
 	return (
-		<ul className="divide-y divide-slate-200" aria-label="Your API tokens">
+		<ul className="divide-y divide-slate-200" aria-label={accountTokensList()}>
 			{tokens.map((token) => (
 				<li key={token.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
 					<div className="min-w-0">
@@ -197,17 +242,19 @@ function TokenList({
 							))}
 						</div>
 						<p className="mt-1 text-xs text-slate-600">
-							Created {formatDateTime(token.createdAt)} ·{" "}
-							{token.lastUsedAt ? `last used ${formatDateTime(token.lastUsedAt)}` : "never used"} ·{" "}
-							{describeExpiry(token)}
+							{accountCreatedOn({ date: formatDateTime(token.createdAt) })} ·{" "}
+							{token.lastUsedAt
+								? accountTokensLastUsed({ date: formatDateTime(token.lastUsedAt) })
+								: accountTokensNeverUsed()}{" "}
+							· {describeExpiry(token)}
 						</p>
 					</div>
 					<Button
 						variant="secondary"
-						aria-label={`Revoke ${token.name}`}
+						aria-label={accountTokensRevokeNamed({ name: token.name })}
 						onClick={() => onRevoke(token)}
 					>
-						Revoke
+						{accountRevoke()}
 					</Button>
 				</li>
 			))}
@@ -226,26 +273,29 @@ export function ApiTokensSection() {
 	const revoke = useMutation({ mutationFn: revokeApiToken, onSettled: refresh });
 	const isAtLimit =
 		tokens.data !== undefined && countActiveTokens(tokens.data) >= MAX_ACTIVE_API_TOKENS;
+	const [beforeHeader = "", beforeReference = "", afterReference = ""] = splitAtElements(
+		accountTokensDescription({
+			header: ELEMENT_MARKER,
+			limit: MAX_ACTIVE_API_TOKENS,
+			reference: ELEMENT_MARKER,
+		}),
+	);
 
 	return (
 		<Section
-			title="API tokens"
+			title={accountTokensTitle()}
 			description={
 				<>
-					Let scripts and other apps generate as you, with{" "}
-					<code className="rounded bg-slate-100 px-1 py-0.5 text-xs">
-						Authorization: Bearer &lt;token&gt;
-					</code>
-					. A token reaches only your own generations, within its scopes, even the administrator's:
-					managing people and others' images stays in the browser. Up to {MAX_ACTIVE_API_TOKENS}{" "}
-					tokens that have not expired. See the{" "}
+					{beforeHeader}
+					<code className="rounded bg-slate-100 px-1 py-0.5 text-xs">{AUTHORIZATION_HEADER}</code>
+					{beforeReference}
 					<a
 						href="/api/docs"
 						className="font-medium text-accent-700 underline-offset-4 hover:underline"
 					>
-						API reference
+						{accountTokensApiReference()}
 					</a>
-					.
+					{afterReference}
 				</>
 			}
 		>
@@ -254,7 +304,7 @@ export function ApiTokensSection() {
 					<NewToken created={created} onDone={() => setCreated(null)} />
 				) : isAtLimit ? (
 					<p className="text-sm text-slate-700" role="status">
-						{API_TOKEN_LIMIT_MESSAGE}
+						{apiTokenLimitMessage()}
 					</p>
 				) : (
 					<CreateTokenForm
@@ -265,7 +315,7 @@ export function ApiTokensSection() {
 					/>
 				)}
 				{tokens.isPending ? (
-					<Spinner label="Loading your API tokens" />
+					<Spinner label={accountTokensLoading()} />
 				) : tokens.isError ? (
 					<AlertMessage message={tokens.error.message} />
 				) : (
@@ -279,8 +329,8 @@ export function ApiTokensSection() {
 				returnFocusRef={returnFocusRef}
 				icon={<KeyRound aria-hidden="true" className="size-5" />}
 				tone="danger"
-				title={`Revoke “${revoking?.name ?? ""}”?`}
-				description="Scripts and apps using this token are refused from now on. This cannot be undone."
+				title={accountTokensRevokeTitle({ name: revoking?.name ?? "" })}
+				description={accountTokensRevokeDescription()}
 				action={
 					<AlertDialog.Action
 						className={getButtonClassName({ variant: "danger" })}
@@ -288,7 +338,7 @@ export function ApiTokensSection() {
 							if (revoking) revoke.mutate(revoking.id);
 						}}
 					>
-						Revoke
+						{accountRevoke()}
 					</AlertDialog.Action>
 				}
 			/>

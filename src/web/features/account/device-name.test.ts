@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { registerCatalogue } from "../../../shared/i18n/runtime";
+import de from "../../../shared/i18n/translations/de";
 import { describeDevice } from "./device-name";
+
+const GERMAN = { language: "de" } as const;
 
 describe("describeDevice", () => {
 	it("names the browser and the system", () => {
@@ -21,5 +25,19 @@ describe("describeDevice", () => {
 	it("says so when it cannot tell", () => {
 		expect(describeDevice(null)).toBe("Unknown device");
 		expect(describeDevice("curl/8.5.0")).toBe("Unknown device");
+	});
+});
+
+describe("describeDevice on a German page", () => {
+	it("names the device in German, the browser's and the system's names as they are", () => {
+		registerCatalogue("de", de);
+		expect(
+			describeDevice(
+				"Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+				GERMAN,
+			),
+		).toBe("Firefox auf Linux");
+		expect(describeDevice(null, GERMAN)).toBe("Unbekanntes Gerät");
+		expect(describeDevice("curl/8.5.0", GERMAN)).toBe("Unbekanntes Gerät");
 	});
 });

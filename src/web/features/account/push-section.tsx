@@ -3,6 +3,33 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { BellRing, Trash2 } from "lucide-react";
 import { type ReactNode, useState } from "react";
+import {
+	accountDevicesThisDevice,
+	accountPushAdded,
+	accountPushDenied,
+	accountPushDescription,
+	accountPushFailed,
+	accountPushInsecure,
+	accountPushLastNotified,
+	accountPushList,
+	accountPushLoading,
+	accountPushNeverNotified,
+	accountPushNone,
+	accountPushOffHere,
+	accountPushOnHere,
+	accountPushRemove,
+	accountPushRemoved,
+	accountPushRemoveNamed,
+	accountPushSendTest,
+	accountPushTestSent,
+	accountPushTitle,
+	accountPushTurnedOff,
+	accountPushTurnedOffOnServer,
+	accountPushTurnedOn,
+	accountPushTurnOff,
+	accountPushTurnOn,
+	accountPushUnsupported,
+} from "../../../shared/i18n/messages";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { Spinner } from "../../components/spinner";
@@ -23,13 +50,12 @@ import { Section } from "./account-section";
 
 const PUSH_QUERY_KEY = ["account", "push"] as const;
 
-/** Why this device's notifications stay off, in words for the person. */
-export const PUSH_REFUSALS: Record<Extract<TurnOnResult, { isOn: false }>["reason"], string> = {
-	unsupported: "This browser cannot receive notifications with the page closed.",
-	insecure: "Notifications need Atelier on https:// (or localhost).",
-	"turned-off-on-server": "Notifications with the page closed are turned off on this server.",
-	denied:
-		"Your browser blocks notifications from Atelier. Allow them in the site settings, then try again.",
+/** Why this device's notifications stay off, in words for the person (the page's language). */
+const PUSH_REFUSALS: Record<Extract<TurnOnResult, { isOn: false }>["reason"], () => string> = {
+	unsupported: accountPushUnsupported,
+	insecure: accountPushInsecure,
+	"turned-off-on-server": accountPushTurnedOffOnServer,
+	denied: accountPushDenied,
 };
 
 async function readPushState() {
@@ -58,7 +84,7 @@ export function PushSection() {
 		try {
 			setMessage(await action());
 		} catch (error) {
-			setProblem(error instanceof Error ? error.message : "Something went wrong.");
+			setProblem(error instanceof Error ? error.message : accountPushFailed());
 		} finally {
 			setBusy(null);
 			await queryClient.invalidateQueries({ queryKey: PUSH_QUERY_KEY });
@@ -68,25 +94,25 @@ export function PushSection() {
 	const turnOn = () =>
 		act("on", async () => {
 			const result = await turnOnPush();
-			if (!result.isOn) throw new Error(PUSH_REFUSALS[result.reason]);
-			return "Notifications are on for this device.";
+			if (!result.isOn) throw new Error(PUSH_REFUSALS[result.reason]());
+			return accountPushTurnedOn();
 		});
 
 	let body: ReactNode;
-	if (state.isPending) body = <Spinner label="Loading your notified devices" />;
+	if (state.isPending) body = <Spinner label={accountPushLoading()} />;
 	else if (state.isError) body = <AlertMessage message={state.error.message} />;
 	else if (!state.data.isAvailable) {
-		body = <p className="text-sm text-slate-600">{PUSH_REFUSALS["turned-off-on-server"]}</p>;
+		body = <p className="text-sm text-slate-600">{PUSH_REFUSALS["turned-off-on-server"]()}</p>;
 	} else {
 		const { devices, thisDevice } = state.data;
 		body = (
 			<div className="flex flex-col gap-4">
 				{support !== "supported" ? (
-					<p className="text-sm text-slate-600">{PUSH_REFUSALS[support]}</p>
+					<p className="text-sm text-slate-600">{PUSH_REFUSALS[support]()}</p>
 				) : (
 					<div className="flex flex-wrap items-center gap-2">
 						<p className="text-sm text-slate-700">
-							{thisDevice ? "On for this device." : "Off for this device."}
+							{thisDevice ? accountPushOnHere() : accountPushOffHere()}
 						</p>
 						{thisDevice ? (
 							<>
@@ -97,11 +123,11 @@ export function PushSection() {
 									onClick={() =>
 										void act("test", async () => {
 											await sendTestPush(thisDevice.id);
-											return "A test notification is on its way.";
+											return accountPushTestSent();
 										})
 									}
 								>
-									Send a test
+									{accountPushSendTest()}
 								</Button>
 								<Button
 									variant="ghost"
@@ -110,17 +136,17 @@ export function PushSection() {
 									onClick={() =>
 										void act("off", async () => {
 											await turnOffPush(thisDevice);
-											return "Notifications are off for this device.";
+											return accountPushTurnedOff();
 										})
 									}
 								>
-									Turn off
+									{accountPushTurnOff()}
 								</Button>
 							</>
 						) : (
 							<Button size="sm" disabled={busy !== null} onClick={() => void turnOn()}>
 								<BellRing aria-hidden="true" className="size-4" />
-								Turn on
+								{accountPushTurnOn()}
 							</Button>
 						)}
 					</div>
@@ -132,9 +158,9 @@ export function PushSection() {
 				) : null}
 				{problem ? <AlertMessage message={problem} /> : null}
 				{devices.length === 0 ? (
-					<p className="text-sm text-slate-600">No device is notified yet.</p>
+					<p className="text-sm text-slate-600">{accountPushNone()}</p>
 				) : (
-					<ul aria-label="Notified devices" className="divide-y divide-slate-200">
+					<ul aria-label={accountPushList()} className="divide-y divide-slate-200">
 						{devices.map((device) => (
 							<li key={device.id} className="flex items-start justify-between gap-3 py-3">
 								<div className="min-w-0 text-sm">
@@ -142,30 +168,32 @@ export function PushSection() {
 										{device.label}
 										{device.id === thisDevice?.id ? (
 											<span className="ml-2 text-xs font-semibold text-accent-700">
-												This device
+												{accountDevicesThisDevice()}
 											</span>
 										) : null}
 									</p>
 									<p className="text-slate-600">
-										Added {formatDateTime(device.createdAt)} · Last notified{" "}
-										{device.lastNotifiedAt ? formatDateTime(device.lastNotifiedAt) : "never"}
+										{accountPushAdded({ date: formatDateTime(device.createdAt) })} ·{" "}
+										{device.lastNotifiedAt
+											? accountPushLastNotified({ date: formatDateTime(device.lastNotifiedAt) })
+											: accountPushNeverNotified()}
 									</p>
 								</div>
 								<Button
 									variant="ghost"
 									size="sm"
 									disabled={busy !== null}
-									aria-label={`Remove ${device.label}`}
+									aria-label={accountPushRemoveNamed({ device: device.label })}
 									onClick={() =>
 										void act(`remove-${device.id}`, async () => {
 											if (device.id === thisDevice?.id) await turnOffPush(device);
 											else await removePushDevice(device.id);
-											return `${device.label} is no longer notified.`;
+											return accountPushRemoved({ device: device.label });
 										})
 									}
 								>
 									<Trash2 aria-hidden="true" className="size-4" />
-									Remove
+									{accountPushRemove()}
 								</Button>
 							</li>
 						))}
@@ -176,10 +204,7 @@ export function PushSection() {
 	}
 
 	return (
-		<Section
-			title="Notifications on this device"
-			description="Word when a generation completes or fails, even with Atelier closed, on each device you choose."
-		>
+		<Section title={accountPushTitle()} description={accountPushDescription()}>
 			{body}
 		</Section>
 	);

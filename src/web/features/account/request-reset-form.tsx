@@ -1,13 +1,14 @@
 import { MailCheck } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import {
+	accountResetRequested,
+	fieldEmail,
+	fieldEmailPlaceholder,
+} from "../../../shared/i18n/messages";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { TextField } from "../../components/text-field";
 import { requestPasswordReset } from "../../lib/account-requests";
-
-/** The answer is the same whether or not the address has an account. */
-const RESET_REQUESTED_MESSAGE =
-	"If an account exists for that address, we sent a link. It works once and expires in one hour.";
 
 /** Asks for an e-mail address and has a reset link sent to it. */
 export function RequestResetForm({ submitLabel }: { submitLabel: string }) {
@@ -38,7 +39,8 @@ export function RequestResetForm({ submitLabel }: { submitLabel: string }) {
 			>
 				<p className="flex items-start gap-2">
 					<MailCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-					<span>{RESET_REQUESTED_MESSAGE}</span>
+					{/* The same answer whether or not the address has an account. */}
+					<span>{accountResetRequested()}</span>
 				</p>
 			</div>
 		);
@@ -47,11 +49,11 @@ export function RequestResetForm({ submitLabel }: { submitLabel: string }) {
 	return (
 		<form onSubmit={submit} className="space-y-4">
 			<TextField
-				label="Email"
+				label={fieldEmail()}
 				name="email"
 				type="email"
 				autoComplete="email"
-				placeholder="you@example.com"
+				placeholder={fieldEmailPlaceholder()}
 				required
 				value={email}
 				onChange={(event) => setEmail(event.target.value)}

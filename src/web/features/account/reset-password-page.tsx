@@ -1,6 +1,16 @@
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import {
+	accountResetBackToSignIn,
+	accountResetDescription,
+	accountResetDone,
+	accountResetExpiredDescription,
+	accountResetExpiredTitle,
+	accountResetSendNewLink,
+	accountResetSubmit,
+	accountResetTitle,
+} from "../../../shared/i18n/messages";
 import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
@@ -19,18 +29,18 @@ type ResetPasswordPageProps = {
 function ExpiredLink() {
 	return (
 		<FormCard
-			title="This link has expired"
-			description="Reset links work once and expire after an hour. Send yourself a new one."
+			title={accountResetExpiredTitle()}
+			description={accountResetExpiredDescription()}
 			footer={
 				<Link
 					to={APP_PATHS.login}
 					className="font-semibold text-accent-700 underline-offset-4 hover:underline"
 				>
-					Back to sign in
+					{accountResetBackToSignIn()}
 				</Link>
 			}
 		>
-			<RequestResetForm submitLabel="Send a new link" />
+			<RequestResetForm submitLabel={accountResetSendNewLink()} />
 		</FormCard>
 	);
 }
@@ -66,15 +76,12 @@ export function ResetPasswordPage({ onSignedIn }: ResetPasswordPageProps) {
 			return;
 		}
 		await onSignedIn();
-		void showToast("success", "Your new password is set. You are signed in.");
+		void showToast("success", accountResetDone());
 		await navigate(APP_PATHS.generator, { replace: true });
 	}
 
 	return (
-		<FormCard
-			title="Set a new password"
-			description="Choose the password you will sign in with from now on. Every other device will be signed out, and every API token and webhook of this account will end."
-		>
+		<FormCard title={accountResetTitle()} description={accountResetDescription()}>
 			<form onSubmit={submit} className="space-y-4">
 				<NewPasswordFields
 					kind="replacement"
@@ -85,7 +92,7 @@ export function ResetPasswordPage({ onSignedIn }: ResetPasswordPageProps) {
 				/>
 				<AlertMessage message={errorMessage} />
 				<Button type="submit" size="lg" isFullWidth isBusy={isSubmitting}>
-					Set password
+					{accountResetSubmit()}
 				</Button>
 			</form>
 		</FormCard>

@@ -1,6 +1,27 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link2Off, RefreshCw } from "lucide-react";
 import { useState } from "react";
+import {
+	accountCreatedOn,
+	accountExpiresOn,
+	accountNeverExpires,
+	accountRevoke,
+	accountSharesDescription,
+	accountSharesEnded,
+	accountSharesExpired,
+	accountSharesList,
+	accountSharesLive,
+	accountSharesLoading,
+	accountSharesNewLink,
+	accountSharesNone,
+	accountSharesOriginals,
+	accountSharesPromptHidden,
+	accountSharesPromptShown,
+	accountSharesTakenDown,
+	accountSharesTitle,
+	accountSharesViews,
+	accountSharesViewsLast,
+} from "../../../shared/i18n/messages";
 import { type CreatedShare, describeShareTarget, type Share } from "../../../shared/sharing";
 import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
@@ -8,17 +29,16 @@ import { Button } from "../../components/button";
 import { ShareLinkField } from "../../components/share-link-field";
 import { Spinner } from "../../components/spinner";
 import { formatDateTime } from "../../lib/date-format";
-import { formatCount } from "../../lib/number-format";
 import { listShares, revokeShare, rotateShare } from "../../lib/share-requests";
 import { Section } from "./account-section";
 
 const SHARES_QUERY_KEY = ["account", "shares"] as const;
 
-const STATE_LABELS: Record<Share["state"], string> = {
-	live: "Live",
-	expired: "Expired",
-	revoked: "Ended",
-	hidden: "Taken down",
+const STATE_LABELS: Record<Share["state"], () => string> = {
+	live: accountSharesLive,
+	expired: accountSharesExpired,
+	revoked: accountSharesEnded,
+	hidden: accountSharesTakenDown,
 };
 
 function ShareRow({
@@ -40,26 +60,35 @@ function ShareRow({
 					{describeShareTarget(share)}
 				</p>
 				<div className="mt-1 flex flex-wrap gap-1">
-					<Badge>{STATE_LABELS[share.state]}</Badge>
-					<Badge>{share.showPrompt ? "Prompt shown" : "Prompt hidden"}</Badge>
-					{share.originals ? <Badge>Originals</Badge> : null}
+					<Badge>{STATE_LABELS[share.state]()}</Badge>
+					<Badge>
+						{share.showPrompt ? accountSharesPromptShown() : accountSharesPromptHidden()}
+					</Badge>
+					{share.originals ? <Badge>{accountSharesOriginals()}</Badge> : null}
 				</div>
 				<p className="mt-1 text-xs text-slate-600">
-					Created {formatDateTime(share.createdAt)} ·{" "}
-					{share.expiresAt ? `expires ${formatDateTime(share.expiresAt)}` : "never expires"} ·{" "}
-					{formatCount(share.views)} {share.views === 1 ? "view" : "views"}
-					{share.lastViewedAt ? `, last ${formatDateTime(share.lastViewedAt)}` : ""}
+					{accountCreatedOn({ date: formatDateTime(share.createdAt) })} ·{" "}
+					{share.expiresAt
+						? accountExpiresOn({ date: formatDateTime(share.expiresAt) })
+						: accountNeverExpires()}{" "}
+					·{" "}
+					{share.lastViewedAt
+						? accountSharesViewsLast({
+								count: share.views,
+								date: formatDateTime(share.lastViewedAt),
+							})
+						: accountSharesViews({ count: share.views })}
 				</p>
 			</div>
 			{isLive ? (
 				<div className="flex gap-2">
 					<Button variant="secondary" size="sm" disabled={isBusy} onClick={onRotate}>
 						<RefreshCw aria-hidden="true" className="size-4" />
-						New link
+						{accountSharesNewLink()}
 					</Button>
 					<Button variant="secondary" size="sm" disabled={isBusy} onClick={onRevoke}>
 						<Link2Off aria-hidden="true" className="size-4" />
-						Revoke
+						{accountRevoke()}
 					</Button>
 				</div>
 			) : null}
@@ -86,10 +115,7 @@ export function SharedLinksSection() {
 	});
 	const isBusy = revoke.isPending || rotate.isPending;
 	return (
-		<Section
-			title="Shared links"
-			description="Links you made with Share. Revoke ends one at once; New link replaces its address."
-		>
+		<Section title={accountSharesTitle()} description={accountSharesDescription()}>
 			{renewed ? (
 				<div className="mb-3">
 					<ShareLinkField url={renewed.url} />
@@ -97,15 +123,13 @@ export function SharedLinksSection() {
 			) : null}
 			<AlertMessage message={revoke.error?.message ?? rotate.error?.message ?? null} />
 			{shares.isPending ? (
-				<Spinner label="Loading your shared links" />
+				<Spinner label={accountSharesLoading()} />
 			) : shares.isError ? (
 				<AlertMessage message={shares.error.message} />
 			) : shares.data.length === 0 ? (
-				<p className="text-sm text-slate-600">
-					You have no shared links. Share an image from its preview in your history.
-				</p>
+				<p className="text-sm text-slate-600">{accountSharesNone()}</p>
 			) : (
-				<ul className="divide-y divide-slate-200" aria-label="Your shared links">
+				<ul className="divide-y divide-slate-200" aria-label={accountSharesList()}>
 					{shares.data.map((share) => (
 						<ShareRow
 							key={share.id}

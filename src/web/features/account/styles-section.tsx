@@ -4,6 +4,25 @@ import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Palette } from "lucide-react";
 import { useId, useRef, useState } from "react";
+import {
+	accountActionFailed,
+	accountCancel,
+	accountDelete,
+	accountSave,
+	accountStylesDeleteDescription,
+	accountStylesDeleteNamed,
+	accountStylesDeleteTitle,
+	accountStylesDescription,
+	accountStylesLeavesOut,
+	accountStylesList,
+	accountStylesLoadFailed,
+	accountStylesLoading,
+	accountStylesNewName,
+	accountStylesNone,
+	accountStylesRename,
+	accountStylesRenameNamed,
+	accountStylesTitle,
+} from "../../../shared/i18n/messages";
 import { type PromptStyle, previewStyle } from "../../../shared/prompt-tool-responses";
 import { Button, getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
@@ -14,7 +33,7 @@ import { showToast } from "../../lib/toast";
 import { Section } from "./account-section";
 
 function failureMessage(error: unknown): string {
-	return error instanceof ApiError ? error.message : "That did not work. Please try again.";
+	return error instanceof ApiError ? error.message : accountActionFailed();
 }
 
 function StyleRow({
@@ -41,8 +60,12 @@ function StyleRow({
 				<div className="min-w-0 flex-1">
 					<p className="font-medium text-slate-900">{style.name}</p>
 					<p className="truncate text-xs text-slate-600" title={style.prompt}>
-						{previewStyle(style)}
-						{style.negativePrompt ? ` · leaves out: ${style.negativePrompt}` : ""}
+						{style.negativePrompt
+							? accountStylesLeavesOut({
+									preview: previewStyle(style),
+									negative: style.negativePrompt,
+								})
+							: previewStyle(style)}
 					</p>
 				</div>
 			) : (
@@ -54,7 +77,7 @@ function StyleRow({
 					}}
 				>
 					<label htmlFor={inputId} className="sr-only">
-						New name for {style.name}
+						{accountStylesNewName({ name: style.name })}
 					</label>
 					<input
 						id={inputId}
@@ -69,10 +92,10 @@ function StyleRow({
 						className="h-9 min-w-0 flex-1 rounded-lg border-0 bg-white px-3 text-sm text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset focus:ring-2 focus:ring-accent-600 focus:outline-none"
 					/>
 					<Button type="submit" size="sm" isBusy={rename.isPending}>
-						Save
+						{accountSave()}
 					</Button>
 					<Button size="sm" variant="ghost" onClick={() => setName(null)}>
-						Cancel
+						{accountCancel()}
 					</Button>
 				</form>
 			)}
@@ -81,18 +104,18 @@ function StyleRow({
 					<Button
 						size="sm"
 						variant="secondary"
-						aria-label={`Rename ${style.name}`}
+						aria-label={accountStylesRenameNamed({ name: style.name })}
 						onClick={() => setName(style.name)}
 					>
-						Rename
+						{accountStylesRename()}
 					</Button>
 					<Button
 						size="sm"
 						variant="ghost"
-						aria-label={`Delete ${style.name}`}
+						aria-label={accountStylesDeleteNamed({ name: style.name })}
 						onClick={(event) => onDelete(style, event.currentTarget)}
 					>
-						Delete
+						{accountDelete()}
 					</Button>
 				</div>
 			) : null}
@@ -113,15 +136,12 @@ export function StylesSection() {
 	});
 	const personal = styles.data?.filter((style) => style.scope === "personal") ?? [];
 	return (
-		<Section
-			title="Styles"
-			description="Your own prompt styles. Make one in the generator with Save as style; generations made with a style keep its name."
-		>
+		<Section title={accountStylesTitle()} description={accountStylesDescription()}>
 			{styles.data ? (
 				personal.length === 0 ? (
-					<p className="text-sm text-slate-600">You have no styles of your own yet.</p>
+					<p className="text-sm text-slate-600">{accountStylesNone()}</p>
 				) : (
-					<ul aria-label="Your styles" className="divide-y divide-slate-200">
+					<ul aria-label={accountStylesList()} className="divide-y divide-slate-200">
 						{personal.map((style) => (
 							<StyleRow
 								key={style.id}
@@ -137,8 +157,8 @@ export function StylesSection() {
 			) : (
 				<QueryStatus
 					query={styles}
-					loadingLabel="Loading your styles"
-					failureMessage="Your styles could not be loaded."
+					loadingLabel={accountStylesLoading()}
+					failureMessage={accountStylesLoadFailed()}
 				/>
 			)}
 			<ConfirmDialog
@@ -147,8 +167,8 @@ export function StylesSection() {
 				returnFocusRef={returnFocusRef}
 				icon={<Palette aria-hidden="true" className="size-5" />}
 				tone="danger"
-				title={`Delete the style “${deleting?.name ?? ""}”?`}
-				description="Generations made with it keep its name."
+				title={accountStylesDeleteTitle({ name: deleting?.name ?? "" })}
+				description={accountStylesDeleteDescription()}
 				action={
 					<AlertDialog.Action
 						className={getButtonClassName({ variant: "danger" })}
@@ -156,7 +176,7 @@ export function StylesSection() {
 							if (deleting) remove.mutate(deleting.id);
 						}}
 					>
-						Delete
+						{accountDelete()}
 					</AlertDialog.Action>
 				}
 			/>

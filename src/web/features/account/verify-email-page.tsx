@@ -2,6 +2,16 @@ import { CircleCheck } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import {
+	accountVerifyAlreadyVerified,
+	accountVerifyDoneDescription,
+	accountVerifyDoneTitle,
+	accountVerifyFailedDescription,
+	accountVerifyFailedTitle,
+	accountVerifySignInThenResend,
+	accountVerifySignInToResend,
+	accountVerifyStart,
+} from "../../../shared/i18n/messages";
 import type { SessionUser } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
 import { FormCard } from "../../components/form-card";
@@ -26,15 +36,15 @@ export function VerifyEmailPage({ user, onVerified }: VerifyEmailPageProps) {
 		const canResend = user !== null && !user.emailVerified;
 		return (
 			<FormCard
-				title="This link has expired or is not valid"
-				description="Verification links expire after an hour. Ask for a new one and open the newest e-mail."
+				title={accountVerifyFailedTitle()}
+				description={accountVerifyFailedDescription()}
 				footer={
 					user ? null : (
 						<Link
 							to={APP_PATHS.login}
 							className="font-semibold text-accent-700 underline-offset-4 hover:underline"
 						>
-							Sign in to send a new link
+							{accountVerifySignInToResend()}
 						</Link>
 					)
 				}
@@ -43,7 +53,7 @@ export function VerifyEmailPage({ user, onVerified }: VerifyEmailPageProps) {
 					<ResendVerificationButton email={user.email} />
 				) : (
 					<p className="text-center text-sm text-slate-600">
-						{user ? "Your address is verified already." : "Sign in, then send a new link."}
+						{user ? accountVerifyAlreadyVerified() : accountVerifySignInThenResend()}
 					</p>
 				)}
 			</FormCard>
@@ -51,14 +61,11 @@ export function VerifyEmailPage({ user, onVerified }: VerifyEmailPageProps) {
 	}
 
 	return (
-		<FormCard
-			title="Your e-mail address is verified"
-			description="Thank you. You can generate images now."
-		>
+		<FormCard title={accountVerifyDoneTitle()} description={accountVerifyDoneDescription()}>
 			<div className="flex flex-col items-center gap-4">
 				<CircleCheck aria-hidden="true" className="size-10 text-emerald-600" />
 				<Link to={APP_PATHS.generator} className={getButtonClassName({ size: "lg" })}>
-					Start creating
+					{accountVerifyStart()}
 				</Link>
 			</div>
 		</FormCard>

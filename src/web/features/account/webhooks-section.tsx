@@ -3,6 +3,40 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, Send, Trash2, Webhook } from "lucide-react";
 import { type FormEvent, useId, useRef, useState } from "react";
 import {
+	accountCopied,
+	accountDelete,
+	accountDone,
+	accountWebhooksAdd,
+	accountWebhooksAttempts,
+	accountWebhooksCopySecret,
+	accountWebhooksDeleteDescription,
+	accountWebhooksDeleteEndpoint,
+	accountWebhooksDeleteNamed,
+	accountWebhooksDeleteTitle,
+	accountWebhooksDelivered,
+	accountWebhooksEvent,
+	accountWebhooksEvents,
+	accountWebhooksEventsMissing,
+	accountWebhooksFailed,
+	accountWebhooksLastStatus,
+	accountWebhooksList,
+	accountWebhooksLoading,
+	accountWebhooksLogCaption,
+	accountWebhooksLogLoading,
+	accountWebhooksNoDeliveries,
+	accountWebhooksNone,
+	accountWebhooksSecret,
+	accountWebhooksSecretNote,
+	accountWebhooksSendTest,
+	accountWebhooksState,
+	accountWebhooksTestQueued,
+	accountWebhooksTime,
+	accountWebhooksUrl,
+	accountWebhooksUrlHint,
+	accountWebhooksUrlMissing,
+	accountWebhooksWaiting,
+} from "../../../shared/i18n/messages";
+import {
 	WEBHOOK_EVENT_TYPES,
 	type WebhookDelivery,
 	type WebhookEndpoint,
@@ -42,11 +76,14 @@ function describeLastAttempt(delivery: WebhookDelivery): string {
 	return "—";
 }
 
-const STATUS_LABELS: Record<WebhookDelivery["status"], string> = {
-	pending: "Waiting",
-	delivered: "Delivered",
-	failed: "Failed",
+const STATUS_LABELS: Record<WebhookDelivery["status"], () => string> = {
+	pending: accountWebhooksWaiting,
+	delivered: accountWebhooksDelivered,
+	failed: accountWebhooksFailed,
 };
+
+/** An address the field shows as an example (a URL, the same in every language). */
+const EXAMPLE_ENDPOINT_URL = "https://example.com/atelier-hooks";
 
 function DeliveryLog({ endpointId }: { endpointId: string }) {
 	const deliveries = useQuery({
@@ -57,32 +94,32 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
 				? PENDING_REFRESH_MS
 				: false,
 	});
-	if (deliveries.isPending) return <Spinner label="Loading the delivery log" />;
+	if (deliveries.isPending) return <Spinner label={accountWebhooksLogLoading()} />;
 	if (deliveries.isError) return <AlertMessage message={deliveries.error.message} />;
 	if (deliveries.data.length === 0) {
-		return <p className="text-sm text-slate-600">No deliveries yet.</p>;
+		return <p className="text-sm text-slate-600">{accountWebhooksNoDeliveries()}</p>;
 	}
 	return (
 		<div className="overflow-x-auto">
 			<DataTable
 				className="text-sm"
-				caption="Deliveries to this endpoint, newest first"
+				caption={accountWebhooksLogCaption()}
 				head={
 					<>
 						<th scope="col" className="py-1.5 pr-3">
-							Event
+							{accountWebhooksEvent()}
 						</th>
 						<th scope="col" className="py-1.5 pr-3">
-							Time
+							{accountWebhooksTime()}
 						</th>
 						<th scope="col" className={`py-1.5 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>
-							Attempts
+							{accountWebhooksAttempts()}
 						</th>
 						<th scope="col" className="py-1.5 pr-3">
-							Last status
+							{accountWebhooksLastStatus()}
 						</th>
 						<th scope="col" className="py-1.5">
-							State
+							{accountWebhooksState()}
 						</th>
 					</>
 				}
@@ -95,7 +132,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
 						</td>
 						<td className={`py-1.5 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>{delivery.attempts}</td>
 						<td className="py-1.5 pr-3">{describeLastAttempt(delivery)}</td>
-						<td className="py-1.5">{STATUS_LABELS[delivery.status]}</td>
+						<td className="py-1.5">{STATUS_LABELS[delivery.status]()}</td>
 					</tr>
 				))}
 			</DataTable>
@@ -138,22 +175,22 @@ function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
 						onClick={() => test.mutate()}
 					>
 						<Send aria-hidden="true" className="size-4" />
-						Send test event
+						{accountWebhooksSendTest()}
 					</Button>
 					<Button
 						ref={deleteButtonRef}
 						variant="ghost"
 						size="sm"
-						aria-label={`Delete the endpoint ${endpoint.url}`}
+						aria-label={accountWebhooksDeleteNamed({ url: endpoint.url })}
 						onClick={() => setIsConfirming(true)}
 					>
 						<Trash2 aria-hidden="true" className="size-4" />
-						Delete
+						{accountDelete()}
 					</Button>
 				</div>
 			</div>
 			<div role="status" className="text-sm text-emerald-800">
-				{test.isSuccess ? "Test event queued. It appears in the log below." : null}
+				{test.isSuccess ? accountWebhooksTestQueued() : null}
 			</div>
 			<AlertMessage message={errorText(test.error) ?? errorText(remove.error)} />
 			<DeliveryLog endpointId={endpoint.id} />
@@ -163,14 +200,14 @@ function EndpointItem({ endpoint }: { endpoint: WebhookEndpoint }) {
 				returnFocusRef={deleteButtonRef}
 				icon={<Trash2 aria-hidden="true" className="size-5" />}
 				tone="danger"
-				title="Delete this endpoint?"
-				description={`Atelier stops sending events to ${endpoint.url}, and its delivery log is deleted.`}
+				title={accountWebhooksDeleteTitle()}
+				description={accountWebhooksDeleteDescription({ url: endpoint.url })}
 				action={
 					<AlertDialog.Action
 						className={getButtonClassName({ variant: "danger" })}
 						onClick={() => remove.mutate()}
 					>
-						Delete endpoint
+						{accountWebhooksDeleteEndpoint()}
 					</AlertDialog.Action>
 				}
 			/>
@@ -183,12 +220,9 @@ function NewSecret({ secret, onDone }: { secret: string; onDone: () => void }) {
 	const [isCopied, setIsCopied] = useState(false);
 	return (
 		<div className="space-y-3 rounded-lg bg-amber-50 p-4 text-sm text-amber-950 ring-1 ring-amber-200 ring-inset">
-			<p className="font-medium">
-				Copy this signing secret now: it will not be shown again. Your receiver verifies each
-				delivery with it.
-			</p>
+			<p className="font-medium">{accountWebhooksSecretNote()}</p>
 			<TextField
-				label="Signing secret"
+				label={accountWebhooksSecret()}
 				readOnly
 				value={secret}
 				onFocus={(event) => event.currentTarget.select()}
@@ -202,10 +236,10 @@ function NewSecret({ secret, onDone }: { secret: string; onDone: () => void }) {
 					}}
 				>
 					<Copy aria-hidden="true" className="size-4" />
-					{isCopied ? "Copied" : "Copy secret"}
+					{isCopied ? accountCopied() : accountWebhooksCopySecret()}
 				</Button>
 				<Button variant="ghost" size="sm" onClick={onDone}>
-					Done
+					{accountDone()}
 				</Button>
 			</div>
 		</div>
@@ -229,9 +263,9 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
 	function submit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault();
 		const missing = !url.trim()
-			? "Give the endpoint's URL."
+			? accountWebhooksUrlMissing()
 			: events.length === 0
-				? "Choose at least one event."
+				? accountWebhooksEventsMissing()
 				: null;
 		setProblem(missing);
 		if (!missing) add.mutate({ url: url.trim(), events });
@@ -246,17 +280,19 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
 	return (
 		<form onSubmit={submit} noValidate className="space-y-3">
 			<TextField
-				label="Endpoint URL"
+				label={accountWebhooksUrl()}
 				type="url"
 				inputMode="url"
 				autoComplete="off"
-				placeholder="https://example.com/atelier-hooks"
-				hint="Atelier sends a signed POST request here (Standard Webhooks)."
+				placeholder={EXAMPLE_ENDPOINT_URL}
+				hint={accountWebhooksUrlHint()}
 				value={url}
 				onChange={(event) => setUrl(event.target.value)}
 			/>
 			<fieldset>
-				<legend className="mb-1.5 text-sm font-medium text-slate-800">Events</legend>
+				<legend className="mb-1.5 text-sm font-medium text-slate-800">
+					{accountWebhooksEvents()}
+				</legend>
 				<div className="flex flex-wrap gap-4">
 					{WEBHOOK_EVENT_TYPES.map((type) => (
 						<label key={type} className="flex items-center gap-2 text-sm text-slate-800">
@@ -274,7 +310,7 @@ function AddEndpointForm({ onAdded }: { onAdded: (secret: string) => void }) {
 			<AlertMessage message={problem ?? errorText(add.error)} />
 			<Button type="submit" variant="secondary" isBusy={add.isPending}>
 				<Webhook aria-hidden="true" className="size-4" />
-				Add endpoint
+				{accountWebhooksAdd()}
 			</Button>
 		</form>
 	);
@@ -292,13 +328,13 @@ export function WebhooksSection() {
 		<div className="space-y-4">
 			{newSecret ? <NewSecret secret={newSecret} onDone={() => setNewSecret(null)} /> : null}
 			{endpoints.isPending ? (
-				<Spinner label="Loading your webhooks" />
+				<Spinner label={accountWebhooksLoading()} />
 			) : endpoints.isError ? (
 				<AlertMessage message={endpoints.error.message} />
 			) : endpoints.data.length === 0 ? (
-				<p className="text-sm text-slate-600">No endpoints yet.</p>
+				<p className="text-sm text-slate-600">{accountWebhooksNone()}</p>
 			) : (
-				<ul aria-label="Webhook endpoints" className="divide-y divide-slate-200">
+				<ul aria-label={accountWebhooksList()} className="divide-y divide-slate-200">
 					{endpoints.data.map((endpoint) => (
 						<EndpointItem key={endpoint.id} endpoint={endpoint} />
 					))}
