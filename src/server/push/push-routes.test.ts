@@ -256,6 +256,22 @@ describe.each(availableDatabaseKinds())("Web Push routes (%s)", (kind) => {
 		]);
 	});
 
+	it("names it in the language of the browser that turns it on", async () => {
+		const { client } = await createTestUser(server);
+		const response = await client.request(SUBSCRIPTIONS, {
+			method: "POST",
+			headers: {
+				"user-agent": "Mozilla/5.0 (Android 15; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0",
+				"accept-language": "de-DE,de;q=0.9,en;q=0.5",
+			},
+			json: publicSubscription(),
+		});
+		expect(response.status).toBe(201);
+		expect((await listDevices(client)).map((device) => device.label)).toEqual([
+			"Firefox auf Android",
+		]);
+	});
+
 	it("moves an endpoint to whoever subscribes it last: a shared browser", async () => {
 		const first = await createTestUser(server);
 		const second = await createTestUser(server);

@@ -10,6 +10,7 @@ import {
 import type { Auth } from "../auth/auth";
 import { AppError } from "../errors/app-error";
 import type { Gate, ViewerEnv } from "../http/app-env";
+import { readRequestLanguage } from "../i18n/request-language";
 import { type PushDeps, queueTestPush } from "./push-deliveries";
 import { checkPushEndpoint, PushEndpointError } from "./push-endpoint";
 import {
@@ -88,7 +89,12 @@ export function createPushRoutes(options: { gate: Gate; auth: Auth; deps: PushDe
 				endpoint: parsed.data.endpoint,
 				p256dh: parsed.data.keys.p256dh,
 				auth: parsed.data.keys.auth,
-				label: parsed.data.label || describeDevice(context.req.header("user-agent") ?? null),
+				// Named in the language of the browser that turns it on, as its account page reads it.
+				label:
+					parsed.data.label ||
+					describeDevice(context.req.header("user-agent") ?? null, {
+						language: readRequestLanguage(context.req.raw.headers),
+					}),
 				vapid_public_key: deps.vapid.keys.publicKey,
 			},
 			MAX_PUSH_SUBSCRIPTIONS,
