@@ -25,7 +25,7 @@ describe("the account's sections on a German page", () => {
 		setActiveLanguage("en");
 	});
 
-	it("lists API tokens with German dates and makes one with German scopes and lifetimes", async () => {
+	it("lists API tokens with German dates, says what they reach and revokes one after asking", async () => {
 		const server = startFakeApiTokensServer({
 			tokens: [
 				createTestApiToken({
@@ -53,7 +53,20 @@ describe("the account's sections on a German page", () => {
 			"/api/docs",
 		);
 
-		const form = screen.getByRole("form", { name: "API-Token erstellen" });
+		await user.click(screen.getByRole("button", { name: "Nightly bot widerrufen" }));
+		const dialog = await screen.findByRole("alertdialog", { name: "„Nightly bot“ widerrufen?" });
+		expect(dialog).toHaveTextContent(
+			"Skripte und Apps mit diesem Token werden ab jetzt abgewiesen. Das lässt sich nicht rückgängig machen.",
+		);
+		await user.click(within(dialog).getByRole("button", { name: "Widerrufen" }));
+		await waitFor(() => expect(server.readRevoked()).toHaveLength(1));
+		expect(await screen.findByText("Du hast keine API-Tokens.")).toBeVisible();
+	});
+
+	it("makes an API token with German scopes and lifetimes and shows it once, in German", async () => {
+		const server = startFakeApiTokensServer();
+		const { user } = renderWithProviders(<ApiTokensSection />);
+		const form = await screen.findByRole("form", { name: "API-Token erstellen" });
 		// The scope's name is the API's; what it allows is in German.
 		expect(
 			within(form).getByRole("checkbox", { name: /^delete\W+Generierungen löschen$/ }),
@@ -78,14 +91,9 @@ describe("the account's sections on a German page", () => {
 		await user.click(screen.getByRole("button", { name: "Kopieren" }));
 		expect(await screen.findByRole("button", { name: "Kopiert" })).toBeVisible();
 		await user.click(screen.getByRole("button", { name: "Fertig" }));
-
-		await user.click(await screen.findByRole("button", { name: "Nightly bot widerrufen" }));
-		const dialog = await screen.findByRole("alertdialog", { name: "„Nightly bot“ widerrufen?" });
-		expect(dialog).toHaveTextContent(
-			"Skripte und Apps mit diesem Token werden ab jetzt abgewiesen. Das lässt sich nicht rückgängig machen.",
+		expect(await screen.findByRole("list", { name: "Deine API-Tokens" })).toHaveTextContent(
+			"Deploy hook",
 		);
-		await user.click(within(dialog).getByRole("button", { name: "Widerrufen" }));
-		await waitFor(() => expect(server.readRevoked()).toHaveLength(1));
 	});
 
 	it("says the token limit in German once every place is taken", async () => {
@@ -100,7 +108,7 @@ describe("the account's sections on a German page", () => {
 		).toBeVisible();
 	});
 
-	it("adds a webhook, asks for an event, logs a test delivery and deletes it, in German", async () => {
+	it("adds a webhook after asking for an event and shows its signing secret once, in German", async () => {
 		startFakeWebhooksApi({ testStatusCode: 204 });
 		const { user } = renderWithProviders(<WebhooksSection />);
 
@@ -117,6 +125,17 @@ describe("the account's sections on a German page", () => {
 		expect(await screen.findByLabelText("Signaturgeheimnis")).toBeVisible();
 		expect(screen.getByText(/Es wird nicht noch einmal angezeigt/)).toBeVisible();
 		await user.click(screen.getByRole("button", { name: "Fertig" }));
+		expect(await screen.findByRole("list", { name: "Webhook-Endpunkte" })).toBeVisible();
+	});
+
+	it("logs a webhook's test delivery and deletes the endpoint after asking, in German", async () => {
+		startFakeWebhooksApi({ testStatusCode: 204 });
+		const { user } = renderWithProviders(<WebhooksSection />);
+		await user.type(
+			await screen.findByLabelText("URL des Endpunkts"),
+			"https://hooks.example.com/a",
+		);
+		await user.click(screen.getByRole("button", { name: "Endpunkt hinzufügen" }));
 
 		const list = await screen.findByRole("list", { name: "Webhook-Endpunkte" });
 		const endpoint = within(list).getByRole("listitem", { name: "https://hooks.example.com/a" });
@@ -173,6 +192,7 @@ describe("the account's sections on a German page", () => {
 
 		const list = await screen.findByRole("list", { name: "Deine geteilten Links" });
 		const [lighthouse, harbour] = within(list).getAllByRole("listitem");
+		if (!lighthouse || !harbour) throw new Error("two links");
 		expect(lighthouse).toHaveTextContent("Bild 2 von „A lighthouse“");
 		expect(lighthouse).toHaveTextContent("AktivPrompt verborgen");
 		expect(lighthouse).toHaveTextContent(
