@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isValidPrompt, PROMPT_MESSAGES, sanitizePrompt, validatePrompt } from "./prompt";
 
 describe("sanitizePrompt", () => {
@@ -37,5 +37,22 @@ describe("validatePrompt", () => {
 			prompt: "a red fox in the snow",
 		});
 		expect(isValidPrompt("x".repeat(500))).toBe(true);
+	});
+});
+
+describe("the prompt rules' module", () => {
+	it("formats no number while it is evaluated: the first page evaluates it, and a first number format loads the locale's data", async () => {
+		vi.resetModules();
+		const formatNumber = vi.spyOn(Number.prototype, "toLocaleString");
+		try {
+			const rules = await import("./prompt");
+			expect(formatNumber).not.toHaveBeenCalled();
+			expect(rules.PROMPT_MESSAGES.tooLong).toBe("Prompt must be 500 characters or less");
+			expect(rules.NEGATIVE_PROMPT_MESSAGES.tooLong).toBe(
+				"Negative prompt must be 500 characters or less",
+			);
+		} finally {
+			formatNumber.mockRestore();
+		}
 	});
 });

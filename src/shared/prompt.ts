@@ -13,14 +13,25 @@ const ENGLISH = { language: "en" } as const;
 
 /**
  * The prompt rules' messages in English, as the server refuses with them. The checks below write
- * them in the page's language in the browser (the server's messages are always English).
+ * them in the page's language in the browser (the server's messages are always English). Written
+ * when read, not when the module is evaluated: the first page evaluates this module, and the
+ * first number a page formats (the 500 of "500 characters") loads the locale's number data, a
+ * task of some 60 ms on a mid-range phone (docs/decisions/040-the-first-screens-start.md).
  */
 export const PROMPT_MESSAGES = {
-	required: generatorPromptRequired(ENGLISH),
-	empty: generatorPromptEmpty(ENGLISH),
-	tooLong: generatorPromptTooLong({ max: MAX_PROMPT_LENGTH }, ENGLISH),
-	invalidContent: generatorPromptInvalid(ENGLISH),
-} as const;
+	get required() {
+		return generatorPromptRequired(ENGLISH);
+	},
+	get empty() {
+		return generatorPromptEmpty(ENGLISH);
+	},
+	get tooLong() {
+		return generatorPromptTooLong({ max: MAX_PROMPT_LENGTH }, ENGLISH);
+	},
+	get invalidContent() {
+		return generatorPromptInvalid(ENGLISH);
+	},
+};
 
 const FORBIDDEN_PATTERNS: readonly RegExp[] = [
 	/<\s*\/?\s*script\b/i,
@@ -49,10 +60,15 @@ export function validatePrompt(input: unknown): PromptCheck {
 	return { ok: true, prompt: trimmed };
 }
 
+/** The negative prompt's rules' messages in English, written when read (as PROMPT_MESSAGES). */
 export const NEGATIVE_PROMPT_MESSAGES = {
-	tooLong: generatorNegativeTooLong({ max: MAX_PROMPT_LENGTH }, ENGLISH),
-	invalidContent: generatorNegativeInvalid(ENGLISH),
-} as const;
+	get tooLong() {
+		return generatorNegativeTooLong({ max: MAX_PROMPT_LENGTH }, ENGLISH);
+	},
+	get invalidContent() {
+		return generatorNegativeInvalid(ENGLISH);
+	},
+};
 
 type NegativePromptCheck =
 	| { ok: true; negativePrompt: string | null }

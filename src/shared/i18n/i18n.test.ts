@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ERRORS, type ErrorCode, errorMessage } from "../errors";
 import { activeGenerationsLabel, errorNotFound, mailResetSubject } from "./messages";
 import deJson from "./messages/de.json";
@@ -49,6 +49,22 @@ describe("messages", () => {
 		expect(activeGenerationsLabel({ count: 3 }, { language: "de" })).toBe("3 laufen");
 		expect(activeGenerationsLabel({ count: 1204 })).toBe("1,204 running");
 		expect(activeGenerationsLabel({ count: 1204 }, { language: "de" })).toBe("1.204 laufen");
+	});
+
+	it("write a whole number under 1,000 without Intl, whose first use loads the locale's number data", () => {
+		const formatNumber = vi.spyOn(Number.prototype, "toLocaleString");
+		try {
+			expect(translate("Up to {max} images", { max: 4 })).toBe("Up to 4 images");
+			expect(translate("{max} characters", { max: 500 }, { language: "de" })).toBe(
+				"500 characters",
+			);
+			expect(formatNumber).not.toHaveBeenCalled();
+			expect(translate("{count} left", { count: 1000 })).toBe("1,000 left");
+			expect(translate("{count} left", { count: 2.5 })).toBe("2.5 left");
+			expect(translate("{count} left", { count: -3 })).toBe("-3 left");
+		} finally {
+			formatNumber.mockRestore();
+		}
 	});
 
 	it("put their parameters in", () => {

@@ -78,6 +78,18 @@ export function translate(
 	return (text ?? "").replace(/\{(\w+)\}/g, (whole, name: string) => {
 		const value = params[name];
 		if (value === undefined) return whole;
-		return typeof value === "number" ? value.toLocaleString(locale) : value;
+		return typeof value === "number" ? formatNumber(value, locale) : value;
 	});
+}
+
+/**
+ * A number in the locale's form. A whole number from 0 to 999 reads the same in every language
+ * Atelier has and is written without Intl: the first number a page formats through Intl loads the
+ * locale's number data, a task of some 60 ms on a mid-range phone, and the first screen shows only
+ * such numbers (docs/decisions/040-the-first-screens-start.md).
+ */
+function formatNumber(value: number, locale: string): string {
+	return Number.isInteger(value) && value >= 0 && value < 1000
+		? String(value)
+		: value.toLocaleString(locale);
 }
