@@ -8,15 +8,15 @@ import type { Logger } from "../../logging/logger";
 import type { Viewer } from "../../person/viewer";
 import { notifyGenerationsChanged } from "../generation-events";
 import type { PresentableGeneration } from "../generation-repository";
-import { restoreGenerationRows, selectPurgeableIds, selectTrashPage } from "../trash-repository";
 import {
 	type DeletionDeps,
 	deleteGenerations,
 	deleteRowsForGood,
 	parseGenerationIds,
 	trashDaysOf,
-} from "./delete-generations";
-import { presentGeneration } from "./generation-presenter";
+} from "../request/delete-generations";
+import { presentGeneration } from "../request/generation-presenter";
+import { restoreGenerationRows, selectPurgeableIds, selectTrashPage } from "../trash-repository";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
