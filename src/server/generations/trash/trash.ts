@@ -12,6 +12,7 @@ import {
 	type DeletionDeps,
 	deleteGenerations,
 	deleteRowsForGood,
+	othersOf,
 	parseGenerationIds,
 	trashDaysOf,
 } from "../request/delete-generations";
@@ -70,19 +71,7 @@ export async function restoreFromTrash(
 			userId: viewer.isAdmin ? undefined : viewer.id,
 		});
 		if (rows.length !== wanted.length) throw new AppError("NOT_FOUND");
-		await insertDeletionEntries(
-			transaction,
-			viewer,
-			rows
-				.filter((row) => row.user_id !== viewer.id)
-				.map((row) => ({
-					generationId: row.id,
-					prompt: row.prompt,
-					ownerId: row.user_id,
-					ownerEmail: row.owner_email,
-				})),
-			"restore",
-		);
+		await insertDeletionEntries(transaction, viewer, othersOf(viewer, rows), "restore");
 		await notifyGenerationsChanged(
 			transaction,
 			rows.map((row) => row.id),
