@@ -26,6 +26,7 @@ import { renderImages } from "../src/server/providers/local/render";
 import { assembleServer } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";
 import type { Storage } from "../src/server/storage/storage";
+import { insertCompletedRowsSql } from "../src/server/testing/generation-row";
 import { findFreePort } from "../src/server/testing/postgres-cluster";
 import { ASPECT_RATIOS, type AspectRatio } from "../src/shared/aspect-ratios";
 import {
@@ -149,20 +150,24 @@ async function linkRowFiles(
 	}
 }
 
-const SEED_SQL = `
-insert into generations (
-	id, user_id, prompt, aspect_ratio, status, provider, model_id, model_label, api_id, polling_url, images, error,
-	attempts, created_at, started_at, completed_at, updated_at
-)
-select
-	t.id, $1, t.prompt, t.aspect_ratio, 'completed', 'local', 'local', 'Offline engine', 'local_' || t.id,
-	'/api/generations/' || t.id || '/status', t.images, null, 1,
-	t.created_at, t.created_at + interval '1 second', t.created_at + interval '4 seconds',
-	t.created_at + interval '4 seconds'
-from jsonb_to_recordset($2::jsonb) as t(
-	id uuid, prompt text, aspect_ratio text, images jsonb, created_at timestamptz
-)
-`;
+// The rows' one shape is the test kit's completed row (src/server/testing/generation-row.ts, as
+// bench/history-seed.ts seeds it): only what this benchmark varies is given here.
+const SEED_SQL = insertCompletedRowsSql(
+	"jsonb_to_recordset($2::jsonb) as t(id uuid, prompt text, aspect_ratio text, images jsonb, created_at timestamptz)",
+	{
+		id: "t.id",
+		user_id: "$1",
+		prompt: "t.prompt",
+		aspect_ratio: "t.aspect_ratio",
+		api_id: "'local_' || t.id",
+		polling_url: "'/api/generations/' || t.id || '/status'",
+		images: "t.images",
+		created_at: "t.created_at",
+		started_at: "t.created_at + interval '1 second'",
+		completed_at: "t.created_at + interval '4 seconds'",
+		updated_at: "t.created_at + interval '4 seconds'",
+	},
+);
 
 /** Seeds ROWS completed generations newest first, spread over the last 60 days. */
 async function seedRows(

@@ -10,7 +10,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Database } from "../src/server/db/database";
-import { purgeTrash } from "../src/server/generations/request/trash";
+import { purgeTrash } from "../src/server/generations/trash/trash";
 import { createSilentLogger } from "../src/server/logging/logger";
 import { catalogueOfOne } from "../src/server/models/model-catalogue";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";

@@ -21,7 +21,7 @@ import { createSignedFileRoutes } from "./generations/files/signed-file-routes";
 import type { GenerationDeps } from "./generations/generation-deps";
 import { deleteGenerations } from "./generations/request/delete-generations";
 import { createGenerationRoutes } from "./generations/request/generation-routes";
-import { createTrashRoutes } from "./generations/request/trash-routes";
+import { createTrashRoutes } from "./generations/trash/trash-routes";
 import type { AppEnv } from "./http/app-env";
 import { hasBearerToken } from "./http/bearer-token";
 import { errorResponse, handleError } from "./http/errors";

@@ -18,10 +18,10 @@ import {
 } from "./generations/generation-deps";
 import { listenForGenerationChanges } from "./generations/generation-events";
 import { fillUnrecordedPrices } from "./generations/generation-repository";
-import { keepTrashPurged } from "./generations/request/trash";
 import { GENERATION_RECOVERY } from "./generations/run/generation-lifecycle";
 import { type GenerationRunSettings, runNextGeneration } from "./generations/run/run-generation";
 import { keepStorageSwept } from "./generations/run/sweep-stray-objects";
+import { keepTrashPurged } from "./generations/trash/trash";
 import type { StaticSite } from "./http/static-site";
 import { downloadImage } from "./images/download-image";
 import { type GenerationQueue, startGenerationQueue } from "./jobs/generation-queue";

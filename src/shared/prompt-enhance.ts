@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_PROMPT_LENGTH } from "./constants";
-import { promptSchema } from "./generations";
+import { promptSchema } from "./create-generation-request";
 
 /** `POST /api/prompts/enhance`: the prompt to rewrite, and whether to translate it to English. */
 export const EnhancePromptRequestSchema = z.strictObject({

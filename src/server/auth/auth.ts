@@ -21,6 +21,7 @@ import {
 import { findAdministratorStanding } from "./administrator";
 import { createPasswordHasher } from "./password-hashing";
 import { createPasswordResetSignIn } from "./password-reset-sign-in";
+import { hashBeforeSignUp, MAX_PASSWORD_LENGTH } from "./sign-up-hashing";
 import { type AccountTakeBack, takeAccountBack } from "./take-account-back";
 import { claimAfterSignUp, takeBackAfterPasswordChange } from "./take-back-hooks";
 
@@ -63,7 +64,6 @@ type AuthConfig = {
 	readLanguageSetting?: (userId: string) => Promise<LanguageChoice>;
 };
 
-const MAX_PASSWORD_LENGTH = 128;
 /** Reset and verification links live one hour, and a reset link works once. */
 const ACCOUNT_LINK_LIFETIME_SECONDS = 60 * 60;
 
@@ -274,39 +274,8 @@ export function createAuth(config: AuthConfig) {
 			},
 		},
 		hooks: {
-			// Sign-up hashes the password inside its database transaction, holding a pooled connection
-			// all along: a crowd signing up would hold every connection and starve every other
-			// request. The hash is made here instead, before the transaction (and after the rate
-			// limit), and handed to the endpoint for that password only.
-			before: createAuthMiddleware(async (context) => {
-				if (context.path !== "/sign-up/email") return;
-				const body: unknown = context.body;
-				const password =
-					typeof body === "object" && body !== null && "password" in body
-						? body.password
-						: undefined;
-				if (
-					typeof password !== "string" ||
-					password.length < MIN_PASSWORD_LENGTH ||
-					password.length > MAX_PASSWORD_LENGTH
-				) {
-					return;
-				}
-				// Not hashed for someone who has gone (the server aborts their request's signal).
-				const ready = await hash(password, context.request?.signal);
-				const passwordContext = context.context.password;
-				return {
-					context: {
-						context: {
-							password: {
-								...passwordContext,
-								hash: async (candidate: string) =>
-									candidate === password ? ready : passwordContext.hash(candidate),
-							},
-						},
-					},
-				};
-			}),
+			// The password is hashed before sign-up's transaction (sign-up-hashing.ts).
+			before: hashBeforeSignUp(hash),
 			// Some endpoints (get-session) turn any failure into their own 500, "Failed to get
 			// session". When the cause is a database that cannot be reached (every connection busy,
 			// say), the app's error handler answers instead, with 503 and the catalogue's message.

@@ -11,18 +11,23 @@ import {
 	type FakeHttpImageService,
 	startFakeHttpImageService,
 } from "../testing/fakes/http-image-service";
-import { compare, make, picture, readBytes, rectangleMask, upload } from "../testing/region-kit";
+import {
+	compare,
+	HOLE,
+	isInHole,
+	make,
+	picture,
+	readBytes,
+	rectangleMask,
+	SOURCE_SIZE,
+	upload,
+} from "../testing/region-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
 import { createTestSettings, TEST_BASE_URL } from "../testing/test-settings";
 
 // The http contract's image and mask sent as short-lived signed URLs the service fetches (an
 // entry's `imageUrls`), from a server listening on a real port, as a service reaches it.
-
-const SIZE = { width: 240, height: 160 };
-const HOLE = { left: 60, top: 40, width: 80, height: 60 };
-const isInHole = (x: number, y: number) =>
-	x >= HOLE.left && x < HOLE.left + HOLE.width && y >= HOLE.top && y < HOLE.top + HOLE.height;
 
 const StartBodySchema = z.object({ image: z.string().optional(), mask: z.string().optional() });
 
@@ -67,12 +72,12 @@ describe.each(availableDatabaseKinds())("the http contract's images by signed UR
 
 	async function editRegion(model: string) {
 		const person = await createTestUser(server);
-		const source = await picture(SIZE.width, SIZE.height);
+		const source = await picture(SOURCE_SIZE.width, SOURCE_SIZE.height);
 		const edited = await make(person.client, {
 			prompt: "a red door",
 			action: "edit-region",
 			reference: await upload(person.client, source),
-			mask: await upload(person.client, await rectangleMask(SIZE, HOLE)),
+			mask: await upload(person.client, await rectangleMask(SOURCE_SIZE, HOLE)),
 			model,
 			count: 1,
 		});
@@ -93,8 +98,11 @@ describe.each(availableDatabaseKinds())("the http contract's images by signed UR
 			{ url: start.mask, status: 200 },
 		]);
 		const [sent] = service.receivedImages().slice(-1);
-		expect(sent && [sent.image.width, sent.image.height]).toEqual([SIZE.width, SIZE.height]);
-		expect(sent?.mask?.grey[(HOLE.top + 1) * SIZE.width + HOLE.left + 1]).toBe(255);
+		expect(sent && [sent.image.width, sent.image.height]).toEqual([
+			SOURCE_SIZE.width,
+			SOURCE_SIZE.height,
+		]);
+		expect(sent?.mask?.grey[(HOLE.top + 1) * SOURCE_SIZE.width + HOLE.left + 1]).toBe(255);
 		expect(sent?.mask?.grey[0]).toBe(0);
 		const result = await readBytes(person.client, edited.images[0]?.url ?? "");
 		const { keptMax, changedMean } = await compare(result, source, (x, y) => !isInHole(x, y));
@@ -118,7 +126,7 @@ describe.each(availableDatabaseKinds())("the http contract's images by signed UR
 		expect(answer.headers.get("content-type")).toBe("image/png");
 		expect(answer.headers.get("cache-control")).toBe("private, no-store");
 		expect((await sharp(Buffer.from(await answer.arrayBuffer())).metadata()).width).toBe(
-			SIZE.width,
+			SOURCE_SIZE.width,
 		);
 
 		const refused = async (url: string) => {

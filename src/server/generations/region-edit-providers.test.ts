@@ -22,7 +22,17 @@ import {
 	type FakeReplicate,
 	startFakeReplicate,
 } from "../testing/fakes/replicate";
-import { compare, make, picture, readBytes, rectangleMask, upload } from "../testing/region-kit";
+import {
+	compare,
+	HOLE,
+	isInHole,
+	make,
+	picture,
+	readBytes,
+	rectangleMask,
+	SOURCE_SIZE,
+	upload,
+} from "../testing/region-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
 
@@ -30,21 +40,16 @@ import { createTestServer, createTestUser, type TestServer } from "../testing/te
 // convention, and a result whose pixels outside the mask are the source's although the fake
 // repaints the whole image (as GPT image models are measured to do).
 
-const SIZE = { width: 240, height: 160 };
-const HOLE = { left: 60, top: 40, width: 80, height: 60 };
-const isInHole = (x: number, y: number) =>
-	x >= HOLE.left && x < HOLE.left + HOLE.width && y >= HOLE.top && y < HOLE.top + HOLE.height;
-
 /** A grey mask (or an alpha channel) read back as raw bytes, one a pixel. */
 async function channelOf(data: Uint8Array, channel: 0 | 1 | 2 | 3): Promise<Buffer> {
 	return sharp(data).extractChannel(channel).raw().toBuffer();
 }
 
-/** Whether `values` (one a pixel of SIZE) is `inside` in the hole and `outside` everywhere else. */
+/** Whether `values` (one a pixel of SOURCE_SIZE) is `inside` in the hole and `outside` everywhere else. */
 function isHoleShaped(values: Buffer, inside: number, outside: number): boolean {
-	for (let y = 0; y < SIZE.height; y++) {
-		for (let x = 0; x < SIZE.width; x++) {
-			if (values[y * SIZE.width + x] !== (isInHole(x, y) ? inside : outside)) return false;
+	for (let y = 0; y < SOURCE_SIZE.height; y++) {
+		for (let x = 0; x < SOURCE_SIZE.width; x++) {
+			if (values[y * SOURCE_SIZE.width + x] !== (isInHole(x, y) ? inside : outside)) return false;
 		}
 	}
 	return true;
@@ -160,12 +165,12 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 
 	async function editRegion(model: string) {
 		const person = await createTestUser(server);
-		const source = await picture(SIZE.width, SIZE.height);
+		const source = await picture(SOURCE_SIZE.width, SOURCE_SIZE.height);
 		const edited = await make(person.client, {
 			prompt: "a red door",
 			action: "edit-region",
 			reference: await upload(person.client, source),
-			mask: await upload(person.client, await rectangleMask(SIZE, HOLE)),
+			mask: await upload(person.client, await rectangleMask(SOURCE_SIZE, HOLE)),
 			model,
 			count: 1,
 		});
@@ -178,7 +183,7 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 		expect(keptMax).toBeLessThanOrEqual(2);
 		expect(changedMean).toBeGreaterThan(30);
 		const [mask] = openAi.masks();
-		expect(mask && [mask.width, mask.height]).toEqual([SIZE.width, SIZE.height]);
+		expect(mask && [mask.width, mask.height]).toEqual([SOURCE_SIZE.width, SOURCE_SIZE.height]);
 		expect(mask && isHoleShaped(mask.alpha, 0, 255)).toBe(true);
 	});
 
@@ -211,7 +216,7 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 		expect(keptMax).toBeLessThanOrEqual(2);
 		expect(changedMean).toBeGreaterThan(30);
 		const [mask] = comfyUi.inpaintMasks();
-		expect(mask && [mask.width, mask.height]).toEqual([SIZE.width, SIZE.height]);
+		expect(mask && [mask.width, mask.height]).toEqual([SOURCE_SIZE.width, SOURCE_SIZE.height]);
 		expect(mask && isHoleShaped(mask.mask, 255, 0)).toBe(true);
 		const workflow = comfyUi.submittedWorkflows().at(-1);
 		expect(workflow?.["12"]).toMatchObject({
@@ -226,7 +231,10 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 		expect(keptMax).toBeLessThanOrEqual(2);
 		expect(changedMean).toBeGreaterThan(30);
 		const [sent] = service.receivedImages();
-		expect(sent && [sent.image.width, sent.image.height]).toEqual([SIZE.width, SIZE.height]);
+		expect(sent && [sent.image.width, sent.image.height]).toEqual([
+			SOURCE_SIZE.width,
+			SOURCE_SIZE.height,
+		]);
 		expect(sent?.mask && isHoleShaped(sent.mask.grey, 255, 0)).toBe(true);
 	});
 

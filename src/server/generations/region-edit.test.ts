@@ -8,12 +8,15 @@ import { expectErrorEnvelope } from "../testing/error-envelope";
 import { readZip } from "../testing/read-zip";
 import {
 	compare,
+	HOLE,
+	isInHole,
 	make,
 	picture,
 	post,
 	readBytes,
 	rectangleMask,
 	rgb,
+	SOURCE_SIZE,
 	upload,
 } from "../testing/region-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
@@ -75,10 +78,7 @@ function createCatalogue() {
 	);
 }
 
-const SIZE = { width: 240, height: 160 };
-const HOLE = { left: 60, top: 40, width: 80, height: 60 };
-const isOutsideHole = (x: number, y: number) =>
-	x < HOLE.left || x >= HOLE.left + HOLE.width || y < HOLE.top || y >= HOLE.top + HOLE.height;
+const isOutsideHole = (x: number, y: number) => !isInHole(x, y);
 
 describe.each(availableDatabaseKinds())("Edit region and Expand on %s", (kind) => {
 	let server: TestServer;
@@ -94,9 +94,9 @@ describe.each(availableDatabaseKinds())("Edit region and Expand on %s", (kind) =
 			run: { providerPollMs: 20 },
 		});
 		person = await createTestUser(server);
-		source = await picture(SIZE.width, SIZE.height);
+		source = await picture(SOURCE_SIZE.width, SOURCE_SIZE.height);
 		reference = await upload(person.client, source);
-		mask = await upload(person.client, await rectangleMask(SIZE, HOLE));
+		mask = await upload(person.client, await rectangleMask(SOURCE_SIZE, HOLE));
 	});
 	afterAll(async () => {
 		await server.close();
@@ -133,7 +133,7 @@ describe.each(availableDatabaseKinds())("Edit region and Expand on %s", (kind) =
 				true,
 			);
 			const kept = await rgb(await readBytes(person.client, edited.region?.maskUrl ?? ""));
-			expect([kept.info.width, kept.info.height]).toEqual([SIZE.width, SIZE.height]);
+			expect([kept.info.width, kept.info.height]).toEqual([SOURCE_SIZE.width, SOURCE_SIZE.height]);
 		},
 	);
 
@@ -171,7 +171,7 @@ describe.each(availableDatabaseKinds())("Edit region and Expand on %s", (kind) =
 	it("refuses a mask that is not a PNG, not the source's size, or empty, and a model that cannot, naming the field", async () => {
 		const jpeg = await upload(
 			person.client,
-			await sharp(await rectangleMask(SIZE, HOLE))
+			await sharp(await rectangleMask(SOURCE_SIZE, HOLE))
 				.jpeg()
 				.toBuffer(),
 			"image/jpeg",
@@ -182,7 +182,7 @@ describe.each(availableDatabaseKinds())("Edit region and Expand on %s", (kind) =
 		);
 		const black = await upload(
 			person.client,
-			await sharp({ create: { ...SIZE, channels: 3, background: "#000" } })
+			await sharp({ create: { ...SOURCE_SIZE, channels: 3, background: "#000" } })
 				.png()
 				.toBuffer(),
 		);
@@ -190,7 +190,7 @@ describe.each(availableDatabaseKinds())("Edit region and Expand on %s", (kind) =
 		const clear = await upload(
 			person.client,
 			await sharp({
-				create: { ...SIZE, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 0 } },
+				create: { ...SOURCE_SIZE, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 0 } },
 			})
 				.png()
 				.toBuffer(),
@@ -215,7 +215,7 @@ describe.each(availableDatabaseKinds())("Edit region and Expand on %s", (kind) =
 
 	it("answers 404 for someone else's mask or reference", async () => {
 		const other = await createTestUser(server);
-		const theirs = await upload(other.client, await rectangleMask(SIZE, HOLE));
+		const theirs = await upload(other.client, await rectangleMask(SOURCE_SIZE, HOLE));
 		const theirReference = await upload(other.client, source);
 		for (const request of [
 			{ prompt: "x", action: "edit-region", reference, mask: theirs },
@@ -379,9 +379,9 @@ describe.each(availableDatabaseKinds())("a region edit's quotas on %s", (kind) =
 
 	it("counts a region edit against the daily limit like any generation, storing nothing when refused", async () => {
 		const person = await createTestUser(server);
-		const source = await picture(SIZE.width, SIZE.height);
+		const source = await picture(SOURCE_SIZE.width, SOURCE_SIZE.height);
 		const reference = await upload(person.client, source);
-		const mask = await upload(person.client, await rectangleMask(SIZE, HOLE));
+		const mask = await upload(person.client, await rectangleMask(SOURCE_SIZE, HOLE));
 		const body = { prompt: "a red door", action: "edit-region", reference, mask, count: 1 };
 		await make(person.client, body);
 		const refused = await post(person.client, body);

@@ -17,7 +17,7 @@ import {
 	createTestUser,
 	type TestServer,
 } from "../testing/test-server";
-import { purgeTrash } from "./request/trash";
+import { purgeTrash } from "./trash/trash";
 
 type Person = Awaited<ReturnType<typeof createTestUser>>;
 

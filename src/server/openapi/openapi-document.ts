@@ -6,7 +6,7 @@ import { authRefusedTokenScope } from "../../shared/i18n/messages";
 import { BOARD_OPERATIONS } from "../boards/board-operations";
 import { REGION_OPERATIONS } from "../generations/files/region-operations";
 import { GENERATION_OPERATIONS } from "../generations/request/generation-operations";
-import { TRASH_OPERATIONS } from "../generations/request/trash-operations";
+import { TRASH_OPERATIONS } from "../generations/trash/trash-operations";
 import type { ApiOperation } from "../http/api-operations";
 import { formatAlternatives } from "../i18n/request-language";
 import { MODEL_OPERATIONS } from "../models/model-operations";

@@ -7,7 +7,7 @@ import { createLocalProvider } from "../providers/local/local-provider";
 import { type ImageProvider, ProviderError } from "../providers/types";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { readGeneration, requestGeneration, waitForFinish } from "../testing/generation-kit";
-import { listDevices, subscribeDevice } from "../testing/push-kit";
+import { listDevices, subscribeDevice, waitForPushesSettled } from "../testing/push-kit";
 import { type PushServiceAnswer, startPushService } from "../testing/push-service";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
@@ -139,7 +139,7 @@ describe.each(availableDatabaseKinds())("Web Push delivery (%s)", (kind) => {
 			expect(push?.bodyBytes).toBeLessThan(4096);
 		}
 		// Nothing more comes: once per device.
-		await new Promise((resolve) => setTimeout(resolve, 1_500));
+		await waitForPushesSettled(server.database.pool);
 		expect(receivedAt(phone.endpoint)).toHaveLength(1);
 		expect(receivedAt(laptop.endpoint)).toHaveLength(1);
 		expect(service.requestsFor(stranger.endpoint)).toBe(0);
@@ -201,7 +201,7 @@ describe.each(availableDatabaseKinds())("Web Push delivery (%s)", (kind) => {
 		await client.request(`/api/account/push/subscriptions/${id}/test`, { method: "POST" });
 		// The first attempt and one after each of the three waits.
 		await expect.poll(() => service.requestsFor(device.endpoint), { timeout: 15_000 }).toBe(4);
-		await new Promise((resolve) => setTimeout(resolve, 1_500));
+		await waitForPushesSettled(server.database.pool);
 		expect(service.requestsFor(device.endpoint)).toBe(4);
 		expect((await listDevices(client)).map((item) => item.id)).toEqual([id]);
 	});

@@ -7,6 +7,17 @@ import type { TestClient } from "./test-server";
 
 // Images, masks and comparisons for the tests of Edit region and Expand.
 
+/** The source the region tests edit, and the hole their mask opens in it. */
+export const SOURCE_SIZE = { width: 240, height: 160 };
+export const HOLE = { left: 60, top: 40, width: 80, height: 60 };
+
+/** Whether a pixel of the source lies in the hole, what the edit may change. */
+export function isInHole(x: number, y: number): boolean {
+	return (
+		x >= HOLE.left && x < HOLE.left + HOLE.width && y >= HOLE.top && y < HOLE.top + HOLE.height
+	);
+}
+
 /** A picture with detail everywhere, so a kept pixel is told from a repainted one. */
 export async function picture(width: number, height: number): Promise<Buffer> {
 	const pixels = Buffer.alloc(width * height * 3);

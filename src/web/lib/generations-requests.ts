@@ -3,6 +3,7 @@
 // does without (docs/decisions/005-first-load-budget.md).
 
 import { z } from "zod/mini";
+import type { CreateGenerationRequestSchema } from "../../shared/create-generation-request";
 import type { PollAnswer } from "../../shared/generation-answers";
 import {
 	type ActiveGenerations,
@@ -19,7 +20,6 @@ import {
 	PollAnswerSchema,
 } from "../../shared/generation-responses";
 import type {
-	CreateGenerationRequestSchema,
 	GenerationIdsRequest,
 	ListGenerationsQuerySchema,
 	SetFavoriteRequest,

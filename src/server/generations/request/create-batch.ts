@@ -1,8 +1,8 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { sql, type Transaction } from "kysely";
+import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
 import type { CreateBatchResponse } from "../../../shared/generation-responses";
 import { MAX_SEED } from "../../../shared/generation-settings";
-import type { CreateGenerationRequest } from "../../../shared/generations";
 import { PROMPT_MESSAGES } from "../../../shared/prompt";
 import {
 	expandAllVariations,

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Kysely, sql, type Transaction } from "kysely";
+import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
 import type { GenerationModel, GenerationSettings } from "../../../shared/generation-responses";
-import { type CreateGenerationRequest, GenerationIdSchema } from "../../../shared/generations";
+import { GenerationIdSchema } from "../../../shared/generations";
 import { addGenerationToBoards, selectOwnPlainBoardIds } from "../../boards/boards-repository";
 import { BLOCKED_PROMPT_MESSAGE } from "../../config/prompt-blocklist";
 import type { DatabaseSchema } from "../../db/schema";

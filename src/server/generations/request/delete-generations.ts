@@ -61,7 +61,10 @@ async function removeLeftovers(deps: DeletionDeps, rows: readonly GenerationRow[
 type Owned = GenerationRow & { owner_email: string };
 
 /** The administrator's actions on other people's generations, for the audit log. */
-function othersOf(viewer: Viewer, rows: readonly Owned[]) {
+export function othersOf(
+	viewer: Viewer,
+	rows: readonly (Pick<GenerationRow, "id" | "prompt" | "user_id"> & { owner_email: string })[],
+) {
 	return rows
 		.filter((row) => row.user_id !== viewer.id)
 		.map((row) => ({

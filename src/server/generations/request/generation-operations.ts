@@ -1,9 +1,9 @@
 import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
+import { CreateGenerationRequestSchema } from "../../../shared/create-generation-request";
 import { StartGenerationsAnswerSchema } from "../../../shared/generation-responses";
 import {
 	ActiveGenerationsQuerySchema,
 	ActiveGenerationsSchema,
-	CreateGenerationRequestSchema,
 	DeleteQuerySchema,
 	GenerationFamilyQuerySchema,
 	GenerationFamilySchema,

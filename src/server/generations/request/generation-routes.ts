@@ -1,7 +1,7 @@
 import { Hono } from "hono";
+import { CreateGenerationRequestSchema } from "../../../shared/create-generation-request";
 import {
 	ActiveGenerationsQuerySchema,
-	CreateGenerationRequestSchema,
 	DeleteQuerySchema,
 	GenerationFamilyQuerySchema,
 	GenerationIdsRequestSchema,

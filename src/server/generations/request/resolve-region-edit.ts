@@ -1,5 +1,5 @@
 import { type AspectRatio, nearestAspectRatio } from "../../../shared/aspect-ratios";
-import type { CreateGenerationRequest } from "../../../shared/generations";
+import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
 import { MAX_UPLOAD_PIXELS } from "../../../shared/image-input";
 import {
 	type ExpandFrame,

@@ -4,9 +4,9 @@ import {
 	type AspectRatio,
 	nearestAspectRatio,
 } from "../../../shared/aspect-ratios";
+import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
 import type { GenerationSettings } from "../../../shared/generation-responses";
 import { MAX_SEED, type Quality } from "../../../shared/generation-settings";
-import type { CreateGenerationRequest } from "../../../shared/generations";
 import {
 	DEFAULT_REFERENCE_STRENGTH,
 	DEFAULT_UPSCALE_FACTOR,

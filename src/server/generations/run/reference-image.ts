@@ -1,6 +1,7 @@
 import sharp from "sharp";
+import type { GenerationReference } from "../../../shared/create-generation-request";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { GenerationIdSchema, type GenerationReference } from "../../../shared/generations";
+import { GenerationIdSchema } from "../../../shared/generations";
 import type { UploadContentType } from "../../../shared/image-input";
 import {
 	extensionOfContentType,

@@ -2,8 +2,8 @@
 // start request sends them. On the first page (the form's state), so it stays small and imports
 // only types; choosing, fitting and showing them load on demand (generation-controls.tsx).
 import type { z } from "zod/mini";
+import type { CreateGenerationRequestSchema } from "../../../shared/create-generation-request";
 import type { Quality } from "../../../shared/generation-settings";
-import type { CreateGenerationRequestSchema } from "../../../shared/generations";
 import type { PublicModel } from "../../../shared/models";
 
 /**

@@ -33,7 +33,7 @@ function batchOperation(operation: {
 }
 
 /**
- * The public API's Trash routes, which generations/request/trash-routes.ts takes their access
+ * The public API's Trash routes, which generations/trash/trash-routes.ts takes their access
  * from: `read` to see, `delete` for the rest.
  */
 export const TRASH_OPERATIONS = {

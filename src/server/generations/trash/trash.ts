@@ -8,15 +8,16 @@ import type { Logger } from "../../logging/logger";
 import type { Viewer } from "../../person/viewer";
 import { notifyGenerationsChanged } from "../generation-events";
 import type { PresentableGeneration } from "../generation-repository";
-import { restoreGenerationRows, selectPurgeableIds, selectTrashPage } from "../trash-repository";
 import {
 	type DeletionDeps,
 	deleteGenerations,
 	deleteRowsForGood,
+	othersOf,
 	parseGenerationIds,
 	trashDaysOf,
-} from "./delete-generations";
-import { presentGeneration } from "./generation-presenter";
+} from "../request/delete-generations";
+import { presentGeneration } from "../request/generation-presenter";
+import { restoreGenerationRows, selectPurgeableIds, selectTrashPage } from "../trash-repository";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -70,19 +71,7 @@ export async function restoreFromTrash(
 			userId: viewer.isAdmin ? undefined : viewer.id,
 		});
 		if (rows.length !== wanted.length) throw new AppError("NOT_FOUND");
-		await insertDeletionEntries(
-			transaction,
-			viewer,
-			rows
-				.filter((row) => row.user_id !== viewer.id)
-				.map((row) => ({
-					generationId: row.id,
-					prompt: row.prompt,
-					ownerId: row.user_id,
-					ownerEmail: row.owner_email,
-				})),
-			"restore",
-		);
+		await insertDeletionEntries(transaction, viewer, othersOf(viewer, rows), "restore");
 		await notifyGenerationsChanged(
 			transaction,
 			rows.map((row) => row.id),
