@@ -2,6 +2,12 @@
 // administrator's queue. zod/mini, since the share dialog and the account page parse the answers
 // in the browser (docs/decisions/005-first-load-budget.md).
 import { z } from "zod/mini";
+import {
+	adminShareTargetAllImages,
+	adminShareTargetBoard,
+	adminShareTargetDeleted,
+	adminShareTargetImage,
+} from "./i18n/messages";
 
 /** How long a link lives; `never` only where the operator sets no longest expiry. */
 export const SHARE_EXPIRIES = ["1h", "1d", "7d", "30d", "never"] as const;
@@ -97,14 +103,15 @@ export type Share = z.infer<typeof ShareSchema>;
 
 /** What a link shows, in words, as the account page and the administrator's list name it. */
 export function describeShareTarget(share: Share): string {
-	if (share.target.boardId !== null) return `The board “${share.boardName ?? ""}”`;
+	if (share.target.boardId !== null) return adminShareTargetBoard({ name: share.boardName ?? "" });
 	// Once deleted, a generation's link and a board's look the same: both name nothing.
 	if (share.target.generationId === null || share.prompt === null) {
-		return "Something since deleted";
+		return adminShareTargetDeleted();
 	}
-	const what =
-		share.target.imageIndex === null ? "All images" : `Image ${share.target.imageIndex + 1}`;
-	return `${what} of “${share.prompt}”`;
+	const { imageIndex } = share.target;
+	return imageIndex === null
+		? adminShareTargetAllImages({ prompt: share.prompt })
+		: adminShareTargetImage({ number: imageIndex + 1, prompt: share.prompt });
 }
 
 /** `POST /api/shares` and `POST /api/shares/:id/rotate`: the link with its address, shown once. */
