@@ -100,7 +100,9 @@ test("the administrator reads People, Usage, the shared links, the audit log and
 	] as const) {
 		await page.goto(address);
 		await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
-		await page.screenshot({ path: testInfo.outputPath(`phone-${name}.png`) });
+		// Each screen's content, not its spinner.
+		await expect(page.getByRole(name === "usage" ? "region" : "table").first()).toBeVisible();
+		await page.screenshot({ path: testInfo.outputPath(`phone-${name}.png`), fullPage: true });
 	}
 	await page.goto("/admin/people");
 	await page.getByRole("searchbox", { name: "Nach E-Mail-Adresse suchen" }).fill(email);
