@@ -55,7 +55,7 @@ describe("the administrator's screens on a German page", () => {
 		expect(screen.getByRole("link", { name: "Alle Generierungen" })).toBeVisible();
 	});
 
-	it("lists the people with German figures, and asks before disabling and deleting in German", async () => {
+	it("lists the people with German figures, and asks before disabling in German", async () => {
 		const server = startFakePeopleServer({
 			people: [
 				createTestPerson({
@@ -99,6 +99,19 @@ describe("the administrator's screens on a German page", () => {
 		expect(await screen.findByText("bob@example.com ist deaktiviert.")).toBeVisible();
 		await waitFor(() => expect(readRows()[0]?.[8]).toBe("Deaktiviert"));
 
+		expect(server.readActions()).toEqual(["disable bob@example.com"]);
+	});
+
+	it("asks before enabling and deleting in German", async () => {
+		const server = startFakePeopleServer({
+			people: [
+				createTestPerson({ email: "bob@example.com", status: "disabled" }),
+				createTestPerson({ email: "carol@example.com" }),
+			],
+		});
+		const { user } = openAsAdministrator(APP_PATHS.people);
+		await screen.findByRole("table", undefined, { timeout: 10_000 });
+
 		await user.click(screen.getByRole("button", { name: "Aktionen für bob@example.com" }));
 		await user.click(await screen.findByRole("menuitem", { name: "Aktivieren…" }));
 		expect(
@@ -114,7 +127,7 @@ describe("the administrator's screens on a German page", () => {
 		);
 		await user.click(within(remove).getByRole("button", { name: "Konto löschen" }));
 		expect(await screen.findByText("Das Konto von carol@example.com ist gelöscht.")).toBeVisible();
-		expect(server.readActions()).toEqual(["disable bob@example.com", "delete carol@example.com"]);
+		expect(server.readActions()).toEqual(["delete carol@example.com"]);
 	});
 
 	it("writes the usage report in German: its sections, notes, tables and reasons", async () => {
