@@ -10,15 +10,10 @@ import ts from "typescript";
 
 /** The screens whose every text is the catalogue's, relative to the project. */
 export const CONVERTED_SCREENS = [
-	"src/web/features/auth/login-page.tsx",
-	"src/web/features/auth/signup-page.tsx",
-	"src/web/features/auth/or-divider.tsx",
-	"src/web/features/auth/language-choices.tsx",
-	"src/web/app/layout-shell.tsx",
-	"src/web/app/active-generations-badge.tsx",
+	"src/web/features/auth",
+	"src/web/features/admin",
+	"src/web/app",
 	"src/web/features/account",
-	"src/web/features/admin/admin-nav.tsx",
-	"src/web/features/admin/admin-page-frame.tsx",
 	"src/web/features/history",
 	"src/web/features/boards",
 	"src/web/features/editor",
@@ -27,8 +22,6 @@ export const CONVERTED_SCREENS = [
 	"src/web/components/family-panel.tsx",
 	"src/web/components/confirm-dialog.tsx",
 	"src/web/components/query-status.tsx",
-	"src/web/app/generations-route.tsx",
-	"src/web/app/generator-route.tsx",
 	"src/web/features/generator",
 	"src/web/components/model-select.tsx",
 	"src/web/components/seed-field.tsx",

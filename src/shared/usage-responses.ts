@@ -1,6 +1,20 @@
 // What the administrator's usage report answers (GET /api/admin/usage), in zod/mini like
 // generation-responses.ts, for the usage screen to parse; and what each failure reason means.
 import { z } from "zod/mini";
+import {
+	adminFailureCredentials,
+	adminFailureCredentialsMeaning,
+	adminFailureModelRemoved,
+	adminFailureModelRemovedMeaning,
+	adminFailureOther,
+	adminFailureOtherMeaning,
+	adminFailureRefused,
+	adminFailureRefusedMeaning,
+	adminFailureService,
+	adminFailureServiceMeaning,
+	adminFailureTimedOut,
+	adminFailureTimedOutMeaning,
+} from "./i18n/messages";
 
 /** How many days the report covers, today included. */
 export const USAGE_DAYS = 30;
@@ -8,40 +22,17 @@ export const USAGE_DAYS = 30;
 /**
  * Why generations failed, grouped by the error catalogue's kinds (errors.ts, SPEC.md section 8)
  * where the stored message is one of theirs, plus the two the catalogue lists apart: a timeout and
- * a model taken out of the catalogue. Each with what it means, shown beside the failures chart.
+ * a model taken out of the catalogue. Each with what it means, shown beside the failures chart, as
+ * message functions, written in the page's language when called.
  */
 export const FAILURE_REASONS = {
-	TIMED_OUT: {
-		label: "Timed out",
-		meaning:
-			"“Generation timed out”: the image service did not finish within the generation timeout, including a service that could not be reached until then.",
-	},
-	VALIDATION_ERROR: {
-		label: "Refused",
-		meaning:
-			"The image service refused the prompt (its safety filter) or the request (a workflow or setting it does not take).",
-	},
-	AUTH_ERROR: {
-		label: "Credentials or credit",
-		meaning:
-			"The image service did not accept Atelier's credentials, or its account has no credit left.",
-	},
-	API_ERROR: {
-		label: "Service error",
-		meaning:
-			"The image service answered with an error (“HTTP 500”, “Polling HTTP 502”), stayed busy, lost or cancelled the job, let its images expire or returned none.",
-	},
-	MODEL_REMOVED: {
-		label: "Model removed",
-		meaning:
-			"The model was taken out of the catalogue while the generation waited to run (“This model is no longer offered”).",
-	},
-	UNKNOWN_ERROR: {
-		label: "Other",
-		meaning:
-			"“Generation failed”, or a message of the image service's own that names no known kind.",
-	},
-} as const satisfies Record<string, { label: string; meaning: string }>;
+	TIMED_OUT: { label: adminFailureTimedOut, meaning: adminFailureTimedOutMeaning },
+	VALIDATION_ERROR: { label: adminFailureRefused, meaning: adminFailureRefusedMeaning },
+	AUTH_ERROR: { label: adminFailureCredentials, meaning: adminFailureCredentialsMeaning },
+	API_ERROR: { label: adminFailureService, meaning: adminFailureServiceMeaning },
+	MODEL_REMOVED: { label: adminFailureModelRemoved, meaning: adminFailureModelRemovedMeaning },
+	UNKNOWN_ERROR: { label: adminFailureOther, meaning: adminFailureOtherMeaning },
+} as const satisfies Record<string, { label: () => string; meaning: () => string }>;
 
 export type FailureReason = keyof typeof FAILURE_REASONS;
 

@@ -24,7 +24,7 @@ test("a German browser signs up in German, hears the server's errors and gets it
 	await page.getByLabel("Passwort bestätigen").fill(E2E_PASSWORD);
 	await page.getByRole("button", { name: "Registrieren" }).click();
 	await expect(page).toHaveURL(/\/$/);
-	await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
+	await expect(page.getByRole("button", { name: "Kontomenü" })).toBeVisible();
 
 	// An error of the server's catalogue, asked for by this browser, in German.
 	const refused = await page.evaluate(async () => {
@@ -61,9 +61,9 @@ test("Language in the user menu writes the next pages in the language chosen, wh
 	await page.getByLabel("Passwort", { exact: true }).fill(E2E_PASSWORD);
 	await page.getByLabel("Passwort bestätigen").fill(E2E_PASSWORD);
 	await page.getByRole("button", { name: "Registrieren" }).click();
-	await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
+	await expect(page.getByRole("button", { name: "Kontomenü" })).toBeVisible();
 
-	await page.getByRole("button", { name: "Account menu" }).click();
+	await page.getByRole("button", { name: "Kontomenü" }).click();
 	const menu = page.getByRole("menu");
 	await expect(menu.getByText("Sprache", { exact: true })).toBeVisible();
 	await expectNoAxeViolations(page);

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
 import { APP_PATHS } from "../../shared/app-routes";
+import { appAccountDeleted } from "../../shared/i18n/messages";
 import { AccountPage } from "../features/account/account-page";
 import { useAuth } from "../features/auth/auth-context";
 import { usePublicConfig } from "../lib/public-config";
@@ -30,7 +31,7 @@ export function AccountRoute() {
 			isEmailVerificationRequired={config.data?.emailVerificationRequired ?? false}
 			onDeleted={async () => {
 				isDeleted.current = true;
-				void showToast("success", "Your account and everything in it were deleted.");
+				void showToast("success", appAccountDeleted());
 				await navigate(APP_PATHS.generator, { replace: true });
 			}}
 		/>

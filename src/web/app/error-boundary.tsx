@@ -1,6 +1,11 @@
 import { RotateCw, TriangleAlert } from "lucide-react";
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { FIRST_PAGE_ERRORS } from "../../shared/first-page-errors";
+import {
+	appErrorTitle,
+	appRefreshPage,
+	appTryAgain,
+	errorUnknownError,
+} from "../../shared/i18n/messages";
 import { Button } from "../components/button";
 
 type ErrorFallbackProps = {
@@ -15,15 +20,15 @@ function ErrorFallback({ onTryAgain }: ErrorFallbackProps) {
 				<TriangleAlert aria-hidden="true" className="size-6" />
 			</span>
 			<h1 className="mt-4 text-2xl font-semibold tracking-tight text-slate-900">
-				Something went wrong
+				{appErrorTitle()}
 			</h1>
-			<p className="mt-2 text-sm text-slate-600">{FIRST_PAGE_ERRORS.UNKNOWN_ERROR.message}</p>
+			<p className="mt-2 text-sm text-slate-600">{errorUnknownError()}</p>
 			<div className="mt-6 flex flex-wrap justify-center gap-3">
 				<Button variant="secondary" onClick={() => window.location.reload()}>
 					<RotateCw aria-hidden="true" className="size-4" />
-					Refresh Page
+					{appRefreshPage()}
 				</Button>
-				<Button onClick={onTryAgain}>Try Again</Button>
+				<Button onClick={onTryAgain}>{appTryAgain()}</Button>
 			</div>
 		</div>
 	);

@@ -1,6 +1,12 @@
 import { Compass, Home, Images } from "lucide-react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../shared/app-routes";
+import {
+	appGoHome,
+	appNotFoundDescription,
+	appNotFoundTitle,
+	appViewGenerations,
+} from "../../shared/i18n/messages";
 import { getButtonClassName } from "../components/button";
 
 export function NotFoundPage() {
@@ -10,18 +16,18 @@ export function NotFoundPage() {
 				<Compass aria-hidden="true" className="size-6" />
 			</span>
 			<p className="mt-4 text-sm font-semibold text-accent-700">404</p>
-			<h1 className="mt-1 text-3xl font-semibold tracking-tight text-slate-900">Page Not Found</h1>
-			<p className="mt-3 text-slate-600">
-				The page you are looking for does not exist or has been moved.
-			</p>
+			<h1 className="mt-1 text-3xl font-semibold tracking-tight text-slate-900">
+				{appNotFoundTitle()}
+			</h1>
+			<p className="mt-3 text-slate-600">{appNotFoundDescription()}</p>
 			<div className="mt-8 flex flex-wrap justify-center gap-3">
 				<Link to={APP_PATHS.generator} className={getButtonClassName()}>
 					<Home aria-hidden="true" className="size-4" />
-					Go to Home
+					{appGoHome()}
 				</Link>
 				<Link to={APP_PATHS.generations} className={getButtonClassName({ variant: "secondary" })}>
 					<Images aria-hidden="true" className="size-4" />
-					View Generations
+					{appViewGenerations()}
 				</Link>
 			</div>
 		</div>

@@ -41,7 +41,11 @@ describe("SiteHeader", () => {
 
 		await user.click(viewGenerations);
 		expect(
-			await screen.findByRole("heading", { level: 1, name: "Saved Generations" }),
+			await screen.findByRole(
+				"heading",
+				{ level: 1, name: "Saved Generations" },
+				{ timeout: 10_000 },
+			),
 		).toBeVisible();
 		expect(readLocation()).toBe("/generations");
 	});

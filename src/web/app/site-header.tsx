@@ -3,6 +3,9 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../shared/app-routes";
 import {
+	adminBadge,
+	appGallery,
+	appViewGenerations,
 	headerAccountNavigation,
 	headerSignInWithGoogle,
 	signInSubmit,
@@ -71,8 +74,8 @@ function AccountActions() {
 				className={getButtonClassName({ variant: "ghost", size: "sm" })}
 			>
 				<Images aria-hidden="true" className="size-4" />
-				<span className="hidden sm:inline">View Generations</span>
-				<span className="sm:hidden">gallery</span>
+				<span className="hidden sm:inline">{appViewGenerations()}</span>
+				<span className="sm:hidden">{appGallery()}</span>
 			</Link>
 			<Suspense fallback={<AccountPlaceholder className="size-9 rounded-full" />}>
 				<UserMenu onError={showErrorToast} />
@@ -91,7 +94,9 @@ export function SiteHeader() {
 				<div className="flex min-w-0 items-center gap-2">
 					<BrandButton />
 					{isAdmin ? (
-						<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>Admin</Badge>
+						<Badge icon={<ShieldCheck aria-hidden="true" className="size-3.5" />}>
+							{adminBadge()}
+						</Badge>
 					) : null}
 				</div>
 				{/* As wide as the wider of the signed-in and signed-out forms (Sign In and Google; the

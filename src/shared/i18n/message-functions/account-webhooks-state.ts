@@ -2,4 +2,4 @@
 import { message } from "../runtime";
 
 /** State */
-export const accountWebhooksState = /* @__PURE__ */ message("State");
+export const accountWebhooksState = /* @__PURE__ */ message("State", "accountWebhooksState");

@@ -5,6 +5,28 @@ import type {
 	AuditLogEntry,
 	AuditLogPage as AuditLogPageData,
 } from "../../../shared/history-responses";
+import {
+	adminAuditCaption,
+	adminAuditDeleted,
+	adminAuditDeletedAccount,
+	adminAuditDescription,
+	adminAuditDisabled,
+	adminAuditEmpty,
+	adminAuditEnabled,
+	adminAuditHidShare,
+	adminAuditLoadFailed,
+	adminAuditLoading,
+	adminAuditLoadMore,
+	adminAuditPurged,
+	adminAuditRestored,
+	adminAuditRevokedShare,
+	adminAuditSetQuota,
+	adminAuditWhen,
+	adminAuditWho,
+	adminAuditWhose,
+	adminColumnWhat,
+	adminNavAuditLog,
+} from "../../../shared/i18n/messages";
 import { AUDIT_LOG_PAGE_SIZE } from "../../../shared/page-sizes";
 import { Button } from "../../components/button";
 import { DataTable } from "../../components/data-table";
@@ -13,19 +35,16 @@ import { fetchAuditLogPage } from "../../lib/admin-requests";
 import { formatDateTime } from "../../lib/date-format";
 import { AdminPageFrame } from "./admin-page-frame";
 
-const LOAD_FAILURE_MESSAGE = "Failed to load the audit log. Please try again.";
-const EMPTY_MESSAGE = "No actions recorded yet.";
-
-const ACTION_LABELS: Record<AuditLogEntry["action"], string> = {
-	delete: "Deleted",
-	restore: "Restored from the Trash",
-	purge: "Removed from the Trash for good",
-	disable: "Disabled the account",
-	enable: "Enabled the account",
-	"set-quota": "Set the quotas",
-	"delete-account": "Deleted the account",
-	"hide-share": "Hid a shared link",
-	"revoke-share": "Revoked a shared link",
+const ACTION_LABELS: Record<AuditLogEntry["action"], () => string> = {
+	delete: adminAuditDeleted,
+	restore: adminAuditRestored,
+	purge: adminAuditPurged,
+	disable: adminAuditDisabled,
+	enable: adminAuditEnabled,
+	"set-quota": adminAuditSetQuota,
+	"delete-account": adminAuditDeletedAccount,
+	"hide-share": adminAuditHidShare,
+	"revoke-share": adminAuditRevokedShare,
 };
 
 function useAuditLog() {
@@ -55,7 +74,7 @@ function EntryRow({ entry }: { entry: AuditLogEntry }) {
 			<td className="py-3 pr-4 text-sm break-all text-slate-900">{entry.actor_email}</td>
 			<td className="py-3 pr-4 text-sm break-all text-slate-900">{entry.owner_email}</td>
 			<td className="py-3 text-sm text-slate-900">
-				<span className="font-medium">{ACTION_LABELS[entry.action]}</span>
+				<span className="font-medium">{ACTION_LABELS[entry.action]()}</span>
 				{entry.prompt !== null ? <span className="break-words"> “{entry.prompt}”</span> : null}
 				{entry.generation_id !== null ? (
 					<span className="mt-0.5 block font-mono text-xs break-all text-slate-600">
@@ -84,14 +103,14 @@ export function AuditLogPage() {
 		content = (
 			<QueryStatus
 				query={log}
-				loadingLabel="Loading the audit log"
-				failureMessage={LOAD_FAILURE_MESSAGE}
+				loadingLabel={adminAuditLoading()}
+				failureMessage={adminAuditLoadFailed()}
 			/>
 		);
 	} else if (entries.length === 0) {
 		content = (
 			<p className="rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-12 text-center text-sm text-slate-600">
-				{EMPTY_MESSAGE}
+				{adminAuditEmpty()}
 			</p>
 		);
 	} else {
@@ -100,20 +119,20 @@ export function AuditLogPage() {
 				<div className="overflow-x-auto rounded-2xl bg-white px-4 shadow-card ring-1 ring-slate-200/80 sm:px-6">
 					<DataTable
 						className="min-w-[40rem]"
-						caption="Deletions of generations and actions on accounts, newest first"
+						caption={adminAuditCaption()}
 						head={
 							<>
 								<th scope="col" className="py-3 pr-4">
-									When
+									{adminAuditWhen()}
 								</th>
 								<th scope="col" className="py-3 pr-4">
-									Who
+									{adminAuditWho()}
 								</th>
 								<th scope="col" className="py-3 pr-4">
-									Whose
+									{adminAuditWhose()}
 								</th>
 								<th scope="col" className="py-3">
-									What
+									{adminColumnWhat()}
 								</th>
 							</>
 						}
@@ -125,7 +144,7 @@ export function AuditLogPage() {
 				</div>
 				{log.isFetchNextPageError ? (
 					<p role="alert" className="text-center text-sm font-medium text-red-800">
-						{LOAD_FAILURE_MESSAGE}
+						{adminAuditLoadFailed()}
 					</p>
 				) : null}
 				{log.hasNextPage ? (
@@ -135,7 +154,7 @@ export function AuditLogPage() {
 							onClick={() => void log.fetchNextPage()}
 							isBusy={log.isFetchingNextPage}
 						>
-							Load more
+							{adminAuditLoadMore()}
 						</Button>
 					</div>
 				) : null}
@@ -147,8 +166,8 @@ export function AuditLogPage() {
 		<AdminPageFrame
 			hasHistoryLink
 			icon={<ScrollText aria-hidden="true" className="size-7 text-accent-600" />}
-			title="Audit log"
-			description="Who deleted whose generation, what it was and when, and what was done to people's accounts, newest first."
+			title={adminNavAuditLog()}
+			description={adminAuditDescription()}
 		>
 			{content}
 		</AdminPageFrame>

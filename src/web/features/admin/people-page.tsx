@@ -4,6 +4,56 @@ import { ArrowDown, ArrowUp, ArrowUpDown, Trash2, Users, UserX } from "lucide-re
 import { type ReactNode, useDeferredValue, useRef, useState } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import {
+	adminActionFailed,
+	adminActions,
+	adminColumnGenerations,
+	adminColumnImages,
+	adminColumnLastActive,
+	adminColumnPerson,
+	adminColumnSignedUp,
+	adminColumnSpend,
+	adminColumnStatus,
+	adminColumnStored,
+	adminColumnThisMonth,
+	adminDeleteAction,
+	adminDeleteDescription,
+	adminDeleteDone,
+	adminDeleteTitle,
+	adminDisableAction,
+	adminDisableDescription,
+	adminDisableDone,
+	adminDisableTitle,
+	adminEnableAction,
+	adminEnableDescription,
+	adminEnableDone,
+	adminEnableTitle,
+	adminNavPeople,
+	adminNext,
+	adminPeopleAuditLogLink,
+	adminPeopleDescription,
+	adminPeopleLoadFailed,
+	adminPeopleLoading,
+	adminPeopleNobody,
+	adminPeopleNoMatch,
+	adminPeoplePageOf,
+	adminPeoplePages,
+	adminPeopleSearch,
+	adminPeopleSearchPlaceholder,
+	adminPeopleSortedAscending,
+	adminPeopleSortedDescending,
+	adminPrevious,
+	adminQuotasSaved,
+	adminSortGenerations,
+	adminSortImages,
+	adminSortLastActive,
+	adminSortPerson,
+	adminSortSignedUp,
+	adminSortSpend,
+	adminSortStatus,
+	adminSortStored,
+	adminSortThisMonth,
+} from "../../../shared/i18n/messages";
 import type {
 	PeoplePage as PeoplePageData,
 	PeopleSortKey,
@@ -23,33 +73,49 @@ import {
 	setPersonQuota,
 } from "../../lib/admin-requests";
 import { ApiError } from "../../lib/api-client";
-import { formatCount } from "../../lib/number-format";
+import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
 import { showToast } from "../../lib/toast";
 import { AdminPageFrame } from "./admin-page-frame";
 import type { PendingPersonAction } from "./person-actions-menu";
 import { PersonRow } from "./person-row";
 import { QuotaDialog } from "./quota-dialog";
 
-const LOAD_FAILURE_MESSAGE = "Failed to load the people. Please try again.";
 const PEOPLE_QUERY_KEY = ["admin", "people"] as const;
 
 type Column = {
 	key: PeopleSortKey;
-	label: string;
+	label: () => string;
+	/** The column's name inside the table's caption ("sorted by last active"). */
+	sortName: () => string;
 	/** Numbers read best right-aligned, and most wanted largest first. */
 	isNumeric: boolean;
 };
 
 const COLUMNS: readonly Column[] = [
-	{ key: "email", label: "Person", isNumeric: false },
-	{ key: "signedUp", label: "Signed up", isNumeric: false },
-	{ key: "lastActive", label: "Last active", isNumeric: false },
-	{ key: "generations", label: "Generations", isNumeric: true },
-	{ key: "generationsThisMonth", label: "This month", isNumeric: true },
-	{ key: "images", label: "Images", isNumeric: true },
-	{ key: "bytes", label: "Stored", isNumeric: true },
-	{ key: "spend", label: "Spend", isNumeric: true },
-	{ key: "status", label: "Status", isNumeric: false },
+	{ key: "email", label: adminColumnPerson, sortName: adminSortPerson, isNumeric: false },
+	{ key: "signedUp", label: adminColumnSignedUp, sortName: adminSortSignedUp, isNumeric: false },
+	{
+		key: "lastActive",
+		label: adminColumnLastActive,
+		sortName: adminSortLastActive,
+		isNumeric: false,
+	},
+	{
+		key: "generations",
+		label: adminColumnGenerations,
+		sortName: adminSortGenerations,
+		isNumeric: true,
+	},
+	{
+		key: "generationsThisMonth",
+		label: adminColumnThisMonth,
+		sortName: adminSortThisMonth,
+		isNumeric: true,
+	},
+	{ key: "images", label: adminColumnImages, sortName: adminSortImages, isNumeric: true },
+	{ key: "bytes", label: adminColumnStored, sortName: adminSortStored, isNumeric: true },
+	{ key: "spend", label: adminColumnSpend, sortName: adminSortSpend, isNumeric: true },
+	{ key: "status", label: adminColumnStatus, sortName: adminSortStatus, isNumeric: false },
 ];
 
 function SortHeader({
@@ -78,38 +144,43 @@ function SortHeader({
 				onClick={() => onSort(column.key)}
 				className="inline-flex cursor-pointer items-center gap-1 rounded font-semibold tracking-wide uppercase hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-accent-600 focus-visible:outline-none"
 			>
-				{column.label}
+				{column.label()}
 				{icon}
 			</button>
 		</th>
 	);
 }
 
-const CONFIRMATIONS = {
+type Confirmation = {
+	title: () => string;
+	describe: (params: { email: string }) => string;
+	action: () => string;
+	done: (params: { email: string }) => string;
+};
+
+const CONFIRMATIONS: Record<PendingPersonAction["kind"], Confirmation> = {
 	disable: {
-		title: "Disable this person?",
-		describe: (email: string) =>
-			`${email} is signed out everywhere at once and cannot sign in until you enable them again. Their queued and running generations are cancelled.`,
-		action: "Disable",
-		done: (email: string) => `${email} is disabled.`,
+		title: adminDisableTitle,
+		describe: adminDisableDescription,
+		action: adminDisableAction,
+		done: adminDisableDone,
 	},
 	enable: {
-		title: "Enable this person?",
-		describe: (email: string) => `${email} may sign in and generate again.`,
-		action: "Enable",
-		done: (email: string) => `${email} is enabled.`,
+		title: adminEnableTitle,
+		describe: adminEnableDescription,
+		action: adminEnableAction,
+		done: adminEnableDone,
 	},
 	delete: {
-		title: "Delete this account?",
-		describe: (email: string) =>
-			`This action cannot be undone. ${email}'s account, every generation and every stored image in it are deleted.`,
-		action: "Delete account",
-		done: (email: string) => `${email}'s account is deleted.`,
+		title: adminDeleteTitle,
+		describe: adminDeleteDescription,
+		action: adminDeleteAction,
+		done: adminDeleteDone,
 	},
-} as const;
+};
 
 function readFailure(error: unknown): string {
-	return error instanceof ApiError ? error.message : "The action failed. Please try again.";
+	return error instanceof ApiError ? error.message : adminActionFailed();
 }
 
 /**
@@ -170,14 +241,17 @@ export function PeoplePage() {
 			enable: () => enablePerson(person.id),
 			delete: () => deletePerson(person.id),
 		}[kind];
-		void runAction(work, CONFIRMATIONS[kind].done(person.email));
+		void runAction(work, CONFIRMATIONS[kind].done({ email: person.email }));
 	}
 
 	function saveQuota(person: Person, quota: PersonQuota) {
-		void runAction(async () => {
-			await setPersonQuota(person.id, quota);
-			setQuotaPerson(null);
-		}, `Quotas for ${person.email} saved.`);
+		void runAction(
+			async () => {
+				await setPersonQuota(person.id, quota);
+				setQuotaPerson(null);
+			},
+			adminQuotasSaved({ email: person.email }),
+		);
 	}
 
 	let content: ReactNode;
@@ -185,28 +259,27 @@ export function PeoplePage() {
 		content = (
 			<QueryStatus
 				query={people}
-				loadingLabel="Loading the people"
-				failureMessage={LOAD_FAILURE_MESSAGE}
+				loadingLabel={adminPeopleLoading()}
+				failureMessage={adminPeopleLoadFailed()}
 			/>
 		);
 	} else if (data.items.length === 0) {
 		content = (
 			<p className="rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-12 text-center text-sm text-slate-600">
-				{search ? `Nobody's e-mail contains “${search}”.` : "Nobody has signed up yet."}
+				{search ? adminPeopleNoMatch({ search }) : adminPeopleNobody()}
 			</p>
 		);
 	} else {
+		const sortName = COLUMNS.find((column) => column.key === sort)?.sortName() ?? "";
 		content = (
 			<div className="space-y-4">
 				<div className="overflow-x-auto rounded-2xl bg-white px-4 shadow-card ring-1 ring-slate-200/80 sm:px-6">
 					<DataTable
 						className="min-w-[64rem]"
 						caption={
-							<>
-								People, sorted by{" "}
-								{COLUMNS.find((column) => column.key === sort)?.label.toLowerCase()}{" "}
-								{order === "asc" ? "ascending" : "descending"}
-							</>
+							order === "asc"
+								? adminPeopleSortedAscending({ column: sortName })
+								: adminPeopleSortedDescending({ column: sortName })
 						}
 						head={
 							<>
@@ -220,7 +293,7 @@ export function PeoplePage() {
 									/>
 								))}
 								<th scope="col" className="py-2 text-right">
-									<span className="sr-only">Actions</span>
+									<span className="sr-only">{adminActions()}</span>
 								</th>
 							</>
 						}
@@ -242,12 +315,11 @@ export function PeoplePage() {
 					</DataTable>
 				</div>
 				<nav
-					aria-label="Pages of people"
+					aria-label={adminPeoplePages()}
 					className="flex flex-wrap items-center justify-between gap-3"
 				>
 					<p className="text-sm text-slate-600" aria-live="polite">
-						Page {formatCount(data.page)} of {formatCount(pageCount)} · {formatCount(data.total)}{" "}
-						{data.total === 1 ? "person" : "people"}
+						{adminPeoplePageOf({ page: data.page, pages: pageCount, count: data.total })}
 					</p>
 					<div className="flex gap-2">
 						<Button
@@ -256,7 +328,7 @@ export function PeoplePage() {
 							disabled={page <= 1}
 							onClick={() => setPage(page - 1)}
 						>
-							Previous
+							{adminPrevious()}
 						</Button>
 						<Button
 							variant="secondary"
@@ -264,7 +336,7 @@ export function PeoplePage() {
 							disabled={page >= pageCount}
 							onClick={() => setPage(page + 1)}
 						>
-							Next
+							{adminNext()}
 						</Button>
 					</div>
 				</nav>
@@ -273,18 +345,20 @@ export function PeoplePage() {
 	}
 
 	const confirmation = pending ? CONFIRMATIONS[pending.kind] : null;
+	const [descriptionBefore, descriptionAfter] = splitAtElements(
+		adminPeopleDescription({ link: ELEMENT_MARKER }),
+	);
 	return (
 		<AdminPageFrame
 			icon={<Users aria-hidden="true" className="size-7 text-accent-600" />}
-			title="People"
+			title={adminNavPeople()}
 			description={
 				<>
-					Everyone with an account: their use, what it costs on priced models, and their access.
-					Every action here is recorded in the{" "}
+					{descriptionBefore}
 					<Link to={APP_PATHS["audit-log"]} className="font-medium text-accent-700 underline">
-						audit log
+						{adminPeopleAuditLogLink()}
 					</Link>
-					.
+					{descriptionAfter}
 				</>
 			}
 		>
@@ -294,7 +368,7 @@ export function PeoplePage() {
 						htmlFor="people-search"
 						className="mb-1.5 block text-sm font-medium text-slate-800"
 					>
-						Search by e-mail
+						{adminPeopleSearch()}
 					</label>
 					<input
 						id="people-search"
@@ -305,7 +379,7 @@ export function PeoplePage() {
 							setPage(1);
 						}}
 						className="block h-11 w-full rounded-lg border-0 bg-white px-3 text-base text-slate-900 shadow-sm ring-1 ring-slate-300 ring-inset placeholder:text-slate-500 focus:ring-2 focus:ring-accent-600 focus:outline-none sm:text-sm"
-						placeholder="name@example.com"
+						placeholder={adminPeopleSearchPlaceholder()}
 					/>
 				</div>
 			</div>
@@ -322,8 +396,10 @@ export function PeoplePage() {
 					)
 				}
 				tone={pending?.kind === "enable" ? "warning" : "danger"}
-				title={confirmation?.title ?? ""}
-				description={pending && confirmation ? confirmation.describe(pending.person.email) : ""}
+				title={confirmation?.title() ?? ""}
+				description={
+					pending && confirmation ? confirmation.describe({ email: pending.person.email }) : ""
+				}
 				action={
 					<AlertDialog.Action
 						className={getButtonClassName({
@@ -333,7 +409,7 @@ export function PeoplePage() {
 							if (pending) confirmPending(pending);
 						}}
 					>
-						{confirmation?.action}
+						{confirmation?.action()}
 					</AlertDialog.Action>
 				}
 			/>

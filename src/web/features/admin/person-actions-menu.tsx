@@ -1,6 +1,13 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { EllipsisVertical, Gauge, Trash2, UserCheck, UserX } from "lucide-react";
 import { useRef } from "react";
+import {
+	adminMenuDelete,
+	adminMenuDisable,
+	adminMenuEnable,
+	adminMenuQuotas,
+	adminPersonActionsFor,
+} from "../../../shared/i18n/messages";
 import type { Person } from "../../../shared/people";
 
 /** An action on a person that waits for the administrator's confirmation. */
@@ -24,7 +31,7 @@ export function PersonActionsMenu({
 		<DropdownMenu.Root modal={false}>
 			<DropdownMenu.Trigger
 				ref={triggerRef}
-				aria-label={`Actions for ${person.email}`}
+				aria-label={adminPersonActionsFor({ email: person.email })}
 				className="inline-flex size-9 cursor-pointer items-center justify-center rounded-lg text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900 data-[state=open]:bg-slate-100"
 			>
 				<EllipsisVertical aria-hidden="true" className="size-4" />
@@ -40,7 +47,7 @@ export function PersonActionsMenu({
 						onSelect={() => onQuota(person, triggerRef.current)}
 					>
 						<Gauge aria-hidden="true" className="size-4" />
-						Quotas…
+						{adminMenuQuotas()}
 					</DropdownMenu.Item>
 					{/* The administrator's own account can be neither disabled nor deleted. */}
 					{person.isAdmin ? null : (
@@ -51,7 +58,7 @@ export function PersonActionsMenu({
 									onSelect={() => onAction({ kind: "disable", person }, triggerRef.current)}
 								>
 									<UserX aria-hidden="true" className="size-4" />
-									Disable…
+									{adminMenuDisable()}
 								</DropdownMenu.Item>
 							) : (
 								<DropdownMenu.Item
@@ -59,7 +66,7 @@ export function PersonActionsMenu({
 									onSelect={() => onAction({ kind: "enable", person }, triggerRef.current)}
 								>
 									<UserCheck aria-hidden="true" className="size-4" />
-									Enable…
+									{adminMenuEnable()}
 								</DropdownMenu.Item>
 							)}
 							<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
@@ -68,7 +75,7 @@ export function PersonActionsMenu({
 								onSelect={() => onAction({ kind: "delete", person }, triggerRef.current)}
 							>
 								<Trash2 aria-hidden="true" className="size-4" />
-								Delete account…
+								{adminMenuDelete()}
 							</DropdownMenu.Item>
 						</>
 					)}

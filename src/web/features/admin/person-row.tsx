@@ -1,16 +1,31 @@
+import {
+	adminNever,
+	adminPersonActive,
+	adminPersonDisabled,
+	adminPersonYou,
+	adminQuotaAtOnce,
+	adminQuotaNoDailyLimit,
+	adminQuotaPerDay,
+	adminQuotaSummary,
+} from "../../../shared/i18n/messages";
 import type { Person } from "../../../shared/people";
 import { NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
 import { formatDay } from "../../lib/date-format";
 import { formatBytes, formatCount, formatMoney } from "../../lib/number-format";
 import { type PendingPersonAction, PersonActionsMenu } from "./person-actions-menu";
 
+/** A daily limit in words: 0 is none. The quota dialog says the defaults the same way. */
+export function describeDaily(daily: number): string {
+	return daily === 0 ? adminQuotaNoDailyLimit() : adminQuotaPerDay({ count: daily });
+}
+
 function describeQuota(person: Person): string | null {
 	const parts: string[] = [];
-	if (person.quota.maxActive !== null) parts.push(`${person.quota.maxActive} at once`);
-	if (person.quota.daily !== null) {
-		parts.push(person.quota.daily === 0 ? "no daily limit" : `${person.quota.daily} a day`);
+	if (person.quota.maxActive !== null) {
+		parts.push(adminQuotaAtOnce({ count: person.quota.maxActive }));
 	}
-	return parts.length > 0 ? `Quota: ${parts.join(", ")}` : null;
+	if (person.quota.daily !== null) parts.push(describeDaily(person.quota.daily));
+	return parts.length > 0 ? adminQuotaSummary({ limits: parts.join(", ") }) : null;
 }
 
 /** One person's row in the People table: who, their usage, their status and their menu. */
@@ -28,7 +43,9 @@ export function PersonRow({
 		<tr className="align-top">
 			<td className="py-3 pr-3 text-sm">
 				<span className="font-medium break-all text-slate-900">{person.email}</span>
-				{person.isAdmin ? <span className="ml-2 text-xs text-accent-700">(you)</span> : null}
+				{person.isAdmin ? (
+					<span className="ml-2 text-xs text-accent-700">{adminPersonYou()}</span>
+				) : null}
 				{quota ? <span className="mt-0.5 block text-xs text-slate-600">{quota}</span> : null}
 			</td>
 			<td className="py-3 pr-3 text-sm whitespace-nowrap text-slate-700">
@@ -38,7 +55,7 @@ export function PersonRow({
 				{person.lastActiveAt ? (
 					<time dateTime={person.lastActiveAt}>{formatDay(person.lastActiveAt)}</time>
 				) : (
-					"Never"
+					adminNever()
 				)}
 			</td>
 			<td className={`py-3 pr-3 text-sm text-slate-900 ${NUMERIC_CELL_CLASS_NAME}`}>
@@ -60,9 +77,9 @@ export function PersonRow({
 			</td>
 			<td className="py-3 pr-3 text-sm">
 				{person.status === "active" ? (
-					<span className="text-emerald-800">Active</span>
+					<span className="text-emerald-800">{adminPersonActive()}</span>
 				) : (
-					<span className="font-medium text-red-800">Disabled</span>
+					<span className="font-medium text-red-800">{adminPersonDisabled()}</span>
 				)}
 			</td>
 			<td className="py-1.5 text-right">

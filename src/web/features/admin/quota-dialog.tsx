@@ -1,6 +1,19 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { type FormEvent, type RefObject, useState } from "react";
 import {
+	adminCancel,
+	adminQuotaActiveHint,
+	adminQuotaActiveInvalid,
+	adminQuotaActiveLabel,
+	adminQuotaDailyHint,
+	adminQuotaDailyInvalid,
+	adminQuotaDailyLabel,
+	adminQuotaDescription,
+	adminQuotaRestore,
+	adminQuotaSave,
+	adminQuotaTitle,
+} from "../../../shared/i18n/messages";
+import {
 	MAX_ACTIVE_OVERRIDE,
 	MAX_DAILY_OVERRIDE,
 	type Person,
@@ -9,6 +22,7 @@ import {
 import { Button, getButtonClassName } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { TextField } from "../../components/text-field";
+import { describeDaily } from "./person-row";
 
 type QuotaDialogProps = {
 	person: Person | null;
@@ -28,10 +42,6 @@ function readLimit(text: string, min: number, max: number): number | null | "inv
 	return value >= min && value <= max ? value : "invalid";
 }
 
-function describeDaily(daily: number): string {
-	return daily === 0 ? "no daily limit" : `${daily} a day`;
-}
-
 /** The form itself, mounted for one person at a time so its fields start from their quotas. */
 function QuotaForm({
 	person,
@@ -48,13 +58,12 @@ function QuotaForm({
 		const active = readLimit(maxActive, 1, MAX_ACTIVE_OVERRIDE);
 		const perDay = readLimit(daily, 0, MAX_DAILY_OVERRIDE);
 		if (active === "invalid") {
-			setError(`Active generations: a whole number from 1 to ${MAX_ACTIVE_OVERRIDE}, or empty.`);
+			// The bounds as typed in the field, without a thousands separator.
+			setError(adminQuotaActiveInvalid({ max: String(MAX_ACTIVE_OVERRIDE) }));
 			return;
 		}
 		if (perDay === "invalid") {
-			setError(
-				`Daily generations: a whole number from 0 (no limit) to ${MAX_DAILY_OVERRIDE}, or empty.`,
-			);
+			setError(adminQuotaDailyInvalid({ max: String(MAX_DAILY_OVERRIDE) }));
 			return;
 		}
 		setError(null);
@@ -64,20 +73,20 @@ function QuotaForm({
 	return (
 		<form onSubmit={submit} noValidate className="mt-4 space-y-4">
 			<TextField
-				label="Active generations at once"
+				label={adminQuotaActiveLabel()}
 				inputMode="numeric"
 				value={maxActive}
 				onChange={(event) => setMaxActive(event.target.value)}
 				placeholder={String(defaults.maxActive)}
-				hint={`Empty: the default, ${defaults.maxActive}.`}
+				hint={adminQuotaActiveHint({ count: defaults.maxActive })}
 			/>
 			<TextField
-				label="Generations per day"
+				label={adminQuotaDailyLabel()}
 				inputMode="numeric"
 				value={daily}
 				onChange={(event) => setDaily(event.target.value)}
 				placeholder={String(defaults.daily)}
-				hint={`0 is no daily limit. Empty: the default, ${describeDaily(defaults.daily)}.`}
+				hint={adminQuotaDailyHint({ limit: describeDaily(defaults.daily) })}
 			/>
 			{error ? (
 				<p role="alert" className="text-sm font-medium text-red-800">
@@ -85,16 +94,18 @@ function QuotaForm({
 				</p>
 			) : null}
 			<div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-				<Dialog.Close className={getButtonClassName({ variant: "secondary" })}>Cancel</Dialog.Close>
+				<Dialog.Close className={getButtonClassName({ variant: "secondary" })}>
+					{adminCancel()}
+				</Dialog.Close>
 				<Button
 					variant="secondary"
 					disabled={isBusy}
 					onClick={() => onSave(person, { maxActive: null, daily: null })}
 				>
-					Restore defaults
+					{adminQuotaRestore()}
 				</Button>
 				<Button type="submit" isBusy={isBusy}>
-					Save quotas
+					{adminQuotaSave()}
 				</Button>
 			</div>
 		</form>
@@ -119,8 +130,8 @@ export function QuotaDialog({
 			isOpen={person !== null}
 			onOpenChange={(open) => (open ? null : onClose())}
 			returnFocusRef={returnFocusRef}
-			title="Quotas"
-			description={person ? `Limits for ${person.email}, in place of the defaults.` : null}
+			title={adminQuotaTitle()}
+			description={person ? adminQuotaDescription({ email: person.email }) : null}
 		>
 			{person ? (
 				<QuotaForm

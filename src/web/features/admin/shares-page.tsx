@@ -1,5 +1,32 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { EyeOff, Link2 } from "lucide-react";
+import {
+	adminActions,
+	adminColumnCreated,
+	adminColumnExpires,
+	adminColumnOwner,
+	adminColumnState,
+	adminColumnViews,
+	adminColumnWhat,
+	adminNavShares,
+	adminNever,
+	adminShareExpired,
+	adminShareHidden,
+	adminShareHide,
+	adminShareHideLabel,
+	adminShareLive,
+	adminShareRevoke,
+	adminShareRevoked,
+	adminShareRevokeLabel,
+	adminSharesCaption,
+	adminSharesDescription,
+	adminSharesEveryLink,
+	adminSharesLoadingLinks,
+	adminSharesLoadingReports,
+	adminSharesNone,
+	adminSharesNoReports,
+	adminSharesReports,
+} from "../../../shared/i18n/messages";
 import { type AdminShare, describeShareTarget } from "../../../shared/sharing";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
@@ -18,11 +45,11 @@ import { AdminPageFrame } from "./admin-page-frame";
 const SHARES_KEY = ["admin", "shares"] as const;
 const REPORTS_KEY = ["admin", "reports"] as const;
 
-const STATE_LABELS: Record<AdminShare["state"], string> = {
-	live: "Live",
-	expired: "Expired",
-	revoked: "Revoked",
-	hidden: "Hidden",
+const STATE_LABELS: Record<AdminShare["state"], () => string> = {
+	live: adminShareLive,
+	expired: adminShareExpired,
+	revoked: adminShareRevoked,
+	hidden: adminShareHidden,
 };
 
 /** Hide and Revoke for a link that is still live; nothing once it has ended. */
@@ -45,20 +72,20 @@ function ShareActions({
 				variant="secondary"
 				size="sm"
 				disabled={isBusy}
-				aria-label={`Hide ${label}`}
+				aria-label={adminShareHideLabel({ target: label })}
 				onClick={() => onHide(share)}
 			>
 				<EyeOff aria-hidden="true" className="size-4" />
-				Hide
+				{adminShareHide()}
 			</Button>
 			<Button
 				variant="secondary"
 				size="sm"
 				disabled={isBusy}
-				aria-label={`Revoke ${label}`}
+				aria-label={adminShareRevokeLabel({ target: label })}
 				onClick={() => onRevoke(share)}
 			>
-				Revoke
+				{adminShareRevoke()}
 			</Button>
 		</div>
 	);
@@ -90,29 +117,29 @@ export function SharesPage() {
 	return (
 		<AdminPageFrame
 			icon={<Link2 aria-hidden="true" className="size-7 text-accent-700" />}
-			title="Shared links"
-			description="What visitors reported, and every link people made. Hide takes a page down (it says so); Revoke ends the link. Both are in the audit log."
+			title={adminNavShares()}
+			description={adminSharesDescription()}
 		>
 			<AlertMessage message={hide.error?.message ?? revoke.error?.message ?? null} />
 			<section aria-labelledby="reports-heading" className="space-y-3">
 				<h2 id="reports-heading" className="text-lg font-semibold text-slate-900">
-					Reports
+					{adminSharesReports()}
 				</h2>
 				{reports.isPending ? (
-					<Spinner label="Loading the reports" />
+					<Spinner label={adminSharesLoadingReports()} />
 				) : reports.isError ? (
 					<AlertMessage message={reports.error.message} />
 				) : reports.data.length === 0 ? (
-					<p className="text-sm text-slate-600">No reports.</p>
+					<p className="text-sm text-slate-600">{adminSharesNoReports()}</p>
 				) : (
-					<ul className="divide-y divide-slate-200" aria-label="Reports">
+					<ul className="divide-y divide-slate-200" aria-label={adminSharesReports()}>
 						{reports.data.map((report) => (
 							<li key={report.id} className="flex flex-wrap items-start justify-between gap-3 py-3">
 								<div className="min-w-0 text-sm">
 									<p className="font-medium break-words text-slate-900">“{report.reason}”</p>
 									<p className="mt-1 break-words text-slate-600">
 										{formatDateTime(report.createdAt)} · {describeShareTarget(report.share)} ·{" "}
-										{report.share.ownerEmail} · {STATE_LABELS[report.share.state]}
+										{report.share.ownerEmail} · {STATE_LABELS[report.share.state]()}
 									</p>
 								</div>
 								<ShareActions share={report.share} {...actions} />
@@ -123,30 +150,30 @@ export function SharesPage() {
 			</section>
 			<section aria-labelledby="links-heading" className="space-y-3">
 				<h2 id="links-heading" className="text-lg font-semibold text-slate-900">
-					Every link
+					{adminSharesEveryLink()}
 				</h2>
 				{shares.isPending ? (
-					<Spinner label="Loading the links" />
+					<Spinner label={adminSharesLoadingLinks()} />
 				) : shares.isError ? (
 					<AlertMessage message={shares.error.message} />
 				) : shares.data.length === 0 ? (
-					<p className="text-sm text-slate-600">Nobody has shared anything yet.</p>
+					<p className="text-sm text-slate-600">{adminSharesNone()}</p>
 				) : (
 					<div className="overflow-x-auto">
 						<DataTable
-							caption="Every shared link, newest first"
+							caption={adminSharesCaption()}
 							className="text-sm"
 							head={
 								<>
-									<th className="py-2 pr-3">What</th>
-									<th className="py-2 pr-3">Owner</th>
-									<th className="py-2 pr-3">Created</th>
-									<th className="py-2 pr-3">Expires</th>
-									<th className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>Views</th>
-									<th className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>Reports</th>
-									<th className="py-2 pr-3">State</th>
+									<th className="py-2 pr-3">{adminColumnWhat()}</th>
+									<th className="py-2 pr-3">{adminColumnOwner()}</th>
+									<th className="py-2 pr-3">{adminColumnCreated()}</th>
+									<th className="py-2 pr-3">{adminColumnExpires()}</th>
+									<th className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>{adminColumnViews()}</th>
+									<th className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>{adminSharesReports()}</th>
+									<th className="py-2 pr-3">{adminColumnState()}</th>
 									<th className="py-2">
-										<span className="sr-only">Actions</span>
+										<span className="sr-only">{adminActions()}</span>
 									</th>
 								</>
 							}
@@ -157,7 +184,7 @@ export function SharesPage() {
 									<td className="py-2 pr-3 break-all">{share.ownerEmail}</td>
 									<td className="py-2 pr-3">{formatDateTime(share.createdAt)}</td>
 									<td className="py-2 pr-3">
-										{share.expiresAt ? formatDateTime(share.expiresAt) : "Never"}
+										{share.expiresAt ? formatDateTime(share.expiresAt) : adminNever()}
 									</td>
 									<td className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>
 										{formatCount(share.views)}
@@ -165,7 +192,7 @@ export function SharesPage() {
 									<td className={`py-2 pr-3 ${NUMERIC_CELL_CLASS_NAME}`}>
 										{formatCount(share.reports)}
 									</td>
-									<td className="py-2 pr-3">{STATE_LABELS[share.state]}</td>
+									<td className="py-2 pr-3">{STATE_LABELS[share.state]()}</td>
 									<td className="py-2">
 										<ShareActions share={share} {...actions} />
 									</td>

@@ -1,6 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { ChartColumn, Download } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useMemo } from "react";
+import {
+	adminNavUsage,
+	adminUsageChartLabel,
+	adminUsageDownloadCsv,
+	adminUsageDownloadCsvOf,
+	adminUsageEmpty,
+	adminUsageLastDays,
+	adminUsageLoadFailed,
+	adminUsageLoading,
+	adminUsageRange,
+	adminUsageReasonsMeaning,
+	adminUsageShowTable,
+} from "../../../shared/i18n/messages";
 import { FAILURE_REASONS, USAGE_DAYS, type UsageReport } from "../../../shared/usage-responses";
 import { getButtonClassName } from "../../components/button";
 import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
@@ -11,7 +24,6 @@ import { formatCalendarDay } from "../../lib/date-format";
 import { AdminPageFrame } from "./admin-page-frame";
 import { buildUsageSections, isUsageEmpty, toCsv, type UsageSection } from "./usage-sections";
 
-const LOAD_FAILURE_MESSAGE = "Failed to load the usage report. Please try again.";
 const FAILURE_REASON_ENTRIES = Object.entries(FAILURE_REASONS);
 
 // The chart library loads with this screen's charts only, after the tables are on the screen.
@@ -112,11 +124,11 @@ function UsageSectionCard({
 					<a
 						href={csvHref(section)}
 						download={`atelier-${section.id}-${fileDay}.csv`}
-						aria-label={`Download CSV: ${section.title}`}
+						aria-label={adminUsageDownloadCsvOf({ title: section.title })}
 						className={getButtonClassName({ variant: "secondary", size: "sm" })}
 					>
 						<Download aria-hidden="true" className="size-4" />
-						Download CSV
+						{adminUsageDownloadCsv()}
 					</a>
 				)}
 			</div>
@@ -130,13 +142,14 @@ function UsageSectionCard({
 						<Suspense fallback={<ChartPlaceholder />}>
 							<UsageChart
 								spec={section.chart}
-								label={`${section.title}: chart. The table below has its numbers.`}
+								label={adminUsageChartLabel({ title: section.title })}
 							/>
 						</Suspense>
 					</div>
 					<details className="mt-3">
 						<summary className="cursor-pointer text-sm font-medium text-accent-700">
-							Show as table<span className="sr-only">: {section.title}</span>
+							{adminUsageShowTable()}
+							<span className="sr-only">: {section.title}</span>
 						</summary>
 						<SectionTable section={section} />
 					</details>
@@ -158,13 +171,13 @@ function FailureReasonsList() {
 	return (
 		<details className="mt-3">
 			<summary className="cursor-pointer text-sm font-medium text-accent-700">
-				What each reason means
+				{adminUsageReasonsMeaning()}
 			</summary>
 			<dl className="mt-2 space-y-2 text-sm">
 				{FAILURE_REASON_ENTRIES.map(([reason, { label, meaning }]) => (
 					<div key={reason}>
-						<dt className="font-medium text-slate-900">{label}</dt>
-						<dd className="text-slate-600">{meaning}</dd>
+						<dt className="font-medium text-slate-900">{label()}</dt>
+						<dd className="text-slate-600">{meaning()}</dd>
 					</div>
 				))}
 			</dl>
@@ -178,8 +191,7 @@ function UsageReportView({ report }: { report: UsageReport }) {
 	if (isUsageEmpty(report)) {
 		return (
 			<p className="rounded-2xl border border-dashed border-slate-300 bg-white/80 px-6 py-12 text-center text-sm text-slate-600">
-				No generations in the last {USAGE_DAYS} days, and no images stored. The charts appear once
-				people generate images.
+				{adminUsageEmpty({ days: USAGE_DAYS })}
 			</p>
 		);
 	}
@@ -208,8 +220,8 @@ export function UsagePage() {
 		content = (
 			<QueryStatus
 				query={usage}
-				loadingLabel="Loading the usage report"
-				failureMessage={LOAD_FAILURE_MESSAGE}
+				loadingLabel={adminUsageLoading()}
+				failureMessage={adminUsageLoadFailed()}
 			/>
 		);
 	} else {
@@ -222,11 +234,16 @@ export function UsagePage() {
 		<AdminPageFrame
 			hasHistoryLink
 			icon={<ChartColumn aria-hidden="true" className="size-7 text-accent-600" />}
-			title="Usage"
+			title={adminNavUsage()}
 			description={
 				report && firstDay && lastDay
-					? `The last ${USAGE_DAYS} days, ${formatCalendarDay(firstDay)} to ${formatCalendarDay(lastDay)}, by day in ${report.timeZone}.`
-					: `The last ${USAGE_DAYS} days.`
+					? adminUsageRange({
+							days: USAGE_DAYS,
+							first: formatCalendarDay(firstDay),
+							last: formatCalendarDay(lastDay),
+							timeZone: report.timeZone,
+						})
+					: adminUsageLastDays({ days: USAGE_DAYS })
 			}
 		>
 			{content}

@@ -2,6 +2,53 @@
 // the chart draws, the <table> shows (each column formatting its own) and the CSV download writes.
 // One home for each chart's data, so the three never disagree.
 import {
+	adminColumnPerson,
+	adminUsageBytes,
+	adminUsageCompleted,
+	adminUsageDay,
+	adminUsageDollars,
+	adminUsageEnhanceDescription,
+	adminUsageEnhanceNote,
+	adminUsageEnhanceTitle,
+	adminUsageFailed,
+	adminUsageFailures,
+	adminUsageFailuresDescription,
+	adminUsageFailuresTitle,
+	adminColumnGenerations as adminUsageGenerations,
+	adminUsageGenerationsDescription,
+	adminUsageGenerationsTitle,
+	adminColumnImages as adminUsageImages,
+	adminUsageInTrash,
+	adminUsageMedianSeconds,
+	adminUsageModel,
+	adminUsageNobodySpent,
+	adminUsageNoCompleted,
+	adminUsageNoEnhance,
+	adminUsageNoFailures,
+	adminUsageNoGenerations,
+	adminUsageNoImages,
+	adminUsageNoSpend,
+	adminUsageNotCounted,
+	adminUsagePartialBytes,
+	adminUsageReason,
+	adminUsageRewrites,
+	adminUsageSeconds,
+	adminUsageSpendColumn,
+	adminUsageSpendDescription,
+	adminUsageSpendTitle,
+	adminUsageSpendTotal,
+	adminUsageStorageDescription,
+	adminUsageStorageTitle,
+	adminUsageStoredNow,
+	adminUsageTimesColumn,
+	adminUsageTimesDescription,
+	adminUsageTimesTitle,
+	adminUsageTopDescription,
+	adminUsageTopTitle,
+	adminUsageTotal,
+	adminUsageTotalNote,
+} from "../../../shared/i18n/messages";
+import {
 	FAILURE_REASON_VALUES,
 	FAILURE_REASONS,
 	USAGE_DAYS,
@@ -9,6 +56,8 @@ import {
 } from "../../../shared/usage-responses";
 import { formatCalendarDay, formatShortCalendarDay } from "../../lib/date-format";
 import { formatBytes, formatCount, formatDecimal, formatMoney } from "../../lib/number-format";
+
+// Every text here is written when the sections are built, in the page's language.
 
 type Cell = string | number;
 
@@ -66,12 +115,12 @@ function formatDayCell(value: Cell): string {
 	return typeof value === "string" ? formatCalendarDay(value) : String(value);
 }
 
-const DAY_COLUMN: UsageColumn = { label: "Day", format: formatDayCell };
-const WINDOW = `the last ${USAGE_DAYS} days`;
-
-function plural(count: number, one: string, many: string): string {
-	return `${formatCount(count)} ${count === 1 ? one : many}`;
+function dayColumn(): UsageColumn {
+	return { label: adminUsageDay(), format: formatDayCell };
 }
+
+/** The window every sentence names: "the last 30 days". */
+const DAYS = { days: USAGE_DAYS };
 
 function buildGenerations(report: UsageReport): UsageSection {
 	const dayLabels = report.days.map(formatShortCalendarDay);
@@ -101,20 +150,20 @@ function buildGenerations(report: UsageReport): UsageSection {
 	});
 	return {
 		id: "generations",
-		title: "Generations per day by model",
-		description: `Generations made each day of ${WINDOW}, stacked by model.`,
+		title: adminUsageGenerationsTitle(),
+		description: adminUsageGenerationsDescription(DAYS),
 		columns: [
-			DAY_COLUMN,
-			{ label: "Model" },
-			{ label: "Completed", format: formatCountCell, isNumeric: true },
-			{ label: "Failed", format: formatCountCell, isNumeric: true },
-			{ label: "Total", format: formatCountCell, isNumeric: true },
+			dayColumn(),
+			{ label: adminUsageModel() },
+			{ label: adminUsageCompleted(), format: formatCountCell, isNumeric: true },
+			{ label: adminUsageFailed(), format: formatCountCell, isNumeric: true },
+			{ label: adminUsageTotal(), format: formatCountCell, isNumeric: true },
 		],
 		rows,
-		chart: { labels: dayLabels, series, isStacked: true, valueTitle: "Generations" },
-		emptyMessage: `No generations in ${WINDOW}.`,
+		chart: { labels: dayLabels, series, isStacked: true, valueTitle: adminUsageGenerations() },
+		emptyMessage: adminUsageNoGenerations(DAYS),
 		isEmpty: rows.length === 0,
-		notes: ["Total also counts generations still queued or running."],
+		notes: [adminUsageTotalNote()],
 	};
 }
 
@@ -122,7 +171,7 @@ function buildFailures(report: UsageReport): UsageSection {
 	const dayIndex = new Map(report.days.map((day, index) => [day, index]));
 	const rows = report.failuresByDay.map((entry) => [
 		entry.day,
-		FAILURE_REASONS[entry.reason].label,
+		FAILURE_REASONS[entry.reason].label(),
 		entry.count,
 	]);
 	const series = FAILURE_REASON_VALUES.flatMap((reason) => {
@@ -133,25 +182,25 @@ function buildFailures(report: UsageReport): UsageSection {
 			const index = dayIndex.get(entry.day);
 			if (index !== undefined) data[index] = entry.count;
 		}
-		return [{ label: FAILURE_REASONS[reason].label, data }];
+		return [{ label: FAILURE_REASONS[reason].label(), data }];
 	});
 	return {
 		id: "failures",
-		title: "Failures per day by reason",
-		description: `Generations that failed each day of ${WINDOW}, stacked by reason.`,
+		title: adminUsageFailuresTitle(),
+		description: adminUsageFailuresDescription(DAYS),
 		columns: [
-			DAY_COLUMN,
-			{ label: "Reason" },
-			{ label: "Failures", format: formatCountCell, isNumeric: true },
+			dayColumn(),
+			{ label: adminUsageReason() },
+			{ label: adminUsageFailures(), format: formatCountCell, isNumeric: true },
 		],
 		rows,
 		chart: {
 			labels: report.days.map(formatShortCalendarDay),
 			series,
 			isStacked: true,
-			valueTitle: "Failures",
+			valueTitle: adminUsageFailures(),
 		},
-		emptyMessage: `No failures in ${WINDOW}.`,
+		emptyMessage: adminUsageNoFailures(DAYS),
 		isEmpty: rows.length === 0,
 		notes: [],
 	};
@@ -167,12 +216,12 @@ function buildCompletionTimes(report: UsageReport): UsageSection {
 	const labels = entries.map((entry) => labelOf.get(entry.modelId) ?? entry.modelId);
 	return {
 		id: "completion-times",
-		title: "Median time to complete per model",
-		description: `The median time from request to finished images, per model, over ${WINDOW}.`,
+		title: adminUsageTimesTitle(),
+		description: adminUsageTimesDescription(DAYS),
 		columns: [
-			{ label: "Model" },
-			{ label: "Completed", format: formatCountCell, isNumeric: true },
-			{ label: "Median time to complete (seconds)", format: formatSecondsCell, isNumeric: true },
+			{ label: adminUsageModel() },
+			{ label: adminUsageCompleted(), format: formatCountCell, isNumeric: true },
+			{ label: adminUsageTimesColumn(), format: formatSecondsCell, isNumeric: true },
 		],
 		rows: entries.map((entry, index) => [
 			labels[index] ?? entry.modelId,
@@ -181,11 +230,13 @@ function buildCompletionTimes(report: UsageReport): UsageSection {
 		]),
 		chart: {
 			labels,
-			series: [{ label: "Median seconds", data: entries.map((entry) => entry.medianSeconds) }],
+			series: [
+				{ label: adminUsageMedianSeconds(), data: entries.map((entry) => entry.medianSeconds) },
+			],
 			isHorizontal: true,
-			valueTitle: "Seconds",
+			valueTitle: adminUsageSeconds(),
 		},
-		emptyMessage: `No completed generations in ${WINDOW}.`,
+		emptyMessage: adminUsageNoCompleted(DAYS),
 		isEmpty: entries.length === 0,
 		notes: [],
 	};
@@ -194,38 +245,43 @@ function buildCompletionTimes(report: UsageReport): UsageSection {
 function buildStorage(report: UsageReport): UsageSection {
 	const { storage } = report;
 	const notes = [
-		`Stored now: ${plural(storage.totalImages, "image", "images")}, ${formatBytes(storage.totalBytes)}.`,
+		adminUsageStoredNow({ count: storage.totalImages, bytes: formatBytes(storage.totalBytes) }),
 	];
 	if (storage.trashImages) {
 		notes.push(
-			`In the Trash until purged: ${plural(storage.trashImages, "image", "images")}, ${formatBytes(storage.trashBytes ?? 0)}.`,
+			adminUsageInTrash({
+				count: storage.trashImages,
+				bytes: formatBytes(storage.trashBytes ?? 0),
+			}),
 		);
 	}
 	if (storage.imagesWithoutBytes > 0) {
-		notes.push(
-			`Partial bytes: ${plural(storage.imagesWithoutBytes, "image was", "images were")} stored before sizes were recorded; their bytes are not counted.`,
-		);
+		notes.push(adminUsagePartialBytes({ count: storage.imagesWithoutBytes }));
 	}
 	return {
 		id: "storage",
-		title: "Images stored and bytes",
-		description: `Images stored by the generations made each day of ${WINDOW}, and their bytes (originals, display copies and thumbnails).`,
+		title: adminUsageStorageTitle(),
+		description: adminUsageStorageDescription(DAYS),
 		columns: [
-			DAY_COLUMN,
-			{ label: "Images", format: formatCountCell, isNumeric: true },
-			{ label: "Bytes", format: formatBytesCell, isNumeric: true },
+			dayColumn(),
+			{ label: adminUsageImages(), format: formatCountCell, isNumeric: true },
+			{ label: adminUsageBytes(), format: formatBytesCell, isNumeric: true },
 		],
 		rows: storage.byDay.map((entry) => [entry.day, entry.images, entry.bytes]),
 		chart: {
 			labels: report.days.map(formatShortCalendarDay),
 			series: [
-				{ label: "Images", data: storage.byDay.map((entry) => entry.images) },
-				{ label: "Bytes", data: storage.byDay.map((entry) => entry.bytes), isLine: true },
+				{ label: adminUsageImages(), data: storage.byDay.map((entry) => entry.images) },
+				{
+					label: adminUsageBytes(),
+					data: storage.byDay.map((entry) => entry.bytes),
+					isLine: true,
+				},
 			],
-			valueTitle: "Images",
-			lineTitle: "Bytes",
+			valueTitle: adminUsageImages(),
+			lineTitle: adminUsageBytes(),
 		},
-		emptyMessage: `No images stored in ${WINDOW}.`,
+		emptyMessage: adminUsageNoImages(DAYS),
 		isEmpty: storage.byDay.every((entry) => entry.images === 0),
 		notes,
 	};
@@ -233,27 +289,23 @@ function buildStorage(report: UsageReport): UsageSection {
 
 function buildSpend(report: UsageReport): UsageSection {
 	const { spend } = report;
-	const notes = [`Total over ${WINDOW}: ${formatMoney(spend.total)}.`];
-	if (spend.unpricedImages > 0) {
-		notes.push(
-			`Not counted: ${plural(spend.unpricedImages, "image", "images")} without a price (their model has none, or they were made before prices were recorded).`,
-		);
-	}
+	const notes = [adminUsageSpendTotal({ ...DAYS, amount: formatMoney(spend.total) })];
+	if (spend.unpricedImages > 0) notes.push(adminUsageNotCounted({ count: spend.unpricedImages }));
 	return {
 		id: "spend",
-		title: "Estimated spend per day",
-		description: `Completed images times their model's price per image when they were made, in US dollars, each day of ${WINDOW}.`,
+		title: adminUsageSpendTitle(),
+		description: adminUsageSpendDescription(DAYS),
 		columns: [
-			DAY_COLUMN,
-			{ label: "Estimated spend (USD)", format: formatMoneyCell, isNumeric: true },
+			dayColumn(),
+			{ label: adminUsageSpendColumn(), format: formatMoneyCell, isNumeric: true },
 		],
 		rows: spend.byDay.map((entry) => [entry.day, entry.amount]),
 		chart: {
 			labels: report.days.map(formatShortCalendarDay),
-			series: [{ label: "Estimated spend (USD)", data: spend.byDay.map((entry) => entry.amount) }],
-			valueTitle: "US dollars",
+			series: [{ label: adminUsageSpendColumn(), data: spend.byDay.map((entry) => entry.amount) }],
+			valueTitle: adminUsageDollars(),
 		},
-		emptyMessage: `No estimated spend in ${WINDOW}.`,
+		emptyMessage: adminUsageNoSpend(DAYS),
 		isEmpty: spend.byDay.every((entry) => entry.amount === 0),
 		notes,
 	};
@@ -262,26 +314,26 @@ function buildSpend(report: UsageReport): UsageSection {
 function buildTopSpenders(report: UsageReport): UsageSection {
 	return {
 		id: "top-spenders",
-		title: "Top ten spenders",
-		description: `The ten people whose completed images cost most over ${WINDOW}.`,
+		title: adminUsageTopTitle(),
+		description: adminUsageTopDescription(DAYS),
 		columns: [
-			{ label: "Person" },
-			{ label: "Images", format: formatCountCell, isNumeric: true },
-			{ label: "Estimated spend (USD)", format: formatMoneyCell, isNumeric: true },
+			{ label: adminColumnPerson() },
+			{ label: adminUsageImages(), format: formatCountCell, isNumeric: true },
+			{ label: adminUsageSpendColumn(), format: formatMoneyCell, isNumeric: true },
 		],
 		rows: report.topSpenders.map((entry) => [entry.email, entry.images, entry.amount]),
 		chart: {
 			labels: report.topSpenders.map((entry) => entry.email),
 			series: [
 				{
-					label: "Estimated spend (USD)",
+					label: adminUsageSpendColumn(),
 					data: report.topSpenders.map((entry) => entry.amount),
 				},
 			],
 			isHorizontal: true,
-			valueTitle: "US dollars",
+			valueTitle: adminUsageDollars(),
 		},
-		emptyMessage: `Nobody spent anything in ${WINDOW}.`,
+		emptyMessage: adminUsageNobodySpent(DAYS),
 		isEmpty: report.topSpenders.length === 0,
 		notes: [],
 	};
@@ -292,22 +344,22 @@ function buildEnhance(report: UsageReport): UsageSection {
 	const total = report.enhance?.total ?? 0;
 	return {
 		id: "enhance",
-		title: "Enhance",
-		description: `The prompt rewrites each person asked of the chat model over ${WINDOW}, most first.`,
-		columns: [{ label: "Person" }, { label: "Rewrites", format: formatCountCell, isNumeric: true }],
+		title: adminUsageEnhanceTitle(),
+		description: adminUsageEnhanceDescription(DAYS),
+		columns: [
+			{ label: adminColumnPerson() },
+			{ label: adminUsageRewrites(), format: formatCountCell, isNumeric: true },
+		],
 		rows: people.map((entry) => [entry.email, entry.calls]),
 		chart: {
 			labels: people.map((entry) => entry.email),
-			series: [{ label: "Rewrites", data: people.map((entry) => entry.calls) }],
+			series: [{ label: adminUsageRewrites(), data: people.map((entry) => entry.calls) }],
 			isHorizontal: true,
-			valueTitle: "Rewrites",
+			valueTitle: adminUsageRewrites(),
 		},
-		emptyMessage: `Nobody used Enhance in ${WINDOW}.`,
+		emptyMessage: adminUsageNoEnhance(DAYS),
 		isEmpty: people.length === 0,
-		notes:
-			total > 0
-				? [`${formatCount(total)} rewrites in all; the 20 people who asked most are listed.`]
-				: [],
+		notes: total > 0 ? [adminUsageEnhanceNote({ count: total })] : [],
 	};
 }
 

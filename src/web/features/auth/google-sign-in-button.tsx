@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { authGoogleFailed, authGoogleFailedBecause } from "../../../shared/i18n/messages";
 import { Button, type ButtonSize } from "../../components/button";
 import type { AuthActionError } from "../../lib/auth-errors";
 import { joinClassNames } from "../../lib/class-names";
@@ -6,11 +7,9 @@ import { isRecord, readString } from "../../lib/read-json";
 import { useAuth } from "./auth-context";
 import { GoogleLogo } from "./google-logo";
 
-const GOOGLE_SIGN_IN_FAILED_MESSAGE = "Google sign-in failed";
-
 /** "Google sign-in failed", followed by the reason when one is known. */
 export function formatGoogleSignInError(reason: string | undefined): string {
-	return reason ? `${GOOGLE_SIGN_IN_FAILED_MESSAGE}: ${reason}` : GOOGLE_SIGN_IN_FAILED_MESSAGE;
+	return reason ? authGoogleFailedBecause({ reason }) : authGoogleFailed();
 }
 
 /**

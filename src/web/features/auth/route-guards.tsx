@@ -1,12 +1,13 @@
 import { Navigate, Outlet } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
+import { authCheckingSession } from "../../../shared/i18n/messages";
 import { Spinner } from "../../components/spinner";
 import { useAuth } from "./auth-context";
 
 function SessionCheck() {
 	return (
 		<div className="flex justify-center py-24 text-accent-600">
-			<Spinner size="lg" label="Checking your session" />
+			<Spinner size="lg" label={authCheckingSession()} />
 		</div>
 	);
 }

@@ -7,8 +7,13 @@ import { mswServer } from "../../testing/msw-server";
 import { renderApp } from "../../testing/render-app";
 import { findToast } from "../../testing/toasts";
 
+/** The menu's button, once its lazy chunk has loaded (the first test in a run loads it cold). */
+function findMenuButton() {
+	return screen.findByRole("button", { name: "Account menu" }, { timeout: 10_000 });
+}
+
 async function openUserMenu(user: ReturnType<typeof renderApp>["user"]) {
-	await user.click(await screen.findByRole("button", { name: "Account menu" }));
+	await user.click(await findMenuButton());
 	return within(await screen.findByRole("menu"));
 }
 
@@ -17,7 +22,7 @@ describe("UserMenu", () => {
 		startFakeAuthServer({ signedInAs: createTestUser({ email: "jane.doe@example.com" }) });
 		const { user } = renderApp({ path: "/" });
 
-		const trigger = await screen.findByRole("button", { name: "Account menu" });
+		const trigger = await findMenuButton();
 		expect(trigger).toHaveTextContent("J");
 
 		const menu = await openUserMenu(user);

@@ -15,7 +15,22 @@ import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { ThemeChoice } from "../../../shared/account-settings";
 import { APP_PATHS } from "../../../shared/app-routes";
-import { ACCOUNT_LABEL } from "../../../shared/constants";
+import {
+	adminNavAuditLog,
+	adminNavPeople,
+	authCancel,
+	authMenuAccount,
+	authMenuFreeAccount,
+	authMenuLabel,
+	authMenuTheme,
+	authMenuThemeDark,
+	authMenuThemeLight,
+	authMenuThemeSystem,
+	authMenuTrash,
+	authSignOut,
+	authSignOutDescription,
+	authSignOutTitle,
+} from "../../../shared/i18n/messages";
 import { emailLocalPart } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
@@ -48,12 +63,6 @@ function Avatar({ initial, size }: { initial: string; size: "sm" | "md" }) {
 	);
 }
 
-const THEME_ITEMS: MenuChoice<ThemeChoice>[] = [
-	{ choice: "system", label: "System", icon: Monitor },
-	{ choice: "light", label: "Light", icon: Sun },
-	{ choice: "dark", label: "Dark", icon: Moon },
-];
-
 /** System, Light or Dark: applied at once, kept on this device and in the account. */
 function ThemeChoices({
 	choice,
@@ -62,8 +71,19 @@ function ThemeChoices({
 	choice: ThemeChoice;
 	onChoose: (choice: ThemeChoice) => void;
 }) {
+	const items: MenuChoice<ThemeChoice>[] = [
+		{ choice: "system", label: authMenuThemeSystem(), icon: Monitor },
+		{ choice: "light", label: authMenuThemeLight(), icon: Sun },
+		{ choice: "dark", label: authMenuThemeDark(), icon: Moon },
+	];
 	return (
-		<MenuChoices label="Theme" items={THEME_ITEMS} choice={choice} onChoose={onChoose} isKeptOpen />
+		<MenuChoices
+			label={authMenuTheme()}
+			items={items}
+			choice={choice}
+			onChoose={onChoose}
+			isKeptOpen
+		/>
 	);
 }
 
@@ -115,7 +135,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 			<DropdownMenu.Root modal={false}>
 				<DropdownMenu.Trigger
 					ref={triggerRef}
-					aria-label="Account menu"
+					aria-label={authMenuLabel()}
 					className="inline-flex cursor-pointer items-center gap-1 rounded-full p-0.5 pr-1.5 text-slate-600 ring-1 ring-slate-200 transition-colors hover:bg-slate-50 hover:text-slate-900 data-[state=open]:bg-slate-100"
 				>
 					<Avatar initial={initial} size="sm" />
@@ -138,7 +158,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 						<Avatar initial={initial} size="md" />
 						<div className="min-w-0">
 							<p className="truncate text-sm font-semibold text-slate-900">{localPart}</p>
-							<p className="text-xs text-slate-600">{ACCOUNT_LABEL}</p>
+							<p className="text-xs text-slate-600">{authMenuFreeAccount()}</p>
 						</div>
 					</div>
 					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
@@ -147,7 +167,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
 					>
 						<Trash2 aria-hidden="true" className="size-4" />
-						Trash
+						{authMenuTrash()}
 					</DropdownMenu.Item>
 					{isAdmin ? (
 						<DropdownMenu.Item
@@ -155,7 +175,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 							className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
 						>
 							<ScrollText aria-hidden="true" className="size-4" />
-							Audit log
+							{adminNavAuditLog()}
 						</DropdownMenu.Item>
 					) : null}
 					{isAdmin ? (
@@ -164,7 +184,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 							className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
 						>
 							<Users aria-hidden="true" className="size-4" />
-							People
+							{adminNavPeople()}
 						</DropdownMenu.Item>
 					) : null}
 					<DropdownMenu.Item
@@ -172,7 +192,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900"
 					>
 						<UserRound aria-hidden="true" className="size-4" />
-						Account
+						{authMenuAccount()}
 					</DropdownMenu.Item>
 					<DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
 					<ThemeChoices choice={theme.choice} onChoose={theme.choose} />
@@ -187,7 +207,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 						className="flex cursor-pointer items-center gap-2 rounded-lg px-2.5 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-red-50 data-[highlighted]:text-red-700"
 					>
 						<LogOut aria-hidden="true" className="size-4" />
-						Sign Out
+						{authSignOut()}
 					</DropdownMenu.Item>
 				</DropdownMenu.Content>
 			</DropdownMenu.Root>
@@ -200,12 +220,12 @@ export function UserMenu({ onError }: UserMenuProps) {
 				returnFocusRef={triggerRef}
 				width="sm"
 				isBackdropBlurred
-				title="Sign out?"
-				description="You will need to sign in again to generate images and see your generations."
+				title={authSignOutTitle()}
+				description={authSignOutDescription()}
 				footer={
 					<>
 						<AlertDialog.Cancel className={getButtonClassName({ variant: "secondary" })}>
-							Cancel
+							{authCancel()}
 						</AlertDialog.Cancel>
 						<AlertDialog.Action
 							className={getButtonClassName({ variant: "danger" })}
@@ -217,7 +237,7 @@ export function UserMenu({ onError }: UserMenuProps) {
 							}}
 						>
 							{isSigningOut ? <Spinner size="sm" /> : null}
-							Sign Out
+							{authSignOut()}
 						</AlertDialog.Action>
 					</>
 				}
