@@ -212,6 +212,7 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 					"createGeneration",
 					"uploadImage",
 					"listActiveGenerations",
+					"streamGenerationEvents",
 					"listBoards",
 					"createBoard",
 					"listShares",
@@ -232,6 +233,8 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 			) {
 				// Not about anyone else's generation: the administrator's own, as anyone's.
 				expect(response.status, label).toBe(operation.success.status);
+				// The event stream lasts until it is left.
+				await response.body?.cancel();
 			} else {
 				expect(response.status, label).toBe(404);
 				await expectErrorEnvelope(response, 404, "NOT_FOUND");

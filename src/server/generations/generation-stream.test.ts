@@ -188,7 +188,9 @@ describe.each(availableDatabaseKinds())("the generation event stream on %s", (ki
 			await server.close();
 		});
 
-		it("brings a generation started through the API within a second, and its completion", async () => {
+		it("brings a generation started through the API within a second, and its completion", {
+			timeout: 60_000,
+		}, async () => {
 			const person = await createTestUser(server);
 			const { token } = await createToken(person, ["generate", "read"]);
 			const stream = await openStream(person.client);
