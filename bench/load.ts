@@ -34,6 +34,7 @@ import {
 	printTable,
 	startBenchPostgres,
 } from "./bench-support";
+import { PageStream } from "./load-stream";
 
 const PEOPLE = Number(process.env.PEOPLE ?? 100);
 const DURATION_MS = Number(process.env.DURATION_S ?? 60) * 1000;
@@ -84,6 +85,8 @@ type Counters = {
 	signUpMs: number[];
 	/** For each generation followed to its end: the polls it took. */
 	pollsPerGeneration: number[];
+	/** For each generation followed to its end: the stream's events it took. */
+	eventsPerGeneration: number[];
 	/** Generations seen completed within the crowd's time (not its grace after). */
 	completedInTime: number;
 };
@@ -95,6 +98,7 @@ type Run = {
 	generationsStarted: number;
 	generationsFailed: number;
 	pollsPerGeneration: number[];
+	eventsPerGeneration: number[];
 	completedInTime: number;
 	signedUp: number;
 	/** Each person's time from arriving to being signed up, retries included. */
@@ -233,6 +237,20 @@ class Person {
 		}
 	}
 
+	/** The page's one stream of its generations, with this person's session. */
+	openStream(): PageStream {
+		return new PageStream(
+			this.origin,
+			() => ({
+				origin: this.origin,
+				"x-forwarded-for": this.address,
+				...(this.cookie ? { cookie: this.cookie } : {}),
+			}),
+			this.dispatcher,
+			this.samples,
+		);
+	}
+
 	private keepCookie(setCookie: string) {
 		const pair = setCookie.split(";")[0] ?? "";
 		const name = pair.slice(0, pair.indexOf("="));
@@ -283,7 +301,24 @@ async function simulatePerson(
 	counters.signedUp += 1;
 	counters.signUpMs.push(performance.now() - arrivedAt);
 	await person.request("GET /api/auth/get-session", "/api/auth/get-session");
+	// The page's one stream of its generations, as the web app opens it; without one (a build
+	// before it), each generation is polled.
+	const stream = person.openStream();
+	await stream.open();
+	try {
+		await generateUntil(person, stream, endsAt, completions, counters);
+	} finally {
+		stream.close();
+	}
+}
 
+async function generateUntil(
+	person: Person,
+	stream: PageStream,
+	endsAt: number,
+	completions: number[],
+	counters: Counters,
+) {
 	while (Date.now() < endsAt) {
 		const created = await person.request("POST /api/generations", "/api/generations", {
 			method: "POST",
@@ -295,7 +330,31 @@ async function simulatePerson(
 			const startedAt = performance.now();
 			const own = { id: createdBody.id, isCompleted: false };
 			person.own.push(own);
-			// Follow it as the web app does (follow-generation.ts): GET {pollingUrl} again and again,
+			let polls = 0;
+			const end = (status: string | undefined) => {
+				counters.pollsPerGeneration.push(polls);
+				counters.eventsPerGeneration.push(stream.eventsFor(own.id));
+				if (status === "completed") {
+					completions.push(performance.now() - startedAt);
+					if (Date.now() < endsAt) counters.completedInTime += 1;
+					own.isCompleted = true;
+				} else counters.failed += 1;
+			};
+			if (stream.isAvailable) {
+				// Through the page's stream, as the web app follows it: the status route asked once only
+				// where the stream left it in doubt (it left the list while the stream reconnected).
+				const outcome = await stream.waitForEnd(own.id, endsAt + FINISH_GRACE_MS);
+				if (outcome === "left") {
+					polls += 1;
+					const poll = await person.request(
+						"GET /api/generations/:id/status",
+						`${createdBody.pollingUrl}?wait=0`,
+					);
+					const status = (poll.body as { status?: string } | undefined)?.status;
+					if (status === "completed" || status === "failed") end(status);
+				} else if (outcome !== "timeout") end(outcome.status);
+			}
+			// Else follow it as the earlier web app did (follow-generation.ts): GET {pollingUrl} again and again,
 			// naming the last answer's version (`after`); the server holds each until the generation
 			// changes or the polling interval passes. An answer with news (a new status or progress)
 			// is followed by the next poll at once; one with nothing new, or a failed poll, is spaced
@@ -303,8 +362,7 @@ async function simulatePerson(
 			// its status alone, as its own page did.
 			let lastNews: string | undefined;
 			let lastVersion: string | undefined;
-			let polls = 0;
-			while (Date.now() < endsAt + FINISH_GRACE_MS) {
+			while (!stream.isAvailable && Date.now() < endsAt + FINISH_GRACE_MS) {
 				const pollStartedAt = performance.now();
 				polls += 1;
 				const poll = await person.request(
@@ -317,16 +375,8 @@ async function simulatePerson(
 					| { status?: string; progress?: unknown; version?: string }
 					| undefined;
 				const status = body?.status;
-				if (status === "completed") {
-					completions.push(performance.now() - startedAt);
-					counters.pollsPerGeneration.push(polls);
-					if (Date.now() < endsAt) counters.completedInTime += 1;
-					own.isCompleted = true;
-					break;
-				}
-				if (status === "failed") {
-					counters.failed += 1;
-					counters.pollsPerGeneration.push(polls);
+				if (status === "completed" || status === "failed") {
+					end(status);
 					break;
 				}
 				if (poll.status !== 200) {
@@ -411,6 +461,7 @@ async function runCrowd(label: string, serverEnv: Record<string, string>): Promi
 			failed: 0,
 			signUpMs: [],
 			pollsPerGeneration: [],
+			eventsPerGeneration: [],
 			completedInTime: 0,
 		};
 		const cpuBefore = readCpuSeconds(pid);
@@ -451,6 +502,7 @@ async function runCrowd(label: string, serverEnv: Record<string, string>): Promi
 			generationsStarted: counters.started,
 			generationsFailed: counters.failed,
 			pollsPerGeneration: counters.pollsPerGeneration,
+			eventsPerGeneration: counters.eventsPerGeneration,
 			completedInTime: counters.completedInTime,
 			signedUp: counters.signedUp,
 			signUpMs: counters.signUpMs,
@@ -530,6 +582,14 @@ function printRun(run: Run) {
 	const polls = [...run.pollsPerGeneration].sort((a, b) => a - b);
 	console.log(
 		`polls per generation followed to its end (${polls.length}): p50 ${percentile(polls, 0.5)}, p95 ${percentile(polls, 0.95)}, max ${polls.at(-1) ?? Number.NaN}; completed within the crowd's ${DURATION_MS / 1000} s: ${run.completedInTime}, ${(run.completedInTime / (DURATION_MS / 1000)).toFixed(2)} a second`,
+	);
+	const events = [...run.eventsPerGeneration].sort((a, b) => a - b);
+	const requestsEach = run.pollsPerGeneration.map(
+		(count, index) => count + (run.eventsPerGeneration[index] ?? 0),
+	);
+	requestsEach.sort((a, b) => a - b);
+	console.log(
+		`stream events per generation (${events.length}): p50 ${percentile(events, 0.5)}, p95 ${percentile(events, 0.95)}, max ${events.at(-1) ?? Number.NaN}; events and polls together: p50 ${percentile(requestsEach, 0.5)}, p95 ${percentile(requestsEach, 0.95)}`,
 	);
 	const { startPeakMb, idleMb, peakMb, isPeakReset, afterMb } = run.memory;
 	console.log(

@@ -139,8 +139,13 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 						const body: unknown = await response.json();
 						z.parse(answer.schema, body);
 						expect(validateAgainstDocument(operation, response.status, body)).toEqual([]);
-					} else
-						expect(response.headers.get("content-type")).toMatch(/^(image\/|application\/zip)/);
+					} else {
+						expect(response.headers.get("content-type")).toMatch(
+							/^(image\/|application\/zip|text\/event-stream)/,
+						);
+						// The event stream lasts until it is left.
+						await response.body?.cancel();
+					}
 				} else {
 					const message = await expectErrorEnvelope(response, 403, "TOKEN_SCOPE_MISSING");
 					for (const needed of operation.access.scopes) expect(message).toContain(`"${needed}"`);
@@ -207,6 +212,7 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 					"createGeneration",
 					"uploadImage",
 					"listActiveGenerations",
+					"streamGenerationEvents",
 					"listBoards",
 					"createBoard",
 					"listShares",
@@ -227,6 +233,8 @@ describe.each(availableDatabaseKinds())("the gate, route by route, on %s", (kind
 			) {
 				// Not about anyone else's generation: the administrator's own, as anyone's.
 				expect(response.status, label).toBe(operation.success.status);
+				// The event stream lasts until it is left.
+				await response.body?.cancel();
 			} else {
 				expect(response.status, label).toBe(404);
 				await expectErrorEnvelope(response, 404, "NOT_FOUND");

@@ -137,6 +137,12 @@ export function createGate(options: {
 				const viewer = { ...owner.viewer, isAdmin: false };
 				context.set("viewer", viewer);
 				context.set("optionalViewer", viewer);
+				context.set("isStillAllowed", async () => {
+					const current = await findUsableApiToken(database.db, presented ?? "");
+					if (!current) return false;
+					const currentOwner = await resolveTokenOwner(database, current, config.adminEmail);
+					return currentOwner?.viewer.id === viewer.id;
+				});
 				return next();
 			}
 			const session = await readActiveSession(auth, database, headers);
@@ -155,6 +161,10 @@ export function createGate(options: {
 			};
 			context.set("viewer", viewer);
 			context.set("optionalViewer", viewer);
+			context.set(
+				"isStillAllowed",
+				async () => (await readActiveSession(auth, database, headers))?.user.id === viewer.id,
+			);
 			return next();
 		});
 	return {

@@ -9,6 +9,25 @@ import type { ModelCatalogue } from "../models/model-catalogue";
 import type { Storage } from "../storage/storage";
 import type { GenerationEvents } from "./generation-events";
 
+/** How long a stream lasts and how often it proves it is still wanted (GenerationLimits.streamTimes). */
+export type GenerationStreamTimes = {
+	/** A comment this often, so proxies and the browser see the connection alive. */
+	heartbeatMs: number;
+	/** The session (or token) is read again this often; signed out or disabled ends the stream. */
+	accessCheckMs: number;
+	/** The stream ends after this long; the browser opens the next one (a fresh look at access). */
+	lifetimeMs: number;
+	/** Progress and queue moves of a stream are sent at most once in this long (the first at once). */
+	progressIntervalMs: number;
+};
+
+export const DEFAULT_GENERATION_STREAM_TIMES: GenerationStreamTimes = {
+	heartbeatMs: 15_000,
+	accessCheckMs: 30_000,
+	lifetimeMs: 5 * 60_000,
+	progressIntervalMs: 250,
+};
+
 export type GenerationLimits = {
 	maxActivePerUser: number;
 	/** 0 turns the daily limit off. */
@@ -23,6 +42,8 @@ export type GenerationLimits = {
 	 * (TRASH_DAYS); 0 deletes at once, without a Trash. DEFAULT_TRASH_DAYS when not given.
 	 */
 	trashDays?: number;
+	/** GET /api/generations/events's times; DEFAULT_GENERATION_STREAM_TIMES for those not given. */
+	streamTimes?: Partial<GenerationStreamTimes>;
 };
 
 /** MAX_BATCH_GENERATIONS's default. */

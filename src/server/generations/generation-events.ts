@@ -84,6 +84,8 @@ export type GenerationEvents = {
 	 * (the browser asks again, and a load balancer sends that to a process that stays).
 	 */
 	endWaits(): void;
+	/** Whether endWaits or close was called: a stream of changes ends rather than wait in vain. */
+	isEnding(): boolean;
 	close(): Promise<void>;
 };
 
@@ -148,6 +150,7 @@ export async function listenForGenerationChanges(
 				signal?.addEventListener("abort", done, { once: true });
 			});
 		},
+		isEnding: () => isEnding,
 		endWaits() {
 			isEnding = true;
 			wakeEveryone();

@@ -45,5 +45,10 @@ export type ViewerEnv = {
 		viewer: Viewer;
 		/** Who asks, on a route open to anyone; undefined for nobody in particular. */
 		optionalViewer: Viewer | undefined;
+		/**
+		 * Asks the gate again whether the session or token that let this request in still does
+		 * (not revoked, not expired, its person not disabled): for a response that lasts, a stream.
+		 */
+		isStillAllowed: () => Promise<boolean>;
 	};
 };

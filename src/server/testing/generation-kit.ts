@@ -14,7 +14,8 @@ import { createTestServer, createTestUser, type TestClient, type TestServer } fr
 /** Helpers for the tests that run generations through the real server and worker. */
 
 // Strict, so a test comparing a whole answer also notices a field the server should not send.
-const ExactPollResponseSchema = z.strictObject(PollResponseSchema.shape);
+/** A poll answer with nothing beyond what the API names. */
+export const ExactPollResponseSchema = z.strictObject(PollResponseSchema.shape);
 
 /** A real server (PGlite) whose worker uses this provider; closed when the caller is done. */
 export async function startServerWithProvider(provider: ImageProvider): Promise<TestServer> {

@@ -122,6 +122,20 @@ export const GENERATION_OPERATIONS = {
 		},
 		errors: [404],
 	},
+	streamGenerationEvents: {
+		id: "streamGenerationEvents",
+		method: "get",
+		path: "/api/generations/events",
+		summary: "Follow your generations as they change",
+		description:
+			"Server-Sent Events, one stream for all of your queued and running generations, wherever they were started: a web page keeps one open instead of polling each generation. `event: active` (data `{ \"ids\": [...] }`) lists the ids still queued or running, at the start and whenever they change. `event: generation` (its `id:` field the generation's id) carries exactly what `GET /api/generations/{id}/status` answers for it, whenever it changes: a new status at once, progress and queue position at most about four times a second, and its final answer when it completes or fails. A comment every 15 seconds keeps the connection alive. The stream ends after 5 minutes, or as soon as it is found (within 30 seconds) that the session or token no longer lets you in; reconnect (an EventSource does so by itself, after the `retry:` it was sent), and the new stream starts with every generation's current answer.",
+		tag: "Generations",
+		access: { scopes: ["generate", "read"] },
+		success: {
+			status: 200,
+			answer: { description: "An event stream.", mediaType: "text/event-stream" },
+		},
+	},
 	listGenerations: {
 		id: "listGenerations",
 		method: "get",

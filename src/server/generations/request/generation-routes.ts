@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { type SSEStreamingApi, streamSSE } from "hono/streaming";
 import { CreateGenerationRequestSchema } from "../../../shared/create-generation-request";
 import {
 	ActiveGenerationsQuerySchema,
@@ -16,7 +17,7 @@ import { parseId, parseOrThrow, readJson } from "../../http/request-input";
 import { startOfDayIn, TimeZoneSchema } from "../../http/time-zone";
 import { toPublicModel } from "../../models/model-catalogue";
 import { MODEL_OPERATIONS } from "../../models/model-operations";
-import type { GenerationDeps } from "../generation-deps";
+import { DEFAULT_GENERATION_STREAM_TIMES, type GenerationDeps } from "../generation-deps";
 import { findLatestModelId } from "../generation-repository";
 import { findQueuePosition } from "../run/queue-order";
 import { createBatch } from "./create-batch";
@@ -29,6 +30,26 @@ import { listActiveGenerations } from "./list-active-generations";
 import { listHistory } from "./list-history";
 import { pollGeneration } from "./poll-generation";
 import { setFavorite } from "./set-favorite";
+import { type GenerationStreamMessage, streamGenerations } from "./stream-generations";
+
+/** How long a browser waits before opening the next stream, once one ended or broke. */
+const STREAM_RETRY_MS = 2_000;
+
+/** One message of GET /api/generations/events as Server-Sent Events. */
+function writeStreamMessage(stream: SSEStreamingApi, message: GenerationStreamMessage) {
+	switch (message.kind) {
+		case "heartbeat":
+			return stream.write(": heartbeat\n\n").then(() => undefined);
+		case "active":
+			return stream.writeSSE({ event: "active", data: JSON.stringify({ ids: message.ids }) });
+		case "generation":
+			return stream.writeSSE({
+				event: "generation",
+				id: message.id,
+				data: JSON.stringify(message.answer),
+			});
+	}
+}
 
 /**
  * The `Idempotency-Key` header of draft-ietf-httpapi-idempotency-key-header: a structured-field
@@ -149,6 +170,37 @@ export function createGenerationRoutes(options: {
 			});
 			context.header("cache-control", "no-store");
 			return context.json(active);
+		},
+	);
+
+	// Before /generations/:id, which would take "events" for an id.
+	app.get(
+		"/generations/events",
+		allow(OPERATIONS.streamGenerationEvents.access),
+		async (context) => {
+			const viewer = context.get("viewer");
+			const isStillAllowed = context.get("isStillAllowed");
+			const times = { ...DEFAULT_GENERATION_STREAM_TIMES, ...deps.limits.streamTimes };
+			const { signal } = context.req.raw;
+			// A proxy that buffers answers (nginx) would hold the events back.
+			context.header("x-accel-buffering", "no");
+			return streamSSE(context, async (stream) => {
+				const closed = new AbortController();
+				stream.onAbort(() => closed.abort());
+				signal.addEventListener("abort", () => closed.abort(), { once: true });
+				try {
+					await stream.write(`retry: ${STREAM_RETRY_MS}\n\n`);
+					await streamGenerations(deps, viewer, {
+						send: (message) => writeStreamMessage(stream, message),
+						isStillAllowed,
+						signal: closed.signal,
+						times,
+					});
+				} catch (error) {
+					// The page opens the next stream; what broke this one is the log's.
+					deps.logger.error("generation event stream failed", { error });
+				}
+			});
 		},
 	);
 

@@ -3,6 +3,7 @@
 // on demand, the first time a batch is started (generation-code.ts), with its start (runBatch).
 import { useQuery } from "@tanstack/react-query";
 import { Layers } from "lucide-react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { batchHistoryPath } from "../../../shared/batches";
 import { formatElapsed } from "../../../shared/elapsed";
@@ -25,6 +26,7 @@ import {
 } from "../../../shared/i18n/messages";
 import { Thumbnail } from "../../components/thumbnail";
 import { requestApi } from "../../lib/api-client";
+import { subscribeToGenerations } from "../../lib/generation-stream";
 import { fetchGenerationsPage } from "../../lib/generations-requests";
 import type { BatchRequest } from "./batch-choice";
 
@@ -67,13 +69,34 @@ function describeStatus(generation: Generation): string {
 }
 
 export function BatchResults({ batch }: { batch: CreateBatchResponse }) {
-	const { data } = useQuery({
+	// The page's stream says when a member's status moves; the list is polled only without it.
+	const [isStreamed, setIsStreamed] = useState(true);
+	const { data, refetch } = useQuery({
 		queryKey: ["generations", "batch", batch.batchId],
 		queryFn: ({ signal }) =>
 			fetchGenerationsPage({ limit: 50, query: { batchId: batch.batchId }, signal }),
 		refetchInterval: (query) =>
-			query.state.data?.items.some((item) => isInProgress(item.status)) === false ? false : POLL_MS,
+			isStreamed || query.state.data?.items.some((item) => isInProgress(item.status)) === false
+				? false
+				: POLL_MS,
 	});
+	const statuses = new Map((data?.items ?? []).map((item) => [item.id, item.status]));
+	const statusKey = JSON.stringify([...statuses]);
+	// biome-ignore lint/correctness/useExhaustiveDependencies: `statusKey` stands for `statuses`.
+	useEffect(() => {
+		const inProgress = [...statuses].filter(([, status]) => isInProgress(status));
+		if (data && inProgress.length === 0) return;
+		return subscribeToGenerations({
+			onGeneration: (id, answer) => {
+				const known = statuses.get(id);
+				if (known !== undefined && known !== answer.status) void refetch();
+			},
+			onActive: (ids) => {
+				if (inProgress.some(([id]) => !ids.includes(id))) void refetch();
+			},
+			onUnavailable: () => setIsStreamed(false),
+		});
+	}, [statusKey, refetch]);
 	const byId = new Map((data?.items ?? []).map((item) => [item.id, item]));
 	const finished = (data?.items ?? []).filter((item) => !isInProgress(item.status)).length;
 	return (

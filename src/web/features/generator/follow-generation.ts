@@ -22,6 +22,7 @@ import {
 import { advancePollingBar, POLLING_BAR_START } from "../../../shared/progress";
 import { sleep } from "../../../shared/sleep";
 import { ApiError, isAbortError } from "../../lib/api-client";
+import { subscribeToGenerations } from "../../lib/generation-stream";
 import {
 	fetchGeneration,
 	fetchGenerationsPage,
@@ -91,8 +92,8 @@ async function pollUntilDone(
 	pollingUrl: string,
 	dispatch: Dispatch,
 	signal: AbortSignal,
-): Promise<Exclude<PollOutcome, { kind: "pending" }>> {
-	const deadline = Date.now() + GENERATION_TIMEOUT_MS;
+	deadline: number,
+): Promise<Outcome> {
 	let lastStatus: string | null = null;
 	let lastVersion: string | undefined;
 	let bar = POLLING_BAR_START;
@@ -133,19 +134,126 @@ async function pollUntilDone(
 	return { kind: "failed", message: generatorTimedOut() };
 }
 
+// A generation the page's stream has not named this long after following began is asked after
+// once: it may have finished before the stream heard of it.
+const UNHEARD_CHECK_MS = 3_000;
+
+type Outcome = Exclude<PollOutcome, { kind: "pending" }>;
+
+/**
+ * Follows the generation through the page's one stream (lib/generation-stream.ts): each answer
+ * it brings is read as a poll's. Its status route is asked only where the stream leaves it in
+ * doubt: the generation left the stream's list (its end may have come while the stream
+ * reconnected), or the stream has not named it yet. Resolves "unavailable" when the stream cannot
+ * be had, or that one question fails: the polls take over.
+ */
+function streamUntilDone(
+	target: { generationId: string; pollingUrl: string },
+	dispatch: Dispatch,
+	signal: AbortSignal,
+	deadline: number,
+): Promise<Outcome | "unavailable"> {
+	return new Promise((resolve, reject) => {
+		if (signal.aborted) {
+			reject(signal.reason);
+			return;
+		}
+		let bar = POLLING_BAR_START;
+		let isHeard = false;
+		let isSettled = false;
+		let isChecking = false;
+		const timers: ReturnType<typeof setTimeout>[] = [];
+		let unsubscribe: (() => void) | undefined;
+		const settle = (end: () => void) => {
+			if (isSettled) return;
+			isSettled = true;
+			unsubscribe?.();
+			for (const timer of timers) clearTimeout(timer);
+			signal.removeEventListener("abort", onAbort);
+			end();
+		};
+		const onAbort = () => settle(() => reject(signal.reason));
+		const onAnswer = (answer: PollAnswer) => {
+			const outcome = readPollOutcome(answer);
+			if (outcome.kind !== "pending") {
+				settle(() => resolve(outcome));
+				return;
+			}
+			bar = advancePollingBar(bar, answer.progress);
+			dispatch({
+				type: "pollPending",
+				message: outcome.message,
+				report: answer.progress ?? null,
+				bar: bar.percent,
+			});
+		};
+		const checkOnce = () => {
+			if (isChecking || isSettled) return;
+			isChecking = true;
+			pollGenerationStatus(target.pollingUrl, signal).then(
+				(answer) => {
+					isChecking = false;
+					if (!isSettled) onAnswer(answer);
+				},
+				(error: unknown) => {
+					isChecking = false;
+					if (!isAbortError(error)) settle(() => resolve("unavailable"));
+				},
+			);
+		};
+		unsubscribe = subscribeToGenerations({
+			onGeneration: (id, answer) => {
+				if (id !== target.generationId || isSettled) return;
+				isHeard = true;
+				onAnswer(answer);
+			},
+			onActive: (ids) => {
+				if (ids.includes(target.generationId)) isHeard = true;
+				else if (isHeard) checkOnce();
+			},
+			onUnavailable: () => settle(() => resolve("unavailable")),
+		});
+		// Told at once that there is no stream: settled before the subscription was known.
+		if (isSettled) {
+			unsubscribe();
+			return;
+		}
+		signal.addEventListener("abort", onAbort, { once: true });
+		timers.push(setTimeout(() => isHeard || checkOnce(), UNHEARD_CHECK_MS));
+		timers.push(
+			setTimeout(
+				() => settle(() => resolve({ kind: "failed", message: generatorTimedOut() })),
+				Math.max(0, deadline - Date.now()),
+			),
+		);
+	});
+}
+
+/** Follows through the page's stream, else (or once it breaks) by polling, to the end. */
+async function followUntilDone(
+	target: { generationId: string; pollingUrl: string },
+	dispatch: Dispatch,
+	signal: AbortSignal,
+): Promise<Outcome> {
+	const deadline = Date.now() + GENERATION_TIMEOUT_MS;
+	const streamed = await streamUntilDone(target, dispatch, signal, deadline);
+	if (streamed !== "unavailable") return streamed;
+	return pollUntilDone(target.pollingUrl, dispatch, signal, deadline);
+}
+
 type FollowTarget = {
 	generationId: string;
 	pollingUrl: string;
 	request: GeneratedRequest;
 };
 
-/** Polls the generation to its end, then shows its saved record, or the failure. */
+/** Follows the generation to its end, then shows its saved record, or the failure. */
 async function followGeneration(
 	target: FollowTarget,
 	dispatch: Dispatch,
 	signal: AbortSignal,
 ): Promise<void> {
-	const outcome = await pollUntilDone(target.pollingUrl, dispatch, signal);
+	const outcome = await followUntilDone(target, dispatch, signal);
 	if (outcome.kind === "failed") {
 		dispatch({ type: "failed", message: outcome.message });
 		return;

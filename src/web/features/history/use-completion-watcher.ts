@@ -9,6 +9,7 @@ import {
 import { sleep } from "../../../shared/sleep";
 import { useActiveGenerations } from "../../lib/active-generations";
 import { ApiError, isAbortError } from "../../lib/api-client";
+import { subscribeToGenerations } from "../../lib/generation-stream";
 import { fetchGeneration, pollGenerationStatus } from "../../lib/generations-requests";
 import {
 	reloadGenerationLists,
@@ -27,7 +28,8 @@ type Outcome = "changed" | "unchanged" | "failed";
 
 /**
  * Follows every loaded generation that is still queued or running until it is finished, through
- * its polling URL (a long poll), and puts the finished record in place of its card.
+ * the page's stream of its generations (else each one's polling URL, a long poll), and puts the
+ * finished record in place of its card.
  */
 export function useCompletionWatcher(items: readonly Generation[]): void {
 	const queryClient = useQueryClient();
@@ -79,7 +81,7 @@ export function useCompletionWatcher(items: readonly Generation[]): void {
 			return "unchanged";
 		};
 
-		void (async () => {
+		const pollInTurns = async () => {
 			let turn = 0;
 			while (!signal.aborted) {
 				const batch = Array.from(
@@ -92,10 +94,37 @@ export function useCompletionWatcher(items: readonly Generation[]): void {
 				if (outcomes.includes("changed")) return;
 				if (outcomes.includes("failed")) await sleep(POLLING_INTERVAL_MS, signal);
 			}
-		})().catch((error: unknown) => {
-			// A wait that the cleanup's abort cut short ends the watch; anything else is a fault.
-			if (!isAbortError(error)) throw error;
+		};
+
+		// The stream tells of each change; its record is read once the status moves, or once the
+		// generation leaves the stream's list (finished while it reconnected, or deleted).
+		const refreshed = new Set<string>();
+		const refreshOnce = (item: Generation) => {
+			if (refreshed.has(item.id) || signal.aborted) return;
+			refreshed.add(item.id);
+			void refresh(item).then((outcome) => {
+				if (outcome === "failed") refreshed.delete(item.id);
+			});
+		};
+		let isPolling = false;
+		const unsubscribe = subscribeToGenerations({
+			onGeneration: (id, answer) => {
+				const item = watched.find((candidate) => candidate.id === id);
+				if (item && answer.status !== item.status) refreshOnce(item);
+			},
+			onActive: (ids) => {
+				for (const item of watched) if (!ids.includes(item.id)) refreshOnce(item);
+			},
+			onUnavailable: () => {
+				if (isPolling) return;
+				isPolling = true;
+				void pollInTurns().catch((error: unknown) => {
+					// A wait that the cleanup's abort cut short ends the watch; anything else is a fault.
+					if (!isAbortError(error)) throw error;
+				});
+			},
 		});
+		signal.addEventListener("abort", unsubscribe, { once: true });
 
 		return () => controller.abort();
 	}, [watchKey, queryClient]);
