@@ -716,3 +716,6 @@ export { serverShareOnlyFinished } from "./message-functions/server-share-only-f
 export { serverShareEndedMakeNew } from "./message-functions/server-share-ended-make-new";
 export { serverShareSignIn } from "./message-functions/server-share-sign-in";
 export { serverShareTakenDown } from "./message-functions/server-share-taken-down";
+export { sharedActionVarySubtle } from "./message-functions/shared-action-vary-subtle";
+export { sharedActionVaryStrong } from "./message-functions/shared-action-vary-strong";
+export { sharedActionUpscale } from "./message-functions/shared-action-upscale";

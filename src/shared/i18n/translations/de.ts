@@ -733,5 +733,8 @@ export default {
 	"target: only a finished generation can be shared.": "target: Nur eine fertige Generierung kann geteilt werden.",
 	"This link has ended: make a new one.": "Dieser Link ist abgelaufen: Erstell einen neuen.",
 	"Sign in to this server to see this link.": "Melde dich bei diesem Server an, um diesen Link zu sehen.",
-	"This link was taken down by the administrator.": "Dieser Link wurde vom Administrator entfernt."
+	"This link was taken down by the administrator.": "Dieser Link wurde vom Administrator entfernt.",
+	"Vary (subtle)": "Variieren (leicht)",
+	"Vary (strong)": "Variieren (stark)",
+	"Upscale": "Hochskalieren"
 } satisfies Catalogue;
