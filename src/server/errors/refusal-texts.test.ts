@@ -67,7 +67,8 @@ describe("the server's refusals with a text of their own", () => {
 			findLiteralRefusals(
 				[
 					'throw new AppError("VALIDATION_ERROR", "name is required");',
-					'throw new AppError("NOT_FOUND", `you have no board ${"${id}"}`);',
+					// A template with a value in it: `you have no board ${id}`.
+					'throw new AppError("NOT_FOUND", `you have no board $' + "{id}`);",
 					'throw new AppError("NOT_FOUND");',
 					'throw new AppError("VALIDATION_ERROR", (options) => serverNoBoard({ board }, options));',
 					'throw new AppError("VALIDATION_ERROR", serverMaskEmpty);',
