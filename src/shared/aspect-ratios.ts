@@ -20,10 +20,6 @@ export const ASPECT_RATIO_VALUES = ASPECT_RATIOS.map((option) => option.value) a
 	...AspectRatio[],
 ];
 
-/** What a request's ratio that is none of these is told. */
-export const ASPECT_RATIO_MESSAGE =
-	"Aspect ratio must be one of --ar 1:1, --ar 3:2, --ar 16:9, --ar 21:9, --ar 2:3, --ar 9:16";
-
 export const DEFAULT_ASPECT_RATIO: AspectRatio = "--ar 1:1";
 
 export function findAspectRatio(value: AspectRatio): AspectRatioOption {

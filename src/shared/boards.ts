@@ -1,8 +1,10 @@
 // Boards (decision 032): the requests and answers of /api/boards, in zod/mini, since the boards
 // screens parse the answers in the browser (docs/decisions/005-first-load-budget.md).
 import { z } from "zod/mini";
-import { ASPECT_RATIO_MESSAGE, ASPECT_RATIO_VALUES } from "./aspect-ratios";
+import { ASPECT_RATIO_VALUES } from "./aspect-ratios";
 import { MAX_SEARCH_LENGTH } from "./constants";
+import { sharedAspectRatioOneOf, sharedBoardLimit } from "./i18n/messages";
+import type { MessageOptions } from "./i18n/runtime";
 
 export const BOARD_KINDS = ["board", "smart"] as const;
 export type BoardKind = (typeof BOARD_KINDS)[number];
@@ -17,7 +19,11 @@ export const BOARD_NAME_MAX_LENGTH = 80;
 export const MAX_BOARDS_PER_PERSON = 100;
 
 /** What making a board beyond MAX_BOARDS_PER_PERSON answers, with VALIDATION_ERROR. */
-export const BOARD_LIMIT_MESSAGE = `You have ${MAX_BOARDS_PER_PERSON} boards, the most an account may have. Delete one to make another.`;
+export const boardLimitMessage = (options?: MessageOptions): string =>
+	sharedBoardLimit({ limit: MAX_BOARDS_PER_PERSON }, options);
+
+/** Its English text. */
+export const BOARD_LIMIT_MESSAGE = boardLimitMessage({ language: "en" });
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -55,7 +61,9 @@ export const BoardQuerySchema = z
 					),
 			),
 			aspectRatio: z.optional(
-				z.enum(ASPECT_RATIO_VALUES, { error: `query.aspectRatio: ${ASPECT_RATIO_MESSAGE}` }),
+				z.enum(ASPECT_RATIO_VALUES, {
+					error: () => `query.aspectRatio: ${sharedAspectRatioOneOf()}`,
+				}),
 			),
 			model: z.optional(
 				z

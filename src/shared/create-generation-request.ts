@@ -1,10 +1,24 @@
 // `POST /api/generations`: what a start asks for (the prompt, its settings, a reference image, a
 // region edit's mask or frame, a batch), parsed by the server's routes and typed for the browser's.
 import { z } from "zod";
-import { ASPECT_RATIO_MESSAGE, ASPECT_RATIO_VALUES } from "./aspect-ratios";
+import { ASPECT_RATIO_VALUES } from "./aspect-ratios";
 import { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from "./batches";
 import { MAX_PROMPT_LENGTH } from "./constants";
 import { IMAGE_COUNTS, MAX_SEED, QUALITIES } from "./generation-settings";
+import {
+	sharedActionOneOf,
+	sharedAspectRatioOneOf,
+	sharedBoardsList,
+	sharedCountRange,
+	sharedFactorTwoOrFour,
+	sharedModelId,
+	sharedModelsRange,
+	sharedQualityOneOf,
+	sharedReferenceShape,
+	sharedSeedRange,
+	sharedStrengthRange,
+	sharedVariationsShape,
+} from "./i18n/messages";
 import { GENERATION_ACTIONS } from "./image-input";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
 import { STYLE_MESSAGES } from "./prompt-styles";
@@ -48,16 +62,20 @@ const NegativePromptSchema = z
 		description: "What to leave out, where the model takes a negative prompt.",
 	});
 
-const VARIATIONS_MESSAGE =
-	'variations must be "all" or { "random": N }, N a whole number from 1 to 100';
-const MODELS_MESSAGE = `models must be ${MIN_COMPARED_MODELS} to ${MAX_COMPARED_MODELS} distinct model ids`;
-const BOARDS_MESSAGE = "boards must be a list of board ids";
+// A schema's messages are catalogue messages, made as an issue is read: in the request's language
+// on the server (request-input.ts), in the page's in the browser.
+const VARIATIONS_MESSAGE = { error: () => sharedVariationsShape() };
+const MODELS_MESSAGE = {
+	error: () =>
+		sharedModelsRange({ min: String(MIN_COMPARED_MODELS), max: String(MAX_COMPARED_MODELS) }),
+};
+const BOARDS_MESSAGE = { error: () => sharedBoardsList() };
 /** The most boards a new generation may be put on at once. */
 const MAX_NEW_GENERATION_BOARDS = 20;
-const SEED_MESSAGE = `seed must be a whole number from 0 to ${MAX_SEED}, or -1 for a random seed`;
+// The largest seed as text: the English is written without thousands separators.
+const SEED_MESSAGE = { error: () => sharedSeedRange({ max: String(MAX_SEED) }) };
 
-const REFERENCE_MESSAGE =
-	'reference must be { "uploadId" } or { "generationId", "imageIndex" } (the image counted from 0)';
+const REFERENCE_MESSAGE = { error: () => sharedReferenceShape() };
 
 /**
  * The image a generation starts from: an upload of the person's (`POST /api/uploads`), or one image
@@ -67,24 +85,26 @@ const REFERENCE_MESSAGE =
 export const GenerationReferenceSchema = z.union(
 	[
 		z.strictObject({
-			uploadId: z.string({ error: REFERENCE_MESSAGE }).max(100, REFERENCE_MESSAGE),
+			uploadId: z.string(REFERENCE_MESSAGE).max(100, REFERENCE_MESSAGE),
 		}),
 		z.strictObject({
-			generationId: z.string({ error: REFERENCE_MESSAGE }).max(100, REFERENCE_MESSAGE),
+			generationId: z.string(REFERENCE_MESSAGE).max(100, REFERENCE_MESSAGE),
 			imageIndex: z
-				.number({ error: REFERENCE_MESSAGE })
+				.number(REFERENCE_MESSAGE)
 				.int(REFERENCE_MESSAGE)
 				.min(0, REFERENCE_MESSAGE)
 				.max(99, REFERENCE_MESSAGE),
 		}),
 	],
-	{ error: REFERENCE_MESSAGE },
+	REFERENCE_MESSAGE,
 );
 export type GenerationReference = z.infer<typeof GenerationReferenceSchema>;
 
-const STRENGTH_MESSAGE = "strength must be a number from 0 to 1";
-const ACTION_MESSAGE = `action must be one of ${GENERATION_ACTIONS.join(", ")}`;
-const FACTOR_MESSAGE = "factor must be 2 or 4";
+const STRENGTH_MESSAGE = { error: () => sharedStrengthRange() };
+const ACTION_MESSAGE = {
+	error: () => sharedActionOneOf({ actions: GENERATION_ACTIONS.join(", ") }),
+};
+const FACTOR_MESSAGE = { error: () => sharedFactorTwoOrFour() };
 
 /**
  * `POST /api/generations`: the prompt is checked by the same rules the browser applies. The
@@ -100,22 +120,25 @@ export const CreateGenerationRequestSchema = z.object({
 	prompt: PromptSchema.optional().meta({
 		description: `What to make, ${MAX_PROMPT_LENGTH} characters at most (trimmed). Required, except for \`vary-subtle\`, \`vary-strong\` and \`upscale\`, which take the parent's.`,
 	}),
-	aspectRatio: z.enum(ASPECT_RATIO_VALUES, { error: ASPECT_RATIO_MESSAGE }).optional().meta({
-		description:
-			"Required, except with a reference: a variation and an upscale keep the parent's ratio, an edit the reference's.",
-	}),
+	aspectRatio: z
+		.enum(ASPECT_RATIO_VALUES, { error: () => sharedAspectRatioOneOf() })
+		.optional()
+		.meta({
+			description:
+				"Required, except with a reference: a variation and an upscale keep the parent's ratio, an edit the reference's.",
+		}),
 	model: z
-		.string({ error: "model must be the id of a model" })
+		.string({ error: () => sharedModelId() })
 		.max(100, "model must be the id of a model")
 		.optional(),
 	count: z
-		.number({ error: `count must be a whole number from 1 to ${IMAGE_COUNTS.length}` })
+		.number({ error: () => sharedCountRange({ max: String(IMAGE_COUNTS.length) }) })
 		.int(`count must be a whole number from 1 to ${IMAGE_COUNTS.length}`)
 		.min(1, `count must be a whole number from 1 to ${IMAGE_COUNTS.length}`)
 		.max(IMAGE_COUNTS.length, `count must be a whole number from 1 to ${IMAGE_COUNTS.length}`)
 		.optional(),
 	seed: z
-		.number({ error: SEED_MESSAGE })
+		.number(SEED_MESSAGE)
 		.int(SEED_MESSAGE)
 		.min(-1, SEED_MESSAGE)
 		.max(MAX_SEED, SEED_MESSAGE)
@@ -124,13 +147,13 @@ export const CreateGenerationRequestSchema = z.object({
 		.transform((seed) => (seed === undefined || seed === null || seed === -1 ? null : seed)),
 	negativePrompt: NegativePromptSchema.optional().transform((value) => value ?? null),
 	quality: z
-		.enum(QUALITIES, { error: `quality must be one of ${QUALITIES.join(", ")}` })
+		.enum(QUALITIES, { error: () => sharedQualityOneOf({ qualities: QUALITIES.join(", ") }) })
 		.nullable()
 		.optional()
 		.transform((quality) => quality ?? null),
 	reference: GenerationReferenceSchema.optional(),
 	strength: z
-		.number({ error: STRENGTH_MESSAGE })
+		.number(STRENGTH_MESSAGE)
 		.min(0, STRENGTH_MESSAGE)
 		.max(1, STRENGTH_MESSAGE)
 		.optional()
@@ -138,16 +161,16 @@ export const CreateGenerationRequestSchema = z.object({
 			description:
 				"How far an edit may move from its reference, 0 (keep it) to 1 (ignore it); 0.6 by default. Variations have their own.",
 		}),
-	action: z.enum(GENERATION_ACTIONS, { error: ACTION_MESSAGE }).optional().meta({
+	action: z.enum(GENERATION_ACTIONS, ACTION_MESSAGE).optional().meta({
 		description:
 			"What to do with `reference`: make variations close to it or freer from it, upscale it, or edit it with the prompt (the default with a reference).",
 	}),
 	factor: z
-		.union([z.literal(2), z.literal(4)], { error: FACTOR_MESSAGE })
+		.union([z.literal(2), z.literal(4)], FACTOR_MESSAGE)
 		.optional()
 		.meta({ description: "For `upscale`: 2 (the default) or 4 times the width and height." }),
 	boards: z
-		.array(z.string({ error: BOARDS_MESSAGE }).max(100, BOARDS_MESSAGE), { error: BOARDS_MESSAGE })
+		.array(z.string(BOARDS_MESSAGE).max(100, BOARDS_MESSAGE), BOARDS_MESSAGE)
 		.max(MAX_NEW_GENERATION_BOARDS, `boards: at most ${MAX_NEW_GENERATION_BOARDS} boards`)
 		.optional()
 		.transform((ids) =>
@@ -165,23 +188,27 @@ export const CreateGenerationRequestSchema = z.object({
 		description:
 			"For `expand` (required): `{ aspectRatio }`, one of the offered ratios, the reference centred in it; or `{ left, right, top, bottom }`, each a fraction (0 to 1) of the reference's width or height added on that side. A frame over the model's pixel limit is scaled down as a whole.",
 	}),
-	style: z.string({ error: STYLE_MESSAGES.style }).max(100, STYLE_MESSAGES.style).optional().meta({
-		description:
-			"A style's id (`GET /api/styles`): the provider receives the prompt in the style's template and its negative part; the generation keeps the prompt as typed and the style's name.",
-	}),
+	style: z
+		.string({ error: STYLE_MESSAGES.style })
+		.max(100, { error: STYLE_MESSAGES.style })
+		.optional()
+		.meta({
+			description:
+				"A style's id (`GET /api/styles`): the provider receives the prompt in the style's template and its negative part; the generation keeps the prompt as typed and the style's name.",
+		}),
 	variations: z
 		.union(
 			[
 				z.literal("all"),
 				z.strictObject({
 					random: z
-						.number({ error: VARIATIONS_MESSAGE })
+						.number(VARIATIONS_MESSAGE)
 						.int(VARIATIONS_MESSAGE)
 						.min(1, VARIATIONS_MESSAGE)
 						.max(100, VARIATIONS_MESSAGE),
 				}),
 			],
-			{ error: VARIATIONS_MESSAGE },
+			VARIATIONS_MESSAGE,
 		)
 		.optional()
 		.meta({
@@ -189,7 +216,7 @@ export const CreateGenerationRequestSchema = z.object({
 				'Expands the prompt\'s `{a|b|c}` choices: `"all"`, one generation per combination; `{ "random": N }`, N distinct combinations picked by the seed (a fixed seed picks the same ones; without one, a random seed is drawn and answered). Without it the braces are plain text. The generations are one batch, capped by the server (`MAX_BATCH_GENERATIONS`) and counted against the quotas as a whole.',
 		}),
 	models: z
-		.array(z.string({ error: MODELS_MESSAGE }).max(100, MODELS_MESSAGE), { error: MODELS_MESSAGE })
+		.array(z.string(MODELS_MESSAGE).max(100, MODELS_MESSAGE), MODELS_MESSAGE)
 		.min(2, MODELS_MESSAGE)
 		.max(MAX_COMPARED_MODELS, MODELS_MESSAGE)
 		.refine((ids) => new Set(ids).size === ids.length, MODELS_MESSAGE)

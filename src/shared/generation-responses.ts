@@ -3,13 +3,16 @@
 // twenty kilobytes of classic zod (docs/decisions/005-first-load-budget.md). The server's request
 // schemas stay classic in generations.ts, which re-exports these.
 import { z } from "zod/mini";
-import { ASPECT_RATIO_MESSAGE, ASPECT_RATIO_VALUES } from "./aspect-ratios";
+import { ASPECT_RATIO_VALUES } from "./aspect-ratios";
 import type { ErrorBody, ErrorEnvelope } from "./errors";
 import { QUALITIES } from "./generation-settings";
+import { sharedAspectRatioOneOf } from "./i18n/messages";
 import { GenerationParentSchema } from "./image-input";
 import { GenerationRegionSchema } from "./region-edit";
 
-export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, { error: ASPECT_RATIO_MESSAGE });
+export const AspectRatioSchema = z.enum(ASPECT_RATIO_VALUES, {
+	error: () => sharedAspectRatioOneOf(),
+});
 
 export const ErrorBodySchema: z.ZodMiniType<ErrorBody> = z.object({
 	code: z.string(),

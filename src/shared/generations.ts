@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { MAX_BULK_GENERATIONS, MAX_SEARCH_LENGTH, POLLING_INTERVAL_MS } from "./constants";
 import { AspectRatioSchema } from "./generation-responses";
+import {
+	sharedBatchId,
+	sharedDayFormat,
+	sharedFamilyImageIndex,
+	sharedIdsList,
+	sharedOwnerEmail,
+	sharedTrueOrFalse,
+} from "./i18n/messages";
 import { AUDIT_LOG_PAGE_SIZE, GENERATIONS_PAGE_SIZE, MAX_PAGE_SIZE } from "./page-sizes";
 import { STYLE_MESSAGES } from "./prompt-styles";
 
@@ -34,9 +42,9 @@ function emptyAsAbsent(value: unknown): unknown {
 
 /** A calendar day of the history's date filters, named by `field` in its message. */
 function HistoryDaySchema(field: string) {
-	const message = `${field} must be a date, YYYY-MM-DD`;
+	const message = { error: () => sharedDayFormat({ field }) };
 	return z
-		.string({ error: message })
+		.string(message)
 		.regex(/^\d{4}-\d{2}-\d{2}$/, message)
 		.refine((day) => {
 			const date = new Date(`${day}T00:00:00Z`);
@@ -73,14 +81,14 @@ export const ListGenerationsQuerySchema = z.object({
 	favorites: z.preprocess(
 		emptyAsAbsent,
 		z
-			.enum(["true", "false"], { error: "favorites must be true or false" })
+			.enum(["true", "false"], { error: () => sharedTrueOrFalse({ field: "favorites" }) })
 			.optional()
 			.transform((value) => value === "true"),
 	),
 	model: z.preprocess(emptyAsAbsent, z.string().max(100).optional()),
 	style: z.preprocess(
 		emptyAsAbsent,
-		z.string().max(100, STYLE_MESSAGES.style).optional().meta({
+		z.string().max(100, { error: STYLE_MESSAGES.style }).optional().meta({
 			description: "A style's id: the generations made with it.",
 		}),
 	),
@@ -90,14 +98,17 @@ export const ListGenerationsQuerySchema = z.object({
 			.string()
 			.trim()
 			.toLowerCase()
-			.pipe(z.email({ error: "owner must be an e-mail address" }).max(254))
+			.pipe(z.email({ error: () => sharedOwnerEmail() }).max(254))
 			.optional(),
 	),
 	batch: z.preprocess(
 		emptyAsAbsent,
-		z.uuid({ error: "batch must be a batch's id" }).optional().meta({
-			description: "A batch's id (`batchId`): the generations one submission started together.",
-		}),
+		z
+			.uuid({ error: () => sharedBatchId() })
+			.optional()
+			.meta({
+				description: "A batch's id (`batchId`): the generations one submission started together.",
+			}),
 	),
 	board: z.preprocess(emptyAsAbsent, z.string().max(100).optional()).meta({
 		description:
@@ -164,8 +175,7 @@ export const ActiveGenerationsQuerySchema = z.object({
 		}),
 });
 
-const FAMILY_IMAGE_INDEX_MESSAGE =
-	"imageIndex must be a whole number from 0 to 99 (the image counted from 0)";
+const FAMILY_IMAGE_INDEX_MESSAGE = { error: () => sharedFamilyImageIndex() };
 
 /**
  * `GET /api/generations/:id/family`: `imageIndex` (counted from 0, as in the download route) narrows
@@ -173,7 +183,7 @@ const FAMILY_IMAGE_INDEX_MESSAGE =
  */
 export const GenerationFamilyQuerySchema = z.object({
 	imageIndex: z
-		.string({ error: FAMILY_IMAGE_INDEX_MESSAGE })
+		.string(FAMILY_IMAGE_INDEX_MESSAGE)
 		.regex(/^\d{1,2}$/, FAMILY_IMAGE_INDEX_MESSAGE)
 		.transform(Number)
 		.optional()
@@ -188,13 +198,13 @@ export const GenerationFamilyQuerySchema = z.object({
 
 /** `PUT /api/generations/:id/favorite`. */
 export const SetFavoriteRequestSchema = z.object({
-	favorite: z.boolean({ error: "favorite must be true or false" }),
+	favorite: z.boolean({ error: () => sharedTrueOrFalse({ field: "favorite" }) }),
 });
 export type SetFavoriteRequest = z.input<typeof SetFavoriteRequestSchema>;
 
 /** Several generations at once (an archive, a bulk delete): 1 to 200 ids, duplicates counted once. */
 const GenerationIdsSchema = z
-	.array(z.string().max(100), { error: "ids must be a list of generation ids" })
+	.array(z.string().max(100), { error: () => sharedIdsList() })
 	.min(1, "Choose at least one generation")
 	.max(MAX_BULK_GENERATIONS, `At most ${MAX_BULK_GENERATIONS} generations at a time`)
 	.transform((ids) => [...new Set(ids)]);
@@ -211,7 +221,7 @@ export const TrashQuerySchema = z.object({
 /** `DELETE /api/generations/:id` and the bulk delete: `permanent=true` skips the Trash. */
 export const DeleteQuerySchema = z.object({
 	permanent: z
-		.enum(["true", "false"], { error: "permanent must be true or false" })
+		.enum(["true", "false"], { error: () => sharedTrueOrFalse({ field: "permanent" }) })
 		.optional()
 		.transform((value) => value === "true"),
 });

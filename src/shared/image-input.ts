@@ -3,6 +3,14 @@
 // it). Written with zod/mini: the generator parses these in the browser
 // (docs/decisions/005-first-load-budget.md).
 import { z } from "zod/mini";
+import {
+	editorTitleExpand,
+	editorTitleRegion,
+	generatorEdit,
+	sharedActionUpscale,
+	sharedActionVaryStrong,
+	sharedActionVarySubtle,
+} from "./i18n/messages";
 
 /**
  * What a generation does with the image it starts from. `vary-subtle` and `vary-strong` make new
@@ -22,14 +30,17 @@ export const GENERATION_ACTIONS = [
 export const GenerationActionSchema = z.enum(GENERATION_ACTIONS);
 export type GenerationAction = z.infer<typeof GenerationActionSchema>;
 
-/** The labels of the actions, on every result image. */
-export const ACTION_LABELS: Record<GenerationAction, string> = {
-	"vary-subtle": "Vary (subtle)",
-	"vary-strong": "Vary (strong)",
-	upscale: "Upscale",
-	edit: "Edit",
-	"edit-region": "Edit region",
-	expand: "Expand",
+/**
+ * The labels of the actions, on every result image, in the page's language: the action's id stays
+ * what requests, recipes and archives name it by.
+ */
+export const ACTION_LABELS: Record<GenerationAction, () => string> = {
+	"vary-subtle": sharedActionVarySubtle,
+	"vary-strong": sharedActionVaryStrong,
+	upscale: sharedActionUpscale,
+	edit: generatorEdit,
+	"edit-region": editorTitleRegion,
+	expand: editorTitleExpand,
 };
 
 /**

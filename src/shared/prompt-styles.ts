@@ -1,5 +1,11 @@
 import { z } from "zod";
 import { MAX_PROMPT_LENGTH } from "./constants";
+import {
+	sharedStyleId,
+	sharedStyleInvalid,
+	sharedStyleName,
+	sharedStylePrompt,
+} from "./i18n/messages";
 import { validateNegativePrompt, validatePrompt } from "./prompt";
 import { PROMPT_PLACEHOLDER, type StyleTemplate } from "./prompt-tool-responses";
 
@@ -8,28 +14,33 @@ export const MAX_STYLE_NAME_LENGTH = 60;
 /** How many styles of their own a person may keep. */
 export const MAX_PERSONAL_STYLES = 100;
 
+/**
+ * A style's refusals, each written when it is read: in the request's language on the server
+ * (a schema's issue is read again in it), in the page's in the browser.
+ */
 export const STYLE_MESSAGES = {
-	name: `name must be 1 to ${MAX_STYLE_NAME_LENGTH} characters`,
-	prompt: `prompt must contain ${PROMPT_PLACEHOLDER} and be ${MAX_PROMPT_LENGTH} characters or less`,
-	invalidContent: "prompt contains invalid content",
-	style: "style must be the id of a style",
+	name: () => sharedStyleName({ max: String(MAX_STYLE_NAME_LENGTH) }),
+	prompt: () =>
+		sharedStylePrompt({ placeholder: PROMPT_PLACEHOLDER, max: String(MAX_PROMPT_LENGTH) }),
+	invalidContent: () => sharedStyleInvalid(),
+	style: () => sharedStyleId(),
 } as const;
 
 const StyleNameSchema = z
 	.string({ error: STYLE_MESSAGES.name })
 	.trim()
-	.min(1, STYLE_MESSAGES.name)
-	.max(MAX_STYLE_NAME_LENGTH, STYLE_MESSAGES.name);
+	.min(1, { error: STYLE_MESSAGES.name })
+	.max(MAX_STYLE_NAME_LENGTH, { error: STYLE_MESSAGES.name });
 
 /** A style's template: the prompt rules, and `{prompt}` somewhere in it. */
 const StylePromptSchema = z.string({ error: STYLE_MESSAGES.prompt }).transform((value, context) => {
 	if (!value.includes(PROMPT_PLACEHOLDER) || value.length > MAX_PROMPT_LENGTH) {
-		context.addIssue({ code: "custom", message: STYLE_MESSAGES.prompt });
+		context.addIssue({ code: "custom", message: STYLE_MESSAGES.prompt() });
 		return z.NEVER;
 	}
 	const check = validatePrompt(value);
 	if (!check.ok) {
-		context.addIssue({ code: "custom", message: STYLE_MESSAGES.invalidContent });
+		context.addIssue({ code: "custom", message: STYLE_MESSAGES.invalidContent() });
 		return z.NEVER;
 	}
 	return check.prompt;

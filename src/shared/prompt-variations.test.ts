@@ -9,7 +9,7 @@ import {
 
 function parsed(prompt: string) {
 	const result = parseVariations(prompt);
-	if (!result.ok) throw new Error(result.message);
+	if (!result.ok) throw new Error(result.message());
 	return result;
 }
 
@@ -43,7 +43,7 @@ describe("prompt variations", () => {
 		for (const prompt of ["a {red car", "a red} car", "}{", "a {red|{dark|light} green} car"]) {
 			const result = parseVariations(prompt);
 			expect(result.ok).toBe(false);
-			if (!result.ok) expect(result.message.startsWith("prompt:")).toBe(true);
+			if (!result.ok) expect(result.message().startsWith("prompt:")).toBe(true);
 		}
 		expect(parseVariations("{a|{b}}")).toEqual({ ok: false, message: VARIATION_MESSAGES.nested });
 		expect(hasVariationGroups("a {red car")).toBe(false);

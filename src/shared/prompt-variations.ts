@@ -4,18 +4,25 @@
  * seed. Shared by the server, which expands, and the generator, which shows the count before
  * Generate.
  */
+import {
+	sharedVariationNested,
+	sharedVariationNoGroup,
+	sharedVariationUnbalanced,
+} from "./i18n/messages";
+import type { MessageOptions } from "./i18n/runtime";
 
 /** A prompt cut into plain text and `{a|b}` groups, in order. */
 export type VariationPart = { text: string } | { options: readonly string[] };
 
 export type VariationParse =
 	| { ok: true; parts: readonly VariationPart[]; groups: number; combinations: number }
-	| { ok: false; message: string };
+	| { ok: false; message: (options?: MessageOptions) => string };
 
+/** The refusals of a prompt's choices, each written in the language it is asked in. */
 export const VARIATION_MESSAGES = {
-	unbalanced: "prompt: a { has no matching } (write {red|green} for a choice)",
-	nested: "prompt: a {…} choice cannot hold another one",
-	noGroup: "variations: the prompt has no {a|b} choice to vary",
+	unbalanced: sharedVariationUnbalanced,
+	nested: sharedVariationNested,
+	noGroup: sharedVariationNoGroup,
 } as const;
 
 /** Cuts a prompt into text and groups; a nested or unbalanced brace is refused, naming `prompt`. */

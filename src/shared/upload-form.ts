@@ -7,7 +7,7 @@ import { UPLOAD_MESSAGES } from "./upload-rules";
  * documentation: the server tells the type by the file's content.
  */
 export const UploadFormSchema = z.object({
-	image: z.file({ error: UPLOAD_MESSAGES.missing }).meta({
+	image: z.file({ error: () => UPLOAD_MESSAGES.missing() }).meta({
 		description: `A PNG, JPEG or WebP image, told by its content (${UPLOAD_CONTENT_TYPES.join(", ")}).`,
 	}),
 });

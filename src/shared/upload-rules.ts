@@ -1,5 +1,16 @@
 // What the API answers about an uploaded image, and the limit on unused uploads. No schema
 // library here, so the generator may show these texts without loading one.
+import {
+	sharedUploadMissing,
+	sharedUploadTooLarge,
+	sharedUploadTooManyPerHour,
+	sharedUploadTooManyPerMinute,
+	sharedUploadTooManyPixels,
+	sharedUploadTooManyUnused,
+	sharedUploadUnreadable,
+	sharedUploadWrongType,
+} from "./i18n/messages";
+import type { MessageOptions } from "./i18n/runtime";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_PIXELS } from "./image-input";
 
 /**
@@ -19,15 +30,38 @@ export const UPLOAD_RATE_LIMITS = [
 	{ windowSeconds: 60 * 60, limit: 200, period: "an hour" },
 ] as const;
 
-/** The answers to a file that is not an image Atelier takes, each naming the field. */
+type UploadMessage = (options?: MessageOptions) => string;
+
+/**
+ * The answers to a file that is not an image Atelier takes, each naming the field, and to an
+ * upload over a limit: catalogue messages, written in the language asked (the request's).
+ * Figures are passed as text where the English has no thousands separator to gain.
+ */
 export const UPLOAD_MESSAGES = {
-	missing: "image is required: send one PNG, JPEG or WebP file in the multipart field image.",
-	wrongType: "image must be a PNG, JPEG or WebP file.",
-	unreadable: "image could not be read: the file is truncated or damaged.",
-	tooLarge: `image must be at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`,
-	tooManyPixels: (width: number, height: number) =>
-		`image must be at most ${MAX_UPLOAD_PIXELS / 1_000_000} megapixels; this one is ${width} × ${height} pixels.`,
-	tooManyRecent: (limit: number, period: string, waitSeconds: number) =>
-		`You can upload at most ${limit} images in ${period}. Please wait ${waitSeconds} seconds before uploading more.`,
-	tooManyUnused: `You have ${MAX_UNUSED_UPLOADS} uploaded images no generation has used yet. Use them, or wait until they are removed a day after their upload, before uploading more.`,
+	missing: sharedUploadMissing,
+	wrongType: sharedUploadWrongType,
+	unreadable: sharedUploadUnreadable,
+	tooLarge: (options?: MessageOptions) =>
+		sharedUploadTooLarge({ megabytes: MAX_UPLOAD_BYTES / 1024 / 1024 }, options),
+	tooManyPixels:
+		(width: number, height: number): UploadMessage =>
+		(options) =>
+			sharedUploadTooManyPixels(
+				{
+					megapixels: MAX_UPLOAD_PIXELS / 1_000_000,
+					width: String(width),
+					height: String(height),
+				},
+				options,
+			),
+	/** Over the limit of a window of UPLOAD_RATE_LIMITS (a minute's or an hour's). */
+	tooManyRecent:
+		(limit: number, windowSeconds: number, waitSeconds: number): UploadMessage =>
+		(options) =>
+			(windowSeconds <= 60 ? sharedUploadTooManyPerMinute : sharedUploadTooManyPerHour)(
+				{ limit, seconds: String(waitSeconds) },
+				options,
+			),
+	tooManyUnused: (options?: MessageOptions) =>
+		sharedUploadTooManyUnused({ count: MAX_UNUSED_UPLOADS }, options),
 } as const;

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import {
-	BOARD_LIMIT_MESSAGE,
 	type Board,
+	boardLimitMessage,
 	type CreateBoardRequest,
 	MAX_BOARDS_PER_PERSON,
 	type UpdateBoardRequest,
 } from "../../shared/boards";
 import { GenerationIdSchema } from "../../shared/generations";
+import { serverBoardIdsSmart, serverBoardQueryOnlySmart } from "../../shared/i18n/messages";
 import type { Database } from "../db/database";
 import type { StoredImage } from "../db/schema";
 import { AppError } from "../errors/app-error";
@@ -142,7 +143,7 @@ export async function createBoard(
 			.forUpdate()
 			.execute();
 		if ((await countBoardsOfUser(transaction, viewer.id)) >= MAX_BOARDS_PER_PERSON) {
-			throw new AppError("VALIDATION_ERROR", BOARD_LIMIT_MESSAGE);
+			throw new AppError("VALIDATION_ERROR", boardLimitMessage);
 		}
 		await insertBoard(transaction, {
 			id,
@@ -164,7 +165,7 @@ export async function updateBoard(
 ): Promise<Board> {
 	const board = await findChangeableBoard(deps.database.db, viewer, id);
 	if (request.query !== undefined && board.kind !== "smart") {
-		throw new AppError("VALIDATION_ERROR", "query: only a smart board has a search.");
+		throw new AppError("VALIDATION_ERROR", serverBoardQueryOnlySmart);
 	}
 	await updateBoardRow(deps.database.db, board.id, request);
 	return getBoard(deps, viewer, board.id);
@@ -223,7 +224,7 @@ export async function addToBoard(
 	return deps.database.db.transaction().execute(async (transaction) => {
 		const board = await findChangeableBoard(transaction, viewer, id);
 		if (board.kind === "smart") {
-			throw new AppError("VALIDATION_ERROR", "ids: a smart board shows what its search matches.");
+			throw new AppError("VALIDATION_ERROR", serverBoardIdsSmart);
 		}
 		if ((await countGenerationsOwnedBy(transaction, board.user_id, wanted)) !== wanted.length) {
 			throw new AppError("NOT_FOUND");
@@ -245,7 +246,7 @@ export async function removeFromBoard(
 	const db = deps.database.db;
 	const board = await findChangeableBoard(db, viewer, id);
 	if (board.kind === "smart") {
-		throw new AppError("VALIDATION_ERROR", "ids: a smart board shows what its search matches.");
+		throw new AppError("VALIDATION_ERROR", serverBoardIdsSmart);
 	}
 	const removed = await deleteMemberships(db, board.id, wanted);
 	if (removed > 0) await touchBoard(db, board.id);

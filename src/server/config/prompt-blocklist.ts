@@ -6,10 +6,6 @@ export type PromptBlocklist = {
 	isBlocked(text: string): boolean;
 };
 
-/** What a blocked prompt answers (PROMPT_BLOCKED), when generating and when sharing. */
-export const BLOCKED_PROMPT_MESSAGE =
-	"This prompt uses words this server does not allow. Please change the prompt.";
-
 /** A blocklist that blocks nothing: no PROMPT_BLOCKLIST_FILE. */
 export const EMPTY_PROMPT_BLOCKLIST: PromptBlocklist = { isBlocked: () => false };
 

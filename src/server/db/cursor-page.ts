@@ -1,4 +1,5 @@
 import { type SqlBool, sql } from "kysely";
+import { serverInvalidCursor } from "../../shared/i18n/messages";
 import { AppError } from "../errors/app-error";
 
 /**
@@ -18,7 +19,7 @@ export function decodeCursor(value: string | undefined): PageCursor | undefined 
 	const [createdAt, id] = Buffer.from(value, "base64url").toString("utf8").split("|");
 	const date = new Date(createdAt ?? "");
 	if (!id || Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) {
-		throw new AppError("VALIDATION_ERROR", "Invalid cursor.");
+		throw new AppError("VALIDATION_ERROR", serverInvalidCursor);
 	}
 	return { createdAt: date, id };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { GenerationSettings } from "../../shared/generation-responses";
+import { sharedStyleId } from "../../shared/i18n/messages";
 import { stripAspectRatioFlag } from "../../shared/prompt";
 import {
 	applyStyle,
@@ -56,7 +57,7 @@ export async function findStyle(deps: StyleDeps, viewer: Viewer, id: string): Pr
 	const row = PersonalStyleIdSchema.safeParse(id).success
 		? await findPersonalStyle(deps.database.db, viewer.id, id)
 		: undefined;
-	if (!row) throw new AppError("VALIDATION_ERROR", "style must be the id of a style");
+	if (!row) throw new AppError("VALIDATION_ERROR", sharedStyleId);
 	return presentPersonalStyle(row);
 }
 

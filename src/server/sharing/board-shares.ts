@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
+import { serverShareBoardOwnerOnly } from "../../shared/i18n/messages";
 import { findViewableBoard } from "../boards/board-access";
 import { historyFiltersOf } from "../boards/board-filters";
 import { type BoardWithOwner, findBoard } from "../boards/boards-repository";
@@ -38,7 +39,7 @@ export async function findShareableBoard(
 	const board = await findViewableBoard(db, viewer, boardId);
 	if (board.user_id === viewer.id) return board;
 	if (board.visibility !== "shared") throw new AppError("NOT_FOUND");
-	throw new AppError("BOARD_READ_ONLY", "Only its owner can share this board.");
+	throw new AppError("BOARD_READ_ONLY", serverShareBoardOwnerOnly);
 }
 
 /** The board a link shows, read through the boards repository; undefined once it is deleted. */

@@ -1,4 +1,9 @@
 import {
+	serverPromptBlocked,
+	serverShareEndedMakeNew,
+	serverShareOnlyFinished,
+} from "../../shared/i18n/messages";
+import {
 	type CreatedShare,
 	type CreateShareRequest,
 	SHARE_EXPIRY_MS,
@@ -6,7 +11,6 @@ import {
 	type ShareExpiry,
 	sharedPagePath,
 } from "../../shared/sharing";
-import { BLOCKED_PROMPT_MESSAGE } from "../config/prompt-blocklist";
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError } from "../errors/app-error";
@@ -210,7 +214,7 @@ export async function createShare(
 	// Another person's generation is as unknown as one that does not exist, the administrator's too.
 	if (!generation || generation.user_id !== viewer.id) throw new AppError("NOT_FOUND");
 	if (generation.status !== "completed" || generation.images.length === 0) {
-		throw new AppError("VALIDATION_ERROR", "target: only a finished generation can be shared.");
+		throw new AppError("VALIDATION_ERROR", serverShareOnlyFinished);
 	}
 	if (imageIndex !== undefined && imageIndex >= generation.images.length) {
 		throw new AppError(
@@ -219,7 +223,7 @@ export async function createShare(
 		);
 	}
 	if (deps.promptBlocklist?.isBlocked(generation.prompt)) {
-		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+		throw new AppError("PROMPT_BLOCKED", serverPromptBlocked);
 	}
 	const expiresAt = resolveExpiry(deps, request.expires);
 	await checkLiveShareCount(deps, viewer);
@@ -282,9 +286,9 @@ async function renewGenerationShare(deps: ShareDeps, viewer: Viewer, row: ShareW
 	const generation = row.generation_id
 		? await findGenerationOutOfTrash(deps.database.db, row.generation_id)
 		: undefined;
-	if (!generation) throw new AppError("VALIDATION_ERROR", "This link has ended: make a new one.");
+	if (!generation) throw new AppError("VALIDATION_ERROR", serverShareEndedMakeNew);
 	if (deps.promptBlocklist?.isBlocked(generation.prompt)) {
-		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+		throw new AppError("PROMPT_BLOCKED", serverPromptBlocked);
 	}
 	return insertLink(deps, viewer, {
 		generationId: generation.id,
@@ -298,7 +302,7 @@ async function renewGenerationShare(deps: ShareDeps, viewer: Viewer, row: ShareW
 
 async function renewBoardShare(deps: ShareDeps, viewer: Viewer, row: ShareWithPrompt) {
 	const board = await findSharedBoard(deps.database.db, row);
-	if (!board) throw new AppError("VALIDATION_ERROR", "This link has ended: make a new one.");
+	if (!board) throw new AppError("VALIDATION_ERROR", serverShareEndedMakeNew);
 	return insertLink(deps, viewer, {
 		generationId: null,
 		imageIndex: null,

@@ -1,3 +1,4 @@
+import { serverShareSignIn, serverShareTakenDown } from "../../shared/i18n/messages";
 import type { BoardWithOwner } from "../boards/boards-repository";
 import type { StoredImage } from "../db/schema";
 import { AppError } from "../errors/app-error";
@@ -36,14 +37,14 @@ export async function findLiveShareTarget(
 	const { mode } = deps.settings;
 	if (mode === "off") throw new AppError("NOT_FOUND");
 	if (mode === "signed-in" && !viewer) {
-		throw new AppError("AUTH_ERROR", "Sign in to this server to see this link.");
+		throw new AppError("AUTH_ERROR", serverShareSignIn);
 	}
 	if (!isShareTokenShape(token)) throw new AppError("NOT_FOUND");
 	const share = await findShareByTokenHash(deps.database.db, hashShareToken(token));
 	if (!share) throw new AppError("NOT_FOUND");
 	const state = shareState(share);
 	if (state === "hidden") {
-		throw new AppError("SHARE_HIDDEN", "This link was taken down by the administrator.");
+		throw new AppError("SHARE_HIDDEN", serverShareTakenDown);
 	}
 	if (state !== "live") throw new AppError("SHARE_ENDED");
 	if (share.generation_id === null) {

@@ -23,7 +23,7 @@ export type UploadDeps = {
  */
 export async function assertMayUpload(db: Kysely<DatabaseSchema>, userId: string): Promise<void> {
 	let refusal: AppError | undefined;
-	for (const { windowSeconds, limit, period } of UPLOAD_RATE_LIMITS) {
+	for (const { windowSeconds, limit } of UPLOAD_RATE_LIMITS) {
 		const { count, resetSeconds } = await countInWindow(
 			db,
 			`upload:${userId}:${windowSeconds}`,
@@ -34,7 +34,7 @@ export async function assertMayUpload(db: Kysely<DatabaseSchema>, userId: string
 		if (count > limit && (refusal?.retryAfterSeconds ?? 0) < waitSeconds) {
 			refusal = new AppError(
 				"RATE_LIMITED",
-				UPLOAD_MESSAGES.tooManyRecent(limit, period, waitSeconds),
+				UPLOAD_MESSAGES.tooManyRecent(limit, windowSeconds, waitSeconds),
 				{ retryAfterSeconds: waitSeconds },
 			);
 		}

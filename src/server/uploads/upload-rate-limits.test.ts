@@ -65,7 +65,7 @@ describe.each(availableDatabaseKinds())("upload rate limits on %s", (kind) => {
 
 		const retryAfter = Number(refused.headers.get("retry-after"));
 		expect(await expectErrorEnvelope(refused, 429, "RATE_LIMITED")).toBe(
-			UPLOAD_MESSAGES.tooManyRecent(PER_MINUTE.limit, PER_MINUTE.period, retryAfter),
+			UPLOAD_MESSAGES.tooManyRecent(PER_MINUTE.limit, PER_MINUTE.windowSeconds, retryAfter)(),
 		);
 		expect(retryAfter).toBeGreaterThanOrEqual(1);
 		expect(retryAfter).toBeLessThanOrEqual(PER_MINUTE.windowSeconds);
@@ -89,7 +89,7 @@ describe.each(availableDatabaseKinds())("upload rate limits on %s", (kind) => {
 
 		const retryAfter = Number(refused.headers.get("retry-after"));
 		expect(await expectErrorEnvelope(refused, 429, "RATE_LIMITED")).toBe(
-			UPLOAD_MESSAGES.tooManyRecent(PER_HOUR.limit, PER_HOUR.period, retryAfter),
+			UPLOAD_MESSAGES.tooManyRecent(PER_HOUR.limit, PER_HOUR.windowSeconds, retryAfter)(),
 		);
 		expect(retryAfter).toBeGreaterThan(PER_MINUTE.windowSeconds);
 		expect(retryAfter).toBeLessThanOrEqual(PER_HOUR.windowSeconds);

@@ -182,7 +182,7 @@ describe.each(availableDatabaseKinds())("uploaded reference images on %s", (kind
 		form.set("picture", new File([await solidImage(8, 8).png().toBuffer()], "a.png"));
 		const wrongField = await person.client.request("/api/uploads", { method: "POST", body: form });
 		expect(await expectErrorEnvelope(wrongField, 400, "VALIDATION_ERROR")).toBe(
-			UPLOAD_MESSAGES.missing,
+			UPLOAD_MESSAGES.missing(),
 		);
 		const json = await person.client.request("/api/uploads", { method: "POST", json: {} });
 		await expectErrorEnvelope(json, 400, "VALIDATION_ERROR");
@@ -197,7 +197,7 @@ describe.each(availableDatabaseKinds())("uploaded reference images on %s", (kind
 		justOver.set(png);
 		const response = await upload(person.client, justOver);
 		expect(await expectErrorEnvelope(response, 413, "PAYLOAD_TOO_LARGE")).toBe(
-			UPLOAD_MESSAGES.tooLarge,
+			UPLOAD_MESSAGES.tooLarge(),
 		);
 		// Far over: the body is refused while it is read (app.request sends a stream, no length).
 		const farOver = new Uint8Array(MAX_UPLOAD_BYTES + 4 * 1024 * 1024);
@@ -254,7 +254,7 @@ describe.each(availableDatabaseKinds())("uploaded reference images on %s", (kind
 			const truncated = data.subarray(0, Math.floor(data.length * 0.6));
 			const response = await upload(person.client, truncated);
 			expect(await expectErrorEnvelope(response, 400, "VALIDATION_ERROR")).toBe(
-				UPLOAD_MESSAGES.unreadable,
+				UPLOAD_MESSAGES.unreadable(),
 			);
 		}
 		await expectNothingStored(person);
@@ -350,7 +350,7 @@ describe.each(availableDatabaseKinds())("uploaded reference images on %s", (kind
 		const png = await solidImage(8, 8).png().toBuffer();
 		const refused = await upload(person.client, png);
 		expect(await expectErrorEnvelope(refused, 429, "RATE_LIMITED")).toBe(
-			UPLOAD_MESSAGES.tooManyUnused,
+			UPLOAD_MESSAGES.tooManyUnused(),
 		);
 		// A used upload does not count.
 		const { rows } = await sql<{ id: string }>`

@@ -84,7 +84,7 @@ function FamilyThumbnail({
 }
 
 function describeAction(parent: GenerationParent | null | undefined): string {
-	return parent ? ACTION_LABELS[parent.action] : "";
+	return parent ? ACTION_LABELS[parent.action]() : "";
 }
 
 /**
@@ -126,7 +126,7 @@ export function FamilyPanel({ generation, imageIndex, onOpen }: FamilyPanelProps
 					label={historyOpenOriginal({ prompt: family.parent.prompt })}
 					onOpen={onOpen}
 				/>
-				<span className="text-sm text-slate-700">{ACTION_LABELS[parent.action]}</span>
+				<span className="text-sm text-slate-700">{ACTION_LABELS[parent.action]()}</span>
 			</div>
 		);
 	} else if (parent) {

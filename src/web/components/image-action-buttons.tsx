@@ -18,7 +18,7 @@ const EDITOR_LINK_CLASS_NAME = getButtonClassName({ variant: "secondary", size: 
 
 /** Upscale's label: "Upscale" where one factor is offered, "Upscale 2×" and "Upscale 4×" where several. */
 export function describeUpscale(factor: number, factors: readonly number[]): string {
-	return factors.length > 1 ? `${ACTION_LABELS.upscale} ${factor}×` : ACTION_LABELS.upscale;
+	return factors.length > 1 ? `${ACTION_LABELS.upscale()} ${factor}×` : ACTION_LABELS.upscale();
 }
 
 /** Whether any of the actions is offered. */
@@ -73,7 +73,7 @@ export function ImageActionButtons({
 						onClick={() => onStart("vary-subtle")}
 					>
 						<Shuffle aria-hidden="true" className="size-4" />
-						{ACTION_LABELS["vary-subtle"]}
+						{ACTION_LABELS["vary-subtle"]()}
 					</Button>
 					<Button
 						variant="secondary"
@@ -82,7 +82,7 @@ export function ImageActionButtons({
 						onClick={() => onStart("vary-strong")}
 					>
 						<WandSparkles aria-hidden="true" className="size-4" />
-						{ACTION_LABELS["vary-strong"]}
+						{ACTION_LABELS["vary-strong"]()}
 					</Button>
 				</>
 			) : null}
@@ -104,7 +104,7 @@ export function ImageActionButtons({
 			{choices.canEdit ? (
 				<Button variant="secondary" size="sm" disabled={isDisabled} onClick={onEdit}>
 					<SquarePen aria-hidden="true" className="size-4" />
-					{ACTION_LABELS.edit}
+					{ACTION_LABELS.edit()}
 				</Button>
 			) : null}
 			{editorSource && choices.canEditRegion && !isDisabled ? (

@@ -1,5 +1,11 @@
 import type { Transaction } from "kysely";
+import {
+	serverBatchDaily,
+	serverBatchQuota,
+	serverGenerationCount,
+} from "../../../shared/i18n/messages";
 import type { DatabaseSchema } from "../../db/schema";
+import type { LocalizedMessage } from "../../errors/app-error";
 
 /**
  * One generation's place in a batch (create-batch.ts): the batch's id, how many of the batch's
@@ -19,20 +25,24 @@ export type BatchSlot = {
 
 type Limits = { maxActivePerUser: number; dailyLimitPerUser: number };
 
-function generations(count: number): string {
-	return `${count} generation${count === 1 ? "" : "s"}`;
-}
-
 /** The concurrency quota's refusal of a batch that does not fit as a whole. */
 export function batchQuotaMessage(
 	batch: Pick<BatchSlot, "rest" | "size"> | undefined,
 	active: number,
 	limits: Limits,
-): string {
+): LocalizedMessage {
 	// `active` counts the batch's own generations already inserted in its transaction.
 	const size = batch?.size ?? 1;
 	const before = active - (size - 1 - (batch?.rest ?? 0));
-	return `This makes ${generations(size)}, and you already have ${before} in progress (the limit is ${limits.maxActivePerUser}). Please make fewer, or wait for some to finish.`;
+	return (options) =>
+		serverBatchQuota(
+			{
+				generations: serverGenerationCount({ count: size }, options),
+				active: before,
+				limit: limits.maxActivePerUser,
+			},
+			options,
+		);
 }
 
 /** The daily quota's refusal of a batch that does not fit as a whole. */
@@ -40,9 +50,17 @@ export function batchDailyMessage(
 	batch: Pick<BatchSlot, "rest" | "size"> | undefined,
 	today: number,
 	limits: Limits,
-): string {
+): LocalizedMessage {
 	const size = batch?.size ?? 1;
 	const before = today - (size - 1 - (batch?.rest ?? 0));
 	const left = Math.max(limits.dailyLimitPerUser - before, 0);
-	return `This makes ${generations(size)}, and ${left} ${left === 1 ? "is" : "are"} left of today's limit of ${limits.dailyLimitPerUser}. Please make fewer, or try again tomorrow.`;
+	return (options) =>
+		serverBatchDaily(
+			{
+				generations: serverGenerationCount({ count: size }, options),
+				count: left,
+				limit: limits.dailyLimitPerUser,
+			},
+			options,
+		);
 }

@@ -1,9 +1,18 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { sql, type Transaction } from "kysely";
 import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
+import { errorMessage } from "../../../shared/errors";
 import type { CreateBatchResponse } from "../../../shared/generation-responses";
 import { MAX_SEED } from "../../../shared/generation-settings";
-import { PROMPT_MESSAGES } from "../../../shared/prompt";
+import type { Language } from "../../../shared/i18n/languages";
+import {
+	generatorPromptRequired,
+	serverBatchNotFromImage,
+	serverBatchTooLarge,
+	serverModelsNotBoth,
+	serverModelsNotOffered,
+	serverVariationsTooMany,
+} from "../../../shared/i18n/messages";
 import {
 	expandAllVariations,
 	parseVariations,
@@ -11,7 +20,7 @@ import {
 	VARIATION_MESSAGES,
 } from "../../../shared/prompt-variations";
 import type { DatabaseSchema } from "../../db/schema";
-import { AppError } from "../../errors/app-error";
+import { AppError, type LocalizedMessage } from "../../errors/app-error";
 import type { Model } from "../../models/model-catalogue";
 import type { Viewer } from "../../person/viewer";
 import { rememberPrompt } from "../../prompts/recent-prompts-repository";
@@ -29,8 +38,23 @@ import { pollingUrlFor } from "./generation-presenter";
 
 export type CreatedBatch = Omit<CreateBatchResponse, "success"> & { isReplay: boolean };
 
-function refuse(message: string): never {
+function refuse(message: LocalizedMessage): never {
 	throw new AppError("VALIDATION_ERROR", message);
+}
+
+/**
+ * A compared model's refusal, prefixed with the field and the model (`models: <id>: ...`), its own
+ * message in the request's language.
+ */
+function namedRefusal(
+	model: string | undefined,
+	error: AppError,
+	options: { language: Language },
+): string {
+	const own = error.ownMessage;
+	const text =
+		typeof own === "function" ? own(options) : (own ?? errorMessage(error.code, options));
+	return `models: ${model}: ${text}`;
 }
 
 /** The prompts a request's `variations` expand to (its prompt alone without them). */
@@ -45,9 +69,8 @@ function expandPrompts(
 	if (parsed.groups === 0) refuse(VARIATION_MESSAGES.noGroup);
 	if (variations === "all") return expandAllVariations(parsed.parts, parsed.combinations);
 	if (variations.random > parsed.combinations) {
-		refuse(
-			`variations: the prompt makes only ${parsed.combinations} combinations; ask for at most ${parsed.combinations}`,
-		);
+		const combinations = String(parsed.combinations);
+		refuse((options) => serverVariationsTooMany({ combinations }, options));
 	}
 	return pickRandomVariations(parsed.parts, parsed.combinations, variations.random, seed);
 }
@@ -65,9 +88,10 @@ function chooseModels(deps: GenerationDeps, request: CreateGenerationRequest): M
 		// An unknown model is resolve-settings.ts's to refuse, naming `model`.
 		return model ? [model] : [];
 	}
-	if (request.model !== undefined) refuse("models: send model or models, not both");
+	if (request.model !== undefined) refuse(serverModelsNotBoth);
 	return request.models.map(
-		(id) => deps.models.find(id) ?? refuse(`models: model "${id}" is not offered`),
+		(id) =>
+			deps.models.find(id) ?? refuse((options) => serverModelsNotOffered({ model: id }, options)),
 	);
 }
 
@@ -116,9 +140,9 @@ export async function createBatch(
 ): Promise<CreatedBatch> {
 	const field = request.variations === undefined ? "models" : "variations";
 	if (request.reference !== undefined || request.action !== undefined) {
-		refuse(`${field}: a batch is made from a prompt, not from an image`);
+		refuse((options) => serverBatchNotFromImage({ field }, options));
 	}
-	if (request.prompt === undefined) refuse(PROMPT_MESSAGES.required);
+	if (request.prompt === undefined) refuse(generatorPromptRequired);
 	const models = chooseModels(deps, request);
 	// No seed asked: one is drawn for the batch, so its picks (and its images) can be made again.
 	const seed = request.seed ?? randomInt(0, MAX_SEED + 1);
@@ -126,7 +150,8 @@ export async function createBatch(
 	const max = deps.limits.maxBatchGenerations ?? DEFAULT_MAX_BATCH_GENERATIONS;
 	const size = prompts.length * Math.max(models.length, 1);
 	if (size > max) {
-		refuse(`${field}: this makes ${size} generations, more than the limit of ${max}`);
+		const figures = { field, size: String(size), max: String(max) };
+		refuse((options) => serverBatchTooLarge(figures, options));
 	}
 	const requests = prompts.flatMap((prompt) =>
 		(models.length === 0 ? [undefined] : models).map((model) =>
@@ -175,7 +200,7 @@ export async function createBatch(
 				request.models !== undefined &&
 				error instanceof AppError &&
 				error.code === "VALIDATION_ERROR"
-					? new AppError(error.code, `models: ${member.model}: ${error.message}`)
+					? new AppError(error.code, (options) => namedRefusal(member.model, error, options))
 					: error;
 			batch.abandon(named);
 			throw named;

@@ -3,8 +3,12 @@ import { type Kysely, sql, type Transaction } from "kysely";
 import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
 import type { GenerationModel, GenerationSettings } from "../../../shared/generation-responses";
 import { GenerationIdSchema } from "../../../shared/generations";
+import {
+	serverNoBoard,
+	serverOriginalPromptOnlyWithPrompt,
+	serverPromptBlocked,
+} from "../../../shared/i18n/messages";
 import { addGenerationToBoards, selectOwnPlainBoardIds } from "../../boards/boards-repository";
-import { BLOCKED_PROMPT_MESSAGE } from "../../config/prompt-blocklist";
 import type { DatabaseSchema } from "../../db/schema";
 import { AppError } from "../../errors/app-error";
 import { readPersonLimits } from "../../person/person-controls";
@@ -129,7 +133,7 @@ export async function createGeneration(
 	const resolved = await resolveSettings(deps.models, request, source);
 	const { model, settings, imageAction } = resolved;
 	if (deps.promptBlocklist?.isBlocked(resolved.prompt)) {
-		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+		throw new AppError("PROMPT_BLOCKED", serverPromptBlocked);
 	}
 	const regionMask =
 		imageAction?.action === "edit-region" && source
@@ -156,7 +160,7 @@ export async function createGeneration(
 		(deps.promptBlocklist?.isBlocked(styled.styled_prompt) ||
 			deps.promptBlocklist?.isBlocked(styled.styled_negative_prompt ?? ""))
 	) {
-		throw new AppError("PROMPT_BLOCKED", BLOCKED_PROMPT_MESSAGE);
+		throw new AppError("PROMPT_BLOCKED", serverPromptBlocked);
 	}
 	const originalPrompt = originalPromptOf(request);
 	const id = randomUUID();
@@ -182,7 +186,7 @@ export async function createGeneration(
 		);
 		const unknownBoard = boardIds.find((boardId) => !ownBoards.includes(boardId));
 		if (unknownBoard !== undefined) {
-			throw new AppError("NOT_FOUND", `boards: you have no board ${unknownBoard}.`);
+			throw new AppError("NOT_FOUND", (options) => serverNoBoard({ board: unknownBoard }, options));
 		}
 		// The person's own quotas where the administrator set them: read under the lock, from the
 		// database, so a change applies at once to every server process.
@@ -298,7 +302,7 @@ function originalPromptOf(request: CreateGenerationRequest): string | null {
 	const { prompt, originalPrompt } = request;
 	if (originalPrompt === undefined) return null;
 	if (prompt === undefined) {
-		throw new AppError("VALIDATION_ERROR", "originalPrompt is taken only with prompt");
+		throw new AppError("VALIDATION_ERROR", serverOriginalPromptOnlyWithPrompt);
 	}
 	return originalPrompt === prompt ? null : originalPrompt;
 }

@@ -10,6 +10,7 @@ import {
 	PollGenerationQuerySchema,
 	SetFavoriteRequestSchema,
 } from "../../../shared/generations";
+import { serverIdempotencyKeyShape } from "../../../shared/i18n/messages";
 import type { ModelsResponse } from "../../../shared/models";
 import { AppError } from "../../errors/app-error";
 import type { Gate, ViewerEnv } from "../../http/app-env";
@@ -60,10 +61,7 @@ function readIdempotencyKey(value: string | undefined): string | undefined {
 	const trimmed = value.trim();
 	const key = /^"(.*)"$/.exec(trimmed)?.[1] ?? trimmed;
 	if (key.length === 0 || key.length > 255 || !/^[\x20-\x7e]+$/.test(key)) {
-		throw new AppError(
-			"VALIDATION_ERROR",
-			"Idempotency-Key must be 1 to 255 printable ASCII characters.",
-		);
+		throw new AppError("VALIDATION_ERROR", serverIdempotencyKeyShape);
 	}
 	return key;
 }

@@ -1,6 +1,7 @@
 import type { AspectRatio } from "../../../shared/aspect-ratios";
 import { startOfDateIn } from "../../../shared/date-groups";
 import type { GenerationPage } from "../../../shared/generations";
+import { serverOnlyAdminFiltersPerson } from "../../../shared/i18n/messages";
 import { findViewableBoard } from "../../boards/board-access";
 import { historyFiltersOf, narrowFilters } from "../../boards/board-filters";
 import { decodeCursor, toCursorPage } from "../../db/cursor-page";
@@ -50,7 +51,7 @@ export async function listHistory(
 	let userId: string | undefined = viewer.isAdmin ? undefined : viewer.id;
 	if (query.ownerEmail !== undefined) {
 		if (!viewer.isAdmin) {
-			throw new AppError("VALIDATION_ERROR", "Only the administrator can filter by person.");
+			throw new AppError("VALIDATION_ERROR", serverOnlyAdminFiltersPerson);
 		}
 		userId = await findUserIdByEmail(db, query.ownerEmail);
 		if (userId === undefined) return EMPTY_PAGE;

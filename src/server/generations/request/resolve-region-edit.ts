@@ -1,5 +1,25 @@
 import { type AspectRatio, nearestAspectRatio } from "../../../shared/aspect-ratios";
 import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
+import {
+	serverAspectRatioNotEditRegion,
+	serverAspectRatioNotExpand,
+	serverExpandAlready,
+	serverExpandNoSide,
+	serverExpandNotTakenByModel,
+	serverExpandOnlyExpand,
+	serverExpandRequired,
+	serverExpandRequiredShape,
+	serverFieldNoModel,
+	serverMaskEmpty,
+	serverMaskNotPng,
+	serverMaskNotTakenByModel,
+	serverMaskOnlyEditRegion,
+	serverMaskRequired,
+	serverMaskRequiredUpload,
+	serverMaskWrongSize,
+	serverModelNotOffered,
+	serverStrengthNotTakenBy,
+} from "../../../shared/i18n/messages";
 import { MAX_UPLOAD_PIXELS } from "../../../shared/image-input";
 import {
 	type ExpandFrame,
@@ -7,7 +27,7 @@ import {
 	expandSidesOf,
 	type RegionAction,
 } from "../../../shared/region-edit";
-import { AppError } from "../../errors/app-error";
+import { AppError, type LocalizedMessage } from "../../errors/app-error";
 import { type NormalizedMask, normalizeMask } from "../../images/region-mask";
 import type { Model, ModelCatalogue } from "../../models/model-catalogue";
 import type { Viewer } from "../../person/viewer";
@@ -19,34 +39,28 @@ import type { ReferenceSource } from "../run/reference-image";
 // Edit region and Expand as a request asks for them (docs/decisions/033-region-edit.md): their
 // fields checked together, the model that can do them, and the mask or frame the generation keeps.
 
-function refuse(message: string): never {
+function refuse(message: LocalizedMessage): never {
 	throw new AppError("VALIDATION_ERROR", message);
 }
 
 /** Which of `mask` and `expand` an action takes: each is refused where it means nothing. */
 export function checkRegionFields(request: CreateGenerationRequest, action: string | null): void {
 	if (request.mask !== undefined && action !== "edit-region") {
-		refuse("mask is only taken by edit-region");
+		refuse(serverMaskOnlyEditRegion);
 	}
-	if (request.expand !== undefined && action !== "expand") refuse("expand is only taken by expand");
+	if (request.expand !== undefined && action !== "expand") refuse(serverExpandOnlyExpand);
 	if (action === "edit-region" && request.mask === undefined) {
-		refuse(
-			'mask is required for edit-region: { "uploadId" } of a PNG sent through POST /api/uploads',
-		);
+		refuse(serverMaskRequiredUpload);
 	}
 	if (action === "expand" && request.expand === undefined) {
-		refuse(
-			'expand is required for expand: { "aspectRatio" } or { "left", "right", "top", "bottom" }',
-		);
+		refuse(serverExpandRequiredShape);
 	}
 	if (action === "edit-region" || action === "expand") {
-		if (request.strength !== undefined) refuse(`strength is not taken by ${action}`);
+		if (request.strength !== undefined) {
+			refuse((options) => serverStrengthNotTakenBy({ action }, options));
+		}
 		if (request.aspectRatio !== undefined) {
-			refuse(
-				action === "expand"
-					? "aspectRatio is not taken by expand: name the new frame's in expand"
-					: "aspectRatio is not taken by edit-region: the result keeps its image's size",
-			);
+			refuse(action === "expand" ? serverAspectRatioNotExpand : serverAspectRatioNotEditRegion);
 		}
 	}
 }
@@ -70,14 +84,14 @@ export function chooseRegionModel(
 ): Model {
 	const field = CAPABILITY_FIELD[action];
 	if (request.model !== undefined) {
+		const named = request.model;
 		const model =
-			catalogue.find(request.model) ?? refuse(`model "${request.model}" is not offered`);
+			catalogue.find(named) ??
+			refuse((options) => serverModelNotOffered({ model: named }, options));
 		if (!canDo(model, action)) {
-			refuse(
-				action === "edit-region"
-					? `mask is not taken by model "${model.id}": it cannot edit a region`
-					: `expand is not taken by model "${model.id}": it cannot paint beyond the frame`,
-			);
+			const cannot =
+				action === "edit-region" ? serverMaskNotTakenByModel : serverExpandNotTakenByModel;
+			refuse((options) => cannot({ model: model.id }, options));
 		}
 		return model;
 	}
@@ -86,7 +100,7 @@ export function chooseRegionModel(
 	const candidates = [parentModel, catalogue.defaultModel(), ...catalogue.models];
 	return (
 		candidates.find((model): model is Model => model !== undefined && canDo(model, action)) ??
-		refuse(`${field} is not taken by any model offered here`)
+		refuse((options) => serverFieldNoModel({ field }, options))
 	);
 }
 
@@ -96,15 +110,17 @@ export function resolveExpandFrame(
 	source: ReferenceSource,
 	model: Model,
 ): ExpandFrame {
-	if (request.expand === undefined) return refuse("expand is required for expand");
+	const expand = request.expand;
+	if (expand === undefined) return refuse(serverExpandRequired);
 	const size = { width: source.image.width, height: source.image.height };
 	const maxPixels = model.provider.capabilities.maxRegionPixels ?? MAX_UPLOAD_PIXELS;
 	return (
-		expandFrame(size, expandSidesOf(size, request.expand), maxPixels) ??
+		expandFrame(size, expandSidesOf(size, expand), maxPixels) ??
 		refuse(
-			"aspectRatio" in request.expand
-				? `expand adds nothing: the image is already ${request.expand.aspectRatio.slice("--ar ".length)}`
-				: "expand adds nothing: give at least one side more than 0",
+			"aspectRatio" in expand
+				? (options) =>
+						serverExpandAlready({ ratio: expand.aspectRatio.slice("--ar ".length) }, options)
+				: serverExpandNoSide,
 		)
 	);
 }
@@ -133,22 +149,28 @@ export async function findRegionMask(
 	request: CreateGenerationRequest,
 	source: ReferenceSource,
 ): Promise<RegionMask> {
-	if (request.mask === undefined) return refuse("mask is required for edit-region");
+	if (request.mask === undefined) return refuse(serverMaskRequired);
 	const upload = await findOwnUpload(deps.database.db, viewer.id, request.mask.uploadId);
 	if (!upload) throw new AppError("NOT_FOUND");
 	if (upload.content_type !== "image/png") {
-		refuse(`mask must be a PNG image; this upload is ${upload.content_type}`);
+		const type = upload.content_type;
+		refuse((options) => serverMaskNotPng({ type }, options));
 	}
 	const { width, height } = source.image;
 	if (upload.width !== width || upload.height !== height) {
-		refuse(
-			`mask must be ${width} × ${height} pixels, the reference's size; this one is ${upload.width} × ${upload.height}`,
-		);
+		// Figures as text: the English is written without thousands separators.
+		const sizes = {
+			width: String(width),
+			height: String(height),
+			maskWidth: String(upload.width),
+			maskHeight: String(upload.height),
+		};
+		refuse((options) => serverMaskWrongSize(sizes, options));
 	}
 	const image = await readUploadImage(deps.storage, upload);
 	const mask = await normalizeMask(image.data);
 	if (mask.changedPixels === 0) {
-		refuse("mask is empty: paint (white) where the image may change");
+		refuse(serverMaskEmpty);
 	}
 	return { upload, mask };
 }

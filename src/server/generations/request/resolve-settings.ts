@@ -1,12 +1,35 @@
 import { randomInt } from "node:crypto";
-import {
-	ASPECT_RATIO_MESSAGE,
-	type AspectRatio,
-	nearestAspectRatio,
-} from "../../../shared/aspect-ratios";
+import { type AspectRatio, nearestAspectRatio } from "../../../shared/aspect-ratios";
 import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
 import type { GenerationSettings } from "../../../shared/generation-responses";
 import { MAX_SEED, type Quality } from "../../../shared/generation-settings";
+import {
+	generatorPromptRequired,
+	serverAspectRatioOneOf,
+	serverCountOneForUpscale,
+	serverCountOneOf,
+	serverFactorNoModel,
+	serverFactorNoUpscale,
+	serverFactorOneOf,
+	serverFactorOnlyUpscale,
+	serverModelNeedsReference,
+	serverModelNotOffered,
+	serverNegativePromptNotOffered,
+	serverOriginalModelGone,
+	serverQualityNotOffered,
+	serverQualityOneOf,
+	serverReferenceNotTaken,
+	serverReferenceOfGeneration,
+	serverReferenceRequiredFor,
+	serverSeedNotOffered,
+	serverStrengthDecidedByModel,
+	serverStrengthNotUpscale,
+	serverStrengthOfVariation,
+	serverStrengthOnlyWithReference,
+	serverUpscaleOwnRatio,
+	serverUpscaleTooLarge,
+	sharedAspectRatioOneOf,
+} from "../../../shared/i18n/messages";
 import {
 	DEFAULT_REFERENCE_STRENGTH,
 	DEFAULT_UPSCALE_FACTOR,
@@ -14,9 +37,8 @@ import {
 	MAX_UPLOAD_PIXELS,
 	VARY_STRENGTHS,
 } from "../../../shared/image-input";
-import { PROMPT_MESSAGES } from "../../../shared/prompt";
 import { type ExpandFrame, isRegionAction } from "../../../shared/region-edit";
-import { AppError } from "../../errors/app-error";
+import { AppError, type LocalizedMessage } from "../../errors/app-error";
 import type { Model, ModelCatalogue } from "../../models/model-catalogue";
 import type { GenerationInput } from "../../providers/types";
 import { type ImageAction, toGenerationInput, toImageInstruction } from "../generation-input";
@@ -28,8 +50,14 @@ import {
 	resolveExpandFrame,
 } from "./resolve-region-edit";
 
-function refuse(message: string): never {
+/** VALIDATION_ERROR with a catalogue message, written in the request's language. */
+function refuse(message: LocalizedMessage): never {
 	throw new AppError("VALIDATION_ERROR", message);
+}
+
+/** A list of a model's choices as a refusal names them: `1, 2, 4`. */
+function listOf(values: readonly (string | number)[]): string {
+	return values.join(", ");
 }
 
 /**
@@ -75,7 +103,7 @@ export async function resolveSettings(
 	const parent = source?.kind === "generation" ? source.parent : undefined;
 	const isFromParent = action === "vary-subtle" || action === "vary-strong" || action === "upscale";
 	const prompt = request.prompt ?? (isFromParent && parent ? parent.prompt : undefined);
-	if (prompt === undefined) refuse(PROMPT_MESSAGES.required);
+	if (prompt === undefined) refuse(generatorPromptRequired);
 	const model = chooseModel(catalogue, request, source, imageAction);
 	// Edit region keeps its image's size and Expand makes its new frame: neither takes a ratio of
 	// the model's list, the result being laid over the source at its own size.
@@ -88,35 +116,33 @@ export async function resolveSettings(
 		// The model decides by itself how far to move from the image (OpenAI's edit endpoint): a
 		// strength asked for is refused, not ignored, and none is recorded as used.
 		if (request.strength !== undefined) {
-			refuse(
-				"strength is not taken by this model: it decides by itself how far to move from the reference",
-			);
+			refuse(serverStrengthDecidedByModel);
 		}
 		imageAction = { ...imageAction, strength: null };
 	}
 
 	if (action !== "upscale" && !isRegion && !model.ratios.includes(aspectRatio)) {
-		refuse(`aspectRatio must be one of ${model.ratios.join(", ")} for this model`);
+		refuse((options) => serverAspectRatioOneOf({ ratios: listOf(model.ratios) }, options));
 	}
 	let count: number;
 	if (action === "upscale") {
-		if (request.count !== undefined && request.count !== 1) refuse("count must be 1 for upscale");
+		if (request.count !== undefined && request.count !== 1) refuse(serverCountOneForUpscale);
 		count = 1;
 	} else {
 		count = request.count ?? Math.max(...model.counts);
 		if (!model.counts.includes(count)) {
-			refuse(`count must be one of ${model.counts.join(", ")} for this model`);
+			refuse((options) => serverCountOneOf({ counts: listOf(model.counts) }, options));
 		}
 	}
-	if (request.seed !== null && !model.seed) refuse("seed is not offered by this model");
+	if (request.seed !== null && !model.seed) refuse(serverSeedNotOffered);
 	if (request.negativePrompt !== null && !model.negativePrompt) {
-		refuse("negativePrompt is not offered by this model");
+		refuse(serverNegativePromptNotOffered);
 	}
 	if (request.quality !== null && !model.qualities.includes(request.quality)) {
 		refuse(
 			model.qualities.length === 0
-				? "quality is not offered by this model"
-				: `quality must be one of ${model.qualities.join(", ")} for this model`,
+				? serverQualityNotOffered
+				: (options) => serverQualityOneOf({ qualities: listOf(model.qualities) }, options),
 		);
 	}
 	// A variation or an upscale keeps what its parent was made with where the model offers it.
@@ -137,7 +163,7 @@ export async function resolveSettings(
 		input = { ...input, image: toImageInstruction(source.image, imageAction) };
 	}
 	const problem = await model.provider.checkInput?.(input);
-	if (problem) refuse(problem.message);
+	if (problem) throw new AppError("VALIDATION_ERROR", problem.message);
 	return {
 		model,
 		prompt,
@@ -159,14 +185,17 @@ function resolveImageAction(
 ): ImageAction | undefined {
 	checkRegionFields(request, request.action ?? (source ? "edit" : null));
 	if (!source) {
-		if (request.action !== undefined) refuse(`reference is required for ${request.action}`);
-		if (request.strength !== undefined) refuse("strength is only taken with a reference");
-		if (request.factor !== undefined) refuse("factor is only taken by upscale");
+		const asked = request.action;
+		if (asked !== undefined) {
+			refuse((options) => serverReferenceRequiredFor({ action: asked }, options));
+		}
+		if (request.strength !== undefined) refuse(serverStrengthOnlyWithReference);
+		if (request.factor !== undefined) refuse(serverFactorOnlyUpscale);
 		return undefined;
 	}
 	const action: GenerationAction = request.action ?? "edit";
 	if (action !== "upscale" && request.factor !== undefined) {
-		refuse("factor is only taken by upscale");
+		refuse(serverFactorOnlyUpscale);
 	}
 	if (action === "edit") {
 		return {
@@ -179,23 +208,28 @@ function resolveImageAction(
 		return { action, strength: null, factor: null };
 	}
 	if (source.kind !== "generation") {
-		refuse(
-			`reference of ${action} must be an image of a generation ({ generationId, imageIndex })`,
-		);
+		refuse((options) => serverReferenceOfGeneration({ action }, options));
 	}
 	if (action === "upscale") {
-		if (request.strength !== undefined) refuse("strength is not taken by upscale");
+		if (request.strength !== undefined) refuse(serverStrengthNotUpscale);
 		const factor = request.factor ?? DEFAULT_UPSCALE_FACTOR;
 		const { width, height } = source.image;
 		if (width * factor * height * factor > MAX_UPSCALED_PIXELS) {
-			refuse(
-				`factor ${factor} would make a ${width * factor} × ${height * factor} image, more than the ${MAX_UPSCALED_PIXELS / 1_000_000} megapixels an image may have`,
-			);
+			// Figures as text: the English is written without thousands separators.
+			const figures = {
+				factor: String(factor),
+				width: String(width * factor),
+				height: String(height * factor),
+				megapixels: String(MAX_UPSCALED_PIXELS / 1_000_000),
+			};
+			refuse((options) => serverUpscaleTooLarge(figures, options));
 		}
 		return { action, strength: null, factor };
 	}
 	if (request.strength !== undefined) {
-		refuse(`strength is not taken by ${action}, whose strength is ${VARY_STRENGTHS[action]}`);
+		refuse((options) =>
+			serverStrengthOfVariation({ action, strength: VARY_STRENGTHS[action] }, options),
+		);
 	}
 	return { action, strength: VARY_STRENGTHS[action], factor: null };
 }
@@ -211,13 +245,13 @@ function resolveAspectRatio(
 	if (source?.kind === "generation") {
 		const own = source.parent.aspect_ratio;
 		if (request.action === "upscale" && request.aspectRatio && request.aspectRatio !== own) {
-			refuse(`aspectRatio of an upscale is its image's own (${own})`);
+			refuse((options) => serverUpscaleOwnRatio({ ratio: own }, options));
 		}
 		return request.aspectRatio ?? own;
 	}
 	if (request.aspectRatio) return request.aspectRatio;
 	if (source) return nearestAspectRatio(source.image.width, source.image.height);
-	return refuse(ASPECT_RATIO_MESSAGE);
+	return refuse(sharedAspectRatioOneOf);
 }
 
 function chooseModel(
@@ -226,7 +260,8 @@ function chooseModel(
 	source: ReferenceSource | undefined,
 	imageAction: ImageAction | undefined,
 ): Model {
-	const named = (id: string): Model => catalogue.find(id) ?? refuse(`model "${id}" is not offered`);
+	const named = (id: string): Model =>
+		catalogue.find(id) ?? refuse((options) => serverModelNotOffered({ model: id }, options));
 	const action = imageAction?.action;
 	if (isRegionAction(action) && source) {
 		return chooseRegionModel(catalogue, request, source, action);
@@ -238,8 +273,8 @@ function chooseModel(
 			if (!model.upscale.includes(factor)) {
 				refuse(
 					model.upscale.length === 0
-						? "factor is not offered by this model: it does not upscale"
-						: `factor must be one of ${model.upscale.join(", ")} for this model`,
+						? serverFactorNoUpscale
+						: (options) => serverFactorOneOf({ factors: listOf(model.upscale) }, options),
 				);
 			}
 			return model;
@@ -248,7 +283,7 @@ function chooseModel(
 		if (parentModel?.upscale.includes(factor)) return parentModel;
 		return (
 			catalogue.models.find((model) => model.upscale.includes(factor)) ??
-			refuse(`factor ${factor} is not offered by any model`)
+			refuse((options) => serverFactorNoModel({ factor: String(factor) }, options))
 		);
 	}
 	let model: Model;
@@ -257,19 +292,18 @@ function chooseModel(
 	} else if (source?.kind === "generation" && action !== "edit") {
 		const parentModel = catalogue.find(source.parent.model_id);
 		if (!parentModel) {
-			refuse(
-				`model "${source.parent.model_id}" of the original is no longer offered; name a model`,
-			);
+			const gone = source.parent.model_id;
+			refuse((options) => serverOriginalModelGone({ model: gone }, options));
 		}
 		model = parentModel;
 	} else {
 		model = catalogue.defaultModel();
 	}
 	if (action !== undefined && !model.imageInput) {
-		refuse(`reference is not taken by this model: it makes images from a prompt alone`);
+		refuse(serverReferenceNotTaken);
 	}
 	if (action === undefined && !model.textToImage) {
-		refuse(`model "${model.id}" makes no image from a prompt alone: it needs a reference`);
+		refuse((options) => serverModelNeedsReference({ model: model.id }, options));
 	}
 	return model;
 }

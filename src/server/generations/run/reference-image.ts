@@ -2,6 +2,11 @@ import sharp from "sharp";
 import type { GenerationReference } from "../../../shared/create-generation-request";
 import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
 import { GenerationIdSchema } from "../../../shared/generations";
+import {
+	serverReferenceIndexRange,
+	serverReferenceNotCompleted,
+	serverReferenceNotStored,
+} from "../../../shared/i18n/messages";
 import type { UploadContentType } from "../../../shared/image-input";
 import {
 	extensionOfContentType,
@@ -9,7 +14,7 @@ import {
 	isInputContentType,
 } from "../../../shared/image-types";
 import type { GenerationRow, ReferenceImage } from "../../db/schema";
-import { AppError } from "../../errors/app-error";
+import { AppError, type LocalizedMessage } from "../../errors/app-error";
 import type { Viewer } from "../../person/viewer";
 import { type InputImage, ProviderError } from "../../providers/types";
 import type { Storage } from "../../storage/storage";
@@ -27,7 +32,7 @@ export type ReferenceSource =
 	| { kind: "generation"; parent: GenerationRow; imageIndex: number; image: InputImage }
 	| { kind: "upload"; upload: UploadRow; image: InputImage };
 
-function refuseReference(message: string): never {
+function refuseReference(message: LocalizedMessage): never {
 	throw new AppError("VALIDATION_ERROR", message);
 }
 
@@ -57,16 +62,15 @@ export async function findReferenceSource(
 		throw new AppError("NOT_FOUND");
 	}
 	if (parent.status !== "completed") {
-		refuseReference("reference must be an image of a completed generation");
+		refuseReference(serverReferenceNotCompleted);
 	}
 	const stored = parent.images[reference.imageIndex];
 	if (!stored) {
-		refuseReference(
-			`reference's imageIndex must be from 0 to ${parent.images.length - 1} for this generation`,
-		);
+		const last = String(parent.images.length - 1);
+		refuseReference((options) => serverReferenceIndexRange({ last }, options));
 	}
 	const object = await deps.storage.get(stored.key);
-	if (!object) refuseReference("reference names an image that is no longer stored");
+	if (!object) refuseReference(serverReferenceNotStored);
 	return {
 		kind: "generation",
 		parent,

@@ -186,13 +186,13 @@ function ImageActionItems({
 				<>
 					<ImageActionItem
 						icon={<Shuffle aria-hidden="true" className="size-4" />}
-						label={ACTION_LABELS["vary-subtle"]}
+						label={ACTION_LABELS["vary-subtle"]()}
 						imageCount={imageCount}
 						renderItem={startItem("vary-subtle")}
 					/>
 					<ImageActionItem
 						icon={<WandSparkles aria-hidden="true" className="size-4" />}
-						label={ACTION_LABELS["vary-strong"]}
+						label={ACTION_LABELS["vary-strong"]()}
 						imageCount={imageCount}
 						renderItem={startItem("vary-strong")}
 					/>
@@ -215,7 +215,7 @@ function ImageActionItems({
 			{choices.canEdit ? (
 				<ImageActionItem
 					icon={<SquarePen aria-hidden="true" className="size-4" />}
-					label={ACTION_LABELS.edit}
+					label={ACTION_LABELS.edit()}
 					imageCount={imageCount}
 					renderItem={(imageIndex, content) => (
 						<DropdownMenu.Item asChild className={ITEM_CLASS_NAME}>
