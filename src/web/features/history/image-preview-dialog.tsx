@@ -1,80 +1,33 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import {
-	ChevronLeft,
-	ChevronRight,
-	Copy,
-	Download,
-	ExternalLink,
-	FileArchive,
-	FolderMinus,
-	FolderPlus,
-	Repeat2,
-	Share2,
-	SlidersHorizontal,
-	SquarePen,
-	Trash2,
-	X,
-} from "lucide-react";
-import {
-	type KeyboardEvent,
-	lazy,
-	type ReactNode,
-	type RefObject,
-	Suspense,
-	useRef,
-	useState,
-} from "react";
-import { Link, useNavigate } from "react-router";
+import { ChevronLeft, ChevronRight, X } from "lucide-react";
+import { type KeyboardEvent, lazy, type RefObject, Suspense, useRef, useState } from "react";
+import { useNavigate } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
-import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import {
-	boardAddShort,
-	boardRemoveFrom,
 	historyClose,
-	historyCopyPrompt,
-	historyDelete,
-	historyDetailAspectRatio,
-	historyDetailCreated,
-	historyDetailModel,
-	historyDetailNegativePrompt,
-	historyDetailOriginalPrompt,
-	historyDetailOwner,
-	historyDetailPrompt,
-	historyDetailQuality,
-	historyDetailSeed,
-	historyDownloadAllZip,
-	historyDownloadImage,
 	historyImage,
 	historyImageAlt,
 	historyImageOf,
 	historyNextImage,
 	historyNextImageTitle,
-	historyOpenPolling,
 	historyPreviousImage,
 	historyPreviousImageTitle,
-	historyRerun,
 	historyShowImage,
-	historyUsePrompt,
-	historyUseSettings,
-	shareButton,
 } from "../../../shared/i18n/messages";
 import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { Button, getButtonClassName } from "../../components/button";
 import { FamilyPanel } from "../../components/family-panel";
 import { ImageActionButtons } from "../../components/image-action-buttons";
 import { Thumbnail } from "../../components/thumbnail";
-import { formatDateTime } from "../../lib/date-format";
-import { buildArchiveUrl, buildImageDownloadUrl } from "../../lib/generations-requests";
 import { buildEditLink } from "../../lib/image-actions";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { usePublicConfig } from "../../lib/public-config";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
-import { FavoriteButton } from "./favorite-button";
 import { hasImages } from "./generation-actions-menu";
 import type { GenerationCardActions } from "./generation-card";
-import { buildUsePromptLink, buildUseSettingsLink } from "./generation-reuse";
-import { describeAspectRatio, describeQuality } from "./history-format";
+import { PreviewActions } from "./preview-actions";
+import { PreviewDetails } from "./preview-details";
 
 export type PreviewTarget = { generation: Generation; imageIndex: number };
 
@@ -102,15 +55,6 @@ type ImagePreviewDialogProps = {
 	/** Where focus goes back to when the preview closes: the thumbnail that opened it. */
 	returnFocusRef: RefObject<HTMLElement | null>;
 };
-
-function Detail({ term, children }: { term: string; children: ReactNode }) {
-	return (
-		<div>
-			<dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{term}</dt>
-			<dd className="mt-1 text-sm text-slate-800">{children}</dd>
-		</div>
-	);
-}
 
 const STEP_BUTTON_CLASS_NAME =
 	"absolute top-1/2 z-raised inline-flex size-10 -translate-y-1/2 cursor-pointer items-center justify-center rounded-full bg-white/90 text-slate-900 shadow ring-1 ring-slate-200 transition hover:bg-white disabled:cursor-default disabled:opacity-0";
@@ -233,56 +177,11 @@ export function ImagePreviewDialog({
 							</Dialog.Close>
 						</div>
 						{generation ? (
-							<dl className="space-y-4">
-								<Detail term={historyDetailPrompt()}>
-									<Dialog.Description className="break-words whitespace-pre-wrap">
-										{generation.prompt}
-									</Dialog.Description>
-								</Detail>
-								{generation.originalPrompt ? (
-									<Detail term={historyDetailOriginalPrompt()}>
-										<span className="break-words whitespace-pre-wrap">
-											{generation.originalPrompt}
-										</span>
-									</Detail>
-								) : null}
-								<Detail term={historyDetailCreated()}>
-									<time dateTime={generation.created_at}>
-										{formatDateTime(generation.created_at)}
-									</time>
-								</Detail>
-								<Detail term={historyDetailAspectRatio()}>
-									{describeAspectRatio(generation.aspect_ratio)}
-								</Detail>
-								<Detail term={historyDetailModel()}>
-									{generation.model.label}
-									{isModelGone ? (
-										<span className="text-slate-600"> · {MODEL_NO_LONGER_OFFERED}</span>
-									) : null}
-								</Detail>
-								{generation.settings.seed !== null ? (
-									<Detail term={historyDetailSeed()}>
-										<span className="font-mono tabular-nums">{generation.settings.seed}</span>
-									</Detail>
-								) : null}
-								{generation.settings.negativePrompt ? (
-									<Detail term={historyDetailNegativePrompt()}>
-										<span className="break-words whitespace-pre-wrap">
-											{generation.settings.negativePrompt}
-										</span>
-									</Detail>
-								) : null}
-								{generation.settings.quality ? (
-									<Detail term={historyDetailQuality()}>
-										{describeQuality(generation.settings.quality)}
-									</Detail>
-								) : null}
-								{isOwnerShown && generation.owner_email ? (
-									<Detail term={historyDetailOwner()}>
-										<span className="break-all">{generation.owner_email}</span>
-									</Detail>
-								) : null}
-							</dl>
+							<PreviewDetails
+								generation={generation}
+								isOwnerShown={isOwnerShown}
+								isModelGone={isModelGone}
+							/>
 						) : null}
 						{images.length > 1 ? (
 							<div className="grid grid-cols-4 gap-2">
@@ -332,105 +231,13 @@ export function ImagePreviewDialog({
 							/>
 						) : null}
 						{generation ? (
-							<div className="mt-auto flex flex-wrap gap-2 border-t border-slate-100 pt-4">
-								{actions.onToggleFavorite ? (
-									<FavoriteButton
-										look="labelled"
-										isFavorite={generation.is_favorite}
-										onToggle={() => actions.onToggleFavorite?.(generation)}
-									/>
-								) : null}
-								<a
-									href={buildImageDownloadUrl(generation.id, imageIndex)}
-									download
-									className={SMALL_SECONDARY}
-								>
-									<Download aria-hidden="true" className="size-4" />
-									{historyDownloadImage()}
-								</a>
-								<a href={buildArchiveUrl(generation.id)} download className={SMALL_SECONDARY}>
-									<FileArchive aria-hidden="true" className="size-4" />
-									{historyDownloadAllZip()}
-								</a>
-								{hasImages(generation) && isSharingOn ? (
-									<Button
-										ref={shareButtonRef}
-										variant="secondary"
-										size="sm"
-										onClick={() => setIsSharing(true)}
-									>
-										<Share2 aria-hidden="true" className="size-4" />
-										{shareButton()}
-									</Button>
-								) : null}
-								<Link
-									to={buildUsePromptLink(generation)}
-									onClick={() => actions.onReuse(generation)}
-									className={SMALL_SECONDARY}
-								>
-									<SquarePen aria-hidden="true" className="size-4" />
-									{historyUsePrompt()}
-								</Link>
-								<Link
-									to={buildUseSettingsLink(generation)}
-									onClick={() => actions.onReuse(generation)}
-									className={SMALL_SECONDARY}
-								>
-									<SlidersHorizontal aria-hidden="true" className="size-4" />
-									{historyUseSettings()}
-								</Link>
-								<Button variant="secondary" size="sm" onClick={() => actions.onRerun(generation)}>
-									<Repeat2 aria-hidden="true" className="size-4" />
-									{historyRerun()}
-								</Button>
-								<Button
-									variant="secondary"
-									size="sm"
-									onClick={() => actions.onCopyPrompt(generation)}
-								>
-									<Copy aria-hidden="true" className="size-4" />
-									{historyCopyPrompt()}
-								</Button>
-								<Button
-									variant="secondary"
-									size="sm"
-									onClick={() => actions.onOpenPolling(generation)}
-								>
-									<ExternalLink aria-hidden="true" className="size-4" />
-									{historyOpenPolling()}
-								</Button>
-								{actions.onChooseBoards ? (
-									<Button
-										variant="secondary"
-										size="sm"
-										onClick={() => actions.onChooseBoards?.(generation)}
-									>
-										<FolderPlus aria-hidden="true" className="size-4" />
-										{boardAddShort()}
-									</Button>
-								) : null}
-								{actions.onRemoveFromBoard ? (
-									<Button
-										variant="secondary"
-										size="sm"
-										onClick={() => actions.onRemoveFromBoard?.(generation)}
-									>
-										<FolderMinus aria-hidden="true" className="size-4" />
-										{boardRemoveFrom()}
-									</Button>
-								) : null}
-								{actions.onDelete ? (
-									<Button
-										variant="ghost"
-										size="sm"
-										onClick={(event) => actions.onDelete?.(generation, event.currentTarget)}
-										className="text-red-700 hover:bg-red-50 hover:text-red-800"
-									>
-										<Trash2 aria-hidden="true" className="size-4" />
-										{historyDelete()}
-									</Button>
-								) : null}
-							</div>
+							<PreviewActions
+								generation={generation}
+								imageIndex={imageIndex}
+								actions={actions}
+								shareButtonRef={isSharingOn ? shareButtonRef : null}
+								onShare={() => setIsSharing(true)}
+							/>
 						) : null}
 					</div>
 				</Dialog.Content>
