@@ -1,29 +1,23 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense, useCallback, useMemo, useRef, useState } from "react";
 import { createDateGrouper } from "../../../shared/date-groups";
 import type { Generation } from "../../../shared/generation-responses";
-import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import {
 	historyLoadFailed,
 	historyLoading,
 	historyUnknownDate,
 } from "../../../shared/i18n/messages";
 import { QueryStatus } from "../../components/query-status";
-import { useChangeBoardGenerations } from "../../lib/boards-requests";
 import { readDateLocale } from "../../lib/date-format";
 import { useOfferedModels } from "../../lib/models-requests";
 import { usePublicConfig } from "../../lib/public-config";
-import { showToast } from "../../lib/toast";
 import { AddToBoardDialog } from "./add-to-board-dialog";
 import { DeleteGenerationDialog } from "./delete-generation-dialog";
-import type { GenerationCardActions } from "./generation-card";
-import { copyPrompt, openPollingUrl } from "./generation-card-actions";
 import {
 	ActiveProgressContext,
 	DeletingIdsContext,
 	SelectionContext,
 } from "./generation-card-contexts";
-import { isModelGone, listModelChoices, readIsModelGone } from "./generation-reuse";
+import { isModelGone, listModelChoices } from "./generation-reuse";
 import { flattenPages } from "./history-cache";
 import { isFiltered, NO_FILTERS } from "./history-filters";
 import { HistoryHeader } from "./history-header";
@@ -35,15 +29,11 @@ import { ImagePreviewDialog } from "./image-preview-dialog";
 import { ModelGoneDialog } from "./model-gone-dialog";
 import { SelectionBar } from "./selection-bar";
 import { useCompletionWatcher, useNewActiveGenerations } from "./use-completion-watcher";
+import { useHistoryCardActions } from "./use-history-card-actions";
 import { useHistoryDeletion } from "./use-history-deletion";
 import { useHistoryFilters, useNewResultsFromTop, useShownFilters } from "./use-history-filters";
 import { useHistoryPreview } from "./use-history-preview";
-import {
-	useHistoryList,
-	useImageActionStart,
-	useRerunGeneration,
-	useToggleFavorite,
-} from "./use-history-queries";
+import { useHistoryList } from "./use-history-queries";
 import { useLinkedResult } from "./use-linked-result";
 import { useRequestedResult } from "./use-requested-result";
 import { useSelectionMode } from "./use-selection-mode";
@@ -81,17 +71,6 @@ function readBrowserTimeZone(): string {
 	} catch {
 		return "UTC";
 	}
-}
-
-/**
- * Where focus goes back to after the "no longer offered" dialog: what had it (the preview's Rerun),
- * or the card's menu button when that was an item of the menu, which is gone by then.
- */
-function findReturnFocus(list: HTMLElement | null, id: string): HTMLElement | null {
-	const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-	if (active && !active.closest('[role="menu"]')) return active;
-	const card = list?.querySelector(`article[data-generation-id="${CSS.escape(id)}"]`);
-	return card?.querySelector<HTMLElement>("button[data-card-menu]") ?? null;
 }
 
 /** The owners of the loaded generations, for the administrator's filter by person. */
@@ -152,129 +131,28 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 	// A push notification's click, which opens the history with the generation in its address.
 	useLinkedResult();
 
-	const { mutate: toggleFavorite } = useToggleFavorite();
-	const { mutate: startRerun } = useRerunGeneration();
-	const { mutate: startImageAction } = useImageActionStart();
-	const { mutate: changeBoard } = useChangeBoardGenerations();
-	// Add to board: the generations chosen, and where focus goes back to.
-	const [boardChoiceIds, setBoardChoiceIds] = useState<readonly string[]>([]);
-	const boardChoiceFocusRef = useRef<HTMLElement | null>(null);
-	const chooseBoards = useCallback((ids: readonly string[]) => {
-		boardChoiceFocusRef.current =
-			document.activeElement instanceof HTMLElement ? document.activeElement : null;
-		setBoardChoiceIds(ids);
-	}, []);
-	// Another person's board shared with the viewer is read-only: nothing is put on a board from it,
-	// and its owner's generations are not the viewer's to delete or mark as favourites.
-	const canChooseBoards = board === undefined || board.canChange;
-	const canChangeGenerations = canChooseBoards;
-	const removableBoard = board?.canChange && !board.isSmart ? board : undefined;
-	const removeFromBoard = useCallback(
-		(ids: readonly string[]) => {
-			if (removableBoard) changeBoard({ board: removableBoard, ids, isRemoving: true });
-		},
-		[removableBoard, changeBoard],
-	);
 	const offeredModels = useOfferedModels();
 	const publicConfig = usePublicConfig();
-	// Share in a card's menu: the viewer's own generations, where the server has shared links.
-	const [sharing, setSharing] = useState<Generation | null>(null);
-	const shareFocusRef = useRef<HTMLElement | null>(null);
-	const isSharingOn = publicConfig.data !== undefined && publicConfig.data.sharing !== "off";
-	const share = useCallback((generation: Generation) => {
-		shareFocusRef.current =
-			document.activeElement instanceof HTMLElement ? document.activeElement : null;
-		setSharing(generation);
-	}, []);
-	const canShare = useCallback(
-		(generation: Generation) =>
-			canChooseBoards && (!generation.owner_email || generation.owner_email === viewerEmail),
-		[canChooseBoards, viewerEmail],
-	);
-	const queryClient = useQueryClient();
-	// A Rerun whose model is no longer offered does not start: the dialog says why and offers the
-	// generator instead. Use prompt and Use settings go on to the generator, and a toast says it.
-	const [goneModelRerun, setGoneModelRerun] = useState<Generation | null>(null);
-	const goneModelFocusRef = useRef<HTMLElement | null>(null);
-	const rerun = useCallback(
-		(generation: Generation) => {
-			if (!readIsModelGone(queryClient, generation)) {
-				startRerun(generation);
-				return;
-			}
-			goneModelFocusRef.current = findReturnFocus(listRef.current, generation.id);
-			setGoneModelRerun(generation);
-		},
-		[queryClient, startRerun],
-	);
-	const reuse = useCallback(
-		(generation: Generation) => {
-			if (readIsModelGone(queryClient, generation)) void showToast("info", MODEL_NO_LONGER_OFFERED);
-		},
-		[queryClient],
-	);
-	// One object for every card, made once: cards are memoised and must not re-render for it.
-	const actions = useMemo<GenerationCardActions>(
-		() => ({
-			onPreview: openPreview,
-			onOpenPolling: openPollingUrl,
-			onDelete: canChangeGenerations
-				? (generation, trigger) =>
-						askToDelete([generation], { isSelection: false, returnFocusTo: trigger })
-				: undefined,
-			onToggleFavorite: canChangeGenerations
-				? (generation) => toggleFavorite({ id: generation.id, isFavorite: !generation.is_favorite })
-				: undefined,
-			onRerun: rerun,
-			onImageAction: (generation, action, imageIndex, factor) =>
-				startImageAction({ generation, action, imageIndex, factor }),
-			onReuse: reuse,
-			onCopyPrompt: (generation) => void copyPrompt(generation),
-			onSelect: (generation, options) => clickSelection(generation.id, options),
-			onChooseBoards: canChooseBoards ? (generation) => chooseBoards([generation.id]) : undefined,
-			onRemoveFromBoard: removableBoard
-				? (generation) => removeFromBoard([generation.id])
-				: undefined,
-			onShare: isSharingOn ? share : undefined,
-			canShare,
-		}),
-		[
-			openPreview,
-			askToDelete,
-			toggleFavorite,
-			rerun,
-			startImageAction,
-			reuse,
-			clickSelection,
-			canChangeGenerations,
-			canChooseBoards,
-			chooseBoards,
-			removableBoard,
-			removeFromBoard,
-			isSharingOn,
-			share,
-			canShare,
-		],
-	);
-	const previewActions = {
-		...actions,
-		onDelete: actions.onDelete
-			? (generation: Generation) => {
-					preview.close();
-					askToDelete([generation], {
-						isSelection: false,
-						returnFocusTo: preview.returnFocusRef.current,
-					});
-				}
-			: undefined,
-		onChooseBoards: actions.onChooseBoards
-			? (generation: Generation) => {
-					preview.close();
-					chooseBoards([generation.id]);
-				}
-			: undefined,
-	};
-
+	const {
+		actions,
+		previewActions,
+		canChangeGenerations,
+		canChooseBoards,
+		chooseBoards,
+		removableBoard,
+		removeFromBoard,
+		boardChoice,
+		sharing,
+		goneModelRerun,
+	} = useHistoryCardActions({
+		board,
+		viewerEmail,
+		listRef,
+		openPreview,
+		askToDelete,
+		clickSelection,
+		preview,
+	});
 	const itemsById = useMemo(() => new Map(items.map((item) => [item.id, item])), [items]);
 	const knownOwners = useMemo(() => (isAdmin ? listKnownOwners(items) : []), [isAdmin, items]);
 	const modelChoices = useMemo(
@@ -401,29 +279,29 @@ export function HistoryPage({ isAdmin, viewerEmail, board }: HistoryPageProps) {
 				returnFocusRef={preview.returnFocusRef}
 			/>
 			<ModelGoneDialog
-				generation={goneModelRerun}
-				onClose={() => setGoneModelRerun(null)}
-				returnFocusRef={goneModelFocusRef}
+				generation={goneModelRerun.generation}
+				onClose={goneModelRerun.close}
+				returnFocusRef={goneModelRerun.focusRef}
 			/>
-			{sharing ? (
+			{sharing.generation ? (
 				<Suspense fallback={null}>
 					<ShareDialog
-						key={sharing.id}
+						key={sharing.generation.id}
 						subject={{
-							generationId: sharing.id,
+							generationId: sharing.generation.id,
 							imageIndex: 0,
-							imageCount: sharing.images.length,
+							imageCount: sharing.generation.images.length,
 						}}
 						isOpen
-						onClose={() => setSharing(null)}
-						returnFocusRef={shareFocusRef}
+						onClose={sharing.close}
+						returnFocusRef={sharing.focusRef}
 					/>
 				</Suspense>
 			) : null}
 			<AddToBoardDialog
-				generationIds={boardChoiceIds}
-				onClose={() => setBoardChoiceIds([])}
-				returnFocusRef={boardChoiceFocusRef}
+				generationIds={boardChoice.ids}
+				onClose={boardChoice.close}
+				returnFocusRef={boardChoice.focusRef}
 			/>
 			<DeleteGenerationDialog
 				generations={deletion.pendingGenerations}
