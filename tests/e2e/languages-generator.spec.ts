@@ -1,9 +1,12 @@
+import { mkdir } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E_PASSWORD } from "./support/constants";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // The generator in German (docs/languages.md): a browser that asks for German, on a phone's
 // window, signs up, generates with the offline engine and reads the server's refusal in German.
+const GERMAN_SCREENSHOT = "docs/images/german.png";
+
 test.use({ locale: "de-DE", viewport: { width: 390, height: 844 } });
 test.describe.configure({ timeout: 180_000 });
 
@@ -67,6 +70,10 @@ test("a German browser generates in German and reads the server's refusal in Ger
 	await expect(result.getByRole("button", { name: /^Bild 1 von \d+ öffnen$/ })).toBeVisible();
 	await expectNoAxeViolations(page);
 	await page.screenshot({ path: testInfo.outputPath("generator-de-results.png"), fullPage: true });
+	// The README's picture of the German interface: the generator on a phone, with its results.
+	await page.evaluate(() => window.scrollTo(0, 0));
+	await mkdir("docs/images", { recursive: true });
+	await page.screenshot({ path: GERMAN_SCREENSHOT });
 
 	// The session ends behind the page's back: the server refuses the next start, in German, and
 	// the screen says so with a way to sign in again.
