@@ -240,7 +240,8 @@ test("the notes under Generate, whose code comes after the screen's, stay while 
 
 	await page.goto("/");
 	await expectGeneratorHydrated(page);
-	expect(notesAsked).toBe(true);
+	// The notes' chunk is asked for once the screen around it has hydrated, in a task of its own.
+	await expect.poll(() => notesAsked).toBe(true);
 	for (const note of notes) await expect(note).toBeVisible();
 	releaseNotes();
 	await page.getByRole("textbox", { name: "Prompt" }).fill("hydrated again");

@@ -34,14 +34,25 @@ async function startWithToken(token: string, prompt: string): Promise<void> {
 	expect(started.status).toBe(201);
 }
 
-/** Opens the history once the header's poll has had its first answer and waits for news. */
-async function openHistory(page: Page): Promise<void> {
-	const isWaiting = page.waitForRequest((request) =>
-		request.url().includes("/api/generations/active?after="),
-	);
+/**
+ * Opens the history once the header follows the person's generations: through the page's one
+ * stream of them (decision 041), or, where the stream is refused, through its poll, once that has
+ * had its first answer and waits for news.
+ */
+async function openHistory(page: Page, via: "stream" | "poll"): Promise<void> {
+	if (via === "poll") {
+		await page.route("**/api/generations/events", (route) => route.fulfill({ status: 404 }));
+	}
+	const isFollowing =
+		via === "stream"
+			? page.waitForResponse(
+					(response) =>
+						response.url().includes("/api/generations/events") && response.status() === 200,
+				)
+			: page.waitForRequest((request) => request.url().includes("/api/generations/active?after="));
 	await page.goto("/generations");
 	await expect(page.getByRole("heading", { level: 1, name: "Saved Generations" })).toBeVisible();
-	await isWaiting;
+	await isFollowing;
 	await expect(page.getByRole("link", { name: /running/ })).toHaveCount(0);
 }
 
@@ -49,9 +60,9 @@ test("a generation started with an API token shows as running on the open histor
 	page,
 }) => {
 	const token = await signUpWithToken(page, "started-elsewhere");
-	await openHistory(page);
+	await openHistory(page, "stream");
 
-	// The second comes once the header's poll has answered for the first and waits again.
+	// The second comes once the stream has told of the first.
 	for (const [index, prompt] of ["A heron started by a script", "A second heron"].entries()) {
 		await startWithToken(token, prompt);
 		await expect(page.getByRole("link", { name: `${index + 1} running` })).toBeVisible({
@@ -65,12 +76,12 @@ test("a generation started with an API token shows as running on the open histor
 	await expectNoAxeViolations(page);
 });
 
-test("a generation started just as the header's poll has waited its whole time shows at once", async ({
+test("where the page has no stream, a generation started just as the header's poll has waited its whole time shows at once", async ({
 	page,
 }) => {
 	test.setTimeout(LONG_POLL_MS + 30_000);
 	const token = await signUpWithToken(page, "started-after-a-wait");
-	await openHistory(page);
+	await openHistory(page, "poll");
 	// The poll that waits: asked for with the version of the answer before it.
 	const waitedOut = page.waitForResponse(
 		(response) =>
