@@ -1,6 +1,12 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { createGenerations, openAccount } from "./support/history";
-import { expectNoAxeViolations, readMailLink, uniqueEmail, waitForMail } from "./support/journeys";
+import {
+	expectAxeInBothThemes,
+	expectNoAxeViolations,
+	readMailLink,
+	uniqueEmail,
+	waitForMail,
+} from "./support/journeys";
 
 // A German-speaking person's account page (docs/languages.md): every section in German, an API
 // token made on it, axe in light and dark, each section read on a 390 px phone; and the
@@ -9,16 +15,6 @@ import { expectNoAxeViolations, readMailLink, uniqueEmail, waitForMail } from ".
 test.describe.configure({ timeout: 240_000 });
 
 const PROMPT = "Ein Leuchtturm im Nebel";
-
-async function expectAxeInBothThemes(page: Page): Promise<void> {
-	await page.emulateMedia({ colorScheme: "light" });
-	await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
-	await expectNoAxeViolations(page);
-	await page.emulateMedia({ colorScheme: "dark" });
-	await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
-	await expectNoAxeViolations(page);
-	await page.emulateMedia({ colorScheme: "light" });
-}
 
 test("a German-speaking person reads every section of the account page and resets the password in German", async ({
 	browser,

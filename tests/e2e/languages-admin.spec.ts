@@ -1,23 +1,13 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { E2E_BASE_URL } from "./support/constants";
 import { createGenerations, openAccount, openAdministratorAccount } from "./support/history";
-import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import { expectAxeInBothThemes, expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // The administrator in German (docs/languages.md): People with a confirmation open, Usage, the
 // shared links and the audit log, each with axe in the light and the dark theme; the user menu; the
 // not-found page; and each screen read on a 390 px phone from its screenshot.
 
 test.describe.configure({ timeout: 240_000 });
-
-async function expectAxeInBothThemes(page: Page): Promise<void> {
-	await page.emulateMedia({ colorScheme: "light" });
-	await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
-	await expectNoAxeViolations(page);
-	await page.emulateMedia({ colorScheme: "dark" });
-	await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
-	await expectNoAxeViolations(page);
-	await page.emulateMedia({ colorScheme: "light" });
-}
 
 test("the administrator reads People, Usage, the shared links, the audit log and the menu in German", async ({
 	browser,

@@ -1,7 +1,7 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { E2E_BASE_URL } from "./support/constants";
 import { createGenerations, openAccount, type Seed } from "./support/history";
-import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import { expectAxeInBothThemes, expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
 // A German-speaking person's history (docs/languages.md): the day, the filters and a card's menu in
 // German, the preview, a board, the Undo toast, and the shared page a visitor opens signed out; axe
@@ -20,16 +20,6 @@ function germanToday(): string {
 		day: "numeric",
 		year: "numeric",
 	}).format(new Date());
-}
-
-async function expectAxeInBothThemes(page: Page): Promise<void> {
-	await page.emulateMedia({ colorScheme: "light" });
-	await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
-	await expectNoAxeViolations(page);
-	await page.emulateMedia({ colorScheme: "dark" });
-	await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
-	await expectNoAxeViolations(page);
-	await page.emulateMedia({ colorScheme: "light" });
 }
 
 test("a German-speaking person reads the history, the preview, boards, the Trash and a shared page in German", async ({

@@ -40,6 +40,17 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 	expect(summary).toEqual([]);
 }
 
+/** Fails on any axe violation in the light theme or the dark, and leaves the page light. */
+export async function expectAxeInBothThemes(page: Page): Promise<void> {
+	await page.emulateMedia({ colorScheme: "light" });
+	await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+	await expectNoAxeViolations(page);
+	await page.emulateMedia({ colorScheme: "dark" });
+	await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+	await expectNoAxeViolations(page);
+	await page.emulateMedia({ colorScheme: "light" });
+}
+
 /**
  * Clicks the page at (x, y), outside the open dialog, once the dialog can notice it. Radix starts
  * listening for clicks outside a dialog one timer tick after the dialog has opened (so the click
