@@ -58,7 +58,9 @@ async function main() {
 			if (error instanceof DataDirLockedError) fail(error.message);
 			throw error;
 		}
-		database = await openEmbeddedDatabase(path.join(dataDir, "db"));
+		database = await openEmbeddedDatabase(path.join(dataDir, "db"), {
+			isOptimized: env.EMBEDDED_DATABASE_OPTIMIZE,
+		});
 	}
 
 	const secret = env.BETTER_AUTH_SECRET ?? (await readOrCreateSecret(dataDir));

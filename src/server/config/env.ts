@@ -40,6 +40,7 @@ export const EnvSchema = z
 			.max(1000)
 			.optional()
 			.default(DEFAULT_POOL_MAX),
+		EMBEDDED_DATABASE_OPTIMIZE: booleanFlag,
 		BETTER_AUTH_SECRET: optionalString.pipe(
 			z.string().min(32, "must be at least 32 characters").optional(),
 		),
