@@ -68,6 +68,22 @@ export function readGeneratorLink(search: string): GeneratorPrefill {
 	};
 }
 
+/**
+ * The reference an Edit link names (`reference=<generation id>&image=<index>`, added by
+ * image-actions.ts, buildEditLink), or null; the server checks the id. Read by the generator's
+ * form when the page opens.
+ */
+export function readEditReference(
+	search: string,
+): { generationId: string; imageIndex: number } | null {
+	const params = new URLSearchParams(search);
+	const generationId = params.get("reference");
+	const image = params.get("image") ?? "";
+	return generationId && /^\d{1,2}$/.test(image)
+		? { generationId, imageIndex: Number(image) }
+		: null;
+}
+
 function readWholeNumber(text: string | null, max: number, min: number): number | null {
 	if (text === null || !/^\d{1,10}$/.test(text)) return null;
 	const value = Number(text);
