@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from "react-router";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
 import { errorSignInRequired, generatorInvalidPrompt } from "../../../shared/i18n/messages";
 import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
-import { readEditReference, readGeneratorLink } from "../../lib/generator-link";
+import { readGeneratorLink } from "../../lib/generator-link";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import type { BatchRequest } from "./batch-choice";
 import type { BatchRun } from "./batch-results";
@@ -50,7 +50,7 @@ export function useGeneratorForm({
 	// The settings a link or an image's recipe asks for, until the settings' controls have fitted
 	// them to the models offered and chosen the result (generation-controls.tsx).
 	const [askedSettings, setAskedSettings] = useState<SettingsPrefill | null>(() => {
-		const { prompt: _prompt, aspectRatio: _ratio, ...settings } = prefill;
+		const { prompt: _prompt, aspectRatio: _ratio, reference: _reference, ...settings } = prefill;
 		return Object.values(settings).some((value) => value !== null) ? settings : null;
 	});
 	const [choice, setChoice] = useState<SettingsChoice | null>(null);
@@ -61,12 +61,11 @@ export function useGeneratorForm({
 		const { ratios } = next.model;
 		setAspectRatio((ratio) => (ratios.includes(ratio) ? ratio : (ratios[0] ?? ratio)));
 	}, []);
-	// The reference image: an Edit link's (readEditReference), Edit's (result-image.ts), a dropped
-	// or added file; sent only while the chosen model takes one.
-	const reference = useReferenceImage(() => {
-		const linked = readEditReference(location.search);
-		return linked ? { input: linked, thumbnailUrl: null } : null;
-	});
+	// The reference image: an Edit link's, Edit's (result-image.ts), a dropped or added file; sent
+	// only while the chosen model takes one.
+	const reference = useReferenceImage(
+		prefill.reference && { input: prefill.reference, thumbnailUrl: null },
+	);
 	const sentReference = toSentReference(reference, choice?.model);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
@@ -171,25 +170,26 @@ export function useGeneratorForm({
 	 * becomes the reference.
 	 */
 	function takeDroppedImage(file: File) {
-		if (choice?.model.imageInput) reference.addFile(file);
-		loadSettingsFromImage(file);
+		fillFromImage(file, choice?.model.imageInput ? reference : null);
 	}
 
-	/** A dropped or chosen image: its prompt, ratio and settings fill the form, when it has them. */
+	/** A chosen image: its prompt, ratio and settings fill the form, when it has them. */
 	function loadSettingsFromImage(file: Blob) {
+		fillFromImage(file, null);
+	}
+
+	/** Reads `file`'s recipe into the form (image-settings.ts); `asReference` adds it as the reference. */
+	function fillFromImage(file: Blob, asReference: typeof reference | null) {
+		const target = {
+			setPrompt,
+			setAspectRatio,
+			askSettings: setAskedSettings,
+			promptRef,
+			navigate,
+		};
 		void loadImageSettings()
-			.then(async ({ readImageSettings, findRegionEditLink }) => {
-				const settings = await readImageSettings(file);
-				if (!settings) return;
-				setPrompt(settings.prompt);
-				if (settings.aspectRatio) setAspectRatio(settings.aspectRatio);
-				setAskedSettings(settings.prefill);
-				promptRef.current?.focus();
-				// An Edit region or Expand result reopens its editor, with the same mask or frame.
-				const link = settings.regionEdit && (await findRegionEditLink(settings.regionEdit));
-				if (link) navigate(link);
-			})
-			// The code could not load (offline): nothing changed, and the next try loads it again.
+			.then(({ fillFormFromImage }) => fillFormFromImage(file, target, asReference))
+			// The code could not load (offline): the settings stay, and the next try loads it again.
 			.catch(() => {});
 	}
 

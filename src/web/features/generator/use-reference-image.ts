@@ -2,8 +2,8 @@
 // the form) or one of the person's own results (Edit), its strength, and the upload's busy state
 // and error. Held by the form (use-generator-form.ts), which an Edit link, Edit, a drop and Escape
 // change; the settings, loaded after the first paint, show it and change it (reference-image-field.tsx).
+// Adding a file is add-reference-file.ts, loaded with the settings: the first page carries no upload code.
 import { useMemo, useRef, useState } from "react";
-import { errorNetworkError } from "../../../shared/i18n/messages";
 import type { ReferenceInput } from "../../../shared/image-input";
 import type { PublicModel } from "../../../shared/models";
 import type { ReferenceImage } from "./reference-image";
@@ -20,38 +20,25 @@ export type ReferenceImageState = {
 /** What a start sends of the reference: the image and the strength set (none: the server's default). */
 export type SentReference = { reference: ReferenceInput; strength?: number };
 
-/** The reference image of the form and its actions; `readInitial` names the first, once. */
-export function useReferenceImage(readInitial: () => ReferenceImage | null) {
-	const [state, setState] = useState<ReferenceImageState>(() => ({
-		reference: readInitial(),
+/** The reference image of the form and its actions; `initial` is the first. */
+export function useReferenceImage(initial: ReferenceImage | null) {
+	const [state, setState] = useState<ReferenceImageState>({
+		reference: initial,
 		strength: null,
 		isUploading: false,
 		error: null,
-	}));
+	});
 	const uploadRef = useRef<AbortController | null>(null);
 	// One set of actions for the form's life; each but the strength stops an upload under way.
 	const actions = useMemo(() => {
-		const change = (next: Partial<ReferenceImageState>) => {
+		/** Changes the reference, stopping the upload under way; `upload` is the one that starts. */
+		const change = (next: Partial<ReferenceImageState>, upload: AbortController | null = null) => {
 			uploadRef.current?.abort();
-			uploadRef.current = null;
+			uploadRef.current = upload;
 			setState((current) => ({ ...current, ...next }));
 		};
 		return {
-			/** Uploads `file` and makes it the reference; a file over the limit is refused before sending. */
-			addFile(file: File) {
-				change({ isUploading: true, error: null });
-				const controller = new AbortController();
-				uploadRef.current = controller;
-				import("./add-reference-file")
-					.then(({ addReferenceFile }) => addReferenceFile(file, controller.signal))
-					// The code could not load (offline), or the upload was stopped.
-					.catch(() => ({ error: errorNetworkError() }))
-					.then((added) => {
-						if (!controller.signal.aborted) {
-							setState((current) => ({ ...current, ...added, isUploading: false }));
-						}
-					});
-			},
+			change,
 			/** Edit: one of the person's own images becomes the reference. */
 			chooseImage: (reference: ReferenceImage) =>
 				change({ reference, isUploading: false, error: null }),
