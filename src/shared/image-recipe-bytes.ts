@@ -1,11 +1,7 @@
 // What the recipe readers and writers of each image container share: byte reading and writing,
 // the keywords and limits, and which of two recipes found wins.
-import {
-	type ImageRecipe,
-	MAX_RECIPE_TEXT,
-	parseRecipeParameters,
-	parseRecipeXmp,
-} from "./image-recipe";
+import { type ImageRecipe, MAX_RECIPE_TEXT, parseRecipeParameters } from "./image-recipe";
+import { parseRecipeXmp } from "./image-recipe-xmp";
 
 /** Largest metadata chunk or segment read for a recipe, in bytes; larger ones are skipped. */
 export const MAX_METADATA_BYTES = 4 * MAX_RECIPE_TEXT;

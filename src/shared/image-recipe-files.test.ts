@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { type ImageRecipe, parseRecipeParameters, parseRecipeXmp } from "./image-recipe";
+import { type ImageRecipe, parseRecipeParameters } from "./image-recipe";
 import {
 	detectImageFormat,
 	readRecipeFromImage,
@@ -9,6 +9,7 @@ import {
 	writeRecipeToImage,
 	writeWebpRecipe,
 } from "./image-recipe-files";
+import { parseRecipeXmp } from "./image-recipe-xmp";
 
 const RECIPE: ImageRecipe = {
 	prompt: "A lighthouse at dusk 🌅, café au lait sky",

@@ -1,6 +1,5 @@
 // The recipe in a JPEG file: its XMP APP1 segment, placed after the JFIF and Exif segments.
-import { formatRecipeXmp, type ImageRecipe, parseRecipeXmp } from "./image-recipe";
-
+import type { ImageRecipe } from "./image-recipe";
 import {
 	asciiBytes,
 	concatBytes,
@@ -11,6 +10,7 @@ import {
 	utf8Decoder,
 	utf8Encoder,
 } from "./image-recipe-bytes";
+import { formatRecipeXmp, parseRecipeXmp } from "./image-recipe-xmp";
 
 type JpegSegment = { marker: number; start: number; end: number };
 

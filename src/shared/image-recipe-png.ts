@@ -1,6 +1,5 @@
 // The recipe in a PNG file: its tEXt or iTXt `parameters` and its XMP iTXt chunk.
-import { formatRecipeParameters, formatRecipeXmp, type ImageRecipe } from "./image-recipe";
-
+import { formatRecipeParameters, type ImageRecipe } from "./image-recipe";
 import {
 	asciiBytes,
 	chooseRecipe,
@@ -18,6 +17,7 @@ import {
 	writeU32BE,
 	XMP_KEYWORD,
 } from "./image-recipe-bytes";
+import { formatRecipeXmp } from "./image-recipe-xmp";
 
 let crcTable: Uint32Array | undefined;
 

@@ -1,6 +1,5 @@
 // The recipe in a WebP file: its XMP chunk, in an extended (VP8X) container.
-import { formatRecipeXmp, type ImageRecipe, parseRecipeXmp } from "./image-recipe";
-
+import type { ImageRecipe } from "./image-recipe";
 import {
 	asciiBytes,
 	concatBytes,
@@ -15,6 +14,7 @@ import {
 	writeU24LE,
 	writeU32LE,
 } from "./image-recipe-bytes";
+import { formatRecipeXmp, parseRecipeXmp } from "./image-recipe-xmp";
 
 type RiffChunk = { fourcc: string; start: number; end: number; data: Uint8Array };
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-	formatRecipeParameters,
-	formatRecipeXmp,
-	type ImageRecipe,
-	parseRecipeParameters,
-	parseRecipeXmp,
-	RECIPE_NAMESPACE,
-} from "./image-recipe";
+import { formatRecipeParameters, type ImageRecipe, parseRecipeParameters } from "./image-recipe";
+import { formatRecipeXmp, parseRecipeXmp, RECIPE_NAMESPACE } from "./image-recipe-xmp";
 
 const RECIPE: ImageRecipe = {
 	prompt: "A lighthouse at dusk, café au lait sky --ar 16:9",

@@ -1,5 +1,6 @@
-// How another screen hands a prompt, a ratio and a model's settings to the generator: through its
-// address, which the generator reads once (features do not import each other).
+// How another screen hands a prompt, a ratio and a model's settings (and Edit, an image as the
+// reference) to the generator: through its address, which the generator reads once (features do
+// not import each other).
 import { APP_PATHS } from "../../shared/app-routes";
 import { type AspectRatio, readRatioParam, toRatioParam } from "../../shared/aspect-ratios";
 import type { GenerationSettings } from "../../shared/generation-responses";
@@ -16,6 +17,8 @@ type GeneratorPrefill = {
 	negativePrompt: string | null;
 	quality: Quality | null;
 	styleId: string | null;
+	/** The image an Edit link names as the reference (image-actions.ts, buildEditLink); the server checks the id. */
+	reference: { generationId: string; imageIndex: number } | null;
 };
 
 type GeneratorLinkRequest = {
@@ -56,6 +59,8 @@ export function readGeneratorLink(search: string): GeneratorPrefill {
 	const params = new URLSearchParams(search);
 	const prompt = params.get("prompt");
 	const negative = params.get("negative");
+	const referenceId = params.get("reference");
+	const image = params.get("image") ?? "";
 	return {
 		prompt: prompt ? sanitizePrompt(prompt) : null,
 		aspectRatio: readRatioParam(params.get("ratio")),
@@ -65,6 +70,10 @@ export function readGeneratorLink(search: string): GeneratorPrefill {
 		negativePrompt: negative ? sanitizePrompt(negative) : null,
 		quality: QUALITIES.find((quality) => quality === params.get("quality")) ?? null,
 		styleId: params.get("style")?.slice(0, 100) || null,
+		reference:
+			referenceId && /^\d{1,2}$/.test(image)
+				? { generationId: referenceId, imageIndex: Number(image) }
+				: null,
 	};
 }
 

@@ -112,22 +112,6 @@ export function buildEditLink(generation: {
 	return `${link}&${reference}`;
 }
 
-/**
- * The reference an Edit link names (`reference=<generation id>&image=<index>`, added by
- * buildEditLink), or null; the server checks the id. Read by the generator's settings, loaded
- * after the first paint.
- */
-export function readEditReference(
-	search: string,
-): { generationId: string; imageIndex: number } | null {
-	const params = new URLSearchParams(search);
-	const generationId = params.get("reference");
-	const image = params.get("image") ?? "";
-	return generationId && /^\d{1,2}$/.test(image)
-		? { generationId, imageIndex: Number(image) }
-		: null;
-}
-
 /** Whether some model offered can do each of the editor's tools: any image may be edited by them. */
 export function readEditorTools(models: readonly PublicModel[] | undefined): {
 	canEditRegion: boolean;

@@ -1,21 +1,12 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowDown, ArrowUp, ArrowUpDown, Trash2, Users, UserX } from "lucide-react";
+import { Trash2, Users, UserX } from "lucide-react";
 import { type ReactNode, useDeferredValue, useRef, useState } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
 import {
 	adminActionFailed,
 	adminActions,
-	adminColumnGenerations,
-	adminColumnImages,
-	adminColumnLastActive,
-	adminColumnPerson,
-	adminColumnSignedUp,
-	adminColumnSpend,
-	adminColumnStatus,
-	adminColumnStored,
-	adminColumnThisMonth,
 	adminDeleteAction,
 	adminDeleteDescription,
 	adminDeleteDone,
@@ -44,15 +35,6 @@ import {
 	adminPeopleSortedDescending,
 	adminPrevious,
 	adminQuotasSaved,
-	adminSortGenerations,
-	adminSortImages,
-	adminSortLastActive,
-	adminSortPerson,
-	adminSortSignedUp,
-	adminSortSpend,
-	adminSortStatus,
-	adminSortStored,
-	adminSortThisMonth,
 } from "../../../shared/i18n/messages";
 import type {
 	PeoplePage as PeoplePageData,
@@ -76,80 +58,12 @@ import { ApiError } from "../../lib/api-client";
 import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
 import { showToast } from "../../lib/toast";
 import { AdminPageFrame } from "./admin-page-frame";
+import { COLUMNS, SortHeader } from "./people-columns";
 import type { PendingPersonAction } from "./person-actions-menu";
 import { PersonRow } from "./person-row";
 import { QuotaDialog } from "./quota-dialog";
 
 const PEOPLE_QUERY_KEY = ["admin", "people"] as const;
-
-type Column = {
-	key: PeopleSortKey;
-	label: () => string;
-	/** The column's name inside the table's caption ("sorted by last active"). */
-	sortName: () => string;
-	/** Numbers read best right-aligned, and most wanted largest first. */
-	isNumeric: boolean;
-};
-
-const COLUMNS: readonly Column[] = [
-	{ key: "email", label: adminColumnPerson, sortName: adminSortPerson, isNumeric: false },
-	{ key: "signedUp", label: adminColumnSignedUp, sortName: adminSortSignedUp, isNumeric: false },
-	{
-		key: "lastActive",
-		label: adminColumnLastActive,
-		sortName: adminSortLastActive,
-		isNumeric: false,
-	},
-	{
-		key: "generations",
-		label: adminColumnGenerations,
-		sortName: adminSortGenerations,
-		isNumeric: true,
-	},
-	{
-		key: "generationsThisMonth",
-		label: adminColumnThisMonth,
-		sortName: adminSortThisMonth,
-		isNumeric: true,
-	},
-	{ key: "images", label: adminColumnImages, sortName: adminSortImages, isNumeric: true },
-	{ key: "bytes", label: adminColumnStored, sortName: adminSortStored, isNumeric: true },
-	{ key: "spend", label: adminColumnSpend, sortName: adminSortSpend, isNumeric: true },
-	{ key: "status", label: adminColumnStatus, sortName: adminSortStatus, isNumeric: false },
-];
-
-function SortHeader({
-	column,
-	sort,
-	order,
-	onSort,
-}: {
-	column: Column;
-	sort: PeopleSortKey;
-	order: SortOrder;
-	onSort: (key: PeopleSortKey) => void;
-}) {
-	const isSorted = column.key === sort;
-	let icon = <ArrowUpDown aria-hidden="true" className="size-3.5 text-slate-400" />;
-	if (isSorted && order === "asc") icon = <ArrowUp aria-hidden="true" className="size-3.5" />;
-	if (isSorted && order === "desc") icon = <ArrowDown aria-hidden="true" className="size-3.5" />;
-	return (
-		<th
-			scope="col"
-			aria-sort={isSorted ? (order === "asc" ? "ascending" : "descending") : "none"}
-			className={`py-2 pr-3 whitespace-nowrap ${column.isNumeric ? "text-right" : ""}`}
-		>
-			<button
-				type="button"
-				onClick={() => onSort(column.key)}
-				className="inline-flex cursor-pointer items-center gap-1 rounded font-semibold tracking-wide uppercase hover:text-slate-900 focus-visible:ring-2 focus-visible:ring-accent-600 focus-visible:outline-none"
-			>
-				{column.label()}
-				{icon}
-			</button>
-		</th>
-	);
-}
 
 type Confirmation = {
 	title: () => string;

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Layers } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
+import type { AspectRatio } from "../../../shared/aspect-ratios";
 import { batchHistoryPath } from "../../../shared/batches";
 import { formatElapsed } from "../../../shared/elapsed";
 import {
@@ -29,19 +30,39 @@ import { requestApi } from "../../lib/api-client";
 import { subscribeToGenerations } from "../../lib/generation-stream";
 import { fetchGenerationsPage } from "../../lib/generations-requests";
 import type { BatchRequest } from "./batch-choice";
+import { type SettingsChoice, toRequestedSettings } from "./generation-choice";
 
 /** The form's batch (decision 038): starting (Generate is busy), then started and shown here. */
 export type BatchRun = { batch?: CreateBatchResponse };
 
+/** What the form holds when Generate starts a batch. */
+export type BatchForm = {
+	prompt: string;
+	aspectRatio: AspectRatio;
+	choice: SettingsChoice | null;
+	batchRequest: BatchRequest;
+	boardIds: readonly string[];
+};
+
 /**
- * Starts a batch, the form's request with its batch part: `setRun` hears it started, `onRefused`
- * why not. Here rather than in the form, so that the first page carries no batch code.
+ * Starts a batch, the form's request with its batch part (the compared models, else the model
+ * chosen): `setRun` hears it started, `onRefused` why not. Here rather than in the form, so that
+ * the first page carries no batch code.
  */
 export async function runBatch(
-	body: Record<string, unknown> & BatchRequest,
+	{ prompt, aspectRatio, choice, batchRequest, boardIds }: BatchForm,
 	setRun: (run: BatchRun | null) => void,
 	onRefused: (message: string) => void,
 ): Promise<void> {
+	const { model, ...settings } = choice ? toRequestedSettings(choice) : {};
+	const body = {
+		prompt,
+		aspectRatio,
+		...settings,
+		...(batchRequest.models ? {} : { model }),
+		...batchRequest,
+		...(boardIds.length > 0 ? { boards: boardIds } : {}),
+	};
 	try {
 		const batch = await requestApi("/api/generations", CreateBatchResponseSchema, {
 			method: "POST",

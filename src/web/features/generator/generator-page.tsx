@@ -191,11 +191,10 @@ export function GeneratorPage({
 							isAuthLoading={isAuthLoading}
 							choice={form.choice}
 							onChoiceChange={form.chooseSettings}
-							prefill={form.settingsPrefill}
+							askedSettings={form.askedSettings}
 							startError={state.phase === "failed" ? state.message : null}
 							onImageChosen={form.loadSettingsFromImage}
-							referenceRequest={form.referenceRequest}
-							onReferenceChange={form.setSentReference}
+							reference={form.reference}
 							boardIds={form.boardIds}
 							onBoardIdsChange={form.setBoardIds}
 							prompt={form.prompt}

@@ -25,6 +25,7 @@ import { Spinner } from "../../components/spinner";
 import { fetchGeneration } from "../../lib/generations-requests";
 import { isGenerationReference, NO_IMAGE_ACTIONS } from "../../lib/image-actions";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
+import { addReferenceFile } from "./add-reference-file";
 import type { ReferenceImage } from "./reference-image";
 import type { ReferenceImageControls } from "./use-reference-image";
 
@@ -172,7 +173,7 @@ function ReferenceImageRow({ model, reference }: ReferenceImageFieldProps) {
 							const file = event.target.files?.[0];
 							// Cleared, so choosing the same file again adds it again.
 							event.target.value = "";
-							if (file) reference.addFile(file);
+							if (file) void addReferenceFile(reference, file);
 						}}
 					/>
 				</div>

@@ -5,7 +5,7 @@ import type { AspectRatio } from "../../../shared/aspect-ratios";
 import type { Generation } from "../../../shared/generation-responses";
 import type { ImmediateAction } from "../../lib/image-actions";
 import type { CompletedState, GeneratedRequest } from "./generation-state";
-import type { ReferenceRequest } from "./use-reference-image";
+import type { ReferenceImage } from "./reference-image";
 
 /** What the results or the preview show: the results, or a generation of their family. */
 export type ShownGeneration = Pick<
@@ -63,14 +63,14 @@ export function buildImageActionStart(
 export type EditTarget = {
 	setPrompt: (prompt: string) => void;
 	setAspectRatio: (aspectRatio: AspectRatio) => void;
-	requestReference: (request: Omit<ReferenceRequest, "id">) => void;
+	chooseReference: (image: ReferenceImage) => void;
 	promptRef: { current: HTMLTextAreaElement | null };
 };
 
 /** Edit: the image becomes the form's reference, its prompt and ratio fill the form to be changed. */
 export function editImage(form: EditTarget, image: ResultImage): void {
 	const { generationId, imageIndex, thumbnailUrl } = image;
-	form.requestReference({ image: { input: { generationId, imageIndex }, thumbnailUrl } });
+	form.chooseReference({ input: { generationId, imageIndex }, thumbnailUrl });
 	form.setPrompt(image.prompt);
 	form.setAspectRatio(image.aspectRatio);
 	form.promptRef.current?.focus();

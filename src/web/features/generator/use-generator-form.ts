@@ -2,18 +2,20 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
 import { errorSignInRequired, generatorInvalidPrompt } from "../../../shared/i18n/messages";
-import type { RecipeRegionEdit } from "../../../shared/image-recipe";
 import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
 import { readGeneratorLink } from "../../lib/generator-link";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import type { BatchRequest } from "./batch-choice";
 import type { BatchRun } from "./batch-results";
-import { type SettingsChoice, toRequestedSettings } from "./generation-choice";
+import {
+	type SettingsChoice,
+	type SettingsPrefill,
+	toRequestedSettings,
+} from "./generation-choice";
 import { loadBatchResults, loadImageSettings } from "./generation-code";
-import type { PendingPrefill } from "./generation-controls";
 import { type GeneratedRequest, isGenerationRunning } from "./generation-state";
 import { useGenerator } from "./use-generator";
-import type { ReferenceRequest, SentReference } from "./use-reference-image";
+import { toSentReference, useReferenceImage } from "./use-reference-image";
 
 type GeneratorFormOptions = {
 	isSignedIn: boolean;
@@ -24,11 +26,13 @@ type GeneratorFormOptions = {
 };
 
 /**
- * The generator's form and what it starts: the prompt, the ratio and the settings (filled from a
- * "Use prompt" or "Use settings" link once, from an image's recipe, or, prompt and ratio, from a
- * generation picked up again), the prompt's message, and the requests to generate, retry and
- * clear, each checked for a signed-in person first. The settings' controls keep `choice` fitted to
- * the chosen model (generation-controls.tsx); until the models are known, none are sent.
+ * The generator's form and what it starts: the prompt, the ratio, the settings and the reference
+ * image (filled from a "Use prompt", "Use settings" or Edit link when the page opens, from an
+ * image's recipe, from Edit, or, prompt and ratio, from a generation picked up again), the
+ * prompt's message, and the requests to generate, retry and clear, each checked for a signed-in
+ * person first. The settings' controls, loaded after the first paint, show this state and change
+ * it (generation-controls.tsx): they keep `choice` fitted to the chosen model, and fit what a link
+ * or a recipe asks for (`askedSettings`) once the models are known; until then none are sent.
  */
 export function useGeneratorForm({
 	isSignedIn,
@@ -43,31 +47,26 @@ export function useGeneratorForm({
 	const [aspectRatio, setAspectRatio] = useState<AspectRatio>(
 		prefill.aspectRatio ?? DEFAULT_ASPECT_RATIO,
 	);
-	// The link's model and settings wait for the models (generation-controls.tsx); so does an image's.
-	const [settingsPrefill, setSettingsPrefill] = useState<PendingPrefill | null>(() => {
-		const { prompt: _prompt, aspectRatio: _ratio, ...settings } = prefill;
-		return Object.values(settings).some((value) => value !== null)
-			? { id: 0, value: settings }
-			: null;
+	// The settings a link or an image's recipe asks for, until the settings' controls have fitted
+	// them to the models offered and chosen the result (generation-controls.tsx).
+	const [askedSettings, setAskedSettings] = useState<SettingsPrefill | null>(() => {
+		const { prompt: _prompt, aspectRatio: _ratio, reference: _reference, ...settings } = prefill;
+		return Object.values(settings).some((value) => value !== null) ? settings : null;
 	});
 	const [choice, setChoice] = useState<SettingsChoice | null>(null);
 	const chooseSettings = useCallback((next: SettingsChoice) => {
 		setChoice(next);
+		setAskedSettings(null);
 		// A ratio the chosen model does not offer gives way to the first it does.
 		const { ratios } = next.model;
 		setAspectRatio((ratio) => (ratios.includes(ratio) ? ratio : (ratios[0] ?? ratio)));
 	}, []);
-	// The reference lives with the settings, which load after the first paint and read an Edit
-	// link's reference from the address the page opened at: the form asks for changes and hears
-	// what a start would send.
-	const [referenceRequest, setReferenceRequest] = useState<ReferenceRequest>(() => ({
-		id: 0,
-		search: location.search,
-	}));
-	/** Asks the settings to change the reference (Edit fills the form through it, result-image.ts). */
-	const requestReference = (request: Omit<ReferenceRequest, "id">) =>
-		setReferenceRequest((previous) => ({ ...request, id: previous.id + 1 }) as ReferenceRequest);
-	const [sentReference, setSentReference] = useState<SentReference | null>(null);
+	// The reference image: an Edit link's, Edit's (result-image.ts), a dropped or added file; sent
+	// only while the chosen model takes one.
+	const reference = useReferenceImage(
+		prefill.reference && { input: prefill.reference, thumbnailUrl: null },
+	);
+	const sentReference = toSentReference(reference, choice?.model);
 	const [hasTriedToGenerate, setHasTriedToGenerate] = useState(false);
 	const promptRef = useRef<HTMLTextAreaElement>(null);
 	const formRef = useRef<HTMLFormElement>(null);
@@ -138,20 +137,17 @@ export function useGeneratorForm({
 		// Variations or Compare models: one submission, several generations (decision 038).
 		if (batchRequest && !sentReference) {
 			if (isStartingBatch) return;
-			const { model, ...settings } = choice ? toRequestedSettings(choice) : {};
-			const body = {
-				prompt: promptCheck.prompt,
-				aspectRatio,
-				...settings,
-				...(batchRequest.models ? {} : { model }),
-				...batchRequest,
-				...(boardIds.length > 0 ? { boards: boardIds } : {}),
-			};
 			closePreview();
 			reset();
 			setBatchRun({});
 			loadBatchResults()
-				.then(({ runBatch }) => runBatch(body, setBatchRun, reject))
+				.then(({ runBatch }) =>
+					runBatch(
+						{ prompt: promptCheck.prompt, aspectRatio, choice, batchRequest, boardIds },
+						setBatchRun,
+						reject,
+					),
+				)
 				.catch((error: Error) => {
 					setBatchRun(null);
 					reject(error.message);
@@ -174,36 +170,26 @@ export function useGeneratorForm({
 	 * becomes the reference.
 	 */
 	function takeDroppedImage(file: File) {
-		if (choice?.model.imageInput) requestReference({ file });
-		loadSettingsFromImage(file);
+		fillFromImage(file, choice?.model.imageInput ? reference : null);
 	}
 
-	/** A dropped or chosen image: its prompt, ratio and settings fill the form, when it has them. */
+	/** A chosen image: its prompt, ratio and settings fill the form, when it has them. */
 	function loadSettingsFromImage(file: Blob) {
-		void loadImageSettings()
-			.then(({ readImageSettings }) => readImageSettings(file))
-			.then((settings) => {
-				if (!settings) return;
-				setPrompt(settings.prompt);
-				if (settings.aspectRatio) setAspectRatio(settings.aspectRatio);
-				setSettingsPrefill((previous) => ({
-					id: (previous?.id ?? 0) + 1,
-					value: settings.prefill,
-				}));
-				promptRef.current?.focus();
-				// An Edit region or Expand result reopens its editor, with the same mask or frame.
-				if (settings.regionEdit) reopenRegionEdit(settings.regionEdit);
-			})
-			// The code could not load (offline): nothing changed, and the next try loads it again.
-			.catch(() => {});
+		fillFromImage(file, null);
 	}
 
-	function reopenRegionEdit(regionEdit: RecipeRegionEdit) {
+	/** Reads `file`'s recipe into the form (image-settings.ts); `asReference` adds it as the reference. */
+	function fillFromImage(file: Blob, asReference: typeof reference | null) {
+		const target = {
+			setPrompt,
+			setAspectRatio,
+			askSettings: setAskedSettings,
+			promptRef,
+			navigate,
+		};
 		void loadImageSettings()
-			.then(({ findRegionEditLink }) => findRegionEditLink(regionEdit))
-			.then((link) => {
-				if (link) navigate(link);
-			})
+			.then(({ fillFormFromImage }) => fillFormFromImage(file, target, asReference))
+			// The code could not load (offline): the settings stay, and the next try loads it again.
 			.catch(() => {});
 	}
 
@@ -219,7 +205,7 @@ export function useGeneratorForm({
 		setPrompt("");
 		setAspectRatio(DEFAULT_ASPECT_RATIO);
 		setHasTriedToGenerate(false);
-		requestReference({ isCleared: true });
+		reference.remove();
 		closePreview();
 	}
 
@@ -234,12 +220,12 @@ export function useGeneratorForm({
 		fieldMessage,
 		choice,
 		chooseSettings,
-		settingsPrefill,
+		askedSettings,
 		loadSettingsFromImage,
 		takeDroppedImage,
-		referenceRequest,
-		setSentReference,
-		requestReference,
+		reference,
+		/** Edit: one of the person's own images becomes the reference (result-image.ts). */
+		chooseReference: reference.chooseImage,
 		promptRef,
 		formRef,
 		requestGeneration,

@@ -1,10 +1,11 @@
 // The generator's reference image: an image uploaded (the "Add reference image" button, a drop on
 // the form) or one of the person's own results (Edit), its strength, and the upload's busy state
-// and error. Held by the settings (generation-controls.tsx, loaded after the first paint); the form
-// on the first page asks for changes with a ReferenceRequest and hears what a start sends.
-import { useCallback, useRef, useState } from "react";
-import { ERRORS } from "../../../shared/errors";
+// and error. Held by the form (use-generator-form.ts), which an Edit link, Edit, a drop and Escape
+// change; the settings, loaded after the first paint, show it and change it (reference-image-field.tsx).
+// Adding a file is add-reference-file.ts, loaded with the settings: the first page carries no upload code.
+import { useMemo, useRef, useState } from "react";
 import type { ReferenceInput } from "../../../shared/image-input";
+import type { PublicModel } from "../../../shared/models";
 import type { ReferenceImage } from "./reference-image";
 
 export type ReferenceImageState = {
@@ -16,22 +17,11 @@ export type ReferenceImageState = {
 	error: string | null;
 };
 
-/**
- * What the form asks of the reference, applied once each (a new `id` applies the next): a file
- * dropped on it, an image of one's own (Edit, or a link's), or none (Escape).
- */
-export type ReferenceRequest =
-	| { id: number; file: File }
-	| { id: number; image: ReferenceImage }
-	| { id: number; isCleared: true }
-	/** The address the page opened at: an Edit link's reference (image-actions.ts, readEditReference). */
-	| { id: number; search: string };
-
 /** What a start sends of the reference: the image and the strength set (none: the server's default). */
 export type SentReference = { reference: ReferenceInput; strength?: number };
 
-/** The reference image of the form and its actions. */
-export function useReferenceImage(initial: ReferenceImage | null = null) {
+/** The reference image of the form and its actions; `initial` is the first. */
+export function useReferenceImage(initial: ReferenceImage | null) {
 	const [state, setState] = useState<ReferenceImageState>({
 		reference: initial,
 		strength: null,
@@ -39,63 +29,41 @@ export function useReferenceImage(initial: ReferenceImage | null = null) {
 		error: null,
 	});
 	const uploadRef = useRef<AbortController | null>(null);
-
-	const stopUpload = useCallback(() => {
-		uploadRef.current?.abort();
-		uploadRef.current = null;
+	// One set of actions for the form's life; each but the strength stops an upload under way.
+	const actions = useMemo(() => {
+		/** Changes the reference, stopping the upload under way; `upload` is the one that starts. */
+		const change = (next: Partial<ReferenceImageState>, upload: AbortController | null = null) => {
+			uploadRef.current?.abort();
+			uploadRef.current = upload;
+			setState((current) => ({ ...current, ...next }));
+		};
+		return {
+			change,
+			/** Edit: one of the person's own images becomes the reference. */
+			chooseImage: (reference: ReferenceImage) =>
+				change({ reference, isUploading: false, error: null }),
+			remove: () => change({ reference: null, isUploading: false, error: null }),
+			setStrength: (strength: number) => setState((current) => ({ ...current, strength })),
+		};
 	}, []);
 
-	/** Uploads `file` and makes it the reference; a file over the limit is refused before sending. */
-	const addFile = useCallback(
-		(file: File) => {
-			stopUpload();
-			const controller = new AbortController();
-			uploadRef.current = controller;
-			setState((current) => ({ ...current, isUploading: true, error: null }));
-			import("./add-reference-file")
-				.then(({ addReferenceFile }) => addReferenceFile(file, controller.signal))
-				.then(
-					(added) => {
-						if (controller.signal.aborted) return;
-						setState((current) =>
-							"reference" in added
-								? { ...current, reference: added.reference, isUploading: false }
-								: { ...current, isUploading: false, error: added.error },
-						);
-					},
-					() => {
-						// The code could not load (offline), or the upload was stopped.
-						if (controller.signal.aborted) return;
-						setState((current) => ({
-							...current,
-							isUploading: false,
-							error: ERRORS.NETWORK_ERROR.message,
-						}));
-					},
-				);
-		},
-		[stopUpload],
-	);
-
-	/** Edit: one of the person's own images becomes the reference. */
-	const chooseImage = useCallback(
-		(reference: ReferenceImage) => {
-			stopUpload();
-			setState((current) => ({ ...current, reference, isUploading: false, error: null }));
-		},
-		[stopUpload],
-	);
-
-	const remove = useCallback(() => {
-		stopUpload();
-		setState((current) => ({ ...current, reference: null, isUploading: false, error: null }));
-	}, [stopUpload]);
-
-	const setStrength = useCallback((strength: number) => {
-		setState((current) => ({ ...current, strength }));
-	}, []);
-
-	return { ...state, addFile, chooseImage, remove, setStrength };
+	return { ...state, ...actions };
 }
 
 export type ReferenceImageControls = ReturnType<typeof useReferenceImage>;
+
+/**
+ * What a start sends of the reference for `model`: none while there is none or the model takes
+ * none, and no strength for a model that decides by itself how far to move from the image.
+ */
+export function toSentReference(
+	{ reference, strength }: Pick<ReferenceImageState, "reference" | "strength">,
+	model: PublicModel | undefined,
+): SentReference | null {
+	if (!reference || model?.imageInput !== true) return null;
+	const sentStrength = model.referenceStrength === true ? strength : null;
+	return {
+		reference: reference.input,
+		...(sentStrength === null ? {} : { strength: sentStrength }),
+	};
+}
