@@ -10,6 +10,7 @@ import { readOrCreateSecret } from "./config/secret-file";
 import { DataDirLockedError, lockDataDir } from "./db/data-dir-lock";
 import { type Database, openEmbeddedDatabase, openPostgresDatabase } from "./db/database";
 import { GENERATIONS_FOLDER } from "./generations/run/store-images";
+import { keepIdleConnectionsOpen } from "./http/idle-connections";
 import { loadStaticSite } from "./http/static-site";
 import { createLogger } from "./logging/logger";
 import { loadModelCatalogue, ModelsFileError } from "./models/load-model-catalogue";
@@ -227,6 +228,7 @@ async function main() {
 			);
 		}
 	});
+	keepIdleConnectionsOpen(server);
 
 	let isShuttingDown = false;
 	const shutdown = async (signal: string) => {

@@ -124,6 +124,8 @@ export type Server = {
 	markShuttingDown: ReadinessCheck["markShuttingDown"];
 	/** Every long poll answers now, and later ones at once: called as the port closes. */
 	endWaits(): void;
+	/** How many long polls and streams wait on a change of `key` (a generation's id, the queue). */
+	countWaits(key: string): number;
 	/** Stops background work; the caller closes the database it opened. */
 	stop(): Promise<void>;
 };
@@ -335,6 +337,7 @@ export async function assembleServer(options: {
 		pushQueue,
 		markShuttingDown: readiness.markShuttingDown,
 		endWaits: () => events.endWaits(),
+		countWaits: (key) => events.countWaits(key),
 		async stop() {
 			stopStatistics();
 			stopSweeping();

@@ -86,6 +86,8 @@ export type GenerationEvents = {
 	endWaits(): void;
 	/** Whether endWaits or close was called: a stream of changes ends rather than wait in vain. */
 	isEnding(): boolean;
+	/** How many waits on `key` this process holds now (what a test waits for before a change). */
+	countWaits(key: string): number;
 	close(): Promise<void>;
 };
 
@@ -151,6 +153,7 @@ export async function listenForGenerationChanges(
 			});
 		},
 		isEnding: () => isEnding,
+		countWaits: (key) => waiters.get(key)?.size ?? 0,
 		endWaits() {
 			isEnding = true;
 			wakeEveryone();

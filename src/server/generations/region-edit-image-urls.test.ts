@@ -13,17 +13,15 @@ import {
 } from "../testing/fakes/http-image-service";
 import {
 	compare,
+	createRegionEditServer,
+	editRegionOn,
 	HOLE,
 	isInHole,
-	make,
-	picture,
 	readBytes,
-	rectangleMask,
 	SOURCE_SIZE,
-	upload,
 } from "../testing/region-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
-import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
+import type { TestServer } from "../testing/test-server";
 import { createTestSettings, TEST_BASE_URL } from "../testing/test-settings";
 
 // The http contract's image and mask sent as short-lived signed URLs the service fetches (an
@@ -56,12 +54,9 @@ describe.each(availableDatabaseKinds())("the http contract's images by signed UR
 			],
 			"by-url",
 		);
-		server = await createTestServer(kind, {
-			models: catalogue,
+		server = await createRegionEditServer(kind, catalogue, {
 			baseUrl,
 			trustedOrigins: [TEST_BASE_URL],
-			limits: { maxActivePerUser: 10, dailyLimitPerUser: 0 },
-			run: { providerPollMs: 20 },
 		});
 	});
 	afterAll(async () => {
@@ -71,16 +66,7 @@ describe.each(availableDatabaseKinds())("the http contract's images by signed UR
 	});
 
 	async function editRegion(model: string) {
-		const person = await createTestUser(server);
-		const source = await picture(SOURCE_SIZE.width, SOURCE_SIZE.height);
-		const edited = await make(person.client, {
-			prompt: "a red door",
-			action: "edit-region",
-			reference: await upload(person.client, source),
-			mask: await upload(person.client, await rectangleMask(SOURCE_SIZE, HOLE)),
-			model,
-			count: 1,
-		});
+		const { person, source, edited } = await editRegionOn(server, model);
 		const starts = service.requests().filter((request) => request.method === "POST");
 		const start = StartBodySchema.parse(starts.at(-1)?.body ?? {});
 		return { person, source, edited, start };

@@ -24,17 +24,17 @@ import {
 } from "../testing/fakes/replicate";
 import {
 	compare,
-	HOLE,
+	createRegionEditServer,
+	editRegionOn,
 	isInHole,
 	make,
 	picture,
 	readBytes,
-	rectangleMask,
 	SOURCE_SIZE,
 	upload,
 } from "../testing/region-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
-import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
+import { createTestUser, type TestServer } from "../testing/test-server";
 
 // Every provider that edits regions, against its vendor's fake: the mask in the vendor's
 // convention, and a result whose pixels outside the mask are the source's although the fake
@@ -118,11 +118,7 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 			],
 			"gpt-image",
 		);
-		server = await createTestServer(kind, {
-			models: catalogue,
-			limits: { maxActivePerUser: 10, dailyLimitPerUser: 0 },
-			run: { providerPollMs: 20 },
-		});
+		server = await createRegionEditServer(kind, catalogue);
 	});
 	afterAll(async () => {
 		await server?.close();
@@ -164,16 +160,7 @@ describe.each(availableDatabaseKinds())("region edits on every provider (%s)", (
 	}
 
 	async function editRegion(model: string) {
-		const person = await createTestUser(server);
-		const source = await picture(SOURCE_SIZE.width, SOURCE_SIZE.height);
-		const edited = await make(person.client, {
-			prompt: "a red door",
-			action: "edit-region",
-			reference: await upload(person.client, source),
-			mask: await upload(person.client, await rectangleMask(SOURCE_SIZE, HOLE)),
-			model,
-			count: 1,
-		});
+		const { person, source, edited } = await editRegionOn(server, model);
 		const result = await readBytes(person.client, edited.images[0]?.url ?? "");
 		return compare(result, source, (x, y) => !isInHole(x, y));
 	}

@@ -2,8 +2,16 @@ import sharp from "sharp";
 import { expect } from "vitest";
 import { CreateGenerationResponseSchema, type Generation } from "../../shared/generations";
 import { UploadResponseSchema } from "../../shared/image-input";
+import type { ModelCatalogue } from "../models/model-catalogue";
 import { readGeneration, waitForFinish } from "./generation-kit";
-import type { TestClient } from "./test-server";
+import type { DatabaseKind } from "./test-database";
+import {
+	createTestServer,
+	createTestUser,
+	type TestClient,
+	type TestServer,
+	type TestServerOptions,
+} from "./test-server";
 
 // Images, masks and comparisons for the tests of Edit region and Expand.
 
@@ -113,4 +121,36 @@ export async function compare(
 		}
 	}
 	return { keptMax, changedMean: changedCount ? changedTotal / changedCount : 0 };
+}
+
+/**
+ * A server offering `models` to region edits: ten at once a person, no daily limit, and providers
+ * asked every 20 ms, so a test's several edits run without waiting on the limits or the polls.
+ */
+export function createRegionEditServer(
+	kind: DatabaseKind,
+	models: ModelCatalogue,
+	options: Omit<TestServerOptions, "models"> = {},
+): Promise<TestServer> {
+	return createTestServer(kind, {
+		models,
+		limits: { maxActivePerUser: 10, dailyLimitPerUser: 0 },
+		run: { providerPollMs: 20 },
+		...options,
+	});
+}
+
+/** A new person's Edit region of a SOURCE_SIZE picture through the HOLE, on `model`, finished. */
+export async function editRegionOn(server: TestServer, model: string) {
+	const person = await createTestUser(server);
+	const source = await picture(SOURCE_SIZE.width, SOURCE_SIZE.height);
+	const edited = await make(person.client, {
+		prompt: "a red door",
+		action: "edit-region",
+		reference: await upload(person.client, source),
+		mask: await upload(person.client, await rectangleMask(SOURCE_SIZE, HOLE)),
+		model,
+		count: 1,
+	});
+	return { person, source, edited };
 }

@@ -25,7 +25,7 @@ export type TestServer = Server & {
 	close(): Promise<void>;
 };
 
-type TestServerOptions = TestSettingsOverrides & {
+export type TestServerOptions = TestSettingsOverrides & {
 	provider?: ImageProvider;
 	/** Several models (this wins over `provider`). */
 	models?: ModelCatalogue;

@@ -13,6 +13,7 @@ import {
 	type TestClient,
 	type TestServer,
 } from "../../testing/test-server";
+import { QUEUE_MOVED_KEY } from "../generation-events";
 import { claimGeneration, completeGeneration } from "./generation-lifecycle";
 import { findQueuePositions } from "./queue-order";
 
@@ -207,9 +208,9 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 
 		// A wait longer than the test may last: only the queue moving can answer it in time. Whether
 		// the start lands before the wait begins or during it, the answer is the changed list; the
-		// pause lets it begin first, so the announcement is what must end it.
+		// start waits for it to begin, so the announcement is what must end it.
 		const waiting = read(`?after=${before.version}&wait=25000`);
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await waitForQueueWaits(1);
 		const running = await start();
 		expect(running?.name).toBe("ada 1");
 		const after = await waiting;
@@ -219,6 +220,15 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		]);
 		await running?.finish();
 	}, 20_000);
+
+	/** Resolves once `count` waits on the queue's moves have begun (a poll or list waiting). */
+	async function waitForQueueWaits(count: number) {
+		const deadline = Date.now() + 10_000;
+		while (server.countWaits(QUEUE_MOVED_KEY) < count) {
+			if (Date.now() > deadline) throw new Error(`fewer than ${count} waits on the queue`);
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
+	}
 
 	/** What a queued generation's poll answers: its position, and the version to name next. */
 	async function pollQueued(client: TestClient, id: string, after?: string) {
@@ -262,7 +272,7 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		);
 		expect(waiting.map(({ before }) => before.position)).toEqual([1, 2, 3, 4, 5]);
 		const polls = waiting.map(({ client, id, before }) => pollQueued(client, id, before.version));
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await waitForQueueWaits(5);
 		const fairOrderReads = countStatements("queue_wait as");
 		expect((await start())?.name).toBe("person 0");
 		expect((await Promise.all(polls)).map((answer) => answer.position)).toEqual([0, 1, 2, 3, 4]);
@@ -277,7 +287,7 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		const before = await pollQueued(ada.client, id);
 		const generationReads = countStatements('select * from "generations" where "id"');
 		const waiting = pollQueued(ada.client, id, before.version);
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await waitForQueueWaits(1);
 		expect((await start())?.name).toBe("ada 1");
 		expect((await waiting).position).toBe(0);
 		expect(generationReads()).toBe(2);
@@ -295,7 +305,7 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		expect(before.position).toBe(2);
 
 		const first = pollQueued(cy.client, id, before.version);
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await waitForQueueWaits(1);
 		expect((await start())?.name).toBe("ada 1");
 		const moved = await first;
 		const movedAt = performance.now();
@@ -304,7 +314,7 @@ describe.each(availableDatabaseKinds())("the fair queue (%s)", (kind) => {
 		// The page asks again at once, and the queue moves again at once: the answer waits for the
 		// second since the last wake to end, then says where the queue is then.
 		const second = pollQueued(cy.client, id, moved.version);
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await waitForQueueWaits(1);
 		expect((await start())?.name).toBe("bo 1");
 		const answer = await second;
 		expect(answer.position).toBe(0);

@@ -149,8 +149,8 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 			}
 			throw new Error("no progress after five polls");
 		})();
-		// Lets the poll read the row and start waiting before the provider speaks.
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		// The poll has read the row and waits before the provider speaks.
+		await waitUntil(() => server.countWaits(id) > 0);
 		scripted.answer({ status: "running", progress: 40, step: 12, steps: 30 });
 		const answer = await waiting;
 
@@ -198,7 +198,7 @@ describe.each(availableDatabaseKinds())("a generation's progress (%s)", (kind) =
 		void waiting.then(() => {
 			isAnswered = true;
 		});
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await waitUntil(() => server.countWaits(id) > 0);
 		expect(isAnswered).toBe(false);
 		await waitUntil(() => scripted.waitingChecks() === 1);
 		scripted.answer({ status: "running", progress: 60, step: 18, steps: 30 });

@@ -6,30 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { APP_PATHS } from "../../../shared/app-routes";
 import { registerCatalogue, setActiveLanguage } from "../../../shared/i18n/runtime";
 import de from "../../../shared/i18n/translations/de";
-import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
+import { openAs, readRows } from "../../testing/admin-screen";
 import { createTestPerson, startFakePeopleServer } from "../../testing/fakes/fake-people-server";
 import { createTestUsageReport, startFakeUsageServer } from "../../testing/fakes/fake-usage-server";
-import { renderApp } from "../../testing/render-app";
 import { AdminPageFrame } from "./admin-page-frame";
-
-function openAsAdministrator(path: string) {
-	startFakeAuthServer({
-		signedInAs: createTestUser({ isAdmin: true, email: "admin@example.com" }),
-	});
-	return renderApp({ path });
-}
-
-/** Each row's cells as text, the header row left out. */
-function readRows() {
-	return within(screen.getByRole("table"))
-		.getAllByRole("row")
-		.slice(1)
-		.map((row) =>
-			within(row)
-				.getAllByRole("cell")
-				.map((cell) => cell.textContent),
-		);
-}
 
 describe("the administrator's screens on a German page", () => {
 	beforeEach(() => {
@@ -69,7 +49,7 @@ describe("the administrator's screens on a German page", () => {
 				createTestPerson({ email: "carol@example.com" }),
 			],
 		});
-		const { user } = openAsAdministrator(APP_PATHS.people);
+		const { user } = openAs({ isAdmin: true, path: APP_PATHS.people });
 
 		expect(
 			await screen.findByRole("heading", { level: 1, name: "Personen" }, { timeout: 10_000 }),
@@ -109,7 +89,7 @@ describe("the administrator's screens on a German page", () => {
 				createTestPerson({ email: "carol@example.com" }),
 			],
 		});
-		const { user } = openAsAdministrator(APP_PATHS.people);
+		const { user } = openAs({ isAdmin: true, path: APP_PATHS.people });
 		await screen.findByRole("table", undefined, { timeout: 10_000 });
 
 		await user.click(screen.getByRole("button", { name: "Aktionen für bob@example.com" }));
@@ -150,7 +130,7 @@ describe("the administrator's screens on a German page", () => {
 				spend: { ...empty.spend, total: 0.32, unpricedImages: 21 },
 			}),
 		});
-		const { user } = openAsAdministrator(APP_PATHS.usage);
+		const { user } = openAs({ isAdmin: true, path: APP_PATHS.usage });
 
 		const generations = await screen.findByRole(
 			"region",

@@ -1,31 +1,19 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
+import { openAs, readRows } from "../../testing/admin-screen";
 import {
 	createTestAuditEntry,
 	startFakeAuditLogServer,
 } from "../../testing/fakes/fake-audit-log-server";
-import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
-import { renderApp } from "../../testing/render-app";
 
-function openAs({ isAdmin, path }: { isAdmin: boolean; path: string }) {
-	startFakeAuthServer({ signedInAs: createTestUser({ isAdmin }) });
-	return renderApp({ path });
-}
-
-function readRows() {
-	const table = screen.getByRole("table", {
-		name: "Deletions of generations and actions on accounts, newest first",
-	});
-	return within(table)
-		.getAllByRole("row")
-		.slice(1)
-		.map((row) =>
-			within(row)
-				.getAllByRole("cell")
-				.map((cell) => cell.textContent),
-		);
+function readAuditRows() {
+	return readRows(
+		screen.getByRole("table", {
+			name: "Deletions of generations and actions on accounts, newest first",
+		}),
+	);
 }
 
 describe("the audit log", () => {
@@ -53,7 +41,7 @@ describe("the audit log", () => {
 			await screen.findByRole("heading", { level: 1, name: "Audit log" }, { timeout: 10_000 }),
 		).toBeVisible();
 		await screen.findByRole("table");
-		const rows = readRows();
+		const rows = readAuditRows();
 		expect(rows).toHaveLength(2);
 		expect(rows[0]?.[0]).toMatch(/^Jan 6, 2025, \d{1,2}:\d{2}\s?[AP]M$/);
 		expect(rows[0]?.slice(1, 3)).toEqual(["admin@example.com", "bob@example.com"]);
@@ -86,7 +74,7 @@ describe("the audit log", () => {
 		openAs({ isAdmin: true, path: "/admin/audit-log" });
 		await screen.findByRole("table", undefined, { timeout: 10_000 });
 
-		const rows = readRows();
+		const rows = readAuditRows();
 		expect(rows[0]?.slice(2)).toEqual([
 			"carol@example.com",
 			"Set the quotasActive generations: 2; daily generations: default",
@@ -105,11 +93,11 @@ describe("the audit log", () => {
 		const server = startFakeAuditLogServer({ entries });
 		const { user } = openAs({ isAdmin: true, path: "/admin/audit-log" });
 		await screen.findByRole("table", undefined, { timeout: 10_000 });
-		expect(readRows()).toHaveLength(50);
+		expect(readAuditRows()).toHaveLength(50);
 
 		await user.click(screen.getByRole("button", { name: "Load more" }));
 
-		await waitFor(() => expect(readRows()).toHaveLength(55));
+		await waitFor(() => expect(readAuditRows()).toHaveLength(55));
 		expect(server.readRequests().at(-1)?.get("cursor")).toBe("after-50");
 		expect(screen.queryByRole("button", { name: "Load more" })).not.toBeInTheDocument();
 	});

@@ -1,30 +1,12 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
+import { openAs, readRows } from "../../testing/admin-screen";
 import { startFakeAuditLogServer } from "../../testing/fakes/fake-audit-log-server";
-import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { createTestPerson, startFakePeopleServer } from "../../testing/fakes/fake-people-server";
-import { renderApp } from "../../testing/render-app";
-
-function openAs({ isAdmin, path }: { isAdmin: boolean; path: string }) {
-	startFakeAuthServer({ signedInAs: createTestUser({ isAdmin, email: "admin@example.com" }) });
-	return renderApp({ path });
-}
 
 async function findTable() {
 	return screen.findByRole("table", undefined, { timeout: 10_000 });
-}
-
-/** Each row's cells as text, the header row left out. */
-function readRows() {
-	return within(screen.getByRole("table"))
-		.getAllByRole("row")
-		.slice(1)
-		.map((row) =>
-			within(row)
-				.getAllByRole("cell")
-				.map((cell) => cell.textContent),
-		);
 }
 
 function readEmails() {

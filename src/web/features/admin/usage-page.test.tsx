@@ -2,15 +2,10 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
 import type { UsageReport } from "../../../shared/usage-responses";
+import { openAs } from "../../testing/admin-screen";
 import { startFakeAuditLogServer } from "../../testing/fakes/fake-audit-log-server";
-import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { createTestUsageReport, startFakeUsageServer } from "../../testing/fakes/fake-usage-server";
-import { renderApp } from "../../testing/render-app";
-
-function openAs({ isAdmin, path }: { isAdmin: boolean; path: string }) {
-	startFakeAuthServer({ signedInAs: createTestUser({ isAdmin }) });
-	return renderApp({ path });
-}
+import type { renderApp } from "../../testing/render-app";
 
 /** A report of a few busy days at the end of January 2025. */
 function createBusyReport(): UsageReport {
