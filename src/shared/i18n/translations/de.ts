@@ -1153,5 +1153,29 @@ export default {
 	"At most {max} active generations.": "Höchstens {max} aktive Generierungen.",
 	"The daily limit must be a whole number.": "Das Tageslimit muss eine ganze Zahl sein.",
 	"The daily limit is 0 (no limit) or more.": "Das Tageslimit ist 0 (kein Limit) oder mehr.",
-	"At most {max} generations a day.": "Höchstens {max} Generierungen pro Tag."
+	"At most {max} generations a day.": "Höchstens {max} Generierungen pro Tag.",
+	"Made from": "Entstanden aus",
+	"Made from this": "Daraus entstanden",
+	"The original was deleted": "Das Original wurde gelöscht",
+	"The original is in the Trash": "Das Original ist im Papierkorb",
+	"Make more from this image": "Mehr aus diesem Bild machen",
+	"Made from an uploaded image": "Aus einem hochgeladenen Bild entstanden",
+	"Made from an uploaded image that is no longer kept": "Aus einem hochgeladenen Bild entstanden, das nicht mehr aufbewahrt wird",
+	"Variation started": "Variation gestartet",
+	"Upscale started": "Hochskalieren gestartet",
+	"Upscale resamples (Lanczos): the image gets larger but gains no detail.": "Hochskalieren rechnet das Bild nur um (Lanczos): Es wird größer, gewinnt aber keine Details.",
+	"Resamples (Lanczos): no added detail": "Nur umgerechnet (Lanczos): keine neuen Details",
+	"Before": "Vorher",
+	"Before: {prompt}": "Vorher: {prompt}",
+	"Generative art drawn on this server, offline and free.": "Generative Kunst, auf diesem Server gezeichnet, offline und kostenlos.",
+	"This model is no longer offered": "Dieses Modell wird nicht mehr angeboten",
+	"{count} bytes": {
+		"one": "{count} Byte",
+		"other": "{count} Byte"
+	},
+	"{seconds} s": "{seconds} s",
+	"Ctrl": "Strg",
+	"{milliseconds}ms": "{milliseconds} ms",
+	"{whole}.{tenth}s": "{whole},{tenth} s",
+	"{minutes}m {seconds}s": "{minutes} min {seconds} s"
 } satisfies Catalogue;
