@@ -1177,5 +1177,15 @@ export default {
 	"Ctrl": "Strg",
 	"{milliseconds}ms": "{milliseconds} ms",
 	"{whole}.{tenth}s": "{whole},{tenth} s",
-	"{minutes}m {seconds}s": "{minutes} min {seconds} s"
+	"{minutes}m {seconds}s": "{minutes} min {seconds} s",
+	"Failed to change the board. Please try again.": "Das Board konnte nicht geändert werden. Bitte versuche es erneut.",
+	"This link has expired or was already used.": "Dieser Link ist abgelaufen oder wurde schon verwendet.",
+	"Your current password is not right.": "Dein aktuelles Passwort stimmt nicht.",
+	"This account has no password yet: you sign in with Google.": "Dieses Konto hat noch kein Passwort: Du meldest dich mit Google an.",
+	"Search text must be {max} characters or less": "Der Suchtext darf höchstens {max} Zeichen lang sein",
+	"Choose at least one generation": "Wähle mindestens eine Generierung",
+	"At most {max} generations at a time": "Höchstens {max} Generierungen auf einmal",
+	"Give the token a name.": "Gib dem Token einen Namen.",
+	"The name must be {max} characters or less.": "Der Name darf höchstens {max} Zeichen lang sein.",
+	"Choose at least one scope.": "Wähle mindestens einen Bereich."
 } satisfies Catalogue;
