@@ -1,7 +1,13 @@
 // Personal API tokens: their scopes, the account page's requests and the answers. zod/mini, since
 // the account page parses the answers in the browser (docs/decisions/005-first-load-budget.md).
 import { z } from "zod/mini";
-import { accountRefusedTokenLimit } from "./i18n/messages";
+import {
+	accountRefusedTokenLimit,
+	sharedMustBeText,
+	sharedTokenNameMissing,
+	sharedTokenNameTooLong,
+	sharedTokenScopesMissing,
+} from "./i18n/messages";
 import type { MessageOptions } from "./i18n/runtime";
 
 /**
@@ -38,21 +44,18 @@ export const ApiTokenScopeSchema = z.enum(API_TOKEN_SCOPES);
 
 /** `POST /api/account/tokens`. */
 export const CreateApiTokenRequestSchema = z.object({
-	name: z
-		.string({ error: "name must be text" })
-		.check(
-			z.trim(),
-			z.minLength(1, "Give the token a name."),
-			z.maxLength(
-				API_TOKEN_NAME_MAX_LENGTH,
-				`The name must be ${API_TOKEN_NAME_MAX_LENGTH} characters or less.`,
-			),
-		),
+	name: z.string({ error: () => sharedMustBeText({ field: "name" }) }).check(
+		z.trim(),
+		z.minLength(1, { error: () => sharedTokenNameMissing() }),
+		z.maxLength(API_TOKEN_NAME_MAX_LENGTH, {
+			error: () => sharedTokenNameTooLong({ max: String(API_TOKEN_NAME_MAX_LENGTH) }),
+		}),
+	),
 	scopes: z
 		.array(ApiTokenScopeSchema, {
 			error: `scopes must be a list of ${API_TOKEN_SCOPES.join(", ")}`,
 		})
-		.check(z.minLength(1, "Choose at least one scope.")),
+		.check(z.minLength(1, { error: () => sharedTokenScopesMissing() })),
 	expiresInDays: z.nullable(
 		z.literal(API_TOKEN_LIFETIMES_DAYS, { error: "expiresInDays must be 30, 90, 365 or null" }),
 	),

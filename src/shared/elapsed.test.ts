@@ -21,6 +21,16 @@ describe("formatElapsed", () => {
 		expect(formatElapsed(3_600_000)).toBe("60m 0s");
 	});
 
+	it("writes the same times in German", async () => {
+		const { registerCatalogue } = await import("./i18n/runtime");
+		registerCatalogue("de", (await import("./i18n/translations/de")).default);
+		const german = { language: "de" } as const;
+		expect(formatElapsed(850, german)).toBe("850 ms");
+		expect(formatElapsed(12_345, german)).toBe("12,3 s");
+		expect(formatElapsed(59_999, german)).toBe("59,9 s");
+		expect(formatElapsed(125_400, german)).toBe("2 min 5 s");
+	});
+
 	it("shows a dash when the value is unknown", () => {
 		expect(UNKNOWN_ELAPSED).toBe("—");
 		expect(formatElapsed(null)).toBe(UNKNOWN_ELAPSED);

@@ -5,8 +5,11 @@ import {
 	sharedBatchId,
 	sharedDayFormat,
 	sharedFamilyImageIndex,
+	sharedIdsAtLeastOne,
+	sharedIdsAtMost,
 	sharedIdsList,
 	sharedOwnerEmail,
+	sharedSearchTooLong,
 	sharedTrueOrFalse,
 } from "./i18n/messages";
 import { AUDIT_LOG_PAGE_SIZE, GENERATIONS_PAGE_SIZE, MAX_PAGE_SIZE } from "./page-sizes";
@@ -75,7 +78,9 @@ export const ListGenerationsQuerySchema = z.object({
 	q: z
 		.string()
 		.trim()
-		.max(MAX_SEARCH_LENGTH, `Search text must be ${MAX_SEARCH_LENGTH} characters or less`)
+		.max(MAX_SEARCH_LENGTH, {
+			error: () => sharedSearchTooLong({ max: String(MAX_SEARCH_LENGTH) }),
+		})
 		.optional(),
 	ratio: z.preprocess(emptyAsAbsent, z.optional(AspectRatioSchema)),
 	favorites: z.preprocess(
@@ -205,8 +210,10 @@ export type SetFavoriteRequest = z.input<typeof SetFavoriteRequestSchema>;
 /** Several generations at once (an archive, a bulk delete): 1 to 200 ids, duplicates counted once. */
 const GenerationIdsSchema = z
 	.array(z.string().max(100), { error: () => sharedIdsList() })
-	.min(1, "Choose at least one generation")
-	.max(MAX_BULK_GENERATIONS, `At most ${MAX_BULK_GENERATIONS} generations at a time`)
+	.min(1, { error: () => sharedIdsAtLeastOne() })
+	.max(MAX_BULK_GENERATIONS, {
+		error: () => sharedIdsAtMost({ max: String(MAX_BULK_GENERATIONS) }),
+	})
 	.transform((ids) => [...new Set(ids)]);
 
 export const GenerationIdsRequestSchema = z.object({ ids: GenerationIdsSchema });

@@ -69,39 +69,6 @@ export const MAX_UPLOAD_PIXELS = 40_000_000;
 /** An upload no generation used is removed after this long. */
 export const UNUSED_UPLOAD_MS = 24 * 60 * 60 * 1000;
 
-/** The generator's and the preview's texts for image input and the family. */
-export const IMAGE_INPUT_TEXTS = {
-	addReference: "Add reference image",
-	removeReference: "Remove reference",
-	referenceStrength: "Reference strength",
-	noImageInput: "This model does not take a reference image.",
-	madeFrom: "Made from",
-	madeFromThis: "Made from this",
-	originalDeleted: "The original was deleted",
-	/** Where a family names a generation in its owner's Trash (decision 031). */
-	originalInTrash: "The original is in the Trash",
-	referenceImage: "Reference image",
-	uploading: "Uploading the image…",
-	uploadTooLarge: "The image is larger than 20 MB. Please choose a smaller one.",
-	imageActions: "Make more from this image",
-	madeFromUpload: "Made from an uploaded image",
-	/** An edit whose upload the server no longer holds: Use settings cannot reopen the editor on it. */
-	uploadGone: "Made from an uploaded image that is no longer kept",
-	varyStarted: "Variation started",
-	upscaleStarted: "Upscale started",
-	/** Beside Upscale where the model that upscales only resamples (the offline engine). */
-	upscaleResamples: "Upscale resamples (Lanczos): the image gets larger but gains no detail.",
-	/** The same, under Upscale in a card's menu, where the line is short. */
-	upscaleResamplesShort: "Resamples (Lanczos): no added detail",
-	/** The mask editor's two tools, on every result image and uploaded reference. */
-	editRegion: "Edit region",
-	expand: "Expand",
-	/** The preview's before/after of an Edit region or Expand: pressed, the image it started from. */
-	before: "Before",
-	/** Where the slider would be, for a model that takes an image but no reference strength. */
-	noReferenceStrength: "This model decides by itself how far to move from the reference.",
-} as const;
-
 /** `POST /api/uploads`: the stored upload, private to its owner, to name as a reference. */
 export const UploadResponseSchema = z.object({
 	uploadId: z.string(),

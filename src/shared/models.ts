@@ -2,6 +2,8 @@
 // the generator parses these in the browser (docs/decisions/005-first-load-budget.md).
 import { z } from "zod/mini";
 import { AspectRatioSchema, QualitySchema } from "./generation-responses";
+import { imageLocalModelDescription, imageUpscaleResamples } from "./i18n/messages";
+import type { MessageOptions } from "./i18n/runtime";
 
 /** A model as people may see it: never a provider's secret or address. */
 export const PublicModelSchema = z.object({
@@ -48,3 +50,23 @@ export const ModelsResponseSchema = z.object({
 	preferredModelId: z.optional(z.nullable(z.string())),
 });
 export type ModelsResponse = z.infer<typeof ModelsResponseSchema>;
+
+/**
+ * What the offline engine's model says of itself when its entry gives no description, and, where
+ * it upscales, that its upscale only resamples. The API answers it in English (a script reads the
+ * same text whatever its language); a screen shows it in the page's (translateModelDescription).
+ */
+export function describeLocalModel(upscales: boolean, options?: MessageOptions): string {
+	const description = imageLocalModelDescription(options);
+	return upscales ? `${description} ${imageUpscaleResamples(options)}` : description;
+}
+
+/** A model's description as a screen shows it: the offline engine's own in the page's language. */
+export function translateModelDescription(description: string): string {
+	for (const upscales of [false, true]) {
+		if (description === describeLocalModel(upscales, { language: "en" })) {
+			return describeLocalModel(upscales);
+		}
+	}
+	return description;
+}

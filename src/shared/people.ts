@@ -2,6 +2,23 @@
 // the People page (loaded on demand) parses the answers with the schemas the server checks with.
 
 import { z } from "zod/mini";
+import {
+	sharedMustBeNumber,
+	sharedMustBeWholeNumber,
+	sharedOneOf,
+	sharedPeopleLimitAtLeast,
+	sharedPeopleLimitAtMost,
+	sharedPeopleOrder,
+	sharedPeoplePageFirst,
+	sharedPeoplePageTooLarge,
+	sharedPeopleSearchTooLong,
+	sharedQuotaActiveAtLeast,
+	sharedQuotaActiveAtMost,
+	sharedQuotaActiveWhole,
+	sharedQuotaDailyAtLeast,
+	sharedQuotaDailyAtMost,
+	sharedQuotaDailyWhole,
+} from "./i18n/messages";
 import { MAX_PAGE_SIZE, PEOPLE_PAGE_SIZE } from "./page-sizes";
 
 /** The columns the listing sorts by, one per column of the table. */
@@ -25,30 +42,34 @@ export const MAX_DAILY_OVERRIDE = 100_000;
 
 /** `GET /api/admin/people`: e-mail search, one sort column, a page of people (1 is the first). */
 export const PeopleQuerySchema = z.object({
-	search: z.optional(z.string().check(z.maxLength(320, "The search is too long."))),
+	search: z.optional(
+		z.string().check(z.maxLength(320, { error: () => sharedPeopleSearchTooLong() })),
+	),
 	sort: z._default(
-		z.enum(PEOPLE_SORT_KEYS, { error: `sort must be one of ${PEOPLE_SORT_KEYS.join(", ")}` }),
+		z.enum(PEOPLE_SORT_KEYS, {
+			error: () => sharedOneOf({ field: "sort", values: PEOPLE_SORT_KEYS.join(", ") }),
+		}),
 		"email",
 	),
-	order: z._default(z.enum(["asc", "desc"], { error: "order must be asc or desc" }), "asc"),
+	order: z._default(z.enum(["asc", "desc"], { error: () => sharedPeopleOrder() }), "asc"),
 	page: z._default(
 		z.coerce
-			.number({ error: "page must be a number" })
+			.number({ error: () => sharedMustBeNumber({ field: "page" }) })
 			.check(
-				z.int("page must be a whole number"),
-				z.minimum(1, "page starts at 1"),
-				z.maximum(1_000_000, "page is too large"),
+				z.int({ error: () => sharedMustBeWholeNumber({ field: "page" }) }),
+				z.minimum(1, { error: () => sharedPeoplePageFirst() }),
+				z.maximum(1_000_000, { error: () => sharedPeoplePageTooLarge() }),
 			),
 		1,
 	),
 	limit: z._default(
-		z.coerce
-			.number({ error: "limit must be a number" })
-			.check(
-				z.int("limit must be a whole number"),
-				z.minimum(1, "limit must be at least 1"),
-				z.maximum(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`),
-			),
+		z.coerce.number({ error: () => sharedMustBeNumber({ field: "limit" }) }).check(
+			z.int({ error: () => sharedMustBeWholeNumber({ field: "limit" }) }),
+			z.minimum(1, { error: () => sharedPeopleLimitAtLeast() }),
+			z.maximum(MAX_PAGE_SIZE, {
+				error: () => sharedPeopleLimitAtMost({ max: String(MAX_PAGE_SIZE) }),
+			}),
+		),
 		PEOPLE_PAGE_SIZE,
 	),
 });
@@ -64,20 +85,20 @@ export type PersonQuota = z.infer<typeof QuotaSchema>;
 /** `PUT /api/admin/people/:id/quota`: both null restores the defaults. */
 export const SetQuotaRequestSchema = z.object({
 	maxActive: z.nullable(
-		z
-			.int({ error: "The active generations limit must be a whole number." })
-			.check(
-				z.minimum(1, "Allow at least 1 active generation."),
-				z.maximum(MAX_ACTIVE_OVERRIDE, `At most ${MAX_ACTIVE_OVERRIDE} active generations.`),
-			),
+		z.int({ error: () => sharedQuotaActiveWhole() }).check(
+			z.minimum(1, { error: () => sharedQuotaActiveAtLeast() }),
+			z.maximum(MAX_ACTIVE_OVERRIDE, {
+				error: () => sharedQuotaActiveAtMost({ max: String(MAX_ACTIVE_OVERRIDE) }),
+			}),
+		),
 	),
 	daily: z.nullable(
-		z
-			.int({ error: "The daily limit must be a whole number." })
-			.check(
-				z.minimum(0, "The daily limit is 0 (no limit) or more."),
-				z.maximum(MAX_DAILY_OVERRIDE, `At most ${MAX_DAILY_OVERRIDE} generations a day.`),
-			),
+		z.int({ error: () => sharedQuotaDailyWhole() }).check(
+			z.minimum(0, { error: () => sharedQuotaDailyAtLeast() }),
+			z.maximum(MAX_DAILY_OVERRIDE, {
+				error: () => sharedQuotaDailyAtMost({ max: String(MAX_DAILY_OVERRIDE) }),
+			}),
+		),
 	),
 });
 

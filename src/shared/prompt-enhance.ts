@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { MAX_PROMPT_LENGTH } from "./constants";
 import { promptSchema } from "./create-generation-request";
+import { sharedTrueOrFalse } from "./i18n/messages";
 
 /** `POST /api/prompts/enhance`: the prompt to rewrite, and whether to translate it to English. */
 export const EnhancePromptRequestSchema = z.strictObject({
 	prompt: promptSchema(`The prompt to rewrite, ${MAX_PROMPT_LENGTH} characters at most.`),
 	translate: z
-		.boolean({ error: "translate must be true or false" })
+		.boolean({ error: () => sharedTrueOrFalse({ field: "translate" }) })
 		.optional()
 		.meta({ description: "Also translate the prompt to English." }),
 });

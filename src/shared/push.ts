@@ -1,6 +1,16 @@
 // Web Push (decision 028): what the account's push routes take and answer, and the notification a
 // push carries (its title and tag: finish-notice.ts), in zod/mini like webhooks.ts.
 import { z } from "zod/mini";
+import {
+	sharedPushEndpointMissing,
+	sharedPushEndpointTooLong,
+	sharedPushKeyMissing,
+	sharedPushKeyShape,
+	sharedPushKeysMissing,
+	sharedPushLabelText,
+	sharedPushLabelTooLong,
+	sharedPushSubscriptionMissing,
+} from "./i18n/messages";
 
 /** How many devices one account may have notified. */
 export const MAX_PUSH_SUBSCRIPTIONS = 20;
@@ -15,44 +25,35 @@ export const MAX_PUSH_LABEL_LENGTH = 100;
 export const NOTIFIED_PROMPT_LENGTH = 120;
 
 const base64url = (field: string, bytes: number) =>
-	z
-		.string({ error: `Give the subscription's ${field} key.` })
-		.check(
-			z.regex(
-				new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}={0,2}$`),
-				`The subscription's ${field} key must be ${bytes} bytes in base64url.`,
-			),
-		);
+	z.string({ error: () => sharedPushKeyMissing({ field }) }).check(
+		z.regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}={0,2}$`), {
+			error: () => sharedPushKeyShape({ field, bytes }),
+		}),
+	);
 
 /** `POST /api/account/push/subscriptions`: a PushSubscription's JSON, and a name for the device. */
 export const SubscribePushRequestSchema = z.object(
 	{
-		endpoint: z
-			.string({ error: "Give the subscription's endpoint." })
-			.check(
-				z.minLength(1, "Give the subscription's endpoint."),
-				z.maxLength(
-					MAX_PUSH_ENDPOINT_LENGTH,
-					`The endpoint is longer than ${MAX_PUSH_ENDPOINT_LENGTH} characters.`,
-				),
-			),
+		endpoint: z.string({ error: () => sharedPushEndpointMissing() }).check(
+			z.minLength(1, { error: () => sharedPushEndpointMissing() }),
+			z.maxLength(MAX_PUSH_ENDPOINT_LENGTH, {
+				error: () => sharedPushEndpointTooLong({ max: String(MAX_PUSH_ENDPOINT_LENGTH) }),
+			}),
+		),
 		keys: z.object(
 			{ p256dh: base64url("p256dh", 65), auth: base64url("auth", 16) },
-			{ error: "Give the subscription's keys: p256dh and auth." },
+			{ error: () => sharedPushKeysMissing() },
 		),
 		label: z.optional(
-			z
-				.string({ error: "The label must be text." })
-				.check(
-					z.trim(),
-					z.maxLength(
-						MAX_PUSH_LABEL_LENGTH,
-						`The label is longer than ${MAX_PUSH_LABEL_LENGTH} characters.`,
-					),
-				),
+			z.string({ error: () => sharedPushLabelText() }).check(
+				z.trim(),
+				z.maxLength(MAX_PUSH_LABEL_LENGTH, {
+					error: () => sharedPushLabelTooLong({ max: MAX_PUSH_LABEL_LENGTH }),
+				}),
+			),
 		),
 	},
-	{ error: "Give the subscription's endpoint and keys." },
+	{ error: () => sharedPushSubscriptionMissing() },
 );
 export type SubscribePushRequest = z.infer<typeof SubscribePushRequestSchema>;
 

@@ -7,6 +7,17 @@ import {
 	accountShareTargetBoard,
 	accountShareTargetDeleted,
 	accountShareTargetImage,
+	sharedMustBeText,
+	sharedOneOf,
+	sharedPageCursor,
+	sharedReportReasonEmpty,
+	sharedReportReasonTooLong,
+	sharedShareBoardId,
+	sharedShareBoardOnly,
+	sharedShareGenerationId,
+	sharedShareImageIndex,
+	sharedShareTarget,
+	sharedTrueOrFalse,
 } from "./i18n/messages";
 import type { MessageOptions } from "./i18n/runtime";
 
@@ -36,21 +47,22 @@ export function sharedPagePath(token: string): string {
 
 /** A link to one generation, or one image of it. */
 const GenerationTargetSchema = z.object({
-	generationId: z.uuid({ error: "target.generationId must be a generation's id" }),
+	generationId: z.uuid({ error: () => sharedShareGenerationId() }),
 	imageIndex: z.optional(
-		z.int({ error: "target.imageIndex must be 0 to 3" }).check(z.minimum(0), z.maximum(3)),
+		z.int({ error: () => sharedShareImageIndex() }).check(z.minimum(0), z.maximum(3)),
 	),
 });
 
 /** A link to a board: its page of generations, newest first, as the board holds them now. */
 const BoardTargetSchema = z.strictObject(
-	{ boardId: z.uuid({ error: "target.boardId must be a board's id" }) },
-	{ error: "target: a board's link names only its boardId" },
+	{ boardId: z.uuid({ error: () => sharedShareBoardId() }) },
+	{ error: () => sharedShareBoardOnly() },
 );
 
 /** What a link shows: one generation, one image of it, or a board (decision 036). */
 export const ShareTargetSchema = z.union([GenerationTargetSchema, BoardTargetSchema], {
-	error: "target must be { generationId, imageIndex? } or { boardId }",
+	error: () =>
+		sharedShareTarget({ generation: "{ generationId, imageIndex? }", board: "{ boardId }" }),
 });
 export type ShareTarget = z.infer<typeof ShareTargetSchema>;
 
@@ -66,10 +78,10 @@ export function offeredShareExpiries(maxDays: number | null): ShareExpiry[] {
 export const CreateShareRequestSchema = z.object({
 	target: ShareTargetSchema,
 	expires: z.enum(SHARE_EXPIRIES, {
-		error: `expires must be one of ${SHARE_EXPIRIES.join(", ")}`,
+		error: () => sharedOneOf({ field: "expires", values: SHARE_EXPIRIES.join(", ") }),
 	}),
-	originals: z.boolean({ error: "originals must be true or false" }),
-	showPrompt: z.boolean({ error: "showPrompt must be true or false" }),
+	originals: z.boolean({ error: () => sharedTrueOrFalse({ field: "originals" }) }),
+	showPrompt: z.boolean({ error: () => sharedTrueOrFalse({ field: "showPrompt" }) }),
 });
 export type CreateShareRequest = z.infer<typeof CreateShareRequestSchema>;
 
@@ -176,22 +188,19 @@ export type SharedPage = z.infer<typeof SharedPageSchema>;
 
 /** `GET /api/s/<token>` (and the page): a board's link's page, after an older or before a newer cursor. */
 export const SharedPageQuerySchema = z.object({
-	after: z.optional(z.string({ error: "after must be a page's cursor" })),
-	before: z.optional(z.string({ error: "before must be a page's cursor" })),
+	after: z.optional(z.string({ error: () => sharedPageCursor({ field: "after" }) })),
+	before: z.optional(z.string({ error: () => sharedPageCursor({ field: "before" }) })),
 });
 
 /** `POST /api/s/<token>/report`. */
 export const ReportShareRequestSchema = z.object({
-	reason: z
-		.string({ error: "reason must be text" })
-		.check(
-			z.trim(),
-			z.minLength(1, "Say what is wrong with this page."),
-			z.maxLength(
-				REPORT_REASON_MAX_LENGTH,
-				`The reason must be ${REPORT_REASON_MAX_LENGTH} characters or less.`,
-			),
-		),
+	reason: z.string({ error: () => sharedMustBeText({ field: "reason" }) }).check(
+		z.trim(),
+		z.minLength(1, { error: () => sharedReportReasonEmpty() }),
+		z.maxLength(REPORT_REASON_MAX_LENGTH, {
+			error: () => sharedReportReasonTooLong({ max: String(REPORT_REASON_MAX_LENGTH) }),
+		}),
+	),
 });
 
 /** A report's answer. */

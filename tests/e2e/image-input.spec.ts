@@ -1,7 +1,12 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { z } from "zod";
 import { GenerationFamilySchema, GenerationSchema } from "../../src/shared/generation-responses";
-import { IMAGE_INPUT_TEXTS } from "../../src/shared/image-input";
+import {
+	imageUpscaleResamples,
+	imageUpscaleResamplesShort,
+	imageUpscaleStarted,
+	imageVaryStarted,
+} from "../../src/shared/i18n/messages";
 import { E2E_BASE_URL } from "./support/constants";
 import {
 	createGenerations,
@@ -75,8 +80,8 @@ test("Vary and Upscale of a result start at once and show their progress and ima
 
 	// The offline engine's upscale resamples, and says so where it is chosen.
 	const upscale = imageActions(page).getByRole("button", { name: "Upscale 2×" });
-	await expect(upscale).toHaveAccessibleDescription(IMAGE_INPUT_TEXTS.upscaleResamples);
-	await expect(imageActions(page).getByText(IMAGE_INPUT_TEXTS.upscaleResamples)).toBeVisible();
+	await expect(upscale).toHaveAccessibleDescription(imageUpscaleResamples());
+	await expect(imageActions(page).getByText(imageUpscaleResamples())).toBeVisible();
 	const started = waitForStart(page);
 	await upscale.click();
 	expect((await started).status()).toBe(201);
@@ -126,7 +131,7 @@ test("Vary and Upscale from a history card's menu start at once and show as runn
 		reference: { generationId: parentId, imageIndex: 1 },
 	});
 	const varyId = CreatedSchema.parse(await varyAnswer.json()).id;
-	await expect(page.getByText(IMAGE_INPUT_TEXTS.varyStarted)).toBeVisible();
+	await expect(page.getByText(imageVaryStarted())).toBeVisible();
 	const varied = cardOf(varyId);
 	await expect(varied.getByText(IN_PROGRESS_LABEL)).toBeVisible();
 	await waitForTransitions(page);
@@ -138,7 +143,7 @@ test("Vary and Upscale from a history card's menu start at once and show as runn
 	// Upscale 2× of the first image, said to be a resample where it is chosen.
 	menu = await openMenu();
 	const upscaleItem = menu.getByRole("menuitem", { name: "Upscale 2×" });
-	await expect(upscaleItem).toHaveAccessibleDescription(IMAGE_INPUT_TEXTS.upscaleResamplesShort);
+	await expect(upscaleItem).toHaveAccessibleDescription(imageUpscaleResamplesShort());
 	await upscaleItem.click();
 	started = waitForStart(page);
 	await page
@@ -153,7 +158,7 @@ test("Vary and Upscale from a history card's menu start at once and show as runn
 		factor: 2,
 	});
 	const upscaleId = CreatedSchema.parse(await upscaleAnswer.json()).id;
-	await expect(page.getByText(IMAGE_INPUT_TEXTS.upscaleStarted)).toBeVisible();
+	await expect(page.getByText(imageUpscaleStarted())).toBeVisible();
 	const upscaled = cardOf(upscaleId);
 	await expect(upscaled.getByText(IN_PROGRESS_LABEL)).toBeVisible();
 	await expect(upscaled.getByRole("button", { name: /^Preview image/ })).toHaveCount(1, {

@@ -1,7 +1,11 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { type Generation, GenerationSchema } from "../../src/shared/generation-responses";
-import { IMAGE_INPUT_TEXTS } from "../../src/shared/image-input";
+import {
+	editorTitleRegion,
+	generatorReferenceImage,
+	imageMadeFromUpload,
+} from "../../src/shared/i18n/messages";
 import { E2E_BASE_URL } from "./support/constants";
 import { createGenerations, openAccount, revealCard } from "./support/history";
 import { dropImageOnPromptPanel } from "./support/image-input";
@@ -120,9 +124,9 @@ test("an uploaded reference, edited from the generator, makes a result Made from
 	await expect(page.getByRole("button", { name: "Add reference image" })).toBeVisible();
 	const uploaded = await dropImageOnPromptPanel(page, { width: 96, height: 64 });
 	expect(uploaded.status()).toBe(201);
-	await expect(page.getByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage })).toBeVisible();
+	await expect(page.getByRole("img", { name: generatorReferenceImage() })).toBeVisible();
 
-	await page.getByRole("link", { name: IMAGE_INPUT_TEXTS.editRegion }).click();
+	await page.getByRole("link", { name: editorTitleRegion() }).click();
 	await expect(page).toHaveURL(/\/edit\?upload=[^&]+&tool=region/);
 	const canvas = page.getByRole("application", { name: "Image and mask" });
 	await expect(canvas).toBeVisible();
@@ -146,7 +150,7 @@ test("an uploaded reference, edited from the generator, makes a result Made from
 	const card = await revealCard(page, "A kite over the sketch");
 	await card.getByRole("button", { name: /^Preview image 1/ }).click();
 	const dialog = page.getByRole("dialog");
-	await expect(dialog.getByText(IMAGE_INPUT_TEXTS.madeFromUpload)).toBeVisible();
+	await expect(dialog.getByText(imageMadeFromUpload())).toBeVisible();
 	await expectNoAxeViolations(page);
 
 	// Its Use settings reopens the editor on that same upload, with the mask it was made with.

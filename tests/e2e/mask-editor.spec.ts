@@ -1,6 +1,6 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { GenerationSchema } from "../../src/shared/generation-responses";
-import { IMAGE_INPUT_TEXTS } from "../../src/shared/image-input";
+import { editorTitleRegion, imageBefore, imageMadeFrom } from "../../src/shared/i18n/messages";
 import { createGenerations, openAccount, revealCard } from "./support/history";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 
@@ -78,7 +78,7 @@ test("paint, erase, undo, redo, invert, zoom and pan, then Generate: the result 
 	await page.goto("/generations");
 	const card = await revealCard(page, "A harbour at dawn");
 	await card.getByRole("button", { name: "More actions" }).click();
-	await page.getByRole("menuitem", { name: IMAGE_INPUT_TEXTS.editRegion }).click();
+	await page.getByRole("menuitem", { name: editorTitleRegion() }).click();
 	await expect(page).toHaveURL(new RegExp(`/edit\\?generation=${sourceId}&image=0&tool=region`));
 	await expect(canvas(page)).toBeVisible();
 	await expect(page.getByRole("textbox", { name: "Prompt" })).toHaveValue("A harbour at dawn");
@@ -132,8 +132,8 @@ test("paint, erase, undo, redo, invert, zoom and pan, then Generate: the result 
 	});
 	await result.getByRole("button", { name: /^Preview image 1/ }).click();
 	const dialog = page.getByRole("dialog");
-	await expect(dialog.getByRole("region", { name: IMAGE_INPUT_TEXTS.madeFrom })).toBeVisible();
-	await dialog.getByRole("button", { name: IMAGE_INPUT_TEXTS.before }).click();
+	await expect(dialog.getByRole("region", { name: imageMadeFrom() })).toBeVisible();
+	await dialog.getByRole("button", { name: imageBefore() }).click();
 	await expect(dialog.getByRole("img", { name: /^Before: / })).toBeVisible();
 	await expectNoAxeViolations(page);
 });

@@ -7,7 +7,11 @@ import {
 	type UpdateBoardRequest,
 } from "../../shared/boards";
 import { GenerationIdSchema } from "../../shared/generations";
-import { serverBoardIdsSmart, serverBoardQueryOnlySmart } from "../../shared/i18n/messages";
+import {
+	serverBoardIdsSmart,
+	serverBoardQueryOnlySmart,
+	serverBoardSmartWithGenerations,
+} from "../../shared/i18n/messages";
 import type { Database } from "../db/database";
 import type { StoredImage } from "../db/schema";
 import { AppError } from "../errors/app-error";
@@ -190,10 +194,7 @@ export async function deleteBoard(
 	let deleted = 0;
 	if (options.withGenerations) {
 		if (board.kind === "smart") {
-			throw new AppError(
-				"VALIDATION_ERROR",
-				"withGenerations: a smart board is a search; delete its generations from the history.",
-			);
+			throw new AppError("VALIDATION_ERROR", serverBoardSmartWithGenerations);
 		}
 		const ids = await selectBoardGenerationIds(db, board.id);
 		if (ids.length > 0) deleted = await options.deleteGenerations(viewer, ids);

@@ -9,23 +9,6 @@ import { describe, expect, it } from "vitest";
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, "..");
 
-/**
- * The refusals still written in English in place, by file, as many as each holds: the list only
- * shrinks. A file moved to the catalogue leaves it; a new literal anywhere fails.
- */
-const REMAINING_LITERAL_REFUSALS: Record<string, number> = {
-	"boards/manage-boards.ts": 1,
-	"generations/request/create-generation.ts": 2,
-	"people/people-service.ts": 1,
-	"prompts/enhance-prompt.ts": 1,
-	"prompts/prompt-styles.ts": 1,
-	"push/push-deliveries.ts": 1,
-	"push/push-routes.ts": 1,
-	"sharing/create-share.ts": 8,
-	"webhooks/webhook-deliveries.ts": 1,
-	"webhooks/webhook-routes.ts": 1,
-};
-
 /** The lines of `new AppError(code, <a string or template literal>)` in a source text. */
 function findLiteralRefusals(source: string): number[] {
 	const file = ts.createSourceFile("source.ts", source, ts.ScriptTarget.Latest, true);
@@ -77,12 +60,12 @@ describe("the server's refusals with a text of their own", () => {
 		).toEqual([1, 2]);
 	});
 
-	it("are catalogue messages, but for the files still listed, which hold no more than listed", () => {
+	it("are all catalogue messages", () => {
 		const found: Record<string, number> = {};
 		for (const file of listSources(SERVER_ROOT)) {
 			const count = findLiteralRefusals(readFileSync(file, "utf8")).length;
 			if (count > 0) found[path.relative(SERVER_ROOT, file).split(path.sep).join("/")] = count;
 		}
-		expect(found).toEqual(REMAINING_LITERAL_REFUSALS);
+		expect(found).toEqual({});
 	});
 });

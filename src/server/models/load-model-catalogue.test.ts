@@ -2,10 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { IMAGE_INPUT_TEXTS } from "../../shared/image-input";
 import { type Env, parseEnv } from "../config/env";
 import { loadModelCatalogue, ModelsFileError } from "./load-model-catalogue";
-import { LOCAL_MODEL_DESCRIPTION, toPublicModel } from "./model-catalogue";
+import { toPublicModel } from "./model-catalogue";
 
 function parseTestEnv(values: Record<string, string>): Env {
 	const result = parseEnv(values);
@@ -115,11 +114,12 @@ describe("the model catalogue", () => {
 		// The offline engine says what it is, and what its upscale is, unless its entry says otherwise.
 		expect(catalogue.find("sketch")).toMatchObject({
 			counts: [1, 2],
-			description: `${LOCAL_MODEL_DESCRIPTION} ${IMAGE_INPUT_TEXTS.upscaleResamples}`,
+			description:
+				"Generative art drawn on this server, offline and free. Upscale resamples (Lanczos): the image gets larger but gains no detail.",
 			upscaleResamples: true,
 		});
 		expect(catalogue.find("flat")).toMatchObject({
-			description: LOCAL_MODEL_DESCRIPTION,
+			description: "Generative art drawn on this server, offline and free.",
 			upscale: [],
 			upscaleResamples: false,
 		});

@@ -1,7 +1,6 @@
 import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../shared/aspect-ratios";
 import { IMAGE_COUNTS, type Quality } from "../../shared/generation-settings";
-import { IMAGE_INPUT_TEXTS } from "../../shared/image-input";
-import type { PublicModel } from "../../shared/models";
+import { describeLocalModel, type PublicModel } from "../../shared/models";
 import { providerLabel } from "../providers/registry/provider-registry";
 import type { ImageProvider } from "../providers/types";
 
@@ -71,18 +70,14 @@ export type ModelNarrowing = {
 	keepUnmasked?: boolean;
 };
 
-/** What the offline engine's model says of itself when its entry gives no description. */
-export const LOCAL_MODEL_DESCRIPTION = "Generative art drawn on this server, offline and free.";
-
 /**
  * The description of a model whose entry gives none: the offline engine's says what it is and,
- * where it upscales, that its upscale only resamples; other providers' have none.
+ * where it upscales, that its upscale only resamples; other providers' have none. In English:
+ * the API's values do not change with the caller's language.
  */
 function describeByDefault(provider: ImageProvider, upscale: readonly number[]): string | null {
 	if (provider.name !== "local") return null;
-	return upscale.length > 0
-		? `${LOCAL_MODEL_DESCRIPTION} ${IMAGE_INPUT_TEXTS.upscaleResamples}`
-		: LOCAL_MODEL_DESCRIPTION;
+	return describeLocalModel(upscale.length > 0, { language: "en" });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { serverAdminAccountNotDisabled } from "../../shared/i18n/messages";
 import type { Person, PersonQuota } from "../../shared/people";
 import type { Auth } from "../auth/auth";
 import { AppError } from "../errors/app-error";
@@ -45,10 +46,10 @@ export async function findTargetPerson(
 	const person = await selectPerson(deps.database.db, personId, new Date());
 	if (!person) throw new AppError("NOT_FOUND");
 	if (protect && person.id === viewer.id) {
-		throw new AppError(
-			"ADMIN_ACCOUNT_PROTECTED",
-			`The administrator's account (ADMIN_EMAIL) cannot be ${protect}.`,
-		);
+		// The catalogue's own message says "deleted".
+		throw protect === "disabled"
+			? new AppError("ADMIN_ACCOUNT_PROTECTED", serverAdminAccountNotDisabled)
+			: new AppError("ADMIN_ACCOUNT_PROTECTED");
 	}
 	return person;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { MAX_PROMPT_LENGTH } from "../../shared/constants";
+import { serverEnhanceLimit } from "../../shared/i18n/messages";
 import { validatePrompt } from "../../shared/prompt";
 import type { EnhancePromptRequest } from "../../shared/prompt-enhance";
 import type { EnhancedPrompt } from "../../shared/prompt-tool-responses";
@@ -79,7 +80,7 @@ export async function enhancePrompt(
 		const minutes = Math.max(1, Math.ceil(resetSeconds / 60));
 		throw new AppError(
 			"RATE_LIMITED",
-			`You have enhanced ${settings.perHour} prompts this hour, the most allowed. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+			(options) => serverEnhanceLimit({ limit: settings.perHour, count: minutes }, options),
 			{ retryAfterSeconds: Math.max(1, resetSeconds) },
 		);
 	}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { GenerationSettings } from "../../shared/generation-responses";
-import { sharedStyleId } from "../../shared/i18n/messages";
+import { serverStyleLimit, sharedStyleId } from "../../shared/i18n/messages";
 import { stripAspectRatioFlag } from "../../shared/prompt";
 import {
 	applyStyle,
@@ -68,9 +68,8 @@ export async function createStyle(
 ): Promise<PromptStyle> {
 	const count = await countPersonalStyles(deps.database.db, viewer.id);
 	if (count >= MAX_PERSONAL_STYLES) {
-		throw new AppError(
-			"VALIDATION_ERROR",
-			`You have ${MAX_PERSONAL_STYLES} styles, the most a person may keep. Delete one first.`,
+		throw new AppError("VALIDATION_ERROR", (options) =>
+			serverStyleLimit({ limit: MAX_PERSONAL_STYLES }, options),
 		);
 	}
 	const row = await insertPersonalStyle(deps.database.db, {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/finish-notice";
+import { serverPushTestLimit } from "../../shared/i18n/messages";
 import { NOTIFIED_PROMPT_LENGTH, type PushNotification } from "../../shared/push";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
@@ -100,7 +101,8 @@ export async function queueTestPush(
 		const waitSeconds = Math.max(1, resetSeconds);
 		throw new AppError(
 			"RATE_LIMITED",
-			`A device can be sent at most ${TEST_PUSHES_PER_MINUTE} tests a minute. Please wait ${waitSeconds} seconds.`,
+			(options) =>
+				serverPushTestLimit({ limit: TEST_PUSHES_PER_MINUTE, seconds: waitSeconds }, options),
 			{ retryAfterSeconds: waitSeconds },
 		);
 	}

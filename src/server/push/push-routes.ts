@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { z } from "zod/mini";
 import { describeDevice } from "../../shared/device-name";
+import { serverPushDeviceLimit } from "../../shared/i18n/messages";
 import {
 	MAX_PUSH_SUBSCRIPTIONS,
 	type PushDevice,
@@ -100,9 +101,8 @@ export function createPushRoutes(options: { gate: Gate; auth: Auth; deps: PushDe
 			MAX_PUSH_SUBSCRIPTIONS,
 		);
 		if (!row) {
-			throw new AppError(
-				"VALIDATION_ERROR",
-				`An account can have at most ${MAX_PUSH_SUBSCRIPTIONS} devices notified. Remove one first.`,
+			throw new AppError("VALIDATION_ERROR", (options) =>
+				serverPushDeviceLimit({ limit: MAX_PUSH_SUBSCRIPTIONS }, options),
 			);
 		}
 		return context.json({ id: row.id }, 201);

@@ -1,7 +1,16 @@
 import {
 	serverPromptBlocked,
+	serverShareBoardUnchecked,
+	serverShareCheckFlagged,
+	serverShareCheckUnavailable,
 	serverShareEndedMakeNew,
+	serverShareImageIndex,
+	serverShareLiveLimit,
+	serverShareMaxDays,
 	serverShareOnlyFinished,
+	serverShareRotateExpired,
+	serverShareRotateHidden,
+	serverShareRotateRevoked,
 } from "../../shared/i18n/messages";
 import {
 	type CreatedShare,
@@ -13,7 +22,7 @@ import {
 } from "../../shared/sharing";
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
-import { AppError } from "../errors/app-error";
+import { AppError, type LocalizedMessage } from "../errors/app-error";
 import { findGenerationOutOfTrash } from "../generations/generation-repository";
 import type { Logger } from "../logging/logger";
 import type { Viewer } from "../person/viewer";
@@ -75,18 +84,16 @@ function resolveExpiry(deps: SharingDeps, expires: ShareExpiry): Date | null {
 	const { maxDays } = deps.settings;
 	if (expires === "never") {
 		if (maxDays !== undefined) {
-			throw new AppError(
-				"VALIDATION_ERROR",
-				`expires: links on this server last at most ${maxDays} day${maxDays === 1 ? "" : "s"}; choose a shorter expiry.`,
+			throw new AppError("VALIDATION_ERROR", (options) =>
+				serverShareMaxDays({ count: maxDays }, options),
 			);
 		}
 		return null;
 	}
 	const milliseconds = SHARE_EXPIRY_MS[expires];
 	if (maxDays !== undefined && milliseconds > maxDays * 86_400_000) {
-		throw new AppError(
-			"VALIDATION_ERROR",
-			`expires: links on this server last at most ${maxDays} day${maxDays === 1 ? "" : "s"}; choose a shorter expiry.`,
+		throw new AppError("VALIDATION_ERROR", (options) =>
+			serverShareMaxDays({ count: maxDays }, options),
 		);
 	}
 	return new Date(Date.now() + milliseconds);
@@ -125,16 +132,10 @@ async function moderateImages(
 			generationId: generation.id,
 			error: error instanceof Error ? error.message : String(error),
 		});
-		throw new AppError(
-			"SERVICE_UNAVAILABLE",
-			"The images could not be checked before sharing. Please try again in a moment.",
-		);
+		throw new AppError("SERVICE_UNAVAILABLE", serverShareCheckUnavailable);
 	}
 	if (verdict.isFlagged) {
-		throw new AppError(
-			"SHARE_FLAGGED",
-			"These images cannot be shared publicly: the moderation check flagged them.",
-		);
+		throw new AppError("SHARE_FLAGGED", serverShareCheckFlagged);
 	}
 }
 
@@ -161,9 +162,8 @@ async function insertLink(
 /** The viewer may hold one more live link. */
 async function checkLiveShareCount(deps: ShareDeps, viewer: Viewer) {
 	if ((await countLiveSharesOfUser(deps.database.db, viewer.id)) >= MAX_LIVE_SHARES) {
-		throw new AppError(
-			"VALIDATION_ERROR",
-			`You have ${MAX_LIVE_SHARES} live links, the most an account may have. Revoke one to make another.`,
+		throw new AppError("VALIDATION_ERROR", (options) =>
+			serverShareLiveLimit({ limit: MAX_LIVE_SHARES }, options),
 		);
 	}
 }
@@ -181,10 +181,7 @@ async function createBoardShare(
 	const expiresAt = resolveExpiry(deps, request.expires);
 	await checkLiveShareCount(deps, viewer);
 	if (deps.settings.checkImages && deps.settings.mode === "public") {
-		throw new AppError(
-			"VALIDATION_ERROR",
-			"target: this server checks every image before it is shared publicly, so a board, whose later images would go unchecked, cannot be shared. Share its generations one by one.",
-		);
+		throw new AppError("VALIDATION_ERROR", serverShareBoardUnchecked);
 	}
 	return insertLink(deps, viewer, {
 		generationId: null,
@@ -217,10 +214,8 @@ export async function createShare(
 		throw new AppError("VALIDATION_ERROR", serverShareOnlyFinished);
 	}
 	if (imageIndex !== undefined && imageIndex >= generation.images.length) {
-		throw new AppError(
-			"VALIDATION_ERROR",
-			`target.imageIndex: this generation has ${generation.images.length} image${generation.images.length === 1 ? "" : "s"}.`,
-		);
+		const count = generation.images.length;
+		throw new AppError("VALIDATION_ERROR", (options) => serverShareImageIndex({ count }, options));
 	}
 	if (deps.promptBlocklist?.isBlocked(generation.prompt)) {
 		throw new AppError("PROMPT_BLOCKED", serverPromptBlocked);
@@ -260,6 +255,13 @@ export async function revokeShare(deps: ShareDeps, viewer: Viewer, id: string): 
 	return presentShare(revoked);
 }
 
+/** Why a link that is no longer live cannot be renewed, by its state. */
+const ROTATE_REFUSALS: Record<Exclude<Share["state"], "live">, LocalizedMessage> = {
+	expired: serverShareRotateExpired,
+	revoked: serverShareRotateRevoked,
+	hidden: serverShareRotateHidden,
+};
+
 /**
  * `POST /api/shares/:id/rotate`: a new link with the same target, options and end, and the old
  * one revoked (its token answers 410). A hidden or ended link cannot be renewed this way.
@@ -273,7 +275,7 @@ export async function rotateShare(
 	const row = await findOwnShare(deps, viewer, id);
 	const state = shareState(row);
 	if (state !== "live") {
-		throw new AppError("VALIDATION_ERROR", `This link is ${state}: make a new one instead.`);
+		throw new AppError("VALIDATION_ERROR", ROTATE_REFUSALS[state]);
 	}
 	const created = row.board_id
 		? await renewBoardShare(deps, viewer, row)

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
+import { serverWebhookTestLimit } from "../../shared/i18n/messages";
 import { WEBHOOK_TEST_EVENT, type WebhookEventType } from "../../shared/webhooks";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
@@ -189,7 +190,8 @@ export async function queueTestEvent(
 		const waitSeconds = Math.max(1, resetSeconds);
 		throw new AppError(
 			"RATE_LIMITED",
-			`An endpoint can be sent at most ${TEST_EVENTS_PER_MINUTE} test events a minute. Please wait ${waitSeconds} seconds.`,
+			(options) =>
+				serverWebhookTestLimit({ limit: TEST_EVENTS_PER_MINUTE, seconds: waitSeconds }, options),
 			{ retryAfterSeconds: waitSeconds },
 		);
 	}

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { z } from "zod/mini";
+import { serverWebhookEndpointLimit } from "../../shared/i18n/messages";
 import {
 	CreateWebhookRequestSchema,
 	MAX_WEBHOOK_ENDPOINTS,
@@ -97,9 +98,8 @@ export function createWebhookRoutes(options: {
 			MAX_WEBHOOK_ENDPOINTS,
 		);
 		if (!row) {
-			throw new AppError(
-				"VALIDATION_ERROR",
-				`An account can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints. Delete one first.`,
+			throw new AppError("VALIDATION_ERROR", (options) =>
+				serverWebhookEndpointLimit({ limit: MAX_WEBHOOK_ENDPOINTS }, options),
 			);
 		}
 		return context.json({ ...presentEndpoint(row), secret }, 201);

@@ -8,8 +8,14 @@ import {
 	historyFamilyFailed,
 	historyOpenChild,
 	historyOpenOriginal,
+	imageMadeFrom,
+	imageMadeFromThis,
+	imageMadeFromUpload,
+	imageOriginalDeleted,
+	imageOriginalInTrash,
+	imageUploadGone,
 } from "../../shared/i18n/messages";
-import { ACTION_LABELS, type GenerationParent, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
+import { ACTION_LABELS, type GenerationParent } from "../../shared/image-input";
 import { FAMILY_QUERY_PREFIX, fetchGenerationFamily } from "../lib/generations-requests";
 import { Spinner } from "./spinner";
 import { Thumbnail } from "./thumbnail";
@@ -108,13 +114,13 @@ export function FamilyPanel({ generation, imageIndex, onOpen }: FamilyPanelProps
 	if (parent && "upload" in parent) {
 		madeFrom = (
 			<p className="text-sm text-slate-700">
-				{parent.uploadId ? IMAGE_INPUT_TEXTS.madeFromUpload : IMAGE_INPUT_TEXTS.uploadGone}
+				{parent.uploadId ? imageMadeFromUpload() : imageUploadGone()}
 			</p>
 		);
 	} else if (parent && !parent.exists) {
 		madeFrom = (
 			<p className="text-sm text-slate-700">
-				{parent.inTrash ? IMAGE_INPUT_TEXTS.originalInTrash : IMAGE_INPUT_TEXTS.originalDeleted}
+				{parent.inTrash ? imageOriginalInTrash() : imageOriginalDeleted()}
 			</p>
 		);
 	} else if (parent && family?.parent) {
@@ -137,14 +143,14 @@ export function FamilyPanel({ generation, imageIndex, onOpen }: FamilyPanelProps
 	return (
 		<div className="space-y-4">
 			{madeFrom ? (
-				<section aria-label={IMAGE_INPUT_TEXTS.madeFrom} className="space-y-2">
-					<h3 className={HEADING_CLASS_NAME}>{IMAGE_INPUT_TEXTS.madeFrom}</h3>
+				<section aria-label={imageMadeFrom()} className="space-y-2">
+					<h3 className={HEADING_CLASS_NAME}>{imageMadeFrom()}</h3>
 					{madeFrom}
 				</section>
 			) : null}
 			{children.length > 0 ? (
-				<section aria-label={IMAGE_INPUT_TEXTS.madeFromThis} className="space-y-2">
-					<h3 className={HEADING_CLASS_NAME}>{IMAGE_INPUT_TEXTS.madeFromThis}</h3>
+				<section aria-label={imageMadeFromThis()} className="space-y-2">
+					<h3 className={HEADING_CLASS_NAME}>{imageMadeFromThis()}</h3>
 					<ul className="flex flex-wrap gap-2">
 						{children.map((child) => (
 							<li key={child.id}>

@@ -2,10 +2,17 @@
 // Edit region and Expand), as buttons, for the generator's results and both previews; the
 // history's card menu lists the same choices.
 // Where the model that will upscale only resamples, a note says so, and Upscale is described by it.
+
 import { Brush, Expand, Maximize2, Shuffle, SquarePen, WandSparkles } from "lucide-react";
 import { useId } from "react";
 import { Link } from "react-router";
-import { ACTION_LABELS, IMAGE_INPUT_TEXTS } from "../../shared/image-input";
+import {
+	editorTitleExpand,
+	editorTitleRegion,
+	imageActions,
+	imageUpscaleResamples,
+} from "../../shared/i18n/messages";
+import { ACTION_LABELS } from "../../shared/image-input";
 import {
 	buildEditorLink,
 	type EditorSource,
@@ -61,7 +68,7 @@ export function ImageActionButtons({
 	const { upscaleFactors, resampledFactors } = choices;
 	return (
 		<fieldset
-			aria-label={`${IMAGE_INPUT_TEXTS.imageActions}: ${imageName}`}
+			aria-label={`${imageActions()}: ${imageName}`}
 			className="m-0 flex min-w-0 flex-wrap gap-2 border-0 p-0"
 		>
 			{choices.canVary ? (
@@ -94,7 +101,7 @@ export function ImageActionButtons({
 					disabled={isDisabled}
 					onClick={() => onStart("upscale", factor)}
 					{...(resampledFactors.includes(factor)
-						? { "aria-describedby": noteId, title: IMAGE_INPUT_TEXTS.upscaleResamples }
+						? { "aria-describedby": noteId, title: imageUpscaleResamples() }
 						: {})}
 				>
 					<Maximize2 aria-hidden="true" className="size-4" />
@@ -114,7 +121,7 @@ export function ImageActionButtons({
 					className={EDITOR_LINK_CLASS_NAME}
 				>
 					<Brush aria-hidden="true" className="size-4" />
-					{IMAGE_INPUT_TEXTS.editRegion}
+					{editorTitleRegion()}
 				</Link>
 			) : null}
 			{editorSource && choices.canExpand && !isDisabled ? (
@@ -124,12 +131,12 @@ export function ImageActionButtons({
 					className={EDITOR_LINK_CLASS_NAME}
 				>
 					<Expand aria-hidden="true" className="size-4" />
-					{IMAGE_INPUT_TEXTS.expand}
+					{editorTitleExpand()}
 				</Link>
 			) : null}
 			{resampledFactors.length > 0 ? (
 				<p id={noteId} className="m-0 w-full text-xs text-slate-600">
-					{IMAGE_INPUT_TEXTS.upscaleResamples}
+					{imageUpscaleResamples()}
 				</p>
 			) : null}
 		</fieldset>

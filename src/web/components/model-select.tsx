@@ -2,7 +2,7 @@
 import { ChevronDown } from "lucide-react";
 import { useId } from "react";
 import { generatorModel, generatorPricePerImage } from "../../shared/i18n/messages";
-import type { PublicModel } from "../../shared/models";
+import { type PublicModel, translateModelDescription } from "../../shared/models";
 import { joinClassNames } from "../lib/class-names";
 import { formatPrice } from "../lib/number-format";
 import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "./field-classes";
@@ -10,7 +10,7 @@ import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "./field-classes";
 /** An option's text: the label, the description and the price per image, where set. */
 export function describeModel(model: PublicModel): string {
 	const parts = [model.label];
-	if (model.description) parts.push(` — ${model.description}`);
+	if (model.description) parts.push(` — ${translateModelDescription(model.description)}`);
 	if (model.pricePerImage !== null) {
 		parts.push(` · ${generatorPricePerImage({ price: formatPrice(model.pricePerImage) })}`);
 	}

@@ -10,8 +10,14 @@ import {
 	RevokeApiTokenResponseSchema,
 } from "../../shared/api-tokens";
 import { APP_PATHS } from "../../shared/app-routes";
+import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
 import { ERRORS } from "../../shared/errors";
-import { PASSWORD_TOO_SHORT_MESSAGE } from "../../shared/passwords";
+import {
+	accountRefusedLinkUsed,
+	accountRefusedNoPassword,
+	accountRefusedWrongPassword,
+	passwordTooShort,
+} from "../../shared/i18n/messages";
 import {
 	CreatedWebhookSchema,
 	type CreateWebhookRequest,
@@ -30,17 +36,17 @@ import { AuthActionError, toAuthActionError } from "./auth-errors";
 export const EXPORT_URL = "/api/account/export";
 
 // Better Auth's codes whose own message is not the clearest thing to tell a person.
-const MESSAGES_BY_CODE: Record<string, string> = {
-	INVALID_TOKEN: "This link has expired or was already used.",
-	INVALID_PASSWORD: "Your current password is not right.",
-	CREDENTIAL_ACCOUNT_NOT_FOUND: "This account has no password yet: you sign in with Google.",
-	PASSWORD_TOO_SHORT: PASSWORD_TOO_SHORT_MESSAGE,
+const MESSAGES_BY_CODE: Record<string, () => string> = {
+	INVALID_TOKEN: accountRefusedLinkUsed,
+	INVALID_PASSWORD: accountRefusedWrongPassword,
+	CREDENTIAL_ACCOUNT_NOT_FOUND: accountRefusedNoPassword,
+	PASSWORD_TOO_SHORT: () => passwordTooShort({ count: MIN_PASSWORD_LENGTH }),
 };
 
 /** The error the auth client returned, in the clearest words known for its code, or a fallback. */
 function toAccountActionError(error: unknown): AuthActionError {
 	const refused = toAuthActionError(error);
-	const clearer = refused.code ? MESSAGES_BY_CODE[refused.code] : undefined;
+	const clearer = refused.code ? MESSAGES_BY_CODE[refused.code]?.() : undefined;
 	const message = clearer ?? refused.serverMessage ?? ERRORS.UNKNOWN_ERROR.message;
 	return new AuthActionError(message, refused.code);
 }

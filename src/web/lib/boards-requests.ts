@@ -1,6 +1,7 @@
 // Every call the browser makes to /api/boards, each wrapped once, for the boards screens, the
 // history (Add to board) and the generator (Add new results to…). Loaded on demand only: it parses
 // with zod/mini (docs/decisions/005-first-load-budget.md).
+
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
 	type Board,
@@ -12,6 +13,7 @@ import {
 	type UpdateBoardRequest,
 } from "../../shared/boards";
 import type { GenerationIdsRequest } from "../../shared/generations";
+import { boardChangeFailed } from "../../shared/i18n/messages";
 import { requestApi } from "./api-client";
 import { showToast } from "./toast";
 
@@ -116,7 +118,7 @@ export function useChangeBoardGenerations() {
 					: `Added ${what} to ${change.board.name}`,
 			);
 		},
-		onError: () => void showToast("error", "Failed to change the board. Please try again."),
+		onError: () => void showToast("error", boardChangeFailed()),
 		onSettled: () => {
 			void queryClient.invalidateQueries({ queryKey: BOARDS_QUERY_KEY });
 			void queryClient.invalidateQueries({ queryKey: ["generations", "list"] });

@@ -1,6 +1,8 @@
 // How the app writes its figures: counts, sizes and prices read the same on every screen, in the
 // page's language (en-US form in English; docs/decisions/037-languages.md).
+
 import { INTL_LOCALES } from "../../shared/i18n/languages";
+import { numberBytes } from "../../shared/i18n/messages";
 import { readActiveLanguage } from "../../shared/i18n/runtime";
 
 const formats = new Map<string, Intl.NumberFormat>();
@@ -22,7 +24,8 @@ const DECIMAL_FORMAT: Intl.NumberFormatOptions = { maximumFractionDigits: 1 };
 const DOLLARS = { style: "currency", currency: "USD", minimumFractionDigits: 2 } as const;
 const MONEY_FORMAT: Intl.NumberFormatOptions = { ...DOLLARS, maximumFractionDigits: 2 };
 const PRICE_FORMAT: Intl.NumberFormatOptions = { ...DOLLARS, maximumFractionDigits: 4 };
-const BYTE_UNITS = ["bytes", "kB", "MB", "GB", "TB"] as const;
+// Decimal units, written alike in every language Atelier has; below a kilobyte, the catalogue's.
+const BYTE_UNITS = ["", "kB", "MB", "GB", "TB"] as const;
 
 /** A count in the page's language, like "1,204" (German "1.204"). */
 export function formatCount(value: number): string {
@@ -54,6 +57,6 @@ export function formatBytes(value: number): string {
 		unit += 1;
 	}
 	return unit === 0
-		? `${formatCount(amount)} bytes`
+		? numberBytes({ count: amount })
 		: `${formatDecimal(amount)} ${BYTE_UNITS[unit]}`;
 }

@@ -7,6 +7,8 @@ import {
 	serverNoBoard,
 	serverOriginalPromptOnlyWithPrompt,
 	serverPromptBlocked,
+	serverQuotaActive,
+	serverQuotaDaily,
 } from "../../../shared/i18n/messages";
 import { addGenerationToBoards, selectOwnPlainBoardIds } from "../../boards/boards-repository";
 import type { DatabaseSchema } from "../../db/schema";
@@ -198,9 +200,8 @@ export async function createGeneration(
 			throw new AppError("QUOTA_EXCEEDED", batchQuotaMessage(options.batch, active, limits));
 		}
 		if (active >= limits.maxActivePerUser) {
-			throw new AppError(
-				"QUOTA_EXCEEDED",
-				`You already have ${active} generation${active === 1 ? "" : "s"} in progress (the limit is ${limits.maxActivePerUser}). Please wait for one to finish.`,
+			throw new AppError("QUOTA_EXCEEDED", (options) =>
+				serverQuotaActive({ count: active, limit: limits.maxActivePerUser }, options),
 			);
 		}
 		if (limits.dailyLimitPerUser > 0) {
@@ -209,9 +210,8 @@ export async function createGeneration(
 				throw new AppError("QUOTA_EXCEEDED", batchDailyMessage(options.batch, today, limits));
 			}
 			if (today >= limits.dailyLimitPerUser) {
-				throw new AppError(
-					"QUOTA_EXCEEDED",
-					`You have reached today's limit of ${limits.dailyLimitPerUser} generations. Please try again tomorrow.`,
+				throw new AppError("QUOTA_EXCEEDED", (options) =>
+					serverQuotaDaily({ count: limits.dailyLimitPerUser }, options),
 				);
 			}
 		}

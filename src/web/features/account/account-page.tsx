@@ -3,7 +3,6 @@ import { Download, LogOut, MonitorSmartphone, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/app-routes";
-import { ACCOUNT_LABEL } from "../../../shared/constants";
 import {
 	accountDataDescription,
 	accountDataExport,
@@ -32,6 +31,7 @@ import {
 	accountTitle,
 	accountWebhooksDescription,
 	accountWebhooksTitle,
+	authMenuFreeAccount,
 } from "../../../shared/i18n/messages";
 import type { SessionUser } from "../../../shared/session";
 import { AlertMessage } from "../../components/alert-message";
@@ -221,7 +221,7 @@ export function AccountPage({
 						) : null}
 					</dd>
 					<dt className="font-medium text-slate-600">{accountProfileAccount()}</dt>
-					<dd className="text-slate-900">{ACCOUNT_LABEL}</dd>
+					<dd className="text-slate-900">{authMenuFreeAccount()}</dd>
 				</dl>
 				{isEmailVerificationRequired && !user.emailVerified ? (
 					<div className="mt-4 rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset">

@@ -47,6 +47,7 @@ import {
 	adminUsageTopTitle,
 	adminUsageTotal,
 	adminUsageTotalNote,
+	numberSeconds,
 } from "../../../shared/i18n/messages";
 import {
 	FAILURE_REASON_VALUES,
@@ -109,7 +110,9 @@ const formatCountCell = formatNumberCell(formatCount);
 const formatMoneyCell = formatNumberCell(formatMoney);
 const formatBytesCell = formatNumberCell(formatBytes);
 
-const formatSecondsCell = formatNumberCell((value) => `${formatDecimal(value)} s`);
+const formatSecondsCell = formatNumberCell((value) =>
+	numberSeconds({ seconds: formatDecimal(value) }),
+);
 
 function formatDayCell(value: Cell): string {
 	return typeof value === "string" ? formatCalendarDay(value) : String(value);

@@ -12,6 +12,7 @@ import {
 import { editorFrameSize } from "../../../shared/i18n/messages";
 import { LABEL_CLASS_NAME } from "../../components/field-classes";
 import { Segments } from "../../components/segments";
+import { describeAspectRatio } from "../../lib/aspect-ratio-label";
 import { EditorCanvas } from "./editor-canvas";
 import { EDITOR_TEXTS } from "./editor-texts";
 import {
@@ -129,7 +130,7 @@ export function ExpandEditor({
 					onChange={chooseRatio}
 					describe={(value) => ({
 						shown: toRatioParam(value),
-						spoken: `${toRatioParam(value)} ${findAspectRatio(value).label}`,
+						spoken: `${toRatioParam(value)} ${describeAspectRatio(findAspectRatio(value))}`,
 					})}
 					message={null}
 				/>

@@ -13,6 +13,7 @@ import {
 	Undo2,
 } from "lucide-react";
 import type { ReactNode } from "react";
+import { keyControl } from "../../../shared/i18n/messages";
 import { EDITOR_TEXTS } from "./editor-texts";
 import type { MaskEditor } from "./use-mask-editor";
 
@@ -45,7 +46,7 @@ export function ToolButton({
 		<button
 			type="button"
 			aria-label={label}
-			title={shortcut ? `${label} (${shortcut.replace("Control", "Ctrl")})` : label}
+			title={shortcut ? `${label} (${shortcut.replace("Control", keyControl())})` : label}
 			aria-keyshortcuts={shortcut}
 			aria-pressed={isPressed}
 			disabled={isDisabled}

@@ -6,9 +6,9 @@ import {
 	type AspectRatioOption,
 	toRatioParam,
 } from "../../../shared/aspect-ratios";
+import { describeAspectRatio } from "../../lib/aspect-ratio-label";
 import { joinClassNames } from "../../lib/class-names";
 import { AspectRatioGlyph } from "./aspect-ratio-glyph";
-import { describeAspectRatio } from "./aspect-ratio-label";
 
 // Letters typed within this long of each other search together ("por" finds Portrait).
 const TYPEAHEAD_RESET_MS = 500;

@@ -18,10 +18,10 @@ import {
 } from "../../../shared/i18n/messages";
 import { ImageActionButtons } from "../../components/image-action-buttons";
 import { Thumbnail } from "../../components/thumbnail";
+import { describeAspectRatio } from "../../lib/aspect-ratio-label";
 import { joinClassNames } from "../../lib/class-names";
 import { buildImageSrcSet, readDisplaySource } from "../../lib/image-sources";
 import { useImageActionChoices } from "../../lib/use-image-action-choices";
-import { describeAspectRatio } from "./aspect-ratio-label";
 import type { CompletedState, GeneratedRequest } from "./generation-state";
 import {
 	buildImageActionStart,

@@ -1,13 +1,24 @@
 // Making images from an image in the generator: Vary and Upscale of a result, Edit, and the
 // reference image (Add reference image, a drop on the form, Reference strength, Remove reference).
+
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-	DEFAULT_REFERENCE_STRENGTH,
-	IMAGE_INPUT_TEXTS,
-	MAX_UPLOAD_BYTES,
-} from "../../../shared/image-input";
+	editorTitleExpand,
+	editorTitleRegion,
+	generatorAddReference,
+	generatorNoImageInput,
+	generatorNoReferenceStrength,
+	generatorReferenceImage,
+	generatorReferenceStrength,
+	generatorRemoveReference,
+	generatorUploadTooLarge,
+	imageMadeFrom,
+	imageMadeFromThis,
+	imageUpscaleResamples,
+} from "../../../shared/i18n/messages";
+import { DEFAULT_REFERENCE_STRENGTH, MAX_UPLOAD_BYTES } from "../../../shared/image-input";
 import type { ImageRecipe } from "../../../shared/image-recipe";
 import { writePngRecipe } from "../../../shared/image-recipe-files";
 import type { PublicModel } from "../../../shared/models";
@@ -153,10 +164,10 @@ describe("Vary and Upscale of a result", () => {
 		const actions = await findImageActions();
 		for (const name of ["Upscale 2×", "Upscale 4×"]) {
 			expect(within(actions).getByRole("button", { name })).toHaveAccessibleDescription(
-				IMAGE_INPUT_TEXTS.upscaleResamples,
+				imageUpscaleResamples(),
 			);
 		}
-		expect(within(actions).getByText(IMAGE_INPUT_TEXTS.upscaleResamples)).toBeVisible();
+		expect(within(actions).getByText(imageUpscaleResamples())).toBeVisible();
 		expect(
 			within(actions).getByRole("button", { name: "Vary (subtle)" }),
 		).not.toHaveAccessibleDescription();
@@ -170,7 +181,7 @@ describe("Vary and Upscale of a result", () => {
 
 		const upscale = within(await findImageActions()).getByRole("button", { name: "Upscale" });
 		expect(upscale).not.toHaveAccessibleDescription();
-		expect(screen.queryByText(IMAGE_INPUT_TEXTS.upscaleResamples)).not.toBeInTheDocument();
+		expect(screen.queryByText(imageUpscaleResamples())).not.toBeInTheDocument();
 	});
 
 	it("offers no action where the model takes no image and nothing upscales", async () => {
@@ -197,11 +208,11 @@ describe("Edit and the reference image", () => {
 
 		expect(getPromptBox()).toHaveValue("A lighthouse in a storm");
 		expect(getPromptBox()).toHaveFocus();
-		expect(screen.getByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage })).toHaveAttribute(
+		expect(screen.getByRole("img", { name: generatorReferenceImage() })).toHaveAttribute(
 			"src",
 			`/api/images/generations/${server.generationId}/2-thumb.webp`,
 		);
-		const slider = screen.getByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength });
+		const slider = screen.getByRole("slider", { name: generatorReferenceStrength() });
 		expect(slider).toHaveValue(String(DEFAULT_REFERENCE_STRENGTH));
 		expect(slider).toHaveAttribute("aria-valuetext", "0.60");
 
@@ -223,14 +234,14 @@ describe("Edit and the reference image", () => {
 		const server = startGeneratorApi({ models: [PAINTER] });
 		const { user } = await openGenerator();
 
-		const picker = screen.getByLabelText(IMAGE_INPUT_TEXTS.addReference, { selector: "input" });
+		const picker = screen.getByLabelText(generatorAddReference(), { selector: "input" });
 		expect(picker).toHaveAttribute("accept", "image/png,image/jpeg,image/webp");
 		await user.upload(picker, await createPngFile());
 
-		const thumbnail = await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage });
+		const thumbnail = await screen.findByRole("img", { name: generatorReferenceImage() });
 		expect(thumbnail).toHaveAttribute("src", "/api/uploads/upload-1/image");
 		expect(server.readUploads()).toHaveLength(1);
-		const slider = screen.getByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength });
+		const slider = screen.getByRole("slider", { name: generatorReferenceStrength() });
 		fireEvent.change(slider, { target: { value: "0.25" } });
 		expect(slider).toHaveAttribute("aria-valuetext", "0.25");
 
@@ -245,12 +256,10 @@ describe("Edit and the reference image", () => {
 		});
 		await within(getResultPanel()).findByRole("heading", { name: "4 images" }, { timeout: 5_000 });
 
-		await user.click(screen.getByRole("button", { name: IMAGE_INPUT_TEXTS.removeReference }));
+		await user.click(screen.getByRole("button", { name: generatorRemoveReference() }));
+		expect(screen.queryByRole("img", { name: generatorReferenceImage() })).not.toBeInTheDocument();
 		expect(
-			screen.queryByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage }),
-		).not.toBeInTheDocument();
-		expect(
-			screen.queryByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength }),
+			screen.queryByRole("slider", { name: generatorReferenceStrength() }),
 		).not.toBeInTheDocument();
 		await user.click(getGenerateButton());
 		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(2));
@@ -261,14 +270,14 @@ describe("Edit and the reference image", () => {
 		const inpainter = createTestModel({ imageInput: true, mask: true, outpaint: true });
 		startGeneratorApi({ models: [inpainter] });
 		const { user } = await openGenerator();
-		const picker = screen.getByLabelText(IMAGE_INPUT_TEXTS.addReference, { selector: "input" });
+		const picker = screen.getByLabelText(generatorAddReference(), { selector: "input" });
 		await user.upload(picker, await createPngFile());
-		await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage });
-		expect(await screen.findByRole("link", { name: IMAGE_INPUT_TEXTS.editRegion })).toHaveAttribute(
+		await screen.findByRole("img", { name: generatorReferenceImage() });
+		expect(await screen.findByRole("link", { name: editorTitleRegion() })).toHaveAttribute(
 			"href",
 			"/edit?upload=upload-1&tool=region",
 		);
-		expect(screen.getByRole("link", { name: IMAGE_INPUT_TEXTS.expand })).toHaveAttribute(
+		expect(screen.getByRole("link", { name: editorTitleExpand() })).toHaveAttribute(
 			"href",
 			"/edit?upload=upload-1&tool=expand",
 		);
@@ -277,39 +286,35 @@ describe("Edit and the reference image", () => {
 	it("refuses a file over the limit before sending it, and shows the server's refusal of another", async () => {
 		const server = startGeneratorApi({ models: [PAINTER] });
 		const { user } = await openGenerator();
-		const picker = screen.getByLabelText(IMAGE_INPUT_TEXTS.addReference, { selector: "input" });
+		const picker = screen.getByLabelText(generatorAddReference(), { selector: "input" });
 
 		const huge = createFile(new Uint8Array(MAX_UPLOAD_BYTES + 1), "huge.png");
 		await user.upload(picker, huge);
-		expect(await screen.findByText(IMAGE_INPUT_TEXTS.uploadTooLarge)).toBeVisible();
+		expect(await screen.findByText(generatorUploadTooLarge())).toBeVisible();
 		expect(server.readUploads()).toHaveLength(0);
 
 		// Text named like a picture: the server tells by content.
 		await user.upload(picker, createFile("not a picture", "notes.png"));
 		expect(await screen.findByText("image must be a PNG, JPEG or WebP file")).toBeVisible();
 		expect(server.readUploads()).toHaveLength(1);
-		expect(
-			screen.queryByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage }),
-		).not.toBeInTheDocument();
+		expect(screen.queryByRole("img", { name: generatorReferenceImage() })).not.toBeInTheDocument();
 	});
 
 	it("says the chosen model takes no reference, and does not send one to it", async () => {
 		const server = startGeneratorApi({ models: [PAINTER, TEXT_ONLY] });
 		const { user } = await openGenerator();
 		await user.upload(
-			screen.getByLabelText(IMAGE_INPUT_TEXTS.addReference, { selector: "input" }),
+			screen.getByLabelText(generatorAddReference(), { selector: "input" }),
 			await createPngFile(),
 		);
-		await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage });
+		await screen.findByRole("img", { name: generatorReferenceImage() });
 
 		await user.selectOptions(screen.getByRole("combobox", { name: "Model" }), "text");
-		expect(screen.getByText(IMAGE_INPUT_TEXTS.noImageInput)).toBeVisible();
+		expect(screen.getByText(generatorNoImageInput())).toBeVisible();
 		expect(
-			screen.queryByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength }),
+			screen.queryByRole("slider", { name: generatorReferenceStrength() }),
 		).not.toBeInTheDocument();
-		expect(
-			screen.queryByRole("button", { name: IMAGE_INPUT_TEXTS.addReference }),
-		).not.toBeInTheDocument();
+		expect(screen.queryByRole("button", { name: generatorAddReference() })).not.toBeInTheDocument();
 
 		await user.type(getPromptBox(), "A fox in the snow");
 		await user.click(getGenerateButton());
@@ -326,22 +331,22 @@ describe("Edit and the reference image", () => {
 		const server = startGeneratorApi({ models: [PAINTER, EDITOR] });
 		const { user } = await openGenerator();
 		await user.upload(
-			screen.getByLabelText(IMAGE_INPUT_TEXTS.addReference, { selector: "input" }),
+			screen.getByLabelText(generatorAddReference(), { selector: "input" }),
 			await createPngFile(),
 		);
-		await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage });
-		fireEvent.change(screen.getByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength }), {
+		await screen.findByRole("img", { name: generatorReferenceImage() });
+		fireEvent.change(screen.getByRole("slider", { name: generatorReferenceStrength() }), {
 			target: { value: "0.25" },
 		});
 
 		await user.selectOptions(screen.getByRole("combobox", { name: "Model" }), "editor");
 		expect(
-			screen.queryByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength }),
+			screen.queryByRole("slider", { name: generatorReferenceStrength() }),
 		).not.toBeInTheDocument();
-		expect(screen.getByText(IMAGE_INPUT_TEXTS.noReferenceStrength)).toBeVisible();
+		expect(screen.getByText(generatorNoReferenceStrength())).toBeVisible();
 		// The reference stays, and may still be removed.
-		expect(screen.getByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage })).toBeVisible();
-		expect(screen.getByRole("button", { name: IMAGE_INPUT_TEXTS.removeReference })).toBeVisible();
+		expect(screen.getByRole("img", { name: generatorReferenceImage() })).toBeVisible();
+		expect(screen.getByRole("button", { name: generatorRemoveReference() })).toBeVisible();
 
 		await user.type(getPromptBox(), "A fox in the snow");
 		await user.click(getGenerateButton());
@@ -358,19 +363,15 @@ describe("Edit and the reference image", () => {
 
 		// Back on a model that honours it, the slider is there with the strength set before.
 		await user.selectOptions(screen.getByRole("combobox", { name: "Model" }), "local");
-		expect(screen.getByRole("slider", { name: IMAGE_INPUT_TEXTS.referenceStrength })).toHaveValue(
-			"0.25",
-		);
-		expect(screen.queryByText(IMAGE_INPUT_TEXTS.noReferenceStrength)).not.toBeInTheDocument();
+		expect(screen.getByRole("slider", { name: generatorReferenceStrength() })).toHaveValue("0.25");
+		expect(screen.queryByText(generatorNoReferenceStrength())).not.toBeInTheDocument();
 	});
 
 	it("says so where the control would be for a model without image input", async () => {
 		startGeneratorApi({ models: [TEXT_ONLY] });
 		await openGenerator();
-		expect(screen.getByText(IMAGE_INPUT_TEXTS.noImageInput)).toBeVisible();
-		expect(
-			screen.queryByRole("button", { name: IMAGE_INPUT_TEXTS.addReference }),
-		).not.toBeInTheDocument();
+		expect(screen.getByText(generatorNoImageInput())).toBeVisible();
+		expect(screen.queryByRole("button", { name: generatorAddReference() })).not.toBeInTheDocument();
 	});
 
 	it("never offers a model that only upscales in the picker", async () => {
@@ -410,9 +411,7 @@ describe("an image dropped on the form", () => {
 		await dropOnForm(createFile(bytes, "fox.png"));
 
 		await waitFor(() => expect(getPromptBox()).toHaveValue("A fox in the snow"));
-		expect(
-			await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage }),
-		).toBeVisible();
+		expect(await screen.findByRole("img", { name: generatorReferenceImage() })).toBeVisible();
 		expect(server.readUploads()).toHaveLength(1);
 	});
 
@@ -426,9 +425,7 @@ describe("an image dropped on the form", () => {
 
 		await waitFor(() => expect(getPromptBox()).toHaveValue("A fox in the snow"));
 		expect(server.readUploads()).toHaveLength(0);
-		expect(
-			screen.queryByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage }),
-		).not.toBeInTheDocument();
+		expect(screen.queryByRole("img", { name: generatorReferenceImage() })).not.toBeInTheDocument();
 	});
 });
 
@@ -450,9 +447,7 @@ describe("the generator's own preview", () => {
 				.map((button) => button.textContent),
 		).toEqual(["Vary (subtle)", "Vary (strong)", "Upscale 2×", "Upscale 4×", "Edit"]);
 		// Nothing was made from it yet: no family to show, none asked for.
-		expect(
-			within(dialog).queryByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis }),
-		).toBeNull();
+		expect(within(dialog).queryByRole("region", { name: imageMadeFromThis() })).toBeNull();
 
 		await user.click(within(actions).getByRole("button", { name: "Vary (subtle)" }));
 		await waitFor(() => expect(server.readCreateRequests()).toHaveLength(2));
@@ -493,7 +488,7 @@ describe("the generator's own preview", () => {
 		await user.click(within(getResultPanel()).getByRole("button", { name: "Open image 1 of 4" }));
 		let dialog = await screen.findByRole("dialog", { name: "Image 1 of 4" });
 		const madeFrom = await within(dialog).findByRole("region", {
-			name: IMAGE_INPUT_TEXTS.madeFrom,
+			name: imageMadeFrom(),
 		});
 		const original = within(madeFrom).getByRole("button", {
 			name: "Open the original: A lighthouse in a storm",
@@ -508,7 +503,7 @@ describe("the generator's own preview", () => {
 		await user.click(original);
 		dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
 		const children = await within(dialog).findByRole("region", {
-			name: IMAGE_INPUT_TEXTS.madeFromThis,
+			name: imageMadeFromThis(),
 		});
 		expect(
 			within(children).getByRole("button", { name: "Open Vary (strong): A lighthouse in a storm" }),
@@ -521,7 +516,7 @@ describe("the generator's own preview", () => {
 		dialog = await screen.findByRole("dialog", { name: "Image 4 of 4" });
 		await waitFor(() =>
 			expect(
-				within(dialog).queryByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis }),
+				within(dialog).queryByRole("region", { name: imageMadeFromThis() }),
 			).not.toBeInTheDocument(),
 		);
 		expect(

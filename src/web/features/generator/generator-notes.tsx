@@ -10,6 +10,7 @@ import {
 	generatorShortcutGenerate,
 	generatorShortcutPrompt,
 	generatorShortcutsIntro,
+	keyControl,
 } from "../../../shared/i18n/messages";
 import { usePublicConfig } from "../../lib/public-config";
 
@@ -22,12 +23,12 @@ function subscribeToNothing(): () => void {
 }
 
 /**
- * The platform's command key. The prerendered page says Ctrl (there is no platform at build time);
+ * The platform's command key. The prerendered page says Ctrl (Strg in German) (there is no platform at build time);
  * React hydrates with that, then shows ⌘ on Apple devices.
  */
 function useCommandKey(): string {
 	const isApple = useSyncExternalStore(subscribeToNothing, isApplePlatform, () => false);
-	return isApple ? "⌘" : "Ctrl";
+	return isApple ? "⌘" : keyControl();
 }
 
 // Key caps, written as they are printed on the keys, in every language.

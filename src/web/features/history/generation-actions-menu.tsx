@@ -22,6 +22,8 @@ import type { Generation } from "../../../shared/generation-responses";
 import {
 	boardAddMenuItem,
 	boardRemoveFrom,
+	editorTitleExpand,
+	editorTitleRegion,
 	historyCopyPrompt,
 	historyDownloadAllZip,
 	historyImageNumber,
@@ -29,9 +31,10 @@ import {
 	historyRerun,
 	historyUsePrompt,
 	historyUseSettings,
+	imageUpscaleResamplesShort,
 	shareMenuItem,
 } from "../../../shared/i18n/messages";
-import { ACTION_LABELS, IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
+import { ACTION_LABELS } from "../../../shared/image-input";
 import { describeUpscale, hasImageActions } from "../../components/image-action-buttons";
 import { buildArchiveUrl } from "../../lib/generations-requests";
 import {
@@ -204,9 +207,7 @@ function ImageActionItems({
 					icon={<Maximize2 aria-hidden="true" className="size-4" />}
 					label={describeUpscale(factor, choices.upscaleFactors)}
 					note={
-						choices.resampledFactors.includes(factor)
-							? IMAGE_INPUT_TEXTS.upscaleResamplesShort
-							: undefined
+						choices.resampledFactors.includes(factor) ? imageUpscaleResamplesShort() : undefined
 					}
 					imageCount={imageCount}
 					renderItem={startItem("upscale", factor)}
@@ -227,7 +228,7 @@ function ImageActionItems({
 			{choices.canEditRegion ? (
 				<ImageActionItem
 					icon={<Brush aria-hidden="true" className="size-4" />}
-					label={IMAGE_INPUT_TEXTS.editRegion}
+					label={editorTitleRegion()}
 					imageCount={imageCount}
 					renderItem={editorItem("region")}
 				/>
@@ -235,7 +236,7 @@ function ImageActionItems({
 			{choices.canExpand ? (
 				<ImageActionItem
 					icon={<Expand aria-hidden="true" className="size-4" />}
-					label={IMAGE_INPUT_TEXTS.expand}
+					label={editorTitleExpand()}
 					imageCount={imageCount}
 					renderItem={editorItem("expand")}
 				/>

@@ -1,15 +1,28 @@
 import { type AspectRatio, findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
 import type { Quality } from "../../../shared/generation-settings";
-import { historySummary, historySummaryFiltered } from "../../../shared/i18n/messages";
+import {
+	generatorQualityHigh,
+	generatorQualityLow,
+	generatorQualityMedium,
+	historySummary,
+	historySummaryFiltered,
+} from "../../../shared/i18n/messages";
+import { describeAspectRatio as nameAspectRatio } from "../../lib/aspect-ratio-label";
 
 /** The ratio and its menu label, like "16:9 · Landscape (widescreen)". */
 export function describeAspectRatio(aspectRatio: AspectRatio): string {
-	return `${toRatioParam(aspectRatio)} · ${findAspectRatio(aspectRatio).label}`;
+	return `${toRatioParam(aspectRatio)} · ${nameAspectRatio(findAspectRatio(aspectRatio))}`;
 }
 
-/** A quality level as people read it, like "High". */
+const QUALITY_NAMES: Record<Quality, () => string> = {
+	low: generatorQualityLow,
+	medium: generatorQualityMedium,
+	high: generatorQualityHigh,
+};
+
+/** A quality level as people read it, like "High" ("Hoch"). */
 export function describeQuality(quality: Quality): string {
-	return `${quality.charAt(0).toUpperCase()}${quality.slice(1)}`;
+	return QUALITY_NAMES[quality]();
 }
 
 /**

@@ -6,7 +6,11 @@ import { registerCatalogue, setActiveLanguage } from "../../../shared/i18n/runti
 import de from "../../../shared/i18n/translations/de";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestTrashItem, startFakeTrashApi } from "../../testing/fakes/fake-trash-api";
-import { createTestGeneration } from "../../testing/fakes/test-generations";
+import {
+	createTestGeneration,
+	createTestImages,
+	createTestModel,
+} from "../../testing/fakes/test-generations";
 import {
 	cleanUpHistoryScreen,
 	daysAgoAtNoon,
@@ -98,5 +102,40 @@ describe("the history in German", () => {
 		await user.click(within(dialog).getByRole("button", { name: "Endgültig löschen" }));
 		await findToast("2 endgültig gelöscht");
 		await waitFor(() => expect(screen.getByText("Der Papierkorb ist leer.")).toBeInTheDocument());
+	});
+	it("names an image's family, its actions and its ratio in the preview in German", async () => {
+		const painter = createTestModel({ imageInput: true, upscale: [2, 4] });
+		const childId = "00000000-0000-4000-8000-0000000c0101";
+		startFakeGenerationsApi({
+			generations: [
+				createTestGeneration({
+					id: childId,
+					prompt: "Ein Hafen im Morgengrauen",
+					model: { id: painter.id, label: painter.label },
+					images: createTestImages(childId, "--ar 1:1", 1),
+					parent: {
+						generationId: "00000000-0000-4000-8000-0000000d0102",
+						imageIndex: 0,
+						action: "vary-strong",
+						exists: false,
+						inTrash: true,
+					},
+				}),
+			],
+			models: [painter],
+		});
+		const { user } = openHistory();
+		await findCards();
+
+		await user.click(screen.getByRole("button", { name: "Vorschau: Bild 1 von 1" }));
+		const dialog = await screen.findByRole("dialog", { name: "Bild" });
+		const madeFrom = within(dialog).getByRole("region", { name: "Entstanden aus" });
+		expect(within(madeFrom).getByText("Das Original ist im Papierkorb")).toBeVisible();
+		expect(
+			within(dialog).getByRole("group", { name: "Mehr aus diesem Bild machen: Bild 1 von 1" }),
+		).toBeVisible();
+		// The ratio's name in the details, from the catalogue too.
+		expect(within(dialog).getByText(/1:1 · Quadrat/)).toBeVisible();
+		expect(within(dialog).queryByText(/Made from|Make more|image 1 of 1|Square/)).toBeNull();
 	});
 });

@@ -1,8 +1,18 @@
 // Vary, Upscale and Edit from the history (a card's menu, the preview), and an image's family in
 // the preview: "Made from", "Made from this", "The original was deleted".
+
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
+import {
+	generatorReferenceImage,
+	imageMadeFrom,
+	imageMadeFromThis,
+	imageOriginalDeleted,
+	imageOriginalInTrash,
+	imageUpscaleResamplesShort,
+	imageUpscaleStarted,
+	imageVaryStarted,
+} from "../../../shared/i18n/messages";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import {
 	createTestGeneration,
@@ -61,7 +71,7 @@ describe("actions from the history", () => {
 			action: "vary-subtle",
 			reference: { generationId: parent.id, imageIndex: 1 },
 		});
-		expect(await findToast(IMAGE_INPUT_TEXTS.varyStarted)).toBeVisible();
+		expect(await findToast(imageVaryStarted())).toBeVisible();
 		// The list reloads: the variation is there, queued, with the parent's prompt.
 		await waitFor(() => expect(screen.getAllByText("A harbour at dawn")).toHaveLength(2));
 		expect(await screen.findByText("Queued")).toBeVisible();
@@ -88,14 +98,15 @@ describe("actions from the history", () => {
 			reference: { generationId: parent.id, imageIndex: 2 },
 			factor: 4,
 		});
-		expect(await findToast(IMAGE_INPUT_TEXTS.upscaleStarted)).toBeVisible();
+		expect(await findToast(imageUpscaleStarted())).toBeVisible();
 
 		await user.click(within(actions).getByRole("button", { name: "Edit" }));
 		// The generator opens with the prompt, the ratio, the model and the image as its reference.
 		expect(await screen.findByRole("textbox", { name: "Prompt" })).toHaveValue("A harbour at dawn");
-		expect(
-			await screen.findByRole("img", { name: IMAGE_INPUT_TEXTS.referenceImage }),
-		).toHaveAttribute("src", `/api/images/generations/${parent.id}/2-thumb.webp`);
+		expect(await screen.findByRole("img", { name: generatorReferenceImage() })).toHaveAttribute(
+			"src",
+			`/api/images/generations/${parent.id}/2-thumb.webp`,
+		);
 	});
 
 	it("shows the server's refusal of a start (the quota) in a toast", async () => {
@@ -136,7 +147,7 @@ describe("actions from the history", () => {
 			const menu = await openMenu(user, prompt);
 			for (const name of ["Upscale 2×", "Upscale 4×"]) {
 				expect(within(menu).getByRole("menuitem", { name })).toHaveAccessibleDescription(
-					IMAGE_INPUT_TEXTS.upscaleResamplesShort,
+					imageUpscaleResamplesShort(),
 				);
 			}
 			expect(
@@ -193,7 +204,7 @@ describe("the family in the preview", () => {
 		await user.click(within(childCard).getByRole("button", { name: "Preview image 1 of 1" }));
 		let dialog = await screen.findByRole("dialog", { name: "Image" });
 		const madeFrom = await within(dialog).findByRole("region", {
-			name: IMAGE_INPUT_TEXTS.madeFrom,
+			name: imageMadeFrom(),
 		});
 		const original = within(madeFrom).getByRole("button", {
 			name: "Open the original: A harbour at dawn",
@@ -206,15 +217,13 @@ describe("the family in the preview", () => {
 		await user.click(original);
 		dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
 		const children = await within(dialog).findByRole("region", {
-			name: IMAGE_INPUT_TEXTS.madeFromThis,
+			name: imageMadeFromThis(),
 		});
 		await user.click(
 			within(children).getByRole("button", { name: "Open Upscale: A harbour at dawn" }),
 		);
 		dialog = await screen.findByRole("dialog", { name: "Image" });
-		expect(
-			await within(dialog).findByRole("region", { name: IMAGE_INPUT_TEXTS.madeFrom }),
-		).toBeVisible();
+		expect(await within(dialog).findByRole("region", { name: imageMadeFrom() })).toBeVisible();
 	});
 
 	it("adds a variation started from the preview to the Made from this it shows", async () => {
@@ -235,7 +244,7 @@ describe("the family in the preview", () => {
 		);
 		const dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
 		const children = await within(dialog).findByRole("region", {
-			name: IMAGE_INPUT_TEXTS.madeFromThis,
+			name: imageMadeFromThis(),
 		});
 		expect(within(children).getAllByRole("listitem")).toHaveLength(1);
 
@@ -243,7 +252,7 @@ describe("the family in the preview", () => {
 			name: "Make more from this image: image 3 of 4",
 		});
 		await user.click(within(actions).getByRole("button", { name: "Vary (strong)" }));
-		expect(await findToast(IMAGE_INPUT_TEXTS.varyStarted)).toBeVisible();
+		expect(await findToast(imageVaryStarted())).toBeVisible();
 		// Within the family's ten seconds of freshness: the start itself says it is out of date. The
 		// new one is there at once, running (shown, not yet opened).
 		await waitFor(() => expect(within(children).getAllByRole("listitem")).toHaveLength(2));
@@ -275,7 +284,7 @@ describe("the family in the preview", () => {
 		);
 		let dialog = await screen.findByRole("dialog", { name: "Image 3 of 4" });
 		let children = await within(dialog).findByRole("region", {
-			name: IMAGE_INPUT_TEXTS.madeFromThis,
+			name: imageMadeFromThis(),
 		});
 		expect(
 			within(children)
@@ -291,13 +300,13 @@ describe("the family in the preview", () => {
 		);
 		await waitFor(() =>
 			expect(
-				within(dialog).queryByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis }),
+				within(dialog).queryByRole("region", { name: imageMadeFromThis() }),
 			).not.toBeInTheDocument(),
 		);
 
 		await user.click(within(dialog).getByRole("button", { name: "Show image 1 of 4" }));
 		dialog = await screen.findByRole("dialog", { name: "Image 1 of 4" });
-		children = await within(dialog).findByRole("region", { name: IMAGE_INPUT_TEXTS.madeFromThis });
+		children = await within(dialog).findByRole("region", { name: imageMadeFromThis() });
 		expect(
 			within(children)
 				.getAllByRole("button")
@@ -328,8 +337,8 @@ describe("the family in the preview", () => {
 
 		await user.click(screen.getByRole("button", { name: "Preview image 1 of 1" }));
 		const dialog = await screen.findByRole("dialog", { name: "Image" });
-		const madeFrom = within(dialog).getByRole("region", { name: IMAGE_INPUT_TEXTS.madeFrom });
-		expect(within(madeFrom).getByText(IMAGE_INPUT_TEXTS.originalDeleted)).toBeVisible();
+		const madeFrom = within(dialog).getByRole("region", { name: imageMadeFrom() });
+		expect(within(madeFrom).getByText(imageOriginalDeleted())).toBeVisible();
 		expect(within(dialog).getByRole("img", { name: /A harbour at dawn/ })).toBeVisible();
 		// Nothing made from it, no parent to show: the family is not asked for.
 		expect(server.readRequests("GET", /\/family$/)).toHaveLength(0);
@@ -353,7 +362,7 @@ describe("the family in the preview", () => {
 
 		await user.click(screen.getByRole("button", { name: "Preview image 1 of 1" }));
 		const dialog = await screen.findByRole("dialog", { name: "Image" });
-		const madeFrom = within(dialog).getByRole("region", { name: IMAGE_INPUT_TEXTS.madeFrom });
-		expect(within(madeFrom).getByText(IMAGE_INPUT_TEXTS.originalInTrash)).toBeVisible();
+		const madeFrom = within(dialog).getByRole("region", { name: imageMadeFrom() });
+		expect(within(madeFrom).getByText(imageOriginalInTrash())).toBeVisible();
 	});
 });

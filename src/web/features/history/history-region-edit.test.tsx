@@ -1,9 +1,17 @@
 // An Edit region's result in the history: Made from its source, a before/after in its preview,
 // and Use settings that reopens the editor on the source with its mask.
+
 import { screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Generation } from "../../../shared/generation-responses";
-import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
+import {
+	editorTitleExpand,
+	editorTitleRegion,
+	imageBefore,
+	imageMadeFrom,
+	imageMadeFromUpload,
+	imageUploadGone,
+} from "../../../shared/i18n/messages";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import {
 	createTestGeneration,
@@ -66,10 +74,8 @@ async function openEditPreview(parent?: Generation["parent"]) {
 describe("an Edit region in the history", () => {
 	it("shows the image it was made from, and its own again, with Before", async () => {
 		const { user, dialog, edit } = await openEditPreview();
-		expect(
-			await within(dialog).findByRole("region", { name: IMAGE_INPUT_TEXTS.madeFrom }),
-		).toBeVisible();
-		const before = within(dialog).getByRole("button", { name: IMAGE_INPUT_TEXTS.before });
+		expect(await within(dialog).findByRole("region", { name: imageMadeFrom() })).toBeVisible();
+		const before = within(dialog).getByRole("button", { name: imageBefore() });
 		expect(before).toHaveAttribute("aria-pressed", "false");
 		await user.click(before);
 		expect(before).toHaveAttribute("aria-pressed", "true");
@@ -92,10 +98,11 @@ describe("an Edit region in the history", () => {
 
 	it("offers Edit region on the images of a generation where a model can edit a region", async () => {
 		const { dialog, edit } = await openEditPreview();
-		expect(
-			within(dialog).getByRole("link", { name: IMAGE_INPUT_TEXTS.editRegion }),
-		).toHaveAttribute("href", `/edit?generation=${edit.id}&image=0&tool=region`);
-		expect(within(dialog).queryByRole("link", { name: IMAGE_INPUT_TEXTS.expand })).toBeNull();
+		expect(within(dialog).getByRole("link", { name: editorTitleRegion() })).toHaveAttribute(
+			"href",
+			`/edit?generation=${edit.id}&image=0&tool=region`,
+		);
+		expect(within(dialog).queryByRole("link", { name: editorTitleExpand() })).toBeNull();
 	});
 
 	it("reopens the editor on the uploaded image it was made from, with its mask, from Use settings", async () => {
@@ -105,7 +112,7 @@ describe("an Edit region in the history", () => {
 			upload: true,
 			uploadId,
 		});
-		expect(within(dialog).getByText(IMAGE_INPUT_TEXTS.madeFromUpload)).toBeVisible();
+		expect(within(dialog).getByText(imageMadeFromUpload())).toBeVisible();
 		expect(within(dialog).getByRole("link", { name: /Use settings/ })).toHaveAttribute(
 			"href",
 			`/edit?upload=${uploadId}&tool=region&reopen=${edit.id}`,
@@ -114,7 +121,7 @@ describe("an Edit region in the history", () => {
 
 	it("says its upload is no longer kept, and Use settings fills the generator, once the upload is gone", async () => {
 		const { dialog } = await openEditPreview({ action: "edit-region", upload: true });
-		expect(within(dialog).getByText(IMAGE_INPUT_TEXTS.uploadGone)).toBeVisible();
+		expect(within(dialog).getByText(imageUploadGone())).toBeVisible();
 		const link = within(dialog).getByRole("link", { name: /Use settings/ });
 		expect(link.getAttribute("href")).not.toMatch(/^\/edit/);
 		expect(link.getAttribute("href")).toMatch(/prompt=A\+red\+boat/);

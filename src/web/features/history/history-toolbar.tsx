@@ -23,6 +23,7 @@ import {
 	historyStyleFilter,
 	historyWholeEmail,
 } from "../../../shared/i18n/messages";
+import { describeAspectRatio } from "../../lib/aspect-ratio-label";
 import { joinClassNames } from "../../lib/class-names";
 import type { HistoryFilters } from "./history-filters";
 
@@ -238,7 +239,7 @@ export function HistoryToolbar({
 				<option value="">{historyAllRatios()}</option>
 				{ASPECT_RATIOS.map((option) => (
 					<option key={option.value} value={option.value satisfies AspectRatio}>
-						{toRatioParam(option.value)} · {option.label}
+						{toRatioParam(option.value)} · {describeAspectRatio(option)}
 					</option>
 				))}
 			</select>

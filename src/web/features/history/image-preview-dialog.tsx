@@ -5,6 +5,7 @@ import { useNavigate } from "react-router";
 import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
 import type { Generation } from "../../../shared/generation-responses";
 import {
+	generatorImageName,
 	historyClose,
 	historyImage,
 	historyImageAlt,
@@ -14,8 +15,9 @@ import {
 	historyPreviousImage,
 	historyPreviousImageTitle,
 	historyShowImage,
+	imageBefore,
+	imageBeforeAlt,
 } from "../../../shared/i18n/messages";
-import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { Button, getButtonClassName } from "../../components/button";
 import { FamilyPanel } from "../../components/family-panel";
 import { ImageActionButtons } from "../../components/image-action-buttons";
@@ -122,7 +124,7 @@ export function ImagePreviewDialog({
 						{image && isBeforeShown && beforeUrl ? (
 							<img
 								src={beforeUrl}
-								alt={`${IMAGE_INPUT_TEXTS.before}: ${generation?.prompt ?? ""}`}
+								alt={imageBeforeAlt({ prompt: generation?.prompt ?? "" })}
 								className="h-auto max-h-[55dvh] w-auto max-w-full rounded-lg bg-slate-900 object-contain md:max-h-[calc(100dvh-4rem)]"
 							/>
 						) : image ? (
@@ -208,13 +210,13 @@ export function ImagePreviewDialog({
 									setBeforeShownFor(isBeforeShown ? null : `${generation.id}:${imageIndex}`)
 								}
 							>
-								{IMAGE_INPUT_TEXTS.before}
+								{imageBefore()}
 							</Button>
 						) : null}
 						{generation && hasImages(generation) ? (
 							<ImageActionButtons
 								choices={actionChoices}
-								imageName={`image ${imageIndex + 1} of ${images.length}`}
+								imageName={generatorImageName({ position: imageIndex + 1, total: images.length })}
 								onStart={(action, factor) =>
 									actions.onImageAction(generation, action, imageIndex, factor)
 								}

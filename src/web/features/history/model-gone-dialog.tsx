@@ -3,8 +3,11 @@ import { CircleOff, SquarePen } from "lucide-react";
 import type { RefObject } from "react";
 import { Link } from "react-router";
 import type { Generation } from "../../../shared/generation-responses";
-import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
-import { historyModelGone, historyOpenGenerator } from "../../../shared/i18n/messages";
+import {
+	historyModelGone,
+	historyOpenGenerator,
+	modelNoLongerOffered,
+} from "../../../shared/i18n/messages";
 import { getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { buildUsePromptLink } from "./generation-reuse";
@@ -31,7 +34,7 @@ export function ModelGoneDialog({ generation, onClose, returnFocusRef }: ModelGo
 			returnFocusRef={returnFocusRef}
 			icon={<CircleOff aria-hidden="true" className="size-5" />}
 			tone="warning"
-			title={MODEL_NO_LONGER_OFFERED}
+			title={modelNoLongerOffered()}
 			description={historyModelGone({ model: generation?.model.label ?? "" })}
 			action={
 				generation ? (

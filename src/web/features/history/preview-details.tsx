@@ -5,7 +5,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import type { ReactNode } from "react";
 import type { Generation } from "../../../shared/generation-responses";
-import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
 import {
 	historyDetailAspectRatio,
 	historyDetailCreated,
@@ -16,6 +15,7 @@ import {
 	historyDetailPrompt,
 	historyDetailQuality,
 	historyDetailSeed,
+	modelNoLongerOffered,
 } from "../../../shared/i18n/messages";
 import { formatDateTime } from "../../lib/date-format";
 import { describeAspectRatio, describeQuality } from "./history-format";
@@ -57,7 +57,7 @@ export function PreviewDetails({ generation, isOwnerShown, isModelGone }: Previe
 			</Detail>
 			<Detail term={historyDetailModel()}>
 				{generation.model.label}
-				{isModelGone ? <span className="text-slate-600"> · {MODEL_NO_LONGER_OFFERED}</span> : null}
+				{isModelGone ? <span className="text-slate-600"> · {modelNoLongerOffered()}</span> : null}
 			</Detail>
 			{generation.settings.seed !== null ? (
 				<Detail term={historyDetailSeed()}>

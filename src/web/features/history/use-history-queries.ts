@@ -18,8 +18,9 @@ import {
 	historyRerunStarted,
 	historyRestoreFailed,
 	historyUndo,
+	imageUpscaleStarted,
+	imageVaryStarted,
 } from "../../../shared/i18n/messages";
-import { IMAGE_INPUT_TEXTS } from "../../../shared/image-input";
 import { GENERATIONS_PAGE_SIZE } from "../../../shared/page-sizes";
 import { ApiError } from "../../lib/api-client";
 import {
@@ -247,7 +248,6 @@ export function useImageActionStart() {
 	return useHistoryStart(
 		({ generation, action, imageIndex, factor }: ImageActionStart) =>
 			buildImageActionRequest(action, { generationId: generation.id, imageIndex }, factor),
-		({ action }) =>
-			action === "upscale" ? IMAGE_INPUT_TEXTS.upscaleStarted : IMAGE_INPUT_TEXTS.varyStarted,
+		({ action }) => (action === "upscale" ? imageUpscaleStarted() : imageVaryStarted()),
 	);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ASPECT_RATIOS } from "../../../shared/aspect-ratios";
+import { ASPECT_RATIOS } from "../../shared/aspect-ratios";
 import { describeAspectRatio } from "./aspect-ratio-label";
 
 describe("describeAspectRatio", () => {
@@ -10,8 +10,8 @@ describe("describeAspectRatio", () => {
 	});
 
 	it("names a ratio in German when asked", async () => {
-		const { registerCatalogue, setActiveLanguage } = await import("../../../shared/i18n/runtime");
-		const german = (await import("../../../shared/i18n/translations/de")).default;
+		const { registerCatalogue, setActiveLanguage } = await import("../../shared/i18n/runtime");
+		const german = (await import("../../shared/i18n/translations/de")).default;
 		registerCatalogue("de", german);
 		setActiveLanguage("de");
 		try {
