@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatElapsed, measureElapsed, UNKNOWN_ELAPSED } from "./elapsed";
+import { formatElapsed, UNKNOWN_ELAPSED } from "./elapsed";
 
 describe("formatElapsed", () => {
 	it("shows milliseconds under a second", () => {
@@ -41,17 +41,5 @@ describe("formatElapsed", () => {
 
 	it("shows a slightly negative duration, from clocks that disagree, as none", () => {
 		expect(formatElapsed(-40)).toBe("0ms");
-	});
-});
-
-describe("measureElapsed", () => {
-	it("is the difference between two known times", () => {
-		expect(measureElapsed(1_000, 4_200)).toBe(3_200);
-	});
-
-	it("is unknown when either end is missing", () => {
-		expect(measureElapsed(null, 4_200)).toBeNull();
-		expect(measureElapsed(1_000, undefined)).toBeNull();
-		expect(measureElapsed(Number.NaN, 4_200)).toBeNull();
 	});
 });

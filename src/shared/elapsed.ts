@@ -29,13 +29,3 @@ export function formatElapsed(
 	const seconds = Math.floor((duration % 60_000) / 1_000);
 	return elapsedMinutes({ minutes, seconds }, options);
 }
-
-/** Milliseconds from `start` to `end` (epoch milliseconds), or null when either is unknown. */
-export function measureElapsed(
-	start: number | null | undefined,
-	end: number | null | undefined,
-): number | null {
-	if (start === null || start === undefined || end === null || end === undefined) return null;
-	if (!Number.isFinite(start) || !Number.isFinite(end)) return null;
-	return end - start;
-}

@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
 import { ELAPSED_TICK_MS } from "../../../shared/constants";
-import { measureElapsed } from "../../../shared/elapsed";
 
 /**
  * Milliseconds from `startedAt` to `endedAt`, or to now while `isRunning`, updated every
@@ -21,4 +20,18 @@ export function useElapsed(
 	}, [isRunning]);
 
 	return measureElapsed(startedAt, isRunning ? now : endedAt);
+}
+
+/**
+ * Milliseconds from `start` to `end` (epoch milliseconds), or null when either is unknown. It
+ * lives beside the hook, not with the elapsed format: the first page counts time but shows no
+ * format, which brings its messages.
+ */
+export function measureElapsed(
+	start: number | null | undefined,
+	end: number | null | undefined,
+): number | null {
+	if (start === null || start === undefined || end === null || end === undefined) return null;
+	if (!Number.isFinite(start) || !Number.isFinite(end)) return null;
+	return end - start;
 }
