@@ -1,7 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
-import { errorSignInRequired, generatorInvalidPrompt } from "../../../shared/i18n/messages";
+import {
+	errorNetworkError,
+	errorSignInRequired,
+	generatorInvalidPrompt,
+} from "../../../shared/i18n/messages";
 import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
 import { readGeneratorLink } from "../../lib/generator-link";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
@@ -189,8 +193,11 @@ export function useGeneratorForm({
 		};
 		void loadImageSettings()
 			.then(({ fillFormFromImage }) => fillFormFromImage(file, target, asReference))
-			// The code could not load (offline): the settings stay, and the next try loads it again.
-			.catch(() => {});
+			// The code could not load (offline): the settings stay, a reference says why it was not
+			// added, and the next try loads the code again.
+			.catch(() => {
+				asReference?.change({ isUploading: false, error: errorNetworkError() });
+			});
 	}
 
 	/** Try again: the failed generation's own request; Vary and Upscale start theirs the same way. */
