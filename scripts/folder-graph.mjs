@@ -1,6 +1,8 @@
-// Prints the server's folder graph (which folder's production code imports which) and fails on
-// any folder cycle. `npm run lint` runs it; `--files` also names the files behind each edge, and
-// `--root <folder>` reads another tree than src/server.
+// Prints a tree's folder graph (which folder's production code imports which) and fails on any
+// folder cycle. `npm run lint` runs it on src/server and on src/shared; `--files` also names the
+// files behind each edge, `--root <folder>` reads another tree than src/server, and `--top-level`
+// counts each folder with the folders nested in it (src/shared's subjects: i18n/ with the
+// message functions it generates).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +14,8 @@ const serverDir =
 		? path.join(root, "src", "server")
 		: path.resolve(process.argv[rootArgument + 1] ?? ".");
 const showFiles = process.argv.includes("--files");
+const topLevel = process.argv.includes("--top-level");
+const treeName = path.relative(root, serverDir) || ".";
 
 /** Production files only: tests and test support may reach anywhere. */
 function listProductionFiles(dir) {
@@ -38,11 +42,15 @@ function resolveImport(fromFile, specifier) {
 	return undefined;
 }
 
-/** A folder under src/server, nested folders by their full path; a top-level file stands alone. */
+/**
+ * A folder under the tree, nested folders by their full path (with `--top-level`, as part of the
+ * top-level folder that holds them); a top-level file stands alone.
+ */
 function folderOf(file) {
 	const relative = path.relative(serverDir, file);
 	const folder = path.dirname(relative);
-	return folder === "." ? relative : `${folder}/`;
+	if (folder === ".") return relative;
+	return topLevel ? `${folder.split(path.sep)[0]}/` : `${folder}/`;
 }
 
 const edges = new Map();
@@ -112,7 +120,7 @@ for (const from of [...edges.keys()].sort()) {
 const cycles = findCycles(edges);
 if (cycles.length > 0) {
 	for (const cycle of cycles) {
-		console.error(`\nFolder cycle in src/server: ${cycle.join(", ")}`);
+		console.error(`\nFolder cycle in ${treeName}: ${cycle.join(", ")}`);
 		for (const from of cycle) {
 			for (const to of cycle) {
 				for (const reason of edges.get(from)?.get(to) ?? []) console.error(`    ${reason}`);
@@ -121,5 +129,5 @@ if (cycles.length > 0) {
 	}
 	process.exitCode = 1;
 } else {
-	console.log("\nNo folder cycle in src/server.");
+	console.log(`\nNo folder cycle in ${treeName}.`);
 }
