@@ -1,7 +1,7 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
-import { THEME_SCRIPT } from "./src/shared/theme.ts";
+import { THEME_SCRIPT } from "./src/shared/account/theme.ts";
 
 const apiTarget = process.env.API_ORIGIN ?? "http://127.0.0.1:3000";
 
@@ -57,29 +57,29 @@ export default defineConfig({
 							// chunk of its own, or the catalogue goes with the first group that imports it
 							// and the sign-in page would load the image tools for it.
 							name: "errors",
-							test: /src\/(shared\/errors|web\/lib\/auth-errors)\.ts$/,
+							test: /src\/(shared\/core\/errors|web\/lib\/auth-errors)\.ts$/,
 						},
 						{
 							name: "image-input",
-							test: /src\/(shared\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons|thumbnail)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
+							test: /src\/(shared\/image-input\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons|thumbnail)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
 						},
 						{
 							// Sharing's requests, the share dialog and the link field: one name in the
 							// first page's preload lists instead of three.
 							name: "sharing",
-							test: /src\/(shared\/sharing|web\/lib\/share-requests|web\/components\/share-(dialog|link-field))\.tsx?$/,
+							test: /src\/(shared\/history\/sharing|web\/lib\/share-requests|web\/components\/share-(dialog|link-field))\.tsx?$/,
 						},
 						{
 							// What the progress panel, the results, the preview and the history share to
 							// show a generation (progress rules, image sources, the recipe's line).
 							name: "generation-display",
 							// A batch's address goes with them rather than as a chunk of its own.
-							test: /src\/(shared\/(progress|batches)|web\/lib\/image-sources|web\/features\/generator\/describe-recipe)\.ts$/,
+							test: /src\/(shared\/generations\/(progress|batches)|web\/lib\/image-sources|web\/features\/generator\/describe-recipe)\.ts$/,
 						},
 						{
 							// The fields and card of the sign-in, sign-up, recovery and account forms.
 							name: "account-forms",
-							test: /src\/(shared\/passwords|web\/components\/(form-card|text-field|password-field|new-password-fields))\.tsx?$/,
+							test: /src\/(shared\/account\/passwords|web\/components\/(form-card|text-field|password-field|new-password-fields))\.tsx?$/,
 						},
 						{
 							// Icons two or more lazy chunks use; an icon one chunk uses stays in it.

@@ -21,7 +21,7 @@ import { createLocalProvider } from "../src/server/providers/local/local-provide
 import { renderImages } from "../src/server/providers/local/render";
 import { assembleServer } from "../src/server/server";
 import { createLocalStorage } from "../src/server/storage/local-storage";
-import { ASPECT_RATIOS } from "../src/shared/aspect-ratios";
+import { ASPECT_RATIOS } from "../src/shared/generations/aspect-ratios";
 import {
 	BENCH_BASE_URL,
 	createBenchSettings,

@@ -28,7 +28,7 @@ import { createLocalStorage } from "../src/server/storage/local-storage";
 import type { Storage } from "../src/server/storage/storage";
 import { insertCompletedRowsSql } from "../src/server/testing/generation-row";
 import { findFreePort } from "../src/server/testing/postgres-cluster";
-import { ASPECT_RATIOS, type AspectRatio } from "../src/shared/aspect-ratios";
+import { ASPECT_RATIOS, type AspectRatio } from "../src/shared/generations/aspect-ratios";
 import {
 	BENCH_BASE_URL,
 	CHROMIUM_ARGS,

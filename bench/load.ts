@@ -25,8 +25,8 @@ import {
 	spawnServer,
 	waitUntilHealthy,
 } from "../src/server/testing/server-process";
-import { ASPECT_RATIO_VALUES } from "../src/shared/aspect-ratios";
-import { POLLING_INTERVAL_MS } from "../src/shared/constants";
+import { POLLING_INTERVAL_MS } from "../src/shared/core/constants";
+import { ASPECT_RATIO_VALUES } from "../src/shared/generations/aspect-ratios";
 import {
 	formatLoadAverage,
 	formatMs,

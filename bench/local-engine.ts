@@ -4,7 +4,7 @@
 // Optional: RUNS=20 WARMUP=3 node .tmp/bench-local-engine.mjs
 
 import { renderImages } from "../src/server/providers/local/render";
-import { ASPECT_RATIOS } from "../src/shared/aspect-ratios";
+import { ASPECT_RATIOS } from "../src/shared/generations/aspect-ratios";
 
 const PROMPTS = [
 	"An anime boy with blue hair --niji 6",

@@ -15,7 +15,7 @@
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
 import { createLocalProvider } from "../src/server/providers/local/local-provider";
-import { CreatedShareSchema, SharedPageSchema } from "../src/shared/sharing";
+import { CreatedShareSchema, SharedPageSchema } from "../src/shared/history/sharing";
 import {
 	BENCH_BASE_URL,
 	CHROMIUM_ARGS,

@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import sharp from "sharp";
-import type { PromptStyle } from "../shared/prompt-tool-responses";
+import type { PromptStyle } from "../shared/prompts/prompt-tool-responses";
 import { serveBackupRequests } from "./backup/backup-requests";
 import { parseEnv, resolveBaseUrl } from "./config/env";
 import { loadPromptBlocklist, PromptBlocklistError } from "./config/prompt-blocklist";

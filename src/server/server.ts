@@ -1,6 +1,6 @@
-import { GENERATION_TIMEOUT_MS, MAX_RETRIES, RETRY_DELAY_MS } from "../shared/constants";
-import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../shared/image-types";
-import type { PromptStyle } from "../shared/prompt-tool-responses";
+import { GENERATION_TIMEOUT_MS, MAX_RETRIES, RETRY_DELAY_MS } from "../shared/core/constants";
+import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../shared/image-input/image-types";
+import type { PromptStyle } from "../shared/prompts/prompt-tool-responses";
 import { readLanguageSetting } from "./accounts/account-settings-repository";
 import { removeAccountContents } from "./accounts/delete-account";
 import { type App, createApp } from "./app";

@@ -4,7 +4,7 @@
 // evaluated and hydrating at once, the app competed with the rasterization of the first frame, and
 // where the script arrived with the page (a fast network, the cache, loopback) the first paint
 // waited for it. docs/decisions/012-prerendering-and-hydration.md.
-import { APP_HYDRATED_EVENT } from "../shared/boot-state";
+import { APP_HYDRATED_EVENT } from "../shared/account/boot-state";
 
 /** Longest wait for the first paint: past it, the app starts anyway. */
 const FIRST_PAINT_WAIT_MS = 1000;

@@ -4,7 +4,7 @@
 import { PassThrough } from "node:stream";
 import { prerenderToNodeStream } from "react-dom/static";
 import { StaticRouter } from "react-router";
-import type { BootState } from "../shared/boot-state";
+import type { BootState } from "../shared/account/boot-state";
 import type { Language } from "../shared/i18n/languages";
 import { registerCatalogue, setActiveLanguage } from "../shared/i18n/runtime";
 import de from "../shared/i18n/translations/de";

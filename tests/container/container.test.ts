@@ -14,7 +14,7 @@ import {
 	CreateGenerationResponseSchema,
 	GenerationSchema,
 	PollResponseSchema,
-} from "../../src/shared/generations";
+} from "../../src/shared/generations/generations";
 import { imageExists, isPodmanAvailable, podman, removeQuietly, runCommand } from "./podman";
 import { ensureStandInImages, POSTGRES_IMAGE } from "./stand-in-images";
 

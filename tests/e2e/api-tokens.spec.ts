@@ -4,7 +4,7 @@ import {
 	CreateGenerationResponseSchema,
 	ErrorEnvelopeSchema,
 	PollResponseSchema,
-} from "../../src/shared/generation-responses";
+} from "../../src/shared/generations/generation-responses";
 import { E2E_BASE_URL } from "./support/constants";
 import { expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";
 

@@ -5,7 +5,7 @@ import {
 	startFakeOpenAi,
 } from "../../src/server/testing/fakes/openai";
 import { FAKE_REWRITE_SUFFIX } from "../../src/server/testing/fakes/openai-chat";
-import { GenerationSchema } from "../../src/shared/generations";
+import { GenerationSchema } from "../../src/shared/generations/generations";
 import { removeDataDir, startAppServer } from "./support/app-server";
 import { E2E_PORT } from "./support/constants";
 import { expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { APP_ROUTES, PRERENDERED_SCREENS } from "../../src/shared/app-routes";
+import { APP_ROUTES, PRERENDERED_SCREENS } from "../../src/shared/core/app-routes";
 import { holdAppScript, signUp, uniqueEmail } from "./support/journeys";
 
 // The first screens are prerendered HTML, hydrated by the script

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { GenerationPageSchema } from "../../src/shared/generation-responses";
+import { GenerationPageSchema } from "../../src/shared/generations/generation-responses";
 import { clickOutsideDialog, expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";
 
 const BUSY_TEXT = "Image will be generated soon — this may take a few moments.";

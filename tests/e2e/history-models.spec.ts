@@ -1,7 +1,7 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { z } from "zod";
-import { GenerationSchema } from "../../src/shared/generation-responses";
-import { ModelsResponseSchema } from "../../src/shared/models";
+import { GenerationSchema } from "../../src/shared/generations/generation-responses";
+import { ModelsResponseSchema } from "../../src/shared/generations/models";
 import { createGenerations, openAccount, type Seed, waitForTransitions } from "./support/history";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
 

@@ -1,6 +1,9 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { z } from "zod";
-import { GenerationFamilySchema, GenerationSchema } from "../../src/shared/generation-responses";
+import {
+	GenerationFamilySchema,
+	GenerationSchema,
+} from "../../src/shared/generations/generation-responses";
 import {
 	imageUpscaleResamples,
 	imageUpscaleResamplesShort,

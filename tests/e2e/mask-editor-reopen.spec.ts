@@ -1,6 +1,9 @@
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
-import { type Generation, GenerationSchema } from "../../src/shared/generation-responses";
+import {
+	type Generation,
+	GenerationSchema,
+} from "../../src/shared/generations/generation-responses";
 import {
 	editorTitleRegion,
 	generatorReferenceImage,

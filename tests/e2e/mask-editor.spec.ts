@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { GenerationSchema } from "../../src/shared/generation-responses";
+import { GenerationSchema } from "../../src/shared/generations/generation-responses";
 import { editorTitleRegion, imageBefore, imageMadeFrom } from "../../src/shared/i18n/messages";
 import { createGenerations, openAccount, revealCard } from "./support/history";
 import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";

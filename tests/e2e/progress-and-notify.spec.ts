@@ -14,7 +14,7 @@ import {
 	type FakeHttpImageService,
 	startFakeHttpImageService,
 } from "../../src/server/testing/fakes/http-image-service";
-import { ActiveGenerationsSchema } from "../../src/shared/generation-responses";
+import { ActiveGenerationsSchema } from "../../src/shared/generations/generation-responses";
 import { removeDataDir, startAppServer } from "./support/app-server";
 import { E2E_BASE_URL, E2E_PORT } from "./support/constants";
 import { expectNoAxeViolations, signIn, signUp, uniqueEmail } from "./support/journeys";

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { CreatedApiTokenSchema } from "../../src/shared/api-tokens";
+import { CreatedApiTokenSchema } from "../../src/shared/account/api-tokens";
 import { E2E_BASE_URL } from "./support/constants";
 import { expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";
 

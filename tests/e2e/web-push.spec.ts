@@ -1,5 +1,8 @@
 import { expect, type Page, test } from "@playwright/test";
-import { CreateGenerationResponseSchema, GenerationSchema } from "../../src/shared/generations";
+import {
+	CreateGenerationResponseSchema,
+	GenerationSchema,
+} from "../../src/shared/generations/generations";
 import { E2E_BASE_URL } from "./support/constants";
 import { expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";
 

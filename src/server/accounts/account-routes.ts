@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ACCOUNT_LABEL } from "../../shared/constants";
+import { ACCOUNT_LABEL } from "../../shared/core/constants";
 import {
 	accountRefusedConfirmEmailMissing,
 	accountRefusedConfirmEmailWrong,

@@ -4,7 +4,7 @@ import {
 	DEFAULT_ACCOUNT_SETTINGS,
 	type LanguageChoice,
 	type UpdateAccountSettingsRequest,
-} from "../../shared/account-settings";
+} from "../../shared/account/account-settings";
 import type { DatabaseSchema } from "../db/schema";
 
 /** A person's settings: their row's, or the defaults while they have changed none. */

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { UpdateAccountSettingsRequestSchema } from "../../shared/account-settings";
+import { UpdateAccountSettingsRequestSchema } from "../../shared/account/account-settings";
 import type { Database } from "../db/database";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseOrThrow, readJson } from "../http/request-input";

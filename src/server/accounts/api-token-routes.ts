@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { CreateApiTokenRequestSchema } from "../../shared/api-tokens";
+import { CreateApiTokenRequestSchema } from "../../shared/account/api-tokens";
 import { createApiToken, listApiTokens, revokeApiToken } from "../auth/api-tokens";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";

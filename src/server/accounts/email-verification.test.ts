@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CreateGenerationResponseSchema } from "../../shared/generations";
+import { CreateGenerationResponseSchema } from "../../shared/generations/generations";
 import { followLink } from "../testing/account-test-kit";
 import { FAKE_GOOGLE_USER, type FakeGoogle, startFakeGoogle } from "../testing/fakes/google";
 import { waitForFinish } from "../testing/generation-kit";

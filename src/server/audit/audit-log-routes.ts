@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { AuditLogQuerySchema } from "../../shared/generations";
+import { AuditLogQuerySchema } from "../../shared/generations/generations";
 import type { Database } from "../db/database";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseOrThrow } from "../http/request-input";

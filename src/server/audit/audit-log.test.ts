@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLogPageSchema } from "../../shared/history-responses";
+import { AuditLogPageSchema } from "../../shared/history/history-responses";
 import { seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {

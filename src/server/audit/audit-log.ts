@@ -1,4 +1,4 @@
-import type { AuditLogPage } from "../../shared/history-responses";
+import type { AuditLogPage } from "../../shared/history/history-responses";
 import { decodeCursor, toCursorPage } from "../db/cursor-page";
 import type { Database } from "../db/database";
 import { selectAuditLogPage } from "./audit-log-repository";

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from "kysely";
-import { isAdminEmail } from "../../shared/session";
+import { isAdminEmail } from "../../shared/account/session";
 import type { DatabaseSchema } from "../db/schema";
 
 type Db = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;

@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CreatedApiTokenSchema } from "../../shared/api-tokens";
+import { CreatedApiTokenSchema } from "../../shared/account/api-tokens";
 import {
 	ActiveGenerationsSchema,
 	CreateGenerationResponseSchema,
 	GenerationPageSchema,
-} from "../../shared/generations";
+} from "../../shared/generations/generations";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
 	buildServerBundle,

@@ -4,9 +4,12 @@ import {
 	API_TOKEN_LIMIT_MESSAGE,
 	ApiTokenListSchema,
 	MAX_ACTIVE_API_TOKENS,
-} from "../../shared/api-tokens";
-import { ERRORS } from "../../shared/errors";
-import { CreateGenerationResponseSchema, PollResponseSchema } from "../../shared/generations";
+} from "../../shared/account/api-tokens";
+import { ERRORS } from "../../shared/core/errors";
+import {
+	CreateGenerationResponseSchema,
+	PollResponseSchema,
+} from "../../shared/generations/generations";
 import { API_OPERATIONS } from "../openapi/openapi-document";
 import { callWithToken, createToken, PROMPT, pngForm } from "../testing/api-token-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";

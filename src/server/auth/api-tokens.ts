@@ -5,12 +5,12 @@ import type {
 	ApiTokenScope,
 	CreateApiTokenRequest,
 	CreatedApiToken,
-} from "../../shared/api-tokens";
+} from "../../shared/account/api-tokens";
 import {
 	API_TOKEN_SCOPES,
 	apiTokenLimitMessage,
 	MAX_ACTIVE_API_TOKENS,
-} from "../../shared/api-tokens";
+} from "../../shared/account/api-tokens";
 import type { DatabaseSchema } from "../db/schema";
 import { AppError } from "../errors/app-error";
 

@@ -1,7 +1,7 @@
 // Better Auth's own refusals (a wrong password, an address already taken, too many requests) in
 // the asking browser's language (docs/decisions/037-languages.md): its answers keep their shape,
 // `{ code, message }`, and their English text; the message is the catalogue's in the request's.
-import { ERRORS, errorMessage } from "../../shared/errors";
+import { ERRORS, errorMessage } from "../../shared/core/errors";
 import type { Language } from "../../shared/i18n/languages";
 import {
 	authRefusedCredentialAccountNotFound,

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { ERRORS } from "../../shared/errors";
+import { ERRORS } from "../../shared/core/errors";
 import { openPostgresDatabase } from "../db/database";
 import { createSilentLogger } from "../logging/logger";
 import { createLocalProvider } from "../providers/local/local-provider";

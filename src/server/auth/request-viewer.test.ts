@@ -1,8 +1,8 @@
 import { Ajv2020 } from "ajv/dist/2020";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ApiTokenScope } from "../../shared/api-tokens";
-import { GenerationPageSchema } from "../../shared/generations";
+import type { ApiTokenScope } from "../../shared/account/api-tokens";
+import { GenerationPageSchema } from "../../shared/generations/generations";
 import { type ApiOperation, BROWSER_ACCESS } from "../http/api-operations";
 import { API_OPERATIONS } from "../openapi/openapi-document";
 import { DEFAULT_WEBHOOK_SETTINGS } from "../server";

@@ -1,5 +1,5 @@
 import { createAuthMiddleware } from "better-auth/api";
-import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
+import { MIN_PASSWORD_LENGTH } from "../../shared/core/constants";
 
 /** The longest password Better Auth accepts, and so the longest sign-up hashes ahead. */
 export const MAX_PASSWORD_LENGTH = 128;

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { isAdminEmail } from "../../shared/session";
+import { isAdminEmail } from "../../shared/account/session";
 import type { DatabaseSchema } from "../db/schema";
 import { removeEndpointsMadeBefore } from "../webhooks/webhook-repository";
 import { recordAdministratorClaim } from "./administrator";

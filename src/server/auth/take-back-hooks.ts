@@ -1,5 +1,5 @@
 import { type createAuthMiddleware, isAPIError } from "better-auth/api";
-import { isAdminEmail } from "../../shared/session";
+import { isAdminEmail } from "../../shared/account/session";
 import type { AccountTakeBack } from "./take-account-back";
 
 /** What an after hook of Better Auth's endpoints receives. */

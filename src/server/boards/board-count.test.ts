@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/mini";
-import { BoardListSchema } from "../../shared/boards";
+import { BoardListSchema } from "../../shared/history/boards";
 import { makeBoard, putOnBoard, readBoardPage } from "../testing/board-kit";
 import { minutesAgo, seedGeneration } from "../testing/history-kit";
 import { availableDatabaseKinds } from "../testing/test-database";

@@ -1,4 +1,4 @@
-import { startOfDateIn } from "../../shared/date-groups";
+import { startOfDateIn } from "../../shared/history/date-groups";
 import type { HistoryFilters } from "../generations/history-repository";
 import type { BoardWithOwner } from "./boards-repository";
 

@@ -1,3 +1,4 @@
+import { GenerationIdsRequestSchema } from "../../shared/generations/generations";
 import {
 	BOARD_NAME_MAX_LENGTH,
 	type Board,
@@ -9,8 +10,7 @@ import {
 	DeleteBoardResponseSchema,
 	MAX_BOARDS_PER_PERSON,
 	UpdateBoardRequestSchema,
-} from "../../shared/boards";
-import { GenerationIdsRequestSchema } from "../../shared/generations";
+} from "../../shared/history/boards";
 import { GENERATION_ID, RUN_ID } from "../http/api-examples";
 import type { ApiOperation, Parameter } from "../http/api-operations";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/mini";
-import { BoardListSchema } from "../../shared/boards";
-import { CreateGenerationResponseSchema } from "../../shared/generations";
+import { CreateGenerationResponseSchema } from "../../shared/generations/generations";
+import { BoardListSchema } from "../../shared/history/boards";
 import { callWithToken, createToken } from "../testing/api-token-kit";
 import { makeBoard, putOnBoard, readBoardPage } from "../testing/board-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";

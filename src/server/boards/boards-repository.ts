@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from "kysely";
-import type { BoardQuery, BoardVisibility } from "../../shared/boards";
+import type { BoardQuery, BoardVisibility } from "../../shared/history/boards";
 import type { BoardRow, DatabaseSchema, StoredImage } from "../db/schema";
 import { isNotInTrash, notInTrashSql } from "../generations/generation-repository";
 

@@ -3,7 +3,7 @@ import {
 	CreateBoardRequestSchema,
 	DeleteBoardQuerySchema,
 	UpdateBoardRequestSchema,
-} from "../../shared/boards";
+} from "../../shared/history/boards";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseOrThrow, readIds, readJson } from "../http/request-input";
 import { TimeZoneSchema } from "../http/time-zone";

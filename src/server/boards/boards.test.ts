@@ -5,7 +5,7 @@ import {
 	BoardListSchema,
 	BoardSchema,
 	MAX_BOARDS_PER_PERSON,
-} from "../../shared/boards";
+} from "../../shared/history/boards";
 import { makeBoard, putOnBoard, readBoardPage } from "../testing/board-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { minutesAgo, seedGeneration } from "../testing/history-kit";

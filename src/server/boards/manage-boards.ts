@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { GenerationIdSchema } from "../../shared/generations/generations";
 import {
 	type Board,
 	boardLimitMessage,
 	type CreateBoardRequest,
 	MAX_BOARDS_PER_PERSON,
 	type UpdateBoardRequest,
-} from "../../shared/boards";
-import { GenerationIdSchema } from "../../shared/generations";
+} from "../../shared/history/boards";
 import {
 	serverBoardIdsSmart,
 	serverBoardQueryOnlySmart,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/mini";
-import { BoardListSchema } from "../../shared/boards";
+import { BoardListSchema } from "../../shared/history/boards";
 import { makeBoard, putOnBoard, readBoardPage } from "../testing/board-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { minutesAgo, seedGeneration } from "../testing/history-kit";

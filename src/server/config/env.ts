@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../../shared/image-types";
-import { SHARING_MODES } from "../../shared/sharing";
+import { SHARING_MODES } from "../../shared/history/sharing";
+import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../../shared/image-input/image-types";
 import { DEFAULT_POOL_MAX } from "../db/database";
 import {
 	findMissingVariable,

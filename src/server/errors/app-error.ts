@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode, type ErrorStatus } from "../../shared/errors";
+import { ERRORS, type ErrorCode, type ErrorStatus } from "../../shared/core/errors";
 import { DEFAULT_LANGUAGE, type Language } from "../../shared/i18n/languages";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ActiveGenerationsSchema } from "../../shared/generations";
+import { ActiveGenerationsSchema } from "../../shared/generations/generations";
 import { type ImageProvider, PLAIN_CAPABILITIES, type ProviderJobState } from "../providers/types";
 import { requestGeneration, waitForFinish } from "../testing/generation-kit";
 import { availableDatabaseKinds } from "../testing/test-database";

@@ -1,8 +1,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CreateBatchResponseSchema } from "../../shared/generation-responses";
-import { GenerationPageSchema } from "../../shared/generations";
-import { RecentPromptsSchema } from "../../shared/prompt-tool-responses";
+import { CreateBatchResponseSchema } from "../../shared/generations/generation-responses";
+import { GenerationPageSchema } from "../../shared/generations/generations";
+import { RecentPromptsSchema } from "../../shared/prompts/prompt-tool-responses";
 import { parsePromptBlocklist } from "../config/prompt-blocklist";
 import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
 import { createLocalProvider } from "../providers/local/local-provider";

@@ -1,5 +1,5 @@
 import type { Transaction } from "kysely";
-import type { PromptStyle } from "../../shared/prompt-tool-responses";
+import type { PromptStyle } from "../../shared/prompts/prompt-tool-responses";
 import type { PromptBlocklist } from "../config/prompt-blocklist";
 import type { Database } from "../db/database";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";

@@ -1,11 +1,11 @@
-import { type AspectRatio, findAspectRatio } from "../../shared/aspect-ratios";
-import type { GenerationSettings } from "../../shared/generation-responses";
+import { type AspectRatio, findAspectRatio } from "../../shared/generations/aspect-ratios";
+import type { GenerationSettings } from "../../shared/generations/generation-responses";
 import {
 	DEFAULT_REFERENCE_STRENGTH,
 	DEFAULT_UPSCALE_FACTOR,
 	type GenerationAction,
-} from "../../shared/image-input";
-import { stripAspectRatioFlag } from "../../shared/prompt";
+} from "../../shared/image-input/image-input";
+import { stripAspectRatioFlag } from "../../shared/prompts/prompt";
 import type { GenerationRow } from "../db/schema";
 import type { GenerationInput, ImageInstruction, InputImage } from "../providers/types";
 

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
-import { ACTIVE_GENERATION_STATUSES } from "../../shared/generation-responses";
+import { ACTIVE_GENERATION_STATUSES } from "../../shared/generations/generation-responses";
 import type { DatabaseSchema, GenerationRow, NewGenerationRow } from "../db/schema";
 
 export type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;

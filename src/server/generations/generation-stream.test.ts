@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { PollResponse } from "../../shared/generations";
+import type { PollResponse } from "../../shared/generations/generations";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { createToken } from "../testing/api-token-kit";
 import {

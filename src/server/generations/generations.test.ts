@@ -6,7 +6,7 @@ import {
 	GenerationPageSchema,
 	GenerationSchema,
 	PollResponseSchema,
-} from "../../shared/generations";
+} from "../../shared/generations/generations";
 import {
 	type ImageProvider,
 	PLAIN_CAPABILITIES,

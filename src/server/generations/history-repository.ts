@@ -1,5 +1,5 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
-import type { AspectRatio } from "../../shared/aspect-ratios";
+import type { AspectRatio } from "../../shared/generations/aspect-ratios";
 import { isAfterCursor, isBeforeCursor, type PageCursor } from "../db/cursor-page";
 import type { DatabaseSchema, StoredImage } from "../db/schema";
 

@@ -4,7 +4,7 @@ import {
 	type GenerationPage,
 	GenerationPageSchema,
 	GenerationSchema,
-} from "../../shared/generations";
+} from "../../shared/generations/generations";
 import type { DatabaseSchema } from "../db/schema";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { minutesAgo, seedGeneration } from "../testing/history-kit";

@@ -6,7 +6,7 @@ import {
 	type Generation,
 	GenerationFamilySchema,
 	GenerationPageSchema,
-} from "../../shared/generations";
+} from "../../shared/generations/generations";
 import type { DatabaseSchema } from "../db/schema";
 import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
 import { createLocalProvider, LOCAL_CAPABILITIES } from "../providers/local/local-provider";

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GenerationSchema } from "../../shared/generation-responses";
+import { GenerationSchema } from "../../shared/generations/generation-responses";
 import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
 import { createLocalProvider, LOCAL_CAPABILITIES } from "../providers/local/local-provider";
 import type { ImageProvider } from "../providers/types";

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GenerationSchema } from "../../shared/generations";
+import { GenerationSchema } from "../../shared/generations/generations";
 import { startFakeHttpImageService } from "../testing/fakes/http-image-service";
 import {
 	buildServerBundle,

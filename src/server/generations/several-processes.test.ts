@@ -7,8 +7,8 @@ import {
 	GenerationSchema,
 	type PollResponse,
 	PollResponseSchema,
-} from "../../shared/generations";
-import { BulkDeleteResponseSchema } from "../../shared/history-responses";
+} from "../../shared/generations/generations";
+import { BulkDeleteResponseSchema } from "../../shared/history/history-responses";
 import { openPostgresDatabase } from "../db/database";
 import type { StoredImage } from "../db/schema";
 import { createSilentLogger } from "../logging/logger";

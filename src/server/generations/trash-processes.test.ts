@@ -2,8 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CreateGenerationResponseSchema, PollResponseSchema } from "../../shared/generations";
-import { BulkDeleteResponseSchema } from "../../shared/history-responses";
+import {
+	CreateGenerationResponseSchema,
+	PollResponseSchema,
+} from "../../shared/generations/generations";
+import { BulkDeleteResponseSchema } from "../../shared/history/history-responses";
 import { findFreePort } from "../testing/postgres-cluster";
 import { startS3Server } from "../testing/s3-server";
 import {

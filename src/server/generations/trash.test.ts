@@ -1,9 +1,12 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GENERATION_MESSAGES } from "../../shared/generation-flow";
-import { GenerationPageSchema, GenerationSchema } from "../../shared/generation-responses";
-import { AuditLogPageSchema } from "../../shared/history-responses";
-import { TrashPageSchema } from "../../shared/trash";
+import { GENERATION_MESSAGES } from "../../shared/generations/generation-flow";
+import {
+	GenerationPageSchema,
+	GenerationSchema,
+} from "../../shared/generations/generation-responses";
+import { AuditLogPageSchema } from "../../shared/history/history-responses";
+import { TrashPageSchema } from "../../shared/history/trash";
 import { createSilentLogger } from "../logging/logger";
 import { catalogueOfOne } from "../models/model-catalogue";
 import { createLocalProvider } from "../providers/local/local-provider";

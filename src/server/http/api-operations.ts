@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
+import { ErrorEnvelopeSchema } from "../../shared/generations/generation-responses";
 import type { RouteAccess } from "./app-env";
 
 /** Any zod schema, classic or mini: the document reads both through z.toJSONSchema. */

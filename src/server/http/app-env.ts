@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { ApiTokenScope } from "../../shared/api-tokens";
+import type { ApiTokenScope } from "../../shared/account/api-tokens";
 import type { Viewer } from "../person/viewer";
 
 /** What every request of the app carries, for Hono's typed `context.get`: set by the app, read by routes. */

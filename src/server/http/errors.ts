@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { ERRORS, type ErrorCode, type ErrorEnvelope, errorBody } from "../../shared/errors";
+import { ERRORS, type ErrorCode, type ErrorEnvelope, errorBody } from "../../shared/core/errors";
 import { isDatabaseUnavailableError } from "../db/database";
 import { AppError, type LocalizedMessage } from "../errors/app-error";
 import { readRequestLanguage } from "../i18n/request-language";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ERRORS } from "../../shared/errors";
-import type { GenerationPage } from "../../shared/generations";
+import { ERRORS } from "../../shared/core/errors";
+import type { GenerationPage } from "../../shared/generations/generations";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
 import { TEST_BASE_URL } from "../testing/test-settings";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
-import { unstorableTextMessage } from "../../shared/storable-text";
+import { unstorableTextMessage } from "../../shared/core/storable-text";
+import { ErrorEnvelopeSchema } from "../../shared/generations/generation-responses";
 import { API_OPERATIONS } from "../openapi/openapi-document";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {

@@ -3,7 +3,7 @@ import {
 	findUnstorableField,
 	hasUnstorableCharacter,
 	unstorableTextMessage,
-} from "../../shared/storable-text";
+} from "../../shared/core/storable-text";
 import { AppError } from "../errors/app-error";
 
 /** The request bodies whose text is read here: JSON and plain HTML forms. */
@@ -36,7 +36,7 @@ async function readBodyFields(request: Request): Promise<unknown> {
 
 /**
  * Every text Atelier takes is refused, 400 naming the field, when it holds a character the
- * database cannot hold (shared/storable-text.ts): the query's parameters and the JSON or form body
+ * database cannot hold (shared/core/storable-text.ts): the query's parameters and the JSON or form body
  * of every route under /api, ours and Better Auth's, before any route reads them. Without it a NUL
  * reached PostgreSQL and PGlite, which refuse it (a 500), and a lone surrogate was stored changed.
  * Path parameters are ids and keys checked by their routes; headers cannot carry either.

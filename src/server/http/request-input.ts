@@ -1,4 +1,7 @@
-import { GenerationIdSchema, GenerationIdsRequestSchema } from "../../shared/generations";
+import {
+	GenerationIdSchema,
+	GenerationIdsRequestSchema,
+} from "../../shared/generations/generations";
 import { AppError } from "../errors/app-error";
 import { writeInLanguage } from "../i18n/request-language";
 

@@ -3,7 +3,6 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Context } from "hono";
-import { findAppRoute } from "../../shared/app-routes";
 import {
 	BOOT_STATE_ELEMENT_ID,
 	BOOT_STATE_PLACEHOLDER,
@@ -11,9 +10,10 @@ import {
 	ENHANCE_ROOT_ATTRIBUTE,
 	type PagesManifest,
 	readPrerenderVariant,
-} from "../../shared/boot-state";
+} from "../../shared/account/boot-state";
+import type { PublicConfig } from "../../shared/account/session";
+import { findAppRoute } from "../../shared/core/app-routes";
 import type { Language } from "../../shared/i18n/languages";
-import type { PublicConfig } from "../../shared/session";
 
 type StaticFile = {
 	body: Buffer;
@@ -78,7 +78,7 @@ type PageContext = {
  * the boot state (pages.json, docs/decisions/012-prerendering-and-hydration.md). A page is answered
  * in the variant the request calls for, with its boot state in a JSON element and, when a session
  * cookie came with it, a preload of the session lookup, so the browser asks for it at once
- * alongside the script. Every other route of the route table (src/shared/app-routes.ts), and any
+ * alongside the script. Every other route of the route table (src/shared/core/app-routes.ts), and any
  * URL with a query string (a screen may read its query, the prerender cannot), gets the app shell,
  * index.html, with status 200; only a path no route knows gets the 404 page, with status 404. A
  * build without pages.json serves index.html everywhere. Every page is answered in the request's

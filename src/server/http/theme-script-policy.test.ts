@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { THEME_SCRIPT } from "../../shared/theme";
+import { THEME_SCRIPT } from "../../shared/account/theme";
 import { createTestServer, type TestServer } from "../testing/test-server";
 import { loadStaticSite } from "./static-site";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERRORS } from "../../shared/errors";
+import { ERRORS } from "../../shared/core/errors";
 import { type SmtpInbox, startSmtpInbox } from "../testing/smtp-inbox";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {

@@ -1,7 +1,7 @@
 // The server's side of languages (docs/decisions/037-languages.md): every catalogue, registered when
 // this module loads (memory only: the server answers in every language), and the language a request
 // asks for, which error messages, e-mails and pages are written in.
-import type { LanguageChoice } from "../../shared/account-settings";
+import type { LanguageChoice } from "../../shared/account/account-settings";
 import { INTL_LOCALES, LANGUAGE_COOKIE, type Language } from "../../shared/i18n/languages";
 import { pickLanguage } from "../../shared/i18n/negotiate-language";
 import {

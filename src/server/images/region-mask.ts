@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { type ExpandFrame, MASK_FEATHER_PIXELS } from "../../shared/region-edit";
+import { type ExpandFrame, MASK_FEATHER_PIXELS } from "../../shared/generations/region-edit";
 import { runImageWork } from "./image-work";
 
 // The one mask Atelier keeps for a region edit (docs/decisions/033-region-edit.md): a greyscale

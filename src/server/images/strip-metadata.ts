@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { imageTypeOfFormat } from "../../shared/image-types";
+import { imageTypeOfFormat } from "../../shared/image-input/image-types";
 import { runImageWork } from "./image-work";
 
 /**

@@ -1,5 +1,5 @@
 import type PgBoss from "pg-boss";
-import type { PushNotification } from "../../shared/push";
+import type { PushNotification } from "../../shared/notifications/push";
 import type { Logger } from "../logging/logger";
 import { createTransactionExecutor, type JobTransaction, jobIdFromName } from "./job-queue";
 import { startSlotWorker } from "./slot-worker";

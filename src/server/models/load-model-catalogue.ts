@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { ASPECT_RATIO_VALUES } from "../../shared/aspect-ratios";
-import { IMAGE_COUNTS, QUALITIES } from "../../shared/generation-settings";
+import { ASPECT_RATIO_VALUES } from "../../shared/generations/aspect-ratios";
+import { IMAGE_COUNTS, QUALITIES } from "../../shared/generations/generation-settings";
 import type { Env } from "../config/env";
 import {
 	createProvider,

@@ -1,6 +1,6 @@
-import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../shared/aspect-ratios";
-import { IMAGE_COUNTS, type Quality } from "../../shared/generation-settings";
-import { describeLocalModel, type PublicModel } from "../../shared/models";
+import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../shared/generations/aspect-ratios";
+import { IMAGE_COUNTS, type Quality } from "../../shared/generations/generation-settings";
+import { describeLocalModel, type PublicModel } from "../../shared/generations/models";
 import { providerLabel } from "../providers/registry/provider-registry";
 import type { ImageProvider } from "../providers/types";
 

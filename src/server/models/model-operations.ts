@@ -1,5 +1,5 @@
-import { API_TOKEN_SCOPES } from "../../shared/api-tokens";
-import { ModelsResponseSchema } from "../../shared/models";
+import { API_TOKEN_SCOPES } from "../../shared/account/api-tokens";
+import { ModelsResponseSchema } from "../../shared/generations/models";
 import type { ApiOperation } from "../http/api-operations";
 
 /**

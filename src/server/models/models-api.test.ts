@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CreateGenerationResponseSchema, GenerationPageSchema } from "../../shared/generations";
-import { ModelsResponseSchema } from "../../shared/models";
+import {
+	CreateGenerationResponseSchema,
+	GenerationPageSchema,
+} from "../../shared/generations/generations";
+import { ModelsResponseSchema } from "../../shared/generations/models";
 import { createLocalProvider, LOCAL_CAPABILITIES } from "../providers/local/local-provider";
 import type { ImageProvider } from "../providers/types";
 import { expectErrorEnvelope } from "../testing/error-envelope";

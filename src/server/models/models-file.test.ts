@@ -1,9 +1,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MODEL_NO_LONGER_OFFERED } from "../../shared/generation-settings";
-import { GenerationSchema } from "../../shared/generations";
-import { ModelsResponseSchema } from "../../shared/models";
+import { MODEL_NO_LONGER_OFFERED } from "../../shared/generations/generation-settings";
+import { GenerationSchema } from "../../shared/generations/generations";
+import { ModelsResponseSchema } from "../../shared/generations/models";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
 	buildServerBundle,

@@ -4,7 +4,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { MAX_ACTIVE_API_TOKENS } from "../../shared/api-tokens";
+import { MAX_ACTIVE_API_TOKENS } from "../../shared/account/api-tokens";
 import { createTestServer, type TestServer } from "../testing/test-server";
 import { TEST_BASE_URL } from "../testing/test-settings";
 import { API_OPERATIONS, buildOpenApiDocument } from "./openapi-document";

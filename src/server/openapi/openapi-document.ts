@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { API_TOKEN_SCOPES, MAX_ACTIVE_API_TOKENS } from "../../shared/api-tokens";
-import { ERRORS, type ErrorCode, errorBody } from "../../shared/errors";
-import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
+import { API_TOKEN_SCOPES, MAX_ACTIVE_API_TOKENS } from "../../shared/account/api-tokens";
+import { ERRORS, type ErrorCode, errorBody } from "../../shared/core/errors";
+import { ErrorEnvelopeSchema } from "../../shared/generations/generation-responses";
 import { authRefusedTokenScope } from "../../shared/i18n/messages";
 import { BOARD_OPERATIONS } from "../boards/board-operations";
 import { REGION_OPERATIONS } from "../generations/files/region-operations";

@@ -1,5 +1,5 @@
-import { CANCELLED_BY_DISABLE_MESSAGE } from "../../shared/errors";
-import type { Person } from "../../shared/people";
+import type { Person } from "../../shared/admin/people";
+import { CANCELLED_BY_DISABLE_MESSAGE } from "../../shared/core/errors";
 import { insertPersonEntry } from "../audit/audit-log-repository";
 import { revokeApiTokensOf } from "../auth/api-tokens";
 import { cancelProviderJob } from "../generations/request/delete-generations";

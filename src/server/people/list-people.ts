@@ -1,4 +1,4 @@
-import type { PeoplePage, PeopleQuery } from "../../shared/people";
+import type { PeoplePage, PeopleQuery } from "../../shared/admin/people";
 import { countPeople, selectPeoplePage } from "../person/people-repository";
 import type { Viewer } from "../person/viewer";
 import { type PeopleDeps, presentPerson } from "./people-service";

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
-import { PeoplePageSchema } from "../../shared/people";
+import { PeoplePageSchema } from "../../shared/admin/people";
+import { ErrorEnvelopeSchema } from "../../shared/generations/generation-responses";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
 	buildServerBundle,

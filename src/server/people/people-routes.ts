@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { PeopleQuerySchema, SetQuotaRequestSchema } from "../../shared/people";
+import { PeopleQuerySchema, SetQuotaRequestSchema } from "../../shared/admin/people";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseId, parseOrThrow, readJson } from "../http/request-input";
 import { deletePerson } from "./delete-person";

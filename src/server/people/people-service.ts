@@ -1,5 +1,5 @@
+import type { Person, PersonQuota } from "../../shared/admin/people";
 import { serverAdminAccountNotDisabled } from "../../shared/i18n/messages";
-import type { Person, PersonQuota } from "../../shared/people";
 import type { Auth } from "../auth/auth";
 import { AppError } from "../errors/app-error";
 import type { GenerationDeps } from "../generations/generation-deps";

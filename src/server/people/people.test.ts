@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CreatedApiTokenSchema } from "../../shared/api-tokens";
-import { CANCELLED_BY_DISABLE_MESSAGE } from "../../shared/errors";
-import { PollResponseSchema } from "../../shared/generations";
-import { AuditLogPageSchema } from "../../shared/history-responses";
+import { CreatedApiTokenSchema } from "../../shared/account/api-tokens";
 import {
 	DeletePersonResponseSchema,
 	type PeoplePage,
 	PeoplePageSchema,
 	PersonActionResponseSchema,
-} from "../../shared/people";
+} from "../../shared/admin/people";
+import { CANCELLED_BY_DISABLE_MESSAGE } from "../../shared/core/errors";
+import { PollResponseSchema } from "../../shared/generations/generations";
+import { AuditLogPageSchema } from "../../shared/history/history-responses";
 import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
 import { createLocalProvider } from "../providers/local/local-provider";
 import type { ImageProvider, ProviderJob, ProviderJobState } from "../providers/types";

@@ -1,4 +1,4 @@
-import type { Person, PersonQuota } from "../../shared/people";
+import type { Person, PersonQuota } from "../../shared/admin/people";
 import { insertPersonEntry } from "../audit/audit-log-repository";
 import { updatePersonControls } from "../person/people-repository";
 import type { Viewer } from "../person/viewer";

@@ -1,5 +1,5 @@
 import { type Expression, type Kysely, type SqlBool, sql, type Transaction } from "kysely";
-import type { PeopleSortKey, SortOrder } from "../../shared/people";
+import type { PeopleSortKey, SortOrder } from "../../shared/admin/people";
 import type { DatabaseSchema } from "../db/schema";
 
 type Executor = Kysely<DatabaseSchema> | Transaction<DatabaseSchema>;

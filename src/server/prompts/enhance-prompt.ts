@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { MAX_PROMPT_LENGTH } from "../../shared/constants";
+import { MAX_PROMPT_LENGTH } from "../../shared/core/constants";
+import type { EnhancePromptRequest } from "../../shared/generations/prompt-enhance";
 import { serverEnhanceLimit } from "../../shared/i18n/messages";
-import { validatePrompt } from "../../shared/prompt";
-import type { EnhancePromptRequest } from "../../shared/prompt-enhance";
-import type { EnhancedPrompt } from "../../shared/prompt-tool-responses";
+import { validatePrompt } from "../../shared/prompts/prompt";
+import type { EnhancedPrompt } from "../../shared/prompts/prompt-tool-responses";
 import type { Database } from "../db/database";
 import { countInWindow } from "../db/rate-limit-windows";
 import { AppError } from "../errors/app-error";

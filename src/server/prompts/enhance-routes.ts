@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { EnhancePromptRequestSchema } from "../../shared/prompt-enhance";
+import { EnhancePromptRequestSchema } from "../../shared/generations/prompt-enhance";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseOrThrow, readJson } from "../http/request-input";
 import { type EnhanceDeps, enhancePrompt } from "./enhance-prompt";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { readRecipeFromImage } from "../../shared/image-recipe-files";
-import { EnhancedPromptSchema } from "../../shared/prompt-tool-responses";
-import { UsageReportSchema } from "../../shared/usage-responses";
+import { UsageReportSchema } from "../../shared/admin/usage-responses";
+import { readRecipeFromImage } from "../../shared/image-recipe/image-recipe-files";
+import { EnhancedPromptSchema } from "../../shared/prompts/prompt-tool-responses";
 import { callWithToken, createToken } from "../testing/api-token-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../testing/fakes/openai";

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { MAX_PROMPT_LENGTH } from "../../shared/constants";
-import { validateNegativePrompt, validatePrompt } from "../../shared/prompt";
-import { MAX_STYLE_NAME_LENGTH, STYLE_ID_PATTERN } from "../../shared/prompt-styles";
-import { PROMPT_PLACEHOLDER, type PromptStyle } from "../../shared/prompt-tool-responses";
+import { MAX_PROMPT_LENGTH } from "../../shared/core/constants";
+import { validateNegativePrompt, validatePrompt } from "../../shared/prompts/prompt";
+import { MAX_STYLE_NAME_LENGTH, STYLE_ID_PATTERN } from "../../shared/prompts/prompt-styles";
+import { PROMPT_PLACEHOLDER, type PromptStyle } from "../../shared/prompts/prompt-tool-responses";
 
 /** The styles file cannot be used: every problem, each naming its entry and field. */
 export class StylesFileError extends Error {

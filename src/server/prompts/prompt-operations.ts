@@ -1,5 +1,8 @@
-import { EnhancePromptRequestSchema } from "../../shared/prompt-enhance";
-import { CreateStyleRequestSchema, UpdateStyleRequestSchema } from "../../shared/prompt-styles";
+import { EnhancePromptRequestSchema } from "../../shared/generations/prompt-enhance";
+import {
+	CreateStyleRequestSchema,
+	UpdateStyleRequestSchema,
+} from "../../shared/prompts/prompt-styles";
 import {
 	EnhancedPromptSchema,
 	MAX_RECENT_PROMPTS,
@@ -8,11 +11,11 @@ import {
 	PromptToolDoneSchema,
 	RecentPromptsSchema,
 	RemovedRecentPromptsSchema,
-} from "../../shared/prompt-tool-responses";
+} from "../../shared/prompts/prompt-tool-responses";
 import {
 	RecentPromptsQuerySchema,
 	RemoveRecentPromptsRequestSchema,
-} from "../../shared/recent-prompts";
+} from "../../shared/prompts/recent-prompts";
 import type { ApiOperation, Parameter } from "../http/api-operations";
 
 const STYLE_ID = "0b8f9e0c-5f4e-4d7a-9c39-2d1a51a3c6e7";

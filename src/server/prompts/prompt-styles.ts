@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { GenerationSettings } from "../../shared/generation-responses";
+import type { GenerationSettings } from "../../shared/generations/generation-responses";
 import { serverStyleLimit, sharedStyleId } from "../../shared/i18n/messages";
-import { stripAspectRatioFlag } from "../../shared/prompt";
+import { stripAspectRatioFlag } from "../../shared/prompts/prompt";
 import {
 	applyStyle,
 	type CreateStyleRequest,
 	MAX_PERSONAL_STYLES,
 	type UpdateStyleRequest,
-} from "../../shared/prompt-styles";
-import type { PromptStyle } from "../../shared/prompt-tool-responses";
+} from "../../shared/prompts/prompt-styles";
+import type { PromptStyle } from "../../shared/prompts/prompt-tool-responses";
 import type { Database } from "../db/database";
 import { AppError } from "../errors/app-error";
 import type { Viewer } from "../person/viewer";

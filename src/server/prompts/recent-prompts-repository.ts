@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from "kysely";
-import { MAX_RECENT_PROMPTS } from "../../shared/prompt-tool-responses";
+import { MAX_RECENT_PROMPTS } from "../../shared/prompts/prompt-tool-responses";
 import type { DatabaseSchema } from "../db/schema";
 
 // A person's last distinct prompts (recall and the Recent menu), the `recent_prompts` table: one row

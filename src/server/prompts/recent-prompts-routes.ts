@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import type { RecentPrompts } from "../../shared/prompt-tool-responses";
+import type { RecentPrompts } from "../../shared/prompts/prompt-tool-responses";
 import {
 	RecentPromptsQuerySchema,
 	RemoveRecentPromptsRequestSchema,
-} from "../../shared/recent-prompts";
+} from "../../shared/prompts/recent-prompts";
 import type { Database } from "../db/database";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseOrThrow, readJson } from "../http/request-input";

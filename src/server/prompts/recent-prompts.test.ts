@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RecentPromptsSchema } from "../../shared/prompt-tool-responses";
+import { RecentPromptsSchema } from "../../shared/prompts/prompt-tool-responses";
 import { callWithToken, createToken } from "../testing/api-token-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { readGeneration, requestGeneration, waitForFinish } from "../testing/generation-kit";

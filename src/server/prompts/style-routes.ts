@@ -1,5 +1,8 @@
 import { Hono } from "hono";
-import { CreateStyleRequestSchema, UpdateStyleRequestSchema } from "../../shared/prompt-styles";
+import {
+	CreateStyleRequestSchema,
+	UpdateStyleRequestSchema,
+} from "../../shared/prompts/prompt-styles";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseOrThrow, readJson } from "../http/request-input";
 import { PROMPT_OPERATIONS as OPERATIONS } from "./prompt-operations";

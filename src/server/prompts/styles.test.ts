@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GenerationPageSchema, GenerationSchema } from "../../shared/generations";
-import { readRecipeFromImage } from "../../shared/image-recipe-files";
-import { PromptStyleSchema, PromptStylesSchema } from "../../shared/prompt-tool-responses";
+import { GenerationPageSchema, GenerationSchema } from "../../shared/generations/generations";
+import { readRecipeFromImage } from "../../shared/image-recipe/image-recipe-files";
+import { PromptStyleSchema, PromptStylesSchema } from "../../shared/prompts/prompt-tool-responses";
 import { parsePromptBlocklist } from "../config/prompt-blocklist";
 import { createLocalProvider } from "../providers/local/local-provider";
 import type { GenerationInput, ImageProvider } from "../providers/types";

@@ -1,7 +1,7 @@
-import type { AspectRatio } from "../../shared/aspect-ratios";
-import { GENERATION_MESSAGES } from "../../shared/generation-flow";
-import type { Quality } from "../../shared/generation-settings";
-import type { UploadContentType } from "../../shared/image-input";
+import type { AspectRatio } from "../../shared/generations/aspect-ratios";
+import { GENERATION_MESSAGES } from "../../shared/generations/generation-flow";
+import type { Quality } from "../../shared/generations/generation-settings";
+import type { UploadContentType } from "../../shared/image-input/image-input";
 
 /**
  * What a generation asks a provider for. `prompt` never contains an `--ar` flag. The settings are

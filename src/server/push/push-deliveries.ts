@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/finish-notice";
 import { serverPushTestLimit } from "../../shared/i18n/messages";
-import { NOTIFIED_PROMPT_LENGTH, type PushNotification } from "../../shared/push";
+import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/notifications/finish-notice";
+import { NOTIFIED_PROMPT_LENGTH, type PushNotification } from "../../shared/notifications/push";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import { AppError } from "../errors/app-error";

@@ -2,7 +2,7 @@
 // signed (VAPID) and encrypted (aes128gcm) for each of the person's devices, once; 404 and 410
 // remove the subscription, 429 and 5xx are tried again.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PushNotificationSchema } from "../../shared/push";
+import { PushNotificationSchema } from "../../shared/notifications/push";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { type ImageProvider, ProviderError } from "../providers/types";
 import { expectErrorEnvelope } from "../testing/error-envelope";

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { MAX_PUSH_ENDPOINT_LENGTH } from "../../shared/push";
+import { MAX_PUSH_ENDPOINT_LENGTH } from "../../shared/notifications/push";
 import { isPrivateAddress, unbracketHostname } from "../net/private-address";
 import type { WebhookTargetRules } from "../webhooks/webhook-target";
 

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CreateGenerationResponseSchema } from "../../shared/generations";
-import { PushNotificationSchema } from "../../shared/push";
+import { CreateGenerationResponseSchema } from "../../shared/generations/generations";
+import { PushNotificationSchema } from "../../shared/notifications/push";
 import { waitForPushesSettled } from "../testing/push-kit";
 import { startPushService } from "../testing/push-service";
 import {

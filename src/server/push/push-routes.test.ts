@@ -1,8 +1,8 @@
 // The account's Web Push routes, as an attacker tries them: signed out, with an API token, on
 // someone else's device, with bad input, and with push service addresses that are not public https.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_TOKEN_SCOPES } from "../../shared/api-tokens";
-import { PushKeySchema } from "../../shared/push";
+import { API_TOKEN_SCOPES } from "../../shared/account/api-tokens";
+import { PushKeySchema } from "../../shared/notifications/push";
 import { DEFAULT_PUSH_SETTINGS } from "../push/push-settings";
 import { callWithToken, createToken } from "../testing/api-token-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";

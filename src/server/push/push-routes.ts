@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { z } from "zod/mini";
-import { describeDevice } from "../../shared/device-name";
+import { describeDevice } from "../../shared/account/device-name";
 import { serverPushDeviceLimit } from "../../shared/i18n/messages";
 import {
 	MAX_PUSH_SUBSCRIPTIONS,
 	type PushDevice,
 	SubscribePushRequestSchema,
-} from "../../shared/push";
+} from "../../shared/notifications/push";
 import type { Auth } from "../auth/auth";
 import { AppError } from "../errors/app-error";
 import type { Gate, ViewerEnv } from "../http/app-env";

@@ -1,6 +1,6 @@
 import { fetch as undiciFetch } from "undici";
 import webPush from "web-push";
-import type { PushNotification } from "../../shared/push";
+import type { PushNotification } from "../../shared/notifications/push";
 import { createGuardedAgent } from "../net/guarded-agent";
 import { createRequestDeadline, describeNetworkError } from "../net/request-deadline";
 import { readRetryAfterMs } from "../net/retry-after";

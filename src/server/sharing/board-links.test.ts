@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRecipeFromImage } from "../../shared/image-recipe-files";
-import { CreatedShareSchema, type SharedPage, SharedPageSchema } from "../../shared/sharing";
+import {
+	CreatedShareSchema,
+	type SharedPage,
+	SharedPageSchema,
+} from "../../shared/history/sharing";
+import { readRecipeFromImage } from "../../shared/image-recipe/image-recipe-files";
 import { parsePromptBlocklist } from "../config/prompt-blocklist";
 import { callWithToken, createToken, makeFinishedGeneration } from "../testing/api-token-kit";
 import { makeBoard, putOnBoard } from "../testing/board-kit";

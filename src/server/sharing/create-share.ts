@@ -1,4 +1,12 @@
 import {
+	type CreatedShare,
+	type CreateShareRequest,
+	SHARE_EXPIRY_MS,
+	type Share,
+	type ShareExpiry,
+	sharedPagePath,
+} from "../../shared/history/sharing";
+import {
 	serverPromptBlocked,
 	serverShareBoardUnchecked,
 	serverShareCheckFlagged,
@@ -12,14 +20,6 @@ import {
 	serverShareRotateHidden,
 	serverShareRotateRevoked,
 } from "../../shared/i18n/messages";
-import {
-	type CreatedShare,
-	type CreateShareRequest,
-	SHARE_EXPIRY_MS,
-	type Share,
-	type ShareExpiry,
-	sharedPagePath,
-} from "../../shared/sharing";
 import type { Database } from "../db/database";
 import type { GenerationRow } from "../db/schema";
 import { AppError, type LocalizedMessage } from "../errors/app-error";

@@ -1,4 +1,4 @@
-import type { AdminShare, ShareReport } from "../../shared/sharing";
+import type { AdminShare, ShareReport } from "../../shared/history/sharing";
 import { insertShareEntry, type ShareAction } from "../audit/audit-log-repository";
 import { AppError } from "../errors/app-error";
 import type { Viewer } from "../person/viewer";

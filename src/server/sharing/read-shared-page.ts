@@ -1,4 +1,4 @@
-import { type SharedPage, sharedPagePath } from "../../shared/sharing";
+import { type SharedPage, sharedPagePath } from "../../shared/history/sharing";
 import type { StoredImage } from "../db/schema";
 import { AppError } from "../errors/app-error";
 import { withRecipe } from "../generations/files/generation-recipe";

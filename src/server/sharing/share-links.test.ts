@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readRecipeFromImage, writeRecipeToImage } from "../../shared/image-recipe-files";
-import { SharedPageSchema } from "../../shared/sharing";
+import { SharedPageSchema } from "../../shared/history/sharing";
+import {
+	readRecipeFromImage,
+	writeRecipeToImage,
+} from "../../shared/image-recipe/image-recipe-files";
 import { makeFinishedGeneration } from "../testing/api-token-kit";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { requestGeneration, waitForFinish } from "../testing/generation-kit";

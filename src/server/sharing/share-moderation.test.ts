@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditLogPageSchema } from "../../shared/history-responses";
-import { AdminShareListSchema, ShareReportListSchema } from "../../shared/sharing";
+import { AuditLogPageSchema } from "../../shared/history/history-responses";
+import { AdminShareListSchema, ShareReportListSchema } from "../../shared/history/sharing";
 import { parsePromptBlocklist } from "../config/prompt-blocklist";
 import { createOpenAiModeration } from "../providers/openai/openai-moderation";
 import { callWithToken, createToken } from "../testing/api-token-kit";

@@ -1,4 +1,4 @@
-import { API_TOKEN_SCOPES } from "../../shared/api-tokens";
+import { API_TOKEN_SCOPES } from "../../shared/account/api-tokens";
 import {
 	CreatedShareSchema,
 	CreateShareRequestSchema,
@@ -8,7 +8,7 @@ import {
 	SharedPageSchema,
 	ShareListSchema,
 	ShareSchema,
-} from "../../shared/sharing";
+} from "../../shared/history/sharing";
 import { GENERATION_ID } from "../http/api-examples";
 import type { ApiOperation, Parameter } from "../http/api-operations";
 

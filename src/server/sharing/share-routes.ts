@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { CreateShareRequestSchema } from "../../shared/sharing";
+import { CreateShareRequestSchema } from "../../shared/history/sharing";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { parseId, parseOrThrow, readJson } from "../http/request-input";
 import { createShare, listShares, revokeShare, rotateShare, type ShareDeps } from "./create-share";

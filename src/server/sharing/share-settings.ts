@@ -1,4 +1,4 @@
-import type { SharingMode } from "../../shared/sharing";
+import type { SharingMode } from "../../shared/history/sharing";
 import type { PromptBlocklist } from "../config/prompt-blocklist";
 import type { CheckImages } from "../providers/openai/openai-moderation";
 

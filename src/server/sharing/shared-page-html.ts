@@ -1,3 +1,8 @@
+import {
+	REPORT_REASON_MAX_LENGTH,
+	type SharedPage,
+	sharedPagePath,
+} from "../../shared/history/sharing";
 import { INTL_LOCALES, type Language } from "../../shared/i18n/languages";
 import {
 	shareImageAlt,
@@ -27,7 +32,6 @@ import {
 	sharePageTitle,
 } from "../../shared/i18n/messages";
 import type { MessageOptions } from "../../shared/i18n/runtime";
-import { REPORT_REASON_MAX_LENGTH, type SharedPage, sharedPagePath } from "../../shared/sharing";
 
 /**
  * The shared page as one HTML string: no app bundle, styles inline (system colours, so it follows

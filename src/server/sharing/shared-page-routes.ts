@@ -1,6 +1,11 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { type ErrorCode, errorMessage } from "../../shared/errors";
+import { type ErrorCode, errorMessage } from "../../shared/core/errors";
+import {
+	ReportShareRequestSchema,
+	SharedPageQuerySchema,
+	sharedPagePath,
+} from "../../shared/history/sharing";
 import type { Language } from "../../shared/i18n/languages";
 import {
 	shareNoticeEnded,
@@ -15,11 +20,6 @@ import {
 	sharePageReported,
 } from "../../shared/i18n/messages";
 import type { MessageOptions } from "../../shared/i18n/runtime";
-import {
-	ReportShareRequestSchema,
-	SharedPageQuerySchema,
-	sharedPagePath,
-} from "../../shared/sharing";
 import { readClientIp } from "../auth/forward-to-auth";
 import { AppError } from "../errors/app-error";
 import type { Gate, ViewerEnv } from "../http/app-env";

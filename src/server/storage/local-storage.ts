@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { contentTypeOfExtension } from "../../shared/image-types";
+import { contentTypeOfExtension } from "../../shared/image-input/image-types";
 import { assertValidKey, type Storage } from "./storage";
 
 /** Images as files under one folder; writes go through a temporary file so a reader never sees half an image. */

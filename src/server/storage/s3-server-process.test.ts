@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Generation } from "../../shared/generations";
+import type { Generation } from "../../shared/generations/generations";
 import { type S3Server, startS3Server } from "../testing/s3-server";
 import {
 	buildServerBundle,

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import { CreatedApiTokenSchema } from "../../shared/api-tokens";
-import { WebhookEndpointListSchema } from "../../shared/webhooks";
+import { CreatedApiTokenSchema } from "../../shared/account/api-tokens";
+import { WebhookEndpointListSchema } from "../../shared/notifications/webhooks";
 import type { TestClient, TestServer } from "./test-server";
 
 /**

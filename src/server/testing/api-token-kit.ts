@@ -1,11 +1,11 @@
 import sharp from "sharp";
 import { expect } from "vitest";
 import { z } from "zod";
-import { type ApiTokenScope, CreatedApiTokenSchema } from "../../shared/api-tokens";
-import type { Generation } from "../../shared/generations";
-import { UploadResponseSchema } from "../../shared/image-input";
-import { PromptStyleSchema } from "../../shared/prompt-tool-responses";
-import { CreatedShareSchema } from "../../shared/sharing";
+import { type ApiTokenScope, CreatedApiTokenSchema } from "../../shared/account/api-tokens";
+import type { Generation } from "../../shared/generations/generations";
+import { CreatedShareSchema } from "../../shared/history/sharing";
+import { UploadResponseSchema } from "../../shared/image-input/image-input";
+import { PromptStyleSchema } from "../../shared/prompts/prompt-tool-responses";
 import type { ApiOperation } from "../http/api-operations";
 import { createSignedUrls } from "../storage/signed-urls";
 import { makeBoard, putOnBoard } from "./board-kit";

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { build } from "esbuild";
 import { z } from "zod";
-import { GenerationPageSchema, GenerationSchema } from "../../shared/generations";
+import { GenerationPageSchema, GenerationSchema } from "../../shared/generations/generations";
 import { waitFor } from "./server-process";
 
 /** `npm run backup` and `npm run restore` bundled as `npm run build` does, in a temp folder. */

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { z } from "zod/mini";
-import { type Board, BoardSchema, type CreateBoardRequest } from "../../shared/boards";
-import { type GenerationPage, GenerationPageSchema } from "../../shared/generations";
+import { type GenerationPage, GenerationPageSchema } from "../../shared/generations/generations";
+import { type Board, BoardSchema, type CreateBoardRequest } from "../../shared/history/boards";
 import type { TestClient } from "./test-server";
 
 /** A board made through POST /api/boards by the person the client is signed in as. */

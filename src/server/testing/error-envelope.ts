@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { ErrorCode } from "../../shared/errors";
-import { ErrorEnvelopeSchema } from "../../shared/generation-responses";
+import type { ErrorCode } from "../../shared/core/errors";
+import { ErrorEnvelopeSchema } from "../../shared/generations/generation-responses";
 
 /** Asserts an error answer: its status, a JSON error envelope and its code; returns the message. */
 export async function expectErrorEnvelope(

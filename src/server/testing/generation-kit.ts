@@ -6,7 +6,7 @@ import {
 	GenerationSchema,
 	type PollResponse,
 	PollResponseSchema,
-} from "../../shared/generations";
+} from "../../shared/generations/generations";
 import type { ImageProvider } from "../providers/types";
 import { DEFAULT_RUN_SETTINGS } from "../server";
 import { createTestServer, createTestUser, type TestClient, type TestServer } from "./test-server";

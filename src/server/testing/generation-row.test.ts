@@ -1,7 +1,7 @@
 // The completed row the tests build and the benchmarks' seed inserts is one the history lists: a
 // column it lacks, and a history that hid its rows, would show here before in a benchmark run.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GenerationPage } from "../../shared/generation-responses";
+import type { GenerationPage } from "../../shared/generations/generation-responses";
 import { insertCompletedRowsSql } from "./generation-row";
 import { availableDatabaseKinds } from "./test-database";
 import { createTestServer, createTestUser, type TestServer } from "./test-server";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
-import type { AspectRatio } from "../../shared/aspect-ratios";
-import type { GenerationStatus } from "../../shared/generation-responses";
-import type { Quality } from "../../shared/generation-settings";
+import type { AspectRatio } from "../../shared/generations/aspect-ratios";
+import type { GenerationStatus } from "../../shared/generations/generation-responses";
+import type { Quality } from "../../shared/generations/generation-settings";
 import type { StoredImage } from "../db/schema";
 import { pollingUrlFor } from "../generations/request/generation-presenter";
 import { runFolder, sumStoredBytes } from "../generations/run/store-images";

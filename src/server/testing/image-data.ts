@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { detectImageFormat } from "../../shared/image-recipe-files";
+import { detectImageFormat } from "../../shared/image-recipe/image-recipe-files";
 
 /**
  * The compressed picture of a PNG (its IDAT chunks), JPEG (everything from its first scan on) or

@@ -1,5 +1,9 @@
 import { expect } from "vitest";
-import { type PushDevice, PushDeviceListSchema, SubscribedPushSchema } from "../../shared/push";
+import {
+	type PushDevice,
+	PushDeviceListSchema,
+	SubscribedPushSchema,
+} from "../../shared/notifications/push";
 import type { TestPushSubscription } from "./push-service";
 import type { TestClient } from "./test-server";
 

@@ -1,7 +1,10 @@
 import sharp from "sharp";
 import { expect } from "vitest";
-import { CreateGenerationResponseSchema, type Generation } from "../../shared/generations";
-import { UploadResponseSchema } from "../../shared/image-input";
+import {
+	CreateGenerationResponseSchema,
+	type Generation,
+} from "../../shared/generations/generations";
+import { UploadResponseSchema } from "../../shared/image-input/image-input";
 import type { ModelCatalogue } from "../models/model-catalogue";
 import { readGeneration, waitForFinish } from "./generation-kit";
 import type { DatabaseKind } from "./test-database";

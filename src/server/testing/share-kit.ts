@@ -4,7 +4,7 @@ import {
 	CreatedShareSchema,
 	type Share,
 	ShareListSchema,
-} from "../../shared/sharing";
+} from "../../shared/history/sharing";
 import { TestClient as Client, type TestClient, type TestServer } from "./test-server";
 import { TEST_BASE_URL } from "./test-settings";
 

@@ -4,7 +4,7 @@ import {
 	QueuedWebhookDeliverySchema,
 	type WebhookDelivery,
 	WebhookDeliveryListSchema,
-} from "../../shared/webhooks";
+} from "../../shared/notifications/webhooks";
 import type { TestClient } from "./test-server";
 
 /** Adds an endpoint through the API (201 expected); answers it with its secret. */

@@ -1,7 +1,7 @@
 import sharp from "sharp";
-import { MAX_UPLOAD_PIXELS, type UploadContentType } from "../../shared/image-input";
-import { inputImageType, isInputContentType } from "../../shared/image-types";
-import { UPLOAD_MESSAGES } from "../../shared/upload-rules";
+import { MAX_UPLOAD_PIXELS, type UploadContentType } from "../../shared/image-input/image-input";
+import { inputImageType, isInputContentType } from "../../shared/image-input/image-types";
+import { UPLOAD_MESSAGES } from "../../shared/image-input/upload-rules";
 import { AppError } from "../errors/app-error";
 import { sniffImageType } from "../net/sniff-image-type";
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { UNUSED_UPLOAD_MS } from "../../shared/image-input";
+import { UNUSED_UPLOAD_MS } from "../../shared/image-input/image-input";
 import type { DatabaseSchema } from "../db/schema";
 import type { Storage } from "../storage/storage";
 import { deleteUnusedUploads, deleteUploadsOf, selectExistingUploadIds } from "./upload-repository";

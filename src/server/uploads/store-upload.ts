@@ -1,6 +1,10 @@
 import type { Kysely } from "kysely";
-import type { UploadResponse } from "../../shared/image-input";
-import { MAX_UNUSED_UPLOADS, UPLOAD_MESSAGES, UPLOAD_RATE_LIMITS } from "../../shared/upload-rules";
+import type { UploadResponse } from "../../shared/image-input/image-input";
+import {
+	MAX_UNUSED_UPLOADS,
+	UPLOAD_MESSAGES,
+	UPLOAD_RATE_LIMITS,
+} from "../../shared/image-input/upload-rules";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema } from "../db/schema";
 import { AppError } from "../errors/app-error";

@@ -3,9 +3,9 @@ import {
 	MAX_UPLOAD_PIXELS,
 	UNUSED_UPLOAD_MS,
 	UploadResponseSchema,
-} from "../../shared/image-input";
-import { UploadFormSchema } from "../../shared/upload-form";
-import { MAX_UNUSED_UPLOADS, UPLOAD_RATE_LIMITS } from "../../shared/upload-rules";
+} from "../../shared/image-input/image-input";
+import { UploadFormSchema } from "../../shared/image-input/upload-form";
+import { MAX_UNUSED_UPLOADS, UPLOAD_RATE_LIMITS } from "../../shared/image-input/upload-rules";
 import type { ApiOperation } from "../http/api-operations";
 
 const UPLOAD_ID = "01960b7e-5d2a-7c41-9b3e-4f2a6c8d1e09";

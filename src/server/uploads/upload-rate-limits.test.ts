@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UPLOAD_MESSAGES, UPLOAD_RATE_LIMITS } from "../../shared/upload-rules";
+import { UPLOAD_MESSAGES, UPLOAD_RATE_LIMITS } from "../../shared/image-input/upload-rules";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { availableDatabaseKinds } from "../testing/test-database";
 import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";

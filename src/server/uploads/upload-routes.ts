@@ -1,8 +1,8 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { MAX_UPLOAD_BYTES } from "../../shared/image-input";
-import { UploadFormSchema } from "../../shared/upload-form";
-import { UPLOAD_MESSAGES } from "../../shared/upload-rules";
+import { MAX_UPLOAD_BYTES } from "../../shared/image-input/image-input";
+import { UploadFormSchema } from "../../shared/image-input/upload-form";
+import { UPLOAD_MESSAGES } from "../../shared/image-input/upload-rules";
 import { AppError } from "../errors/app-error";
 import type { Gate, ViewerEnv } from "../http/app-env";
 import { errorResponse } from "../http/errors";

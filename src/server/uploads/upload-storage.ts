@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { UploadContentType } from "../../shared/image-input";
-import { extensionOfContentType } from "../../shared/image-types";
+import type { UploadContentType } from "../../shared/image-input/image-input";
+import { extensionOfContentType } from "../../shared/image-input/image-types";
 import { AppError } from "../errors/app-error";
 import type { InputImage } from "../providers/types";
 import type { Storage } from "../storage/storage";

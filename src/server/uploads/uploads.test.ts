@@ -4,9 +4,9 @@ import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CreatedApiTokenSchema } from "../../shared/api-tokens";
-import { MAX_UPLOAD_BYTES, UploadResponseSchema } from "../../shared/image-input";
-import { MAX_UNUSED_UPLOADS, UPLOAD_MESSAGES } from "../../shared/upload-rules";
+import { CreatedApiTokenSchema } from "../../shared/account/api-tokens";
+import { MAX_UPLOAD_BYTES, UploadResponseSchema } from "../../shared/image-input/image-input";
+import { MAX_UNUSED_UPLOADS, UPLOAD_MESSAGES } from "../../shared/image-input/upload-rules";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {

@@ -1,6 +1,6 @@
-import { GENERATION_MESSAGES } from "../../shared/generation-flow";
-import { MODEL_NO_LONGER_OFFERED } from "../../shared/generation-settings";
-import type { FailureReason } from "../../shared/usage-responses";
+import type { FailureReason } from "../../shared/admin/usage-responses";
+import { GENERATION_MESSAGES } from "../../shared/generations/generation-flow";
+import { MODEL_NO_LONGER_OFFERED } from "../../shared/generations/generation-settings";
 import { PROVIDER_MESSAGES } from "../providers/shared/provider-messages";
 
 // The messages a failed generation stores are the ones people were shown; each known one belongs

@@ -3,7 +3,7 @@ import {
 	type FailureReason,
 	USAGE_DAYS,
 	type UsageReport,
-} from "../../shared/usage-responses";
+} from "../../shared/admin/usage-responses";
 import type { GenerationDeps } from "../generations/generation-deps";
 import { classifyFailure } from "./failure-reason";
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type UsageReport, UsageReportSchema } from "../../shared/usage-responses";
+import { type UsageReport, UsageReportSchema } from "../../shared/admin/usage-responses";
 import { createModelCatalogue, modelFromProvider } from "../models/model-catalogue";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { expectErrorEnvelope } from "../testing/error-envelope";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import { serverWebhookTestLimit } from "../../shared/i18n/messages";
-import { WEBHOOK_TEST_EVENT, type WebhookEventType } from "../../shared/webhooks";
+import { WEBHOOK_TEST_EVENT, type WebhookEventType } from "../../shared/notifications/webhooks";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import { AppError } from "../errors/app-error";

@@ -2,13 +2,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { CreateGenerationResponseSchema } from "../../shared/generations";
+import { CreateGenerationResponseSchema } from "../../shared/generations/generations";
 import {
 	CreatedWebhookSchema,
 	QueuedWebhookDeliverySchema,
 	type WebhookDelivery,
 	WebhookDeliveryListSchema,
-} from "../../shared/webhooks";
+} from "../../shared/notifications/webhooks";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
 	buildServerBundle,

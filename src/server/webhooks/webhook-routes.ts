@@ -8,7 +8,7 @@ import {
 	type WebhookDelivery,
 	type WebhookEndpoint,
 	type WebhookEventType,
-} from "../../shared/webhooks";
+} from "../../shared/notifications/webhooks";
 import { AppError } from "../errors/app-error";
 import { BROWSER_ACCESS } from "../http/api-operations";
 import type { Gate, ViewerEnv } from "../http/app-env";

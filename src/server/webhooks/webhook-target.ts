@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { MAX_WEBHOOK_URL_LENGTH } from "../../shared/webhooks";
+import { MAX_WEBHOOK_URL_LENGTH } from "../../shared/notifications/webhooks";
 import { isPrivateAddress, unbracketHostname } from "../net/private-address";
 
 /** Where webhooks may go: public addresses only, unless the operator allows private ones. */

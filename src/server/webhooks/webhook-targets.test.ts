@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WebhookEndpointListSchema } from "../../shared/webhooks";
+import { WebhookEndpointListSchema } from "../../shared/notifications/webhooks";
 import { DEFAULT_WEBHOOK_SETTINGS } from "../server";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { availableDatabaseKinds } from "../testing/test-database";

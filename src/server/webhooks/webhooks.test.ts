@@ -1,8 +1,8 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { GenerationSchema } from "../../shared/generations";
-import { WebhookEndpointListSchema } from "../../shared/webhooks";
+import { GenerationSchema } from "../../shared/generations/generations";
+import { WebhookEndpointListSchema } from "../../shared/notifications/webhooks";
 import { createLocalProvider } from "../providers/local/local-provider";
 import { type ImageProvider, ProviderError } from "../providers/types";
 import { DEFAULT_WEBHOOK_SETTINGS } from "../server";

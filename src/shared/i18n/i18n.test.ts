@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
-import { ERRORS, type ErrorCode, errorMessage } from "../errors";
+import { ERRORS, type ErrorCode, errorMessage } from "../core/errors";
 import { activeGenerationsLabel, errorNotFound, mailResetSubject } from "./messages";
 import deJson from "./messages/de.json";
 import en from "./messages/en.json";

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router";
-import { APP_PATHS } from "../../shared/app-routes";
+import { APP_PATHS } from "../../shared/core/app-routes";
 import { appAccountDeleted } from "../../shared/i18n/messages";
 import { AccountPage } from "../features/account/account-page";
 import { useAuth } from "../features/auth/auth-context";

@@ -1,5 +1,5 @@
 import { Navigate } from "react-router";
-import { APP_PATHS } from "../../shared/app-routes";
+import { APP_PATHS } from "../../shared/core/app-routes";
 import { PeoplePage } from "../features/admin/people-page";
 import { SharesPage } from "../features/admin/shares-page";
 import { UsagePage } from "../features/admin/usage-page";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { APP_PATHS, APP_ROUTES, findAppRoute } from "../../shared/app-routes";
+import { APP_PATHS, APP_ROUTES, findAppRoute } from "../../shared/core/app-routes";
 
 const WEB_ROOT = join(import.meta.dirname, "..");
 

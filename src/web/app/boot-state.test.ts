@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it } from "vitest";
-import { BOOT_STATE_ELEMENT_ID } from "../../shared/boot-state";
+import { BOOT_STATE_ELEMENT_ID } from "../../shared/account/boot-state";
 import { SESSION_QUERY_KEY } from "../features/auth/auth-session";
 import { PUBLIC_CONFIG_QUERY_KEY } from "../lib/public-config";
 import { readBootState, seedQueryClient } from "./boot-state";

@@ -1,11 +1,11 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { BOOT_STATE_ELEMENT_ID, type BootState } from "../../shared/boot-state";
+import { BOOT_STATE_ELEMENT_ID, type BootState } from "../../shared/account/boot-state";
 import { SESSION_QUERY_KEY } from "../features/auth/auth-session";
 import { PUBLIC_CONFIG_QUERY_KEY, readPublicConfig } from "../lib/public-config";
 import { isRecord } from "../lib/read-json";
 
 /**
- * The boot state the server put in the page (src/shared/boot-state.ts), or undefined when there is
+ * The boot state the server put in the page (src/shared/account/boot-state.ts), or undefined when there is
  * none (the Vite dev server) or it cannot be read: the app then asks the server for both.
  */
 export function readBootState(document: Document): BootState | undefined {

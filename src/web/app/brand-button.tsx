@@ -1,6 +1,6 @@
 import { Sparkles } from "lucide-react";
 import { useNavigate } from "react-router";
-import { APP_PATHS } from "../../shared/app-routes";
+import { APP_PATHS } from "../../shared/core/app-routes";
 
 /** The product's name, the same in every language. */
 const PRODUCT_NAME = "Atelier";

@@ -4,7 +4,7 @@
 // clicking it brings the tab forward and opens the result in the history.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Generation } from "../../shared/generation-responses";
+import type { Generation } from "../../shared/generations/generation-responses";
 import { startFakeGenerationsApi } from "../testing/fakes/fake-generations-api";
 import { installFakeNotifications, setPageVisibility } from "../testing/fakes/fake-notifications";
 import {

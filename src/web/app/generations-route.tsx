@@ -5,7 +5,7 @@
 
 import { lazy } from "react";
 import { Navigate, useParams } from "react-router";
-import { APP_PATHS } from "../../shared/app-routes";
+import { APP_PATHS } from "../../shared/core/app-routes";
 import { boardLoading, boardLoadOneFailed } from "../../shared/i18n/messages";
 import { QueryStatus } from "../components/query-status";
 import { AuditLogPage } from "../features/admin/audit-log-page";

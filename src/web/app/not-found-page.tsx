@@ -1,6 +1,6 @@
 import { Compass, Home, Images } from "lucide-react";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../shared/app-routes";
+import { APP_PATHS } from "../../shared/core/app-routes";
 import {
 	appGoHome,
 	appNotFoundDescription,

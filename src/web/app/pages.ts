@@ -1,7 +1,7 @@
 // The pages the build prerenders (scripts/prerender-web.mjs), read from the route table
-// (src/shared/app-routes.ts): each route of a screen in PRERENDERED_SCREENS, and the 404 page. The
+// (src/shared/core/app-routes.ts): each route of a screen in PRERENDERED_SCREENS, and the 404 page. The
 // other routes get the app shell from the server, which reads the same table.
-import { APP_ROUTES, type AppScreen, PRERENDERED_SCREENS } from "../../shared/app-routes";
+import { APP_ROUTES, type AppScreen, PRERENDERED_SCREENS } from "../../shared/core/app-routes";
 
 type PrerenderedPage = {
 	name: string;

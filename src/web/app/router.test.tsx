@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { delay, HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
-import { APP_ROUTES } from "../../shared/app-routes";
+import { APP_ROUTES } from "../../shared/core/app-routes";
 import { startFakeAuditLogServer } from "../testing/fakes/fake-audit-log-server";
 import { createTestUser, startFakeAuthServer } from "../testing/fakes/fake-auth-server";
 import { mswServer } from "../testing/msw-server";

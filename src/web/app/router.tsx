@@ -1,13 +1,13 @@
 import { type ComponentType, Suspense, useEffect, useState } from "react";
 import { matchRoutes, type RouteObject, useRoutes } from "react-router";
+import { APP_HYDRATED_EVENT } from "../../shared/account/boot-state";
 import {
 	APP_PATHS,
 	APP_ROUTES,
 	type AppScreen,
 	type RouteAccess,
 	type RouteLayout,
-} from "../../shared/app-routes";
-import { APP_HYDRATED_EVENT } from "../../shared/boot-state";
+} from "../../shared/core/app-routes";
 import { RequireSignedIn, RequireSignedOut } from "../features/auth/route-guards";
 import { loadAuthClient } from "../lib/auth-client";
 import { AuthLayout } from "./auth-layout";
@@ -53,7 +53,7 @@ const ForgotPasswordRoute = authScreen(
 const ResetPasswordRoute = authScreen(async () => (await loadRecoveryRoutes()).ResetPasswordRoute);
 const VerifyEmailRoute = authScreen(async () => (await loadRecoveryRoutes()).VerifyEmailRoute);
 
-/** The component of each screen of the route table (src/shared/app-routes.ts). */
+/** The component of each screen of the route table (src/shared/core/app-routes.ts). */
 const SCREENS: Record<AppScreen, ComponentType> = {
 	generator: GeneratorRoute,
 	generations: GenerationsRoute,

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { ERRORS } from "../../shared/errors";
+import { ERRORS } from "../../shared/core/errors";
 import { createTestUser, startFakeAuthServer } from "../testing/fakes/fake-auth-server";
 import { renderApp } from "../testing/render-app";
 import { findToast } from "../testing/toasts";

@@ -1,7 +1,7 @@
 import { Images, ShieldCheck } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../shared/app-routes";
+import { APP_PATHS } from "../../shared/core/app-routes";
 import {
 	adminBadge,
 	appGallery,

@@ -3,7 +3,7 @@
 // generations made from the image shown, not from its siblings). Read when the preview opens, for
 // the image it shows.
 import { useQuery } from "@tanstack/react-query";
-import { type Generation, isInProgress } from "../../shared/generation-responses";
+import { type Generation, isInProgress } from "../../shared/generations/generation-responses";
 import {
 	historyFamilyFailed,
 	historyOpenChild,
@@ -15,7 +15,7 @@ import {
 	imageOriginalInTrash,
 	imageUploadGone,
 } from "../../shared/i18n/messages";
-import { ACTION_LABELS, type GenerationParent } from "../../shared/image-input";
+import { ACTION_LABELS, type GenerationParent } from "../../shared/image-input/image-input";
 import { FAMILY_QUERY_PREFIX, fetchGenerationFamily } from "../lib/generations-requests";
 import { Spinner } from "./spinner";
 import { Thumbnail } from "./thumbnail";

@@ -12,7 +12,7 @@ import {
 	imageActions,
 	imageUpscaleResamples,
 } from "../../shared/i18n/messages";
-import { ACTION_LABELS } from "../../shared/image-input";
+import { ACTION_LABELS } from "../../shared/image-input/image-input";
 import {
 	buildEditorLink,
 	type EditorSource,

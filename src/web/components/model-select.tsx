@@ -1,8 +1,8 @@
 // The Model control: a native select, shown when more than one model is offered.
 import { ChevronDown } from "lucide-react";
 import { useId } from "react";
+import { type PublicModel, translateModelDescription } from "../../shared/generations/models";
 import { generatorModel, generatorPricePerImage } from "../../shared/i18n/messages";
-import { type PublicModel, translateModelDescription } from "../../shared/models";
 import { joinClassNames } from "../lib/class-names";
 import { formatPrice } from "../lib/number-format";
 import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "./field-classes";

@@ -1,4 +1,4 @@
-import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
+import { MIN_PASSWORD_LENGTH } from "../../shared/core/constants";
 import {
 	fieldConfirmNewPassword,
 	fieldConfirmPassword,
@@ -38,7 +38,7 @@ type NewPasswordFieldsProps = {
 
 /**
  * A new password typed twice, at sign-up, reset and change alike; the form checks them with
- * checkNewPassword (shared/passwords.ts), whose length rule the hint states.
+ * checkNewPassword (shared/account/passwords.ts), whose length rule the hint states.
  */
 export function NewPasswordFields({
 	kind,

@@ -2,7 +2,7 @@
 // dice that empty it.
 import { Dices } from "lucide-react";
 import { useId } from "react";
-import { MAX_SEED } from "../../shared/generation-settings";
+import { MAX_SEED } from "../../shared/generations/generation-settings";
 import {
 	generatorRandomSeed,
 	generatorSeed,

@@ -3,6 +3,11 @@ import { useMutation } from "@tanstack/react-query";
 import { Link2 } from "lucide-react";
 import { type FormEvent, type RefObject, useState } from "react";
 import {
+	type CreatedShare,
+	offeredShareExpiries,
+	type ShareExpiry,
+} from "../../shared/history/sharing";
+import {
 	boardShareLink,
 	shareAllImages,
 	shareAllowOriginals,
@@ -25,7 +30,6 @@ import {
 	shareSignedInDescription,
 	shareWhat,
 } from "../../shared/i18n/messages";
-import { type CreatedShare, offeredShareExpiries, type ShareExpiry } from "../../shared/sharing";
 import { usePublicConfig } from "../lib/public-config";
 import { createShare } from "../lib/share-requests";
 import { AlertMessage } from "./alert-message";

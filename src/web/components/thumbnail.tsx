@@ -1,5 +1,5 @@
 import type { ImgHTMLAttributes } from "react";
-import type { GenerationImage } from "../../shared/generation-responses";
+import type { GenerationImage } from "../../shared/generations/generation-responses";
 
 type ThumbnailProps = {
 	image: Pick<GenerationImage, "thumbnailUrl" | "thumbnailWidth" | "thumbnailHeight">;

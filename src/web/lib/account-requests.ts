@@ -8,10 +8,10 @@ import {
 	type CreatedApiToken,
 	CreatedApiTokenSchema,
 	RevokeApiTokenResponseSchema,
-} from "../../shared/api-tokens";
-import { APP_PATHS } from "../../shared/app-routes";
-import { MIN_PASSWORD_LENGTH } from "../../shared/constants";
-import { ERRORS } from "../../shared/errors";
+} from "../../shared/account/api-tokens";
+import { APP_PATHS } from "../../shared/core/app-routes";
+import { MIN_PASSWORD_LENGTH } from "../../shared/core/constants";
+import { ERRORS } from "../../shared/core/errors";
 import {
 	accountRefusedLinkUsed,
 	accountRefusedNoPassword,
@@ -26,7 +26,7 @@ import {
 	WebhookDeliveryListSchema,
 	type WebhookEndpoint,
 	WebhookEndpointListSchema,
-} from "../../shared/webhooks";
+} from "../../shared/notifications/webhooks";
 import { requestApi } from "./api-client";
 import { ApiError, fetchApiJson } from "./api-fetch";
 import { loadAuthClient } from "./auth-client";

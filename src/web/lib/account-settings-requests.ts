@@ -4,7 +4,7 @@ import {
 	type AccountSettings,
 	AccountSettingsSchema,
 	type UpdateAccountSettingsRequest,
-} from "../../shared/account-settings";
+} from "../../shared/account/account-settings";
 import { requestApi } from "./api-client";
 
 export const ACCOUNT_SETTINGS_QUERY_KEY = ["account-settings"] as const;

@@ -5,9 +5,12 @@
 // paint, for signed-in people only.
 
 import { type QueryClient, skipToken, useQuery } from "@tanstack/react-query";
-import { POLLING_INTERVAL_MS } from "../../shared/constants";
-import type { ActiveGeneration, ActiveGenerations } from "../../shared/generation-responses";
-import { sleep } from "../../shared/sleep";
+import { POLLING_INTERVAL_MS } from "../../shared/core/constants";
+import { sleep } from "../../shared/core/sleep";
+import type {
+	ActiveGeneration,
+	ActiveGenerations,
+} from "../../shared/generations/generation-responses";
 import { isAbortError } from "./api-client";
 import { subscribeToGenerations } from "./generation-stream";
 import { fetchActiveGenerations } from "./generations-requests";

@@ -1,6 +1,6 @@
 // The administrator's calls to the API, each wrapped once. Loaded on demand, with the screens that
 // use them (docs/decisions/005-first-load-budget.md).
-import { type AuditLogPage, AuditLogPageSchema } from "../../shared/history-responses";
+
 import {
 	DeletePersonResponseSchema,
 	type PeoplePage,
@@ -10,8 +10,9 @@ import {
 	PersonActionResponseSchema,
 	type PersonQuota,
 	type SortOrder,
-} from "../../shared/people";
-import { type UsageReport, UsageReportSchema } from "../../shared/usage-responses";
+} from "../../shared/admin/people";
+import { type UsageReport, UsageReportSchema } from "../../shared/admin/usage-responses";
+import { type AuditLogPage, AuditLogPageSchema } from "../../shared/history/history-responses";
 import { requestApi } from "./api-client";
 
 /** One cursor page of the audit log, newest first. */

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/mini";
-import { ERRORS } from "../../shared/errors";
+import { ERRORS } from "../../shared/core/errors";
 import { mswServer } from "../testing/msw-server";
 import { ApiError, requestApi } from "./api-client";
 

@@ -1,7 +1,7 @@
 // The fetch half of the API client, without a schema library, for the first page; api-client.ts
 // adds parsing with the shared schemas (docs/decisions/005-first-load-budget.md).
-import type { ApiFailure, ApiFailureKind } from "../../shared/errors";
-import { FIRST_PAGE_ERRORS } from "../../shared/first-page-errors";
+import type { ApiFailure, ApiFailureKind } from "../../shared/core/errors";
+import { FIRST_PAGE_ERRORS } from "../../shared/core/first-page-errors";
 import { readErrorBody } from "./read-json";
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ASPECT_RATIOS } from "../../shared/aspect-ratios";
+import { ASPECT_RATIOS } from "../../shared/generations/aspect-ratios";
 import { describeAspectRatio } from "./aspect-ratio-label";
 
 describe("describeAspectRatio", () => {
-	it("names every ratio in English as shared/aspect-ratios.ts does", () => {
+	it("names every ratio in English as shared/generations/aspect-ratios.ts does", () => {
 		for (const option of ASPECT_RATIOS) {
 			expect(describeAspectRatio(option)).toBe(option.label);
 		}

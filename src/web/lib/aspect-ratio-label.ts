@@ -1,7 +1,7 @@
-// An aspect ratio's name in the page's language. shared/aspect-ratios.ts keeps the English names,
+// An aspect ratio's name in the page's language. shared/generations/aspect-ratios.ts keeps the English names,
 // which the history's filters and the server use; the catalogue's English is the same (a test
 // holds them together).
-import type { AspectRatio, AspectRatioOption } from "../../shared/aspect-ratios";
+import type { AspectRatio, AspectRatioOption } from "../../shared/generations/aspect-ratios";
 import {
 	generatorRatioClassicLandscape,
 	generatorRatioClassicPortrait,

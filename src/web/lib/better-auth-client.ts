@@ -1,6 +1,6 @@
 import { createAuthClient } from "better-auth/react";
-import { APP_PATHS } from "../../shared/app-routes";
-import { emailLocalPart } from "../../shared/session";
+import { emailLocalPart } from "../../shared/account/session";
+import { APP_PATHS } from "../../shared/core/app-routes";
 import { AuthActionError, toAuthActionError } from "./auth-errors";
 
 /** The Better Auth client, talking to the server's /api/auth on this origin. Load it through `loadAuthClient`. */

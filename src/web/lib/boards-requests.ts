@@ -3,6 +3,7 @@
 // with zod/mini (docs/decisions/005-first-load-budget.md).
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { GenerationIdsRequest } from "../../shared/generations/generations";
 import {
 	type Board,
 	BoardListSchema,
@@ -11,8 +12,7 @@ import {
 	type CreateBoardRequest,
 	DeleteBoardResponseSchema,
 	type UpdateBoardRequest,
-} from "../../shared/boards";
-import type { GenerationIdsRequest } from "../../shared/generations";
+} from "../../shared/history/boards";
 import { boardChangeFailed } from "../../shared/i18n/messages";
 import { requestApi } from "./api-client";
 import { showToast } from "./toast";

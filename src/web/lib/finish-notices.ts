@@ -5,7 +5,7 @@
 // (lib/active-generations.ts) for the others; both tag it with the generation's id, so even in two
 // tabs the browser shows one. Loaded with the generation flow or that poll, not the first page.
 
-import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/finish-notice";
+import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/notifications/finish-notice";
 
 const NOTIFY_KEY = "atelier:notify-when-done";
 const SOUND_KEY = "atelier:notify-sound";

@@ -3,7 +3,7 @@
 // generations sees them leave its list, and while the page is hidden and "Notify me when done" is
 // on, each that completed or failed raises a notification (lib/finish-notices.ts). Loaded with
 // that poll, after the first paint.
-import type { ActiveGenerations, Generation } from "../../shared/generation-responses";
+import type { ActiveGenerations, Generation } from "../../shared/generations/generation-responses";
 import { isAnnouncedHere, noticeFinishedElsewhere, readNotifyChoice } from "./finish-notices";
 import { fetchGeneration } from "./generations-requests";
 

@@ -3,8 +3,8 @@
 // keeps breaking.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Generation } from "../../shared/generation-responses";
-import { progressReport } from "../../shared/progress";
+import type { Generation } from "../../shared/generations/generation-responses";
+import { progressReport } from "../../shared/generations/progress";
 import { installFakeEventSource } from "../testing/fakes/fake-event-source";
 import { startFakeGenerationsApi } from "../testing/fakes/fake-generations-api";
 import { createRunningGeneration, createTestImages } from "../testing/fakes/test-generations";

@@ -5,7 +5,10 @@
 // server without the route) or breaks for good, subscribers are told it is unavailable and poll
 // instead, as before.
 
-import { type PollResponse, PollResponseSchema } from "../../shared/generation-responses";
+import {
+	type PollResponse,
+	PollResponseSchema,
+} from "../../shared/generations/generation-responses";
 
 export const GENERATION_STREAM_URL = "/api/generations/events";
 

@@ -3,8 +3,8 @@
 // does without (docs/decisions/005-first-load-budget.md).
 
 import { z } from "zod/mini";
-import type { CreateGenerationRequestSchema } from "../../shared/create-generation-request";
-import type { PollAnswer } from "../../shared/generation-answers";
+import type { CreateGenerationRequestSchema } from "../../shared/generations/create-generation-request";
+import type { PollAnswer } from "../../shared/generations/generation-answers";
 import {
 	type ActiveGenerations,
 	ActiveGenerationsSchema,
@@ -18,16 +18,16 @@ import {
 	GenerationSchema,
 	type GenerationSettings,
 	PollAnswerSchema,
-} from "../../shared/generation-responses";
+} from "../../shared/generations/generation-responses";
 import type {
 	GenerationIdsRequest,
 	ListGenerationsQuerySchema,
 	SetFavoriteRequest,
-} from "../../shared/generations";
+} from "../../shared/generations/generations";
 import {
 	BulkDeleteResponseSchema,
 	SetFavoriteResponseSchema,
-} from "../../shared/history-responses";
+} from "../../shared/history/history-responses";
 import { ApiError, parseApiAnswer, requestApi } from "./api-client";
 import { fetchApiJson } from "./api-fetch";
 
@@ -86,7 +86,7 @@ export async function startGeneration(
  * One `GET {pollingUrl}`: the server holds it until the generation changes or about 1.5 s pass.
  * With `after`, the last answer's version, a change that came between two polls is answered at
  * once. The answer is read in the wider shape of SPEC.md section 3, which this server's answer is
- * one case of; `readPollOutcome` (shared/generation-answers.ts) says what it means.
+ * one case of; `readPollOutcome` (shared/generations/generation-answers.ts) says what it means.
  */
 export function pollGenerationStatus(
 	pollingUrl: string,

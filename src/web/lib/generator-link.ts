@@ -1,11 +1,20 @@
 // How another screen hands a prompt, a ratio and a model's settings (and Edit, an image as the
 // reference) to the generator: through its address, which the generator reads once (features do
 // not import each other).
-import { APP_PATHS } from "../../shared/app-routes";
-import { type AspectRatio, readRatioParam, toRatioParam } from "../../shared/aspect-ratios";
-import type { GenerationSettings } from "../../shared/generation-responses";
-import { IMAGE_COUNTS, MAX_SEED, QUALITIES, type Quality } from "../../shared/generation-settings";
-import { sanitizePrompt } from "../../shared/prompt";
+import { APP_PATHS } from "../../shared/core/app-routes";
+import {
+	type AspectRatio,
+	readRatioParam,
+	toRatioParam,
+} from "../../shared/generations/aspect-ratios";
+import type { GenerationSettings } from "../../shared/generations/generation-responses";
+import {
+	IMAGE_COUNTS,
+	MAX_SEED,
+	QUALITIES,
+	type Quality,
+} from "../../shared/generations/generation-settings";
+import { sanitizePrompt } from "../../shared/prompts/prompt";
 
 type GeneratorPrefill = {
 	prompt: string | null;

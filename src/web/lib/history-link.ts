@@ -2,7 +2,7 @@
 // notification that it finished): the navigation's state, which the history reads once. Features do
 // not import each other.
 import { z } from "zod/mini";
-import { type Generation, GenerationSchema } from "../../shared/generation-responses";
+import { type Generation, GenerationSchema } from "../../shared/generations/generation-responses";
 
 type HistoryLinkState = { openGeneration: Generation };
 

@@ -2,10 +2,10 @@
 // every screen that shows a result: the generator, its preview, and the history's cards and
 // preview. Vary and Upscale are start requests of their own; Edit hands the image to the generator
 // as its reference; Edit region and Expand open the mask editor on it.
-import { APP_PATHS } from "../../shared/app-routes";
-import type { Generation } from "../../shared/generation-responses";
-import type { GenerationAction, ReferenceInput } from "../../shared/image-input";
-import type { PublicModel } from "../../shared/models";
+import { APP_PATHS } from "../../shared/core/app-routes";
+import type { Generation } from "../../shared/generations/generation-responses";
+import type { PublicModel } from "../../shared/generations/models";
+import type { GenerationAction, ReferenceInput } from "../../shared/image-input/image-input";
 import type { StartGenerationRequest } from "./generations-requests";
 import { buildGeneratorLink } from "./generator-link";
 

@@ -1,4 +1,4 @@
-import type { GenerationImage } from "../../shared/generation-responses";
+import type { GenerationImage } from "../../shared/generations/generation-responses";
 
 type ImageSource = { url: string; width: number; height: number };
 

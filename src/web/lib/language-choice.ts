@@ -4,7 +4,7 @@
 // account's choice, once read, is kept in the cookie too, so another browser follows it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import type { LanguageChoice } from "../../shared/account-settings";
+import type { LanguageChoice } from "../../shared/account/account-settings";
 import { LANGUAGE_COOKIE, type Language } from "../../shared/i18n/languages";
 import { negotiateLanguage } from "../../shared/i18n/negotiate-language";
 import {

@@ -1,7 +1,7 @@
 // The models the server offers (GET /api/models), for every screen that shows or reuses a model.
 // Loaded on demand only: it parses with zod/mini (docs/decisions/005-first-load-budget.md).
 import { useQuery } from "@tanstack/react-query";
-import { type ModelsResponse, ModelsResponseSchema } from "../../shared/models";
+import { type ModelsResponse, ModelsResponseSchema } from "../../shared/generations/models";
 import { requestApi } from "./api-client";
 
 /** The cache key of the models offered: one list for the whole app while it is open. */

@@ -1,7 +1,7 @@
 // The prompt tools' calls (styles, the last prompts), each endpoint wrapped once. Loaded with the generator's settings
 // and the account page, never with the first page: it parses with zod/mini.
 import { useQuery } from "@tanstack/react-query";
-import type { CreateStyleRequest, UpdateStyleRequest } from "../../shared/prompt-styles";
+import type { CreateStyleRequest, UpdateStyleRequest } from "../../shared/prompts/prompt-styles";
 import {
 	EnhancedPromptSchema,
 	type PromptStyle,
@@ -10,8 +10,8 @@ import {
 	PromptToolDoneSchema,
 	RecentPromptsSchema,
 	RemovedRecentPromptsSchema,
-} from "../../shared/prompt-tool-responses";
-import type { RemoveRecentPromptsRequest } from "../../shared/recent-prompts";
+} from "../../shared/prompts/prompt-tool-responses";
+import type { RemoveRecentPromptsRequest } from "../../shared/prompts/recent-prompts";
 import { requestApi } from "./api-client";
 
 /** `POST /api/prompts/enhance`: the operator's chat model's rewrite of the prompt, to review. */

@@ -2,7 +2,7 @@
 // `GET /api/config` when the page carries none. Read by hand: the first page imports this file
 // (see src/web/lib/read-json.ts).
 import { useQuery } from "@tanstack/react-query";
-import type { PublicConfig } from "../../shared/session";
+import type { PublicConfig } from "../../shared/account/session";
 import { createUnexpectedAnswerError, fetchApiJson } from "./api-fetch";
 import { isRecord, readString } from "./read-json";
 

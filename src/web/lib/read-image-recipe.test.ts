@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import type { ImageRecipe } from "../../shared/image-recipe";
-import { writePngRecipe, writeWebpRecipe } from "../../shared/image-recipe-files";
+import type { ImageRecipe } from "../../shared/image-recipe/image-recipe";
+import { writePngRecipe, writeWebpRecipe } from "../../shared/image-recipe/image-recipe-files";
 import { MAX_RECIPE_FILE_BYTES, readImageRecipe } from "./read-image-recipe";
 
 const RECIPE: ImageRecipe = {

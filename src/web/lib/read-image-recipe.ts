@@ -1,8 +1,8 @@
 // Reads the recipe of an image a person drops or chooses. Import it with import() where it is
 // needed: it brings the readers of three image formats, which the first page has no use for
 // (docs/decisions/005-first-load-budget.md).
-import type { ImageRecipe } from "../../shared/image-recipe";
-import { readRecipeFromImage } from "../../shared/image-recipe-files";
+import type { ImageRecipe } from "../../shared/image-recipe/image-recipe";
+import { readRecipeFromImage } from "../../shared/image-recipe/image-recipe-files";
 
 /**
  * The most of a file read, in bytes. A generated image is far smaller; a recipe past this point

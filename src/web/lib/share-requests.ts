@@ -12,7 +12,7 @@ import {
 	type ShareReport,
 	ShareReportListSchema,
 	ShareSchema,
-} from "../../shared/sharing";
+} from "../../shared/history/sharing";
 import { requestApi } from "./api-client";
 
 function sharePath(id: string): string {

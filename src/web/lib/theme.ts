@@ -1,15 +1,15 @@
 // The theme chosen on this device and in the account (docs/decisions/035-dark-mode.md). The page's
-// first script (shared/theme.ts's THEME_SCRIPT, inline in index.html) paints from what is stored
+// first script (shared/account/theme.ts's THEME_SCRIPT, inline in index.html) paints from what is stored
 // here; the user menu, which loads this module, changes it and keeps it in step with the account.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import type { ThemeChoice } from "../../shared/account-settings";
+import type { ThemeChoice } from "../../shared/account/account-settings";
 import {
 	DARK_SCHEME_QUERY,
 	decideTheme,
 	readThemeChoice,
 	THEME_STORAGE_KEY,
-} from "../../shared/theme";
+} from "../../shared/account/theme";
 import {
 	ACCOUNT_SETTINGS_QUERY_KEY,
 	readAccountSettings,

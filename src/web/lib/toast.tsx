@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore } from "react";
-import { TOAST_DURATION_MS } from "../../shared/constants";
+import { TOAST_DURATION_MS } from "../../shared/core/constants";
 
 type ToastKind = "success" | "error" | "info";
 

@@ -1,11 +1,11 @@
 // The Trash's requests (GET /api/trash, restore, Delete forever, Empty Trash), each wrapped once.
-import type { GenerationIdsRequest } from "../../shared/generations";
+import type { GenerationIdsRequest } from "../../shared/generations/generations";
 import {
 	RestoreResponseSchema,
 	TrashDeleteResponseSchema,
 	type TrashPage,
 	TrashPageSchema,
-} from "../../shared/trash";
+} from "../../shared/history/trash";
 import { requestApi } from "./api-client";
 
 /** The query key of the Trash's pages. */

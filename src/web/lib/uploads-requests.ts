@@ -1,7 +1,7 @@
 // The reference images a person uploads (POST /api/uploads), wrapped once. Loaded on demand, when
 // an image is added to the generator: it parses with zod/mini
 // (docs/decisions/005-first-load-budget.md).
-import { type UploadResponse, UploadResponseSchema } from "../../shared/image-input";
+import { type UploadResponse, UploadResponseSchema } from "../../shared/image-input/image-input";
 import { requestApi } from "./api-client";
 
 /**

@@ -7,7 +7,7 @@ import {
 	PushDeviceListSchema,
 	PushKeySchema,
 	SubscribedPushSchema,
-} from "../../shared/push";
+} from "../../shared/notifications/push";
 import { requestApi } from "./api-client";
 import { ApiError, fetchApiJson } from "./api-fetch";
 

@@ -1,7 +1,7 @@
 // What the service worker (sw.ts) does with a push and a click, as plain functions it and its tests
 // share: the notification a push's data asks for, and where a click goes. Read by hand, not with
 // zod: the worker is a script of its own, and a few lines keep it a few kilobytes.
-import type { PushNotification } from "../../shared/push";
+import type { PushNotification } from "../../shared/notifications/push";
 
 /** What the service worker shows when a push carries nothing it can read. */
 const FALLBACK: PushNotification = {
@@ -15,7 +15,7 @@ function isAppPath(value: unknown): value is string {
 	return typeof value === "string" && value.startsWith("/") && !value.startsWith("//");
 }
 
-/** The notification a push's JSON asks for (shared/push.ts), or a plain one when it cannot be read. */
+/** The notification a push's JSON asks for (shared/notifications/push.ts), or a plain one when it cannot be read. */
 export function readPushNotification(data: unknown): PushNotification {
 	if (typeof data !== "object" || data === null) return FALLBACK;
 	const { title, body, tag, url, image } = data as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
-import type { ActiveGenerations } from "../../shared/generation-responses";
-import type { ModelsResponse } from "../../shared/models";
+import type { ActiveGenerations } from "../../shared/generations/generation-responses";
+import type { ModelsResponse } from "../../shared/generations/models";
 import { createTestModel } from "./fakes/test-generations";
 
 /** The one model a server offers without MODELS_FILE, with the offline engine. */

@@ -1,5 +1,5 @@
 import type { ColumnType } from "kysely";
-import type { BoardKind, BoardQuery, BoardVisibility } from "../../../shared/boards";
+import type { BoardKind, BoardQuery, BoardVisibility } from "../../../shared/history/boards";
 
 /** A board (decision 032): a named label, or a saved search (`smart`, its `query`). */
 export type BoardsTable = {

@@ -1,9 +1,12 @@
 import type { ColumnType, Generated } from "kysely";
-import type { AspectRatio } from "../../../shared/aspect-ratios";
-import type { GenerationStatus, ProgressStage } from "../../../shared/generation-responses";
-import type { Quality } from "../../../shared/generation-settings";
-import type { GenerationAction, UploadContentType } from "../../../shared/image-input";
-import type { ExpandFrame } from "../../../shared/region-edit";
+import type { AspectRatio } from "../../../shared/generations/aspect-ratios";
+import type {
+	GenerationStatus,
+	ProgressStage,
+} from "../../../shared/generations/generation-responses";
+import type { Quality } from "../../../shared/generations/generation-settings";
+import type { ExpandFrame } from "../../../shared/generations/region-edit";
+import type { GenerationAction, UploadContentType } from "../../../shared/image-input/image-input";
 import type { NullableTimestamp, Timestamp } from "./timestamps";
 
 /** One stored image of a generation: storage keys, never provider URLs. */

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from "kysely";
-import type { LanguageChoice, ThemeChoice } from "../../../shared/account-settings";
+import type { LanguageChoice, ThemeChoice } from "../../../shared/account/account-settings";
 import type { NullableTimestamp, Timestamp } from "./timestamps";
 
 /** The part of Better Auth's user table our queries read. */

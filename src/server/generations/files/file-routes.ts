@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { isRegionAction } from "../../../shared/region-edit";
+import { isRegionAction } from "../../../shared/generations/region-edit";
 import { BOARD_OPERATIONS } from "../../boards/board-operations";
 import { AppError } from "../../errors/app-error";
 import type { Gate, ViewerEnv } from "../../http/app-env";

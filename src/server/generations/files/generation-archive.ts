@@ -1,4 +1,4 @@
-import { extensionOfContentType } from "../../../shared/image-types";
+import { extensionOfContentType } from "../../../shared/image-input/image-types";
 import type { GenerationRow, StoredImage } from "../../db/schema";
 import type { Storage } from "../../storage/storage";
 import { settingsOf } from "../generation-input";

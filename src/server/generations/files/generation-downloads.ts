@@ -1,4 +1,4 @@
-import { imageDownloadName, slugifyPrompt } from "../../../shared/download-names";
+import { imageDownloadName, slugifyPrompt } from "../../../shared/history/download-names";
 import { findViewableBoard } from "../../boards/board-access";
 import { historyFiltersOf } from "../../boards/board-filters";
 import type { GenerationRow } from "../../db/schema";

@@ -1,5 +1,5 @@
-import type { ImageRecipe } from "../../../shared/image-recipe";
-import { writeRecipeToImage } from "../../../shared/image-recipe-files";
+import type { ImageRecipe } from "../../../shared/image-recipe/image-recipe";
+import { writeRecipeToImage } from "../../../shared/image-recipe/image-recipe-files";
 import type { GenerationRow, StoredImage } from "../../db/schema";
 import { settingsOf } from "../generation-input";
 

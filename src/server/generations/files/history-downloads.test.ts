@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GenerationPageSchema, GenerationSchema } from "../../../shared/generations";
-import { AuditLogPageSchema } from "../../../shared/history-responses";
+import { GenerationPageSchema, GenerationSchema } from "../../../shared/generations/generations";
+import { AuditLogPageSchema } from "../../../shared/history/history-responses";
 import type { ImageProvider, ProviderJob, ProviderJobState } from "../../providers/types";
 import { PLAIN_CAPABILITIES } from "../../providers/types";
 import { expectErrorEnvelope } from "../../testing/error-envelope";

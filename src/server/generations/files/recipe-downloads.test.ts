@@ -1,9 +1,12 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CreateGenerationResponseSchema, GenerationSchema } from "../../../shared/generations";
-import type { ImageRecipe } from "../../../shared/image-recipe";
-import { readRecipeFromImage } from "../../../shared/image-recipe-files";
-import { ModelsResponseSchema } from "../../../shared/models";
+import {
+	CreateGenerationResponseSchema,
+	GenerationSchema,
+} from "../../../shared/generations/generations";
+import { ModelsResponseSchema } from "../../../shared/generations/models";
+import type { ImageRecipe } from "../../../shared/image-recipe/image-recipe";
+import { readRecipeFromImage } from "../../../shared/image-recipe/image-recipe-files";
 import { waitForFinish } from "../../testing/generation-kit";
 import { type SeededGeneration, seedGeneration } from "../../testing/history-kit";
 import { compressedImageData } from "../../testing/image-data";

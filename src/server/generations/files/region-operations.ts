@@ -1,4 +1,4 @@
-import { API_TOKEN_SCOPES } from "../../../shared/api-tokens";
+import { API_TOKEN_SCOPES } from "../../../shared/account/api-tokens";
 import { GENERATION_ID } from "../../http/api-examples";
 import type { ApiOperation, Parameter } from "../../http/api-operations";
 

@@ -1,9 +1,9 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { sql, type Transaction } from "kysely";
-import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
-import { errorMessage } from "../../../shared/errors";
-import type { CreateBatchResponse } from "../../../shared/generation-responses";
-import { MAX_SEED } from "../../../shared/generation-settings";
+import { errorMessage } from "../../../shared/core/errors";
+import type { CreateGenerationRequest } from "../../../shared/generations/create-generation-request";
+import type { CreateBatchResponse } from "../../../shared/generations/generation-responses";
+import { MAX_SEED } from "../../../shared/generations/generation-settings";
 import type { Language } from "../../../shared/i18n/languages";
 import {
 	generatorPromptRequired,
@@ -18,7 +18,7 @@ import {
 	parseVariations,
 	pickRandomVariations,
 	VARIATION_MESSAGES,
-} from "../../../shared/prompt-variations";
+} from "../../../shared/prompts/prompt-variations";
 import type { DatabaseSchema } from "../../db/schema";
 import { AppError, type LocalizedMessage } from "../../errors/app-error";
 import type { Model } from "../../models/model-catalogue";

@@ -1,8 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type Kysely, sql, type Transaction } from "kysely";
-import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
-import type { GenerationModel, GenerationSettings } from "../../../shared/generation-responses";
-import { GenerationIdSchema } from "../../../shared/generations";
+import type { CreateGenerationRequest } from "../../../shared/generations/create-generation-request";
+import type {
+	GenerationModel,
+	GenerationSettings,
+} from "../../../shared/generations/generation-responses";
+import { GenerationIdSchema } from "../../../shared/generations/generations";
 import {
 	serverNoBoard,
 	serverOriginalPromptOnlyWithPrompt,

@@ -1,7 +1,7 @@
 import type { Transaction } from "kysely";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { ACTIVE_GENERATION_STATUSES } from "../../../shared/generation-responses";
-import { GenerationIdSchema } from "../../../shared/generations";
+import { GENERATION_MESSAGES } from "../../../shared/generations/generation-flow";
+import { ACTIVE_GENERATION_STATUSES } from "../../../shared/generations/generation-responses";
+import { GenerationIdSchema } from "../../../shared/generations/generations";
 import { insertDeletionEntries } from "../../audit/audit-log-repository";
 import type { DatabaseSchema, GenerationRow } from "../../db/schema";
 import { AppError } from "../../errors/app-error";

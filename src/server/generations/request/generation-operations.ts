@@ -1,6 +1,6 @@
-import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
-import { CreateGenerationRequestSchema } from "../../../shared/create-generation-request";
-import { StartGenerationsAnswerSchema } from "../../../shared/generation-responses";
+import { MAX_PROMPT_LENGTH } from "../../../shared/core/constants";
+import { CreateGenerationRequestSchema } from "../../../shared/generations/create-generation-request";
+import { StartGenerationsAnswerSchema } from "../../../shared/generations/generation-responses";
 import {
 	ActiveGenerationsQuerySchema,
 	ActiveGenerationsSchema,
@@ -14,12 +14,12 @@ import {
 	PollGenerationQuerySchema,
 	PollResponseSchema,
 	SetFavoriteRequestSchema,
-} from "../../../shared/generations";
+} from "../../../shared/generations/generations";
 import {
 	BulkDeleteResponseSchema,
 	DeleteGenerationResponseSchema,
 	SetFavoriteResponseSchema,
-} from "../../../shared/history-responses";
+} from "../../../shared/history/history-responses";
 import {
 	CHILD_EXAMPLE,
 	GENERATION_EXAMPLE,

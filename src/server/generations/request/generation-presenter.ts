@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import { GENERATION_MESSAGES } from "../../../shared/generations/generation-flow";
 import type {
 	ActiveGeneration,
 	GenerationModel,
 	GenerationProgress,
-} from "../../../shared/generation-responses";
-import type { Generation, PollResponse } from "../../../shared/generations";
-import type { GenerationParent } from "../../../shared/image-input";
-import { progressReport } from "../../../shared/progress";
-import type { GenerationRegion } from "../../../shared/region-edit";
+} from "../../../shared/generations/generation-responses";
+import type { Generation, PollResponse } from "../../../shared/generations/generations";
+import { progressReport } from "../../../shared/generations/progress";
+import type { GenerationRegion } from "../../../shared/generations/region-edit";
+import type { GenerationParent } from "../../../shared/image-input/image-input";
 import type { GenerationRow } from "../../db/schema";
 import { settingsOf } from "../generation-input";
 import type { PresentableGeneration } from "../generation-repository";

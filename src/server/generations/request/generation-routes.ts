@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
-import { CreateGenerationRequestSchema } from "../../../shared/create-generation-request";
+import { CreateGenerationRequestSchema } from "../../../shared/generations/create-generation-request";
 import {
 	ActiveGenerationsQuerySchema,
 	DeleteQuerySchema,
@@ -9,9 +9,9 @@ import {
 	ListGenerationsQuerySchema,
 	PollGenerationQuerySchema,
 	SetFavoriteRequestSchema,
-} from "../../../shared/generations";
+} from "../../../shared/generations/generations";
+import type { ModelsResponse } from "../../../shared/generations/models";
 import { serverIdempotencyKeyShape } from "../../../shared/i18n/messages";
-import type { ModelsResponse } from "../../../shared/models";
 import { AppError } from "../../errors/app-error";
 import type { Gate, ViewerEnv } from "../../http/app-env";
 import { parseId, parseOrThrow, readJson } from "../../http/request-input";

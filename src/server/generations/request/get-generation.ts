@@ -1,4 +1,4 @@
-import type { GenerationFamily } from "../../../shared/generation-responses";
+import type { GenerationFamily } from "../../../shared/generations/generation-responses";
 import { isOnSharedBoard } from "../../boards/boards-repository";
 import type { GenerationRow } from "../../db/schema";
 import { AppError } from "../../errors/app-error";

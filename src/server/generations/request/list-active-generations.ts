@@ -1,4 +1,4 @@
-import type { ActiveGenerations } from "../../../shared/generation-responses";
+import type { ActiveGenerations } from "../../../shared/generations/generation-responses";
 import type { Viewer } from "../../person/viewer";
 import type { GenerationDeps } from "../generation-deps";
 import { personChangeKey, QUEUE_MOVED_KEY, waitForAnyChange } from "../generation-events";

@@ -1,6 +1,6 @@
-import type { AspectRatio } from "../../../shared/aspect-ratios";
-import { startOfDateIn } from "../../../shared/date-groups";
-import type { GenerationPage } from "../../../shared/generations";
+import type { AspectRatio } from "../../../shared/generations/aspect-ratios";
+import type { GenerationPage } from "../../../shared/generations/generations";
+import { startOfDateIn } from "../../../shared/history/date-groups";
 import { serverOnlyAdminFiltersPerson } from "../../../shared/i18n/messages";
 import { findViewableBoard } from "../../boards/board-access";
 import { historyFiltersOf, narrowFilters } from "../../boards/board-filters";

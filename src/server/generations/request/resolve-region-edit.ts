@@ -1,5 +1,11 @@
-import { type AspectRatio, nearestAspectRatio } from "../../../shared/aspect-ratios";
-import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
+import { type AspectRatio, nearestAspectRatio } from "../../../shared/generations/aspect-ratios";
+import type { CreateGenerationRequest } from "../../../shared/generations/create-generation-request";
+import {
+	type ExpandFrame,
+	expandFrame,
+	expandSidesOf,
+	type RegionAction,
+} from "../../../shared/generations/region-edit";
 import {
 	serverAspectRatioNotEditRegion,
 	serverAspectRatioNotExpand,
@@ -20,13 +26,7 @@ import {
 	serverModelNotOffered,
 	serverStrengthNotTakenBy,
 } from "../../../shared/i18n/messages";
-import { MAX_UPLOAD_PIXELS } from "../../../shared/image-input";
-import {
-	type ExpandFrame,
-	expandFrame,
-	expandSidesOf,
-	type RegionAction,
-} from "../../../shared/region-edit";
+import { MAX_UPLOAD_PIXELS } from "../../../shared/image-input/image-input";
 import { AppError, type LocalizedMessage } from "../../errors/app-error";
 import { type NormalizedMask, normalizeMask } from "../../images/region-mask";
 import type { Model, ModelCatalogue } from "../../models/model-catalogue";

@@ -1,8 +1,9 @@
 import { randomInt } from "node:crypto";
-import { type AspectRatio, nearestAspectRatio } from "../../../shared/aspect-ratios";
-import type { CreateGenerationRequest } from "../../../shared/create-generation-request";
-import type { GenerationSettings } from "../../../shared/generation-responses";
-import { MAX_SEED, type Quality } from "../../../shared/generation-settings";
+import { type AspectRatio, nearestAspectRatio } from "../../../shared/generations/aspect-ratios";
+import type { CreateGenerationRequest } from "../../../shared/generations/create-generation-request";
+import type { GenerationSettings } from "../../../shared/generations/generation-responses";
+import { MAX_SEED, type Quality } from "../../../shared/generations/generation-settings";
+import { type ExpandFrame, isRegionAction } from "../../../shared/generations/region-edit";
 import {
 	generatorPromptRequired,
 	serverAspectRatioOneOf,
@@ -36,8 +37,7 @@ import {
 	type GenerationAction,
 	MAX_UPLOAD_PIXELS,
 	VARY_STRENGTHS,
-} from "../../../shared/image-input";
-import { type ExpandFrame, isRegionAction } from "../../../shared/region-edit";
+} from "../../../shared/image-input/image-input";
 import { AppError, type LocalizedMessage } from "../../errors/app-error";
 import type { Model, ModelCatalogue } from "../../models/model-catalogue";
 import type { GenerationInput } from "../../providers/types";

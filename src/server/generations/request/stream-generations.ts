@@ -1,4 +1,4 @@
-import type { PollResponse } from "../../../shared/generations";
+import type { PollResponse } from "../../../shared/generations/generations";
 import type { GenerationRow } from "../../db/schema";
 import type { Viewer } from "../../person/viewer";
 import type { GenerationDeps, GenerationStreamTimes } from "../generation-deps";

@@ -6,7 +6,7 @@ import {
 	CreateGenerationResponseSchema,
 	GenerationSchema,
 	PollResponseSchema,
-} from "../../../shared/generations";
+} from "../../../shared/generations/generations";
 import {
 	type FakeHttpImageService,
 	startFakeHttpImageService,

@@ -4,8 +4,8 @@ import {
 	ActiveGenerationsSchema,
 	GenerationSchema,
 	PollResponseSchema,
-} from "../../../shared/generation-responses";
-import { progressReport } from "../../../shared/progress";
+} from "../../../shared/generations/generation-responses";
+import { progressReport } from "../../../shared/generations/progress";
 import { availableDatabaseKinds } from "../../testing/test-database";
 import {
 	createTestServer,

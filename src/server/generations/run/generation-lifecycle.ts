@@ -2,7 +2,7 @@ import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kyse
 import {
 	ACTIVE_GENERATION_STATUSES,
 	type ProgressStage,
-} from "../../../shared/generation-responses";
+} from "../../../shared/generations/generation-responses";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../../db/schema";
 import {
 	notifyGenerationChanged,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GenerationSchema, PollResponseSchema } from "../../../shared/generations";
+import { GenerationSchema, PollResponseSchema } from "../../../shared/generations/generations";
 import { createSilentLogger } from "../../logging/logger";
 import { catalogueOfOne } from "../../models/model-catalogue";
 import type { ImageProvider, ProviderJobState } from "../../providers/types";

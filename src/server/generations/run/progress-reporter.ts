@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import sharp from "sharp";
-import type { ProgressStage } from "../../../shared/generation-responses";
-import { IMAGE_TYPES } from "../../../shared/image-types";
+import type { ProgressStage } from "../../../shared/generations/generation-responses";
+import { IMAGE_TYPES } from "../../../shared/image-input/image-types";
 import type { DatabaseSchema } from "../../db/schema";
 import { runImageWork } from "../../images/image-work";
 import type { Logger } from "../../logging/logger";

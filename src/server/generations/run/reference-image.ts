@@ -1,18 +1,18 @@
 import sharp from "sharp";
-import type { GenerationReference } from "../../../shared/create-generation-request";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { GenerationIdSchema } from "../../../shared/generations";
+import type { GenerationReference } from "../../../shared/generations/create-generation-request";
+import { GENERATION_MESSAGES } from "../../../shared/generations/generation-flow";
+import { GenerationIdSchema } from "../../../shared/generations/generations";
 import {
 	serverReferenceIndexRange,
 	serverReferenceNotCompleted,
 	serverReferenceNotStored,
 } from "../../../shared/i18n/messages";
-import type { UploadContentType } from "../../../shared/image-input";
+import type { UploadContentType } from "../../../shared/image-input/image-input";
 import {
 	extensionOfContentType,
 	IMAGE_TYPES,
 	isInputContentType,
-} from "../../../shared/image-types";
+} from "../../../shared/image-input/image-types";
 import type { GenerationRow, ReferenceImage } from "../../db/schema";
 import { AppError, type LocalizedMessage } from "../../errors/app-error";
 import type { Viewer } from "../../person/viewer";

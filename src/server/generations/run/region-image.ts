@@ -1,6 +1,6 @@
 import sharp from "sharp";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import type { ExpandFrame } from "../../../shared/region-edit";
+import { GENERATION_MESSAGES } from "../../../shared/generations/generation-flow";
+import type { ExpandFrame } from "../../../shared/generations/region-edit";
 import type { GenerationRow, ReferenceImage } from "../../db/schema";
 import { runImageWork } from "../../images/image-work";
 import {

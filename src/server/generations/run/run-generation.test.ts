@@ -3,7 +3,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { type Generation, GenerationSchema } from "../../../shared/generations";
+import { type Generation, GenerationSchema } from "../../../shared/generations/generations";
 import { createSilentLogger } from "../../logging/logger";
 import { catalogueOfOne } from "../../models/model-catalogue";
 import type { GenerationInput, ImageProvider, ProviderJobState } from "../../providers/types";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
-import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
-import { sleep } from "../../../shared/sleep";
+import { sleep } from "../../../shared/core/sleep";
+import { GENERATION_MESSAGES } from "../../../shared/generations/generation-flow";
+import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generations/generation-settings";
 import type { DatabaseSchema, GenerationRow, StoredImage } from "../../db/schema";
 import type { downloadImage } from "../../images/download-image";
 import type { Logger } from "../../logging/logger";

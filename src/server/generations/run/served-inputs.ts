@@ -1,4 +1,4 @@
-import { extensionOfContentType } from "../../../shared/image-types";
+import { extensionOfContentType } from "../../../shared/image-input/image-types";
 import type { ImageInstruction, InputImage } from "../../providers/types";
 import type { SignedUrls } from "../../storage/signed-urls";
 import type { Storage } from "../../storage/storage";

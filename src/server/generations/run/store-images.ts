@@ -1,5 +1,9 @@
 import sharp from "sharp";
-import { IMAGE_EXTENSIONS, IMAGE_TYPES, imageTypeOfFormat } from "../../../shared/image-types";
+import {
+	IMAGE_EXTENSIONS,
+	IMAGE_TYPES,
+	imageTypeOfFormat,
+} from "../../../shared/image-input/image-types";
 import type { StoredImage } from "../../db/schema";
 import { runImageWork } from "../../images/image-work";
 import { ProviderError } from "../../providers/types";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { ACTIVE_GENERATION_STATUSES } from "../../../shared/generation-responses";
+import { ACTIVE_GENERATION_STATUSES } from "../../../shared/generations/generation-responses";
 import type { DatabaseSchema, GenerationRow } from "../../db/schema";
 import type { Logger } from "../../logging/logger";
 import type { Storage } from "../../storage/storage";

@@ -1,9 +1,12 @@
-import { GenerationIdsRequestSchema, TrashQuerySchema } from "../../../shared/generations";
+import {
+	GenerationIdsRequestSchema,
+	TrashQuerySchema,
+} from "../../../shared/generations/generations";
 import {
 	RestoreResponseSchema,
 	TrashDeleteResponseSchema,
 	TrashPageSchema,
-} from "../../../shared/trash";
+} from "../../../shared/history/trash";
 import { GENERATION_EXAMPLE, GENERATION_ID } from "../../http/api-examples";
 import type { ApiOperation, Schema } from "../../http/api-operations";
 

@@ -1,5 +1,8 @@
 import { Hono } from "hono";
-import { GenerationIdsRequestSchema, TrashQuerySchema } from "../../../shared/generations";
+import {
+	GenerationIdsRequestSchema,
+	TrashQuerySchema,
+} from "../../../shared/generations/generations";
 import type { Gate, ViewerEnv } from "../../http/app-env";
 import { parseOrThrow, readJson } from "../../http/request-input";
 import type { GenerationDeps } from "../generation-deps";

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from "kysely";
-import type { TrashItem, TrashPage } from "../../../shared/trash";
+import type { TrashItem, TrashPage } from "../../../shared/history/trash";
 import { insertDeletionEntries } from "../../audit/audit-log-repository";
 import { decodeCursor, toCursorPage } from "../../db/cursor-page";
 import type { DatabaseSchema } from "../../db/schema";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { GenerationPageSchema } from "../../../shared/generations";
+import { GenerationPageSchema } from "../../../shared/generations/generations";
 import { createModelCatalogue, modelFromProvider } from "../../models/model-catalogue";
 import { DEFAULT_RUN_SETTINGS } from "../../server";
 import { expectErrorEnvelope } from "../../testing/error-envelope";

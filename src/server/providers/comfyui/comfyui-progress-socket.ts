@@ -1,6 +1,6 @@
 import { WebSocket } from "ws";
 import { z } from "zod";
-import { IMAGE_TYPES } from "../../../shared/image-types";
+import { IMAGE_TYPES } from "../../../shared/image-input/image-types";
 import type { PreviewFrame, ProviderProgress } from "../types";
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
-import { MAX_SEED } from "../../../shared/generation-settings";
-import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../../../shared/image-types";
+import { MAX_SEED } from "../../../shared/generations/generation-settings";
+import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../../../shared/image-input/image-types";
 import type { Logger } from "../../logging/logger";
 import { sniffImageType } from "../../net/sniff-image-type";
 import { createBatchedJobs } from "../shared/batches";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type AspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
+import { type AspectRatio, toRatioParam } from "../../../shared/generations/aspect-ratios";
 import { cancelEach, createBatchedJobs } from "../shared/batches";
 import {
 	describeHostedImageCapabilities,

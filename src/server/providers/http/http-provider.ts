@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import { GENERATION_MESSAGES } from "../../../shared/generations/generation-flow";
 import { parseRetryAfter } from "../../net/retry-after";
 import { toDataUri } from "../shared/hosted-image-input";
 import { describeJobId, readJobId } from "../shared/job-id";

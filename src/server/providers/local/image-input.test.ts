@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { VARY_STRENGTHS } from "../../../shared/image-input";
+import { VARY_STRENGTHS } from "../../../shared/image-input/image-input";
 import { measureImageDifference } from "../../testing/image-data";
 import type { InputImage } from "../types";
 import { LOCAL_CAPABILITIES } from "./local-provider";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CreateGenerationResponseSchema } from "../../../shared/generations";
+import { CreateGenerationResponseSchema } from "../../../shared/generations/generations";
 import { generationFolder } from "../../generations/run/store-images";
 import { readGeneration, waitForFinish } from "../../testing/generation-kit";
 import { availableDatabaseKinds } from "../../testing/test-database";

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import type { AspectRatio } from "../../../shared/aspect-ratios";
+import type { AspectRatio } from "../../../shared/generations/aspect-ratios";
 import { measureImageDifference } from "../../testing/image-data";
 import { renderImages } from "./render";
 

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
+import { type AspectRatio, sizeForAspectRatio } from "../../../shared/generations/aspect-ratios";
 import { runImageWork } from "../../images/image-work";
 import type { ImageInstruction } from "../types";
 import { blendWithReference, repaintRegion, resampleImage } from "./image-input";

@@ -1,6 +1,6 @@
 import sharp from "sharp";
-import { type AspectRatio, findAspectRatio } from "../../../shared/aspect-ratios";
-import { IMAGE_TYPES, inputImageTypeOfFormat } from "../../../shared/image-types";
+import { type AspectRatio, findAspectRatio } from "../../../shared/generations/aspect-ratios";
+import { IMAGE_TYPES, inputImageTypeOfFormat } from "../../../shared/image-input/image-types";
 
 // Closer than this (0.5 %) counts as the ratio already; a crop would only cost quality.
 const RATIO_TOLERANCE = 0.005;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../../../shared/image-types";
+import { DEFAULT_IMAGE_DOWNLOAD_MAX_BYTES } from "../../../shared/image-input/image-types";
 import { readRetryAfterMs } from "../../net/retry-after";
 import { sniffImageType } from "../../net/sniff-image-type";
 import { decodeJobId, encodeJobId } from "../shared/job-id";

@@ -1,4 +1,4 @@
-import type { AspectRatio } from "../../../shared/aspect-ratios";
+import type { AspectRatio } from "../../../shared/generations/aspect-ratios";
 import type { PixelSize } from "../shared/pixel-sizes";
 import type { OpenAiSizeMode } from "./openai-config";
 

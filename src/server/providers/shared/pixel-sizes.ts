@@ -1,4 +1,4 @@
-import type { AspectRatio } from "../../../shared/aspect-ratios";
+import type { AspectRatio } from "../../../shared/generations/aspect-ratios";
 
 export type PixelSize = { width: number; height: number };
 

@@ -1,4 +1,4 @@
-import { GENERATION_MESSAGES } from "../../../shared/generation-flow";
+import { GENERATION_MESSAGES } from "../../../shared/generations/generation-flow";
 
 /**
  * What a person is shown when an image service fails. The vendor's own words always go to the log

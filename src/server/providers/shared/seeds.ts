@@ -1,4 +1,4 @@
-import { MAX_SEED } from "../../../shared/generation-settings";
+import { MAX_SEED } from "../../../shared/generations/generation-settings";
 
 /** The whole numbers a service's seed accepts, both ends included. */
 export type SeedRange = { min: number; max: number };

@@ -2,7 +2,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, LogOut, MonitorSmartphone, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import type { SessionUser } from "../../../shared/account/session";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	accountDataDescription,
 	accountDataExport,
@@ -33,7 +34,6 @@ import {
 	accountWebhooksTitle,
 	authMenuFreeAccount,
 } from "../../../shared/i18n/messages";
-import type { SessionUser } from "../../../shared/session";
 import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_ACTIVE_API_TOKENS } from "../../../shared/api-tokens";
+import { MAX_ACTIVE_API_TOKENS } from "../../../shared/account/api-tokens";
 import { registerCatalogue, setActiveLanguage } from "../../../shared/i18n/runtime";
 import de from "../../../shared/i18n/translations/de";
 import {

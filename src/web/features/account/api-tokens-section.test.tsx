@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { API_TOKEN_LIMIT_MESSAGE, MAX_ACTIVE_API_TOKENS } from "../../../shared/api-tokens";
+import { API_TOKEN_LIMIT_MESSAGE, MAX_ACTIVE_API_TOKENS } from "../../../shared/account/api-tokens";
 import {
 	createTestApiToken,
 	startFakeApiTokensServer,

@@ -11,7 +11,7 @@ import {
 	apiTokenLimitMessage,
 	type CreatedApiToken,
 	MAX_ACTIVE_API_TOKENS,
-} from "../../../shared/api-tokens";
+} from "../../../shared/account/api-tokens";
 import {
 	accountCopied,
 	accountCopy,

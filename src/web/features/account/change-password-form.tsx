@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { checkNewPassword } from "../../../shared/account/passwords";
 import {
 	accountPasswordChange,
 	accountPasswordChanged,
@@ -8,7 +9,6 @@ import {
 	accountPasswordSignOutOthers,
 	accountPasswordSignOutOthersHint,
 } from "../../../shared/i18n/messages";
-import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { NewPasswordFields } from "../../components/new-password-fields";

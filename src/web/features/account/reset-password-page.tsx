@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { checkNewPassword } from "../../../shared/account/passwords";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	accountResetBackToSignIn,
 	accountResetDescription,
@@ -11,7 +12,6 @@ import {
 	accountResetSubmit,
 	accountResetTitle,
 } from "../../../shared/i18n/messages";
-import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";

@@ -2,6 +2,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link2Off, RefreshCw } from "lucide-react";
 import { useState } from "react";
 import {
+	type CreatedShare,
+	describeShareTarget,
+	type Share,
+} from "../../../shared/history/sharing";
+import {
 	accountCreatedOn,
 	accountExpiresOn,
 	accountNeverExpires,
@@ -22,7 +27,6 @@ import {
 	accountSharesViews,
 	accountSharesViewsLast,
 } from "../../../shared/i18n/messages";
-import { type CreatedShare, describeShareTarget, type Share } from "../../../shared/sharing";
 import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
 import { Button } from "../../components/button";

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { PromptStyle } from "../../../shared/prompt-tool-responses";
+import type { PromptStyle } from "../../../shared/prompts/prompt-tool-responses";
 import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { createFakePromptTools } from "../../testing/fakes/fake-prompt-tools-api";
 import { mswServer } from "../../testing/msw-server";

@@ -23,7 +23,7 @@ import {
 	accountStylesRenameNamed,
 	accountStylesTitle,
 } from "../../../shared/i18n/messages";
-import { type PromptStyle, previewStyle } from "../../../shared/prompt-tool-responses";
+import { type PromptStyle, previewStyle } from "../../../shared/prompts/prompt-tool-responses";
 import { Button, getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { QueryStatus } from "../../components/query-status";

@@ -1,7 +1,8 @@
 import { CircleCheck } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useSearchParams } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import type { SessionUser } from "../../../shared/account/session";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	accountVerifyAlreadyVerified,
 	accountVerifyDoneDescription,
@@ -12,7 +13,6 @@ import {
 	accountVerifySignInToResend,
 	accountVerifyStart,
 } from "../../../shared/i18n/messages";
-import type { SessionUser } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
 import { FormCard } from "../../components/form-card";
 import { ResendVerificationButton } from "./resend-verification-button";

@@ -41,7 +41,7 @@ import {
 	type WebhookDelivery,
 	type WebhookEndpoint,
 	type WebhookEventType,
-} from "../../../shared/webhooks";
+} from "../../../shared/notifications/webhooks";
 import { AlertMessage } from "../../components/alert-message";
 import { Badge } from "../../components/badge";
 import { Button, getButtonClassName } from "../../components/button";

@@ -3,7 +3,7 @@ import { Users } from "lucide-react";
 import { MemoryRouter } from "react-router";
 import { toast } from "sonner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import { registerCatalogue, setActiveLanguage } from "../../../shared/i18n/runtime";
 import de from "../../../shared/i18n/translations/de";
 import { openAs, readRows } from "../../testing/admin-screen";

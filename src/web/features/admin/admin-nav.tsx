@@ -1,5 +1,5 @@
 import { NavLink } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	adminNavAuditLog,
 	adminNavLabel,

@@ -1,7 +1,7 @@
 import { ArrowLeft, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import { adminAllGenerations, adminBadge } from "../../../shared/i18n/messages";
 import { Badge } from "../../components/badge";
 import { getButtonClassName } from "../../components/button";

@@ -1,10 +1,11 @@
 import { type InfiniteData, useInfiniteQuery } from "@tanstack/react-query";
 import { ScrollText } from "lucide-react";
 import type { ReactNode } from "react";
+import { AUDIT_LOG_PAGE_SIZE } from "../../../shared/core/page-sizes";
 import type {
 	AuditLogEntry,
 	AuditLogPage as AuditLogPageData,
-} from "../../../shared/history-responses";
+} from "../../../shared/history/history-responses";
 import {
 	adminAuditCaption,
 	adminAuditDeleted,
@@ -27,7 +28,6 @@ import {
 	adminColumnWhat,
 	adminNavAuditLog,
 } from "../../../shared/i18n/messages";
-import { AUDIT_LOG_PAGE_SIZE } from "../../../shared/page-sizes";
 import { Button } from "../../components/button";
 import { DataTable } from "../../components/data-table";
 import { QueryStatus } from "../../components/query-status";

@@ -1,6 +1,7 @@
 // The People table's columns (what each shows and sorts by) and their sort headers, for
 // people-page.tsx.
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
+import type { PeopleSortKey, SortOrder } from "../../../shared/admin/people";
 import {
 	adminColumnGenerations,
 	adminColumnImages,
@@ -21,7 +22,6 @@ import {
 	adminSortStored,
 	adminSortThisMonth,
 } from "../../../shared/i18n/messages";
-import type { PeopleSortKey, SortOrder } from "../../../shared/people";
 
 export type Column = {
 	key: PeopleSortKey;

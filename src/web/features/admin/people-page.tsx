@@ -3,7 +3,14 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { Trash2, Users, UserX } from "lucide-react";
 import { type ReactNode, useDeferredValue, useRef, useState } from "react";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import type {
+	PeoplePage as PeoplePageData,
+	PeopleSortKey,
+	Person,
+	PersonQuota,
+	SortOrder,
+} from "../../../shared/admin/people";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	adminActionFailed,
 	adminActions,
@@ -36,13 +43,6 @@ import {
 	adminPrevious,
 	adminQuotasSaved,
 } from "../../../shared/i18n/messages";
-import type {
-	PeoplePage as PeoplePageData,
-	PeopleSortKey,
-	Person,
-	PersonQuota,
-	SortOrder,
-} from "../../../shared/people";
 import { Button, getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { DataTable } from "../../components/data-table";

@@ -1,6 +1,7 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { EllipsisVertical, Gauge, Trash2, UserCheck, UserX } from "lucide-react";
 import { useRef } from "react";
+import type { Person } from "../../../shared/admin/people";
 import {
 	adminMenuDelete,
 	adminMenuDisable,
@@ -8,7 +9,6 @@ import {
 	adminMenuQuotas,
 	adminPersonActionsFor,
 } from "../../../shared/i18n/messages";
-import type { Person } from "../../../shared/people";
 
 /** An action on a person that waits for the administrator's confirmation. */
 export type PendingPersonAction = { kind: "disable" | "enable" | "delete"; person: Person };

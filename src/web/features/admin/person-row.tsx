@@ -1,3 +1,4 @@
+import type { Person } from "../../../shared/admin/people";
 import {
 	adminNever,
 	adminPersonActive,
@@ -8,7 +9,6 @@ import {
 	adminQuotaPerDay,
 	adminQuotaSummary,
 } from "../../../shared/i18n/messages";
-import type { Person } from "../../../shared/people";
 import { NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
 import { formatDay } from "../../lib/date-format";
 import { formatBytes, formatCount, formatMoney } from "../../lib/number-format";

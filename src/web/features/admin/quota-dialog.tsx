@@ -1,6 +1,12 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { type FormEvent, type RefObject, useState } from "react";
 import {
+	MAX_ACTIVE_OVERRIDE,
+	MAX_DAILY_OVERRIDE,
+	type Person,
+	type PersonQuota,
+} from "../../../shared/admin/people";
+import {
 	adminCancel,
 	adminQuotaActiveHint,
 	adminQuotaActiveInvalid,
@@ -13,12 +19,6 @@ import {
 	adminQuotaSave,
 	adminQuotaTitle,
 } from "../../../shared/i18n/messages";
-import {
-	MAX_ACTIVE_OVERRIDE,
-	MAX_DAILY_OVERRIDE,
-	type Person,
-	type PersonQuota,
-} from "../../../shared/people";
 import { Button, getButtonClassName } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { TextField } from "../../components/text-field";

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { EyeOff, Link2 } from "lucide-react";
+import { type AdminShare, describeShareTarget } from "../../../shared/history/sharing";
 import {
 	adminActions,
 	adminColumnCreated,
@@ -27,7 +28,6 @@ import {
 	adminSharesNoReports,
 	adminSharesReports,
 } from "../../../shared/i18n/messages";
-import { type AdminShare, describeShareTarget } from "../../../shared/sharing";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";

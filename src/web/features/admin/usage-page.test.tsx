@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, describe, expect, it } from "vitest";
-import type { UsageReport } from "../../../shared/usage-responses";
+import type { UsageReport } from "../../../shared/admin/usage-responses";
 import { openAs } from "../../testing/admin-screen";
 import { startFakeAuditLogServer } from "../../testing/fakes/fake-audit-log-server";
 import { createTestUsageReport, startFakeUsageServer } from "../../testing/fakes/fake-usage-server";

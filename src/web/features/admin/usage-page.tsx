@@ -2,6 +2,11 @@ import { useQuery } from "@tanstack/react-query";
 import { ChartColumn, Download } from "lucide-react";
 import { lazy, type ReactNode, Suspense, useMemo } from "react";
 import {
+	FAILURE_REASONS,
+	USAGE_DAYS,
+	type UsageReport,
+} from "../../../shared/admin/usage-responses";
+import {
 	adminNavUsage,
 	adminUsageChartLabel,
 	adminUsageDownloadCsv,
@@ -14,7 +19,6 @@ import {
 	adminUsageReasonsMeaning,
 	adminUsageShowTable,
 } from "../../../shared/i18n/messages";
-import { FAILURE_REASONS, USAGE_DAYS, type UsageReport } from "../../../shared/usage-responses";
 import { getButtonClassName } from "../../components/button";
 import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
 import { QueryStatus } from "../../components/query-status";

@@ -1,6 +1,13 @@
 // The usage report as the screen shows it: each chart's numbers as one table of raw values, which
 // the chart draws, the <table> shows (each column formatting its own) and the CSV download writes.
 // One home for each chart's data, so the three never disagree.
+
+import {
+	FAILURE_REASON_VALUES,
+	FAILURE_REASONS,
+	USAGE_DAYS,
+	type UsageReport,
+} from "../../../shared/admin/usage-responses";
 import {
 	adminColumnPerson,
 	adminUsageBytes,
@@ -49,12 +56,6 @@ import {
 	adminUsageTotalNote,
 	numberSeconds,
 } from "../../../shared/i18n/messages";
-import {
-	FAILURE_REASON_VALUES,
-	FAILURE_REASONS,
-	USAGE_DAYS,
-	type UsageReport,
-} from "../../../shared/usage-responses";
 import { formatCalendarDay, formatShortCalendarDay } from "../../lib/date-format";
 import { formatBytes, formatCount, formatDecimal, formatMoney } from "../../lib/number-format";
 

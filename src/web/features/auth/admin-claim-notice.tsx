@@ -1,6 +1,6 @@
 import { createPortal } from "react-dom";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	authClaimForgotPassword,
 	authClaimLabel,

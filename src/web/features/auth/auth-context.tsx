@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, use, useCallback, useMemo } from "react";
-import type { SessionUser } from "../../../shared/session";
+import type { SessionUser } from "../../../shared/account/session";
 import { loadAuthActions } from "../../lib/auth-client";
 import {
 	type AuthSession,

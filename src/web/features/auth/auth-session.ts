@@ -1,4 +1,4 @@
-import type { SessionUser } from "../../../shared/session";
+import type { SessionUser } from "../../../shared/account/session";
 import { ApiError, createUnexpectedAnswerError, fetchApiJson } from "../../lib/api-fetch";
 import { isRecord, readString } from "../../lib/read-json";
 

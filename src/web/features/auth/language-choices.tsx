@@ -1,4 +1,4 @@
-import type { LanguageChoice } from "../../../shared/account-settings";
+import type { LanguageChoice } from "../../../shared/account/account-settings";
 import {
 	languageBrowser,
 	languageEnglish,

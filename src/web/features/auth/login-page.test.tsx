@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
-import { ERRORS } from "../../../shared/errors";
+import { ERRORS } from "../../../shared/core/errors";
 import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { mswServer } from "../../testing/msw-server";
 import { renderApp } from "../../testing/render-app";

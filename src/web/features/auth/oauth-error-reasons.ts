@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode, errorMessage } from "../../../shared/errors";
+import { ERRORS, type ErrorCode, errorMessage } from "../../../shared/core/errors";
 import {
 	authOauthAccessDenied,
 	authOauthEmailMismatch,

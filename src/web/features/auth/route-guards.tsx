@@ -1,5 +1,5 @@
 import { Navigate, Outlet } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import { authCheckingSession } from "../../../shared/i18n/messages";
 import { Spinner } from "../../components/spinner";
 import { useAuth } from "./auth-context";

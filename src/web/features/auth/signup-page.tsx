@@ -1,6 +1,7 @@
 import { type FormEvent, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { checkNewPassword } from "../../../shared/account/passwords";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	fieldEmail,
 	fieldEmailPlaceholder,
@@ -11,7 +12,6 @@ import {
 	signUpSubmit,
 	signUpTitle,
 } from "../../../shared/i18n/messages";
-import { checkNewPassword } from "../../../shared/passwords";
 import { AlertMessage } from "../../components/alert-message";
 import { Button } from "../../components/button";
 import { FormCard } from "../../components/form-card";

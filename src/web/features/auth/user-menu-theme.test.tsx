@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
-import { errorBody } from "../../../shared/errors";
-import { THEME_STORAGE_KEY } from "../../../shared/theme";
+import { THEME_STORAGE_KEY } from "../../../shared/account/theme";
+import { errorBody } from "../../../shared/core/errors";
 import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { mswServer } from "../../testing/msw-server";
 import { renderApp } from "../../testing/render-app";

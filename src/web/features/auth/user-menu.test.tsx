@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_LABEL } from "../../../shared/constants";
+import { ACCOUNT_LABEL } from "../../../shared/core/constants";
 import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
 import { mswServer } from "../../testing/msw-server";
 import { renderApp } from "../../testing/render-app";

@@ -13,8 +13,9 @@ import {
 } from "lucide-react";
 import { useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import type { ThemeChoice } from "../../../shared/account-settings";
-import { APP_PATHS } from "../../../shared/app-routes";
+import type { ThemeChoice } from "../../../shared/account/account-settings";
+import { emailLocalPart } from "../../../shared/account/session";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	adminNavAuditLog,
 	adminNavPeople,
@@ -31,7 +32,6 @@ import {
 	authSignOutDescription,
 	authSignOutTitle,
 } from "../../../shared/i18n/messages";
-import { emailLocalPart } from "../../../shared/session";
 import { getButtonClassName } from "../../components/button";
 import { DialogFrame } from "../../components/dialog-frame";
 import { Spinner } from "../../components/spinner";

@@ -3,8 +3,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FileArchive, Link2, Lock, Sparkles, Trash2, Users } from "lucide-react";
 import { type FormEvent, lazy, Suspense, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
-import { BOARD_NAME_MAX_LENGTH, type Board } from "../../../shared/boards";
+import { APP_PATHS } from "../../../shared/core/app-routes";
+import { BOARD_NAME_MAX_LENGTH, type Board } from "../../../shared/history/boards";
 import {
 	boardAndGenerations,
 	boardDelete,

@@ -1,7 +1,7 @@
 import { Images, Sparkles, Users } from "lucide-react";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
-import type { Board } from "../../../shared/boards";
+import { APP_PATHS } from "../../../shared/core/app-routes";
+import type { Board } from "../../../shared/history/boards";
 import {
 	boardCardSummary,
 	boardLoadFailed,

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { BOARD_NAME_MAX_LENGTH, type BoardQuery } from "../../../shared/boards";
+import { BOARD_NAME_MAX_LENGTH, type BoardQuery } from "../../../shared/history/boards";
 import {
 	boardFavouritesOnly,
 	boardFrom,

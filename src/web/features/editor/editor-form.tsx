@@ -2,11 +2,11 @@
 // chosen tool, the number of images and the seed as the generator offers them, and Generate.
 
 import { type FormEvent, useId, useState } from "react";
-import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
-import { DEFAULT_IMAGE_COUNT } from "../../../shared/generation-settings";
+import { MAX_PROMPT_LENGTH } from "../../../shared/core/constants";
+import { DEFAULT_IMAGE_COUNT } from "../../../shared/generations/generation-settings";
+import type { PublicModel } from "../../../shared/generations/models";
 import { editorImageCount, editorImages } from "../../../shared/i18n/messages";
-import type { PublicModel } from "../../../shared/models";
-import { sanitizePrompt } from "../../../shared/prompt";
+import { sanitizePrompt } from "../../../shared/prompts/prompt";
 import { Button } from "../../components/button";
 import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "../../components/field-classes";
 import { ModelSelect } from "../../components/model-select";

@@ -4,8 +4,8 @@ import { inflateSync } from "node:zlib";
 import { screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Generation } from "../../../shared/generation-responses";
-import type { PublicModel } from "../../../shared/models";
+import type { Generation } from "../../../shared/generations/generation-responses";
+import type { PublicModel } from "../../../shared/generations/models";
 import {
 	createTestGeneration,
 	createTestImages,

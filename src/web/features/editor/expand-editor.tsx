@@ -8,7 +8,7 @@ import {
 	type AspectRatio,
 	findAspectRatio,
 	toRatioParam,
-} from "../../../shared/aspect-ratios";
+} from "../../../shared/generations/aspect-ratios";
 import { editorFrameSize } from "../../../shared/i18n/messages";
 import { LABEL_CLASS_NAME } from "../../components/field-classes";
 import { Segments } from "../../components/segments";

@@ -2,7 +2,7 @@
 // takes the placement as the room added on each side, a fraction (0 to 1) of the source's width
 // (left, right) or height (top, bottom); the editor keeps it in that form.
 
-import { type AspectRatio, findAspectRatio } from "../../../shared/aspect-ratios";
+import { type AspectRatio, findAspectRatio } from "../../../shared/generations/aspect-ratios";
 
 export type Size = { width: number; height: number };
 

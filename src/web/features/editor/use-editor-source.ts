@@ -5,8 +5,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import type { Generation } from "../../../shared/generation-responses";
-import type { GenerationRegion } from "../../../shared/region-edit";
+import type { Generation } from "../../../shared/generations/generation-responses";
+import type { GenerationRegion } from "../../../shared/generations/region-edit";
 import { fetchGeneration } from "../../lib/generations-requests";
 import type { EditorLink } from "../../lib/image-actions";
 import { readDisplaySource } from "../../lib/image-sources";

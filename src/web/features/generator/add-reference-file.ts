@@ -4,7 +4,7 @@
 // reaches once a model taking an image is chosen; the upload's request code, which parses with
 // zod/mini, loads on demand when an image is added (docs/decisions/005-first-load-budget.md).
 import { errorNetworkError, generatorUploadTooLarge } from "../../../shared/i18n/messages";
-import { MAX_UPLOAD_BYTES } from "../../../shared/image-input";
+import { MAX_UPLOAD_BYTES } from "../../../shared/image-input/image-input";
 import { ApiError } from "../../lib/api-client";
 import type { ReferenceImage } from "./reference-image";
 import type { ReferenceImageControls } from "./use-reference-image";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	generatorAddToBoards,
 	generatorLoadingBoards,

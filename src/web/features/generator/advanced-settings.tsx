@@ -1,7 +1,7 @@
 // Advanced settings: Seed, Negative prompt and Quality, each where the chosen model offers it.
 import { useId } from "react";
-import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
-import type { Quality } from "../../../shared/generation-settings";
+import { MAX_PROMPT_LENGTH } from "../../../shared/core/constants";
+import type { Quality } from "../../../shared/generations/generation-settings";
 import {
 	generatorCharacters,
 	generatorNegativePrompt,
@@ -11,7 +11,7 @@ import {
 	generatorQualityLow,
 	generatorQualityMedium,
 } from "../../../shared/i18n/messages";
-import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompt";
+import { sanitizePrompt, validateNegativePrompt } from "../../../shared/prompts/prompt";
 import { LABEL_CLASS_NAME } from "../../components/field-classes";
 import { SeedField } from "../../components/seed-field";
 import { Segments } from "../../components/segments";

@@ -2,7 +2,7 @@
 // runs and when it ends (lib/tab-status.ts), and a notification or tone when it ends unseen
 // (lib/finish-notices.ts, which the header's poll asks too, for the generations not followed here).
 // It listens to the flow's actions, so it loads with the flow.
-import { PROGRESS } from "../../../shared/constants";
+import { PROGRESS } from "../../../shared/core/constants";
 import { followHere, noticeFinished } from "../../lib/finish-notices";
 import { clearTabStatus, showTabOutcome, showTabProgress } from "../../lib/tab-status";
 import type { GenerationAction } from "./generation-state";

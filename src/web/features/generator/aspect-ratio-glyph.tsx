@@ -1,4 +1,4 @@
-import type { AspectRatioOption } from "../../../shared/aspect-ratios";
+import type { AspectRatioOption } from "../../../shared/generations/aspect-ratios";
 import { joinClassNames } from "../../lib/class-names";
 
 /** A small rectangle in the ratio's own shape, so the options can be told apart at a glance. */

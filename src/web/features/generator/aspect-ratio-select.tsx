@@ -5,7 +5,7 @@ import {
 	type AspectRatio,
 	type AspectRatioOption,
 	toRatioParam,
-} from "../../../shared/aspect-ratios";
+} from "../../../shared/generations/aspect-ratios";
 import { describeAspectRatio } from "../../lib/aspect-ratio-label";
 import { joinClassNames } from "../../lib/class-names";
 import { AspectRatioGlyph } from "./aspect-ratio-glyph";

@@ -1,8 +1,8 @@
 // What the generator's batch controls ask for (batch-field.tsx): the prompt's variations, the
 // models compared, and what that makes (how many generations, at what price), before Generate.
-import { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from "../../../shared/batches";
-import type { PublicModel } from "../../../shared/models";
-import { parseVariations } from "../../../shared/prompt-variations";
+import { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from "../../../shared/generations/batches";
+import type { PublicModel } from "../../../shared/generations/models";
+import { parseVariations } from "../../../shared/prompts/prompt-variations";
 
 export type BatchChoice = {
 	variations: "off" | "all" | "random";

@@ -3,7 +3,8 @@
 // models, each with its price. The line under them says how many generations Generate makes and,
 // where every model has a price, what they cost.
 import { useId } from "react";
-import { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from "../../../shared/batches";
+import { MAX_COMPARED_MODELS, MIN_COMPARED_MODELS } from "../../../shared/generations/batches";
+import type { PublicModel } from "../../../shared/generations/models";
 import {
 	generatorBatchMakes,
 	generatorBatchTotal,
@@ -18,8 +19,7 @@ import {
 	generatorVariationsOff,
 	generatorVariationsRandom,
 } from "../../../shared/i18n/messages";
-import type { PublicModel } from "../../../shared/models";
-import { parseVariations } from "../../../shared/prompt-variations";
+import { parseVariations } from "../../../shared/prompts/prompt-variations";
 import { formatMoney } from "../../lib/number-format";
 import { type BatchChoice, canCompareMore, summarizeBatch } from "./batch-choice";
 

@@ -5,15 +5,15 @@ import { useQuery } from "@tanstack/react-query";
 import { Layers } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import type { AspectRatio } from "../../../shared/aspect-ratios";
-import { batchHistoryPath } from "../../../shared/batches";
-import { formatElapsed } from "../../../shared/elapsed";
+import type { AspectRatio } from "../../../shared/generations/aspect-ratios";
+import { batchHistoryPath } from "../../../shared/generations/batches";
+import { formatElapsed } from "../../../shared/generations/elapsed";
 import {
 	type CreateBatchResponse,
 	CreateBatchResponseSchema,
 	type Generation,
 	isInProgress,
-} from "../../../shared/generation-responses";
+} from "../../../shared/generations/generation-responses";
 import {
 	generatorBatchFinished,
 	generatorBatchFinishedUnseeded,

@@ -4,7 +4,7 @@
 import { Images, LogIn, RotateCw } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	errorEmailNotVerified,
 	errorSignInRequired,

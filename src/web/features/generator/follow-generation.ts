@@ -2,12 +2,12 @@
 // (follow-until-done.ts) and show the server's record of it. Loaded on demand (see
 // generation-code.ts), not with the first page.
 
-import { type AspectRatio, sizeForAspectRatio } from "../../../shared/aspect-ratios";
+import { type AspectRatio, sizeForAspectRatio } from "../../../shared/generations/aspect-ratios";
 import {
 	type Generation,
 	type GenerationImage,
 	isInProgress,
-} from "../../../shared/generation-responses";
+} from "../../../shared/generations/generation-responses";
 import { generatorFailed, generatorNoPollingUrl } from "../../../shared/i18n/messages";
 import { isAbortError } from "../../lib/api-client";
 import {

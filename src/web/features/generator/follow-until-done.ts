@@ -1,16 +1,16 @@
 // Following a started generation to its end: through the page's one stream, else (or once it
 // breaks) by polling its status route, with the progress bar on the way. Part of the flow's code
 // (follow-generation.ts), loaded on demand.
-import { GENERATION_TIMEOUT_MS, POLLING_INTERVAL_MS } from "../../../shared/constants";
+import { GENERATION_TIMEOUT_MS, POLLING_INTERVAL_MS } from "../../../shared/core/constants";
+import { sleep } from "../../../shared/core/sleep";
 import {
 	formatGenerationRequestError,
 	type PollAnswer,
 	type PollOutcome,
 	readPollOutcome,
-} from "../../../shared/generation-answers";
+} from "../../../shared/generations/generation-answers";
+import { advancePollingBar, POLLING_BAR_START } from "../../../shared/generations/progress";
 import { generatorFailed, generatorTimedOut } from "../../../shared/i18n/messages";
-import { advancePollingBar, POLLING_BAR_START } from "../../../shared/progress";
-import { sleep } from "../../../shared/sleep";
 import { ApiError, isAbortError } from "../../lib/api-client";
 import { subscribeToGenerations } from "../../lib/generation-stream";
 import { pollGenerationStatus } from "../../lib/generations-requests";

@@ -2,9 +2,9 @@
 // start request sends them. On the first page (the form's state), so it stays small and imports
 // only types; choosing, fitting and showing them load on demand (generation-controls.tsx).
 import type { z } from "zod/mini";
-import type { CreateGenerationRequestSchema } from "../../../shared/create-generation-request";
-import type { Quality } from "../../../shared/generation-settings";
-import type { PublicModel } from "../../../shared/models";
+import type { CreateGenerationRequestSchema } from "../../../shared/generations/create-generation-request";
+import type { Quality } from "../../../shared/generations/generation-settings";
+import type { PublicModel } from "../../../shared/generations/models";
 
 /**
  * What a start request sends beside the prompt and ratio (`style` is a style's id, GET

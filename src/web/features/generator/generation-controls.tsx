@@ -5,7 +5,7 @@
 // first page holds a frame of the same height in their place (settings-frame.tsx). They show the
 // form's state (use-generator-form.ts) and change it through its callbacks.
 import { type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
-import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generations/generation-settings";
 import { useOfferedModels } from "../../lib/models-requests";
 import { usePublicConfig } from "../../lib/public-config";
 import { showToast } from "../../lib/toast";

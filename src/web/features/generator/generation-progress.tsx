@@ -1,7 +1,8 @@
 import { CircleSlash, Clock, Cpu, Info, TriangleAlert } from "lucide-react";
-import { findAspectRatio } from "../../../shared/aspect-ratios";
-import { IMAGES_PER_GENERATION } from "../../../shared/constants";
-import { formatElapsed } from "../../../shared/elapsed";
+import { IMAGES_PER_GENERATION } from "../../../shared/core/constants";
+import { findAspectRatio } from "../../../shared/generations/aspect-ratios";
+import { formatElapsed } from "../../../shared/generations/elapsed";
+import { clampProgressLabelPosition, describeProgress } from "../../../shared/generations/progress";
 import {
 	generatorCancel,
 	generatorElapsed,
@@ -12,7 +13,6 @@ import {
 	generatorProgressTitle,
 	generatorRetrying,
 } from "../../../shared/i18n/messages";
-import { clampProgressLabelPosition, describeProgress } from "../../../shared/progress";
 import { Button } from "../../components/button";
 import { describeRecipe } from "./describe-recipe";
 import type { RunningState } from "./generation-state";

@@ -1,8 +1,8 @@
 import { Clock, Cpu, Expand, Ratio } from "lucide-react";
 import { useRef, useState } from "react";
-import { findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
-import { formatElapsed } from "../../../shared/elapsed";
-import type { GenerationImage } from "../../../shared/generation-responses";
+import { findAspectRatio, toRatioParam } from "../../../shared/generations/aspect-ratios";
+import { formatElapsed } from "../../../shared/generations/elapsed";
+import type { GenerationImage } from "../../../shared/generations/generation-responses";
 import {
 	generatorAspectRatio,
 	generatorElapsedTime,

@@ -1,16 +1,16 @@
-import type { AspectRatio } from "../../../shared/aspect-ratios";
+import type { AspectRatio } from "../../../shared/generations/aspect-ratios";
 import type {
 	GenerationImage,
 	GenerationModel,
 	GenerationProgress,
 	GenerationSettings,
-} from "../../../shared/generation-responses";
+} from "../../../shared/generations/generation-responses";
 import { generatorCancelled } from "../../../shared/i18n/messages";
 import type {
 	GenerationParent,
 	ReferenceInput,
 	GenerationAction as StartedAction,
-} from "../../../shared/image-input";
+} from "../../../shared/image-input/image-input";
 import type { RequestedSettings } from "./generation-choice";
 
 /**

@@ -3,7 +3,7 @@
 // total; what a start sends; and the batch's generations shown together once started.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PublicModel } from "../../../shared/models";
+import type { PublicModel } from "../../../shared/generations/models";
 import { createTestModel } from "../../testing/fakes/test-generations";
 import {
 	cleanUpGeneratorScreen,

@@ -4,7 +4,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
-import { errorBody } from "../../../shared/errors";
+import { errorBody } from "../../../shared/core/errors";
 import {
 	cleanUpGeneratorScreen,
 	getGenerateButton,

@@ -1,7 +1,7 @@
 // The generator's form and its empty result panel, before anything is generated.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { ASPECT_RATIOS } from "../../../shared/aspect-ratios";
+import { ASPECT_RATIOS } from "../../../shared/generations/aspect-ratios";
 import {
 	cleanUpGeneratorScreen,
 	getGenerateButton,

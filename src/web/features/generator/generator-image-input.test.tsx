@@ -4,6 +4,7 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
+import type { PublicModel } from "../../../shared/generations/models";
 import {
 	editorTitleExpand,
 	editorTitleRegion,
@@ -18,10 +19,12 @@ import {
 	imageMadeFromThis,
 	imageUpscaleResamples,
 } from "../../../shared/i18n/messages";
-import { DEFAULT_REFERENCE_STRENGTH, MAX_UPLOAD_BYTES } from "../../../shared/image-input";
-import type { ImageRecipe } from "../../../shared/image-recipe";
-import { writePngRecipe } from "../../../shared/image-recipe-files";
-import type { PublicModel } from "../../../shared/models";
+import {
+	DEFAULT_REFERENCE_STRENGTH,
+	MAX_UPLOAD_BYTES,
+} from "../../../shared/image-input/image-input";
+import type { ImageRecipe } from "../../../shared/image-recipe/image-recipe";
+import { writePngRecipe } from "../../../shared/image-recipe/image-recipe-files";
 import { createTestModel } from "../../testing/fakes/test-generations";
 import {
 	cleanUpGeneratorScreen,

@@ -3,10 +3,10 @@
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
+import type { PublicModel } from "../../../shared/generations/models";
 import { generatorNoRecipe } from "../../../shared/i18n/messages";
-import type { ImageRecipe } from "../../../shared/image-recipe";
-import { writePngRecipe } from "../../../shared/image-recipe-files";
-import type { PublicModel } from "../../../shared/models";
+import type { ImageRecipe } from "../../../shared/image-recipe/image-recipe";
+import { writePngRecipe } from "../../../shared/image-recipe/image-recipe-files";
 import { createTestGeneration, createTestModel } from "../../testing/fakes/test-generations";
 import {
 	cleanUpGeneratorScreen,

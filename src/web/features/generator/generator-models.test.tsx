@@ -3,8 +3,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import type { UserEvent } from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
-import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
-import type { PublicModel } from "../../../shared/models";
+import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generations/generation-settings";
+import type { PublicModel } from "../../../shared/generations/models";
 import { buildGeneratorLink } from "../../lib/generator-link";
 import {
 	createGate,

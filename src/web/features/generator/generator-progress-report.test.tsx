@@ -2,7 +2,7 @@
 // real fraction (never backwards), the latest preview, and the tab's title and favicon.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { progressReport } from "../../../shared/progress";
+import { progressReport } from "../../../shared/generations/progress";
 import type { PollStep } from "../../testing/fakes/fake-generations-api";
 import { setPageVisibility } from "../../testing/fakes/fake-notifications";
 import { createGate } from "../../testing/fakes/test-generations";

@@ -2,10 +2,10 @@
 // downloaded) fills in on the generator, and the editor an Edit region or Expand result reopens.
 // Loaded on demand, when a person drops an image on the form or chooses one with "Load settings
 // from image".
-import type { AspectRatio } from "../../../shared/aspect-ratios";
+import type { AspectRatio } from "../../../shared/generations/aspect-ratios";
 import { generatorNoRecipe } from "../../../shared/i18n/messages";
-import type { RecipeRegionEdit } from "../../../shared/image-recipe";
-import { sanitizePrompt } from "../../../shared/prompt";
+import type { RecipeRegionEdit } from "../../../shared/image-recipe/image-recipe";
+import { sanitizePrompt } from "../../../shared/prompts/prompt";
 import { showToast } from "../../lib/toast";
 import type { SettingsPrefill } from "./generation-choice";
 import type { ReferenceImageControls } from "./use-reference-image";

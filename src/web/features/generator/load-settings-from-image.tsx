@@ -3,7 +3,7 @@
 import { ImageUp } from "lucide-react";
 import { useRef } from "react";
 import { generatorLoadSettings, generatorLoadSettingsInput } from "../../../shared/i18n/messages";
-import { INPUT_IMAGE_ACCEPT } from "../../../shared/image-types";
+import { INPUT_IMAGE_ACCEPT } from "../../../shared/image-input/image-types";
 
 type LoadSettingsFromImageProps = {
 	onImageChosen: (file: File) => void;

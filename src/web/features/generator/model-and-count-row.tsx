@@ -1,7 +1,8 @@
 // The settings' first row: the Model (model-select.tsx, where more than one is offered) and the
 // number of Images (segments.tsx), as the chosen model offers them.
+
+import type { PublicModel } from "../../../shared/generations/models";
 import { generatorImageCount, generatorImages } from "../../../shared/i18n/messages";
-import type { PublicModel } from "../../../shared/models";
 import { ModelSelect } from "../../components/model-select";
 import { Segments } from "../../components/segments";
 import type { SettingsChoice } from "./generation-choice";

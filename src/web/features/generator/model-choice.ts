@@ -1,6 +1,6 @@
 // Which model and settings the form starts with, and how they follow a change of model. Loaded on
 // demand with the controls (generation-controls.tsx).
-import type { ModelsResponse, PublicModel } from "../../../shared/models";
+import type { ModelsResponse, PublicModel } from "../../../shared/generations/models";
 import type { SettingsChoice, SettingsPrefill } from "./generation-choice";
 
 /** The offered count nearest to `wanted`; between two as near, the larger (more to choose from). */

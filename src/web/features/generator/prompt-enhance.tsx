@@ -3,7 +3,7 @@
 // the prompt back as it was. Shown when the server says it is configured; loaded with the settings.
 import { Languages, WandSparkles } from "lucide-react";
 import { type RefObject, useEffect, useId, useRef, useState } from "react";
-import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
+import { MAX_PROMPT_LENGTH } from "../../../shared/core/constants";
 import {
 	errorEnhanceFailed,
 	generatorDiscard,
@@ -16,7 +16,7 @@ import {
 	generatorTranslateToEnglish,
 	generatorUse,
 } from "../../../shared/i18n/messages";
-import { sanitizePrompt } from "../../../shared/prompt";
+import { sanitizePrompt } from "../../../shared/prompts/prompt";
 import { Button } from "../../components/button";
 import { ApiError } from "../../lib/api-client";
 import { enhancePrompt } from "../../lib/prompts-requests";

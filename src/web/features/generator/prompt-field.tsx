@@ -1,6 +1,6 @@
 import { X } from "lucide-react";
 import { type Ref, useId } from "react";
-import { MAX_PROMPT_LENGTH } from "../../../shared/constants";
+import { MAX_PROMPT_LENGTH } from "../../../shared/core/constants";
 import {
 	generatorCharacters,
 	generatorClear,
@@ -8,7 +8,7 @@ import {
 	generatorPrompt,
 	generatorPromptPlaceholder,
 } from "../../../shared/i18n/messages";
-import { sanitizePrompt } from "../../../shared/prompt";
+import { sanitizePrompt } from "../../../shared/prompts/prompt";
 import { joinClassNames } from "../../lib/class-names";
 
 type PromptFieldProps = {

@@ -1,6 +1,6 @@
 // Apart from generation-state.ts, which the first page loads: only the progress panel, which loads
 // on demand, shows the progress (docs/decisions/005-first-load-budget.md).
-import { PROGRESS_STEPS, progressAfterPolls } from "../../../shared/progress";
+import { PROGRESS_STEPS, progressAfterPolls } from "../../../shared/generations/progress";
 import type { GenerationState } from "./generation-state";
 
 /**

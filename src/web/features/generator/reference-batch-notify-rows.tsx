@@ -2,7 +2,7 @@
 // models for a signed-in person (batch-field.tsx), and Notify me when done with its sound
 // (notify-switches.tsx).
 import { useEffect, useMemo, useState } from "react";
-import type { PublicModel } from "../../../shared/models";
+import type { PublicModel } from "../../../shared/generations/models";
 import { type BatchChoice, type BatchRequest, NO_BATCH, toBatchRequest } from "./batch-choice";
 import { BatchField } from "./batch-field";
 import { NotifySwitches } from "./notify-switches";

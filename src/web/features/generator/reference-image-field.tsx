@@ -6,6 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Paperclip, X } from "lucide-react";
 import { useId, useRef } from "react";
+import type { PublicModel } from "../../../shared/generations/models";
 import {
 	generatorAddReference,
 	generatorNoImageInput,
@@ -16,9 +17,11 @@ import {
 	generatorRemoveReference,
 	generatorUploading,
 } from "../../../shared/i18n/messages";
-import { DEFAULT_REFERENCE_STRENGTH, type ReferenceInput } from "../../../shared/image-input";
-import { INPUT_IMAGE_ACCEPT } from "../../../shared/image-types";
-import type { PublicModel } from "../../../shared/models";
+import {
+	DEFAULT_REFERENCE_STRENGTH,
+	type ReferenceInput,
+} from "../../../shared/image-input/image-input";
+import { INPUT_IMAGE_ACCEPT } from "../../../shared/image-input/image-types";
 import { Button } from "../../components/button";
 import { ImageActionButtons } from "../../components/image-action-buttons";
 import { Spinner } from "../../components/spinner";

@@ -1,8 +1,8 @@
 // One image of what the generator's results or preview show, as Vary, Upscale and Edit name it.
 // Loaded with the results and the preview, not with the first page.
 
-import type { AspectRatio } from "../../../shared/aspect-ratios";
-import type { Generation } from "../../../shared/generation-responses";
+import type { AspectRatio } from "../../../shared/generations/aspect-ratios";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import type { ImmediateAction } from "../../lib/image-actions";
 import type { CompletedState, GeneratedRequest } from "./generation-state";
 import type { ReferenceImage } from "./reference-image";

@@ -11,7 +11,7 @@ export const ENHANCE_ROW_CLASS_NAME = "relative flex h-9 items-center";
 /**
  * Whether the Enhance row may have its place: the person is signed in, or may be (their session is
  * still being asked for). Whether the server has Enhance is the page's `data-enhance` on <html>,
- * which the server writes (shared/boot-state.ts): the prerendered page is written without the
+ * which the server writes (shared/account/boot-state.ts): the prerendered page is written without the
  * config, and the place must be there from its first paint.
  */
 export function hasEnhanceRow(options: { isSignedIn: boolean; isAuthLoading: boolean }): boolean {

@@ -22,7 +22,7 @@ import {
 	PROMPT_PLACEHOLDER,
 	type PromptStyle,
 	previewStyle,
-} from "../../../shared/prompt-tool-responses";
+} from "../../../shared/prompts/prompt-tool-responses";
 import { Button } from "../../components/button";
 import { FIELD_MESSAGE_CLASS_NAME, LABEL_CLASS_NAME } from "../../components/field-classes";
 import { ApiError } from "../../lib/api-client";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { ELAPSED_TICK_MS } from "../../../shared/constants";
+import { ELAPSED_TICK_MS } from "../../../shared/core/constants";
 
 /**
  * Milliseconds from `startedAt` to `endedAt`, or to now while `isRunning`, updated every

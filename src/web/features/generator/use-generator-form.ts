@@ -1,12 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/aspect-ratios";
+import { type AspectRatio, DEFAULT_ASPECT_RATIO } from "../../../shared/generations/aspect-ratios";
 import {
 	errorNetworkError,
 	errorSignInRequired,
 	generatorInvalidPrompt,
 } from "../../../shared/i18n/messages";
-import { sanitizePrompt, validateNegativePrompt, validatePrompt } from "../../../shared/prompt";
+import {
+	sanitizePrompt,
+	validateNegativePrompt,
+	validatePrompt,
+} from "../../../shared/prompts/prompt";
 import { readGeneratorLink } from "../../lib/generator-link";
 import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
 import type { BatchRequest } from "./batch-choice";

@@ -4,8 +4,8 @@
 // change; the settings, loaded after the first paint, show it and change it (reference-image-field.tsx).
 // Adding a file is add-reference-file.ts, loaded with the settings: the first page carries no upload code.
 import { useMemo, useRef, useState } from "react";
-import type { ReferenceInput } from "../../../shared/image-input";
-import type { PublicModel } from "../../../shared/models";
+import type { PublicModel } from "../../../shared/generations/models";
+import type { ReferenceInput } from "../../../shared/image-input/image-input";
 import type { ReferenceImage } from "./reference-image";
 
 export type ReferenceImageState = {

@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { FolderPlus } from "lucide-react";
 import { type FormEvent, type RefObject, useState } from "react";
-import { BOARD_NAME_MAX_LENGTH } from "../../../shared/boards";
+import { BOARD_NAME_MAX_LENGTH } from "../../../shared/history/boards";
 import {
 	boardAddDescription,
 	boardAddTitle,

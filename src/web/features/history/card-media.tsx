@@ -3,13 +3,14 @@
 // dimmed); or why it has no image.
 import { ImageOff } from "lucide-react";
 import { use } from "react";
-import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
+import { GALLERY_CARD_IMAGES } from "../../../shared/core/constants";
 import {
 	type Generation,
 	type GenerationImage,
 	type GenerationProgress,
 	isInProgress,
-} from "../../../shared/generation-responses";
+} from "../../../shared/generations/generation-responses";
+import { describeProgress, readReportedProgress } from "../../../shared/generations/progress";
 import {
 	historyGenerating,
 	historyGenerationFailed,
@@ -19,7 +20,6 @@ import {
 	historyProgressLabel,
 	historyQueued,
 } from "../../../shared/i18n/messages";
-import { describeProgress, readReportedProgress } from "../../../shared/progress";
 import { Spinner } from "../../components/spinner";
 import { Thumbnail } from "../../components/thumbnail";
 import { joinClassNames } from "../../lib/class-names";

@@ -1,7 +1,7 @@
 import { CalendarDays } from "lucide-react";
 import { memo, useId } from "react";
-import type { DateGroup } from "../../../shared/date-groups";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
+import type { DateGroup } from "../../../shared/history/date-groups";
 import { GenerationCard, type GenerationCardActions } from "./generation-card";
 import { findRowTop, type GroupBlock, type HistoryMetrics } from "./history-layout";
 

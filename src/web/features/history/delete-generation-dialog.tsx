@@ -1,7 +1,7 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { Trash2 } from "lucide-react";
 import type { RefObject } from "react";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import {
 	historyDelete,
 	historyDeleteCount,

@@ -17,8 +17,8 @@ import {
 } from "lucide-react";
 import { Fragment, type ReactNode, useId } from "react";
 import { Link } from "react-router";
-import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
-import type { Generation } from "../../../shared/generation-responses";
+import { GALLERY_CARD_IMAGES } from "../../../shared/core/constants";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import {
 	boardAddMenuItem,
 	boardRemoveFrom,
@@ -34,7 +34,7 @@ import {
 	imageUpscaleResamplesShort,
 	shareMenuItem,
 } from "../../../shared/i18n/messages";
-import { ACTION_LABELS } from "../../../shared/image-input";
+import { ACTION_LABELS } from "../../../shared/image-input/image-input";
 import { describeUpscale, hasImageActions } from "../../components/image-action-buttons";
 import { buildArchiveUrl } from "../../lib/generations-requests";
 import {

@@ -1,6 +1,6 @@
 // What a card's menu does outside the history's own state: open the provider's polling URL, copy
 // the prompt. The page hands them to every card with the rest of GenerationCardActions.
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import {
 	historyCopyFailed,
 	historyPollingMissing,

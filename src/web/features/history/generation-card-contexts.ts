@@ -1,7 +1,7 @@
 // What every card reads without it passing through the list: changing it re-renders the cards
 // that use it, not the list, whose cards are memoised.
 import { createContext } from "react";
-import type { GenerationProgress } from "../../../shared/generation-responses";
+import type { GenerationProgress } from "../../../shared/generations/generation-responses";
 
 /** Which generations are being deleted, if any: every Delete button is disabled meanwhile. */
 export const DeletingIdsContext = createContext<ReadonlySet<string>>(new Set());

@@ -10,9 +10,9 @@ import {
 } from "lucide-react";
 import { memo, use, useId } from "react";
 import { Link } from "react-router";
-import { toRatioParam } from "../../../shared/aspect-ratios";
-import { batchSearch } from "../../../shared/batches";
-import type { Generation } from "../../../shared/generation-responses";
+import { toRatioParam } from "../../../shared/generations/aspect-ratios";
+import { batchSearch } from "../../../shared/generations/batches";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import {
 	historyAspectRatioPrefix,
 	historyBatch,

@@ -1,8 +1,8 @@
 // How a generation of the history is made again: its recipe handed to the generator (Use prompt,
 // Use settings) or sent to the server as it is (Rerun), and whether its model is still offered.
 import type { QueryClient } from "@tanstack/react-query";
-import type { Generation, GenerationModel } from "../../../shared/generation-responses";
-import type { ModelsResponse } from "../../../shared/models";
+import type { Generation, GenerationModel } from "../../../shared/generations/generation-responses";
+import type { ModelsResponse } from "../../../shared/generations/models";
 import { buildGeneratorLink } from "../../lib/generator-link";
 import { buildReopenEditorLink } from "../../lib/image-actions";
 import { MODELS_QUERY_KEY } from "../../lib/models-requests";

@@ -2,7 +2,7 @@
 // header ("1 running") on every page, and shown running with their progress in the history.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { progressReport } from "../../../shared/progress";
+import { progressReport } from "../../../shared/generations/progress";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import {
 	createRunningGeneration,

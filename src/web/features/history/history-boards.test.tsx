@@ -2,7 +2,7 @@
 // board's page, the history of what is on the board.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Board } from "../../../shared/boards";
+import type { Board } from "../../../shared/history/boards";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import {

@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
-import type { Generation, GenerationPage } from "../../../shared/generation-responses";
+import type { Generation, GenerationPage } from "../../../shared/generations/generation-responses";
 import type { HistoryFilters } from "./history-filters";
 
 type GenerationsData = InfiniteData<GenerationPage, string | null>;

@@ -1,5 +1,9 @@
-import { type AspectRatio, readRatioParam, toRatioParam } from "../../../shared/aspect-ratios";
-import { MAX_SEARCH_LENGTH } from "../../../shared/constants";
+import { MAX_SEARCH_LENGTH } from "../../../shared/core/constants";
+import {
+	type AspectRatio,
+	readRatioParam,
+	toRatioParam,
+} from "../../../shared/generations/aspect-ratios";
 
 /**
  * What the history is narrowed to, as the address says: `?q=fox&ratio=16:9&model=sketch&favorites=true`

@@ -1,5 +1,9 @@
-import { type AspectRatio, findAspectRatio, toRatioParam } from "../../../shared/aspect-ratios";
-import type { Quality } from "../../../shared/generation-settings";
+import {
+	type AspectRatio,
+	findAspectRatio,
+	toRatioParam,
+} from "../../../shared/generations/aspect-ratios";
+import type { Quality } from "../../../shared/generations/generation-settings";
 import {
 	generatorQualityHigh,
 	generatorQualityLow,

@@ -1,7 +1,7 @@
 import { ArrowLeft, LayoutGrid, ScrollText, ShieldCheck } from "lucide-react";
 import type { ReactNode, RefObject } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
+import { APP_PATHS } from "../../../shared/core/app-routes";
 import {
 	historyAdminBadge,
 	historyAdminView,

@@ -1,8 +1,8 @@
 import { act, render, screen } from "@testing-library/react";
 import { createRef } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { DateGroup } from "../../../shared/date-groups";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
+import type { DateGroup } from "../../../shared/history/date-groups";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import type { GenerationCardActions } from "./generation-card";
 import { HistoryList } from "./history-list";

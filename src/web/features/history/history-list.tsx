@@ -7,8 +7,8 @@ import {
 	useRef,
 	useState,
 } from "react";
-import type { DateGroup } from "../../../shared/date-groups";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
+import type { DateGroup } from "../../../shared/history/date-groups";
 import { DateGroupSection } from "./date-group-section";
 import type { GenerationCardActions } from "./generation-card";
 import {

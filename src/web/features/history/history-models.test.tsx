@@ -4,7 +4,7 @@
 
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generations/generation-settings";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration, createTestModel } from "../../testing/fakes/test-generations";
 import {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SKELETON_CARDS } from "../../../shared/constants";
-import { formatGroupDate } from "../../../shared/date-groups";
+import { SKELETON_CARDS } from "../../../shared/core/constants";
+import { formatGroupDate } from "../../../shared/history/date-groups";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import {

@@ -1,6 +1,6 @@
 import { lazy, type ReactNode, Suspense, useCallback, useMemo, useRef, useState } from "react";
-import { createDateGrouper } from "../../../shared/date-groups";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
+import { createDateGrouper } from "../../../shared/history/date-groups";
 import {
 	historyLoadFailed,
 	historyLoading,

@@ -3,7 +3,7 @@
 
 import { screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import {
 	editorTitleExpand,
 	editorTitleRegion,

@@ -2,7 +2,7 @@
 // all kept in the address.
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { formatGroupDate } from "../../../shared/date-groups";
+import { formatGroupDate } from "../../../shared/history/date-groups";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { createTestGeneration } from "../../testing/fakes/test-generations";
 import {

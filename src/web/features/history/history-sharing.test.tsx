@@ -3,7 +3,7 @@
 import { screen, within } from "@testing-library/react";
 import { HttpResponse, http } from "msw";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Board } from "../../../shared/boards";
+import type { Board } from "../../../shared/history/boards";
 import { startFakeGenerationsApi } from "../../testing/fakes/fake-generations-api";
 import { startFakeSharesServer } from "../../testing/fakes/fake-shares-server";
 import { createTestGeneration } from "../../testing/fakes/test-generations";

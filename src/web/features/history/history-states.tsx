@@ -1,7 +1,7 @@
 import { ImagePlus, SearchX } from "lucide-react";
 import { Link } from "react-router";
-import { APP_PATHS } from "../../../shared/app-routes";
-import { SKELETON_CARDS } from "../../../shared/constants";
+import { APP_PATHS } from "../../../shared/core/app-routes";
+import { SKELETON_CARDS } from "../../../shared/core/constants";
 import {
 	historyClearFilters,
 	historyClearSearch,

@@ -1,13 +1,13 @@
 import { Layers, ListChecks, Palette, Search, Star, UserRound, X } from "lucide-react";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { MAX_SEARCH_LENGTH } from "../../../shared/core/constants";
 import {
 	ASPECT_RATIOS,
 	type AspectRatio,
 	readRatioParam,
 	toRatioParam,
-} from "../../../shared/aspect-ratios";
-import { MAX_SEARCH_LENGTH } from "../../../shared/constants";
-import type { GenerationModel } from "../../../shared/generation-responses";
+} from "../../../shared/generations/aspect-ratios";
+import type { GenerationModel } from "../../../shared/generations/generation-responses";
 import {
 	historyAllModels,
 	historyAllRatios,

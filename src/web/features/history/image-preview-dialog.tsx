@@ -2,8 +2,8 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { ChevronLeft, ChevronRight, X } from "lucide-react";
 import { type KeyboardEvent, lazy, type RefObject, Suspense, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
-import type { Generation } from "../../../shared/generation-responses";
+import { GALLERY_CARD_IMAGES } from "../../../shared/core/constants";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import {
 	generatorImageName,
 	historyClose,

@@ -2,7 +2,7 @@ import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { CircleOff, SquarePen } from "lucide-react";
 import type { RefObject } from "react";
 import { Link } from "react-router";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import {
 	historyModelGone,
 	historyOpenGenerator,

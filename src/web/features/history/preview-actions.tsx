@@ -16,7 +16,7 @@ import {
 } from "lucide-react";
 import type { RefObject } from "react";
 import { Link } from "react-router";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import {
 	boardAddShort,
 	boardRemoveFrom,

@@ -4,7 +4,7 @@
 // for the administrator.
 import * as Dialog from "@radix-ui/react-dialog";
 import type { ReactNode } from "react";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import {
 	historyDetailAspectRatio,
 	historyDetailCreated,

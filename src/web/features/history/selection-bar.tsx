@@ -1,6 +1,6 @@
 import { CheckCheck, FileArchive, FolderMinus, FolderPlus, Trash2, X } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
-import { MAX_BULK_GENERATIONS } from "../../../shared/constants";
+import { MAX_BULK_GENERATIONS } from "../../../shared/core/constants";
 import {
 	boardAddShort,
 	boardRemoveFrom,

@@ -7,6 +7,7 @@ import {
 } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { type ReactNode, useRef, useState } from "react";
+import type { TrashItem, TrashPage as TrashPageData } from "../../../shared/history/trash";
 import {
 	trashActionFailed,
 	trashDeleteCountForever,
@@ -29,7 +30,6 @@ import {
 	trashShowMore,
 	trashTitle,
 } from "../../../shared/i18n/messages";
-import type { TrashItem, TrashPage as TrashPageData } from "../../../shared/trash";
 import { Button, getButtonClassName } from "../../components/button";
 import { ConfirmDialog } from "../../components/confirm-dialog";
 import { QueryStatus } from "../../components/query-status";

@@ -1,12 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
-import { POLLING_INTERVAL_MS } from "../../../shared/constants";
+import { POLLING_INTERVAL_MS } from "../../../shared/core/constants";
+import { sleep } from "../../../shared/core/sleep";
 import {
 	type Generation,
 	type GenerationProgress,
 	isInProgress,
-} from "../../../shared/generation-responses";
-import { sleep } from "../../../shared/sleep";
+} from "../../../shared/generations/generation-responses";
 import { useActiveGenerations } from "../../lib/active-generations";
 import { ApiError, isAbortError } from "../../lib/api-client";
 import { subscribeToGenerations } from "../../lib/generation-stream";

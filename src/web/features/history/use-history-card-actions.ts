@@ -3,8 +3,8 @@
 // Share, and the Rerun of a model no longer offered (decisions 032 and 036).
 import { useQueryClient } from "@tanstack/react-query";
 import { type RefObject, useCallback, useMemo, useRef, useState } from "react";
-import type { Generation } from "../../../shared/generation-responses";
-import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generation-settings";
+import type { Generation } from "../../../shared/generations/generation-responses";
+import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generations/generation-settings";
 import { useChangeBoardGenerations } from "../../lib/boards-requests";
 import { usePublicConfig } from "../../lib/public-config";
 import { showToast } from "../../lib/toast";

@@ -1,5 +1,5 @@
 import { type RefObject, useCallback, useMemo, useRef, useState } from "react";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import { useDeleteGeneration, useDeleteGenerations } from "./use-history-queries";
 
 /** What is about to be deleted, and from where: a card (or the preview), or the selection. */

@@ -1,6 +1,6 @@
 import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { GALLERY_CARD_IMAGES } from "../../../shared/constants";
-import type { Generation } from "../../../shared/generation-responses";
+import { GALLERY_CARD_IMAGES } from "../../../shared/core/constants";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import { hasImages } from "./generation-actions-menu";
 import type { PreviewStep, PreviewTarget } from "./image-preview-dialog";
 

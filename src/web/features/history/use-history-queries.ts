@@ -6,8 +6,9 @@ import {
 	useMutation,
 	useQueryClient,
 } from "@tanstack/react-query";
-import { formatGroupDate } from "../../../shared/date-groups";
-import type { Generation, GenerationPage } from "../../../shared/generation-responses";
+import { GENERATIONS_PAGE_SIZE } from "../../../shared/core/page-sizes";
+import type { Generation, GenerationPage } from "../../../shared/generations/generation-responses";
+import { formatGroupDate } from "../../../shared/history/date-groups";
 import {
 	errorUnknownError,
 	historyBulkDeleteFailed,
@@ -21,7 +22,6 @@ import {
 	imageUpscaleStarted,
 	imageVaryStarted,
 } from "../../../shared/i18n/messages";
-import { GENERATIONS_PAGE_SIZE } from "../../../shared/page-sizes";
 import { ApiError } from "../../lib/api-client";
 import {
 	deleteGenerationById,

@@ -1,6 +1,6 @@
 import { type RefObject, useEffect, useMemo } from "react";
 import { useLocation, useNavigate } from "react-router";
-import type { Generation } from "../../../shared/generation-responses";
+import type { Generation } from "../../../shared/generations/generation-responses";
 import { readHistoryLinkState } from "../../lib/history-link";
 import { hasImages } from "./generation-actions-menu";
 

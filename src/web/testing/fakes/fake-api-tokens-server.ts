@@ -6,8 +6,8 @@ import {
 	CreateApiTokenRequestSchema,
 	type CreatedApiToken,
 	MAX_ACTIVE_API_TOKENS,
-} from "../../../shared/api-tokens";
-import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
+} from "../../../shared/account/api-tokens";
+import { ERRORS, type ErrorCode, errorBody } from "../../../shared/core/errors";
 import { mswServer } from "../msw-server";
 
 let nextTokenNumber = 1;

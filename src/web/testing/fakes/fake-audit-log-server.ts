@@ -1,6 +1,6 @@
 import { HttpResponse, http } from "msw";
-import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
-import type { AuditLogEntry, AuditLogPage } from "../../../shared/history-responses";
+import { ERRORS, type ErrorCode, errorBody } from "../../../shared/core/errors";
+import type { AuditLogEntry, AuditLogPage } from "../../../shared/history/history-responses";
 import { mswServer } from "../msw-server";
 import { createTestGenerationId } from "./test-generations";
 

@@ -4,8 +4,8 @@ import {
 	type LanguageChoice,
 	type ThemeChoice,
 	UpdateAccountSettingsRequestSchema,
-} from "../../../shared/account-settings";
-import { ERRORS, errorBody } from "../../../shared/errors";
+} from "../../../shared/account/account-settings";
+import { ERRORS, errorBody } from "../../../shared/core/errors";
 import { mswServer } from "../msw-server";
 
 export type TestUser = {

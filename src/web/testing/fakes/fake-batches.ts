@@ -1,10 +1,13 @@
-import type { CreateBatchResponse, Generation } from "../../../shared/generation-responses";
-import type { PublicModel } from "../../../shared/models";
+import type {
+	CreateBatchResponse,
+	Generation,
+} from "../../../shared/generations/generation-responses";
+import type { PublicModel } from "../../../shared/generations/models";
 import {
 	expandAllVariations,
 	parseVariations,
 	pickRandomVariations,
-} from "../../../shared/prompt-variations";
+} from "../../../shared/prompts/prompt-variations";
 import { createTestGeneration } from "./test-generations";
 
 const FAKE_BATCH_SEED = 4242;

@@ -1,6 +1,6 @@
 import { act } from "@testing-library/react";
 import { vi } from "vitest";
-import type { Generation, PollResponse } from "../../../shared/generation-responses";
+import type { Generation, PollResponse } from "../../../shared/generations/generation-responses";
 
 // A stand-in for the browser's EventSource, which jsdom lacks: the page's stream of its
 // generations (GET /api/generations/events) as the test says, with the server's event names

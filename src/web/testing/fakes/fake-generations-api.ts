@@ -1,8 +1,6 @@
 import { delay, HttpResponse, http } from "msw";
-import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../../shared/aspect-ratios";
-import type { Board } from "../../../shared/boards";
-import { formatGroupDate } from "../../../shared/date-groups";
-import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
+import { ERRORS, type ErrorCode, errorBody } from "../../../shared/core/errors";
+import { ASPECT_RATIO_VALUES, type AspectRatio } from "../../../shared/generations/aspect-ratios";
 import {
 	type ActiveGenerations,
 	type Generation,
@@ -12,17 +10,19 @@ import {
 	type GenerationStatus,
 	isInProgress,
 	type PollResponse,
-} from "../../../shared/generation-responses";
-import { QUALITIES, type Quality } from "../../../shared/generation-settings";
+} from "../../../shared/generations/generation-responses";
+import { QUALITIES, type Quality } from "../../../shared/generations/generation-settings";
+import type { ModelsResponse, PublicModel } from "../../../shared/generations/models";
+import { progressReport } from "../../../shared/generations/progress";
+import type { Board } from "../../../shared/history/boards";
+import { formatGroupDate } from "../../../shared/history/date-groups";
 import {
 	GENERATION_ACTIONS,
 	type GenerationAction,
 	type GenerationParent,
 	MAX_UPLOAD_BYTES,
 	type UploadResponse,
-} from "../../../shared/image-input";
-import type { ModelsResponse, PublicModel } from "../../../shared/models";
-import { progressReport } from "../../../shared/progress";
+} from "../../../shared/image-input/image-input";
 import { mswServer } from "../msw-server";
 import { createFakeBatch } from "./fake-batches";
 import { createFakePromptTools, type FakePromptToolsOptions } from "./fake-prompt-tools-api";

@@ -1,6 +1,5 @@
 import { HttpResponse, http } from "msw";
 import { z } from "zod/mini";
-import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
 import {
 	PEOPLE_SORT_KEYS,
 	type PeoplePage,
@@ -8,7 +7,8 @@ import {
 	type Person,
 	type PersonQuota,
 	SetQuotaRequestSchema,
-} from "../../../shared/people";
+} from "../../../shared/admin/people";
+import { ERRORS, type ErrorCode, errorBody } from "../../../shared/core/errors";
 import { mswServer } from "../msw-server";
 
 let nextPersonNumber = 1;

@@ -1,6 +1,9 @@
 import { HttpResponse, http } from "msw";
-import { errorBody } from "../../../shared/errors";
-import { PROMPT_PLACEHOLDER, type PromptStyle } from "../../../shared/prompt-tool-responses";
+import { errorBody } from "../../../shared/core/errors";
+import {
+	PROMPT_PLACEHOLDER,
+	type PromptStyle,
+} from "../../../shared/prompts/prompt-tool-responses";
 
 // A stand-in for the prompt tools' API (styles) at the network edge, answered the way the server
 // answers; the generations fake serves it too, so every generator test has it.

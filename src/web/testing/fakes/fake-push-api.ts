@@ -1,6 +1,6 @@
 import { HttpResponse, http } from "msw";
-import { ERRORS, errorBody } from "../../../shared/errors";
-import type { PushDevice } from "../../../shared/push";
+import { ERRORS, errorBody } from "../../../shared/core/errors";
+import type { PushDevice } from "../../../shared/notifications/push";
 import { mswServer } from "../msw-server";
 
 /**

@@ -1,12 +1,12 @@
 import { HttpResponse, http } from "msw";
 import { z } from "zod/mini";
-import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
+import { ERRORS, type ErrorCode, errorBody } from "../../../shared/core/errors";
 import {
 	type CreatedShare,
 	CreateShareRequestSchema,
 	SHARE_EXPIRY_MS,
 	type Share,
-} from "../../../shared/sharing";
+} from "../../../shared/history/sharing";
 import { mswServer } from "../msw-server";
 
 let nextShareNumber = 1;

@@ -1,8 +1,8 @@
 // The Trash at the network edge (decision 031): a server with TRASH_DAYS above 0, whose deletions
 // move generations out of the fake generations API's history into its Trash, and back on Restore.
 import { HttpResponse, http } from "msw";
-import type { Generation } from "../../../shared/generation-responses";
-import type { TrashItem } from "../../../shared/trash";
+import type { Generation } from "../../../shared/generations/generation-responses";
+import type { TrashItem } from "../../../shared/history/trash";
 import { mswServer } from "../msw-server";
 import type { startFakeGenerationsApi } from "./fake-generations-api";
 

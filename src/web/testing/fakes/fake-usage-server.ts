@@ -1,6 +1,6 @@
 import { HttpResponse, http } from "msw";
-import { ERRORS, type ErrorCode, errorBody } from "../../../shared/errors";
-import { USAGE_DAYS, type UsageReport } from "../../../shared/usage-responses";
+import { USAGE_DAYS, type UsageReport } from "../../../shared/admin/usage-responses";
+import { ERRORS, type ErrorCode, errorBody } from "../../../shared/core/errors";
 import { mswServer } from "../msw-server";
 
 /** The report's thirty days, ending on `lastDay` (`YYYY-MM-DD`), oldest first. */

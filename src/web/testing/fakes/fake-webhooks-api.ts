@@ -1,10 +1,10 @@
 import { HttpResponse, http } from "msw";
-import { ERRORS, errorBody } from "../../../shared/errors";
+import { ERRORS, errorBody } from "../../../shared/core/errors";
 import {
 	CreateWebhookRequestSchema,
 	type WebhookDelivery,
 	type WebhookEndpoint,
-} from "../../../shared/webhooks";
+} from "../../../shared/notifications/webhooks";
 import { mswServer } from "../msw-server";
 
 let nextNumber = 1;

@@ -2,10 +2,10 @@ import {
 	ASPECT_RATIO_VALUES,
 	type AspectRatio,
 	sizeForAspectRatio,
-} from "../../../shared/aspect-ratios";
-import type { Generation, GenerationImage } from "../../../shared/generation-responses";
-import { IMAGE_COUNTS } from "../../../shared/generation-settings";
-import type { PublicModel } from "../../../shared/models";
+} from "../../../shared/generations/aspect-ratios";
+import type { Generation, GenerationImage } from "../../../shared/generations/generation-responses";
+import { IMAGE_COUNTS } from "../../../shared/generations/generation-settings";
+import type { PublicModel } from "../../../shared/generations/models";
 
 // Records and helpers shared by the fakes of the generations API.
 
