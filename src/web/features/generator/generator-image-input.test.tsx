@@ -441,6 +441,9 @@ describe("the generator's own preview", () => {
 
 		await user.click(within(getResultPanel()).getByRole("button", { name: "Open image 2 of 4" }));
 		const dialog = await screen.findByRole("dialog", { name: "Image 2 of 4" });
+		// A modal dialog takes the page's pointer events away when it mounts and gives them back to
+		// itself a render later: a click in between meets `pointer-events: none`.
+		await waitFor(() => expect(dialog).toHaveStyle({ pointerEvents: "auto" }));
 		const actions = await within(dialog).findByRole("group", {
 			name: "Make more from this image: image 2 of 4",
 		});
