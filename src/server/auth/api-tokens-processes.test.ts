@@ -9,7 +9,6 @@ import {
 } from "../../shared/generations/generations";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
-	buildServerBundle,
 	readLoggedResetToken,
 	type ServerProcess,
 	signUpOn,
@@ -40,7 +39,6 @@ async function startTwoReplicas(entry: string, env: Record<string, string>) {
 }
 
 describe.skipIf(!inject("postgresUrl"))("API tokens across two server processes", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
 	let dataDir: string;
 	let replicas: ServerProcess[] = [];
@@ -48,10 +46,9 @@ describe.skipIf(!inject("postgresUrl"))("API tokens across two server processes"
 	let session: Awaited<ReturnType<typeof signUpOn>>;
 
 	beforeAll(async () => {
-		bundle = await buildServerBundle();
 		database = await createEmptyPostgresDatabase();
 		dataDir = await mkdtemp(path.join(".tmp", "token-replicas-"));
-		({ replicas, baseUrl } = await startTwoReplicas(bundle.entry, {
+		({ replicas, baseUrl } = await startTwoReplicas(inject("serverEntry"), {
 			DATABASE_URL: database.url,
 			DATA_DIR: dataDir,
 		}));
@@ -61,7 +58,6 @@ describe.skipIf(!inject("postgresUrl"))("API tokens across two server processes"
 		await Promise.all(replicas.map((replica) => replica.kill()));
 		await database?.drop();
 		if (dataDir) await rm(dataDir, { recursive: true, force: true });
-		await bundle?.remove();
 	});
 
 	function origin(index: number): string {

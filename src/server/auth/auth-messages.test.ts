@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestAdministrator,
-	createTestServer,
 	createTestUser,
 	TestClient,
-	type TestServer,
+	useTestServer,
 } from "../testing/test-server";
 
 type Refusal = { code?: string; message: string };
@@ -21,17 +20,10 @@ async function readRefusal(answer: Response, status: number): Promise<Refusal> {
 describe.each(availableDatabaseKinds())(
 	"Better Auth's refusals in the person's language on %s",
 	(kind) => {
-		let server: TestServer;
-
-		beforeAll(async () => {
-			server = await createTestServer(kind);
-		});
-		afterAll(async () => {
-			await server.close();
-		});
+		const server = useTestServer(kind);
 
 		async function signIn(headers: Record<string, string>, email: string, password: string) {
-			return new TestClient(server).request("/api/auth/sign-in/email", {
+			return new TestClient(server()).request("/api/auth/sign-in/email", {
 				method: "POST",
 				headers,
 				json: { email, password },
@@ -39,7 +31,7 @@ describe.each(availableDatabaseKinds())(
 		}
 
 		it("refuses a wrong password in German for a German browser, in Better Auth's English otherwise", async () => {
-			const { email } = await createTestUser(server);
+			const { email } = await createTestUser(server());
 			expect(await readRefusal(await signIn(GERMAN, email, "not the password"), 401)).toEqual({
 				code: "INVALID_EMAIL_OR_PASSWORD",
 				message: "E-Mail-Adresse oder Passwort ist falsch",
@@ -60,9 +52,9 @@ describe.each(availableDatabaseKinds())(
 		});
 
 		it("refuses an address that has an account in the browser's language", async () => {
-			const { email } = await createTestUser(server);
+			const { email } = await createTestUser(server());
 			const signUp = (headers: Record<string, string>) =>
-				new TestClient(server).request("/api/auth/sign-up/email", {
+				new TestClient(server()).request("/api/auth/sign-up/email", {
 					method: "POST",
 					headers,
 					json: { email, password: "another good password", name: "again" },
@@ -78,7 +70,7 @@ describe.each(availableDatabaseKinds())(
 		});
 
 		it("refuses a wrong current password when changing it in the browser's language", async () => {
-			const person = await createTestUser(server);
+			const person = await createTestUser(server());
 			const change = (headers: Record<string, string>) =>
 				person.client.request("/api/auth/change-password", {
 					method: "POST",
@@ -96,8 +88,8 @@ describe.each(availableDatabaseKinds())(
 		});
 
 		it("tells a disabled person why they cannot sign in, in their browser's language", async () => {
-			const admin = await createTestAdministrator(server);
-			const person = await createTestUser(server);
+			const admin = await createTestAdministrator(server());
+			const person = await createTestUser(server());
 			const disabled = await admin.client.request(`/api/admin/people/${person.userId}/disable`, {
 				method: "POST",
 			});
@@ -117,17 +109,10 @@ describe.each(availableDatabaseKinds())(
 describe.each(availableDatabaseKinds())(
 	"Better Auth's rate limit in the person's language on %s",
 	(kind) => {
-		let server: TestServer;
-
-		beforeAll(async () => {
-			server = await createTestServer(kind, { isRateLimitEnabled: true });
-		});
-		afterAll(async () => {
-			await server.close();
-		});
+		const server = useTestServer(kind, { isRateLimitEnabled: true });
 
 		it("answers too many sign-in attempts in German for a German browser, in English otherwise", async () => {
-			const attacker = new TestClient(server, "198.51.100.30");
+			const attacker = new TestClient(server(), "198.51.100.30");
 			const attempt = (headers: Record<string, string>) =>
 				attacker.request("/api/auth/sign-in/email", {
 					method: "POST",

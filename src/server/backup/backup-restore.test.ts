@@ -1,6 +1,6 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import {
 	buildBackupCommands,
@@ -12,13 +12,7 @@ import {
 	type Session,
 	waitForCompletionOn,
 } from "../testing/backup-kit";
-import {
-	buildServerBundle,
-	type ServerProcess,
-	signUpOn,
-	startServer,
-	waitFor,
-} from "../testing/server-process";
+import { type ServerProcess, signUpOn, startServer, waitFor } from "../testing/server-process";
 import { BackupManifestSchema, MANIFEST_FILE } from "./backup-manifest";
 
 const PASSWORD = "secret12";
@@ -51,7 +45,6 @@ async function sessionEmail(origin: string, session: Session): Promise<string | 
 }
 
 describe.runIf(process.platform === "linux")("backing up and restoring an embedded install", () => {
-	let serverBundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let commands: Awaited<ReturnType<typeof buildBackupCommands>>;
 	let workDir: string;
 	let backupDir: string;
@@ -60,7 +53,6 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 	const servers: ServerProcess[] = [];
 
 	beforeAll(async () => {
-		serverBundle = await buildServerBundle();
 		commands = await buildBackupCommands();
 		await mkdir(".tmp", { recursive: true });
 		workDir = path.resolve(await mkdtemp(path.join(".tmp", "backup-restore-")));
@@ -68,13 +60,15 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 	}, 120_000);
 	afterAll(async () => {
 		for (const server of servers) await server.kill();
-		await serverBundle?.remove();
 		await commands?.remove();
 		if (workDir) await rm(workDir, { recursive: true, force: true });
 	});
 
 	it("backs up a running server that keeps generating and deleting, and restores people, sessions, history and images", async () => {
-		const original = await startServer(serverBundle.entry, serverEnv(path.join(workDir, "data")));
+		const original = await startServer(
+			inject("serverEntry"),
+			serverEnv(path.join(workDir, "data")),
+		);
 		servers.push(original);
 		const origin = original.origin;
 		const alice = await signUpOn(origin, "alice@example.com");
@@ -152,7 +146,7 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 		const restore = await runCommand(commands.restore, [backupDir, restoredDir], {});
 		expect(restore.stderr).toBe("");
 		expect(restore.code).toBe(0);
-		const server = await startServer(serverBundle.entry, serverEnv(restoredDir));
+		const server = await startServer(inject("serverEntry"), serverEnv(restoredDir));
 		servers.push(server);
 		restored = server;
 
@@ -223,11 +217,11 @@ describe.runIf(process.platform === "linux")("backing up and restoring an embedd
 
 		const again = path.join(workDir, "restored-again");
 		expect((await runCommand(commands.restore, [stoppedBackup, again], {})).code).toBe(0);
-		const server = await startServer(serverBundle.entry, serverEnv(again));
+		const server = await startServer(inject("serverEntry"), serverEnv(again));
 		servers.push(server);
 		expect(await signIn(server.origin, "alice@example.com")).toBe(200);
 		// The command released the folder it backed up: its server starts again.
-		const restarted = await startServer(serverBundle.entry, serverEnv(restoredDir));
+		const restarted = await startServer(inject("serverEntry"), serverEnv(restoredDir));
 		servers.push(restarted);
 		expect(await signIn(restarted.origin, "bob@example.com")).toBe(200);
 	}, 120_000);

@@ -13,14 +13,14 @@ import {
 } from "node:fs/promises";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
 	buildBackupCommands,
 	requestGenerationOn,
 	runCommand,
 	waitForCompletionOn,
 } from "../testing/backup-kit";
-import { buildServerBundle, signUpOn, startServer } from "../testing/server-process";
+import { signUpOn, startServer } from "../testing/server-process";
 import { type BackupManifest, BackupManifestSchema, MANIFEST_FILE } from "./backup-manifest";
 
 /** Every folder and file under `folder` with its permission bits, by path inside it. */
@@ -100,20 +100,18 @@ describe.runIf(process.platform === "linux")("a backup's privacy and a restore's
 	let imagePath: string;
 
 	beforeAll(async () => {
-		const serverBundle = await buildServerBundle();
 		commands = await buildBackupCommands();
 		await mkdir(".tmp", { recursive: true });
 		workDir = path.resolve(await mkdtemp(path.join(".tmp", "backup-safety-")));
 		dataDir = path.join(workDir, "data");
 		const env = { DATA_DIR: dataDir, LOCAL_ENGINE_DELAY_MS: "20", LOG_LEVEL: "warn" };
-		const server = await startServer(serverBundle.entry, env);
+		const server = await startServer(inject("serverEntry"), env);
 		try {
 			const session = await signUpOn(server.origin, "alice@example.com");
 			const id = await requestGenerationOn(server.origin, session, "a quiet harbour", 1);
 			await waitForCompletionOn(server.origin, session, id);
 		} finally {
 			await server.kill();
-			await serverBundle.remove();
 		}
 		backupDir = path.join(workDir, "backup");
 		const backup = await runCommand(commands.backup, [backupDir], { DATA_DIR: dataDir });

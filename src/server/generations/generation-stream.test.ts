@@ -10,7 +10,7 @@ import {
 	type StreamEvent,
 } from "../testing/event-stream-reader";
 import { ExactPollResponseSchema, requestGeneration } from "../testing/generation-kit";
-import { buildServerBundle, type ServerProcess, startServer } from "../testing/server-process";
+import { type ServerProcess, startServer } from "../testing/server-process";
 import { availableDatabaseKinds } from "../testing/test-database";
 import {
 	createTestServer,
@@ -252,13 +252,8 @@ describe.each(availableDatabaseKinds())("the generation event stream on %s", (ki
 // Two processes cannot share the embedded database (its data folder is locked to one), so the run
 // on another process is PostgreSQL's alone.
 describe.skipIf(!inject("postgresUrl"))("the generation event stream across processes", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
-	beforeAll(async () => {
-		bundle = await buildServerBundle();
-	});
-	afterAll(async () => {
-		await bundle.remove();
-	});
+	beforeAll(async () => {});
+	afterAll(async () => {});
 
 	it("brings a run of a spawned second process to a stream held by this one", async () => {
 		const streaming = await createTestServer("postgres", {
@@ -269,7 +264,7 @@ describe.skipIf(!inject("postgresUrl"))("the generation event stream across proc
 		const dataDir = await mkdtemp(path.join(".tmp", "stream-worker-"));
 		let worker: ServerProcess | undefined;
 		try {
-			worker = await startServer(bundle.entry, {
+			worker = await startServer(inject("serverEntry"), {
 				DATABASE_URL: streaming.database.connectionString ?? "",
 				DATA_DIR: dataDir,
 				BETTER_AUTH_SECRET: "event-stream-secret-at-least-32-characters",

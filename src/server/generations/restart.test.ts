@@ -1,26 +1,17 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GenerationSchema } from "../../shared/generations/generations";
 import { startFakeHttpImageService } from "../testing/fakes/http-image-service";
-import {
-	buildServerBundle,
-	type ServerProcess,
-	signUpOn,
-	startServer,
-	waitFor,
-} from "../testing/server-process";
+import { type ServerProcess, signUpOn, startServer, waitFor } from "../testing/server-process";
 
 describe("restart safety", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let workDir: string;
 
 	beforeAll(async () => {
-		bundle = await buildServerBundle();
 		workDir = await mkdtemp(path.join(".tmp", "restart-"));
 	});
 	afterAll(async () => {
-		await bundle.remove();
 		await rm(workDir, { recursive: true, force: true });
 	});
 
@@ -28,7 +19,7 @@ describe("restart safety", () => {
 		const provider = await startFakeHttpImageService({ latencyMs: 5_000 });
 		const dataDir = path.join(workDir, "data");
 		const start = (): Promise<ServerProcess> =>
-			startServer(bundle.entry, {
+			startServer(inject("serverEntry"), {
 				DATA_DIR: dataDir,
 				IMAGE_PROVIDER: "http",
 				IMAGE_API_URL: provider.url,

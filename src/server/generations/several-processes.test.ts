@@ -18,7 +18,6 @@ import { startFakeHttpImageService } from "../testing/fakes/http-image-service";
 import { findFreePort } from "../testing/postgres-cluster";
 import { startS3Server } from "../testing/s3-server";
 import {
-	buildServerBundle,
 	type ServerProcess,
 	signUpOn,
 	spawnServer,
@@ -153,20 +152,15 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one Postgre
 });
 
 describe.skipIf(!inject("postgresUrl"))("several server processes on one new PostgreSQL", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
-	beforeAll(async () => {
-		bundle = await buildServerBundle();
-	});
-	afterAll(async () => {
-		await bundle.remove();
-	});
+	beforeAll(async () => {});
+	afterAll(async () => {});
 
 	it("start together on an empty database: every replica comes up", async () => {
 		const database = await createEmptyPostgresDatabase();
 		const dataDir = await mkdtemp(path.join(".tmp", "replicas-"));
 		let replicas: ServerProcess[] = [];
 		try {
-			replicas = await startReplicasTogether(bundle.entry, 4, {
+			replicas = await startReplicasTogether(inject("serverEntry"), 4, {
 				DATABASE_URL: database.url,
 				DATA_DIR: dataDir,
 			});
@@ -189,7 +183,7 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 		const sql = new pg.Client({ connectionString: database.url });
 		let replicas: ServerProcess[] = [];
 		try {
-			replicas = await startReplicasTogether(bundle.entry, 3, {
+			replicas = await startReplicasTogether(inject("serverEntry"), 3, {
 				DATABASE_URL: database.url,
 				DATA_DIR: dataDir,
 				IMAGE_PROVIDER: "http",
@@ -324,7 +318,7 @@ describe.skipIf(!inject("postgresUrl"))("several server processes on one new Pos
 		const sql = new pg.Client({ connectionString: database.url });
 		let replicas: ServerProcess[] = [];
 		try {
-			replicas = await startReplicasTogether(bundle.entry, 3, {
+			replicas = await startReplicasTogether(inject("serverEntry"), 3, {
 				DATABASE_URL: database.url,
 				DATA_DIR: dataDir,
 				IMAGE_PROVIDER: "http",

@@ -10,7 +10,6 @@ import { BulkDeleteResponseSchema } from "../../shared/history/history-responses
 import { findFreePort } from "../testing/postgres-cluster";
 import { startS3Server } from "../testing/s3-server";
 import {
-	buildServerBundle,
 	type ServerProcess,
 	signUpOn,
 	spawnServer,
@@ -30,14 +29,8 @@ function purgedBy(replica: ServerProcess): number {
 }
 
 describe.skipIf(!inject("postgresUrl"))("the Trash's purge across server processes", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
-
-	beforeAll(async () => {
-		bundle = await buildServerBundle();
-	});
-	afterAll(async () => {
-		await bundle?.remove();
-	});
+	beforeAll(async () => {});
+	afterAll(async () => {});
 
 	it("two replicas starting together purge what is past TRASH_DAYS once, leaving nothing in storage", async () => {
 		const database = await createEmptyPostgresDatabase();
@@ -48,7 +41,7 @@ describe.skipIf(!inject("postgresUrl"))("the Trash's purge across server process
 		const start = async () => {
 			const ports = await Promise.all([findFreePort(), findFreePort()]);
 			const started = ports.map((port) =>
-				spawnServer(bundle.entry, {
+				spawnServer(inject("serverEntry"), {
 					PORT: String(port),
 					BASE_URL: `http://127.0.0.1:${ports[0]}`,
 					BETTER_AUTH_SECRET: SECRET,

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, get } from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildServerBundle, type ServerProcess, startServer } from "../testing/server-process";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { type ServerProcess, startServer } from "../testing/server-process";
 import { IDLE_CONNECTION_TIMEOUT_MS } from "./idle-connections";
 
 // Longer than Node's own keep-alive (5 s, closed about a second later): a client coming back
@@ -32,21 +32,18 @@ function ask(url: string, agent: Agent) {
 
 // A matter of the HTTP server alone, whichever database is behind it: one process, embedded.
 describe("a kept-alive connection to a server process", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let workDir: string;
 	let server: ServerProcess;
 
 	beforeAll(async () => {
-		bundle = await buildServerBundle();
 		workDir = await mkdtemp(path.join(".tmp", "idle-connections-"));
-		server = await startServer(bundle.entry, {
+		server = await startServer(inject("serverEntry"), {
 			DATA_DIR: path.join(workDir, "data"),
 			LOG_LEVEL: "warn",
 		});
 	}, 120_000);
 	afterAll(async () => {
 		await server?.kill();
-		await bundle?.remove();
 		await rm(workDir, { recursive: true, force: true });
 	});
 

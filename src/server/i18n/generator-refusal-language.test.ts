@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GenerationPageSchema } from "../../shared/generations/generation-responses";
 import { expectErrorEnvelope } from "../testing/error-envelope";
 import { availableDatabaseKinds } from "../testing/test-database";
-import { createTestServer, createTestUser, type TestServer } from "../testing/test-server";
+import { createTestUser, useTestServer } from "../testing/test-server";
 
 const GERMAN = { "accept-language": "de-DE,de;q=0.9" };
 const ENGLISH = { "accept-language": "en-US,en;q=0.9" };
@@ -72,17 +72,10 @@ const REFUSALS: Refusal[] = [
 describe.each(availableDatabaseKinds())(
 	"the generator's and the uploads' refusals in the person's language on %s",
 	(kind) => {
-		let server: TestServer;
-
-		beforeAll(async () => {
-			server = await createTestServer(kind);
-		});
-		afterAll(async () => {
-			await server.close();
-		});
+		const server = useTestServer(kind);
 
 		it("writes each refusal of a start in German for a German request and in its exact English otherwise", async () => {
-			const person = await createTestUser(server);
+			const person = await createTestUser(server());
 			for (const refusal of REFUSALS) {
 				const start = (language: Record<string, string>) =>
 					person.client.request("/api/generations", {
@@ -105,7 +98,7 @@ describe.each(availableDatabaseKinds())(
 		});
 
 		it("refuses an upload without its file in German, and in English", async () => {
-			const person = await createTestUser(server);
+			const person = await createTestUser(server());
 			const upload = (language: Record<string, string>) => {
 				const form = new FormData();
 				form.set("picture", new File(["not here"], "a.txt"));

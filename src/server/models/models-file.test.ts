@@ -1,12 +1,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MODEL_NO_LONGER_OFFERED } from "../../shared/generations/generation-settings";
 import { GenerationSchema } from "../../shared/generations/generations";
 import { ModelsResponseSchema } from "../../shared/generations/models";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
-	buildServerBundle,
 	type ServerProcess,
 	signUpOn,
 	spawnServer,
@@ -17,15 +16,12 @@ import {
 // The real server process reading MODELS_FILE: refusing to start on a bad one, and what happens to
 // generations when the operator takes a model out of the file and restarts.
 describe("MODELS_FILE in a running server", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let workDir: string;
 
 	beforeAll(async () => {
-		bundle = await buildServerBundle();
 		workDir = await mkdtemp(path.join(".tmp", "models-"));
 	});
 	afterAll(async () => {
-		await bundle.remove();
 		await rm(workDir, { recursive: true, force: true });
 	});
 
@@ -42,7 +38,7 @@ describe("MODELS_FILE in a running server", () => {
 			{ id: "flux", label: "Flux", provider: "fal" },
 		]);
 		const port = String(await findFreePort());
-		const server = spawnServer(bundle.entry, {
+		const server = spawnServer(inject("serverEntry"), {
 			PORT: port,
 			DATA_DIR: path.join(workDir, "refused"),
 			MODELS_FILE: file,
@@ -61,7 +57,7 @@ describe("MODELS_FILE in a running server", () => {
 			{ id: "slow", label: "Slow and steady", provider: "local", delayMs: 60_000 },
 		]);
 		const start = (modelsFile: string): Promise<ServerProcess> =>
-			startServer(bundle.entry, {
+			startServer(inject("serverEntry"), {
 				DATA_DIR: dataDir,
 				MODELS_FILE: modelsFile,
 				AUTH_RATE_LIMIT_ENABLED: "false",

@@ -1,15 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, get, request } from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readSample } from "../testing/metrics-text";
-import {
-	buildServerBundle,
-	type ServerProcess,
-	signUpOn,
-	startServer,
-	waitFor,
-} from "../testing/server-process";
+import { type ServerProcess, signUpOn, startServer, waitFor } from "../testing/server-process";
 import { availableDatabaseKinds, createEmptyPostgresDatabase } from "../testing/test-database";
 import { ReadinessSchema } from "./readiness";
 
@@ -81,22 +75,19 @@ async function isPortClosed(server: ServerProcess): Promise<true | undefined> {
 }
 
 describe.each(availableDatabaseKinds())("stopping a server process on %s", (kind) => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let workDir: string;
 
 	beforeAll(async () => {
-		bundle = await buildServerBundle();
 		workDir = await mkdtemp(path.join(".tmp", "shutdown-"));
 	});
 	afterAll(async () => {
-		await bundle?.remove();
 		await rm(workDir, { recursive: true, force: true });
 	});
 
 	/** A server process of its own on `kind` (a new PostgreSQL database for it), scraped with TOKEN. */
 	async function startOwnServer(folder: string, env: Record<string, string>) {
 		const postgres = kind === "postgres" ? await createEmptyPostgresDatabase() : undefined;
-		const server = await startServer(bundle.entry, {
+		const server = await startServer(inject("serverEntry"), {
 			DATA_DIR: path.join(workDir, folder),
 			...(postgres
 				? {

@@ -5,7 +5,6 @@ import { PeoplePageSchema } from "../../shared/admin/people";
 import { ErrorEnvelopeSchema } from "../../shared/generations/generation-responses";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
-	buildServerBundle,
 	claimAdministratorOn,
 	type ServerProcess,
 	signUpOn,
@@ -48,7 +47,6 @@ function signInOn(server: ServerProcess, email: string, origin: string) {
 describe.skipIf(!inject("postgresUrl"))(
 	"the administrator's controls across server processes",
 	() => {
-		let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 		let database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
 		let dataDir: string;
 		let adminProcess: ServerProcess;
@@ -57,7 +55,6 @@ describe.skipIf(!inject("postgresUrl"))(
 		let appOrigin: string;
 
 		beforeAll(async () => {
-			bundle = await buildServerBundle();
 			database = await createEmptyPostgresDatabase();
 			dataDir = await mkdtemp(path.join(".tmp", "people-processes-"));
 			const ports = [await findFreePort(), await findFreePort()];
@@ -72,9 +69,9 @@ describe.skipIf(!inject("postgresUrl"))(
 				LOG_LEVEL: "warn",
 			};
 			// One after the other: the first migrates the new database.
-			adminProcess = spawnServer(bundle.entry, { ...env, PORT: String(ports[0]) });
+			adminProcess = spawnServer(inject("serverEntry"), { ...env, PORT: String(ports[0]) });
 			await waitUntilHealthy(adminProcess);
-			personProcess = spawnServer(bundle.entry, { ...env, PORT: String(ports[1]) });
+			personProcess = spawnServer(inject("serverEntry"), { ...env, PORT: String(ports[1]) });
 			await waitUntilHealthy(personProcess);
 			admin = await claimAdministratorOn(adminProcess, ADMIN_EMAIL, appOrigin);
 		}, 180_000);
@@ -83,7 +80,6 @@ describe.skipIf(!inject("postgresUrl"))(
 			await personProcess?.kill();
 			await database?.drop();
 			await rm(dataDir, { recursive: true, force: true });
-			await bundle?.remove();
 		});
 
 		async function findPersonId(email: string): Promise<string> {

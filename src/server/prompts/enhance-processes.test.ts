@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FAKE_OPENAI_KEY, type FakeOpenAi, startFakeOpenAi } from "../testing/fakes/openai";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
-	buildServerBundle,
 	type ServerProcess,
 	signUpOn,
 	spawnServer,
@@ -20,7 +19,6 @@ const PER_HOUR = 5;
 describe.skipIf(!inject("postgresUrl"))(
 	"Enhance's hourly limit across two server processes",
 	() => {
-		let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 		let database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
 		let chat: FakeOpenAi;
 		let dataDir: string;
@@ -28,16 +26,12 @@ describe.skipIf(!inject("postgresUrl"))(
 		let baseUrl: string;
 
 		beforeAll(async () => {
-			[bundle, database, chat] = await Promise.all([
-				buildServerBundle(),
-				createEmptyPostgresDatabase(),
-				startFakeOpenAi(),
-			]);
+			[database, chat] = await Promise.all([createEmptyPostgresDatabase(), startFakeOpenAi()]);
 			dataDir = await mkdtemp(path.join(".tmp", "enhance-replicas-"));
 			const ports = [await findFreePort(), await findFreePort()];
 			baseUrl = `http://127.0.0.1:${ports[0]}`;
 			replicas = ports.map((port) =>
-				spawnServer(bundle.entry, {
+				spawnServer(inject("serverEntry"), {
 					PORT: String(port),
 					BASE_URL: baseUrl,
 					BETTER_AUTH_SECRET: SECRET,
@@ -57,7 +51,6 @@ describe.skipIf(!inject("postgresUrl"))(
 			await database?.drop();
 			await chat?.stop();
 			if (dataDir) await rm(dataDir, { recursive: true, force: true });
-			await bundle?.remove();
 		});
 
 		function chatCalls(): number {

@@ -1,28 +1,19 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Generation } from "../../shared/generations/generations";
 import { type S3Server, startS3Server } from "../testing/s3-server";
-import {
-	buildServerBundle,
-	type ServerProcess,
-	signUpOn,
-	startServer,
-	waitFor,
-} from "../testing/server-process";
+import { type ServerProcess, signUpOn, startServer, waitFor } from "../testing/server-process";
 
 describe("the built server with STORAGE=s3", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let s3: S3Server;
 	let dataDir: string;
 	beforeAll(async () => {
-		bundle = await buildServerBundle();
 		s3 = await startS3Server({ bucket: "atelier-images" });
 		await mkdir(".tmp", { recursive: true });
 		dataDir = await mkdtemp(path.join(".tmp", "s3-process-"));
 	});
 	afterAll(async () => {
-		await bundle?.remove();
 		await s3?.stop();
 		if (dataDir) await rm(dataDir, { recursive: true, force: true });
 	});
@@ -31,7 +22,7 @@ describe("the built server with STORAGE=s3", () => {
 		// The process gets only these variables (and PATH): nothing silences the SDK from outside.
 		let server: ServerProcess | undefined;
 		try {
-			server = await startServer(bundle.entry, {
+			server = await startServer(inject("serverEntry"), {
 				DATA_DIR: dataDir,
 				STORAGE: "s3",
 				S3_BUCKET: s3.bucket,

@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { z } from "zod/mini";
 import {
 	CreateGenerationResponseSchema,
@@ -17,12 +17,19 @@ import { createTestServer, createTestUser, type TestClient, type TestServer } fr
 /** A poll answer with nothing beyond what the API names. */
 export const ExactPollResponseSchema = z.strictObject(PollResponseSchema.shape);
 
-/** A real server (PGlite) whose worker uses this provider; closed when the caller is done. */
-export async function startServerWithProvider(provider: ImageProvider): Promise<TestServer> {
-	return createTestServer("pglite", {
+/**
+ * A real server (PGlite) whose worker uses this provider, closed when the calling test finishes,
+ * and a person signed in to it.
+ */
+export async function startServerWithProvider(
+	provider: ImageProvider,
+): Promise<{ server: TestServer; client: TestClient }> {
+	const server = await createTestServer("pglite", {
 		provider,
 		run: { ...DEFAULT_RUN_SETTINGS, providerPollMs: 20, retryDelayMs: 50, timeoutMs: 30_000 },
 	});
+	onTestFinished(() => server.close());
+	return { server, client: await signUp(server) };
 }
 
 export async function signUp(server: TestServer): Promise<TestClient> {

@@ -10,6 +10,7 @@ import { createLocalProvider } from "../providers/local/local-provider";
 import { assembleServer } from "../server";
 import { createLocalStorage } from "../storage/local-storage";
 import { startPostgresCluster } from "./postgres-cluster";
+import { buildServerBundle } from "./server-process";
 import { createTestSettings } from "./test-settings";
 
 declare module "vitest" {
@@ -18,6 +19,8 @@ declare module "vitest" {
 		pgliteTemplatePath: string;
 		/** A PostgreSQL server with a migrated `atelier_template` database, or null when none. */
 		postgresUrl: string | null;
+		/** The server bundled once for the run (buildServerBundle), for tests that spawn it. */
+		serverEntry: string;
 	}
 }
 
@@ -66,6 +69,9 @@ export async function setup(project: TestProject) {
 		() => rm(directory, { recursive: true, force: true }),
 	];
 
+	// One bundle for every file that spawns a server, built while the templates migrate; a rerun
+	// in watch mode builds it again from the changed sources.
+	const bundling = buildServerBundle();
 	project.provide("pgliteTemplatePath", await preparePgliteTemplate(directory));
 
 	let postgresUrl = process.env.TEST_DATABASE_URL || null;
@@ -83,6 +89,11 @@ export async function setup(project: TestProject) {
 	}
 	if (postgresUrl) await preparePostgresTemplate(postgresUrl);
 	project.provide("postgresUrl", postgresUrl);
+
+	const bundle = await bundling;
+	cleanups.push(() => bundle.remove());
+	project.provide("serverEntry", bundle.entry);
+	project.onTestsRerun(() => bundle.rebuild());
 
 	return async () => {
 		for (const cleanup of cleanups.reverse()) await cleanup();

@@ -4,22 +4,32 @@ import path from "node:path";
 import { build } from "esbuild";
 import { findFreePort } from "./postgres-cluster";
 
-/** The real server entry point bundled as `npm run build` does (without the web app), in a temp folder. */
-export async function buildServerBundle(): Promise<{ entry: string; remove(): Promise<void> }> {
+/**
+ * The real server entry point bundled as `npm run build` does (without the web app), in a temp
+ * folder. Tests use the one global-setup.ts builds for the whole run: `inject("serverEntry")`.
+ */
+export async function buildServerBundle(): Promise<{
+	entry: string;
+	rebuild(): Promise<void>;
+	remove(): Promise<void>;
+}> {
 	// Inside the project, so the bundle resolves its dependencies from node_modules.
 	await mkdir(".tmp", { recursive: true });
 	const folder = await mkdtemp(path.join(".tmp", "server-"));
 	const entry = path.join(folder, "server", "main.js");
-	await build({
-		entryPoints: ["src/server/main.ts"],
-		outfile: entry,
-		bundle: true,
-		platform: "node",
-		format: "esm",
-		packages: "external",
-		logLevel: "error",
-	});
-	return { entry, remove: () => rm(folder, { recursive: true, force: true }) };
+	const rebuild = async () => {
+		await build({
+			entryPoints: ["src/server/main.ts"],
+			outfile: entry,
+			bundle: true,
+			platform: "node",
+			format: "esm",
+			packages: "external",
+			logLevel: "error",
+		});
+	};
+	await rebuild();
+	return { entry, rebuild, remove: () => rm(folder, { recursive: true, force: true }) };
 }
 
 /** A server running as its own OS process. */

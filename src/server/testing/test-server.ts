@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import type { StaticSite } from "../http/static-site";
 import { createSilentLogger } from "../logging/logger";
 import type { ModelCatalogue } from "../models/model-catalogue";
@@ -75,6 +76,24 @@ export async function createTestServer(
 }
 
 /** A caller with a cookie jar, like a browser: it sends the Origin header Better Auth requires. */
+/**
+ * One test server for the tests of the describe block that calls it: started before them, closed
+ * after them. The getter answers the running server.
+ */
+export function useTestServer(kind: DatabaseKind, options?: TestServerOptions): () => TestServer {
+	let server: TestServer | undefined;
+	beforeAll(async () => {
+		server = await createTestServer(kind, options);
+	});
+	afterAll(async () => {
+		await server?.close();
+	});
+	return () => {
+		if (!server) throw new Error("The test server starts before the block's tests.");
+		return server;
+	};
+}
+
 export class TestClient {
 	private readonly cookies = new Map<string, string>();
 

@@ -11,7 +11,6 @@ import {
 } from "../../shared/notifications/webhooks";
 import { findFreePort } from "../testing/postgres-cluster";
 import {
-	buildServerBundle,
 	type ServerProcess,
 	signUpOn,
 	spawnServer,
@@ -56,13 +55,8 @@ async function readDeliveries(
 }
 
 describe("webhooks across server processes", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
-	beforeAll(async () => {
-		bundle = await buildServerBundle();
-	});
-	afterAll(async () => {
-		await bundle?.remove();
-	});
+	beforeAll(async () => {});
+	afterAll(async () => {});
 
 	describe.each(availableDatabaseKinds())("on %s", (kind) => {
 		it("a retry waiting while the server is SIGKILLed is sent by the restarted server, with the same webhook-id", async () => {
@@ -71,7 +65,7 @@ describe("webhooks across server processes", () => {
 			const receiver = await startWebhookReceiver((n) => ({ status: n === 1 ? 500 : 200 }));
 			const port = String(await findFreePort());
 			const start = async (): Promise<ServerProcess> => {
-				const server = spawnServer(bundle.entry, {
+				const server = spawnServer(inject("serverEntry"), {
 					PORT: port,
 					BASE_URL: `http://127.0.0.1:${port}`,
 					DATA_DIR: dataDir,
@@ -136,7 +130,7 @@ describe("webhooks across server processes", () => {
 			const quick = await startWebhookReceiver();
 			let server: ServerProcess | undefined;
 			try {
-				server = await startServer(bundle.entry, {
+				server = await startServer(inject("serverEntry"), {
 					DATA_DIR: dataDir,
 					BETTER_AUTH_SECRET: SECRET,
 					GENERATION_CONCURRENCY: "2",
@@ -199,8 +193,8 @@ describe("webhooks across server processes", () => {
 				};
 				// One after the other: the first creates the tables (replicas starting together are
 				// covered by several-processes.test.ts).
-				const first = await startServer(bundle.entry, env);
-				replicas = [first, await startServer(bundle.entry, env)];
+				const first = await startServer(inject("serverEntry"), env);
+				replicas = [first, await startServer(inject("serverEntry"), env)];
 				const headers = await signUpOn(first.origin, "replicas@example.com", first.origin);
 				const endpoint = await addEndpoint(first.origin, headers, receiver.url);
 

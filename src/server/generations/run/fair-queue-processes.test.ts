@@ -13,7 +13,6 @@ import {
 } from "../../testing/fakes/http-image-service";
 import { findFreePort } from "../../testing/postgres-cluster";
 import {
-	buildServerBundle,
 	type ServerProcess,
 	signUpOn,
 	spawnServer,
@@ -69,7 +68,6 @@ async function positionPolled(on: ServerProcess, session: Session, id: string) {
  * `started_at` of each generation, never from timings.
  */
 describe.skipIf(!inject("postgresUrl"))("the fair queue across server processes", () => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>>;
 	let dataDir: string;
 	let provider: FakeHttpImageService;
@@ -77,13 +75,12 @@ describe.skipIf(!inject("postgresUrl"))("the fair queue across server processes"
 	const sql = () => new pg.Client({ connectionString: database.url });
 
 	beforeAll(async () => {
-		bundle = await buildServerBundle();
 		database = await createEmptyPostgresDatabase();
 		dataDir = await mkdtemp(path.join(".tmp", "fair-queue-"));
 		provider = await startFakeHttpImageService({ latencyMs: UNTIL_RELEASED_MS });
 		const ports = await Promise.all([findFreePort(), findFreePort()]);
 		servers = ports.map((port) =>
-			spawnServer(bundle.entry, {
+			spawnServer(inject("serverEntry"), {
 				PORT: String(port),
 				// Both behind one address, as replicas behind a load balancer.
 				BASE_URL: `http://127.0.0.1:${ports[0]}`,
@@ -106,7 +103,6 @@ describe.skipIf(!inject("postgresUrl"))("the fair queue across server processes"
 		await provider?.stop();
 		await database?.drop();
 		await rm(dataDir, { recursive: true, force: true });
-		await bundle?.remove();
 	});
 
 	function server(index: number): ServerProcess {
@@ -192,20 +188,18 @@ const SETUPS = [
  * happens, as people see it (their generations' completion times).
  */
 describe.each(SETUPS)("the fair queue's turns on $setup", ({ isPostgres, processes }) => {
-	let bundle: Awaited<ReturnType<typeof buildServerBundle>>;
 	let database: Awaited<ReturnType<typeof createEmptyPostgresDatabase>> | undefined;
 	let dataDir: string;
 	let servers: ServerProcess[] = [];
 
 	beforeAll(async () => {
-		bundle = await buildServerBundle();
 		database = isPostgres ? await createEmptyPostgresDatabase() : undefined;
 		dataDir = await mkdtemp(path.join(".tmp", "fair-queue-turns-"));
 		const modelsFile = path.join(dataDir, "models.json");
 		await writeFile(modelsFile, JSON.stringify(MODELS));
 		const ports = await Promise.all(Array.from({ length: processes }, () => findFreePort()));
 		servers = ports.map((port) =>
-			spawnServer(bundle.entry, {
+			spawnServer(inject("serverEntry"), {
 				PORT: String(port),
 				BASE_URL: `http://127.0.0.1:${ports[0]}`,
 				BETTER_AUTH_SECRET: SECRET,
@@ -225,7 +219,6 @@ describe.each(SETUPS)("the fair queue's turns on $setup", ({ isPostgres, process
 		await Promise.all(servers.map((server) => server.kill()));
 		await database?.drop();
 		await rm(dataDir, { recursive: true, force: true });
-		await bundle?.remove();
 	});
 
 	function server(index: number): ServerProcess {

@@ -12,7 +12,6 @@ import {
 	deleteWhenStarted,
 	readGeneration,
 	requestGeneration,
-	signUp,
 	startServerWithProvider,
 	waitForFinish,
 	waitUntilStarted,
@@ -33,9 +32,8 @@ const IDEOGRAM_WORKFLOW: ComfyWorkflow = {
 async function startWorld(behaviour: Partial<FakeComfyUiBehaviour> = {}) {
 	const fake = await startFakeComfyUi({ behaviour: { pendingMs: 0, runningMs: 50, ...behaviour } });
 	onTestFinished(() => fake.stop());
-	const server = await startServerWithProvider(createComfyUiProvider({ url: fake.origin }));
-	onTestFinished(() => server.close());
-	return { fake, client: await signUp(server) };
+	const { client } = await startServerWithProvider(createComfyUiProvider({ url: fake.origin }));
+	return { fake, client };
 }
 
 /**

@@ -5,7 +5,6 @@ import {
 	readGeneration,
 	readPoll,
 	requestGeneration,
-	signUp,
 	startServerWithProvider,
 	waitForFinish,
 	waitUntilStarted,
@@ -17,11 +16,10 @@ const NEVER = 3_600_000;
 async function startWorld(behaviour: Partial<FakeFalBehaviour> = {}) {
 	const fake = await startFakeFal({ behaviour: { queueMs: 0, progressMs: 50, ...behaviour } });
 	onTestFinished(() => fake.stop());
-	const server = await startServerWithProvider(
+	const { client } = await startServerWithProvider(
 		createFalProvider({ apiKey: FAKE_FAL_KEY, queueUrl: fake.queueUrl }),
 	);
-	onTestFinished(() => server.close());
-	return { fake, client: await signUp(server) };
+	return { fake, client };
 }
 
 describe("fal through the worker", () => {

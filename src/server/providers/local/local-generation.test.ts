@@ -1,9 +1,8 @@
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	readGeneration,
 	readPoll,
 	requestGeneration,
-	signUp,
 	startServerWithProvider,
 	waitForFinish,
 } from "../../testing/generation-kit";
@@ -43,9 +42,7 @@ function holdAfterFirstImage(engine: ImageProvider) {
 describe("an offline engine generation's progress", () => {
 	it("shows each image drawn as step i of the count while it runs", async () => {
 		const { provider, release } = holdAfterFirstImage(createLocalProvider({ delayMs: 0 }));
-		const server = await startServerWithProvider(provider);
-		onTestFinished(() => server.close());
-		const client = await signUp(server);
+		const { client } = await startServerWithProvider(provider);
 		const created = await requestGeneration(client, "a quiet forest lake at dawn", "--ar 1:1", {
 			count: 4,
 		});

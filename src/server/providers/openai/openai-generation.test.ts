@@ -18,15 +18,14 @@ import { createOpenAiProvider } from "./openai-provider";
 async function startWorld(retryAfterSeconds = 0, quality?: OpenAiQuality) {
 	const fake = await startFakeOpenAi({ behaviour: { latencyMs: 50, retryAfterSeconds } });
 	onTestFinished(() => fake.stop());
-	const server = await startServerWithProvider(
+	const { client } = await startServerWithProvider(
 		createOpenAiProvider({
 			apiKey: FAKE_OPENAI_KEY,
 			baseUrl: fake.baseUrl,
 			...(quality ? { quality } : {}),
 		}),
 	);
-	onTestFinished(() => server.close());
-	return { fake, client: await signUp(server) };
+	return { fake, client };
 }
 
 describe("openai through the worker", () => {
@@ -126,11 +125,9 @@ describe("an OpenAI generation's progress", () => {
 		// The streamed answer sends its frames and its image when the test says.
 		const fake = await startFakeOpenAi({ behaviour: { latencyMs: 0, holdsStreams: true } });
 		onTestFinished(() => fake.stop());
-		const server = await startServerWithProvider(
+		const { client } = await startServerWithProvider(
 			createOpenAiProvider({ apiKey: FAKE_OPENAI_KEY, baseUrl: fake.baseUrl }),
 		);
-		onTestFinished(() => server.close());
-		const client = await signUp(server);
 		const created = await requestGeneration(client, "a lighthouse at dusk", "--ar 1:1", {
 			count: 1,
 		});

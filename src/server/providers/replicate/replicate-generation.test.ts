@@ -9,7 +9,6 @@ import {
 	readGeneration,
 	readPoll,
 	requestGeneration,
-	signUp,
 	startServerWithProvider,
 	waitForFinish,
 	waitUntilStarted,
@@ -27,9 +26,8 @@ async function startWorld(behaviour: Partial<FakeReplicateBehaviour> = {}) {
 		apiToken: FAKE_REPLICATE_TOKEN,
 		baseUrl: fake.baseUrl,
 	});
-	const server = await startServerWithProvider(provider);
-	onTestFinished(() => server.close());
-	return { fake, server, client: await signUp(server) };
+	const { server, client } = await startServerWithProvider(provider);
+	return { fake, server, client };
 }
 
 describe("replicate through the worker", () => {

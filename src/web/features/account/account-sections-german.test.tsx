@@ -8,7 +8,11 @@ import {
 	startFakeApiTokensServer,
 } from "../../testing/fakes/fake-api-tokens-server";
 import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
-import { createTestShare, startFakeSharesServer } from "../../testing/fakes/fake-shares-server";
+import {
+	createLighthouseImageShare,
+	createTestShare,
+	startFakeSharesServer,
+} from "../../testing/fakes/fake-shares-server";
 import { startFakeWebhooksApi } from "../../testing/fakes/fake-webhooks-api";
 import { renderWithProviders } from "../../testing/render-app";
 import { ApiTokensSection } from "./api-tokens-section";
@@ -172,19 +176,7 @@ describe("the account's sections on a German page", () => {
 	it("names shared links, their state and their views in German, one view and many", async () => {
 		startFakeSharesServer({
 			shares: [
-				createTestShare({
-					prompt: "A lighthouse",
-					target: {
-						generationId: "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
-						imageIndex: 1,
-						boardId: null,
-					},
-					createdAt: "2025-01-05T09:00:00.000Z",
-					expiresAt: null,
-					views: 1204,
-					lastViewedAt: "2025-01-06T10:00:00.000Z",
-					showPrompt: false,
-				}),
+				createLighthouseImageShare({ expiresAt: null, views: 1204 }),
 				createTestShare({ prompt: "A harbour", views: 1, state: "hidden" }),
 			],
 		});

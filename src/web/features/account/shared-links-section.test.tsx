@@ -1,7 +1,11 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { createTestUser, startFakeAuthServer } from "../../testing/fakes/fake-auth-server";
-import { createTestShare, startFakeSharesServer } from "../../testing/fakes/fake-shares-server";
+import {
+	createLighthouseImageShare,
+	createTestShare,
+	startFakeSharesServer,
+} from "../../testing/fakes/fake-shares-server";
 import { renderWithProviders } from "../../testing/render-app";
 import { SharedLinksSection } from "./shared-links-section";
 
@@ -14,19 +18,7 @@ describe("the account page's shared links", () => {
 	it("lists what each link shows, its dates, views and state, and offers Revoke and New link while live", async () => {
 		startFakeSharesServer({
 			shares: [
-				createTestShare({
-					prompt: "A lighthouse",
-					target: {
-						generationId: "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d",
-						imageIndex: 1,
-						boardId: null,
-					},
-					createdAt: "2025-01-05T09:00:00.000Z",
-					expiresAt: "2025-01-12T09:00:00.000Z",
-					views: 3,
-					lastViewedAt: "2025-01-06T10:00:00.000Z",
-					showPrompt: false,
-				}),
+				createLighthouseImageShare({ expiresAt: "2025-01-12T09:00:00.000Z", views: 3 }),
 				createTestShare({ prompt: "A harbour", state: "hidden" }),
 			],
 		});

@@ -34,6 +34,18 @@ export function createTestShare(overrides: Partial<Share> = {}): Share {
 	};
 }
 
+/** A link to image 2 of "A lighthouse", made on 5 January 2025, seen the next day, prompt hidden. */
+export function createLighthouseImageShare(overrides: Partial<Share> = {}): Share {
+	return createTestShare({
+		prompt: "A lighthouse",
+		target: { generationId: "0f8b8e6e-3a55-4c53-9a8a-2f1f6a1f6c2d", imageIndex: 1, boardId: null },
+		createdAt: "2025-01-05T09:00:00.000Z",
+		lastViewedAt: "2025-01-06T10:00:00.000Z",
+		showPrompt: false,
+		...overrides,
+	});
+}
+
 function withAddress(share: Share): CreatedShare {
 	const token = `${share.id.replaceAll("-", "")}abcdefghijk`;
 	return { ...share, token, url: `http://localhost:3000/s/${token}` };
