@@ -6,8 +6,13 @@
 // browser alone from the app shell) into .tmp/first-paint-stand-in, and serves it and dist/web (or
 // WEB_DIST) each through the real server (lighthouse-support.ts: headers, compression, the API) on
 // 127.0.0.1. Then, in Debian's Chromium:
-// - ROUNDS rounds (21) of cold loads (a fresh context each: no cache, no cookie, no code cache),
-//   interleaved, the order turning each round, after one unmeasured load of each. Per load: the
+// - ROUNDS rounds (21) of cold loads (a fresh context each: no cache, no cookie, no code cache,
+//   no service worker; the bench fails if any request of the page did not go to the network),
+//   interleaved, the order turning each round, after one unmeasured load of each. Each context
+//   opens its window on a blank page and waits for the browser to be quiet before the measured
+//   navigation, as a person's window is open before they type the address (decision 043);
+//   COMPARE_WINDOW_WITH_NAVIGATION=1 adds both pages loaded as before, the window opened by the
+//   navigation itself. Per load: the
 //   browser's `first-contentful-paint` entry; when the prompt box is in the document (a
 //   MutationObserver, which asks for no frame: an animation-frame loop would make the browser
 //   produce frames it would otherwise not); the largest contentful paint; and the total blocking
@@ -29,7 +34,7 @@
 
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { type Browser, chromium } from "@playwright/test";
+import { type Browser, type CDPSession, chromium, type Page } from "@playwright/test";
 import { launch } from "chrome-launcher";
 import { build, type InlineConfig } from "vite";
 import viteConfig from "../vite.config";
@@ -43,12 +48,25 @@ const CPU_SLOWDOWN = 4;
 const LIGHTHOUSE_ROUNDS = Number(process.env.LIGHTHOUSE_ROUNDS ?? 3);
 const WEB_DIST = process.env.WEB_DIST ?? "dist/web";
 const COMPARE_DISTS = (process.env.COMPARE_DISTS ?? "").split(",").filter(Boolean);
+/** Also `/` and the stand-in with each cold context's window opened by the navigation itself. */
+const COMPARE_WINDOW_WITH_NAVIGATION = process.env.COMPARE_WINDOW_WITH_NAVIGATION === "1";
 const STAND_IN_DIST = path.resolve(".tmp/first-paint-stand-in");
 /** The page is settled once neither the network nor the main thread has been busy for this long. */
 const QUIET_MS = 1000;
 const SETTLE_LIMIT_MS = 8000;
+/** A new window has settled once the browser used under QUIET_CPU_MS in QUIET_SAMPLES 100 ms in a row. */
+const QUIET_CPU_MS = 5;
+const QUIET_SAMPLES = 3;
+const WINDOW_SETTLE_LIMIT_MS = 5000;
 
-type Variant = { label: string; url: string };
+type Variant = {
+	label: string;
+	url: string;
+	/** The window opened by the navigation itself, as the bench did before decision 043's entry. */
+	windowWithNavigation: boolean;
+	/** The index of the stand-in variant this one's ratios are taken against. */
+	standIn: number;
+};
 type LoadFigures = {
 	fcp: number;
 	lcp: number;
@@ -132,11 +150,50 @@ const OBSERVER_SCRIPT = `
 })();
 `;
 
-/** One cold load; with `cpuSlowdown`, the page's CPU slowed that many times (DevTools' throttling). */
-async function loadCold(browser: Browser, url: string, cpuSlowdown = 1): Promise<LoadFigures> {
+/** The browser's processes' CPU time in all, in milliseconds (DevTools' SystemInfo). */
+async function browserCpuMs(session: CDPSession): Promise<number> {
+	const { processInfo } = (await session.send("SystemInfo.getProcessInfo")) as {
+		processInfo: Array<{ cpuTime: number }>;
+	};
+	return processInfo.reduce((sum, process) => sum + process.cpuTime, 0) * 1000;
+}
+
+/**
+ * Opens the cold context's window on a blank page, then waits until the browser is quiet: its
+ * processes together used under QUIET_CPU_MS of CPU in each of QUIET_SAMPLES samples of 100 ms in
+ * a row. By then the browser's own work for the new window (its toolbar, the omnibox popup's
+ * WebUI renderer), which runs on the same cores as the page, is done, as it is when a person types
+ * the address into a window already open (decision 043). The blank page asks for nothing, so the
+ * context's cache stays empty.
+ */
+async function openWindow(page: Page, browserSession: CDPSession): Promise<void> {
+	await page.goto("about:blank");
+	const started = Date.now();
+	let last = await browserCpuMs(browserSession);
+	let quietSamples = 0;
+	while (quietSamples < QUIET_SAMPLES && Date.now() - started < WINDOW_SETTLE_LIMIT_MS) {
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const now = await browserCpuMs(browserSession);
+		quietSamples = now - last < QUIET_CPU_MS ? quietSamples + 1 : 0;
+		last = now;
+	}
+}
+
+/**
+ * One cold load: a fresh context (no cache, no cookie, no service worker), its window opened
+ * first unless `windowWithNavigation`; with `cpuSlowdown`, the page's CPU slowed that many times
+ * (DevTools' throttling). Fails if any of the page's requests did not go to the network.
+ */
+async function loadCold(
+	browser: Browser,
+	browserSession: CDPSession,
+	url: string,
+	{ cpuSlowdown = 1, windowWithNavigation = false } = {},
+): Promise<LoadFigures> {
 	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 	try {
 		const page = await context.newPage();
+		if (!windowWithNavigation) await openWindow(page, browserSession);
 		if (cpuSlowdown > 1) {
 			const session = await context.newCDPSession(page);
 			await session.send("Emulation.setCPUThrottlingRate", { rate: cpuSlowdown });
@@ -159,6 +216,13 @@ async function loadCold(browser: Browser, url: string, cpuSlowdown = 1): Promise
 			);
 			if (quietFor >= QUIET_MS || Date.now() - started > SETTLE_LIMIT_MS) break;
 		}
+		const notFromNetwork = await page.evaluate(() =>
+			[...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
+				.filter((entry) => (entry as PerformanceResourceTiming).transferSize === 0)
+				.map((entry) => entry.name),
+		);
+		if (notFromNetwork.length > 0)
+			throw new Error(`a cold load took from a cache: ${notFromNetwork.join(", ")}`);
 		return await page.evaluate(() => {
 			const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
 			const figures = (
@@ -231,18 +295,31 @@ async function main(): Promise<void> {
 		const addVariant = async (label: string, directory: string) => {
 			const app = await serveBuiltApp(directory);
 			apps.push(app);
-			variants.push({ label, url: `${app.baseUrl}/` });
+			variants.push({ label, url: `${app.baseUrl}/`, windowWithNavigation: false, standIn: 1 });
 		};
 		await addVariant("prerendered /", WEB_DIST);
 		await addVariant("client-rendered stand-in", STAND_IN_DIST);
 		for (const directory of COMPARE_DISTS)
 			await addVariant(`prerendered / (${directory})`, directory);
+		if (COMPARE_WINDOW_WITH_NAVIGATION) {
+			const [home, standIn] = variants;
+			if (!home || !standIn) throw new Error("the variants are missing");
+			const standInIndex = variants.length + 1;
+			for (const variant of [home, standIn])
+				variants.push({
+					label: `${variant.label} (window opened by the navigation)`,
+					url: variant.url,
+					windowWithNavigation: true,
+					standIn: standInIndex,
+				});
+		}
 
 		console.log(describeMachine());
 		console.log(
 			`stand-in: one chunk of ${(gzipBytes / 1024).toFixed(1)} KiB gzip, rendered in the browser`,
 		);
 		const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+		const browserSession = await browser.newBrowserCDPSession();
 		let loads: LoadFigures[][];
 		let slowedLoads: LoadFigures[][];
 		try {
@@ -250,16 +327,16 @@ async function main(): Promise<void> {
 				`${ROUNDS} rounds of cold loads, interleaved, Chromium ${browser.version()}, 1280x800, loopback, unthrottled`,
 			);
 			// One unmeasured load of each, so the server's first answers (compression, caches) do not count.
-			for (const variant of variants) await loadCold(browser, variant.url);
-			loads = await interleave(ROUNDS, variants, (variant) => loadCold(browser, variant.url));
+			for (const variant of variants) await loadCold(browser, browserSession, variant.url, variant);
+			loads = await interleave(ROUNDS, variants, (variant) =>
+				loadCold(browser, browserSession, variant.url, variant),
+			);
 			slowedLoads = await interleave(SLOWED_ROUNDS, variants, (variant) =>
-				loadCold(browser, variant.url, CPU_SLOWDOWN),
+				loadCold(browser, browserSession, variant.url, { ...variant, cpuSlowdown: CPU_SLOWDOWN }),
 			);
 		} finally {
 			await browser.close();
 		}
-		const standInLoads = loads[1] ?? [];
-		const standInFcp = median(standInLoads.map((load) => load.fcp));
 		printTable(
 			[
 				"page",
@@ -273,15 +350,16 @@ async function main(): Promise<void> {
 			],
 			variants.map((variant, index) => {
 				const figures = loads[index] ?? [];
+				const standInFcps = (loads[variant.standIn] ?? []).map((load) => load.fcp);
 				const fcp = median(figures.map((load) => load.fcp));
 				return [
 					variant.label,
 					formatMs(fcp),
-					formatRatio(fcp / standInFcp),
+					formatRatio(fcp / median(standInFcps)),
 					formatRatio(
 						medianRoundRatio(
 							figures.map((load) => load.fcp),
-							standInLoads.map((load) => load.fcp),
+							standInFcps,
 						),
 					),
 					formatMs(median(figures.map((load) => load.promptBox))),
@@ -313,6 +391,8 @@ async function main(): Promise<void> {
 		}
 
 		if (LIGHTHOUSE_ROUNDS > 0) {
+			// Lighthouse opens its own page: the window's variants are the same loads to it.
+			const lighthouseVariants = variants.filter((variant) => !variant.windowWithNavigation);
 			const chrome = await launch({
 				chromePath: CHROMIUM_PATH,
 				chromeFlags: ["--headless=new", ...CHROMIUM_ARGS],
@@ -323,7 +403,7 @@ async function main(): Promise<void> {
 				console.log(
 					`\nLighthouse, mobile, simulated throttling: ${LIGHTHOUSE_ROUNDS} rounds, interleaved`,
 				);
-				runs = await interleave(LIGHTHOUSE_ROUNDS, variants, async (variant) => {
+				runs = await interleave(LIGHTHOUSE_ROUNDS, lighthouseVariants, async (variant) => {
 					const { metrics, longTasks } = await runLighthouse(variant.url, chrome.port);
 					return {
 						fcp: metrics["first-contentful-paint"],
@@ -337,7 +417,7 @@ async function main(): Promise<void> {
 			const standInRuns = runs[1] ?? [];
 			printTable(
 				["page", "FCP", "FCP / stand-in", "TBT", "TBT each round"],
-				variants.map((variant, index) => {
+				lighthouseVariants.map((variant, index) => {
 					const figures = runs[index] ?? [];
 					const fcp = median(figures.map((run) => run.fcp));
 					return [
@@ -349,7 +429,7 @@ async function main(): Promise<void> {
 					];
 				}),
 			);
-			variants.forEach((variant, index) => {
+			lighthouseVariants.forEach((variant, index) => {
 				for (const [round, run] of (runs[index] ?? []).entries()) {
 					console.log(
 						`${variant.label}, round ${round + 1}, long tasks (simulated): ${run.longTasks.join(", ") || "none"}`,
