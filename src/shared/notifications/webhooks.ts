@@ -4,6 +4,7 @@ import { z } from "zod/mini";
 import {
 	sharedWebhookEventsMissing,
 	sharedWebhookEventUnknown,
+	sharedWebhookRequestMissing,
 	sharedWebhookUrlMissing,
 } from "../i18n/messages";
 
@@ -25,18 +26,21 @@ export const MAX_WEBHOOK_ENDPOINTS = 10;
 export const MAX_WEBHOOK_URL_LENGTH = 2000;
 
 /** `POST /api/account/webhooks`; the server checks the URL itself (scheme, address). */
-export const CreateWebhookRequestSchema = z.object({
-	url: z
-		.string({ error: () => sharedWebhookUrlMissing() })
-		.check(z.trim(), z.minLength(1, { error: () => sharedWebhookUrlMissing() })),
-	events: z
-		.array(
-			z.enum(WEBHOOK_EVENT_TYPES, {
-				error: () => sharedWebhookEventUnknown(),
-			}),
-		)
-		.check(z.minLength(1, { error: () => sharedWebhookEventsMissing() })),
-});
+export const CreateWebhookRequestSchema = z.object(
+	{
+		url: z
+			.string({ error: () => sharedWebhookUrlMissing() })
+			.check(z.trim(), z.minLength(1, { error: () => sharedWebhookUrlMissing() })),
+		events: z
+			.array(
+				z.enum(WEBHOOK_EVENT_TYPES, {
+					error: () => sharedWebhookEventUnknown(),
+				}),
+			)
+			.check(z.minLength(1, { error: () => sharedWebhookEventsMissing() })),
+	},
+	{ error: () => sharedWebhookRequestMissing() },
+);
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequestSchema>;
 
 const WebhookEndpointSchema = z.object({
