@@ -1180,5 +1180,4 @@ export { sharedTokenScopesList } from "./message-functions/shared-token-scopes-l
 export { sharedTokenExpiryChoice } from "./message-functions/shared-token-expiry-choice";
 export { finishNoticeDone } from "./message-functions/finish-notice-done";
 export { finishNoticeFailed } from "./message-functions/finish-notice-failed";
-export { finishNoticeSomeFinished } from "./message-functions/finish-notice-some-finished";
 export { pushTestBody } from "./message-functions/push-test-body";

@@ -1205,6 +1205,5 @@ export default {
 	"expiresInDays must be 30, 90, 365 or null": "expiresInDays muss 30, 90, 365 oder null sein",
 	"Your images are ready": "Deine Bilder sind fertig",
 	"Your generation failed": "Deine Generierung ist fehlgeschlagen",
-	"One of your generations has finished.": "Eine deiner Generierungen ist fertig.",
 	"Notifications arrive on this device, even with Atelier closed.": "Benachrichtigungen kommen auf diesem Gerät an, auch wenn Atelier geschlossen ist."
 } satisfies Catalogue;
