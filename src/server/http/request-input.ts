@@ -2,7 +2,7 @@ import {
 	GenerationIdSchema,
 	GenerationIdsRequestSchema,
 } from "../../shared/generations/generations";
-import { AppError } from "../errors/app-error";
+import { AppError, type LocalizedMessage } from "../errors/app-error";
 import { writeInLanguage } from "../i18n/request-language";
 
 /** A zod or zod/mini schema: either parses a request's input the same way. */
@@ -19,7 +19,7 @@ type InputSchema<T> = {
 export function parseOrThrow<T>(
 	schema: InputSchema<T>,
 	value: unknown,
-	fallbackMessage?: string,
+	fallbackMessage?: string | LocalizedMessage,
 ): T {
 	const result = schema.safeParse(value);
 	if (!result.success) {

@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import { serverPushTestLimit } from "../../shared/i18n/messages";
-import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/notifications/finish-notice";
+import type { Language } from "../../shared/i18n/languages";
+import { pushTestBody, serverPushTestLimit } from "../../shared/i18n/messages";
+import { finishNoticeTag, finishNoticeTitle } from "../../shared/notifications/finish-notice";
 import { NOTIFIED_PROMPT_LENGTH, type PushNotification } from "../../shared/notifications/push";
+import { readLanguageSetting } from "../accounts/account-settings-repository";
 import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import { AppError } from "../errors/app-error";
 import { imageUrl } from "../generations/request/generation-presenter";
+import { readRequestLanguage } from "../i18n/request-language";
 import type { PushAttemptJob, PushQueue } from "../jobs/push-queue";
 import type { Logger } from "../logging/logger";
 import {
@@ -48,11 +51,17 @@ function startOf(prompt: string): string {
 		: `${text.slice(0, NOTIFIED_PROMPT_LENGTH - 1).trimEnd()}…`;
 }
 
-/** A finished generation's notification: the page's title, the start of its prompt, its thumbnail. */
-export function generationNotification(generation: GenerationRow): PushNotification {
+/**
+ * A finished generation's notification: the page's title in the owner's language, the start of its
+ * prompt, its thumbnail.
+ */
+export function generationNotification(
+	generation: GenerationRow,
+	language: Language,
+): PushNotification {
 	const thumbnailKey = generation.images[0]?.thumbnailKey;
 	return {
-		title: FINISH_NOTICE_TITLES[generation.status === "completed" ? "done" : "failed"],
+		title: finishNoticeTitle(generation.status === "completed" ? "done" : "failed", { language }),
 		body: startOf(generation.prompt),
 		tag: finishNoticeTag(generation.id),
 		url: resultPath(generation.id),
@@ -78,7 +87,12 @@ export async function queueGenerationPush(
 		deps.vapid.keys.publicKey,
 	);
 	if (subscriptions.length === 0) return 0;
-	const notification = generationNotification(generation);
+	// No browser asks for it: the account's language, English while it follows the browser's.
+	const language = readRequestLanguage(
+		undefined,
+		await readLanguageSetting(transaction, generation.user_id),
+	);
+	const notification = generationNotification(generation, language);
 	for (const subscription of subscriptions) {
 		await deps.queue.enqueue(
 			{ messageId: notification.tag, subscriptionId: subscription.id, notification, attempt: 1 },
@@ -95,6 +109,7 @@ export async function queueGenerationPush(
 export async function queueTestPush(
 	deps: Pick<PushDeps, "db" | "queue">,
 	subscription: PushSubscriptionRow,
+	language: Language,
 ): Promise<void> {
 	const { count, resetSeconds } = await countInWindow(deps.db, `push-test:${subscription.id}`, 60);
 	if (count > TEST_PUSHES_PER_MINUTE) {
@@ -113,7 +128,7 @@ export async function queueTestPush(
 			subscriptionId: subscription.id,
 			notification: {
 				title: "Atelier",
-				body: "Notifications arrive on this device, even with Atelier closed.",
+				body: pushTestBody({ language }),
 				tag: messageId,
 				url: "/account",
 			},

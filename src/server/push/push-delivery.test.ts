@@ -161,6 +161,54 @@ describe.each(availableDatabaseKinds())("Web Push delivery (%s)", (kind) => {
 		});
 	});
 
+	it("pushes a finished generation in the account's language, and English while it follows the browser", async () => {
+		const german = await createTestUser(server);
+		const chosen = await german.client.request("/api/account/settings", {
+			method: "PATCH",
+			json: { language: "de" },
+		});
+		expect(chosen.status).toBe(200);
+		const browserFollower = await createTestUser(server);
+		const [germanDevice, otherDevice] = [service.subscribe(), service.subscribe()];
+		await subscribeDevice(german.client, germanDevice);
+		await subscribeDevice(browserFollower.client, otherDevice);
+
+		const done = await requestGeneration(german.client, "A harbour at dawn", "--ar 1:1");
+		expect((await waitForFinish(german.client, done.pollingUrl)).status).toBe("completed");
+		const failed = await requestGeneration(german.client, FAILING_PROMPT, "--ar 1:1");
+		expect((await waitForFinish(german.client, failed.pollingUrl)).status).toBe("failed");
+		const titles = (await waitForPushes(germanDevice.endpoint, 2)).map(
+			(push) => PushNotificationSchema.parse(push.message).title,
+		);
+		expect(titles.sort()).toEqual([
+			"Deine Bilder sind fertig",
+			"Deine Generierung ist fehlgeschlagen",
+		]);
+
+		// No browser asks when the server pushes: an account following the browser's reads English.
+		const other = await requestGeneration(browserFollower.client, "A harbour at dawn", "--ar 1:1");
+		expect((await waitForFinish(browserFollower.client, other.pollingUrl)).status).toBe(
+			"completed",
+		);
+		const [push] = await waitForPushes(otherDevice.endpoint, 1);
+		expect(PushNotificationSchema.parse(push?.message).title).toBe("Your images are ready");
+	});
+
+	it("sends a test in the language of the page that asked for it", async () => {
+		const { client } = await createTestUser(server);
+		const device = service.subscribe();
+		const id = await subscribeDevice(client, device);
+		const response = await client.request(`/api/account/push/subscriptions/${id}/test`, {
+			method: "POST",
+			headers: { "accept-language": "de-DE,de;q=0.9" },
+		});
+		expect(response.status).toBe(202);
+		const [push] = await waitForPushes(device.endpoint, 1);
+		expect(PushNotificationSchema.parse(push?.message).body).toBe(
+			"Benachrichtigungen kommen auf diesem Gerät an, auch wenn Atelier geschlossen ist.",
+		);
+	});
+
 	it.each([410, 404])("forgets a subscription its push service answers %i for", async (status) => {
 		const { client } = await createTestUser(server);
 		const device = service.subscribe();

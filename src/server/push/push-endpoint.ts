@@ -1,19 +1,34 @@
 import { isIP } from "node:net";
+import { DEFAULT_LANGUAGE } from "../../shared/i18n/languages";
+import {
+	pushRefusedCredentials,
+	pushRefusedNotFound,
+	pushRefusedNotPublic,
+	pushRefusedNotUrl,
+	pushRefusedScheme,
+	sharedPushEndpointTooLong,
+} from "../../shared/i18n/messages";
 import { MAX_PUSH_ENDPOINT_LENGTH } from "../../shared/notifications/push";
+import type { LocalizedMessage } from "../errors/app-error";
 import { isPrivateAddress, unbracketHostname } from "../net/private-address";
 import type { WebhookTargetRules } from "../webhooks/webhook-target";
 
-/** Why a push service address is refused, in words for the page that sent it. */
+/**
+ * Why a push service address is refused, in words for the page that sent it: `text` in the
+ * request's language, `message` in English (the server's logs).
+ */
 export class PushEndpointError extends Error {
-	constructor(message: string) {
-		super(message);
+	readonly text: LocalizedMessage;
+	constructor(text: LocalizedMessage) {
+		super(text({ language: DEFAULT_LANGUAGE }));
 		this.name = "PushEndpointError";
+		this.text = text;
 	}
 }
 
 /** The refusal of a host on a private network; it never names the address DNS answered. */
-export function notPublicPushMessage(hostname: string): string {
-	return `${hostname} is not a public address; notifications go only to public push services.`;
+export function notPublicPushMessage(hostname: string): LocalizedMessage {
+	return (options) => pushRefusedNotPublic({ hostname }, options);
 }
 
 /**
@@ -23,34 +38,34 @@ export function notPublicPushMessage(hostname: string): string {
  */
 export async function checkPushEndpoint(value: string, rules: WebhookTargetRules): Promise<URL> {
 	if (value.length > MAX_PUSH_ENDPOINT_LENGTH) {
-		throw new PushEndpointError(
-			`The endpoint is longer than ${MAX_PUSH_ENDPOINT_LENGTH} characters.`,
+		throw new PushEndpointError((options) =>
+			sharedPushEndpointTooLong({ max: String(MAX_PUSH_ENDPOINT_LENGTH) }, options),
 		);
 	}
 	let url: URL;
 	try {
 		url = new URL(value);
 	} catch {
-		throw new PushEndpointError("The endpoint is not a URL.");
+		throw new PushEndpointError(pushRefusedNotUrl);
 	}
 	if (url.protocol !== "https:" && url.protocol !== "http:") {
-		throw new PushEndpointError("The endpoint must start with https://.");
+		throw new PushEndpointError(pushRefusedScheme);
 	}
 	if (url.username || url.password) {
-		throw new PushEndpointError("The endpoint must not contain a user name or password.");
+		throw new PushEndpointError(pushRefusedCredentials);
 	}
 	const hostname = unbracketHostname(url.hostname);
 	const addresses =
 		isIP(hostname) !== 0 ? [hostname] : await rules.resolveHost(hostname).catch(() => []);
 	if (addresses.length === 0) {
-		throw new PushEndpointError(`${hostname} could not be found.`);
+		throw new PushEndpointError((options) => pushRefusedNotFound({ hostname }, options));
 	}
 	const isPrivate = addresses.some(isPrivateAddress);
 	if (isPrivate && !rules.allowPrivateTargets) {
 		throw new PushEndpointError(notPublicPushMessage(hostname));
 	}
 	if (url.protocol === "http:" && !isPrivate) {
-		throw new PushEndpointError("The endpoint must start with https://.");
+		throw new PushEndpointError(pushRefusedScheme);
 	}
 	return url;
 }

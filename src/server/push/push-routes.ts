@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { z } from "zod/mini";
 import { describeDevice } from "../../shared/account/device-name";
-import { serverPushDeviceLimit } from "../../shared/i18n/messages";
+import { serverPushDeviceLimit, sharedPushSubscriptionMissing } from "../../shared/i18n/messages";
 import {
 	MAX_PUSH_SUBSCRIPTIONS,
 	type PushDevice,
@@ -11,6 +11,7 @@ import {
 import type { Auth } from "../auth/auth";
 import { AppError } from "../errors/app-error";
 import type { Gate, ViewerEnv } from "../http/app-env";
+import { parseOrThrow } from "../http/request-input";
 import { readRequestLanguage } from "../i18n/request-language";
 import { type PushDeps, queueTestPush } from "./push-deliveries";
 import { checkPushEndpoint, PushEndpointError } from "./push-endpoint";
@@ -63,19 +64,15 @@ export function createPushRoutes(options: { gate: Gate; auth: Auth; deps: PushDe
 
 	app.post("/account/push/subscriptions", async (context) => {
 		const userId = context.get("viewer").id;
-		const parsed = SubscribePushRequestSchema.safeParse(
+		const request = parseOrThrow(
+			SubscribePushRequestSchema,
 			await context.req.json().catch(() => undefined),
+			sharedPushSubscriptionMissing,
 		);
-		if (!parsed.success) {
-			throw new AppError(
-				"VALIDATION_ERROR",
-				parsed.error.issues[0]?.message ?? "Give the subscription's endpoint and keys.",
-			);
-		}
 		try {
-			await checkPushEndpoint(parsed.data.endpoint, deps.settings);
+			await checkPushEndpoint(request.endpoint, deps.settings);
 		} catch (error) {
-			if (error instanceof PushEndpointError) throw new AppError("VALIDATION_ERROR", error.message);
+			if (error instanceof PushEndpointError) throw new AppError("VALIDATION_ERROR", error.text);
 			throw error;
 		}
 		// The gate let a session in; the subscription ends with it (signing out on that device).
@@ -87,12 +84,12 @@ export function createPushRoutes(options: { gate: Gate; auth: Auth; deps: PushDe
 				id: randomUUID(),
 				user_id: userId,
 				session_id: session.session.id,
-				endpoint: parsed.data.endpoint,
-				p256dh: parsed.data.keys.p256dh,
-				auth: parsed.data.keys.auth,
+				endpoint: request.endpoint,
+				p256dh: request.keys.p256dh,
+				auth: request.keys.auth,
 				// Named in the language of the browser that turns it on, as its account page reads it.
 				label:
-					parsed.data.label ||
+					request.label ||
 					describeDevice(context.req.header("user-agent") ?? null, {
 						language: readRequestLanguage(context.req.raw.headers),
 					}),
@@ -126,7 +123,7 @@ export function createPushRoutes(options: { gate: Gate; auth: Auth; deps: PushDe
 			context.get("viewer").id,
 			context.req.param("id"),
 		);
-		await queueTestPush(deps, subscription);
+		await queueTestPush(deps, subscription, readRequestLanguage(context.req.raw.headers));
 		return context.json({ success: true }, 202);
 	});
 

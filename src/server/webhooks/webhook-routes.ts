@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { z } from "zod/mini";
-import { serverWebhookEndpointLimit } from "../../shared/i18n/messages";
+import {
+	serverWebhookEndpointLimit,
+	sharedWebhookRequestMissing,
+} from "../../shared/i18n/messages";
 import {
 	CreateWebhookRequestSchema,
 	MAX_WEBHOOK_ENDPOINTS,
@@ -76,13 +79,12 @@ export function createWebhookRoutes(options: {
 		const request = parseOrThrow(
 			CreateWebhookRequestSchema,
 			await context.req.json().catch(() => undefined),
-			"Give the endpoint's url and events.",
+			sharedWebhookRequestMissing,
 		);
 		try {
 			await checkWebhookTarget(request.url, deps.settings);
 		} catch (error) {
-			if (error instanceof WebhookTargetError)
-				throw new AppError("VALIDATION_ERROR", error.message);
+			if (error instanceof WebhookTargetError) throw new AppError("VALIDATION_ERROR", error.text);
 			throw error;
 		}
 		const secret = createWebhookSecret();

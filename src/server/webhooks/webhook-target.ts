@@ -1,5 +1,15 @@
 import { isIP } from "node:net";
+import { DEFAULT_LANGUAGE } from "../../shared/i18n/languages";
+import {
+	webhookRefusedCredentials,
+	webhookRefusedNotFound,
+	webhookRefusedNotPublic,
+	webhookRefusedNotUrl,
+	webhookRefusedScheme,
+	webhookRefusedTooLong,
+} from "../../shared/i18n/messages";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../shared/notifications/webhooks";
+import type { LocalizedMessage } from "../errors/app-error";
 import { isPrivateAddress, unbracketHostname } from "../net/private-address";
 
 /** Where webhooks may go: public addresses only, unless the operator allows private ones. */
@@ -13,11 +23,16 @@ export type WebhookTargetRules = {
 	resolveHost: (hostname: string) => Promise<string[]>;
 };
 
-/** Why an endpoint URL is refused, in words for the person who typed it. */
+/**
+ * Why an endpoint URL is refused, in words for the person who typed it: `text` in their language
+ * (the account page's refusal), `message` in English (the delivery log and the server's logs).
+ */
 export class WebhookTargetError extends Error {
-	constructor(message: string) {
-		super(message);
+	readonly text: LocalizedMessage;
+	constructor(text: LocalizedMessage) {
+		super(text({ language: DEFAULT_LANGUAGE }));
 		this.name = "WebhookTargetError";
+		this.text = text;
 	}
 }
 
@@ -25,8 +40,8 @@ export class WebhookTargetError extends Error {
  * The refusal of a host that is, or resolves to, a non-public address. It never names the address
  * DNS answered: that would let anyone resolve the server's internal names through this message.
  */
-export function notPublicMessage(hostname: string): string {
-	return `${hostname} is not a public address; webhooks go only to public addresses.`;
+export function notPublicMessage(hostname: string): LocalizedMessage {
+	return (options) => webhookRefusedNotPublic({ hostname }, options);
 }
 
 /** A URL's addresses, and whether any of them is on a private network. */
@@ -38,7 +53,7 @@ async function resolveTarget(url: URL, rules: WebhookTargetRules) {
 	} else {
 		addresses = await rules.resolveHost(hostname).catch(() => []);
 		if (addresses.length === 0) {
-			throw new WebhookTargetError(`${hostname} could not be found. Check the address.`);
+			throw new WebhookTargetError((options) => webhookRefusedNotFound({ hostname }, options));
 		}
 	}
 	return { hostname, privateAddress: addresses.find(isPrivateAddress) };
@@ -51,28 +66,28 @@ async function resolveTarget(url: URL, rules: WebhookTargetRules) {
  */
 export async function checkWebhookTarget(value: string, rules: WebhookTargetRules): Promise<URL> {
 	if (value.length > MAX_WEBHOOK_URL_LENGTH) {
-		throw new WebhookTargetError(`The URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters.`);
+		throw new WebhookTargetError((options) =>
+			webhookRefusedTooLong({ max: String(MAX_WEBHOOK_URL_LENGTH) }, options),
+		);
 	}
 	let url: URL;
 	try {
 		url = new URL(value);
 	} catch {
-		throw new WebhookTargetError(
-			"That is not a URL. It should look like https://example.com/hooks.",
-		);
+		throw new WebhookTargetError(webhookRefusedNotUrl);
 	}
 	if (url.protocol !== "https:" && url.protocol !== "http:") {
-		throw new WebhookTargetError("The URL must start with https://.");
+		throw new WebhookTargetError(webhookRefusedScheme);
 	}
 	if (url.username || url.password) {
-		throw new WebhookTargetError("The URL must not contain a user name or password.");
+		throw new WebhookTargetError(webhookRefusedCredentials);
 	}
 	const { hostname, privateAddress } = await resolveTarget(url, rules);
 	if (privateAddress !== undefined && !rules.allowPrivateTargets) {
 		throw new WebhookTargetError(notPublicMessage(hostname));
 	}
 	if (url.protocol === "http:" && privateAddress === undefined) {
-		throw new WebhookTargetError("The URL must start with https://.");
+		throw new WebhookTargetError(webhookRefusedScheme);
 	}
 	return url;
 }

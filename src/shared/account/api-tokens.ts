@@ -4,8 +4,10 @@ import { z } from "zod/mini";
 import {
 	accountRefusedTokenLimit,
 	sharedMustBeText,
+	sharedTokenExpiryChoice,
 	sharedTokenNameMissing,
 	sharedTokenNameTooLong,
+	sharedTokenScopesList,
 	sharedTokenScopesMissing,
 } from "../i18n/messages";
 import type { MessageOptions } from "../i18n/runtime";
@@ -53,11 +55,11 @@ export const CreateApiTokenRequestSchema = z.object({
 	),
 	scopes: z
 		.array(ApiTokenScopeSchema, {
-			error: `scopes must be a list of ${API_TOKEN_SCOPES.join(", ")}`,
+			error: () => sharedTokenScopesList({ scopes: API_TOKEN_SCOPES.join(", ") }),
 		})
 		.check(z.minLength(1, { error: () => sharedTokenScopesMissing() })),
 	expiresInDays: z.nullable(
-		z.literal(API_TOKEN_LIFETIMES_DAYS, { error: "expiresInDays must be 30, 90, 365 or null" }),
+		z.literal(API_TOKEN_LIFETIMES_DAYS, { error: () => sharedTokenExpiryChoice() }),
 	),
 });
 export type CreateApiTokenRequest = z.infer<typeof CreateApiTokenRequestSchema>;

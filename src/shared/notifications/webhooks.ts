@@ -1,6 +1,12 @@
 // The account's webhooks: the events an endpoint may ask for and what the webhook routes answer,
 // in zod/mini like generation-responses.ts, for the account page to parse.
 import { z } from "zod/mini";
+import {
+	sharedWebhookEventsMissing,
+	sharedWebhookEventUnknown,
+	sharedWebhookRequestMissing,
+	sharedWebhookUrlMissing,
+} from "../i18n/messages";
 
 /** The events an endpoint can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -20,18 +26,21 @@ export const MAX_WEBHOOK_ENDPOINTS = 10;
 export const MAX_WEBHOOK_URL_LENGTH = 2000;
 
 /** `POST /api/account/webhooks`; the server checks the URL itself (scheme, address). */
-export const CreateWebhookRequestSchema = z.object({
-	url: z
-		.string({ error: "Give the endpoint's URL." })
-		.check(z.trim(), z.minLength(1, "Give the endpoint's URL.")),
-	events: z
-		.array(
-			z.enum(WEBHOOK_EVENT_TYPES, {
-				error: "Choose generation.completed, generation.failed or generation.deleted.",
-			}),
-		)
-		.check(z.minLength(1, "Choose at least one event.")),
-});
+export const CreateWebhookRequestSchema = z.object(
+	{
+		url: z
+			.string({ error: () => sharedWebhookUrlMissing() })
+			.check(z.trim(), z.minLength(1, { error: () => sharedWebhookUrlMissing() })),
+		events: z
+			.array(
+				z.enum(WEBHOOK_EVENT_TYPES, {
+					error: () => sharedWebhookEventUnknown(),
+				}),
+			)
+			.check(z.minLength(1, { error: () => sharedWebhookEventsMissing() })),
+	},
+	{ error: () => sharedWebhookRequestMissing() },
+);
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequestSchema>;
 
 const WebhookEndpointSchema = z.object({

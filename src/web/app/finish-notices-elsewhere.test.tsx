@@ -5,6 +5,8 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Generation } from "../../shared/generations/generation-responses";
+import { registerCatalogue, setActiveLanguage } from "../../shared/i18n/runtime";
+import de from "../../shared/i18n/translations/de";
 import { startFakeGenerationsApi } from "../testing/fakes/fake-generations-api";
 import { installFakeNotifications, setPageVisibility } from "../testing/fakes/fake-notifications";
 import {
@@ -117,6 +119,36 @@ describe("a notification for a generation that ends away from the generator", ()
 		expect(await within(card).findByText("The model is overloaded")).toBeVisible();
 		expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
 	});
+
+	it.each([
+		["completed", "Deine Bilder sind fertig"],
+		["failed", "Deine Generierung ist fehlgeschlagen"],
+	] as const)(
+		"says a generation %s in the page's language, German here",
+		async (outcome, title) => {
+			registerCatalogue("de", de);
+			setActiveLanguage("de");
+			try {
+				const notifications = turnNotifyOn();
+				const running = createRunningGeneration({ prompt: "Ein stürmischer Hafen" });
+				const server = startFakeGenerationsApi({ generations: [running] });
+				openHistory();
+				await getHeader().findByRole("link", { name: "1 läuft" });
+
+				setPageVisibility("hidden");
+				server.updateGeneration(
+					outcome === "completed"
+						? completed(running)
+						: { ...running, status: "failed", error: "Overloaded", progress: null },
+				);
+				await waitFor(() => expect(notifications.shown).toHaveLength(1));
+				expect(notifications.shown[0]?.title).toBe(title);
+				expect(notifications.shown[0]?.options.body).toBe("Ein stürmischer Hafen");
+			} finally {
+				setActiveLanguage("en");
+			}
+		},
+	);
 
 	it("comes for a generation left behind on the generator, once the generator no longer follows it", async () => {
 		const notifications = turnNotifyOn();

@@ -11,7 +11,7 @@ import {
 } from "../../shared/account/api-tokens";
 import { APP_PATHS } from "../../shared/core/app-routes";
 import { MIN_PASSWORD_LENGTH } from "../../shared/core/constants";
-import { ERRORS } from "../../shared/core/errors";
+import { errorMessage } from "../../shared/core/errors";
 import {
 	accountRefusedLinkUsed,
 	accountRefusedNoPassword,
@@ -47,7 +47,7 @@ const MESSAGES_BY_CODE: Record<string, () => string> = {
 function toAccountActionError(error: unknown): AuthActionError {
 	const refused = toAuthActionError(error);
 	const clearer = refused.code ? MESSAGES_BY_CODE[refused.code]?.() : undefined;
-	const message = clearer ?? refused.serverMessage ?? ERRORS.UNKNOWN_ERROR.message;
+	const message = clearer ?? refused.serverMessage ?? errorMessage("UNKNOWN_ERROR");
 	return new AuthActionError(message, refused.code);
 }
 
@@ -60,7 +60,7 @@ async function callAuth<T>(
 	try {
 		client = await loadAuthClient();
 	} catch {
-		throw new AuthActionError(ERRORS.NETWORK_ERROR.message, "NETWORK_ERROR");
+		throw new AuthActionError(errorMessage("NETWORK_ERROR"), "NETWORK_ERROR");
 	}
 	const { data, error } = await call(client);
 	if (error || data === null || data === undefined) throw toAccountActionError(error);

@@ -5,7 +5,7 @@
 // (lib/active-generations.ts) for the others; both tag it with the generation's id, so even in two
 // tabs the browser shows one. Loaded with the generation flow or that poll, not the first page.
 
-import { FINISH_NOTICE_TITLES, finishNoticeTag } from "../../shared/notifications/finish-notice";
+import { finishNoticeTag, finishNoticeTitle } from "../../shared/notifications/finish-notice";
 
 const NOTIFY_KEY = "atelier:notify-when-done";
 const SOUND_KEY = "atelier:notify-sound";
@@ -121,7 +121,7 @@ type FinishedGeneration = {
 function raiseNotice(generation: FinishedGeneration, onOpen?: () => void): void {
 	if (document.visibilityState !== "hidden" || !readNotifyChoice()) return;
 	try {
-		const notification = new Notification(FINISH_NOTICE_TITLES[generation.outcome], {
+		const notification = new Notification(finishNoticeTitle(generation.outcome), {
 			body: generation.prompt,
 			// The tag a push of the same generation carries too: one replaces the other.
 			tag: finishNoticeTag(generation.generationId),
