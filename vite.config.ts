@@ -57,29 +57,29 @@ export default defineConfig({
 							// chunk of its own, or the catalogue goes with the first group that imports it
 							// and the sign-in page would load the image tools for it.
 							name: "errors",
-							test: /src\/(shared\/core\/errors|web\/lib\/auth-errors)\.ts$/,
+							test: /src\/(shared\/core\/errors|web\/lib\/account\/auth-errors)\.ts$/,
 						},
 						{
 							name: "image-input",
-							test: /src\/(shared\/image-input\/image-input|web\/lib\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/(family-panel|image-action-buttons|thumbnail)|web\/features\/generator\/(result-image|add-reference-file))\.tsx?$/,
+							test: /src\/(shared\/image-input\/image-input|web\/lib\/generations\/(image-actions|use-image-action-choices|uploads-requests)|web\/components\/images\/(family-panel|image-action-buttons|thumbnail)|web\/features\/generator\/(results\/result-image|reference\/add-reference-file))\.tsx?$/,
 						},
 						{
 							// Sharing's requests, the share dialog and the link field: one name in the
 							// first page's preload lists instead of three.
 							name: "sharing",
-							test: /src\/(shared\/history\/sharing|web\/lib\/share-requests|web\/components\/share-(dialog|link-field))\.tsx?$/,
+							test: /src\/(shared\/history\/sharing|web\/lib\/collections\/share-requests|web\/components\/images\/share-(dialog|link-field))\.tsx?$/,
 						},
 						{
 							// What the progress panel, the results, the preview and the history share to
 							// show a generation (progress rules, image sources, the recipe's line).
 							name: "generation-display",
 							// A batch's address goes with them rather than as a chunk of its own.
-							test: /src\/(shared\/generations\/(progress|batches)|web\/lib\/image-sources|web\/features\/generator\/describe-recipe)\.ts$/,
+							test: /src\/(shared\/generations\/(progress|batches)|web\/lib\/generations\/image-sources|web\/features\/generator\/flow\/describe-recipe)\.ts$/,
 						},
 						{
 							// The fields and card of the sign-in, sign-up, recovery and account forms.
 							name: "account-forms",
-							test: /src\/(shared\/account\/passwords|web\/components\/(form-card|text-field|password-field|new-password-fields))\.tsx?$/,
+							test: /src\/(shared\/account\/passwords|web\/components\/forms\/(form-card|text-field|password-field|new-password-fields))\.tsx?$/,
 						},
 						{
 							// Icons two or more lazy chunks use; an icon one chunk uses stays in it.
@@ -89,7 +89,7 @@ export default defineConfig({
 						},
 						{
 							name: "active-generations",
-							test: /src\/web\/lib\/(active-generations|finished-elsewhere|finish-notices|history-link|web-push)\.ts$/,
+							test: /src\/web\/lib\/generations\/(active-generations|finished-elsewhere|finish-notices|history-link|web-push)\.ts$/,
 						},
 					],
 				},

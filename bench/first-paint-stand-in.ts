@@ -4,9 +4,9 @@
 // panels, the reading of a dropped image's recipe and the auth client are one chunk of about
 // 142 KiB gzip, as the reference app ships its code.
 import "../src/web/main";
-import "../src/web/features/generator/generation-controls";
-import "../src/web/features/generator/follow-generation";
-import "../src/web/features/generator/generation-progress";
-import "../src/web/features/generator/generation-results";
-import "../src/web/lib/read-image-recipe";
-import "../src/web/lib/better-auth-client";
+import "../src/web/features/generator/form/generation-controls";
+import "../src/web/features/generator/flow/follow-generation";
+import "../src/web/features/generator/results/generation-progress";
+import "../src/web/features/generator/results/generation-results";
+import "../src/web/lib/generations/read-image-recipe";
+import "../src/web/lib/account/better-auth-client";

@@ -1,5 +1,5 @@
 // A simulated page's one stream of its generations (GET /api/generations/events), as the web app
-// keeps it (src/web/lib/generation-stream.ts): opened once signed in, opened again after the
+// keeps it (src/web/lib/generations/generation-stream.ts): opened once signed in, opened again after the
 // `retry:` it was sent whenever the server ends it. A server without the route (an earlier
 // release's build) answers 404, and the person polls as that build's page did.
 

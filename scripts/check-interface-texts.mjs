@@ -17,14 +17,14 @@ export const CONVERTED_SCREENS = [
 	"src/web/features/history",
 	"src/web/features/boards",
 	"src/web/features/editor",
-	"src/web/components/share-dialog.tsx",
-	"src/web/components/share-link-field.tsx",
-	"src/web/components/family-panel.tsx",
-	"src/web/components/confirm-dialog.tsx",
-	"src/web/components/query-status.tsx",
+	"src/web/components/images/share-dialog.tsx",
+	"src/web/components/images/share-link-field.tsx",
+	"src/web/components/images/family-panel.tsx",
+	"src/web/components/basics/confirm-dialog.tsx",
+	"src/web/components/basics/query-status.tsx",
 	"src/web/features/generator",
-	"src/web/components/model-select.tsx",
-	"src/web/components/seed-field.tsx",
+	"src/web/components/forms/model-select.tsx",
+	"src/web/components/forms/seed-field.tsx",
 ];
 
 // Attributes a person reads or hears.

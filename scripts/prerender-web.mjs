@@ -6,7 +6,7 @@
 // page and, in place of the app's entry, a loader that starts the app after the first paint, in
 // every language with its `<html lang>` (docs/decisions/037-languages.md), and
 // writes pages.json, which the server reads to answer each route with its page. Which routes are
-// prerendered is said by the route table (src/shared/core/app-routes.ts, through src/web/app/pages.ts).
+// prerendered is said by the route table (src/shared/core/app-routes.ts, through src/web/app/routes/pages.ts).
 // Fails if a page would carry a script.
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";

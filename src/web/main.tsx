@@ -1,12 +1,12 @@
 import { startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
-import { App } from "./app/app";
-import { readBootState, seedQueryClient } from "./app/boot-state";
-import { createQueryClient } from "./app/providers";
-import { AppRoutes, preloadScreensFor } from "./app/router";
-import { applyBackgroundPattern } from "./lib/background-pattern";
-import { startInPageLanguage } from "./lib/page-language";
+import { AppRoutes, preloadScreensFor } from "./app/routes/router";
+import { App } from "./app/shell/app";
+import { readBootState, seedQueryClient } from "./app/shell/boot-state";
+import { createQueryClient } from "./app/shell/providers";
+import { startInPageLanguage } from "./lib/account/page-language";
+import { applyBackgroundPattern } from "./lib/ui/background-pattern";
 import "./styles.css";
 
 const rootElement = document.getElementById("root");

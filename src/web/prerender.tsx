@@ -8,19 +8,19 @@ import type { BootState } from "../shared/account/boot-state";
 import type { Language } from "../shared/i18n/languages";
 import { registerCatalogue, setActiveLanguage } from "../shared/i18n/runtime";
 import de from "../shared/i18n/translations/de";
-import { App } from "./app/app";
-import { seedQueryClient } from "./app/boot-state";
-import { createQueryClient } from "./app/providers";
-import { AppRoutes } from "./app/router";
+import { AppRoutes } from "./app/routes/router";
+import { App } from "./app/shell/app";
+import { seedQueryClient } from "./app/shell/boot-state";
+import { createQueryClient } from "./app/shell/providers";
 
 export { LANGUAGES } from "../shared/i18n/languages";
-export { PRERENDERED_PAGES } from "./app/pages";
+export { PRERENDERED_PAGES } from "./app/routes/pages";
 
 registerCatalogue("de", de);
 
 /**
  * The HTML of the app at `path`, as the browser's first render with `state` in `language` would
- * make it (the browser loads that language's messages before it hydrates, lib/page-language.ts).
+ * make it (the browser loads that language's messages before it hydrates, lib/account/page-language.ts).
  */
 export async function renderPage(
 	path: string,

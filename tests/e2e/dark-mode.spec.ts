@@ -164,7 +164,7 @@ async function visitPersonScreens(page: Page, prompt: string, theme: Theme): Pro
 	const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Prompt copied" });
 	await expect(toast).toBeVisible();
 	await waitForTransitions(page);
-	// A success toast's background: the theme's emerald-50 (styles.css, through lib/toaster.css).
+	// A success toast's background: the theme's emerald-50 (styles.css, through lib/ui/toaster.css).
 	expect(await toast.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
 		theme === "dark" ? "rgb(13, 38, 32)" : "rgb(236, 253, 245)",
 	);

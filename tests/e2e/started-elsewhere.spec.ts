@@ -11,7 +11,7 @@ import { expectNoAxeViolations, signUp, uniqueEmail } from "./support/journeys";
 const CARD_SHOWN_WITHIN_MS = 2_500;
 /** The header's count needs one answer of its poll: under a second, whenever it starts. */
 const COUNT_SHOWN_WITHIN_MS = 1_200;
-/** How long the server holds the header's poll when nothing changes (lib/active-generations.ts). */
+/** How long the server holds the header's poll when nothing changes (lib/generations/active-generations.ts). */
 const LONG_POLL_MS = 25_000;
 
 /** Signs up and makes an API token that may start generations, as a script's owner would. */

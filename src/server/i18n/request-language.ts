@@ -35,7 +35,7 @@ export function readRequestLanguage(
 	});
 }
 
-/** How long a browser keeps its chosen language, as the user menu writes it (lib/language-choice.ts). */
+/** How long a browser keeps its chosen language, as the user menu writes it (lib/account/language-choice.ts). */
 const LANGUAGE_COOKIE_SECONDS = 60 * 60 * 24 * 365;
 
 /**

@@ -53,7 +53,7 @@ describe.each(availableDatabaseKinds())("the account's language at sign-in on %s
 		expect(cookie).toMatch(/^atelier-language=de;/);
 		expect(cookie).toMatch(/Path=\//i);
 		expect(cookie).toMatch(/SameSite=Lax/i);
-		// The browser's own script reads and writes it too (lib/language-choice.ts).
+		// The browser's own script reads and writes it too (lib/account/language-choice.ts).
 		expect(cookie).not.toMatch(/HttpOnly/i);
 		expect(await readErrorMessage(browser)).toBe("Nicht gefunden.");
 	});

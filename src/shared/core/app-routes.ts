@@ -1,6 +1,6 @@
 // Every route of the web app, in one table that three readers share: the browser's router
-// (src/web/app/router.tsx maps each screen to its component), the build's prerender
-// (src/web/app/pages.ts, scripts/prerender-web.mjs) and the server, which answers each route with
+// (src/web/app/routes/router.tsx maps each screen to its component), the build's prerender
+// (src/web/app/routes/pages.ts, scripts/prerender-web.mjs) and the server, which answers each route with
 // its prerendered page or the app shell and only an unknown path with the 404 page
 // (src/server/http/static-site.ts). Plain data, so the server reads it without React.
 // docs/decisions/012-prerendering-and-hydration.md.
@@ -81,7 +81,7 @@ export const APP_ROUTES: readonly AppRoute[] = [
 /**
  * The screens the build renders to HTML, for each boot state: those whose first render needs
  * neither the session nor the query string, a signed-out visitor's first screens
- * (src/web/app/pages.ts names the code each loads on demand). The server answers every other
+ * (src/web/app/routes/pages.ts names the code each loads on demand). The server answers every other
  * route with the app shell, index.html, which the browser renders. Apart from the rows, which the
  * first page carries, since only the build and the server read it.
  */

@@ -1,7 +1,7 @@
 // The recipe of a generated image (its prompt and settings) as text that travels inside the image
 // file: the `parameters` text that A1111 and ComfyUI users know, and an XMP packet (its form is in
 // image-recipe-xmp.ts; both are checked by checkFields here). Pure code with no schema library: the
-// browser loads it on demand, when a person drops an image (src/web/lib/read-image-recipe.ts). The
+// browser loads it on demand, when a person drops an image (src/web/lib/generations/read-image-recipe.ts). The
 // containers that carry these texts are in image-recipe-files.ts.
 import {
 	ASPECT_RATIOS,

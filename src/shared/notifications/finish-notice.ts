@@ -1,4 +1,4 @@
-// The notification that a generation finished, as the page raises it (web/lib/finish-notices.ts)
+// The notification that a generation finished, as the page raises it (web/lib/generations/finish-notices.ts)
 // and as a push brings it (server/push, decision 028): the same titles, and one tag a generation,
 // so whichever comes second replaces the first. No schema library: the page's notifications load
 // without one.

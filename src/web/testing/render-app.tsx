@@ -3,8 +3,8 @@ import { render } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { type ReactNode, useLayoutEffect } from "react";
 import { type Location, MemoryRouter, useLocation } from "react-router";
-import { AppProviders } from "../app/providers";
-import { AppRoutes } from "../app/router";
+import { AppRoutes } from "../app/routes/router";
+import { AppProviders } from "../app/shell/providers";
 
 function createTestQueryClient(): QueryClient {
 	// No retries: a failing request should show its failure at once, not after a back-off.

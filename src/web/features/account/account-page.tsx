@@ -34,18 +34,18 @@ import {
 	accountWebhooksTitle,
 	authMenuFreeAccount,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Badge } from "../../components/badge";
-import { Button, getButtonClassName } from "../../components/button";
-import { Spinner } from "../../components/spinner";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Badge } from "../../components/basics/badge";
+import { Button, getButtonClassName } from "../../components/basics/button";
+import { Spinner } from "../../components/basics/spinner";
 import {
 	EXPORT_URL,
 	listDeviceSessions,
 	readHasPassword,
 	signOutOtherDevices,
-} from "../../lib/account-requests";
-import { formatDateTime } from "../../lib/date-format";
-import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
+} from "../../lib/account/account-requests";
+import { formatDateTime } from "../../lib/ui/date-format";
+import { ELEMENT_MARKER, splitAtElements } from "../../lib/ui/message-parts";
 import { Section } from "./account-section";
 import { ApiTokensSection } from "./api-tokens-section";
 import { ChangePasswordForm } from "./change-password-form";

@@ -48,15 +48,15 @@ import {
 	accountTokensTitle,
 	accountTokensYourToken,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Badge } from "../../components/badge";
-import { Button, getButtonClassName } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm-dialog";
-import { Spinner } from "../../components/spinner";
-import { TextField } from "../../components/text-field";
-import { createApiToken, listApiTokens, revokeApiToken } from "../../lib/account-requests";
-import { formatDateTime } from "../../lib/date-format";
-import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Badge } from "../../components/basics/badge";
+import { Button, getButtonClassName } from "../../components/basics/button";
+import { ConfirmDialog } from "../../components/basics/confirm-dialog";
+import { Spinner } from "../../components/basics/spinner";
+import { TextField } from "../../components/forms/text-field";
+import { createApiToken, listApiTokens, revokeApiToken } from "../../lib/account/account-requests";
+import { formatDateTime } from "../../lib/ui/date-format";
+import { ELEMENT_MARKER, splitAtElements } from "../../lib/ui/message-parts";
 import { Section } from "./account-section";
 
 const TOKENS_QUERY_KEY = ["account", "api-tokens"] as const;

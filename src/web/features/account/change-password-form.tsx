@@ -9,11 +9,11 @@ import {
 	accountPasswordSignOutOthers,
 	accountPasswordSignOutOthersHint,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Button } from "../../components/button";
-import { NewPasswordFields } from "../../components/new-password-fields";
-import { PasswordField } from "../../components/password-field";
-import { changePassword } from "../../lib/account-requests";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Button } from "../../components/basics/button";
+import { NewPasswordFields } from "../../components/forms/new-password-fields";
+import { PasswordField } from "../../components/forms/password-field";
+import { changePassword } from "../../lib/account/account-requests";
 
 type ChangePasswordFormProps = {
 	/** Called after the change: other devices may have been signed out, so their list changed. */

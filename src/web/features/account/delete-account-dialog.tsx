@@ -9,12 +9,12 @@ import {
 	accountDeleteDialogTitle,
 	accountDeleteEmailLabel,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Button, getButtonClassName } from "../../components/button";
-import { DialogFrame } from "../../components/dialog-frame";
-import { TextField } from "../../components/text-field";
-import { deleteAccount } from "../../lib/account-requests";
-import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Button, getButtonClassName } from "../../components/basics/button";
+import { DialogFrame } from "../../components/basics/dialog-frame";
+import { TextField } from "../../components/forms/text-field";
+import { deleteAccount } from "../../lib/account/account-requests";
+import { ELEMENT_MARKER, splitAtElements } from "../../lib/ui/message-parts";
 
 type DeleteAccountDialogProps = {
 	email: string;

@@ -7,7 +7,7 @@ import {
 	authForgotSubmit,
 	authForgotTitle,
 } from "../../../shared/i18n/messages";
-import { FormCard } from "../../components/form-card";
+import { FormCard } from "../../components/forms/form-card";
 import { RequestResetForm } from "./request-reset-form";
 
 const LINK_CLASS_NAME = "font-semibold text-accent-700 underline-offset-4 hover:underline";

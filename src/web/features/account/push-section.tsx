@@ -30,10 +30,9 @@ import {
 	accountPushTurnOn,
 	accountPushUnsupported,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Button } from "../../components/button";
-import { Spinner } from "../../components/spinner";
-import { formatDateTime } from "../../lib/date-format";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Button } from "../../components/basics/button";
+import { Spinner } from "../../components/basics/spinner";
 import {
 	findThisDevice,
 	listPushDevices,
@@ -45,7 +44,8 @@ import {
 	type TurnOnResult,
 	turnOffPush,
 	turnOnPush,
-} from "../../lib/web-push";
+} from "../../lib/generations/web-push";
+import { formatDateTime } from "../../lib/ui/date-format";
 import { Section } from "./account-section";
 
 const PUSH_QUERY_KEY = ["account", "push"] as const;

@@ -5,10 +5,10 @@ import {
 	fieldEmail,
 	fieldEmailPlaceholder,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Button } from "../../components/button";
-import { TextField } from "../../components/text-field";
-import { requestPasswordReset } from "../../lib/account-requests";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Button } from "../../components/basics/button";
+import { TextField } from "../../components/forms/text-field";
+import { requestPasswordReset } from "../../lib/account/account-requests";
 
 /** Asks for an e-mail address and has a reset link sent to it. */
 export function RequestResetForm({ submitLabel }: { submitLabel: string }) {

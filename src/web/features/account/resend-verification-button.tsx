@@ -5,8 +5,8 @@ import {
 	accountVerifyResent,
 	accountVerifySendingFailed,
 } from "../../../shared/i18n/messages";
-import { Button } from "../../components/button";
-import { sendVerificationEmail } from "../../lib/account-requests";
+import { Button } from "../../components/basics/button";
+import { sendVerificationEmail } from "../../lib/account/account-requests";
 
 type ResendVerificationButtonProps = { email: string };
 

@@ -12,13 +12,13 @@ import {
 	accountResetSubmit,
 	accountResetTitle,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Button } from "../../components/button";
-import { FormCard } from "../../components/form-card";
-import { NewPasswordFields } from "../../components/new-password-fields";
-import { resetPassword } from "../../lib/account-requests";
-import { AuthActionError } from "../../lib/auth-errors";
-import { showToast } from "../../lib/toast";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Button } from "../../components/basics/button";
+import { FormCard } from "../../components/forms/form-card";
+import { NewPasswordFields } from "../../components/forms/new-password-fields";
+import { resetPassword } from "../../lib/account/account-requests";
+import { AuthActionError } from "../../lib/account/auth-errors";
+import { showToast } from "../../lib/ui/toast";
 import { RequestResetForm } from "./request-reset-form";
 
 type ResetPasswordPageProps = {

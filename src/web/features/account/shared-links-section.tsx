@@ -27,13 +27,13 @@ import {
 	accountSharesViews,
 	accountSharesViewsLast,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Badge } from "../../components/badge";
-import { Button } from "../../components/button";
-import { ShareLinkField } from "../../components/share-link-field";
-import { Spinner } from "../../components/spinner";
-import { formatDateTime } from "../../lib/date-format";
-import { listShares, revokeShare, rotateShare } from "../../lib/share-requests";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Badge } from "../../components/basics/badge";
+import { Button } from "../../components/basics/button";
+import { Spinner } from "../../components/basics/spinner";
+import { ShareLinkField } from "../../components/images/share-link-field";
+import { listShares, revokeShare, rotateShare } from "../../lib/collections/share-requests";
+import { formatDateTime } from "../../lib/ui/date-format";
 import { Section } from "./account-section";
 
 const SHARES_QUERY_KEY = ["account", "shares"] as const;

@@ -24,12 +24,17 @@ import {
 	accountStylesTitle,
 } from "../../../shared/i18n/messages";
 import { type PromptStyle, previewStyle } from "../../../shared/prompts/prompt-tool-responses";
-import { Button, getButtonClassName } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm-dialog";
-import { QueryStatus } from "../../components/query-status";
-import { ApiError } from "../../lib/api-client";
-import { deleteStyle, renameStyle, STYLES_QUERY_KEY, useStyles } from "../../lib/prompts-requests";
-import { showToast } from "../../lib/toast";
+import { Button, getButtonClassName } from "../../components/basics/button";
+import { ConfirmDialog } from "../../components/basics/confirm-dialog";
+import { QueryStatus } from "../../components/basics/query-status";
+import { ApiError } from "../../lib/api/api-client";
+import {
+	deleteStyle,
+	renameStyle,
+	STYLES_QUERY_KEY,
+	useStyles,
+} from "../../lib/generations/prompts-requests";
+import { showToast } from "../../lib/ui/toast";
 import { Section } from "./account-section";
 
 function failureMessage(error: unknown): string {

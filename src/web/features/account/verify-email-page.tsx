@@ -13,8 +13,8 @@ import {
 	accountVerifySignInToResend,
 	accountVerifyStart,
 } from "../../../shared/i18n/messages";
-import { getButtonClassName } from "../../components/button";
-import { FormCard } from "../../components/form-card";
+import { getButtonClassName } from "../../components/basics/button";
+import { FormCard } from "../../components/forms/form-card";
 import { ResendVerificationButton } from "./resend-verification-button";
 
 type VerifyEmailPageProps = {

@@ -42,21 +42,21 @@ import {
 	type WebhookEndpoint,
 	type WebhookEventType,
 } from "../../../shared/notifications/webhooks";
-import { AlertMessage } from "../../components/alert-message";
-import { Badge } from "../../components/badge";
-import { Button, getButtonClassName } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm-dialog";
-import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
-import { Spinner } from "../../components/spinner";
-import { TextField } from "../../components/text-field";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Badge } from "../../components/basics/badge";
+import { Button, getButtonClassName } from "../../components/basics/button";
+import { ConfirmDialog } from "../../components/basics/confirm-dialog";
+import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/basics/data-table";
+import { Spinner } from "../../components/basics/spinner";
+import { TextField } from "../../components/forms/text-field";
 import {
 	addWebhook,
 	deleteWebhook,
 	listWebhookDeliveries,
 	listWebhooks,
 	sendWebhookTestEvent,
-} from "../../lib/account-requests";
-import { formatDateTime } from "../../lib/date-format";
+} from "../../lib/account/account-requests";
+import { formatDateTime } from "../../lib/ui/date-format";
 
 const WEBHOOKS_QUERY_KEY = ["account", "webhooks"] as const;
 const deliveriesQueryKey = (endpointId: string) =>

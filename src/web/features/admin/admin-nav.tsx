@@ -7,7 +7,7 @@ import {
 	adminNavShares,
 	adminNavUsage,
 } from "../../../shared/i18n/messages";
-import { joinClassNames } from "../../lib/class-names";
+import { joinClassNames } from "../../lib/ui/class-names";
 
 /** The administrator's screens, one link each; the current one marked. */
 const ADMIN_LINKS: readonly { to: string; label: () => string }[] = [

@@ -3,8 +3,8 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { APP_PATHS } from "../../../shared/core/app-routes";
 import { adminAllGenerations, adminBadge } from "../../../shared/i18n/messages";
-import { Badge } from "../../components/badge";
-import { getButtonClassName } from "../../components/button";
+import { Badge } from "../../components/basics/badge";
+import { getButtonClassName } from "../../components/basics/button";
 import { AdminNav } from "./admin-nav";
 
 type AdminPageFrameProps = {

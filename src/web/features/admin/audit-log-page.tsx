@@ -28,11 +28,11 @@ import {
 	adminColumnWhat,
 	adminNavAuditLog,
 } from "../../../shared/i18n/messages";
-import { Button } from "../../components/button";
-import { DataTable } from "../../components/data-table";
-import { QueryStatus } from "../../components/query-status";
-import { fetchAuditLogPage } from "../../lib/admin-requests";
-import { formatDateTime } from "../../lib/date-format";
+import { Button } from "../../components/basics/button";
+import { DataTable } from "../../components/basics/data-table";
+import { QueryStatus } from "../../components/basics/query-status";
+import { fetchAuditLogPage } from "../../lib/account/admin-requests";
+import { formatDateTime } from "../../lib/ui/date-format";
 import { AdminPageFrame } from "./admin-page-frame";
 
 const ACTION_LABELS: Record<AuditLogEntry["action"], () => string> = {

@@ -43,20 +43,20 @@ import {
 	adminPrevious,
 	adminQuotasSaved,
 } from "../../../shared/i18n/messages";
-import { Button, getButtonClassName } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm-dialog";
-import { DataTable } from "../../components/data-table";
-import { QueryStatus } from "../../components/query-status";
+import { Button, getButtonClassName } from "../../components/basics/button";
+import { ConfirmDialog } from "../../components/basics/confirm-dialog";
+import { DataTable } from "../../components/basics/data-table";
+import { QueryStatus } from "../../components/basics/query-status";
 import {
 	deletePerson,
 	disablePerson,
 	enablePerson,
 	fetchPeoplePage,
 	setPersonQuota,
-} from "../../lib/admin-requests";
-import { ApiError } from "../../lib/api-client";
-import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
-import { showToast } from "../../lib/toast";
+} from "../../lib/account/admin-requests";
+import { ApiError } from "../../lib/api/api-client";
+import { ELEMENT_MARKER, splitAtElements } from "../../lib/ui/message-parts";
+import { showToast } from "../../lib/ui/toast";
 import { AdminPageFrame } from "./admin-page-frame";
 import { COLUMNS, SortHeader } from "./people-columns";
 import type { PendingPersonAction } from "./person-actions-menu";

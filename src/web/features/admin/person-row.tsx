@@ -9,9 +9,9 @@ import {
 	adminQuotaPerDay,
 	adminQuotaSummary,
 } from "../../../shared/i18n/messages";
-import { NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
-import { formatDay } from "../../lib/date-format";
-import { formatBytes, formatCount, formatMoney } from "../../lib/number-format";
+import { NUMERIC_CELL_CLASS_NAME } from "../../components/basics/data-table";
+import { formatDay } from "../../lib/ui/date-format";
+import { formatBytes, formatCount, formatMoney } from "../../lib/ui/number-format";
 import { type PendingPersonAction, PersonActionsMenu } from "./person-actions-menu";
 
 /** A daily limit in words: 0 is none. The quota dialog says the defaults the same way. */

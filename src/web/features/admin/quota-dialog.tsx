@@ -19,9 +19,9 @@ import {
 	adminQuotaSave,
 	adminQuotaTitle,
 } from "../../../shared/i18n/messages";
-import { Button, getButtonClassName } from "../../components/button";
-import { DialogFrame } from "../../components/dialog-frame";
-import { TextField } from "../../components/text-field";
+import { Button, getButtonClassName } from "../../components/basics/button";
+import { DialogFrame } from "../../components/basics/dialog-frame";
+import { TextField } from "../../components/forms/text-field";
 import { describeDaily } from "./person-row";
 
 type QuotaDialogProps = {

@@ -28,18 +28,18 @@ import {
 	adminSharesNoReports,
 	adminSharesReports,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Button } from "../../components/button";
-import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
-import { Spinner } from "../../components/spinner";
-import { formatDateTime } from "../../lib/date-format";
-import { formatCount } from "../../lib/number-format";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Button } from "../../components/basics/button";
+import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/basics/data-table";
+import { Spinner } from "../../components/basics/spinner";
 import {
 	hideShare,
 	listAllShares,
 	listShareReports,
 	revokeAnyShare,
-} from "../../lib/share-requests";
+} from "../../lib/collections/share-requests";
+import { formatDateTime } from "../../lib/ui/date-format";
+import { formatCount } from "../../lib/ui/number-format";
 import { AdminPageFrame } from "./admin-page-frame";
 
 const SHARES_KEY = ["admin", "shares"] as const;

@@ -19,12 +19,12 @@ import {
 	adminUsageReasonsMeaning,
 	adminUsageShowTable,
 } from "../../../shared/i18n/messages";
-import { getButtonClassName } from "../../components/button";
-import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/data-table";
-import { QueryStatus } from "../../components/query-status";
-import { Spinner } from "../../components/spinner";
-import { fetchUsageReport } from "../../lib/admin-requests";
-import { formatCalendarDay } from "../../lib/date-format";
+import { getButtonClassName } from "../../components/basics/button";
+import { DataTable, NUMERIC_CELL_CLASS_NAME } from "../../components/basics/data-table";
+import { QueryStatus } from "../../components/basics/query-status";
+import { Spinner } from "../../components/basics/spinner";
+import { fetchUsageReport } from "../../lib/account/admin-requests";
+import { formatCalendarDay } from "../../lib/ui/date-format";
 import { AdminPageFrame } from "./admin-page-frame";
 import { buildUsageSections, isUsageEmpty, toCsv, type UsageSection } from "./usage-sections";
 

@@ -56,8 +56,8 @@ import {
 	adminUsageTotalNote,
 	numberSeconds,
 } from "../../../shared/i18n/messages";
-import { formatCalendarDay, formatShortCalendarDay } from "../../lib/date-format";
-import { formatBytes, formatCount, formatDecimal, formatMoney } from "../../lib/number-format";
+import { formatCalendarDay, formatShortCalendarDay } from "../../lib/ui/date-format";
+import { formatBytes, formatCount, formatDecimal, formatMoney } from "../../lib/ui/number-format";
 
 // Every text here is written when the sections are built, in the page's language.
 

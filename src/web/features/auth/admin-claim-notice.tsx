@@ -7,7 +7,7 @@ import {
 	authClaimSteps,
 	authClaimTitle,
 } from "../../../shared/i18n/messages";
-import { ELEMENT_MARKER, splitAtElements } from "../../lib/message-parts";
+import { ELEMENT_MARKER, splitAtElements } from "../../lib/ui/message-parts";
 
 /**
  * What the signed-in owner of the administrator's address does before holding its powers: the

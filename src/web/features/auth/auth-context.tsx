@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, use, useCallback, useMemo } from "react";
 import type { SessionUser } from "../../../shared/account/session";
-import { loadAuthActions } from "../../lib/auth-client";
+import { loadAuthActions } from "../../lib/account/auth-client";
 import {
 	type AuthSession,
 	fetchSignedInState,
@@ -54,7 +54,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 		}
 	}, [queryClient, replaceSignedInState]);
 
-	// The actions throw an AuthActionError (lib/auth-errors.ts) when the server refuses; their
+	// The actions throw an AuthActionError (lib/account/auth-errors.ts) when the server refuses; their
 	// errors are converted in the auth client's module, which loads with the first action.
 	const signIn = useCallback(
 		async (credentials: Credentials) => {

@@ -1,6 +1,6 @@
 import type { SessionUser } from "../../../shared/account/session";
-import { ApiError, createUnexpectedAnswerError, fetchApiJson } from "../../lib/api-fetch";
-import { isRecord, readString } from "../../lib/read-json";
+import { ApiError, createUnexpectedAnswerError, fetchApiJson } from "../../lib/api/api-fetch";
+import { isRecord, readString } from "../../lib/api/read-json";
 
 /** The parts of the server session the browser needs; the token stays in the cookie. */
 export type AuthSession = { id: string; userId: string; expiresAt: Date };

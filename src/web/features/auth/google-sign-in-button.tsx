@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { authGoogleFailed, authGoogleFailedBecause } from "../../../shared/i18n/messages";
-import { Button, type ButtonSize } from "../../components/button";
-import type { AuthActionError } from "../../lib/auth-errors";
-import { joinClassNames } from "../../lib/class-names";
-import { isRecord, readString } from "../../lib/read-json";
+import { Button, type ButtonSize } from "../../components/basics/button";
+import type { AuthActionError } from "../../lib/account/auth-errors";
+import { isRecord, readString } from "../../lib/api/read-json";
+import { joinClassNames } from "../../lib/ui/class-names";
 import { useAuth } from "./auth-context";
 import { GoogleLogo } from "./google-logo";
 
@@ -14,7 +14,7 @@ export function formatGoogleSignInError(reason: string | undefined): string {
 
 /**
  * The server's reason in the AuthActionError that `signInWithGoogle` throws when refused. Read by
- * its shape: the class loads with the auth client (lib/better-auth-client.ts), not with the header
+ * its shape: the class loads with the auth client (lib/account/better-auth-client.ts), not with the header
  * this button sits in; anything else (the client failed to load) has no reason to give.
  */
 function readRefusalReason(error: unknown): string | undefined {

@@ -14,13 +14,13 @@ import {
 	signInTitle,
 	signInWithGoogle,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Button } from "../../components/button";
-import { FormCard } from "../../components/form-card";
-import { PasswordField } from "../../components/password-field";
-import { TextField } from "../../components/text-field";
-import { readAuthErrorMessage } from "../../lib/auth-errors";
-import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Button } from "../../components/basics/button";
+import { FormCard } from "../../components/forms/form-card";
+import { PasswordField } from "../../components/forms/password-field";
+import { TextField } from "../../components/forms/text-field";
+import { readAuthErrorMessage } from "../../lib/account/auth-errors";
+import { useTypedBeforeHydration } from "../../lib/ui/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
 import { formatGoogleSignInError, GoogleSignInButton } from "./google-sign-in-button";
 import { describeOAuthError } from "./oauth-error-reasons";

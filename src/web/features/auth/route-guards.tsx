@@ -1,7 +1,7 @@
 import { Navigate, Outlet } from "react-router";
 import { APP_PATHS } from "../../../shared/core/app-routes";
 import { authCheckingSession } from "../../../shared/i18n/messages";
-import { Spinner } from "../../components/spinner";
+import { Spinner } from "../../components/basics/spinner";
 import { useAuth } from "./auth-context";
 
 function SessionCheck() {

@@ -12,13 +12,13 @@ import {
 	signUpSubmit,
 	signUpTitle,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Button } from "../../components/button";
-import { FormCard } from "../../components/form-card";
-import { NewPasswordFields } from "../../components/new-password-fields";
-import { TextField } from "../../components/text-field";
-import { readAuthErrorMessage } from "../../lib/auth-errors";
-import { useTypedBeforeHydration } from "../../lib/use-typed-before-hydration";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Button } from "../../components/basics/button";
+import { FormCard } from "../../components/forms/form-card";
+import { NewPasswordFields } from "../../components/forms/new-password-fields";
+import { TextField } from "../../components/forms/text-field";
+import { readAuthErrorMessage } from "../../lib/account/auth-errors";
+import { useTypedBeforeHydration } from "../../lib/ui/use-typed-before-hydration";
 import { useAuth } from "./auth-context";
 
 export function SignupPage() {

@@ -16,7 +16,7 @@ function readLanguageCookie(): string | undefined {
 
 describe("the user menu's language", () => {
 	afterEach(() => {
-		// biome-ignore lint/suspicious/noDocumentCookie: as the menu writes it (lib/language-choice.ts).
+		// biome-ignore lint/suspicious/noDocumentCookie: as the menu writes it (lib/account/language-choice.ts).
 		document.cookie = "atelier-language=; path=/; max-age=0";
 	});
 

@@ -32,12 +32,12 @@ import {
 	authSignOutDescription,
 	authSignOutTitle,
 } from "../../../shared/i18n/messages";
-import { getButtonClassName } from "../../components/button";
-import { DialogFrame } from "../../components/dialog-frame";
-import { Spinner } from "../../components/spinner";
-import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/auth-errors";
-import { useLanguageChoice } from "../../lib/language-choice";
-import { useThemeChoice } from "../../lib/theme";
+import { getButtonClassName } from "../../components/basics/button";
+import { DialogFrame } from "../../components/basics/dialog-frame";
+import { Spinner } from "../../components/basics/spinner";
+import { readAuthErrorMessage, SIGN_OUT_FAILED_MESSAGE } from "../../lib/account/auth-errors";
+import { useLanguageChoice } from "../../lib/account/language-choice";
+import { useThemeChoice } from "../../lib/account/theme";
 import { AdminClaimNotice } from "./admin-claim-notice";
 import { useAuth } from "./auth-context";
 import { LanguageChoices } from "./language-choices";

@@ -33,22 +33,22 @@ import {
 	boardShareLink,
 	boardSmart,
 } from "../../../shared/i18n/messages";
-import { Badge } from "../../components/badge";
-import { Button, getButtonClassName } from "../../components/button";
-import { ConfirmDialog } from "../../components/confirm-dialog";
-import { TextField } from "../../components/text-field";
+import { Badge } from "../../components/basics/badge";
+import { Button, getButtonClassName } from "../../components/basics/button";
+import { ConfirmDialog } from "../../components/basics/confirm-dialog";
+import { TextField } from "../../components/forms/text-field";
+import { usePublicConfig } from "../../lib/api/public-config";
 import {
 	BOARDS_QUERY_KEY,
 	buildBoardArchiveUrl,
 	deleteBoard,
 	updateBoard,
-} from "../../lib/boards-requests";
-import { usePublicConfig } from "../../lib/public-config";
-import { showToast } from "../../lib/toast";
+} from "../../lib/collections/boards-requests";
+import { showToast } from "../../lib/ui/toast";
 
 // Loaded when Share board is pressed, not with the board's page.
 const ShareDialog = lazy(async () => ({
-	default: (await import("../../components/share-dialog")).ShareDialog,
+	default: (await import("../../components/images/share-dialog")).ShareDialog,
 }));
 
 /** What a smart board's search is, in words. */

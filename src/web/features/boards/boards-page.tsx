@@ -18,10 +18,10 @@ import {
 	boardsTitle,
 	boardYourBoards,
 } from "../../../shared/i18n/messages";
-import { Badge } from "../../components/badge";
-import { QueryStatus } from "../../components/query-status";
-import { useBoards } from "../../lib/boards-requests";
-import { formatDateTime } from "../../lib/date-format";
+import { Badge } from "../../components/basics/badge";
+import { QueryStatus } from "../../components/basics/query-status";
+import { useBoards } from "../../lib/collections/boards-requests";
+import { formatDateTime } from "../../lib/ui/date-format";
 import { NewBoardForm } from "./new-board-form";
 
 /** A board's address: its page, shareable inside this server. */

@@ -13,10 +13,10 @@ import {
 	boardSmartOption,
 	boardTo,
 } from "../../../shared/i18n/messages";
-import { AlertMessage } from "../../components/alert-message";
-import { Button } from "../../components/button";
-import { TextField } from "../../components/text-field";
-import { BOARDS_QUERY_KEY, createBoard } from "../../lib/boards-requests";
+import { AlertMessage } from "../../components/basics/alert-message";
+import { Button } from "../../components/basics/button";
+import { TextField } from "../../components/forms/text-field";
+import { BOARDS_QUERY_KEY, createBoard } from "../../lib/collections/boards-requests";
 
 /** The search of a smart board as the form holds it: empty fields are no filter. */
 function buildQuery(fields: { q: string; isFavoritesOnly: boolean; from: string; to: string }) {

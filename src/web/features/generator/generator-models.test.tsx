@@ -5,7 +5,7 @@ import type { UserEvent } from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import { MODEL_NO_LONGER_OFFERED } from "../../../shared/generations/generation-settings";
 import type { PublicModel } from "../../../shared/generations/models";
-import { buildGeneratorLink } from "../../lib/generator-link";
+import { buildGeneratorLink } from "../../lib/generations/generator-link";
 import {
 	createGate,
 	createRunningGeneration,

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import type { UserEvent } from "@testing-library/user-event";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PromptStyle } from "../../../shared/prompts/prompt-tool-responses";
-import { buildGeneratorLink } from "../../lib/generator-link";
+import { buildGeneratorLink } from "../../lib/generations/generator-link";
 import {
 	cleanUpGeneratorScreen,
 	getGenerateButton,

@@ -13,7 +13,7 @@ import {
 	readPrompts,
 	setUpHistoryScreen,
 } from "../../testing/history-screen";
-import { buildUsePromptLink } from "./generation-reuse";
+import { buildUsePromptLink } from "./cards/generation-reuse";
 
 beforeEach(setUpHistoryScreen);
 afterEach(cleanUpHistoryScreen);
