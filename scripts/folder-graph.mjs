@@ -1,5 +1,5 @@
 // Prints a tree's folder graph (which folder's production code imports which) and fails on any
-// folder cycle. `npm run lint` runs it on src/server and on src/shared; `--files` also names the
+// folder cycle. `npm run lint` runs it on src/server, src/shared and src/web; `--files` also names the
 // files behind each edge, `--root <folder>` reads another tree than src/server, and `--top-level`
 // counts each folder with the folders nested in it (src/shared's subjects: i18n/ with the
 // message functions it generates).
