@@ -1119,6 +1119,14 @@ const MIGRATIONS: Record<string, Migration> = {
 				execute function count_board_generations()`.execute(db);
 		},
 	},
+	"0041_push_subscription_language": {
+		// The language of the browser that turned a device's pushes on, for the pushes of an account
+		// that follows its browser's language (docs/languages.md): no browser asks when a push is
+		// sent. Devices turned on before it have none, and get English as before.
+		async up(db) {
+			await sql`alter table push_subscriptions add column language text`.execute(db);
+		},
+	},
 };
 
 const provider: MigrationProvider = {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Language } from "../../shared/i18n/languages";
+import { DEFAULT_LANGUAGE, type Language } from "../../shared/i18n/languages";
 import { pushTestBody, serverPushTestLimit } from "../../shared/i18n/messages";
 import { finishNoticeTag, finishNoticeTitle } from "../../shared/notifications/finish-notice";
 import { NOTIFIED_PROMPT_LENGTH, type PushNotification } from "../../shared/notifications/push";
@@ -9,7 +9,6 @@ import { countInWindow } from "../db/rate-limit-windows";
 import type { DatabaseSchema, GenerationRow } from "../db/schema";
 import { AppError } from "../errors/app-error";
 import { imageUrl } from "../generations/request/generation-presenter";
-import { readRequestLanguage } from "../i18n/request-language";
 import type { PushAttemptJob, PushQueue } from "../jobs/push-queue";
 import type { Logger } from "../logging/logger";
 import {
@@ -87,13 +86,12 @@ export async function queueGenerationPush(
 		deps.vapid.keys.publicKey,
 	);
 	if (subscriptions.length === 0) return 0;
-	// No browser asks for it: the account's language, English while it follows the browser's.
-	const language = readRequestLanguage(
-		undefined,
-		await readLanguageSetting(transaction, generation.user_id),
-	);
-	const notification = generationNotification(generation, language);
+	// No browser asks for it: the account's language, else, while it follows the browser's, the
+	// language of the browser that turned each device on (English for a device older than that).
+	const setting = await readLanguageSetting(transaction, generation.user_id);
 	for (const subscription of subscriptions) {
+		const language = setting === "browser" ? (subscription.language ?? DEFAULT_LANGUAGE) : setting;
+		const notification = generationNotification(generation, language);
 		await deps.queue.enqueue(
 			{ messageId: notification.tag, subscriptionId: subscription.id, notification, attempt: 1 },
 			{ delayMs: 0, transaction },

@@ -161,7 +161,7 @@ describe.each(availableDatabaseKinds())("Web Push delivery (%s)", (kind) => {
 		});
 	});
 
-	it("pushes a finished generation in the account's language, and English while it follows the browser", async () => {
+	it("pushes a finished generation in the account's language, else in the language of the browser that turned the device on", async () => {
 		const german = await createTestUser(server);
 		const chosen = await german.client.request("/api/account/settings", {
 			method: "PATCH",
@@ -169,9 +169,19 @@ describe.each(availableDatabaseKinds())("Web Push delivery (%s)", (kind) => {
 		});
 		expect(chosen.status).toBe(200);
 		const browserFollower = await createTestUser(server);
-		const [germanDevice, otherDevice] = [service.subscribe(), service.subscribe()];
-		await subscribeDevice(german.client, germanDevice);
+		const [germanDevice, otherDevice, germanBrowser] = [
+			service.subscribe(),
+			service.subscribe(),
+			service.subscribe(),
+		];
+		// The account chose German: its pushes are German whatever its browsers ask for.
+		await subscribeDevice(german.client, germanDevice, "Firefox on Linux", {
+			"accept-language": "en-US,en;q=0.9",
+		});
 		await subscribeDevice(browserFollower.client, otherDevice);
+		await subscribeDevice(browserFollower.client, germanBrowser, "Firefox on Linux", {
+			"accept-language": "de-DE,de;q=0.9",
+		});
 
 		const done = await requestGeneration(german.client, "A harbour at dawn", "--ar 1:1");
 		expect((await waitForFinish(german.client, done.pollingUrl)).status).toBe("completed");
@@ -185,13 +195,18 @@ describe.each(availableDatabaseKinds())("Web Push delivery (%s)", (kind) => {
 			"Deine Generierung ist fehlgeschlagen",
 		]);
 
-		// No browser asks when the server pushes: an account following the browser's reads English.
+		// No browser asks when the server pushes: an account following the browser's gets each
+		// device's push in the language of the browser that turned it on.
 		const other = await requestGeneration(browserFollower.client, "A harbour at dawn", "--ar 1:1");
 		expect((await waitForFinish(browserFollower.client, other.pollingUrl)).status).toBe(
 			"completed",
 		);
 		const [push] = await waitForPushes(otherDevice.endpoint, 1);
 		expect(PushNotificationSchema.parse(push?.message).title).toBe("Your images are ready");
+		const [germanPush] = await waitForPushes(germanBrowser.endpoint, 1);
+		expect(PushNotificationSchema.parse(germanPush?.message).title).toBe(
+			"Deine Bilder sind fertig",
+		);
 	});
 
 	it("sends a test in the language of the page that asked for it", async () => {

@@ -78,6 +78,7 @@ export function createPushRoutes(options: { gate: Gate; auth: Auth; deps: PushDe
 		// The gate let a session in; the subscription ends with it (signing out on that device).
 		const session = await auth.api.getSession({ headers: context.req.raw.headers });
 		if (!session) throw new AppError("AUTH_ERROR");
+		const language = readRequestLanguage(context.req.raw.headers);
 		const row = await replacePushSubscription(
 			deps.db,
 			{
@@ -87,13 +88,12 @@ export function createPushRoutes(options: { gate: Gate; auth: Auth; deps: PushDe
 				endpoint: request.endpoint,
 				p256dh: request.keys.p256dh,
 				auth: request.keys.auth,
-				// Named in the language of the browser that turns it on, as its account page reads it.
+				// Named in the language of the browser that turns it on, as its account page reads it;
+				// its pushes are written in that language while the account follows the browser's.
 				label:
-					request.label ||
-					describeDevice(context.req.header("user-agent") ?? null, {
-						language: readRequestLanguage(context.req.raw.headers),
-					}),
+					request.label || describeDevice(context.req.header("user-agent") ?? null, { language }),
 				vapid_public_key: deps.vapid.keys.publicKey,
+				language,
 			},
 			MAX_PUSH_SUBSCRIPTIONS,
 		);

@@ -15,10 +15,12 @@ export async function subscribeDevice(
 	client: TestClient,
 	subscription: Pick<TestPushSubscription, "endpoint" | "keys">,
 	label = "Firefox on Linux",
+	headers?: Record<string, string>,
 ): Promise<string> {
 	const response = await client.request("/api/account/push/subscriptions", {
 		method: "POST",
 		json: { endpoint: subscription.endpoint, keys: subscription.keys, label },
+		...(headers ? { headers } : {}),
 	});
 	expect(response.status).toBe(201);
 	return SubscribedPushSchema.parse(await response.json()).id;

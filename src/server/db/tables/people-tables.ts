@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from "kysely";
 import type { LanguageChoice, ThemeChoice } from "../../../shared/account/account-settings";
+import type { Language } from "../../../shared/i18n/languages";
 import type { NullableTimestamp, Timestamp } from "./timestamps";
 
 /** The part of Better Auth's user table our queries read. */
@@ -121,6 +122,12 @@ export type PushSubscriptionsTable = {
 	label: string;
 	/** The VAPID key it was made with: under another, its push service refuses every message. */
 	vapid_public_key: string;
+	/**
+	 * The language of the browser that turned it on (its choice, else its Accept-Language), which
+	 * its pushes are written in while the account follows the browser's language; null for one
+	 * made before it was kept (English then).
+	 */
+	language: Language | null;
 	created_at: Timestamp;
 	last_notified_at: NullableTimestamp;
 };
