@@ -46,7 +46,8 @@ describe("scripts/folder-graph.mjs", () => {
 		});
 		const { code, output } = await graph(root);
 		expect(code).toBe(1);
-		expect(output).toContain("Folder cycle in src/server: db/, generations/");
+		// The tree is named as the command was given it (a folder of its own here).
+		expect(output).toMatch(/Folder cycle in \S+: db\/, generations\//);
 		expect(output).toContain("db/database.ts -> generations/deps.ts");
 		// A test may reach anywhere: its import is no edge.
 		expect(output).toContain("http/ -> generations/");
