@@ -299,6 +299,9 @@ test("the first paint of / follows the system's dark scheme, and Light chosen wi
 	await expectTheme(person, "dark");
 	await chooseTheme(person, "Light");
 	await expectTheme(person, "light");
+	// The reload's recording starts from the screen as it stands: the switch's colour transitions
+	// must have ended, or its first frame still holds the dark page.
+	await waitForTransitions(person);
 	await expectEveryFrame(await recordFrames(person, undefined, () => person.reload()), "light");
 	await expectEveryFrame(await recordFrames(person, "light", () => person.goto("/")), "light");
 	await expectTheme(person, "light");
