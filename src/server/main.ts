@@ -1,7 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import sharp from "sharp";
 import type { PromptStyle } from "../shared/prompts/prompt-tool-responses";
 import { serveBackupRequests } from "./backup/backup-requests";
 import { parseEnv, resolveBaseUrl } from "./config/env";
@@ -20,6 +19,7 @@ import { loadStylesFile, StylesFileError } from "./prompts/load-styles-file";
 import { createOpenAiModeration } from "./providers/openai/openai-moderation";
 import { DEFAULT_PUSH_SETTINGS } from "./push/push-settings";
 import { isVapidKeyPair } from "./push/vapid-keys";
+import { limitProcessMemory } from "./runtime/process-memory";
 import { assembleServer, DEFAULT_RUN_SETTINGS, DEFAULT_WEBHOOK_SETTINGS } from "./server";
 import { DEFAULT_SHARING_SETTINGS } from "./sharing/share-settings";
 import { createHoldableStorage } from "./storage/deletion-hold";
@@ -41,9 +41,7 @@ async function main() {
 		);
 	}
 	const env = parsed.env;
-	// libvips keeps recent operations' results for reuse (up to 50 MB); every image here is processed
-	// once, so that cache only holds memory (docs/decisions/010-embedded-memory.md).
-	sharp.cache(false);
+	limitProcessMemory();
 	const logger = createLogger(env.LOG_LEVEL);
 	const baseUrl = resolveBaseUrl(env);
 	const dataDir = path.resolve(env.DATA_DIR);

@@ -10,6 +10,15 @@
  */
 export const IMAGE_WORK_CONCURRENCY = 3;
 
+/**
+ * libwebp's effort for every WebP we encode (the display copy, the thumbnail, a preview frame).
+ * From 3 up it searches for the best method: at 2 a 1024-pixel display copy takes 27 to 33 ms
+ * instead of 63 to 74 ms and a thumbnail 12 instead of 18, for 4 to 15% more bytes at the same
+ * quality; with the offline engine that is a quarter of a generation's CPU under a crowd
+ * (docs/decisions/044-the-cores-a-generation-takes.md).
+ */
+export const WEBP_EFFORT = 2;
+
 // The process's one bound, as libuv's pool is the process's.
 const waiting: Array<() => void> = [];
 let running = 0;

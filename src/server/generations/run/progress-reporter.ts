@@ -3,7 +3,7 @@ import sharp from "sharp";
 import type { ProgressStage } from "../../../shared/generations/generation-responses";
 import { IMAGE_TYPES } from "../../../shared/image-input/image-types";
 import type { DatabaseSchema } from "../../db/schema";
-import { runImageWork } from "../../images/image-work";
+import { runImageWork, WEBP_EFFORT } from "../../images/image-work";
 import type { Logger } from "../../logging/logger";
 import type { PreviewFrame, ProviderProgress } from "../../providers/types";
 import type { Storage } from "../../storage/storage";
@@ -65,7 +65,7 @@ async function shrinkPreview(frame: PreviewFrame): Promise<Uint8Array> {
 	const data = await runImageWork(() =>
 		sharp(frame.data)
 			.resize(PREVIEW_LONG_SIDE, PREVIEW_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
-			.webp({ quality: 60 })
+			.webp({ quality: 60, effort: WEBP_EFFORT })
 			.toBuffer(),
 	);
 	return new Uint8Array(data);

@@ -5,7 +5,7 @@ import {
 	imageTypeOfFormat,
 } from "../../../shared/image-input/image-types";
 import type { StoredImage } from "../../db/schema";
-import { runImageWork } from "../../images/image-work";
+import { runImageWork, WEBP_EFFORT } from "../../images/image-work";
 import { ProviderError } from "../../providers/types";
 import type { Storage } from "../../storage/storage";
 
@@ -90,14 +90,14 @@ export async function storeGenerationImage(
 					fit: "inside",
 					withoutEnlargement: true,
 				})
-				.webp({ quality: 72 })
+				.webp({ quality: 72, effort: WEBP_EFFORT })
 				.toBuffer({ resolveWithObject: true }),
 		),
 		runImageWork(() =>
 			source
 				.clone()
 				.resize(DISPLAY_LONG_SIDE, DISPLAY_LONG_SIDE, { fit: "inside", withoutEnlargement: true })
-				.webp({ quality: 80 })
+				.webp({ quality: 80, effort: WEBP_EFFORT })
 				.toBuffer({ resolveWithObject: true }),
 		),
 		storage.put(key, data, format.contentType),

@@ -28,7 +28,8 @@ const SEEDED: RenderInput = {
 describe("renders without a seed as before seeds existed", () => {
 	// Rendered by the engine before it took seeds. Generations made then have no seed, and are
 	// rendered again from their input after a restart: they must give the very same images. The SVG
-	// is the engine's own work; the JPEG bytes also depend on sharp's libvips and mozjpeg.
+	// is the engine's own work; the JPEG bytes also depend on sharp's libvips and mozjpeg, and on the
+	// encoder's options (taken again without trellis quantisation: decision 044).
 	it.each([
 		{
 			input: { prompt: "a quiet forest lake at dawn", aspectRatio: "--ar 1:1", count: 4 },
@@ -39,10 +40,10 @@ describe("renders without a seed as before seeds existed", () => {
 				"e858f8d566adf820b35477f5971a3e39e59edec0259b02ee0f6bc1ef18200584",
 			],
 			jpegs: [
-				"b75f3d8356739c31cfccb93c251d53e70ade47b5123b2f64c0a53e4e6abc5b2f",
-				"bc226da6598788d1806baf7e5f357ac9bbf08d68d6142a31b627b3639816644d",
-				"38a385526cad3e74ff89f075f436e83a5361463aa2c2b3aba9639161522fd0d0",
-				"d68da8580b0500d9d4547b26206ca29771fc0beb1b23b46aaa99bdc632012fd7",
+				"27b20da16b8a3a0c00397b86975e57525bbdeb1925e17afd33959c9848ac4f08",
+				"a95e65cbc22ed34da91a942be1bc3c894e67bcf1de809dfbe15bde992dddb011",
+				"50921d7b304557172c9aede3593a7a9fa597907c0d723c126bd9c283e5ec4aa1",
+				"5587729e7975ca9235ee7282dc369e98acd8f4df656c599172a88a70a945757d",
 			],
 		},
 		{
@@ -52,8 +53,8 @@ describe("renders without a seed as before seeds existed", () => {
 				"bce4de3581c141b5d18ca2f6e694de38f6e6b5d206ed2b7dd851aa78fb2e7491",
 			],
 			jpegs: [
-				"baeae16920176c5617132bb2869b90037056501d8a43ccce28891b098a29b2fc",
-				"b33c3e12b6b37a012854b061f91a35a9fdbb6e1cdfdc1a6a39d1a13ad210c5f1",
+				"08f9fa76cdf0538e1cba309959d13fa7264eb84cbe45fb3d3ed2e6a15258aa2e",
+				"21afc3cfc190ad114987bdaabe99e36711af1fd2bf619f32f197d767c3231631",
 			],
 		},
 		{
@@ -68,9 +69,9 @@ describe("renders without a seed as before seeds existed", () => {
 				"ae2734202f19ffbac8a41e19ce6fc0529e03fea0a4a91cc8dbcadd9fea1e8064",
 			],
 			jpegs: [
-				"46796dbec7738a0303df6b2933ccba0b08e8f98d76eeaa9713961a41cb675cdf",
-				"1e12cb036e232fd352ba59e21223f0c80efde3ce15f525ce0ce7ce0c108086fd",
-				"9984ea8841ee571a4c5dcb41251e9dff4bae19b08ec4457c70568a7ec0a9650c",
+				"86847a11a3b9848486d4ead3f44881ce6eb5b17de607d544f0d421d8b2456ddc",
+				"944dc7cdbef29c2d03bbc1da5d8e6c337bcd542becffc5fe78050f022e5891be",
+				"c151a2f66cf00545ca610fb3ce254c6a1d2ef139896642967693db40d3ab6003",
 			],
 		},
 	] as const)("$input.prompt", async ({ input, svgs, jpegs }) => {
