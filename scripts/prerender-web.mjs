@@ -126,6 +126,18 @@ async function inlineStylesheets(html) {
 	return `${rest.slice(0, at)}${styles}${rest.slice(at)}`;
 }
 
+/**
+ * A prerendered page's first frame is its content on the plain canvas colour; the loader draws the
+ * background pattern once that frame is on the screen. Rasterising the pattern's two gradients over
+ * the whole window was the largest part of the first frame's work (decision 045). Without
+ * JavaScript the stylesheet draws it at once (`@media (scripting: enabled)`).
+ */
+function patternAfterFirstPaint(html) {
+	const body = /<body data-pattern="([a-z]+)">/;
+	if (!body.test(html)) throw new Error("dist/web/index.html has no <body data-pattern>");
+	return html.replace(body, '<body data-pattern="$1" data-pattern-after-paint>');
+}
+
 /** A prerendered page reads without JavaScript: the app shell's note that it needs it goes. */
 function removeNoScriptNote(html) {
 	return html.replace(/\s*<noscript>[\s\S]*?<\/noscript>/, "");
@@ -133,7 +145,7 @@ function removeNoScriptNote(html) {
 
 const loaderUrl = await writeFirstPaintLoader();
 const pageTemplate = await inlineStylesheets(
-	startAfterFirstPaint(removeNoScriptNote(template), loaderUrl),
+	patternAfterFirstPaint(startAfterFirstPaint(removeNoScriptNote(template), loaderUrl)),
 );
 const entryChunks = collectChunks("index.html");
 await mkdir(path.join(webRoot, "pages"), { recursive: true });

@@ -77,6 +77,15 @@ function holdEarlyClicks(startNow: () => void): void {
 	);
 }
 
+/**
+ * The page's first frame is its content on the canvas colour alone: the background pattern, two
+ * gradients over the whole window, was the largest part of that frame's rasterization. It is drawn
+ * in the next frame (scripts/prerender-web.mjs, styles.css; decision 045).
+ */
+function showBackgroundPattern(): void {
+	document.body.removeAttribute("data-pattern-after-paint");
+}
+
 const appEntry = document.querySelector<HTMLLinkElement>("link[data-app-entry]");
 if (appEntry) {
 	const entryUrl = appEntry.href;
@@ -88,5 +97,8 @@ if (appEntry) {
 		void import(/* @vite-ignore */ entryUrl);
 	};
 	holdEarlyClicks(startApp);
-	void waitForFirstPaint().then(startApp);
+	void waitForFirstPaint().then(() => {
+		showBackgroundPattern();
+		startApp();
+	});
 }

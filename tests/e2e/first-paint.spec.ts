@@ -57,6 +57,10 @@ test.describe("without JavaScript", () => {
 		await expect(result.getByRole("heading", { name: "No images to display" })).toBeVisible();
 		await expect(result.getByRole("listitem")).toHaveCount(3);
 
+		// The background pattern, which a page with scripts draws after its first frame, at once.
+		await expect(page.locator("body")).toHaveAttribute("data-pattern-after-paint");
+		await expect(page.locator("body")).toHaveCSS("background-image", /linear-gradient/);
+
 		expect((await page.goto("/login"))?.status()).toBe(200);
 		await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
 		await expect(page.getByLabel("Email")).toBeVisible();
@@ -107,6 +111,30 @@ test.describe("without JavaScript", () => {
 			page.getByRole("paragraph").filter({ hasText: "This screen of Atelier needs JavaScript." }),
 		).toBeVisible();
 	});
+});
+
+test("the first frame shows the content on the plain canvas, and the background pattern comes once it is on the screen", async ({
+	page,
+}) => {
+	// Registered before the page's own scripts, this observer hears of the first contentful paint
+	// before the loader does: what it reads is the page as that frame drew it.
+	await page.addInitScript(() => {
+		new PerformanceObserver((list, observer) => {
+			if (!list.getEntriesByName("first-contentful-paint").length) return;
+			observer.disconnect();
+			(window as unknown as { firstFramePattern: string }).firstFramePattern = getComputedStyle(
+				document.body,
+			).backgroundImage;
+		}).observe({ type: "paint", buffered: true });
+	});
+	const response = await page.goto("/");
+	expect(await response?.text()).toContain('<body data-pattern="grid" data-pattern-after-paint>');
+	await expect
+		.poll(() => page.evaluate(() => (window as { firstFramePattern?: string }).firstFramePattern))
+		.toBe("none");
+	await expect(page.locator("body")).toHaveCSS("background-image", /linear-gradient/);
+	await expect(page.locator("body")).not.toHaveAttribute("data-pattern-after-paint");
+	await expectGeneratorHydrated(page);
 });
 
 test("signed out, the pages hydrate without a console warning and ask the API nothing but the models", async ({
