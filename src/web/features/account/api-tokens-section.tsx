@@ -1,6 +1,6 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Check, Copy, KeyRound } from "lucide-react";
+import { KeyRound } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
 import {
 	API_TOKEN_LIFETIMES_DAYS,
@@ -53,6 +53,7 @@ import { Badge } from "../../components/basics/badge";
 import { Button, getButtonClassName } from "../../components/basics/button";
 import { ConfirmDialog } from "../../components/basics/confirm-dialog";
 import { Spinner } from "../../components/basics/spinner";
+import { CopyField } from "../../components/forms/copy-field";
 import { TextField } from "../../components/forms/text-field";
 import { createApiToken, listApiTokens, revokeApiToken } from "../../lib/account/account-requests";
 import { formatDateTime } from "../../lib/ui/date-format";
@@ -89,42 +90,19 @@ function describeExpiry(token: ApiToken): string {
 
 /** The new token, shown this once, with a button that copies it. */
 function NewToken({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
-	const [isCopied, setIsCopied] = useState(false);
-	const [copyError, setCopyError] = useState<string | null>(null);
-	async function copy() {
-		try {
-			await navigator.clipboard.writeText(created.token);
-			setIsCopied(true);
-		} catch {
-			setCopyError(accountTokensCopyFailed());
-		}
-	}
 	return (
 		<div className="rounded-lg bg-emerald-50 p-4 ring-1 ring-emerald-200 ring-inset">
 			<p className="text-sm font-medium text-emerald-900">
 				{accountTokensYourToken({ name: created.name })}
 			</p>
-			<div className="mt-3 flex flex-col gap-2 sm:flex-row">
-				<label className="sr-only" htmlFor="new-api-token">
-					{accountTokensNewToken()}
-				</label>
-				<input
-					id="new-api-token"
-					readOnly
-					value={created.token}
-					onFocus={(event) => event.currentTarget.select()}
-					className="block h-11 w-full min-w-0 rounded-lg border-0 bg-white px-3 font-mono text-sm text-slate-900 ring-1 ring-slate-300 ring-inset"
-				/>
-				<Button variant="secondary" onClick={() => void copy()}>
-					{isCopied ? (
-						<Check aria-hidden="true" className="size-4" />
-					) : (
-						<Copy aria-hidden="true" className="size-4" />
-					)}
-					{isCopied ? accountCopied() : accountCopy()}
-				</Button>
-			</div>
-			<AlertMessage message={copyError} />
+			<CopyField
+				label={accountTokensNewToken()}
+				isLabelHidden
+				value={created.token}
+				copyLabel={accountCopy()}
+				copiedLabel={accountCopied()}
+				copyFailedMessage={accountTokensCopyFailed()}
+			/>
 			<Button className="mt-3" variant="secondary" onClick={onDone}>
 				{accountDone()}
 			</Button>
