@@ -87,6 +87,32 @@ describe.each(availableDatabaseKinds())(
 			});
 		});
 
+		it("refuses a body Better Auth's schema refuses with the catalogue's text, never zod's", async () => {
+			const askReset = (headers: Record<string, string>, email: string) =>
+				new TestClient(server()).request("/api/auth/request-password-reset", {
+					method: "POST",
+					headers,
+					json: { email, redirectTo: "/reset-password" },
+				});
+			expect(await readRefusal(await askReset(GERMAN, "not an address"), 400)).toEqual({
+				code: "VALIDATION_ERROR",
+				message: "Ungültige E-Mail-Adresse",
+			});
+			expect(await readRefusal(await askReset(ENGLISH, ""), 400)).toEqual({
+				code: "VALIDATION_ERROR",
+				message: "Invalid email",
+			});
+			const signIn = await new TestClient(server()).request("/api/auth/sign-in/email", {
+				method: "POST",
+				headers: ENGLISH,
+				json: { email: "someone@example.com", password: 42 },
+			});
+			expect(await readRefusal(signIn, 400)).toEqual({
+				code: "VALIDATION_ERROR",
+				message: "Invalid input. Please check your data and try again.",
+			});
+		});
+
 		it("tells a disabled person why they cannot sign in, in their browser's language", async () => {
 			const admin = await createTestAdministrator(server());
 			const person = await createTestUser(server());

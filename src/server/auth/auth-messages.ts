@@ -42,10 +42,26 @@ const AUTH_MESSAGES: Readonly<Record<string, Message>> = {
 	USER_NOT_FOUND: authRefusedUserNotFound,
 };
 
-/** The catalogue's text for a refusal of Better Auth's, or undefined for one it does not hold. */
-function translateRefusal(status: number, code: unknown, language: Language): string | undefined {
+/**
+ * The catalogue's text for a refusal of Better Auth's, or undefined for one it does not hold. A
+ * body its schema refuses comes as VALIDATION_ERROR with zod's English ("[body.email] Invalid email
+ * address"): an address that is not one is said as such, any other field as the catalogue's
+ * VALIDATION_ERROR.
+ */
+function translateRefusal(
+	status: number,
+	code: unknown,
+	message: unknown,
+	language: Language,
+): string | undefined {
 	if (typeof code === "string") {
 		if (code === "ACCOUNT_DISABLED") return errorMessage("ACCOUNT_DISABLED", { language });
+		if (code === "VALIDATION_ERROR") {
+			const isEmail = typeof message === "string" && message.startsWith("[body.email]");
+			return isEmail
+				? authRefusedInvalidEmail({ language })
+				: errorMessage("VALIDATION_ERROR", { language });
+		}
 		return AUTH_MESSAGES[code]?.({ language });
 	}
 	// Better Auth's rate limiter answers with a message and no code; its text is the catalogue's.
@@ -68,7 +84,7 @@ export async function translateAuthAnswer(request: Request, answer: Response): P
 	if (typeof body !== "object" || body === null || Array.isArray(body)) return answer;
 	const refusal = body as { code?: unknown; message?: unknown };
 	const language = readRequestLanguage(request.headers);
-	const message = translateRefusal(answer.status, refusal.code, language);
+	const message = translateRefusal(answer.status, refusal.code, refusal.message, language);
 	if (message === undefined || message === refusal.message) return answer;
 	const headers = new Headers(answer.headers);
 	headers.delete("content-length");

@@ -1,5 +1,5 @@
 import { MailCheck } from "lucide-react";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import {
 	accountResetRequested,
 	fieldEmail,
@@ -9,10 +9,16 @@ import { AlertMessage } from "../../components/basics/alert-message";
 import { Button } from "../../components/basics/button";
 import { TextField } from "../../components/forms/text-field";
 import { requestPasswordReset } from "../../lib/account/account-requests";
+import { useTypedBeforeHydration } from "../../lib/ui/use-typed-before-hydration";
 
-/** Asks for an e-mail address and has a reset link sent to it. */
+/**
+ * Asks for an e-mail address and has a reset link sent to it. The forgot-password page is
+ * prerendered: an address typed before the app hydrated it is taken into the form's state.
+ */
 export function RequestResetForm({ submitLabel }: { submitLabel: string }) {
+	const formRef = useRef<HTMLFormElement>(null);
 	const [email, setEmail] = useState("");
+	useTypedBeforeHydration(formRef, { email: setEmail });
 	const [isSubmitting, setIsSubmitting] = useState(false);
 	const [sentTo, setSentTo] = useState<string | null>(null);
 	const [errorMessage, setErrorMessage] = useState<string | null>(null);
@@ -47,7 +53,7 @@ export function RequestResetForm({ submitLabel }: { submitLabel: string }) {
 	}
 
 	return (
-		<form onSubmit={submit} className="space-y-4">
+		<form ref={formRef} onSubmit={submit} className="space-y-4">
 			<TextField
 				label={fieldEmail()}
 				name="email"
