@@ -1,12 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import {
-	createGenerations,
-	openAccount,
-	openAdministratorAccount,
-	waitForTransitions,
-} from "./support/history";
-import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import { createGenerations, openAccount, openAdministratorAccount } from "./support/history";
+import { expectNoAxeViolations, uniqueEmail, waitForTransitions } from "./support/journeys";
 
 /** Today as the report writes it in a CSV: the browser and this process share the time zone. */
 function todayInCsv(): string {

@@ -2,8 +2,8 @@ import { mkdir } from "node:fs/promises";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { E2E_BASE_URL } from "./support/constants";
-import { createGenerations, openAccount, type Seed, waitForTransitions } from "./support/history";
-import { uniqueEmail } from "./support/journeys";
+import { createGenerations, openAccount, type Seed } from "./support/history";
+import { uniqueEmail, waitForTransitions } from "./support/journeys";
 
 // The README's pictures of the boards and the Trash, in the light theme, with the offline engine's
 // images: a person with a few boards (covers, a favourite, a smart board) and a few generations in

@@ -8,9 +8,8 @@ import {
 	openAccount,
 	openAdministratorAccount,
 	revealCard,
-	waitForTransitions,
 } from "./support/history";
-import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import { expectNoAxeViolations, uniqueEmail, waitForTransitions } from "./support/journeys";
 
 // The dark theme (docs/decisions/035-dark-mode.md): every screen the journeys visit passes axe in
 // it, and a page paints in the theme it should from its very first frame.

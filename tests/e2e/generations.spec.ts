@@ -10,9 +10,13 @@ import {
 	type Seed,
 	startGeneration,
 	todayLabel,
-	waitForTransitions,
 } from "./support/history";
-import { clickOutsideDialog, expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import {
+	clickOutsideDialog,
+	expectNoAxeViolations,
+	uniqueEmail,
+	waitForTransitions,
+} from "./support/journeys";
 
 // The admin's password in every journey that signs the admin up (accounts.spec.ts too): whichever
 // journey comes first creates the account, the other signs in.

@@ -2,8 +2,8 @@ import { type APIRequestContext, type Browser, expect, type Page, test } from "@
 import { z } from "zod";
 import { GenerationSchema } from "../../src/shared/generations/generation-responses";
 import { ModelsResponseSchema } from "../../src/shared/generations/models";
-import { createGenerations, openAccount, type Seed, waitForTransitions } from "./support/history";
-import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import { createGenerations, openAccount, type Seed } from "./support/history";
+import { expectNoAxeViolations, uniqueEmail, waitForTransitions } from "./support/journeys";
 
 // The history against the real server with two models of the offline engine
 // (support/models.json: `local`, the default, and `sketch`, one or two images and no negative

@@ -16,9 +16,8 @@ import {
 	revealCard,
 	type Seed,
 	startGeneration,
-	waitForTransitions,
 } from "./support/history";
-import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import { expectNoAxeViolations, uniqueEmail, waitForTransitions } from "./support/journeys";
 
 // The history's tools against the real server: search and filters in the address, favourites,
 // the three downloads, reuse, selection with bulk delete, the preview's keys, and the

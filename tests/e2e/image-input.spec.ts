@@ -11,15 +11,9 @@ import {
 	imageVaryStarted,
 } from "../../src/shared/i18n/messages";
 import { E2E_BASE_URL } from "./support/constants";
-import {
-	createGenerations,
-	IN_PROGRESS_LABEL,
-	openAccount,
-	revealCard,
-	waitForTransitions,
-} from "./support/history";
+import { createGenerations, IN_PROGRESS_LABEL, openAccount, revealCard } from "./support/history";
 import { dropImageOnPromptPanel } from "./support/image-input";
-import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import { expectNoAxeViolations, uniqueEmail, waitForTransitions } from "./support/journeys";
 
 // Making images from an image against the real server and the offline engine (which takes an
 // image and upscales by 2 and 4, by resampling): Vary and Upscale of a result and from a history

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { createGenerations, openAccount, waitForTransitions } from "./support/history";
-import { expectNoAxeViolations, uniqueEmail } from "./support/journeys";
+import { createGenerations, openAccount } from "./support/history";
+import { expectNoAxeViolations, uniqueEmail, waitForTransitions } from "./support/journeys";
 
 // Menus open above the sticky site header: a card's menu opened with the card just under the
 // header keeps every item, and its submenus' items, where a click reaches them.

@@ -135,24 +135,6 @@ export async function revealCard(page: Page, prompt: string, options: { owner?: 
 	return card;
 }
 
-/** Waits until transitions have finished (a toast fading in would read as low contrast to axe). */
-export async function waitForTransitions(page: Page): Promise<void> {
-	await expect
-		.poll(() =>
-			page.evaluate(
-				() =>
-					document
-						.getAnimations()
-						.filter(
-							(animation) =>
-								animation.playState === "running" &&
-								animation.effect?.getTiming().iterations !== Infinity,
-						).length,
-			),
-		)
-		.toBe(0);
-}
-
 /**
  * What a card says while its generation is unfinished: "Queued" or "Generating…", or the progress
  * the server reports ("Next in line", "2 ahead of you", "Starting", "Step 3 of 4", "Saving images").

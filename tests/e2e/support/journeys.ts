@@ -41,12 +41,33 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 }
 
 /** Fails on any axe violation in the light theme or the dark, and leaves the page light. */
+/** Waits until transitions have finished (a toast fading in would read as low contrast to axe). */
+export async function waitForTransitions(page: Page): Promise<void> {
+	await expect
+		.poll(() =>
+			page.evaluate(
+				() =>
+					document
+						.getAnimations()
+						.filter(
+							(animation) =>
+								animation.playState === "running" &&
+								animation.effect?.getTiming().iterations !== Infinity,
+						).length,
+			),
+		)
+		.toBe(0);
+}
+
 export async function expectAxeInBothThemes(page: Page): Promise<void> {
 	await page.emulateMedia({ colorScheme: "light" });
 	await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+	// A theme's colours arrive through the elements' colour transitions: axe reads them once ended.
+	await waitForTransitions(page);
 	await expectNoAxeViolations(page);
 	await page.emulateMedia({ colorScheme: "dark" });
 	await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+	await waitForTransitions(page);
 	await expectNoAxeViolations(page);
 	await page.emulateMedia({ colorScheme: "light" });
 }
